@@ -1,0 +1,153 @@
+"""Settings from `[tool.schemacite]` in pyproject.toml or a `.schemacite.toml`, then the command line."""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from schemacite.rule import Severity
+
+DIALECTS = ("mysql", "mariadb", "postgres")
+TARGETS = {
+    "mysql": ("5.7", "8.0", "8.4"),
+    "mariadb": ("10.6", "10.11", "11.4"),
+    "postgres": ("12", "13", "14", "15", "16", "17"),
+}
+DEFAULT_TARGET = {"mysql": "mysql-8.4", "mariadb": "mariadb-11.4", "postgres": "postgres-17"}
+DIALECT_ALIASES = {"postgresql": "postgres", "pg": "postgres"}
+
+
+class ConfigError(ValueError):
+    pass
+
+
+@dataclass
+class Config:
+    dialect: str = "postgres"
+    target: str = ""
+    history: list[str] = field(default_factory=list)
+    insert_heavy: list[str] = field(default_factory=list)  # table names or globs
+    max_secondary_indexes: int = 2
+    infer_insert_heavy: bool = True  # the append-only naming heuristic
+    disable: list[str] = field(default_factory=list)
+    select: list[str] = field(default_factory=list)  # empty: every stable rule
+    rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> {severity, options...}
+    fail_on: Severity = Severity.WARNING
+    schema: str | None = None  # snapshot JSON to start from
+    pytest: bool = False
+    pytest_paths: list[str] = field(default_factory=list)
+    source: Path | None = None  # the file the settings came from
+    dialect_given: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.target:
+            self.target = DEFAULT_TARGET[self.dialect]
+
+    @property
+    def root(self) -> Path:
+        return self.source.parent if self.source else Path.cwd()
+
+
+KEYS = {
+    "dialect", "target", "history", "insert_heavy", "max_secondary_indexes", "infer_insert_heavy", "disable",
+    "select", "rules", "fail_on", "schema", "pytest", "pytest_paths",
+}
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest pyproject.toml with a [tool.schemacite] table, or .schemacite.toml, from start upward."""
+    start = start.resolve()
+    for folder in [start, *start.parents] if start.is_dir() else [start.parent, *start.parent.parents]:
+        dotfile = folder / ".schemacite.toml"
+        if dotfile.is_file():
+            return dotfile
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and "schemacite" in _read(pyproject).get("tool", {}):
+            return pyproject
+    return None
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: {e}") from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
+
+
+def load_config(path: Path | None, overrides: dict[str, Any] | None = None) -> Config:
+    """Settings from `path` (may be None) with command-line `overrides` on top."""
+    raw: dict[str, Any] = {}
+    if path is not None:
+        data = _read(path)
+        raw = data.get("tool", {}).get("schemacite", {}) if path.name == "pyproject.toml" else data
+        raw = {k.replace("-", "_"): v for k, v in raw.items()}
+        unknown = set(raw) - KEYS
+        if unknown:
+            raise ConfigError(f"{path}: unknown setting(s): {', '.join(sorted(unknown))}")
+        base = path.parent
+        for key in ("history", "pytest_paths"):
+            if key in raw:
+                raw[key] = [str(base / p) for p in _as_list(raw[key], path, key)]
+        if "schema" in raw:
+            raw["schema"] = str(base / raw["schema"])
+    raw.update({k: v for k, v in (overrides or {}).items() if v is not None and v != []})
+    return _build(raw, path)
+
+
+def _as_list(value: Any, path: Path | None, key: str) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    raise ConfigError(f"{path or 'command line'}: {key} must be a string or a list of strings")
+
+
+def _build(raw: dict[str, Any], path: Path | None) -> Config:
+    where = str(path) if path else "command line"
+    dialect = str(raw.get("dialect", "")).lower()
+    dialect = DIALECT_ALIASES.get(dialect, dialect)
+    target = str(raw.get("target", "")).lower()
+    if not dialect and target:
+        dialect = target.rsplit("-", 1)[0]
+        dialect = DIALECT_ALIASES.get(dialect, dialect)
+    given = bool(dialect)
+    dialect = dialect or "postgres"
+    if dialect not in DIALECTS:
+        raise ConfigError(f"{where}: unknown dialect {dialect!r} (use {', '.join(DIALECTS)})")
+    target = target.replace("postgresql-", "postgres-") or DEFAULT_TARGET[dialect]
+    server, _, version = target.rpartition("-")
+    if server != dialect or version not in TARGETS[dialect]:
+        choices = ", ".join(f"{dialect}-{v}" for v in TARGETS[dialect])
+        raise ConfigError(f"{where}: unknown target {target!r} for dialect {dialect} (use {choices})")
+    try:
+        fail_on = raw.get("fail_on", "warning")
+        fail_on = fail_on if isinstance(fail_on, Severity) else Severity.parse(str(fail_on))
+    except ValueError as e:
+        raise ConfigError(f"{where}: fail_on: {e}") from None
+    rules = raw.get("rules", {})
+    if not isinstance(rules, dict) or not all(isinstance(v, dict) for v in rules.values()):
+        raise ConfigError(f"{where}: [rules] must map rule names to tables of settings")
+    msi = raw.get("max_secondary_indexes", 2)
+    if not isinstance(msi, int) or msi < 0:
+        raise ConfigError(f"{where}: max_secondary_indexes must be a whole number >= 0")
+    return Config(
+        dialect=dialect,
+        target=target,
+        history=_as_list(raw.get("history", []), path, "history"),
+        insert_heavy=_as_list(raw.get("insert_heavy", []), path, "insert_heavy"),
+        max_secondary_indexes=msi,
+        infer_insert_heavy=bool(raw.get("infer_insert_heavy", True)),
+        disable=[r.lower() for r in _as_list(raw.get("disable", []), path, "disable")],
+        select=[r.lower() for r in _as_list(raw.get("select", []), path, "select")],
+        rules={k.lower(): v for k, v in rules.items()},
+        fail_on=fail_on,
+        schema=raw.get("schema"),
+        pytest=bool(raw.get("pytest", False)),
+        pytest_paths=_as_list(raw.get("pytest_paths", []), path, "pytest_paths"),
+        source=path,
+        dialect_given=given,
+    )

@@ -1,0 +1,234 @@
+"""Run the rules: over SQL files replayed onto a schema, or over a schema read from a server."""
+from __future__ import annotations
+
+import copy
+import fnmatch
+import glob
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from schemacite.config import Config, find_config, load_config
+from schemacite.model import Schema
+from schemacite.result import LintResult
+from schemacite.rule import Context, Finding, Rule, Severity
+from schemacite.sql.statement import ParseError, Statement
+from schemacite.workload import is_insert_heavy
+
+# names that say a table only ever grows; matches are reported as inferred
+APPEND_ONLY_NAMES = (
+    "*_log", "*_logs", "*_events", "*_history", "*_audit", "audit_*", "*_audit_log", "*_journal", "*_metrics",
+)
+LOCK_TIMEOUT_VARIABLES = {"lock_timeout", "lock_wait_timeout", "innodb_lock_wait_timeout"}
+NO_LOCK_KINDS = frozenset({"other", "set", "begin", "commit", "create_view", "drop_view"})
+
+
+def natural_key(path: str) -> list:
+    """Sort key putting 2 before 10, so golang-migrate, Flyway and numbered files replay in order."""
+    return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", path)]
+
+
+def expand(paths: Iterable[str]) -> tuple[list[str], list[ParseError]]:
+    """Files named by paths (files, folders, globs): folders give their *.sql files, without *.down.sql."""
+    files: list[str] = []
+    errors: list[ParseError] = []
+    for p in paths:
+        if os.path.isdir(p):
+            found = [
+                os.path.join(root, f)
+                for root, dirs, names in os.walk(p)
+                for f in names
+                if f.lower().endswith(".sql") and not f.lower().endswith(".down.sql")
+                if not dirs.sort() and not any(part.startswith(".") for part in Path(root).parts[1:])
+            ]
+            files.extend(sorted(found, key=natural_key))
+        elif os.path.exists(p):
+            files.append(p)
+        elif glob.has_magic(p):
+            matched = sorted(glob.glob(p, recursive=True), key=natural_key)
+            if not matched:
+                errors.append(ParseError(p, 0, "pattern matched no file"))
+            files.extend(f for f in matched if os.path.isfile(f))
+        else:
+            errors.append(ParseError(p, 0, "no such file or directory"))
+    seen: set[str] = set()
+    unique = []
+    for f in files:
+        key = os.path.realpath(f)
+        if key not in seen:
+            seen.add(key)
+            unique.append(f)
+    return unique, errors
+
+
+def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
+    """Instantiate the rules this configuration turns on, with their severities and options."""
+    known = {c.name for c in classes} | {c.code.lower() for c in classes}
+    for name in [*config.disable, *config.select, *config.rules]:
+        if name not in known and not any(c.code.lower().startswith(name) for c in classes):
+            raise ValueError(f"unknown rule {name!r} (see `schemacite rules`)")
+    rules = []
+    for cls in classes:
+        ids = {cls.name, cls.code.lower()}
+        if config.dialect not in cls.dialects:
+            continue
+        selected = any(s in ids or cls.code.lower().startswith(s) for s in config.select)
+        if config.select and not selected:
+            continue
+        if cls.status == "preview" and not selected:
+            continue
+        if ids & set(config.disable):
+            continue
+        settings = dict(config.rules.get(cls.name, config.rules.get(cls.code.lower(), {})))
+        severity = settings.pop("severity", None)
+        options = {k.replace("-", "_"): v for k, v in settings.items()}
+        unknown = set(options) - {k.replace("-", "_") for k in cls.options}
+        if unknown:
+            raise ValueError(f"rule {cls.name}: unknown option(s) {', '.join(sorted(unknown))}")
+        if cls.name == "insert-heavy-indexes":
+            options.setdefault("max_secondary_indexes", config.max_secondary_indexes)
+        rules.append(cls(Severity.parse(severity) if severity else None, options))
+    return rules
+
+
+def mark_insert_heavy(schema: Schema, config: Config) -> None:
+    for table in schema.tables.values():
+        if table.insert_heavy:
+            continue
+        names = (table.name, table.qualified_name)
+        if any(fnmatch.fnmatchcase(n, pat.lower()) for pat in config.insert_heavy for n in names):
+            table.insert_heavy = "config"
+        elif table.workload is not None and is_insert_heavy(table.workload):
+            table.insert_heavy = "workload"
+        elif config.infer_insert_heavy and table.workload is None and any(
+            fnmatch.fnmatchcase(table.name, pat) for pat in APPEND_ONLY_NAMES
+        ):
+            table.insert_heavy = "name"
+
+
+class Linter:
+    def __init__(self, config: Config, pm=None):
+        from schemacite.plugins import plugin_manager, rule_classes
+
+        self.config = config
+        self.pm = pm or plugin_manager()
+        self.rules = build_rules(config, rule_classes(self.pm))
+        self.table_rules = [r for r in self.rules if r.defines("check_table")]
+        self.statement_rules = [r for r in self.rules if r.defines("check_statement")]
+
+    def _context(self, schema: Schema, **kw: Any) -> Context:
+        return Context(dialect=self.config.dialect, target=self.config.target, schema=schema, options={}, **kw)
+
+    def check_schema(self, schema: Schema, origin: list[str] | None = None) -> LintResult:
+        """Table rules over a schema read from a server or a snapshot."""
+        mark_insert_heavy(schema, self.config)
+        result = LintResult(rules=self.rules, files=origin or [schema.origin])
+        ctx = self._context(schema)
+        for table in sorted(schema.tables.values(), key=lambda t: t.qualified_name):
+            for rule in self.table_rules:
+                result.findings.extend(rule.check_table(table, ctx))
+        result.findings.sort(key=Finding.sort_key)
+        return result
+
+    def lint(self, paths: Iterable[str], history: Iterable[str] = (), base: Schema | None = None) -> LintResult:
+        from schemacite.sql.parse import read_sql_file
+
+        reported, errors = expand(paths)
+        past, history_errors = expand(history)
+        errors += history_errors
+        as_given = {os.path.realpath(f): f for f in reported}
+        reported_set = set(as_given)
+        # a file named in both keeps its place in the history and the name it was reported by
+        past = [as_given.get(os.path.realpath(f), f) for f in past]
+        order = past + [f for f in reported if f not in past]
+        schema = copy.deepcopy(base) if base is not None else Schema(self.config.dialect)
+        result = LintResult(rules=self.rules, files=reported, errors=errors)
+        statements: dict[tuple[str, int], Statement] = {}
+        file_ignores: dict[str, frozenset[str]] = {}
+        for path in order:
+            is_reported = os.path.realpath(path) in reported_set
+            parsed = read_sql_file(path, self.config.dialect)
+            result.errors.extend(parsed.errors)
+            file_ignores[path] = parsed.ignore_file
+            replay_into = schema
+            if path.lower().endswith(".down.sql"):
+                replay_into = copy.deepcopy(schema)  # rolled-back changes are checked, not kept
+            self._replay_file(parsed.statements, replay_into, is_reported, result, statements)
+        mark_insert_heavy(schema, self.config)
+        ctx = self._context(schema)
+        for table in sorted(schema.tables.values(), key=lambda t: t.name):
+            for rule in self.table_rules:
+                for f in rule.check_table(table, ctx):
+                    if os.path.realpath(f.location.file) in reported_set:
+                        result.findings.append(f)
+        self._suppress(result, statements, file_ignores)
+        result.findings.sort(key=Finding.sort_key)
+        return result
+
+    def _replay_file(self, stmts: list[Statement], schema: Schema, is_reported: bool, result: LintResult,
+                     by_line: dict[tuple[str, int], Statement]) -> None:
+        from schemacite.locks import impacts_for
+        from schemacite.replay import apply
+
+        in_tx = lock_timeout = False
+        for stmt in stmts:
+            if is_reported:
+                result.statements += 1
+                by_line[(stmt.location.file, stmt.location.line)] = stmt
+                if stmt.kind == "begin":
+                    in_tx = True
+                elif stmt.kind == "commit":
+                    in_tx = False
+                elif stmt.kind == "set" and stmt.details["variable"] in LOCK_TIMEOUT_VARIABLES:
+                    lock_timeout = True
+                if self.statement_rules and stmt.kind not in NO_LOCK_KINDS:
+                    impacts = impacts_for(stmt, schema, self.config.target)
+                    ctx = self._context(schema, in_transaction=in_tx, lock_timeout_set=lock_timeout, impacts=impacts)
+                    for rule in self.statement_rules:
+                        if not rule.statement_kinds or stmt.kind in rule.statement_kinds:
+                            result.findings.extend(rule.check_statement(stmt, ctx))
+            apply(schema, stmt, new=is_reported)
+
+    @staticmethod
+    def _suppress(result: LintResult, statements: dict, file_ignores: dict) -> None:
+        kept = []
+        for f in result.findings:
+            ids = {f.rule, f.code.lower(), "*"}
+            stmt = statements.get((f.location.file, f.location.line))
+            ignored = set(file_ignores.get(f.location.file, ()))
+            if stmt is not None:
+                ignored |= stmt.suppressed
+            (result.suppressed if ids & ignored else kept).append(f)
+        result.findings = kept
+
+
+def resolve_config(paths: list[str], config_path: str | None = None, overrides: dict[str, Any] | None = None) -> Config:
+    path = Path(config_path) if config_path else find_config(Path(paths[0]) if paths else Path.cwd())
+    if path is None:
+        path = find_config(Path.cwd())
+    return load_config(path, overrides)
+
+
+def lint_paths(
+    paths: Iterable[str] | str,
+    *,
+    config_path: str | None = None,
+    config: Config | None = None,
+    history: Iterable[str] = (),
+    **overrides: Any,
+) -> LintResult:
+    """Lint SQL files the way `schemacite lint` does and return the LintResult.
+
+    `overrides` take the config file's keys (dialect="mysql", target="mysql-8.0", ...).
+    """
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    config = config or resolve_config(paths, config_path, overrides)
+    base = None
+    if config.schema:
+        from schemacite.snapshot import load_snapshot
+
+        base = load_snapshot(config.schema)
+    linter = Linter(config)
+    return linter.lint(paths, [*config.history, *history], base)

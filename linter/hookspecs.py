@@ -1,0 +1,28 @@
+"""The plugin hooks. Every hook is prefixed `schemacite_` and documented in docs/plugins.md."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    from schemacite.report import Reporter
+    from schemacite.rule import Rule
+
+hookspec = pluggy.HookspecMarker("schemacite")
+
+
+@hookspec
+def schemacite_rules() -> list[type[Rule]]:
+    """Return the rule classes this plugin provides. Results of all plugins are collected."""
+
+
+@hookspec
+def schemacite_evidence() -> list[Path]:
+    """Return paths of extra evidence catalogue files (TOML, same shape as the built-in one)."""
+
+
+@hookspec(firstresult=True)
+def schemacite_reporter(format: str) -> type[Reporter] | None:
+    """Return a reporter class for `--format FORMAT`, or None. The first non-None answer wins."""

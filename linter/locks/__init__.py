@@ -1,0 +1,73 @@
+"""What a statement does to concurrent traffic, per dialect and server version.
+
+`impacts(statement, schema, target)` is the single entry point: the lock rules
+and `schemacite locks` both read it. The tables behind it are data modules,
+one per dialect family (`postgres_table`, `mysql_table`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+BLOCKS_ORDER = ("nothing", "writes", "reads+writes")
+
+
+@dataclass(frozen=True)
+class Lock:
+    """One relation locked by a statement.
+
+    `mode` is the pg_locks name on PostgreSQL (`AccessExclusiveLock`, ...) and the
+    online-DDL lock level (`NONE`, `SHARED`, `EXCLUSIVE`) on MySQL/MariaDB.
+    """
+
+    relation: str
+    mode: str
+    blocks: str  # nothing | writes | reads+writes
+
+
+@dataclass
+class LockImpact:
+    """The lock outcome of one statement (or ALTER sub-command) on a given server."""
+
+    operation: str  # the lock-table key, e.g. "alter_table.add_column"
+    locks: list[Lock] = field(default_factory=list)
+    rewrite: bool = False  # table rewritten (PostgreSQL) or rebuilt/copied (MySQL)
+    scan: bool = False  # a full scan (or index build) runs while the lock is held
+    algorithm: str | None = None  # MySQL/MariaDB: INSTANT | INPLACE | NOCOPY | COPY
+    alternative: str | None = None
+    note: str | None = None
+    source: str = ""  # documentation the row comes from
+
+    @property
+    def blocks(self) -> str:
+        return max((lk.blocks for lk in self.locks), key=BLOCKS_ORDER.index, default="nothing")
+
+    @property
+    def metadata_only(self) -> bool:
+        return not self.rewrite and not self.scan
+
+
+def worst(blocks: list[str]) -> str:
+    return max(blocks, key=BLOCKS_ORDER.index, default="nothing")
+
+
+def impacts_for(statement, schema, target: str) -> list[LockImpact]:
+    """The lock outcome of `statement` on the server `target` names (`postgres-16`, `mysql-8.0`, ...)."""
+    server, _, version = target.rpartition("-")
+    if server == "postgres":
+        from schemacite.locks.postgres import impacts
+
+        return impacts(statement, schema, int(version))
+    from schemacite.locks.mysql import impacts as mysql_impacts
+
+    return mysql_impacts(statement, schema, server, tuple(int(p) for p in version.split(".")))
+
+
+def existing_locks(impact: LockImpact, schema) -> list[Lock]:
+    """The locks of `impact` on relations that exist before this change (new tables harm nobody)."""
+    out = []
+    for lk in impact.locks:
+        table = schema.tables.get(lk.relation) or schema.index_owner(lk.relation)
+        if table is not None and table.new:
+            continue
+        out.append(lk)
+    return out

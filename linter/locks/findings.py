@@ -1,0 +1,53 @@
+"""Turning lock impacts into findings: shared by the two lock rules."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from schemacite.locks import existing_locks
+from schemacite.rule import Context, Finding, Rule, Severity
+from schemacite.sql.statement import Statement
+
+
+def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Iterator[Finding]:
+    """One finding per statement for the impacts whose worst lock blocks exactly `blocks`."""
+    hits = []
+    for impact in ctx.impacts:
+        locks = [lk for lk in existing_locks(impact, ctx.schema) if lk.blocks == blocks]
+        if locks:
+            hits.append((impact, locks))
+    if not hits or (blocks == "writes" and _blocks_reads(ctx)):
+        return
+    heavy = [h for h in hits if h[0].rewrite or h[0].scan]
+    impact, locks = (heavy or hits)[0]
+    if heavy:
+        severity = Severity.ERROR
+        why = " while it " + ("rewrites the table" if impact.rewrite else "scans the table")
+    else:
+        severity = Severity.INFO if ctx.lock_timeout_set else None
+        why = ""
+    what = impact.operation.replace("alter_table.", "ALTER TABLE ").replace("_", " ")
+    suggestion = impact.alternative or ""
+    if not ctx.lock_timeout_set:
+        wait = "SET lock_timeout" if ctx.dialect == "postgres" else "SET SESSION lock_wait_timeout"
+        suggestion = (suggestion + "; " if suggestion else "") + f"{wait} first so the lock cannot queue traffic for long"
+    if impact.note:
+        suggestion += f" ({impact.note})"
+    relations = ", ".join(dict.fromkeys(lk.relation for lk in locks))
+    mode = "/".join(dict.fromkeys(lk.mode if ctx.dialect == "postgres" else f"LOCK={lk.mode}" for lk in locks))
+    if impact.algorithm:
+        mode += f" (ALGORITHM={impact.algorithm})"
+    yield rule.finding(
+        stmt.location,
+        table=relations,
+        severity=severity,
+        dialect=ctx.dialect,
+        sql=stmt.sql,
+        suggestion=suggestion,
+        what=what,
+        mode=mode,
+        why=why,
+    )
+
+
+def _blocks_reads(ctx: Context) -> bool:
+    return any(lk.blocks == "reads+writes" for i in ctx.impacts for lk in existing_locks(i, ctx.schema))

@@ -1,0 +1,550 @@
+"""What a MySQL/MariaDB DDL statement does to concurrent traffic, from the InnoDB online DDL matrix.
+
+`impacts(statement, schema, server, version)` reads `mysql_table` (data) and the
+schema (facts about the table the statement changes) and returns one LockImpact per
+ALTER TABLE action, plus one for the whole statement when it has several actions.
+Explicit `ALGORITHM=` / `LOCK=` clauses are honoured; a clause the server would
+refuse is reported in the impact's note.
+
+Versions: a target given without a patch level (`mysql-8.0`, `mariadb-10.11`) means
+the newest release of that series; the row notes say from which release a
+behaviour holds.
+
+Every DDL also takes a brief exclusive metadata lock at its start and end; that is
+not per row and is returned by `general_note(server)` for the command output.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from schemacite.locks import Lock, LockImpact
+from schemacite.locks import mysql_table as T
+from schemacite.locks.mysql_table import Row
+from schemacite.model import Column, Schema, Table
+from schemacite.sql.statement import Action, Statement
+
+ALGO_RANK = {a: i for i, a in enumerate(T.ALGORITHMS)}  # INSTANT 0 .. COPY 3
+LOCK_RANK = {lk: i for i, lk in enumerate(T.LOCK_LEVELS)}  # NONE 0 .. EXCLUSIVE 2
+CLAUSE_OPS = frozenset({"algorithm", "lock"})
+PARTITION_OPS = frozenset({
+    "partition_by", "remove_partitioning", "add_partition", "drop_partition", "truncate_partition",
+    "coalesce_partition", "reorganize_partition", "exchange_partition", "rebuild_partition",
+    "optimize_partition", "analyze_partition", "check_partition", "repair_partition",
+    "discard_partition_tablespace", "import_partition_tablespace",
+})
+
+
+def general_note(server: str) -> tuple[str, str]:
+    """(note, source) that holds for every DDL statement on `server`: the metadata lock."""
+    return T.MDL_NOTE, T.MDL_SOURCES["mariadb" if _server(server) == "mariadb" else "mysql"]
+
+
+def lookup(server: str, key: str, version: tuple[int, ...]) -> Row | None:
+    """The matrix row for `key` on `server` at `version` (None if the matrix has no such key)."""
+    versions = T.TABLES[_server(server)].get(key)
+    if not versions:
+        return None
+    chosen = versions[0][1]
+    for since, row in versions:
+        if since <= _version(version):
+            chosen = row
+    return chosen
+
+
+def impacts(statement: Statement, schema: Schema, server: str, version: tuple[int, ...]) -> list[LockImpact]:
+    server = _server(server)
+    version = _version(version)
+    table = schema.table(statement.table) if statement.table and schema is not None else None
+    relation = statement.table or "?"
+    kind = statement.kind
+
+    if kind == "alter_table":
+        return _alter(statement, table, relation, server, version)
+    if kind == "create_index":
+        d = statement.details
+        action = Action("add_index", statement.sql, details={**d, "index": _index_from_details(d)})
+        key, note = _index_key(action, table, server, version, [action])
+        row = _lookup_adjusted(server, key, version, table, [])
+        clauses = {"algorithm": _norm(d.get("algorithm")), "lock": _norm(d.get("lock"))}
+        return [_impact("create_index", key, row, relation, server, version, clauses, note)]
+    if kind == "drop_index":
+        row = lookup(server, "drop_index", version)
+        clauses = {"algorithm": _norm(statement.details.get("algorithm")),
+                   "lock": _norm(statement.details.get("lock"))}
+        return [_impact("drop_index", "drop_index", row, relation, server, version, clauses)]
+    if kind in ("optimize_table", "truncate", "drop_table", "rename_table"):
+        key = f"statement.{kind}"
+        row = _lookup_adjusted(server, key, version, table, [])
+        return [_impact(kind, key, row, relation, server, version, {})]
+    if kind == "lock_table":
+        mode = str(statement.details.get("mode") or "WRITE").upper()
+        key = "statement.lock_table.read" if "READ" in mode else "statement.lock_table.write"
+        row = lookup(server, key, version)
+        return [_impact(kind, key, row, relation, server, version, {})]
+    return []
+
+
+# --------------------------------------------------------------------------- ALTER TABLE
+def _alter(statement: Statement, table: Table | None, relation: str, server: str, version) -> list[LockImpact]:
+    actions = [a for a in statement.actions if a.op not in CLAUSE_OPS]
+    clauses = {"algorithm": None, "lock": None}
+    for a in statement.actions:
+        if a.op in CLAUSE_OPS:
+            clauses[a.op] = _norm(a.details.get("value") or _clause_value(a.text))
+    ops = {a.op for a in actions}
+    fk_checks_off = _fk_checks_off(statement)
+
+    planned: list[tuple[Action, str, Row, str | None]] = []
+    replaced_pk = "drop_primary_key" in ops and "add_primary_key" in ops
+    for action in actions:
+        if replaced_pk and action.op == "drop_primary_key":
+            continue  # reported once, as the replacement
+        key, note = _key(action, table, server, version, actions, replaced_pk, fk_checks_off)
+        row = _lookup_adjusted(server, key, version, table, actions)
+        if row is None:
+            row = Row("COPY", True, "SHARED", T.MY_ALTER if server == "mysql" else T.MDB_OVERVIEW,
+                      f"'{action.op}' is not in the online DDL matrix: assumed to copy the table")
+        planned.append((action, key, row, note))
+
+    # INSTANT column changes combined with anything not INSTANT: the statement rebuilds.
+    if len(planned) > 1 and any(r.algorithm not in ("INSTANT", None) for _, _, r, _ in planned):
+        adjusted = []
+        for action, key, row, note in planned:
+            if key in T.INSTANT_ONLY_ALONE and row.algorithm == "INSTANT":
+                row = replace(row, algorithm="INPLACE", rebuild=True,
+                              note="combined with an action that is not INSTANT, the statement "
+                                   "rebuilds the table in place")
+                row = _facts(server, key, row, table, version)
+            adjusted.append((action, key, row, note))
+        planned = adjusted
+
+    out = [
+        _impact(f"alter_table.{action.op}", key, row, relation, server, version, clauses, note)
+        for action, key, row, note in planned
+    ]
+    if len(out) > 1:
+        out.append(_combine(out, relation, server, version))
+    return out
+
+
+def _combine(parts: list[LockImpact], relation: str, server: str, version) -> LockImpact:
+    algos = [p.algorithm for p in parts if p.algorithm]
+    algorithm = max(algos, key=ALGO_RANK.__getitem__) if algos else None
+    mode = max((lk.mode for p in parts for lk in p.locks), key=LOCK_RANK.__getitem__, default="NONE")
+    notes = [p.note for p in parts if p.note and "server refuses" in p.note]
+    return LockImpact(
+        operation="alter_table",
+        locks=[Lock(relation, mode, T.BLOCKS[mode])],
+        rewrite=any(p.rewrite for p in parts),
+        scan=any(p.scan for p in parts),
+        algorithm=algorithm,
+        alternative=next((p.alternative for p in parts if p.alternative), None),
+        note="; ".join(dict.fromkeys(notes)) or "the statement as a whole: the most expensive action decides",
+        source=next((p.source for p in parts if p.algorithm == algorithm), parts[0].source),
+    )
+
+
+def _key(action: Action, table, server, version, actions, replaced_pk, fk_checks_off) -> tuple[str, str | None]:
+    op = action.op
+    d = action.details
+    if op == "add_column":
+        text = action.text.upper()
+        if d.get("auto_increment") or re.search(r"\bAUTO_INCREMENT\b", text):
+            return "add_column.auto_increment", None
+        generated = d.get("generated") or d.get("expression") or re.search(r"\bAS\s*\(", text)
+        if d.get("stored") is True or (generated and re.search(r"\b(STORED|PERSISTENT)\b", text)):
+            return "add_column.stored", None
+        if d.get("virtual") or d.get("stored") is False or generated:
+            return "add_column.virtual", None
+        position = d.get("position") or d.get("first_or_after")
+        if position:
+            if str(position).lower() == "after" and table is not None and table.columns:
+                after = d.get("after") or d.get("after_column")
+                if after and after == list(table.columns)[-1]:
+                    return "add_column", None
+            return "add_column.position", None
+        return "add_column", None
+    if op == "drop_column":
+        col = table.columns.get(action.column) if table is not None and action.column else None
+        if col is not None and re.search(r"\bAS\s*\(|\bGENERATED\b", col.type, re.I):
+            stored = re.search(r"\b(STORED|PERSISTENT)\b", col.type, re.I)
+            return ("drop_column.stored" if stored else "drop_column.virtual"), None
+        if table is not None and action.column and _indexed(table, action.column):
+            return "drop_column.indexed", None
+        return "drop_column", None
+    if op in ("modify_column", "change_column", "alter_column_type"):
+        return _modify_key(action, table, server, version)
+    if op in ("add_index", "add_unique"):
+        return _index_key(action, table, server, version, actions)
+    if op == "add_primary_key":
+        return ("drop_primary_key+add_primary_key" if replaced_pk else "add_primary_key"), None
+    if op == "add_foreign_key":
+        checks = d.get("foreign_key_checks")
+        if checks is False or (checks is None and fk_checks_off):
+            return "add_foreign_key.no_checks", None
+        return "add_foreign_key", None
+    if op == "convert_charset":
+        target = str(d.get("value") or d.get("charset") or "").lower()
+        source = str(d.get("from") or _table_charset(table) or "").lower()
+        if target.startswith("utf8mb4") and source in ("utf8", "utf8mb3") and not _has_text_columns(table):
+            return "convert_charset.utf8mb3_to_utf8mb4", None
+        return "convert_charset", None
+    if op == "engine":
+        value = str(d.get("value") or "").lower()
+        current = (table.engine or "innodb").lower() if table is not None else "innodb"
+        if value and value != current:
+            return "engine.change", None
+        return "engine", None
+    if op == "add_partition":
+        part = table.partitioning if table is not None else None
+        if part is not None and part.method in ("hash", "key"):
+            return "add_partition.hash", None
+        return "add_partition", None
+    return op, None
+
+
+def _index_key(action: Action, table, server, version, actions) -> tuple[str, str | None]:
+    index = action.details.get("index")
+    kind = getattr(index, "kind", None) or action.details.get("kind") or "btree"
+    unique = action.op == "add_unique" or bool(getattr(index, "unique", False) or action.details.get("unique"))
+    if kind == "fulltext":
+        has_ft = table is not None and any(i.kind == "fulltext" for i in table.indexes)
+        earlier = any(
+            a is not action and a.op == "add_index" and getattr(a.details.get("index"), "kind", "") == "fulltext"
+            for a in actions[: actions.index(action)] if action in actions
+        )
+        return ("add_index.fulltext" if has_ft or earlier else "add_index.fulltext_first"), None
+    if kind == "spatial":
+        return "add_index.spatial", None
+    if unique:
+        columns = tuple(getattr(index, "columns", ()) or ())
+        if (
+            table is not None
+            and table.primary_key is None
+            and not table.not_null_unique_keys
+            and columns
+            and all(c in table.columns and not table.columns[c].nullable for c in columns)
+        ):
+            return "add_unique.clustered", None
+        return "add_unique", None
+    return "add_index", None
+
+
+def _index_from_details(d: dict):
+    from schemacite.model import Index
+
+    if d.get("index") is not None:
+        return d["index"]
+    return Index(name=d.get("name"), columns=tuple(d.get("columns") or ()), unique=bool(d.get("unique")),
+                 kind=str(d.get("kind") or "btree").lower())
+
+
+# --------------------------------------------------------------------------- MODIFY / CHANGE
+_TYPE_RE = re.compile(r"^\s*([a-z ]+?)\s*(?:\((.*?)\))?\s*(.*)$", re.I | re.S)
+_ALIASES = {"integer": "int", "bool": "tinyint", "boolean": "tinyint", "dec": "decimal", "numeric": "decimal",
+            "character varying": "varchar", "character": "char", "double precision": "double"}
+_INT_TYPES = {"tinyint", "smallint", "mediumint", "int", "bigint"}
+
+
+def _parse_type(text: str) -> dict:
+    text = (text or "").strip()
+    m = _TYPE_RE.match(text)
+    if not m:
+        return {"base": text.lower(), "args": "", "rest": ""}
+    base = _ALIASES.get(m.group(1).strip().lower(), m.group(1).strip().lower())
+    args = (m.group(2) or "").replace(" ", "")
+    rest = m.group(3) or ""
+    if base in _INT_TYPES:
+        args = ""  # display width means nothing to storage
+    if text.lower().startswith(("bool", "boolean")):
+        args = ""
+    cs = re.search(r"\b(?:CHARACTER\s+SET|CHARSET)\s*=?\s*`?(\w+)", rest, re.I)
+    co = re.search(r"\bCOLLATE\s*=?\s*`?(\w+)", rest, re.I)
+    charset = cs.group(1).lower() if cs else None
+    if charset == "utf8":
+        charset = "utf8mb3"
+    collate = co.group(1).lower() if co else None
+    if collate and collate.startswith("utf8_"):
+        collate = "utf8mb3_" + collate[5:]
+    if charset is None and collate:
+        charset = collate.split("_")[0]
+    return {
+        "base": base,
+        "args": args.lower() if base not in ("enum", "set") else (m.group(2) or ""),
+        "unsigned": bool(re.search(r"\bUNSIGNED\b", rest, re.I)),
+        "zerofill": bool(re.search(r"\bZEROFILL\b", rest, re.I)),
+        "charset": charset,
+        "collate": collate,
+        "auto_increment": bool(re.search(r"\bAUTO_INCREMENT\b", rest, re.I)),
+    }
+
+
+def _members(args: str) -> list[str]:
+    return [m.group(1) or m.group(2) for m in re.finditer(r"'((?:[^']|'')*)'|\"((?:[^\"]|\"\")*)\"", args)]
+
+
+def _enum_size(kind: str, n: int) -> int:
+    if kind == "enum":
+        return 1 if n <= 255 else 2
+    return {1: 1, 2: 2, 3: 3, 4: 4}.get((n + 7) // 8, 8)
+
+
+def _modify_key(action: Action, table, server, version) -> tuple[str, str | None]:
+    d = action.details
+    old: Column | None = table.columns.get(action.column) if table is not None and action.column else None
+    changes: list[str] = []
+    new_name = action.new_name or d.get("new_name")
+    new_type = d.get("type")
+    position = d.get("position") or d.get("first_or_after")
+    if old is None:
+        note = "the column's current definition is unknown; assuming a type change"
+        return ("modify_column.reorder" if position and not new_type else "modify_column.type"), note
+    if position:
+        changes.append("reorder")
+    new_nullable = not bool(d.get("not_null")) if "not_null" in d else old.nullable
+    text_up = action.text.upper()
+    if new_type:
+        o, n = _parse_type(old.type), _parse_type(new_type)
+        table_cs = _table_charset(table) or T.DEFAULT_CHARSET
+        o_cs = o["charset"] or table_cs
+        n_cs = n["charset"] or (o["charset"] if not n["collate"] else None) or table_cs
+        if (n["auto_increment"] or re.search(r"\bAUTO_INCREMENT\b", text_up)) and not getattr(
+            old, "auto_increment", False
+        ):
+            changes.append("auto_increment")
+        elif o["base"] != n["base"] or o["unsigned"] != n["unsigned"] or o["zerofill"] != n["zerofill"]:
+            changes.append("type")
+        elif o["base"] in ("enum", "set"):
+            om, nm = _members(o["args"]), _members(n["args"])
+            if om == nm:
+                pass
+            elif nm[: len(om)] == om and _enum_size(o["base"], len(om)) == _enum_size(n["base"], len(nm)):
+                changes.append("enum_append")
+            else:
+                changes.append("type")
+        elif o["base"] in ("varchar", "varbinary", "char", "binary") and o["args"] != n["args"] or o_cs != n_cs:
+            changes.append(_string_change(o, n, o_cs, n_cs))
+        elif o["args"] != n["args"]:
+            changes.append("type")
+        elif (o["collate"] or None) != (n["collate"] or None) and n["collate"]:
+            changes.append("collation")
+    if new_nullable != old.nullable:
+        changes.append("null" if new_nullable else "not_null")
+    if "default" in d and _norm_default(d.get("default")) != _norm_default(old.default) and not changes:
+        changes.append("default")
+    if not changes:
+        changes.append("rename" if new_name and new_name != action.column else "same")
+    worst = max(changes, key=lambda c: _cost(lookup(server, f"modify_column.{c}", version)))
+    note = None
+    if worst in ("collation", "charset_utf8mb3_to_utf8mb4") and server == "mariadb" and _indexed(table, action.column):
+        note = "an index covers the column: it is rebuilt (NOCOPY)"
+    return f"modify_column.{worst}", note
+
+
+def _string_change(o, n, o_cs, n_cs) -> str:
+    if o["base"] in ("char", "binary") or n["base"] != o["base"]:
+        return "type"  # CHAR lengths cannot change in place
+    if o_cs != n_cs:
+        if o_cs == "utf8mb3" and n_cs == "utf8mb4":
+            kind = _length_change(o, n, 3, 4)
+            return "charset_utf8mb3_to_utf8mb4" if kind in ("same", "varchar_extend") else kind
+        return "type"
+    mb = T.CHARSET_MAXLEN.get(o_cs, 4) if o["base"] == "varchar" else 1
+    return _length_change(o, n, mb, mb)
+
+
+def _length_change(o, n, old_mb, new_mb) -> str:
+    try:
+        old_len = int(o["args"] or 1) * old_mb
+        new_len = int(n["args"] or 1) * new_mb
+    except ValueError:
+        return "type"
+    if new_len < old_len:
+        return "type"
+    if new_len == old_len:
+        return "same"
+    if old_len >= 256 or new_len <= 255:
+        return "varchar_extend"
+    if old_len <= 127:
+        return "varchar_extend_from_127"
+    return "varchar_extend_over_255"
+
+
+def _norm_default(value) -> str | None:
+    if value is None:
+        return None
+    return str(value).strip().strip("'\"").lower()
+
+
+def _cost(row: Row | None) -> tuple:
+    if row is None:
+        return (9, 1, 9)
+    return (ALGO_RANK.get(row.algorithm or "INPLACE", 2), int(row.rebuild), LOCK_RANK[row.lock])
+
+
+# --------------------------------------------------------------------------- table facts
+def _lookup_adjusted(server, key, version, table, actions) -> Row | None:
+    row = lookup(server, key, version)
+    if row is None:
+        return None
+    return _facts(server, key, row, table, version)
+
+
+def _facts(server, key, row: Row, table: Table | None, version) -> Row:
+    """Adjust a row for what the table already has: FULLTEXT and SPATIAL indexes."""
+    if table is None:
+        return row
+    ft = sum(1 for i in table.indexes if i.kind == "fulltext")
+    spatial = any(i.kind == "spatial" for i in table.indexes)
+    rules = T.MARIADB_FULLTEXT if server == "mariadb" else T.MYSQL_FULLTEXT
+    if ft:
+        since, source, why = rules["no_instant_columns"]
+        if key in T.INSTANT_ONLY_ALONE and row.algorithm == "INSTANT" and version >= since:
+            row = replace(row, algorithm="INPLACE", rebuild=True, note=why, source=source)
+        if row.rebuild and row.algorithm in ("INPLACE", "NOCOPY", "INSTANT"):
+            lock, source, why = rules["rebuild_lock"]
+            copy = (
+                key in rules.get("rebuild_copy_ops", ())
+                or (rules.get("rebuild_copy_if_more_than_one") and ft > 1)
+            )
+            if copy:
+                row = replace(row, algorithm="COPY", lock=_max_lock(row.lock, "SHARED"), scan=True,
+                              note=rules["rebuild_copy_note"], source=source)
+            else:
+                row = replace(row, lock=_max_lock(row.lock, lock), note=_join(row.note, why))
+    if spatial and row.rebuild and row.algorithm in ("INPLACE", "NOCOPY"):
+        lock, source, why = T.SPATIAL_REBUILD
+        row = replace(row, lock=_max_lock(row.lock, lock), note=_join(row.note, why))
+    return row
+
+
+def _indexed(table: Table | None, column: str | None) -> bool:
+    if table is None or not column:
+        return False
+    keys = list(table.indexes) + ([table.primary_key] if table.primary_key else [])
+    return any(column in i.columns for i in keys)
+
+
+def _table_charset(table: Table | None) -> str | None:
+    cs = getattr(table, "charset", None) if table is not None else None
+    return cs.lower() if cs else None
+
+
+def _has_text_columns(table: Table | None) -> bool:
+    if table is None:
+        return True  # unknown: assume the worst
+    return any(re.match(r"\s*(tiny|medium|long)?text\b", c.type or "", re.I) for c in table.columns.values())
+
+
+def _fk_checks_off(statement: Statement) -> bool:
+    v = statement.details.get("foreign_key_checks")
+    return v is False or str(v).lower() in ("0", "off", "false")
+
+
+# --------------------------------------------------------------------------- clauses -> impact
+def _impact(operation, key, row: Row | None, relation, server, version, clauses, note=None) -> LockImpact:
+    if row is None:
+        return LockImpact(operation, [Lock(relation, "EXCLUSIVE", T.BLOCKS["EXCLUSIVE"])], rewrite=True,
+                          algorithm=None, note=f"'{key}' is not in the MySQL/MariaDB online DDL matrix")
+    algorithm, rebuild, lock, scan = row.algorithm, row.rebuild, row.lock, row.scan
+    notes = [n for n in (row.note, note) if n]
+    refused: list[str] = []
+    want_algo, want_lock = clauses.get("algorithm"), clauses.get("lock")
+    if want_algo == "DEFAULT":
+        want_algo = None
+    if want_lock == "DEFAULT":
+        want_lock = None
+
+    if (want_algo or want_lock) and algorithm is None:
+        refused.append("this operation takes no ALGORITHM/LOCK clause")
+    elif want_algo:
+        if want_algo == "NOCOPY" and server == "mysql":
+            refused.append("ALGORITHM=NOCOPY exists only on MariaDB")
+        elif want_algo == "COPY":
+            if algorithm != "COPY":
+                notes.append("ALGORITHM=COPY forces a full table copy")
+            algorithm, rebuild, scan = "COPY", True, True
+            lock = _max_lock(lock, _copy_min_lock(server, version, key))
+        elif ALGO_RANK[want_algo] < ALGO_RANK[algorithm]:
+            refused.append(f"ALGORITHM={want_algo} is not supported for this operation (best: {algorithm})")
+        elif server == "mysql" and want_algo == "INPLACE" and algorithm == "INSTANT":
+            algorithm = "INPLACE"
+            rebuild = row.rebuild if row.inplace_rebuild is None else row.inplace_rebuild
+            if rebuild:
+                notes.append("ALGORITHM=INPLACE on MySQL skips INSTANT and rebuilds the table")
+        # MariaDB: ALGORITHM names the least efficient algorithm accepted; the best one runs
+
+    if want_lock and not refused and algorithm is not None:
+        if server == "mysql" and algorithm == "INSTANT":
+            if want_algo == "INSTANT":
+                refused.append(f"only LOCK=DEFAULT is permitted with ALGORITHM=INSTANT (LOCK={want_lock})")
+            else:
+                # a LOCK clause rules INSTANT out on MySQL: it falls back to INPLACE
+                algorithm = "INPLACE"
+                rebuild = row.rebuild if row.inplace_rebuild is None else row.inplace_rebuild
+                notes.append(f"LOCK={want_lock} rules out INSTANT on MySQL: the statement runs in place"
+                             + (" and rebuilds the table" if rebuild else ""))
+        if not refused:
+            if LOCK_RANK[want_lock] < LOCK_RANK[lock]:
+                refused.append(f"LOCK={want_lock} is not supported for this operation (least: LOCK={lock})")
+            else:
+                lock = want_lock
+
+    impact_note = "; ".join(dict.fromkeys(notes))
+    if refused:
+        impact_note = "server refuses: " + "; ".join(refused) + (f". Without the clause: {impact_note}"
+                                                                  if impact_note else "")
+    alternative = T.ALTERNATIVES.get(key)
+    if alternative is None and (algorithm == "COPY" or (rebuild and lock != "NONE")) and not key.startswith(
+        "statement.lock_table"
+    ):
+        alternative = T.ALTERNATIVES["copy"]
+    return LockImpact(
+        operation=operation,
+        locks=[Lock(relation, lock, T.BLOCKS[lock])],
+        rewrite=rebuild,
+        scan=scan,
+        algorithm=algorithm,
+        alternative=alternative,
+        note=impact_note or None,
+        source=row.source,
+    )
+
+
+def _copy_min_lock(server, version, key) -> str:
+    """The least lock ALGORITHM=COPY accepts: SHARED, or NONE on MariaDB 11.2+ (online copy)."""
+    if server == "mariadb" and version >= T.MARIADB_ONLINE_COPY_SINCE and key not in (
+        "add_column.auto_increment", "order_by",
+    ):
+        return "NONE"
+    return "SHARED"
+
+
+# --------------------------------------------------------------------------- helpers
+def _server(server: str) -> str:
+    s = (server or "").lower()
+    return "mariadb" if s.startswith("maria") else "mysql"
+
+
+def _version(version) -> tuple[int, ...]:
+    """Pad a series (8, 0) to its newest release (8, 0, 999): the default is the current patch."""
+    v = tuple(int(p) for p in (version or (8, 0)))
+    return v + (999,) * (3 - len(v)) if len(v) < 3 else v
+
+
+def _norm(value) -> str | None:
+    return str(value).strip().upper() if value else None
+
+
+def _clause_value(text: str) -> str | None:
+    m = re.search(r"=\s*(\w+)", text or "")
+    return m.group(1) if m else None
+
+
+def _max_lock(a: str, b: str) -> str:
+    return a if LOCK_RANK[a] >= LOCK_RANK[b] else b
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}; {b}" if a else b

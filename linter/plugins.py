@@ -1,0 +1,54 @@
+"""The plugin manager: built-in rules and reporters are plugins like any third-party pack."""
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+from importlib.metadata import entry_points
+
+import pluggy
+
+from schemacite import hookspecs
+
+log = logging.getLogger("schemacite")
+
+BUILTIN_PLUGINS = (
+    "schemacite.rules.no_primary_key",
+    "schemacite.rules.insert_heavy_indexes",
+    "schemacite.rules.partition_key_not_in_pk",
+    "schemacite.rules.access_exclusive_lock",
+    "schemacite.rules.write_blocking_lock",
+    "schemacite.rules.concurrently_in_transaction",
+    "schemacite.report.text",
+    "schemacite.report.json",
+    "schemacite.report.sarif",
+    "schemacite.report.github",
+    "schemacite.report.gitlab",
+    "schemacite.report.junit",
+)
+
+
+def plugin_manager(*, load_entrypoints: bool = True, builtins: tuple[str, ...] = BUILTIN_PLUGINS) -> pluggy.PluginManager:
+    pm = pluggy.PluginManager("schemacite")
+    pm.add_hookspecs(hookspecs)
+    for name in builtins:
+        pm.register(importlib.import_module(name), name=name)
+    if load_entrypoints and not os.environ.get("SCHEMACITE_DISABLE_PLUGIN_AUTOLOAD"):
+        for ep in entry_points(group="schemacite"):
+            if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
+                continue
+            try:  # one broken pack must not take the others down
+                pm.register(ep.load(), name=ep.name)
+            except Exception as e:
+                log.warning("schemacite: plugin %s could not be loaded: %s", ep.name, e)
+    pm.check_pending()
+    return pm
+
+
+def rule_classes(pm: pluggy.PluginManager) -> list:
+    classes = [cls for batch in pm.hook.schemacite_rules() for cls in batch]
+    return sorted(classes, key=lambda c: c.code)
+
+
+def evidence_paths(pm: pluggy.PluginManager) -> list:
+    return [p for batch in pm.hook.schemacite_evidence() for p in batch]

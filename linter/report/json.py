@@ -1,0 +1,56 @@
+"""`--format json`: version 1, stable. Findings carry their full evidence records."""
+from __future__ import annotations
+
+import json
+from typing import IO, Any
+
+from schemacite import hookimpl
+from schemacite.report import Reporter
+from schemacite.result import LintResult
+from schemacite.rule import Finding
+
+VERSION = 1
+
+
+def finding_dict(f: Finding, catalogue: dict) -> dict[str, Any]:
+    return {
+        "rule": f.rule,
+        "code": f.code,
+        "severity": str(f.severity),
+        "file": f.location.file,
+        "line": f.location.line,
+        "column": f.location.column,
+        "table": f.table,
+        "message": f.message,
+        "suggestion": f.suggestion,
+        "url": f.url,
+        "evidence": [catalogue[i].as_dict() if i in catalogue else {"id": i} for i in f.evidence],
+        "evidence_note": f.evidence_note if not f.evidence else None,
+    }
+
+
+class JsonReporter(Reporter):
+    format = "json"
+
+    def render(self, result: LintResult, out: IO[str]) -> None:
+        from schemacite.evidence import load_catalogue
+
+        catalogue = load_catalogue()
+        doc = {
+            "version": VERSION,
+            "findings": [finding_dict(f, catalogue) for f in result.findings],
+            "errors": [{"file": e.file, "line": e.line, "message": e.message} for e in result.errors],
+        }
+        if result.notes:
+            doc["notes"] = result.notes
+        if self.statistics:
+            from schemacite.statistics import statistics_json
+
+            doc["statistics"] = statistics_json(result.findings)
+        json.dump(doc, out, indent=2)
+        out.write("\n")
+
+
+@hookimpl
+def schemacite_reporter(format):
+    return JsonReporter if format == "json" else None

@@ -1,0 +1,244 @@
+"""SARIF 2.1.0, as GitHub code scanning and other SARIF viewers read it.
+
+- `tool.driver.rules`: one reportingDescriptor per active rule (plus any rule that produced
+  a finding without being listed), carrying the rule doc and a generated Evidence section in
+  `fullDescription`/`help`, the doc URL in `helpUri`, and the full evidence records in
+  `properties.evidence`.
+- `results`: one per finding, suppressed findings included with `suppressions`. Files get a
+  physicalLocation (a region only when the line is known); findings on live servers get a
+  logicalLocation naming the table instead. `partialFingerprints` holds the line-free
+  fingerprint that baselines use.
+- parse errors: `invocations[0].toolExecutionNotifications`, and `executionSuccessful` false.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import IO, Any
+from urllib.parse import quote
+
+from schemacite import __version__, hookimpl
+from schemacite.fingerprint import fingerprint
+from schemacite.report import Reporter
+from schemacite.result import LintResult
+from schemacite.rule import Finding, Rule, Severity
+
+SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+INFORMATION_URI = "https://schemacite.readthedocs.io/"
+FINGERPRINT_KEY = "schemacite/v1"
+
+LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def load_evidence() -> dict[str, Any]:
+    """The evidence catalogue, or an empty one when it cannot be loaded (ids still appear)."""
+    try:
+        from schemacite.evidence import load_catalogue
+    except ImportError:
+        return {}
+    return load_catalogue()
+
+
+def evidence_record(entry_id: str, catalogue: dict[str, Any]) -> dict[str, Any]:
+    entry = catalogue.get(entry_id)
+    if entry is None:
+        return {"id": entry_id}
+    record = dict(entry.as_dict())
+    record.setdefault("id", entry_id)
+    return record
+
+
+def evidence_markdown(rule: type[Rule], catalogue: dict[str, Any]) -> str:
+    """The generated `## Evidence` section for a rule."""
+    lines = ["## Evidence"]
+    for entry_id in rule.evidence:
+        entry = catalogue.get(entry_id)
+        if entry is None:
+            lines.append(f"- `{entry_id}`")
+            continue
+        title = f"[{entry.title}]({entry.url})" if entry.url else entry.title
+        lines.append(f"- `{entry_id}`: {title} ({entry.citation()})")
+    if not rule.evidence:
+        lines.append(rule.evidence_note or "No measurement is catalogued for this rule.")
+    elif rule.evidence_note:
+        lines.append("")
+        lines.append(rule.evidence_note)
+    return "\n".join(lines)
+
+
+def first_line(text: str) -> str:
+    return text.strip().splitlines()[0].strip() if text.strip() else ""
+
+
+def rule_descriptor(rule: type[Rule], catalogue: dict[str, Any]) -> dict[str, Any]:
+    doc = rule.doc()
+    markdown = (doc + "\n\n" if doc else "") + evidence_markdown(rule, catalogue)
+    short = first_line(doc) or rule.summary
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": short},
+        "fullDescription": {"text": markdown, "markdown": markdown},
+        "help": {"text": markdown, "markdown": markdown},
+        "helpUri": rule.url(),
+        "defaultConfiguration": {"level": LEVELS[Severity(rule.default_severity)]},
+        "properties": {
+            "evidence": [evidence_record(i, catalogue) for i in rule.evidence],
+            **({"evidenceNote": rule.evidence_note} if rule.evidence_note else {}),
+            "status": rule.status,
+            "dialects": sorted(rule.dialects),
+            "tags": ["schema", *sorted(rule.dialects)],
+        },
+    }
+
+
+def finding_descriptor(f: Finding, catalogue: dict[str, Any]) -> dict[str, Any]:
+    """A minimal descriptor for a finding whose rule is not among the active rules."""
+    descriptor: dict[str, Any] = {
+        "id": f.code,
+        "name": f.rule,
+        "shortDescription": {"text": f.rule},
+        "defaultConfiguration": {"level": LEVELS[f.severity]},
+        "properties": {"evidence": [evidence_record(i, catalogue) for i in f.evidence]},
+    }
+    if f.url:
+        descriptor["helpUri"] = f.url
+    return descriptor
+
+
+def artifact_uri(path: str) -> str:
+    """A relative URI for a file path (made relative to the working directory if absolute)."""
+    p = Path(path)
+    if p.is_absolute():
+        try:
+            p = p.relative_to(Path.cwd())
+        except ValueError:
+            return p.as_uri()
+    return quote(p.as_posix().replace("\\", "/"), safe="/")
+
+
+def is_server(path: str) -> bool:
+    return "://" in path
+
+
+def locations(f: Finding) -> list[dict[str, Any]]:
+    loc = f.location
+    logical = None
+    if f.table or is_server(loc.file):
+        logical = {"name": f.table or loc.file, "kind": "table" if f.table else "resource"}
+        if f.table:
+            logical["fullyQualifiedName"] = f"{loc.file}/{f.table}" if is_server(loc.file) else f.table
+    if loc.line <= 0 and is_server(loc.file):
+        return [{"logicalLocations": [logical]}]
+    physical: dict[str, Any] = {"artifactLocation": {"uri": artifact_uri(loc.file)}}
+    if loc.line > 0:
+        region: dict[str, Any] = {"startLine": loc.line}
+        if loc.column > 0:
+            region["startColumn"] = loc.column
+        physical["region"] = region
+    location: dict[str, Any] = {"physicalLocation": physical}
+    if logical is not None:
+        location["logicalLocations"] = [logical]
+    return [location]
+
+
+def message_text(f: Finding) -> str:
+    text = f.message.rstrip()
+    if f.suggestion:
+        text = f"{text}{'' if text.endswith(('.', '!', '?')) else '.'} {f.suggestion.strip()}"
+    return text
+
+
+def sarif_result(f: Finding, rule_index: int, suppressed: bool) -> dict[str, Any]:
+    properties: dict[str, Any] = {"evidence": list(f.evidence), "severity": str(f.severity)}
+    if f.table:
+        properties["table"] = f.table
+    if f.evidence_note:
+        properties["evidenceNote"] = f.evidence_note
+    result: dict[str, Any] = {
+        "ruleId": f.code,
+        "ruleIndex": rule_index,
+        "level": LEVELS[f.severity],
+        "message": {"text": message_text(f)},
+        "locations": locations(f),
+        "partialFingerprints": {FINGERPRINT_KEY: fingerprint(f)},
+        "properties": properties,
+    }
+    if suppressed:
+        result["suppressions"] = [{"kind": "inSource"}]
+    return result
+
+
+def build_sarif(result: LintResult) -> dict[str, Any]:
+    catalogue = load_evidence()
+    descriptors: list[dict[str, Any]] = []
+    index: dict[str, int] = {}
+    for rule in result.rules:
+        cls = rule if isinstance(rule, type) else type(rule)
+        if cls.code not in index:
+            index[cls.code] = len(descriptors)
+            descriptors.append(rule_descriptor(cls, catalogue))
+
+    results = []
+    tagged = [(f, False) for f in result.findings] + [(f, True) for f in result.suppressed]
+    tagged.sort(key=lambda pair: (pair[0].sort_key(), pair[1]))
+    for f, suppressed in tagged:
+        if f.code not in index:
+            index[f.code] = len(descriptors)
+            descriptors.append(finding_descriptor(f, catalogue))
+        results.append(sarif_result(f, index[f.code], suppressed))
+
+    notifications: list[dict[str, Any]] = []
+    for error in result.errors:
+        physical: dict[str, Any] = {"artifactLocation": {"uri": artifact_uri(error.file)}}
+        if error.line > 0:
+            physical["region"] = {"startLine": error.line}
+        notifications.append(
+            {
+                "level": "error",
+                "message": {"text": error.message},
+                "locations": [{"physicalLocation": physical}],
+                "descriptor": {"id": "parse-error"},
+            }
+        )
+    for note in result.notes:
+        notifications.append({"level": "note", "message": {"text": note}})
+
+    invocation: dict[str, Any] = {"executionSuccessful": not result.errors}
+    if notifications:
+        invocation["toolExecutionNotifications"] = notifications
+
+    return {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "schemacite",
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": descriptors,
+                    }
+                },
+                "invocations": [invocation],
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
+    }
+
+
+class SarifReporter(Reporter):
+    format = "sarif"
+    human = False
+
+    def render(self, result: LintResult, out: IO[str]) -> None:
+        json.dump(build_sarif(result), out, indent=2, ensure_ascii=False, default=str)
+        out.write("\n")
+
+
+@hookimpl
+def schemacite_reporter(format: str) -> type[Reporter] | None:
+    return SarifReporter if format == "sarif" else None

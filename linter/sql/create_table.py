@@ -1,0 +1,175 @@
+"""CREATE TABLE (and column definitions) read through sqlglot into the model."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sqlglot import exp
+
+from schemacite.model import Column, Index, Table
+from schemacite.sql.names import table_key
+
+# defaults that give every row a different value: PostgreSQL must rewrite the table
+# to add such a column, and MySQL cannot add it instantly
+VOLATILE_FUNCTIONS = frozenset(
+    {"random", "rand", "clock_timestamp", "timeofday", "gen_random_uuid", "uuid_generate_v1",
+     "uuid_generate_v1mc", "uuid_generate_v4", "uuid", "nextval", "txid_current", "statement_timestamp",
+     "uuid_short", "sysdate"}
+)
+SERIAL_TYPES = frozenset({"SERIAL", "BIGSERIAL", "SMALLSERIAL"})
+
+
+def _name(node: Any) -> str:
+    if isinstance(node, exp.Identifier):
+        return node.name.lower()
+    if isinstance(node, (exp.Column, exp.ColumnPrefix, exp.Ordered)):
+        return _name(node.this)
+    if isinstance(node, exp.Expression):
+        return node.sql().lower()
+    return str(node).lower()
+
+
+def _table_ref(node: exp.Expression | None, dialect: str) -> str | None:
+    if isinstance(node, exp.Schema):
+        node = node.this
+    if isinstance(node, exp.Table):
+        return table_key(".".join(p.sql(dialect=dialect) for p in node.parts), dialect)
+    return None
+
+
+def column_facts(col: exp.ColumnDef, dialect: str) -> dict[str, Any]:
+    """What replay and the lock tables need to know about one column definition."""
+    kind = col.args.get("kind")
+    type_sql = kind.sql(dialect=dialect) if kind is not None else ""
+    facts: dict[str, Any] = {
+        "name": _name(col.this),
+        "type": type_sql,
+        "not_null": False,
+        "default": None,
+        "volatile_default": kind is not None and kind.this.name in SERIAL_TYPES,
+        "primary": False,
+        "unique": False,
+        "references": None,
+        "stored": False,
+        "identity": False,
+    }
+    for c in col.args.get("constraints") or []:
+        k = c.args.get("kind")
+        if isinstance(k, exp.NotNullColumnConstraint):
+            facts["not_null"] = not k.args.get("allow_null")
+        elif isinstance(k, exp.DefaultColumnConstraint):
+            facts["default"] = k.this.sql(dialect=dialect)
+            funcs = {_func_name(f) for f in k.this.find_all(exp.Func)}
+            facts["volatile_default"] = facts["volatile_default"] or bool(funcs & VOLATILE_FUNCTIONS)
+        elif isinstance(k, exp.PrimaryKeyColumnConstraint):
+            facts["primary"] = True
+            facts["not_null"] = True
+        elif isinstance(k, exp.UniqueColumnConstraint):
+            facts["unique"] = True
+        elif isinstance(k, exp.Reference):
+            facts["references"] = _table_ref(k.this, dialect)
+        elif isinstance(k, exp.GeneratedAsIdentityColumnConstraint):
+            facts["identity"] = True
+            facts["not_null"] = True
+        elif isinstance(k, exp.ComputedColumnConstraint):
+            facts["stored"] = bool(k.args.get("persisted")) or "STORED" in c.sql(dialect=dialect).upper()
+        elif isinstance(k, exp.AutoIncrementColumnConstraint):
+            facts["auto_increment"] = True
+    return facts
+
+
+def _func_name(f: exp.Func) -> str:
+    if isinstance(f, exp.Anonymous):
+        return str(f.this).lower()
+    if isinstance(f, exp.Rand):
+        return "random"
+    return f.sql_name().lower()
+
+
+def _index(name: Any, cols: list, *, unique=False, primary=False, kind="btree") -> Index:
+    return Index(
+        name=_name(name) if name is not None else None,
+        columns=tuple(_name(c) for c in cols),
+        unique=unique or primary,
+        primary=primary,
+        kind=kind,
+    )
+
+
+def table_from_create(create: exp.Create, dialect: str) -> tuple[Table, list[str]]:
+    """The table a CREATE TABLE defines, and the tables its foreign keys reference."""
+    schema_node = create.this if isinstance(create.this, exp.Schema) else None
+    table_node = schema_node.this if schema_node is not None else create.this
+    table = Table(name=_table_ref(table_node, dialect) or "")
+    references: list[str] = []
+    props = create.args.get("properties")
+    for p in props.expressions if props else []:
+        if isinstance(p, exp.TemporaryProperty):
+            table.temporary = True
+        elif isinstance(p, exp.EngineProperty):
+            table.engine = p.this.name
+    foreign_keys: list[tuple[Any, tuple[str, ...]]] = []
+    for node in schema_node.expressions if schema_node is not None else []:
+        _add_element(table, node, dialect, references, foreign_keys)
+    for name, cols in foreign_keys:
+        implicit_fk_index(table, cols, dialect, _name(name) if name is not None else None)
+    if table.primary_key is not None:
+        for c in table.primary_key.columns:
+            if c in table.columns:
+                table.columns[c].nullable = False
+    return table, references
+
+
+def _add_element(
+    table: Table, node: exp.Expression, dialect: str, references: list[str], foreign_keys: list, name: Any = None
+) -> None:
+    if isinstance(node, exp.ColumnDef):
+        f = column_facts(node, dialect)
+        table.columns[f["name"]] = Column(f["name"], f["type"], nullable=not f["not_null"], default=f["default"])
+        if f["primary"]:
+            table.primary_key = Index(None, (f["name"],), unique=True, primary=True)
+        if f["unique"]:
+            table.indexes.append(Index(None, (f["name"],), unique=True))
+        if f["references"]:
+            references.append(f["references"])
+    elif isinstance(node, exp.Constraint):
+        for inner in node.expressions:
+            _add_element(table, inner, dialect, references, foreign_keys, name=node.this)
+    elif isinstance(node, exp.PrimaryKey):
+        table.primary_key = _index(name, node.expressions, primary=True)
+    elif isinstance(node, exp.UniqueColumnConstraint):
+        target = node.this
+        cols = target.expressions if isinstance(target, exp.Schema) else []
+        iname = target.this if isinstance(target, exp.Schema) and target.this is not None else name
+        table.indexes.append(_index(iname, cols, unique=True))
+    elif isinstance(node, exp.IndexColumnConstraint):
+        kind = (node.args.get("kind") or "btree").lower()
+        table.indexes.append(_index(node.this, node.expressions, kind=kind))
+    elif isinstance(node, exp.ForeignKey):
+        ref = node.args.get("reference")
+        parent = _table_ref(ref.this, dialect) if ref is not None else None
+        if parent:
+            references.append(parent)
+        foreign_keys.append((name, tuple(_name(c) for c in node.expressions)))
+    elif isinstance(node, exp.ExcludeColumnConstraint):
+        params = node.this
+        cols = params.args.get("columns") or [] if isinstance(params, exp.IndexParameters) else []
+        table.indexes.append(_index(name, [c.this if isinstance(c, exp.WithOperator) else c for c in cols], kind="exclude"))
+
+
+def implicit_fk_index(table: Table, cols: tuple[str, ...], dialect: str, name: str | None) -> None:
+    """InnoDB creates an index for a foreign key unless one already starts with its columns."""
+    if dialect == "postgres" or not cols:
+        return
+    keys = ([table.primary_key] if table.primary_key else []) + table.indexes
+    if any(k.columns[: len(cols)] == cols for k in keys):
+        return
+    table.indexes.append(Index(name, cols, kind="btree"))
+
+
+_LIKE = re.compile(r"\bINCLUDING\s+(ALL|INDEXES)\b", re.I)
+
+
+def like_copies_keys(sql: str, dialect: str) -> bool:
+    """MySQL's CREATE TABLE ... LIKE copies keys; PostgreSQL's only with INCLUDING INDEXES/ALL."""
+    return dialect != "postgres" or bool(_LIKE.search(sql))

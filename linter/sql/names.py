@@ -1,0 +1,150 @@
+"""Identifiers and a small tokenizer for the statement forms we read ourselves."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+NAME = r'(?:`(?:[^`]|``)+`|"(?:[^"]|"")+"|[A-Za-z_\u0080-\uffff][\w$\u0080-\uffff]*)'
+QNAME = rf"{NAME}(?:\s*\.\s*{NAME}){{0,2}}"
+_PART = re.compile(NAME)
+
+DEFAULT_SCHEMAS = {"postgres": {"public"}, "mysql": set(), "mariadb": set()}
+
+
+def unquote(part: str) -> str:
+    if part[:1] in "`\"" and part[-1:] == part[:1]:
+        q = part[0]
+        return part[1:-1].replace(q + q, q)
+    return part
+
+
+def name_parts(qname: str) -> list[str]:
+    return [unquote(p) for p in _PART.findall(qname)]
+
+
+def table_key(qname: str, dialect: str) -> str:
+    """The key a table is known by in a Schema: folded, without the default schema.
+
+    MySQL/MariaDB database qualifiers are dropped (a migration runs against one
+    database); PostgreSQL keeps a non-default schema (`audit.events`).
+    """
+    parts = name_parts(qname)
+    if not parts:
+        return qname.lower()
+    name = parts[-1].lower()
+    if dialect != "postgres" or len(parts) < 2:
+        return name
+    schema = parts[-2].lower()
+    return name if schema in DEFAULT_SCHEMAS["postgres"] else f"{schema}.{name}"
+
+
+@dataclass(frozen=True)
+class Tok:
+    kind: str  # word | name (quoted) | string | number | op | lparen | rparen | comma
+    text: str
+    start: int
+
+    @property
+    def upper(self) -> str:
+        return self.text.upper() if self.kind == "word" else ""
+
+    @property
+    def ident(self) -> str:
+        return unquote(self.text) if self.kind in ("word", "name") else self.text
+
+
+_TOKEN = re.compile(
+    r"""(?P<name>`(?:[^`]|``)*`|"(?:[^"]|"")*")
+      |(?P<string>[eEnNbBxX]?'(?:[^'\\]|\\.|'')*')
+      |(?P<dollar>\$(?P<tag>[A-Za-z_]\w*)?\$.*?\$(?P=tag)?\$)
+      |(?P<word>[A-Za-z_\u0080-\uffff][\w$\u0080-\uffff]*)
+      |(?P<number>\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)
+      |(?P<lparen>\()|(?P<rparen>\))|(?P<comma>,)
+      |(?P<op>::|<>|!=|<=|>=|\|\||:=|[^\s])""",
+    re.X | re.S,
+)
+
+
+def tokenize(text: str) -> list[Tok]:
+    toks = []
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup
+        if kind == "tag":
+            kind = "dollar"
+        if kind == "dollar":
+            kind = "string"
+        toks.append(Tok(kind, m.group(0), m.start()))
+    return toks
+
+
+def split_top(toks: list[Tok], sep: str = "comma") -> list[list[Tok]]:
+    """Split a token list at top-level separators (outside parentheses)."""
+    parts: list[list[Tok]] = [[]]
+    depth = 0
+    for t in toks:
+        if t.kind == "lparen":
+            depth += 1
+        elif t.kind == "rparen":
+            depth -= 1
+        if t.kind == sep and depth == 0:
+            parts.append([])
+        else:
+            parts[-1].append(t)
+    return [p for p in parts if p]
+
+
+def paren_group(toks: list[Tok], start: int) -> tuple[list[Tok], int]:
+    """Tokens inside the parenthesis opening at toks[start]; returns them and the index after ')'."""
+    depth = 0
+    for i in range(start, len(toks)):
+        if toks[i].kind == "lparen":
+            depth += 1
+        elif toks[i].kind == "rparen":
+            depth -= 1
+            if depth == 0:
+                return toks[start + 1 : i], i + 1
+    return toks[start + 1 :], len(toks)
+
+
+def text_of(toks: list[Tok], source: str) -> str:
+    if not toks:
+        return ""
+    last = toks[-1]
+    return source[toks[0].start : last.start + len(last.text)]
+
+
+def column_list(toks: list[Tok]) -> tuple[str, ...]:
+    """Column names of an index/key column list; expressions are kept as lower-cased text."""
+    cols = []
+    for part in split_top(toks):
+        first = part[0]
+        if first.kind in ("word", "name") and (len(part) == 1 or part[1].kind != "lparen" or _is_prefix(part)):
+            cols.append(first.ident.lower())
+        else:
+            cols.append(" ".join(t.text for t in part).lower())
+    return tuple(cols)
+
+
+def _is_prefix(part: list[Tok]) -> bool:
+    # MySQL prefix index `col(10)`: a name followed by (number)
+    return len(part) >= 4 and part[1].kind == "lparen" and part[2].kind == "number" and part[3].kind == "rparen"
+
+
+def idents_in(toks: list[Tok]) -> tuple[str, ...]:
+    """Column names an expression reads: names not called as functions, not keywords."""
+    out: list[str] = []
+    for i, t in enumerate(toks):
+        if t.kind == "name" or (t.kind == "word" and t.upper not in EXPR_KEYWORDS):
+            nxt = toks[i + 1] if i + 1 < len(toks) else None
+            if nxt is not None and t.kind == "word" and (nxt.kind == "lparen" or nxt.upper == "FROM"):
+                continue  # a function call, or the unit of EXTRACT(unit FROM col)
+            name = t.ident.lower()
+            if name not in out:
+                out.append(name)
+    return tuple(out)
+
+
+EXPR_KEYWORDS = frozenset(
+    "AND OR NOT DIV MOD IS NULL TRUE FALSE CASE WHEN THEN ELSE END INTERVAL AS COLLATE "
+    "BETWEEN IN LIKE ASC DESC".split()
+)

@@ -1,0 +1,486 @@
+"""From file text to located, described statements.
+
+Each statement is recognised by its leading keywords. CREATE TABLE goes through
+sqlglot (with the PARTITION BY clause read by us); ALTER TABLE sub-commands and the
+maintenance and lock statements sqlglot does not parse (VACUUM, CLUSTER, REINDEX,
+LOCK, CREATE RULE, REFRESH MATERIALIZED VIEW, ...) are read here.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlglot
+from sqlglot import exp
+
+from schemacite.model import Location
+from schemacite.sql.alter import AlterSyntaxError, parse_actions
+from schemacite.sql.create_table import like_copies_keys, table_from_create
+from schemacite.sql.names import QNAME, column_list, paren_group, table_key, tokenize
+from schemacite.sql.partition import find_partition_by, parse_partition_by, parse_pg_partition_by
+from schemacite.sql.split import split_sql
+from schemacite.sql.statement import ParseError, Statement
+
+_SEQ = itertools.count(1)
+DIRECTIVE = re.compile(r"schemacite:\s*(ignore-file|ignore|insert-heavy)(?:\[([^\]]*)\])?", re.I)
+
+
+@dataclass
+class ParsedFile:
+    path: str
+    statements: list[Statement] = field(default_factory=list)
+    errors: list[ParseError] = field(default_factory=list)
+    ignore_file: frozenset[str] = frozenset()  # rules ignored for the whole file ("*" = all)
+
+
+class StatementError(ValueError):
+    pass
+
+
+def read_sql_file(path: str, dialect: str) -> ParsedFile:
+    """Read and parse one file; unreadable, binary or non-UTF-8 files become a located error."""
+    try:
+        raw = open(path, "rb").read()
+    except OSError as e:
+        return ParsedFile(path, errors=[ParseError(path, 0, f"cannot read file: {e.strerror}")])
+    if b"\0" in raw[:8192]:
+        return ParsedFile(path, errors=[ParseError(path, 0, "binary file, not SQL")])
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        return ParsedFile(path, errors=[ParseError(path, line, f"not valid UTF-8 (byte 0x{raw[e.start]:02x})")])
+    return parse_text(text, path, dialect)
+
+
+def parse_text(text: str, path: str, dialect: str) -> ParsedFile:
+    split = split_sql(text, dialect)
+    result = ParsedFile(path)
+    result.errors.extend(ParseError(path, line, msg) for line, msg in split.errors)
+    directives = _directives(split.comments)
+    result.ignore_file = frozenset(r for line, (kind, rules) in directives.items() if kind == "ignore-file" for r in rules)
+    prev_end = 0
+    for chunk in split.chunks:
+        suppressed: set[str] = set()
+        annotations: set[str] = set()
+        for line in range(prev_end + 1, chunk.end_line + 1):
+            d = directives.get(line)
+            if d is None:
+                continue
+            kind, rules = d
+            if kind == "ignore":
+                suppressed.update(rules or {"*"})
+            elif kind == "insert-heavy":
+                annotations.add("insert-heavy")
+        prev_end = chunk.end_line
+        loc = Location(path, chunk.line, chunk.column, next(_SEQ))
+        try:
+            stmt = describe(chunk.text, loc, dialect)
+        except StatementError as e:
+            result.errors.append(ParseError(path, chunk.line, str(e)))
+            continue
+        except Exception as e:  # a reader bug must not stop the other statements and files
+            result.errors.append(ParseError(path, chunk.line, f"internal error reading this statement: {e!r}"))
+            continue
+        stmt.end_line = chunk.end_line
+        stmt.suppressed = frozenset(suppressed)
+        stmt.annotations = frozenset(annotations)
+        result.statements.append(stmt)
+    return result
+
+
+def _directives(comments) -> dict[int, tuple[str, set[str]]]:
+    out = {}
+    for c in comments:
+        m = DIRECTIVE.search(c.text)
+        if m:
+            rules = {r.strip().lower() for r in (m.group(2) or "").split(",") if r.strip()}
+            out[c.end_line] = (m.group(1).lower(), rules)
+    return out
+
+
+# ---- recognising statements -------------------------------------------------------------
+
+Handler = Callable[[re.Match, str, str], dict[str, Any]]
+_HANDLERS: list[tuple[re.Pattern, Handler]] = []
+
+
+def handles(pattern: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        _HANDLERS.append((re.compile(pattern, re.I | re.S), fn))
+        return fn
+
+    return register
+
+
+def describe(sql: str, loc: Location, dialect: str) -> Statement:
+    for pattern, handler in _HANDLERS:
+        m = pattern.match(sql)
+        if m:
+            fields = handler(m, sql, dialect)
+            return Statement(sql=sql, location=loc, dialect=dialect, **fields)
+    head = " ".join(sql.split())[:40]
+    raise StatementError(f"unrecognised statement: {head!r}")
+
+
+def _key(name: str, dialect: str) -> str:
+    return table_key(name, dialect)
+
+
+def _names(text: str, dialect: str) -> list[str]:
+    return [_key(n, dialect) for n in re.findall(QNAME, text)]
+
+
+def _glot(dialect: str) -> str:
+    return "mysql" if dialect == "mariadb" else dialect
+
+
+def _sqlglot_error(e: Exception) -> str:
+    msg = str(e).splitlines()[0]
+    return re.sub(r"\x1b\[[0-9;]*m", "", msg)
+
+
+_TEMP = r"(?:(?:GLOBAL\s+|LOCAL\s+)?(?P<temp>TEMPORARY|TEMP)\s+|(?P<unlogged>UNLOGGED)\s+)?"
+
+
+@handles(rf"CREATE\s+(?:OR\s+REPLACE\s+)?{_TEMP}TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME})")
+def _create_table(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    key = _key(m.group("name"), dialect)
+    rest = sql[m.end() :]
+    like = re.match(rf"\s*\(?\s*LIKE\s+(?P<src>{QNAME})", rest, re.I)
+    if like:
+        return {
+            "kind": "create_table_like",
+            "table": key,
+            "details": {
+                "source": _key(like.group("src"), dialect),
+                "copies_keys": like_copies_keys(sql, dialect),
+                "temporary": bool(m.group("temp")),
+            },
+        }
+    pof = re.match(rf"\s*PARTITION\s+OF\s+(?P<parent>{QNAME})", rest, re.I)
+    # the PARTITION BY clause is read by us, the rest by sqlglot
+    toks = tokenize(sql)
+    cut = find_partition_by(toks)
+    partitioning = None
+    body = sql
+    if cut >= 0:
+        reader = parse_pg_partition_by if dialect == "postgres" else parse_partition_by
+        try:
+            partitioning = reader(toks[cut:], sql)
+        except ValueError as e:
+            raise StatementError(f"cannot read PARTITION BY: {e}") from None
+        body = sql[: toks[cut].start]
+    try:
+        parsed = sqlglot.parse_one(body, read=_glot(dialect))
+    except sqlglot.errors.SqlglotError as e:
+        raise StatementError(f"cannot parse CREATE TABLE: {_sqlglot_error(e)}") from None
+    if not isinstance(parsed, exp.Create):
+        raise StatementError("cannot parse CREATE TABLE")
+    if pof:
+        parent = _key(pof.group("parent"), dialect)
+        table, refs = _partition_table(parsed, key, dialect)
+        table.partitioning = partitioning
+        return {"kind": "create_partition", "table": key, "expression": parsed,
+                "details": {"parent": parent, "model": table, "references": refs}}
+    table, refs = table_from_create(parsed, dialect)
+    table.name = key
+    table.partitioning = partitioning
+    table.temporary = table.temporary or bool(m.group("temp"))
+    kind = "create_table_as" if parsed.args.get("expression") is not None else "create_table"
+    return {"kind": kind, "table": key, "expression": parsed, "details": {"model": table, "references": refs}}
+
+
+def _partition_table(parsed: exp.Create, key: str, dialect: str):
+    from schemacite.model import Table
+
+    prop = parsed.find(exp.PartitionedOfProperty)
+    schema = prop.this if prop is not None else None
+    if isinstance(schema, exp.Schema) and schema.expressions:
+        fake = exp.Create(this=exp.Schema(this=exp.to_table(key), expressions=list(schema.expressions)), kind="TABLE")
+        return table_from_create(fake, dialect)
+    return Table(name=key), []
+
+
+@handles(rf"ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(?:IF\s+EXISTS\s+)?(?:ONLY\s+)?(?P<name>{QNAME})\s*\*?")
+def _alter_table(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    body = sql[m.end() :]
+    if not body.strip():
+        raise StatementError("ALTER TABLE without an action")
+    try:
+        actions = parse_actions(body, dialect)
+    except AlterSyntaxError as e:
+        raise StatementError(str(e)) from None
+    except sqlglot.errors.SqlglotError as e:
+        raise StatementError(_sqlglot_error(e)) from None
+    return {"kind": "alter_table", "table": _key(m.group("name"), dialect), "actions": actions}
+
+
+@handles(
+    rf"CREATE\s+(?P<unique>UNIQUE\s+)?(?P<kind>FULLTEXT\s+|SPATIAL\s+)?INDEX\s+(?P<conc>CONCURRENTLY\s+)?"
+    rf"(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME}\s+)?(?:USING\s+\w+\s+)?ON\s+(?:ONLY\s+)?(?P<table>{QNAME})"
+)
+def _create_index(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    from schemacite.model import Index
+
+    rest = sql[m.end() :]
+    toks = tokenize(rest)
+    start = next((i for i, t in enumerate(toks) if t.kind == "lparen"), None)
+    if start is None:
+        raise StatementError("CREATE INDEX without a column list")
+    inner, after = paren_group(toks, start)
+    if after > len(toks) or not inner:
+        raise StatementError("CREATE INDEX: unbalanced or empty column list")
+    method = re.match(r"\s*USING\s+(\w+)", rest, re.I)
+    name = m.group("name")
+    kind = (m.group("kind") or "").strip().lower() or (method.group(1).lower() if method else "btree")
+    index = Index(
+        name=table_key(name, dialect) if name else None,
+        columns=column_list(inner),
+        unique=bool(m.group("unique")),
+        kind=kind,
+        partial=bool(re.search(r"\)\s*(?:INCLUDE\s*\(.*\)\s*)?(?:WITH\s*\(.*\)\s*)?(?:TABLESPACE\s+\S+\s*)?WHERE\b", rest, re.I | re.S)),
+    )
+    details = {"index": index, "concurrently": bool(m.group("conc")), "unique": index.unique}
+    for clause in ("ALGORITHM", "LOCK"):
+        c = re.search(rf"\b{clause}\s*=?\s*(\w+)", rest[toks[after - 1].start :] if after else "", re.I)
+        if c:
+            details[clause.lower()] = c.group(1).upper()
+    return {"kind": "create_index", "table": _key(m.group("table"), dialect), "target": index.name, "details": details}
+
+
+@handles(rf"DROP\s+INDEX\s+(?P<conc>CONCURRENTLY\s+)?(?:IF\s+EXISTS\s+)?(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)(?:\s+ON\s+(?P<table>{QNAME}))?")
+def _drop_index(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    names = [table_key(n, dialect) for n in re.findall(QNAME, m.group("names"))]
+    names = [n for n in names if n.upper() not in ("CASCADE", "RESTRICT")]
+    table = _key(m.group("table"), dialect) if m.group("table") else None
+    details: dict[str, Any] = {"concurrently": bool(m.group("conc")), "names": names}
+    for clause in ("ALGORITHM", "LOCK"):
+        c = re.search(rf"\b{clause}\s*=?\s*(\w+)", sql[m.end() :], re.I)
+        if c:
+            details[clause.lower()] = c.group(1).upper()
+    return {"kind": "drop_index", "table": table, "target": names[0] if names else None, "details": details}
+
+
+@handles(rf"ALTER\s+INDEX\s+(?:IF\s+EXISTS\s+)?(?P<name>{QNAME})\s+(?P<rest>.*)")
+def _alter_index(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    rest = m.group("rest").strip()
+    op = rest.split(None, 1)[0].lower() if rest else ""
+    details: dict[str, Any] = {"op": op, "text": rest}
+    attach = re.match(rf"ATTACH\s+PARTITION\s+(?P<p>{QNAME})", rest, re.I)
+    if attach:
+        details["op"] = "attach_partition"
+        details["partition"] = table_key(attach.group("p"), dialect)
+    elif re.match(r"RENAME\b", rest, re.I):
+        details["new_name"] = table_key(rest.split()[-1], dialect)
+    elif re.match(r"SET\s+TABLESPACE\b", rest, re.I):
+        details["op"] = "set_tablespace"
+    elif re.match(r"SET\s*\(|RESET\s*\(", rest, re.I):
+        details["op"] = "set_storage_params"
+    return {"kind": "alter_index", "target": table_key(m.group("name"), dialect), "details": details}
+
+
+@handles(rf"DROP\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+EXISTS\s+)?(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)")
+def _drop_table(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    tables = _names(m.group("names"), dialect)
+    return {"kind": "drop_table", "table": tables[0], "details": {"tables": tables}}
+
+
+@handles(rf"TRUNCATE\s+(?:TABLE\s+)?(?:ONLY\s+)?(?P<names>{QNAME}(?:\s*\*?\s*,\s*(?:ONLY\s+)?{QNAME})*)")
+def _truncate(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    tables = [t for t in _names(m.group("names"), dialect) if t != "only"]
+    return {"kind": "truncate", "table": tables[0], "details": {"tables": tables}}
+
+
+@handles(r"RENAME\s+TABLES?\s+(?P<pairs>.*)")
+def _rename_table(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    pairs = []
+    for pair in m.group("pairs").split(","):
+        parts = re.split(r"\s+TO\s+", pair.strip(), flags=re.I)
+        if len(parts) != 2:
+            raise StatementError(f"cannot read RENAME TABLE pair {pair.strip()!r}")
+        pairs.append((_key(parts[0], dialect), _key(parts[1], dialect)))
+    return {"kind": "rename_table", "table": pairs[0][0], "details": {"pairs": pairs}}
+
+
+@handles(
+    rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?:ALGORITHM\s*=\s*\w+\s+)?(?:DEFINER\s*=\s*\S+\s+)?(?:SQL\s+SECURITY\s+\w+\s+)?"
+    rf"(?:TEMP\s+|TEMPORARY\s+|RECURSIVE\s+)*(?P<mat>MATERIALIZED\s+)?VIEW\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME})"
+)
+def _create_view(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    kind = "create_matview" if m.group("mat") else "create_view"
+    return {"kind": kind, "target": _key(m.group("name"), dialect)}
+
+
+@handles(rf"DROP\s+(?P<mat>MATERIALIZED\s+)?VIEW\s+(?:IF\s+EXISTS\s+)?(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)")
+def _drop_view(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    names = _names(m.group("names"), dialect)
+    return {"kind": "drop_view", "target": names[0], "details": {"names": names, "materialized": bool(m.group("mat"))}}
+
+
+@handles(rf"REFRESH\s+MATERIALIZED\s+VIEW\s+(?P<conc>CONCURRENTLY\s+)?(?P<name>{QNAME})")
+def _refresh(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    name = _key(m.group("name"), dialect)
+    return {"kind": "refresh_matview", "table": name, "target": name, "details": {"concurrently": bool(m.group("conc"))}}
+
+
+@handles(r"VACUUM\b(?P<rest>.*)")
+def _vacuum(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    rest = m.group("rest")
+    opts = ""
+    paren = re.match(r"\s*\((?P<opts>[^)]*)\)", rest)
+    if paren:
+        opts, rest = paren.group("opts"), rest[paren.end() :]
+    else:
+        words = re.match(r"\s*((?:(?:FULL|FREEZE|VERBOSE|ANALYZE|ANALYSE)\s+)*)", rest + " ", re.I)
+        opts, rest = words.group(1), rest[words.end() :] if words else rest
+    full = bool(re.search(r"\bFULL\b(?!\s+(?:false|off|0)\b)", opts, re.I))
+    tables = [t for t in _names(re.sub(r"\([^)]*\)", "", rest), dialect)]
+    return {"kind": "vacuum", "table": tables[0] if tables else None, "details": {"full": full, "tables": tables}}
+
+
+@handles(rf"ANALY[SZ]E\s+(?:VERBOSE\s+|\([^)]*\)\s*)?(?P<names>{QNAME}(?:\s*\([^)]*\))?(?:\s*,\s*{QNAME}(?:\s*\([^)]*\))?)*)?")
+def _analyze(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    names = m.group("names") or ""
+    tables = [t for t in _names(re.sub(r"\([^)]*\)", "", names), dialect) if t not in ("table", "local", "no_write_to_binlog")]
+    return {"kind": "analyze", "table": tables[0] if tables else None, "details": {"tables": tables}}
+
+
+@handles(rf"CLUSTER\b(?:\s+VERBOSE)?(?:\s*\([^)]*\))?(?:\s+(?P<name>{QNAME}))?(?:\s+USING\s+(?P<idx>{QNAME}))?\s*$")
+def _cluster(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    table = _key(m.group("name"), dialect) if m.group("name") else None
+    return {"kind": "cluster", "table": table, "details": {"index": m.group("idx")}}
+
+
+@handles(rf"REINDEX\s+(?:\([^)]*\)\s*)?(?P<obj>INDEX|TABLE|SCHEMA|DATABASE|SYSTEM)\s+(?P<conc>CONCURRENTLY\s+)?(?P<name>{QNAME})?")
+def _reindex(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    obj = m.group("obj").lower()
+    name = _key(m.group("name"), dialect) if m.group("name") else None
+    return {
+        "kind": "reindex",
+        "table": name if obj == "table" else None,
+        "target": name,
+        "details": {"object": obj, "concurrently": bool(m.group("conc"))},
+    }
+
+
+@handles(r"LOCK\s+(?:TABLES?\s+)?(?P<rest>.*)")
+def _lock(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    rest = m.group("rest")
+    if dialect == "postgres":
+        mode = re.search(r"\bIN\s+(.+?)\s+MODE\b", rest, re.I)
+        names_part = re.split(r"\bIN\b", rest, maxsplit=1, flags=re.I)[0]
+        names_part = re.sub(r"\bONLY\b|\bNOWAIT\b|\*", " ", names_part, flags=re.I)
+        tables = _names(names_part, dialect)
+        return {
+            "kind": "lock_table",
+            "table": tables[0] if tables else None,
+            "details": {"mode": (mode.group(1).upper() if mode else "ACCESS EXCLUSIVE"), "tables": tables},
+        }
+    # MySQL: LOCK TABLES t [AS a] READ [LOCAL] | [LOW_PRIORITY] WRITE, ...
+    locks = []
+    for item in rest.split(","):
+        words = item.split()
+        if not words:
+            continue
+        mode = "WRITE" if "WRITE" in (w.upper() for w in words) else "READ"
+        locks.append((_key(words[0], dialect), mode))
+    tables = [t for t, _ in locks]
+    modes = {t: md for t, md in locks}
+    return {"kind": "lock_table", "table": tables[0] if tables else None, "details": {"tables": tables, "modes": modes,
+            "mode": "WRITE" if "WRITE" in modes.values() else "READ"}}
+
+
+@handles(rf"OPTIMIZE\s+(?:NO_WRITE_TO_BINLOG\s+|LOCAL\s+)?TABLES?\s+(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)")
+def _optimize(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    tables = _names(m.group("names"), dialect)
+    return {"kind": "optimize_table", "table": tables[0], "details": {"tables": tables}}
+
+
+@handles(
+    rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?(?:CONSTRAINT\s+)?TRIGGER\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME})"
+    rf".*?\bON\s+(?P<table>{QNAME})"
+)
+def _create_trigger(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    return {"kind": "create_trigger", "table": _key(m.group("table"), dialect), "target": m.group("name")}
+
+
+@handles(rf"DROP\s+TRIGGER\s+(?:IF\s+EXISTS\s+)?(?P<name>{QNAME})(?:\s+ON\s+(?P<table>{QNAME}))?")
+def _drop_trigger(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    table = _key(m.group("table"), dialect) if m.group("table") else None
+    return {"kind": "drop_trigger", "table": table, "target": m.group("name")}
+
+
+@handles(rf"CREATE\s+(?:OR\s+REPLACE\s+)?RULE\s+(?P<name>{QNAME})\s+AS\s+ON\s+\w+\s+TO\s+(?P<table>{QNAME})")
+def _create_rule(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    return {"kind": "create_rule", "table": _key(m.group("table"), dialect), "target": m.group("name")}
+
+
+@handles(rf"DROP\s+RULE\s+(?:IF\s+EXISTS\s+)?(?P<name>{QNAME})\s+ON\s+(?P<table>{QNAME})")
+def _drop_rule(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    return {"kind": "drop_rule", "table": _key(m.group("table"), dialect), "target": m.group("name")}
+
+
+@handles(rf"CREATE\s+POLICY\s+(?P<name>{QNAME})\s+ON\s+(?P<table>{QNAME})")
+def _create_policy(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    return {"kind": "create_policy", "table": _key(m.group("table"), dialect), "target": m.group("name")}
+
+
+@handles(rf"CREATE\s+STATISTICS\s+.*?\bFROM\s+(?P<table>{QNAME})")
+def _create_statistics(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    return {"kind": "create_statistics", "table": _key(m.group("table"), dialect)}
+
+
+@handles(rf"COMMENT\s+ON\s+(?P<obj>TABLE|COLUMN|INDEX|CONSTRAINT|VIEW|MATERIALIZED\s+VIEW|\w+)\s+(?P<name>{QNAME})")
+def _comment(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    obj = m.group("obj").upper()
+    name = m.group("name")
+    table = None
+    if obj == "TABLE":
+        table = _key(name, dialect)
+    elif obj == "COLUMN":
+        table = _key(name.rsplit(".", 1)[0], dialect) if "." in name else None
+    elif obj == "CONSTRAINT":
+        on = re.search(rf"\bON\s+(?P<t>{QNAME})", sql[m.end() :], re.I)
+        table = _key(on.group("t"), dialect) if on else None
+    return {"kind": "comment", "table": table, "details": {"object": obj.lower()}}
+
+
+@handles(r"(?:BEGIN|START\s+TRANSACTION)\b(?!\s+ATOMIC)")
+def _begin(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    return {"kind": "begin"}
+
+
+@handles(r"(?:COMMIT|END|ROLLBACK|ABORT)\b")
+def _commit(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    return {"kind": "commit"}
+
+
+@handles(r"SET\s+(?:SESSION\s+|LOCAL\s+|GLOBAL\s+|@@(?:session\.)?)?(?P<var>[\w.@]+)\s*(?:=|TO)\s*(?P<value>.*)")
+def _set(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    return {"kind": "set", "details": {"variable": m.group("var").lower().lstrip("@"), "value": m.group("value").strip()}}
+
+
+# statements with no effect on the schema model or on locks of existing tables
+_OBJECTS = (
+    r"(?:OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?(?:TRUSTED\s+|PROCEDURAL\s+|UNIQUE\s+|DEFAULT\s+)?"
+    r"(?:FUNCTION|PROCEDURE|SEQUENCE|TYPE|EXTENSION|SCHEMA|DATABASE|DOMAIN|ROLE|USER|GROUP|EVENT|AGGREGATE|CAST|"
+    r"COLLATION|CONVERSION|OPERATOR|PUBLICATION|SUBSCRIPTION|SERVER|FOREIGN|TEXT\s+SEARCH|LANGUAGE|TABLESPACE|"
+    r"ACCESS\s+METHOD|POLICY|STATISTICS|TRANSFORM|ROUTINE|SYSTEM|DEFAULT\s+PRIVILEGES|LARGE\s+OBJECT|OWNED|"
+    r"LOGFILE|RESOURCE|SPATIAL\s+REFERENCE|INSTANCE|TRIGGER|RULE|EVENT\s+TRIGGER|PACKAGE|SYNONYM)\b"
+)
+_OTHER = (
+    r"(?:INSERT|UPDATE|DELETE|REPLACE|SELECT|WITH|VALUES|TABLE|MERGE|COPY|GRANT|REVOKE|SET|RESET|SHOW|DO|CALL|"
+    r"PREPARE|EXECUTE|DEALLOCATE|USE|DECLARE|SAVEPOINT|RELEASE|DISCARD|NOTIFY|LISTEN|UNLISTEN|UNLOCK|FLUSH|LOAD|"
+    r"HANDLER|CHECKPOINT|SECURITY|EXPLAIN|DESCRIBE|DESC|PURGE|XA|SIGNAL|RESIGNAL|CHECK|REPAIR|CHECKSUM|"
+    r"INSTALL|UNINSTALL|KILL|IMPORT|REASSIGN|SECURITY\s+LABEL|CLOSE|FETCH|MOVE)\b"
+    rf"|(?:CREATE|ALTER|DROP|COMMENT\s+ON)\s+{_OBJECTS}"
+)
+
+
+@handles(_OTHER)
+def _other(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
+    return {"kind": "other"}

@@ -1,0 +1,31 @@
+"""When live counters make a table insert-heavy.
+
+A table is insert-heavy when, since its counters started, it received at least
+`MIN_INSERTS` inserted rows and at least as many rows inserted as read
+(`INSERT_READ_RATIO`). Both figures come from the server: performance_schema
+COUNT_INSERT / COUNT_FETCH (MySQL, MariaDB), TABLE_STATISTICS ROWS_CHANGED /
+ROWS_READ (MariaDB userstat) or pg_stat_user_tables n_tup_ins / seq_tup_read +
+idx_tup_fetch (PostgreSQL).
+"""
+from __future__ import annotations
+
+from schemacite.model import Workload
+
+MIN_INSERTS = 10_000
+INSERT_READ_RATIO = 1.0
+
+
+def is_insert_heavy(w: Workload) -> bool:
+    return w.inserts >= MIN_INSERTS and w.inserts >= INSERT_READ_RATIO * w.reads
+
+
+def human(n: int) -> str:
+    for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if n >= size:
+            return f"{n / size:.1f}{unit}"
+    return str(n)
+
+
+def describe(w: Workload) -> str:
+    since = f" since {w.since}" if w.since else ""
+    return f"{human(w.inserts)} inserts vs {human(w.reads)} reads{since}"

@@ -1,0 +1,65 @@
+"""access-exclusive-lock: statements that block reads and writes on an existing table."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from schemacite import hookimpl
+from schemacite.locks.findings import lock_findings
+from schemacite.rule import Context, Finding, Rule, Severity
+from schemacite.sql.statement import Statement
+
+
+class AccessExclusiveLock(Rule):
+    """Statement blocks reads and writes on an existing table.
+
+    ## What it does
+    Flags statements that take a lock conflicting with plain reads on a table that
+    exists before the migration: PostgreSQL `ACCESS EXCLUSIVE` (most ALTER TABLE
+    forms, DROP/TRUNCATE, VACUUM FULL, CLUSTER, REINDEX of an index, REFRESH
+    MATERIALIZED VIEW, LOCK TABLE, CREATE RULE, DROP INDEX, ...) and MySQL/MariaDB
+    operations that run with `LOCK=EXCLUSIVE`. The lock tables behind it are those
+    `schemacite locks` prints, for the `--target` server version.
+
+    It is an error when the table is rewritten or scanned while the lock is held
+    (the outage lasts as long as the table is large), a warning when the lock only
+    changes the catalog, and info when such a brief lock follows `SET lock_timeout`
+    in the same file. Tables created earlier in the same change are not flagged.
+
+    ## Why is this bad?
+    `ACCESS EXCLUSIVE` conflicts with every other lock mode, including the
+    `ACCESS SHARE` a plain SELECT takes. While the statement waits for it (behind any
+    long transaction) and while it holds it, every query on the table queues.
+
+    ## Example
+    ```sql
+    ALTER TABLE accounts ALTER COLUMN balance TYPE numeric(20, 4);
+    ```
+
+    ## Use instead
+    ```sql
+    SET lock_timeout = '2s';
+    ALTER TABLE accounts ADD COLUMN balance_new numeric(20, 4);
+    -- backfill in batches, then switch columns in a short transaction
+    ```
+    """
+
+    code = "SC104"
+    name = "access-exclusive-lock"
+    summary = "{what} takes {mode} on {table}: blocks reads and writes{why}"
+    default_severity = Severity.WARNING
+    evidence = (
+        "percona-2018-pg-heavyweight-locks",
+        "pg-doc-explicit-locking",
+        "mysql-doc-online-ddl-operations",
+        "mariadb-doc-innodb-online-ddl",
+        "mysql-doc-metadata-locking",
+        "mariadb-doc-metadata-locking",
+    )
+
+    def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
+        yield from lock_findings(self, stmt, ctx, "reads+writes")
+
+
+@hookimpl
+def schemacite_rules():
+    return [AccessExclusiveLock]

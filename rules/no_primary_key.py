@@ -1,0 +1,83 @@
+"""no-primary-key: tables with no primary key."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from schemacite import hookimpl
+from schemacite.model import Table, latest
+from schemacite.rule import Context, Finding, Rule, Severity
+
+
+class NoPrimaryKey(Rule):
+    """Table has no primary key.
+
+    ## What it does
+    Flags tables that end up with no primary key, whether created that way (including
+    `CREATE TABLE ... AS SELECT`, which copies no key) or left without one by a later
+    `DROP PRIMARY KEY`. Views, temporary tables and PostgreSQL partitions (which take
+    their keys from the parent) are not flagged. On MySQL/MariaDB a table whose first
+    `NOT NULL UNIQUE` key InnoDB promotes to the clustered index only gets an info-level
+    nudge, since it avoids the hidden row id.
+
+    ## Why is this bad?
+    On InnoDB (MySQL, MariaDB) a table with neither a primary key nor a NOT NULL unique
+    key is clustered on a hidden 6-byte row id that every insert draws from one
+    server-wide counter under the data-dictionary mutex, so concurrent inserts into
+    such tables queue on that mutex. Percona measured single-row insert throughput and
+    parallel bulk loads fall well behind the same table with a primary key.
+
+    On PostgreSQL no such counter exists; the cost is elsewhere: logical replication
+    cannot publish UPDATE or DELETE on a table without a replica identity, which is the
+    primary key by default, and rows have no stable identity for tools that need one.
+
+    ## Example
+    ```sql
+    CREATE TABLE page_views (viewed_at timestamp NOT NULL, url text NOT NULL);
+    ```
+
+    ## Use instead
+    ```sql
+    CREATE TABLE page_views (id bigint NOT NULL PRIMARY KEY, viewed_at timestamp NOT NULL, url text NOT NULL);
+    ```
+    """
+
+    code = "SC101"
+    name = "no-primary-key"
+    summary = "Table {table} has no primary key"
+    default_severity = Severity.WARNING
+    evidence = ("percona-2013-hidden-rowid", "pg-doc-replica-identity")
+
+    def check_table(self, table: Table, ctx: Context) -> Iterator[Finding]:
+        if table.primary_key is not None or not table.complete or table.temporary or table.partition_of:
+            return
+        at = latest(table.key_changed_at, table.defined_at)
+        if at is None:
+            return
+        if ctx.dialect == "postgres":
+            yield self.finding(
+                at, table=table.name, dialect=ctx.dialect,
+                suggestion="add a primary key: logical replication cannot publish UPDATE/DELETE without a replica identity",
+            )
+            return
+        if table.engine and table.engine.lower() != "innodb":
+            return  # the hidden row id is an InnoDB cost
+        promoted = table.not_null_unique_keys
+        if promoted:
+            key = promoted[0]
+            yield self.finding(
+                at, table=table.name, dialect=ctx.dialect, severity=Severity.INFO,
+                message=f"Table {table.name} has no primary key; InnoDB clusters it on NOT NULL unique key "
+                f"{key.name or '(' + ', '.join(key.columns) + ')'}",
+                suggestion="declare that key as the PRIMARY KEY so the choice is explicit",
+            )
+            return
+        yield self.finding(
+            at, table=table.name, dialect=ctx.dialect,
+            suggestion="add a PRIMARY KEY (an AUTO_INCREMENT id, or the natural key) so InnoDB does not "
+            "allocate hidden row ids under its global dictionary mutex",
+        )
+
+
+@hookimpl
+def schemacite_rules():
+    return [NoPrimaryKey]

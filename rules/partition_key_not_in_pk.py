@@ -1,0 +1,82 @@
+"""partition-key-not-in-pk: partitioned tables whose keys lack the partition columns."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from schemacite import hookimpl
+from schemacite.model import Index, Table, latest
+from schemacite.rule import Context, Finding, Rule, Severity
+
+
+class PartitionKeyNotInPk(Rule):
+    """Partitioned table's primary key or unique key lacks a partition column.
+
+    ## What it does
+    On MySQL/MariaDB, flags a partitioned table when a column that its partitioning
+    expression or column list reads (RANGE, LIST, HASH, KEY, LINEAR and COLUMNS forms,
+    subpartitions included; `KEY()` uses the primary key itself) is missing from the
+    primary key or from any unique key. On PostgreSQL, flags a partitioned table whose
+    primary key or unique constraints do not include every partition key column. It
+    also catches partitioning added later with `ALTER TABLE ... PARTITION BY`.
+
+    ## Why is this bad?
+    Both servers refuse the statement: MySQL and MariaDB with error 1503 (a primary
+    or unique key must include all columns of the partitioning function) and
+    PostgreSQL with "unique constraint on partitioned table must include all
+    partitioning columns". The migration fails when it runs. The usual fix is to
+    widen the key, `PRIMARY KEY (id, created_at)`; lookups that do not name the
+    partition key then read every partition, one after another.
+
+    ## Example
+    ```sql
+    CREATE TABLE measurements (id bigint NOT NULL, taken_on date NOT NULL, PRIMARY KEY (id))
+      PARTITION BY RANGE (YEAR(taken_on)) (PARTITION p0 VALUES LESS THAN MAXVALUE);
+    ```
+
+    ## Use instead
+    ```sql
+    CREATE TABLE measurements (id bigint NOT NULL, taken_on date NOT NULL, PRIMARY KEY (id, taken_on))
+      PARTITION BY RANGE (YEAR(taken_on)) (PARTITION p0 VALUES LESS THAN MAXVALUE);
+    ```
+    """
+
+    code = "SC103"
+    name = "partition-key-not-in-pk"
+    summary = "Partitioned table {table}: {key} lacks partition column(s) {missing}"
+    default_severity = Severity.ERROR
+    evidence = (
+        "mysql-doc-partitioning-keys",
+        "mariadb-doc-partitioning-limitations",
+        "pg-doc-partitioned-unique-keys",
+        "percona-2017-mysql-partitioning",
+    )
+
+    def check_table(self, table: Table, ctx: Context) -> Iterator[Finding]:
+        part = table.partitioning
+        if part is None or part.uses_primary_key or not part.columns or table.partition_of:
+            return
+        keys: list[tuple[str, Index]] = []
+        if table.primary_key is not None:
+            keys.append(("primary key", table.primary_key))
+        keys += [(f"unique key {i.name or '(' + ', '.join(i.columns) + ')'}", i) for i in table.unique_keys]
+        for label, key in keys:
+            missing = [c for c in part.columns if c not in key.columns]
+            if not missing:
+                continue
+            at = latest(part.defined_at, key.defined_at, table.defined_at)
+            if at is None:
+                continue
+            cols = ", ".join(key.columns + tuple(missing))
+            yield self.finding(
+                at,
+                table=table.qualified_name,
+                dialect=ctx.dialect,
+                key=f"{label} ({', '.join(key.columns)})",
+                missing=", ".join(missing),
+                suggestion=f"include the partition column(s) in the key: ({cols})",
+            )
+
+
+@hookimpl
+def schemacite_rules():
+    return [PartitionKeyNotInPk]

@@ -1,0 +1,59 @@
+"""write-blocking-lock: statements that block writes (not reads) on an existing table."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from schemacite import hookimpl
+from schemacite.rule import Context, Finding, Rule, Severity
+from schemacite.locks.findings import lock_findings
+from schemacite.sql.statement import Statement
+
+
+class WriteBlockingLock(Rule):
+    """Statement blocks writes on an existing table.
+
+    ## What it does
+    Flags statements that let reads through but block INSERT, UPDATE and DELETE on a
+    table that exists before the migration: PostgreSQL `SHARE` (CREATE INDEX without
+    CONCURRENTLY), `SHARE ROW EXCLUSIVE` (foreign keys, on both tables; triggers) and
+    `EXCLUSIVE` (REFRESH MATERIALIZED VIEW CONCURRENTLY); MySQL/MariaDB operations
+    that copy the table or run with `LOCK=SHARED` on the `--target` version.
+    Statements that also block reads are left to `access-exclusive-lock`.
+
+    ## Why is this bad?
+    Writers queue for as long as the statement runs, which for an index build or a
+    table copy grows with the table. On a busy table the queue of blocked writers
+    fills the connection pool.
+
+    ## Example
+    ```sql
+    CREATE INDEX orders_customer_idx ON orders (customer_id);
+    ```
+
+    ## Use instead
+    ```sql
+    CREATE INDEX CONCURRENTLY orders_customer_idx ON orders (customer_id);
+    ```
+    """
+
+    code = "SC105"
+    name = "write-blocking-lock"
+    summary = "{what} takes {mode} on {table}: blocks writes{why}"
+    default_severity = Severity.WARNING
+    evidence = (
+        "percona-2018-pg-heavyweight-locks",
+        "pg-doc-explicit-locking",
+        "mysql-doc-online-ddl-operations",
+        "mariadb-doc-innodb-online-ddl",
+    )
+
+    def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
+        for f in lock_findings(self, stmt, ctx, "writes"):
+            if f.severity == Severity.ERROR:  # a write block during a scan is the normal case here
+                f.severity = self.severity
+            yield f
+
+
+@hookimpl
+def schemacite_rules():
+    return [WriteBlockingLock]

@@ -1,0 +1,181 @@
+"""The evidence catalogue and its loader."""
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from schemacite.evidence import DIALECTS, KINDS, Evidence, load_catalogue
+
+REQUIRED = ("id", "kind", "title", "source", "shows", "applies_to")
+MYSQL_FAMILY = re.compile(r"mysql|percona|innodb|xtradb|mariadb", re.IGNORECASE)
+
+GOOD_ENTRY = """
+[[evidence]]
+id = "{id}"
+kind = "measurement"
+title = "A pack's own measurement"
+source = "Acme"
+published = "2024-01-02"
+applies_to = ["postgres"]
+setup = {{ server = "PostgreSQL 16", tool = "pgbench" }}
+figures = [ {{ metric = "tps", value = "1000" }} ]
+shows = "Something measurable."
+"""
+
+
+def raw_records() -> list[dict]:
+    data = resources.files("schemacite.evidence").joinpath("catalogue.toml").read_bytes()
+    return tomllib.loads(data.decode())["evidence"]
+
+
+def write(tmp_path: Path, text: str, name: str = "pack.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --- the built-in catalogue ---------------------------------------------------------------------
+
+def test_catalogue_loads():
+    cat = load_catalogue()
+    assert cat, "built-in catalogue is empty"
+    assert all(isinstance(e, Evidence) for e in cat.values())
+    assert all(key == e.id for key, e in cat.items())
+
+
+def test_ids_unique_and_kebab():
+    ids = [r["id"] for r in raw_records()]
+    assert len(ids) == len(set(ids))
+    for ident in ids:
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", ident), ident
+
+
+def test_required_keys_present():
+    for record in raw_records():
+        for key in REQUIRED:
+            assert record.get(key), f"{record.get('id')}: missing {key}"
+        if record["kind"] != "documentation":
+            assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", record["published"]), record["id"]
+
+
+def test_kinds_and_dialects_valid():
+    for e in load_catalogue().values():
+        assert e.kind in KINDS
+        assert e.applies_to and e.applies_to <= DIALECTS
+
+
+def test_measurements_have_setup_and_figures():
+    for e in load_catalogue().values():
+        if e.kind == "measurement":
+            assert e.setup, e.id
+            assert e.figures, e.id
+            for fig in e.figures:
+                assert fig["metric"].strip() and fig["value"].strip(), e.id
+
+
+def test_mysql_family_measurements_never_apply_to_postgres():
+    for e in load_catalogue().values():
+        if e.kind != "measurement" or not e.applies_to & {"mysql", "mariadb"}:
+            continue
+        if MYSQL_FAMILY.search(e.setup.get("server", "")):
+            assert "postgres" not in e.applies_to, e.id
+
+
+def test_documentation_entries_have_url_and_edition():
+    for e in load_catalogue().values():
+        if e.kind == "documentation":
+            assert e.url and e.url.startswith("https://"), e.id
+            assert e.setup.get("document"), e.id
+
+
+def test_mission_rule_entries_exist():
+    cat = load_catalogue()
+    for ident in (
+        "percona-2013-hidden-rowid",
+        "percona-2012-iibench-secondary-indexes",
+        "percona-2017-mysql-partitioning",
+        "percona-2018-pg-heavyweight-locks",
+    ):
+        assert ident in cat
+
+
+def test_evidence_api():
+    e = load_catalogue()["percona-2013-hidden-rowid"]
+    assert e.applies("mysql") and e.applies("MariaDB") and not e.applies("postgres")
+    assert e.citation().startswith("Percona 2013 · MySQL 5.5.34")
+    record = e.as_dict()
+    json.dumps(record)  # JSON-ready
+    assert record["applies_to"] == ["mariadb", "mysql"]
+    assert record["figures"] and record["published"] == "2013-10-17"
+    pg = load_catalogue()["pg-doc-explicit-locking"]
+    assert pg.applies("postgresql") and pg.as_dict()["published"] is None
+    assert hash(e) == hash(load_catalogue()["percona-2013-hidden-rowid"])
+
+
+def test_builtin_is_cached_and_callers_cannot_corrupt_it():
+    first = load_catalogue()
+    first.pop("percona-2013-hidden-rowid")
+    assert "percona-2013-hidden-rowid" in load_catalogue()
+
+
+# --- extra (plugin) catalogue files -------------------------------------------------------------
+
+def test_namespaced_extra_file_merges(tmp_path):
+    path = write(tmp_path, GOOD_ENTRY.format(id="acme:pgbench-run"))
+    cat = load_catalogue([path])
+    assert "acme:pgbench-run" in cat
+    assert "percona-2013-hidden-rowid" in cat
+    assert cat["acme:pgbench-run"].citation() == "Acme 2024 · PostgreSQL 16, pgbench"
+    assert "acme:pgbench-run" not in load_catalogue()
+
+
+def test_extra_file_accepts_toml_dates(tmp_path):
+    text = GOOD_ENTRY.format(id="acme:dated").replace('"2024-01-02"', "2024-01-02")
+    assert load_catalogue([write(tmp_path, text)])["acme:dated"].published == "2024-01-02"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (GOOD_ENTRY.format(id="pgbench-run"), "entry 1: id 'pgbench-run' must be namespaced"),
+        (GOOD_ENTRY.format(id="percona-2013-hidden-rowid"), "entry 1: id 'percona-2013-hidden-rowid' must be namespaced"),
+        (GOOD_ENTRY.format(id="acme:a") + GOOD_ENTRY.format(id="acme:a"), "entry 2: duplicate id 'acme:a'"),
+        (GOOD_ENTRY.format(id="acme:a").replace('kind = "measurement"', 'kind = "anecdote"'), "entry 1: kind 'anecdote'"),
+        (GOOD_ENTRY.format(id="acme:a").replace('shows = "Something measurable."', ""), "entry 1: missing required key(s) shows"),
+        (GOOD_ENTRY.format(id="acme:a").replace('published = "2024-01-02"', ""), "entry 1: missing required key published"),
+        (GOOD_ENTRY.format(id="acme:a").replace('"2024-01-02"', '"Jan 2024"'), "entry 1: published must be a date"),
+        (GOOD_ENTRY.format(id="acme:a").replace('["postgres"]', '["oracle"]'), "entry 1: unknown dialect(s) oracle"),
+        (GOOD_ENTRY.format(id="acme:a").replace('figures = [ { metric = "tps", value = "1000" } ]', "figures = []"),
+         "entry 1: a measurement needs at least one figure"),
+        (GOOD_ENTRY.format(id="acme:a").replace('setup = { server = "PostgreSQL 16", tool = "pgbench" }', ""),
+         "entry 1: a measurement needs a setup table"),
+        (GOOD_ENTRY.format(id="acme:a").replace('metric = "tps"', 'name = "tps"'), "entry 1: figure 1 must be"),
+        (GOOD_ENTRY.format(id="acme:a") + 'colour = "red"\n', "entry 1: unknown key(s) colour"),
+        ("[[evidence]\nid = ", "invalid TOML"),
+        ('title = "no records"\n', "unknown top-level key(s) title"),
+        ("", "no [[evidence]] records"),
+    ],
+)
+def test_bad_extra_files_raise_value_error(tmp_path, text, message):
+    path = write(tmp_path, text)
+    with pytest.raises(ValueError) as info:
+        load_catalogue([path])
+    assert str(info.value).startswith(f"{path}: ")
+    assert message in str(info.value)
+
+
+def test_duplicate_id_across_extra_files(tmp_path):
+    one = write(tmp_path, GOOD_ENTRY.format(id="acme:a"), "one.toml")
+    two = write(tmp_path, GOOD_ENTRY.format(id="acme:a"), "two.toml")
+    with pytest.raises(ValueError, match=r"two\.toml: entry 1: duplicate id 'acme:a' \(already defined in .*one\.toml\)"):
+        load_catalogue([one, two])
+
+
+def test_missing_extra_file(tmp_path):
+    with pytest.raises(ValueError, match="cannot read evidence catalogue"):
+        load_catalogue([tmp_path / "absent.toml"])

@@ -1,0 +1,95 @@
+"""What the front-end reads out of real DDL, including the forms sqlglot does not parse."""
+from __future__ import annotations
+
+import pytest
+
+from schemacite.sql.parse import parse_text, read_sql_file
+
+
+def one(sql: str, dialect: str = "postgres"):
+    parsed = parse_text(sql, "t.sql", dialect)
+    assert not parsed.errors, [str(e) for e in parsed.errors]
+    assert len(parsed.statements) == 1
+    return parsed.statements[0]
+
+
+@pytest.mark.parametrize(
+    "sql, kind, details",
+    [
+        ("VACUUM FULL orders", "vacuum", {"full": True, "tables": ["orders"]}),
+        ("VACUUM (FULL, ANALYZE) orders", "vacuum", {"full": True}),
+        ("VACUUM ANALYZE orders", "vacuum", {"full": False}),
+        ("CLUSTER orders USING orders_pkey", "cluster", {}),
+        ("REINDEX TABLE CONCURRENTLY orders", "reindex", {"object": "table", "concurrently": True}),
+        ("LOCK TABLE orders IN SHARE ROW EXCLUSIVE MODE NOWAIT", "lock_table", {"mode": "SHARE ROW EXCLUSIVE"}),
+        ("LOCK orders", "lock_table", {"mode": "ACCESS EXCLUSIVE"}),
+        ("CREATE RULE r AS ON INSERT TO orders DO INSTEAD NOTHING", "create_rule", {}),
+        ("REFRESH MATERIALIZED VIEW CONCURRENTLY mv", "refresh_matview", {"concurrently": True}),
+        ("DROP INDEX CONCURRENTLY IF EXISTS a, b", "drop_index", {"concurrently": True, "names": ["a", "b"]}),
+        ("TRUNCATE ONLY a, b", "truncate", {"tables": ["a", "b"]}),
+    ],
+)
+def test_statements_sqlglot_does_not_parse(sql, kind, details):
+    stmt = one(sql)
+    assert stmt.kind == kind
+    for k, v in details.items():
+        assert stmt.details[k] == v
+
+
+def test_mysql_partition_forms():
+    stmt = one("CREATE TABLE t (id int, k int, PRIMARY KEY (id, k)) ENGINE=InnoDB PARTITION BY HASH(k) PARTITIONS 8", "mysql")
+    part = stmt.details["model"].partitioning
+    assert (part.method, part.columns) == ("hash", ("k",))
+    stmt = one(
+        "CREATE TABLE t (d date) PARTITION BY RANGE (YEAR(d)) "
+        "(PARTITION p0 VALUES LESS THAN (2000), PARTITION p1 VALUES LESS THAN MAXVALUE)", "mysql")
+    assert stmt.details["model"].partitioning.columns == ("d",)
+    stmt = one("CREATE TABLE t (id int PRIMARY KEY) PARTITION BY KEY() PARTITIONS 2", "mysql")
+    assert stmt.details["model"].partitioning.uses_primary_key
+
+
+def test_alter_table_actions_carry_what_locks_need():
+    stmt = one(
+        "ALTER TABLE ONLY orders ADD COLUMN n int NOT NULL DEFAULT random(), "
+        "ADD CONSTRAINT fk FOREIGN KEY (a) REFERENCES accounts (id) NOT VALID, "
+        "VALIDATE CONSTRAINT fk, ALTER COLUMN total TYPE bigint USING total::bigint, "
+        "ATTACH PARTITION orders_2024 FOR VALUES FROM (1) TO (2)"
+    )
+    ops = [a.op for a in stmt.actions]
+    assert ops == ["add_column", "add_foreign_key", "validate_constraint", "alter_column_type", "attach_partition"]
+    add, fk, _, typ, attach = stmt.actions
+    assert add.details["volatile_default"] and add.details["not_null"]
+    assert fk.details == {"references": "accounts", "columns": ("a",), "not_valid": True, "name": "fk"}
+    assert typ.details == {"type": "bigint", "using": True}
+    assert attach.details["partition"] == "orders_2024"
+
+
+def test_mysql_alter_options_without_commas():
+    stmt = one("ALTER TABLE t ADD INDEX i (a), ALGORITHM=INPLACE, LOCK=NONE, ENGINE=InnoDB ROW_FORMAT=DYNAMIC", "mysql")
+    assert [(a.op, a.details.get("value")) for a in stmt.actions[1:]] == [
+        ("algorithm", "INPLACE"), ("lock", "NONE"), ("engine", "INNODB"), ("row_format", "DYNAMIC")]
+    assert stmt.actions[0].details["index"].columns == ("a",)
+
+
+def test_bad_statements_are_located_and_the_rest_still_parsed():
+    parsed = parse_text("CREATE TABLE ok1 (id int);\nCRATE TABLE x (a int);\nCREATE TABLE bad (a int;\n"
+                        "ALTER TABLE ok1 FROBNICATE;\nCREATE TABLE ok2 (id int);\n", "f.sql", "postgres")
+    assert [s.table for s in parsed.statements] == ["ok1", "ok2"]
+    assert [(e.line, e.message.split(" ")[0]) for e in parsed.errors] == [(2, "unrecognised"), (3, "cannot"), (4, "cannot")]
+
+
+def test_binary_and_non_utf8_files(tmp_path):
+    b = tmp_path / "b.sql"
+    b.write_bytes(b"\x00\x01\x02CREATE")
+    assert str(read_sql_file(str(b), "mysql").errors[0]) == f"{b}:0: binary file, not SQL"
+    latin = tmp_path / "l.sql"
+    latin.write_bytes(b"SELECT 1;\nSELECT 'caf\xe9';\n")
+    assert str(read_sql_file(str(latin), "mysql").errors[0]) == f"{latin}:2: not valid UTF-8 (byte 0xe9)"
+
+
+def test_directives_attach_to_the_next_statement():
+    parsed = parse_text("-- schemacite: ignore[no-primary-key, SC104] legacy\nCREATE TABLE a (v int);\n"
+                        "-- schemacite: insert-heavy\nCREATE TABLE b (v int);\n", "f.sql", "postgres")
+    a, b = parsed.statements
+    assert a.suppressed == {"no-primary-key", "sc104"} and not a.annotations
+    assert b.annotations == {"insert-heavy"} and not b.suppressed
