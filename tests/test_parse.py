@@ -93,3 +93,8 @@ def test_directives_attach_to_the_next_statement():
     a, b = parsed.statements
     assert a.suppressed == {"no-primary-key", "sc104"} and not a.annotations
     assert b.annotations == {"insert-heavy"} and not b.suppressed
+
+
+def test_mariadb_column_definitions_read_as_mysql():
+    stmt = one("ALTER TABLE t ADD COLUMN c varchar(10) NOT NULL DEFAULT 'x' AFTER id", "mariadb")
+    assert stmt.actions[0].details["position"] == "after" and stmt.actions[0].details["type"] == "VARCHAR(10)"

@@ -12,7 +12,7 @@ from sqlglot import exp
 
 from schemacite.model import Index
 from schemacite.sql.create_table import column_facts
-from schemacite.sql.names import Tok, column_list, paren_group, split_top, table_key, text_of, tokenize
+from schemacite.sql.names import Tok, column_list, paren_group, split_top, sqlglot_dialect, table_key, text_of, tokenize
 from schemacite.sql.partition import find_partition_by, parse_partition_by, parse_pg_partition_by
 from schemacite.sql.statement import Action
 
@@ -395,7 +395,7 @@ def _column_action(op: str, toks: list[Tok], src: str, text: str, dialect: str) 
     if not toks:
         raise AlterSyntaxError(f"missing column definition in {text!r}")
     try:
-        create = sqlglot.parse_one(f"CREATE TABLE _sc ({definition})", read=_sqlglot_dialect(dialect))
+        create = sqlglot.parse_one(f"CREATE TABLE _sc ({definition})", read=sqlglot_dialect(dialect))
         coldef = create.this.expressions[0]
         if not isinstance(coldef, exp.ColumnDef):
             raise AlterSyntaxError(f"cannot read column definition {definition!r}")
@@ -408,7 +408,3 @@ def _column_action(op: str, toks: list[Tok], src: str, text: str, dialect: str) 
 
 def _first_line(e: Exception) -> str:
     return str(e).splitlines()[0]
-
-
-def _sqlglot_dialect(dialect: str) -> str:
-    return "mysql" if dialect == "mariadb" else dialect

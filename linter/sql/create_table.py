@@ -7,7 +7,7 @@ from typing import Any
 from sqlglot import exp
 
 from schemacite.model import Column, Index, Table
-from schemacite.sql.names import table_key
+from schemacite.sql.names import sqlglot_dialect, table_key
 
 # defaults that give every row a different value: PostgreSQL must rewrite the table
 # to add such a column, and MySQL cannot add it instantly
@@ -33,14 +33,15 @@ def _table_ref(node: exp.Expression | None, dialect: str) -> str | None:
     if isinstance(node, exp.Schema):
         node = node.this
     if isinstance(node, exp.Table):
-        return table_key(".".join(p.sql(dialect=dialect) for p in node.parts), dialect)
+        return table_key(".".join(p.sql(dialect=sqlglot_dialect(dialect)) for p in node.parts), dialect)
     return None
 
 
 def column_facts(col: exp.ColumnDef, dialect: str) -> dict[str, Any]:
     """What replay and the lock tables need to know about one column definition."""
+    glot = sqlglot_dialect(dialect)
     kind = col.args.get("kind")
-    type_sql = kind.sql(dialect=dialect) if kind is not None else ""
+    type_sql = kind.sql(dialect=glot) if kind is not None else ""
     facts: dict[str, Any] = {
         "name": _name(col.this),
         "type": type_sql,
@@ -58,7 +59,7 @@ def column_facts(col: exp.ColumnDef, dialect: str) -> dict[str, Any]:
         if isinstance(k, exp.NotNullColumnConstraint):
             facts["not_null"] = not k.args.get("allow_null")
         elif isinstance(k, exp.DefaultColumnConstraint):
-            facts["default"] = k.this.sql(dialect=dialect)
+            facts["default"] = k.this.sql(dialect=glot)
             funcs = {_func_name(f) for f in k.this.find_all(exp.Func)}
             facts["volatile_default"] = facts["volatile_default"] or bool(funcs & VOLATILE_FUNCTIONS)
         elif isinstance(k, exp.PrimaryKeyColumnConstraint):
@@ -72,7 +73,7 @@ def column_facts(col: exp.ColumnDef, dialect: str) -> dict[str, Any]:
             facts["identity"] = True
             facts["not_null"] = True
         elif isinstance(k, exp.ComputedColumnConstraint):
-            facts["stored"] = bool(k.args.get("persisted")) or "STORED" in c.sql(dialect=dialect).upper()
+            facts["stored"] = bool(k.args.get("persisted")) or "STORED" in c.sql(dialect=glot).upper()
         elif isinstance(k, exp.AutoIncrementColumnConstraint):
             facts["auto_increment"] = True
     return facts

@@ -8,6 +8,11 @@ NAME = r'(?:`(?:[^`]|``)+`|"(?:[^"]|"")+"|[A-Za-z_\u0080-\uffff][\w$\u0080-\ufff
 QNAME = rf"{NAME}(?:\s*\.\s*{NAME}){{0,2}}"
 _PART = re.compile(NAME)
 
+def sqlglot_dialect(dialect: str) -> str:
+    """sqlglot's name for our dialect (MariaDB DDL reads as MySQL)."""
+    return "mysql" if dialect == "mariadb" else dialect
+
+
 DEFAULT_SCHEMAS = {"postgres": {"public"}, "mysql": set(), "mariadb": set()}
 
 

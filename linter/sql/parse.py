@@ -19,7 +19,7 @@ from sqlglot import exp
 from schemacite.model import Location
 from schemacite.sql.alter import AlterSyntaxError, parse_actions
 from schemacite.sql.create_table import like_copies_keys, table_from_create
-from schemacite.sql.names import QNAME, column_list, paren_group, table_key, tokenize
+from schemacite.sql.names import QNAME, column_list, paren_group, sqlglot_dialect, table_key, tokenize
 from schemacite.sql.partition import find_partition_by, parse_partition_by, parse_pg_partition_by
 from schemacite.sql.split import split_sql
 from schemacite.sql.statement import ParseError, Statement
@@ -134,10 +134,6 @@ def _names(text: str, dialect: str) -> list[str]:
     return [_key(n, dialect) for n in re.findall(QNAME, text)]
 
 
-def _glot(dialect: str) -> str:
-    return "mysql" if dialect == "mariadb" else dialect
-
-
 def _sqlglot_error(e: Exception) -> str:
     msg = str(e).splitlines()[0]
     return re.sub(r"\x1b\[[0-9;]*m", "", msg)
@@ -175,7 +171,7 @@ def _create_table(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
             raise StatementError(f"cannot read PARTITION BY: {e}") from None
         body = sql[: toks[cut].start]
     try:
-        parsed = sqlglot.parse_one(body, read=_glot(dialect))
+        parsed = sqlglot.parse_one(body, read=sqlglot_dialect(dialect))
     except sqlglot.errors.SqlglotError as e:
         raise StatementError(f"cannot parse CREATE TABLE: {_sqlglot_error(e)}") from None
     if not isinstance(parsed, exp.Create):
