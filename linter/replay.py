@@ -5,7 +5,6 @@ import copy
 from dataclasses import replace
 
 from schemacite.model import Column, Index, Schema, Table, View
-from schemacite.sql.create_table import implicit_fk_index
 from schemacite.sql.statement import Action, Statement
 
 
@@ -15,6 +14,16 @@ def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
     handler = _STATEMENTS.get(stmt.kind)
     if handler is not None:
         handler(schema, stmt, new)
+
+
+def implicit_fk_index(table: Table, cols: tuple[str, ...], dialect: str, name: str | None) -> None:
+    """InnoDB creates an index for a foreign key unless one already starts with its columns."""
+    if dialect == "postgres" or not cols:
+        return
+    keys = ([table.primary_key] if table.primary_key else []) + table.indexes
+    if any(k.columns[: len(cols)] == cols for k in keys):
+        return
+    table.indexes.append(Index(name, cols, kind="btree"))
 
 
 def _table(schema: Schema, key: str | None) -> Table | None:

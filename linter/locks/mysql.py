@@ -167,8 +167,8 @@ def _key(action: Action, table, server, version, actions, replaced_pk, fk_checks
         return "add_column", None
     if op == "drop_column":
         col = table.columns.get(action.column) if table is not None and action.column else None
-        if col is not None and re.search(r"\bAS\s*\(|\bGENERATED\b", col.type, re.I):
-            stored = re.search(r"\b(STORED|PERSISTENT)\b", col.type, re.I)
+        if col is not None and re.search(r"\bAS\s*\(|\bGENERATED\b", col.type, re.IGNORECASE):
+            stored = re.search(r"\b(STORED|PERSISTENT)\b", col.type, re.IGNORECASE)
             return ("drop_column.stored" if stored else "drop_column.virtual"), None
         if table is not None and action.column and _indexed(table, action.column):
             return "drop_column.indexed", None
@@ -241,7 +241,9 @@ def _index_from_details(d: dict):
 
 
 # --------------------------------------------------------------------------- MODIFY / CHANGE
-_TYPE_RE = re.compile(r"^\s*([a-z ]+?)\s*(?:\((.*?)\))?\s*(.*)$", re.I | re.S)
+_TYPE_RE = re.compile(
+    r"^\s*([a-z_]+(?:\s+(?:varying|precision))?)\s*(?:\((.*?)\))?\s*(.*)$", re.IGNORECASE | re.DOTALL
+)
 _ALIASES = {"integer": "int", "bool": "tinyint", "boolean": "tinyint", "dec": "decimal", "numeric": "decimal",
             "character varying": "varchar", "character": "char", "double precision": "double"}
 _INT_TYPES = {"tinyint", "smallint", "mediumint", "int", "bigint"}
@@ -259,8 +261,8 @@ def _parse_type(text: str) -> dict:
         args = ""  # display width means nothing to storage
     if text.lower().startswith(("bool", "boolean")):
         args = ""
-    cs = re.search(r"\b(?:CHARACTER\s+SET|CHARSET)\s*=?\s*`?(\w+)", rest, re.I)
-    co = re.search(r"\bCOLLATE\s*=?\s*`?(\w+)", rest, re.I)
+    cs = re.search(r"\b(?:CHARACTER\s+SET|CHARSET)\s*=?\s*`?(\w+)", rest, re.IGNORECASE)
+    co = re.search(r"\bCOLLATE\s*=?\s*`?(\w+)", rest, re.IGNORECASE)
     charset = cs.group(1).lower() if cs else None
     if charset == "utf8":
         charset = "utf8mb3"
@@ -272,11 +274,11 @@ def _parse_type(text: str) -> dict:
     return {
         "base": base,
         "args": args.lower() if base not in ("enum", "set") else (m.group(2) or ""),
-        "unsigned": bool(re.search(r"\bUNSIGNED\b", rest, re.I)),
-        "zerofill": bool(re.search(r"\bZEROFILL\b", rest, re.I)),
+        "unsigned": bool(re.search(r"\bUNSIGNED\b", rest, re.IGNORECASE)),
+        "zerofill": bool(re.search(r"\bZEROFILL\b", rest, re.IGNORECASE)),
         "charset": charset,
         "collate": collate,
-        "auto_increment": bool(re.search(r"\bAUTO_INCREMENT\b", rest, re.I)),
+        "auto_increment": bool(re.search(r"\bAUTO_INCREMENT\b", rest, re.IGNORECASE)),
     }
 
 
@@ -434,7 +436,7 @@ def _table_charset(table: Table | None) -> str | None:
 def _has_text_columns(table: Table | None) -> bool:
     if table is None:
         return True  # unknown: assume the worst
-    return any(re.match(r"\s*(tiny|medium|long)?text\b", c.type or "", re.I) for c in table.columns.values())
+    return any(re.match(r"\s*(tiny|medium|long)?text\b", c.type or "", re.IGNORECASE) for c in table.columns.values())
 
 
 def _fk_checks_off(statement: Statement) -> bool:

@@ -517,8 +517,8 @@ MYSQL_FULLTEXT = {
     # a rebuild of a table with a FULLTEXT index cannot run with LOCK=NONE
     "rebuild_lock": (
         "SHARED", MY57,
-        "inferred from InnoDB's FULLTEXT limits (measured on MariaDB): rebuilding a table with a "
-        "FULLTEXT index blocks writes",
+        ("inferred from InnoDB's FULLTEXT limits (measured on MariaDB): rebuilding a table with a "
+         "FULLTEXT index blocks writes"),
     ),
     # FORCE, ENGINE=InnoDB and OPTIMIZE TABLE fall back to COPY
     "rebuild_copy_ops": frozenset({"force", "engine", "statement.optimize_table"}),
@@ -932,8 +932,8 @@ MARIADB_FULLTEXT = {
     # a hidden FTS_DOC_ID column prevents instant ADD/DROP/reorder of columns (measured)
     "no_instant_columns": (
         (10, 3, 2), MDB_INSTANT,
-        "a table with a FULLTEXT index (hidden FTS_DOC_ID) cannot add, drop or reorder columns "
-        "instantly: the table is rebuilt",
+        ("a table with a FULLTEXT index (hidden FTS_DOC_ID) cannot add, drop or reorder columns "
+         "instantly: the table is rebuilt"),
     ),
     "rebuild_lock": ("SHARED", MDB_INPLACE, "a table with a FULLTEXT index cannot be rebuilt with LOCK=NONE"),
     # with two or more FULLTEXT indexes no rebuild can run in place

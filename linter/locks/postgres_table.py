@@ -472,8 +472,9 @@ ROWS: dict[str, tuple[Row, ...]] = {
         SUE, since=12, recurse=True, partition_mode=SHARE,
         others=(Other("table_indexes", SUE),),
         scan=True,
-        note="builds a new copy of each index then swaps it in; waits for older transactions; not in a "
-        "transaction block; on a partitioned table (14+) the partitions are first listed under SHARE "
+        note="builds a new copy of each index then swaps it in; waits for older transactions; the old copy "
+        "is dropped at the end under ACCESS EXCLUSIVE once no query can use it; not in a transaction "
+        "block; on a partitioned table (14+) the partitions are first listed under SHARE "
         "(blocks writes until that opening transaction commits)",
         source="REINDEX reference page, Rebuilding Indexes Concurrently (SHARE UPDATE EXCLUSIVE); "
         "partitions under SHARE: " + _MEASURED,
@@ -494,9 +495,10 @@ ROWS: dict[str, tuple[Row, ...]] = {
         source=f"TRUNCATE reference page (ACCESS EXCLUSIVE on each table); {_LOCKING}",
     ),),
     "vacuum": (Row(
-        SUE, scan=True, recurse=True, partitioned_mode=ACCESS_SHARE,
-        note="a partitioned table itself only gets ACCESS SHARE; each partition SHARE UPDATE EXCLUSIVE "
-        "in turn; not in a transaction block",
+        SUE, scan=True, recurse=True,
+        note="first looks each table up under ACCESS SHARE, then takes SHARE UPDATE EXCLUSIVE on it (and "
+        "on each partition of a partitioned table) in turn, one transaction per table; not in a "
+        "transaction block",
         source=f"VACUUM reference page; {_LOCKING} (SHARE UPDATE EXCLUSIVE)",
     ),),
     "vacuum.full": (Row(

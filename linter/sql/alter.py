@@ -7,11 +7,7 @@ whose `op` keys the lock tables. Column definitions still go through sqlglot.
 """
 from __future__ import annotations
 
-import sqlglot
-from sqlglot import exp
-
 from schemacite.model import Index
-from schemacite.sql.create_table import column_facts
 from schemacite.sql.names import Tok, column_list, paren_group, split_top, sqlglot_dialect, table_key, text_of, tokenize
 from schemacite.sql.partition import find_partition_by, parse_partition_by, parse_pg_partition_by
 from schemacite.sql.statement import Action
@@ -394,13 +390,18 @@ def _column_action(op: str, toks: list[Tok], src: str, text: str, dialect: str) 
     definition = text_of(toks, src)
     if not toks:
         raise AlterSyntaxError(f"missing column definition in {text!r}")
+    import sqlglot
+    from sqlglot import exp
+
+    from schemacite.sql.create_table import column_facts
+
     try:
         create = sqlglot.parse_one(f"CREATE TABLE _sc ({definition})", read=sqlglot_dialect(dialect))
         coldef = create.this.expressions[0]
-        if not isinstance(coldef, exp.ColumnDef):
-            raise AlterSyntaxError(f"cannot read column definition {definition!r}")
-    except sqlglot.errors.ParseError as e:
+    except (sqlglot.errors.SqlglotError, AttributeError, IndexError) as e:
         raise AlterSyntaxError(f"cannot read column definition {definition!r}: {_first_line(e)}") from None
+    if not isinstance(coldef, exp.ColumnDef):
+        raise AlterSyntaxError(f"cannot read column definition {definition!r}")
     facts = column_facts(coldef, dialect)
     facts["position"] = position
     return Action(op, text, column=facts["name"], details=facts)

@@ -7,6 +7,7 @@ from typing import Any
 from sqlglot import exp
 
 from schemacite.model import Column, Index, Table
+from schemacite.replay import implicit_fk_index
 from schemacite.sql.names import sqlglot_dialect, table_key
 
 # defaults that give every row a different value: PostgreSQL must rewrite the table
@@ -156,16 +157,6 @@ def _add_element(
         params = node.this
         cols = params.args.get("columns") or [] if isinstance(params, exp.IndexParameters) else []
         table.indexes.append(_index(name, [c.this if isinstance(c, exp.WithOperator) else c for c in cols], kind="exclude"))
-
-
-def implicit_fk_index(table: Table, cols: tuple[str, ...], dialect: str, name: str | None) -> None:
-    """InnoDB creates an index for a foreign key unless one already starts with its columns."""
-    if dialect == "postgres" or not cols:
-        return
-    keys = ([table.primary_key] if table.primary_key else []) + table.indexes
-    if any(k.columns[: len(cols)] == cols for k in keys):
-        return
-    table.indexes.append(Index(name, cols, kind="btree"))
 
 
 _LIKE = re.compile(r"\bINCLUDING\s+(ALL|INDEXES)\b", re.I)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-NAME = r'(?:`(?:[^`]|``)+`|"(?:[^"]|"")+"|[A-Za-z_\u0080-\uffff][\w$\u0080-\uffff]*)'
+NAME = r'(?:`(?:[^`]|``)+`|"(?:[^"]|"")+"|[^\W\d][\w$]*)'
 QNAME = rf"{NAME}(?:\s*\.\s*{NAME}){{0,2}}"
 _PART = re.compile(NAME)
 
@@ -62,7 +62,7 @@ _TOKEN = re.compile(
     r"""(?P<name>`(?:[^`]|``)*`|"(?:[^"]|"")*")
       |(?P<string>[eEnNbBxX]?'(?:[^'\\]|\\.|'')*')
       |(?P<dollar>\$(?P<tag>[A-Za-z_]\w*)?\$.*?\$(?P=tag)?\$)
-      |(?P<word>[A-Za-z_\u0080-\uffff][\w$\u0080-\uffff]*)
+      |(?P<word>[^\W\d][\w$]*)
       |(?P<number>\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)
       |(?P<lparen>\()|(?P<rparen>\))|(?P<comma>,)
       |(?P<op>::|<>|!=|<=|>=|\|\||:=|[^\s])""",
