@@ -1,0 +1,496 @@
+"""Read a live MySQL or MariaDB server's catalog into a `Schema` (mysqlclient / MySQLdb).
+
+Everything here reads; nothing writes. The session is made read-only with short lock
+and statement timeouts (`prepare_session`), and `read_schema` sends a fixed number of
+queries whatever the number of tables or schemas (the schema list goes into each
+query's WHERE clause):
+
+    1  SELECT VERSION(), @@performance_schema, UTC_TIMESTAMP(), ...
+    2  uptime (start of the counters), and @@userstat on MariaDB
+    3  information_schema.TABLES                          (tables, views, engine, row estimate)
+    4  information_schema.COLUMNS                         (types, nullability, defaults)
+    5  information_schema.STATISTICS                      (PRIMARY, unique and secondary indexes)
+    6  information_schema.PARTITIONS                      (method, expression)
+    then workload counters, when the server collects them:
+    7-9   performance_schema.setup_instruments/setup_consumers,
+          table_io_waits_summary_by_table (COUNT_INSERT, COUNT_FETCH, ...),
+          table_io_waits_summary_by_index_usage (rows read per index)
+    or, on MariaDB with performance_schema off and userstat on:
+    7-8   information_schema.TABLE_STATISTICS, INDEX_STATISTICS
+
+So 6 queries without counters, 8 with userstat, 9 with performance_schema.
+
+The primary key is the index named PRIMARY in STATISTICS (only a real PRIMARY KEY can
+carry that name), never COLUMN_KEY = 'PRI', which also marks the first NOT NULL unique
+key of a table that has no primary key.
+
+Privileges the reading account needs
+    - any privilege on the tables to audit (SELECT on the schemas is the usual grant):
+      information_schema shows only the objects the account has privileges on;
+    - SELECT on performance_schema (``GRANT SELECT ON performance_schema.* TO ...``)
+      for the workload counters when performance_schema is on; without it a note says so;
+    - MariaDB userstat tables need no extra grant: TABLE_STATISTICS and
+      INDEX_STATISTICS list the rows of the tables the account can see.
+    PROCESS, SUPER or any write privilege are not needed.
+
+Workload figures
+    - performance_schema: `inserts`, `updates`, `deletes` are rows written, `reads` rows
+      fetched (COUNT_FETCH); `Index.scans` is the rows read through that index, the
+      closest figure MySQL keeps to a scan count (0 = unused since the counters began).
+    - userstat (MariaDB): TABLE_STATISTICS.ROWS_CHANGED counts inserted, updated and
+      deleted rows together; they are reported as `inserts` (writes), and a note says so.
+      Newer servers with ROWS_INSERTED/ROWS_UPDATED/ROWS_DELETED columns are read exactly.
+    - `since` is the server start: both counter sets begin there unless someone truncated
+      the performance_schema tables or ran FLUSH TABLE_STATISTICS since.
+"""
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from schemacite.model import (
+    Column,
+    Index,
+    Location,
+    Partitioning,
+    Schema,
+    Table,
+    View,
+    Workload,
+)
+from schemacite.sql.names import table_key
+
+SYSTEM_SCHEMAS = ("mysql", "information_schema", "performance_schema", "sys")
+
+TABLE_IO_INSTRUMENT = "wait/io/table/sql/handler"
+
+_METHODS = {
+    "RANGE": "range",
+    "RANGE COLUMNS": "range",
+    "LIST": "list",
+    "LIST COLUMNS": "list",
+    "HASH": "hash",
+    "LINEAR HASH": "hash",
+    "KEY": "key",
+    "LINEAR KEY": "key",
+    "SYSTEM_TIME": "system_time",
+}
+
+_INDEX_KINDS = {"BTREE": "btree", "HASH": "hash", "FULLTEXT": "fulltext", "SPATIAL": "spatial", "RTREE": "spatial"}
+
+_BACKQUOTED = re.compile(r"`((?:[^`]|``)*)`")
+_WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+
+
+def _mysql_errors() -> tuple[type[BaseException], ...]:
+    import MySQLdb
+
+    return (MySQLdb.OperationalError, MySQLdb.ProgrammingError, MySQLdb.InternalError)
+
+
+# ---------------------------------------------------------------- session
+
+
+def prepare_session(
+    conn: Any,
+    dialect: str,
+    *,
+    statement_timeout: float = 30.0,
+    lock_timeout: float = 2.0,
+) -> list[str]:
+    """Make `conn` a low-impact, read-only audit session; return notes on what failed.
+
+    - autocommit on, so no read view stays open between queries;
+    - ``SET SESSION TRANSACTION READ ONLY``: any write would be refused by the server;
+    - statement timeout: ``max_execution_time`` (MySQL, milliseconds, SELECT only) or
+      ``max_statement_time`` (MariaDB, seconds);
+    - ``lock_wait_timeout`` (metadata locks) and ``innodb_lock_wait_timeout``, in
+      whole seconds, at least 1.
+    """
+    notes: list[str] = []
+    errors = _mysql_errors()
+    if callable(getattr(conn, "autocommit", None)):
+        conn.autocommit(True)
+    lock_seconds = max(1, round(lock_timeout))
+    statements = ["SET SESSION TRANSACTION READ ONLY"]
+    if dialect == "mariadb":
+        statements.append(f"SET SESSION max_statement_time = {float(statement_timeout):.3f}")
+    else:
+        statements.append(f"SET SESSION max_execution_time = {int(statement_timeout * 1000)}")
+    statements += [
+        f"SET SESSION lock_wait_timeout = {lock_seconds}",
+        f"SET SESSION innodb_lock_wait_timeout = {lock_seconds}",
+    ]
+    cur = conn.cursor()
+    try:
+        for statement in statements:
+            try:
+                cur.execute(statement)
+            except errors as exc:
+                notes.append(f"could not apply `{statement}`: {exc.args[-1] if exc.args else exc}")
+    finally:
+        cur.close()
+    return notes
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read_schema(conn: Any, schemas: list[str] | None, dialect: str = "mysql") -> tuple[Schema, list[str]]:
+    """Read tables, views, keys, partitioning and workload counters of `schemas`.
+
+    `schemas` None means every schema except the system ones. Returns the schema and
+    notes on what could not be read (counters off, a missing privilege, ...).
+    """
+    notes: list[str] = []
+    cur = conn.cursor()
+    try:
+        return _read(conn, cur, schemas, dialect, notes), notes
+    finally:
+        cur.close()
+
+
+def _schema_filter(column: str, schemas: list[str] | None) -> tuple[str, list[str]]:
+    if schemas:
+        return f"{column} IN ({', '.join(['%s'] * len(schemas))})", list(schemas)
+    return f"{column} NOT IN ({', '.join(['%s'] * len(SYSTEM_SCHEMAS))})", list(SYSTEM_SCHEMAS)
+
+
+def _text(value: Any) -> Any:
+    return value.decode() if isinstance(value, bytes | bytearray) else value
+
+
+def _rows(cur: Any, sql: str, params: list[Any] | tuple[Any, ...] = ()) -> list[tuple]:
+    cur.execute(sql, params or None)
+    return [tuple(_text(v) for v in row) for row in cur.fetchall()]
+
+
+def _quote(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _iso(moment: datetime) -> str:
+    return moment.replace(tzinfo=UTC).isoformat().replace("+00:00", "Z")
+
+
+def _version(text: str) -> tuple[int, ...]:
+    match = re.match(r"(\d+)\.(\d+)\.(\d+)", text)
+    return tuple(int(part) for part in match.groups()) if match else (0, 0, 0)
+
+
+def _origin(conn: Any, dialect: str, user: str, port: int, schemas: list[str] | None) -> str:
+    """`mariadb://user@host:port/db` for messages: no password, host as the client sees it."""
+    host_info = conn.get_host_info() if callable(getattr(conn, "get_host_info", None)) else ""
+    host = _text(host_info).split(" via ")[0] if host_info else "?"
+    database = schemas[0] if schemas and len(schemas) == 1 else ""
+    return f"{dialect}://{_text(user).split('@')[0]}@{host}:{port}/{database}"
+
+
+def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: list[str]) -> Schema:
+    (version_text, perf_schema_on, now, user, port), = _rows(
+        cur, "SELECT VERSION(), @@performance_schema, UTC_TIMESTAMP(), CURRENT_USER(), @@port"
+    )
+    mariadb = "mariadb" in str(version_text).lower()  # what the server has, whatever the dialect asked
+    if mariadb != (dialect == "mariadb"):
+        notes.append(f"the server reports {version_text}; dialect {dialect} was asked for")
+    if mariadb:
+        (userstat_on, uptime), = _rows(
+            cur, "SELECT @@userstat, VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'UPTIME'"
+        )
+    else:
+        userstat_on = 0
+        (_name, uptime), = _rows(cur, "SHOW GLOBAL STATUS LIKE 'Uptime'")
+    version = _version(str(version_text))
+    since = _iso(now - timedelta(seconds=int(uptime)))
+    sampled_at = _iso(now)
+
+    schema = Schema(dialect=dialect, origin=_origin(conn, dialect, user, port, schemas))
+    where, params = _schema_filter("TABLE_SCHEMA", schemas)
+
+    # 3: tables and views. Keys are the replay's (table_key): the bare lower-cased name,
+    # since a migration runs inside one database; a name found in several of the schemas
+    # read keeps its schema ("shop.events") so that none hides another.
+    relations = _rows(
+        cur,
+        "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_TYPE, ENGINE, TABLE_ROWS"
+        f" FROM information_schema.TABLES WHERE {where} ORDER BY TABLE_SCHEMA, TABLE_NAME",
+        params,
+    )
+    schemas_of: dict[str, set[str]] = {}
+    for db, name, *_ in relations:
+        schemas_of.setdefault(name.lower(), set()).add(db.lower())
+    by_name: dict[tuple[str, str], Table] = {}
+    for db, name, kind, engine, rows in relations:
+        key = table_key(f"{_quote(db)}.{_quote(name)}", dialect)
+        if len(schemas_of[name.lower()]) > 1:
+            key = f"{db.lower()}.{key}"
+        if key in schema.tables or key in schema.views:
+            notes.append(f"{db}.{name} differs from another table only in letter case; it was left out")
+            continue
+        if kind == "VIEW":
+            schema.views[key] = View(name=name.lower(), schema=db.lower(), defined_at=Location(f"{db}.{name}"))
+            continue
+        if kind not in ("BASE TABLE", "SYSTEM VERSIONED", "TEMPORARY"):
+            continue  # SEQUENCE and the like
+        table = Table(
+            name=name.lower(),
+            schema=db.lower(),
+            engine=engine,
+            temporary=kind == "TEMPORARY",
+            defined_at=Location(f"{db}.{name}"),
+        )
+        table.workload = Workload(rows=rows, since=since, sampled_at=sampled_at)  # dropped below if no counters
+        schema.tables[key] = table
+        by_name[(db, name)] = table
+
+    # 4: columns
+    for db, name, column, _pos, column_type, nullable, default in _rows(
+        cur,
+        "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, COLUMN_TYPE, IS_NULLABLE, COLUMN_DEFAULT"
+        f" FROM information_schema.COLUMNS WHERE {where} ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION",
+        params,
+    ):
+        table = by_name.get((db, name))
+        if table is None:
+            continue  # a view's columns
+        if mariadb and default == "NULL":
+            default = None  # MariaDB writes the default as an expression: NULL, 'text', 0
+        name_key = column.lower()
+        table.columns[name_key] = Column(name=name_key, type=column_type, nullable=nullable == "YES", default=default)
+
+    # 5: indexes; MySQL 8.0.13+ has functional key parts (COLUMN_NAME NULL, EXPRESSION set)
+    expression = "EXPRESSION" if not mariadb and version >= (8, 0, 13) else "NULL"
+    indexes: dict[tuple[str, str, str], Index] = {}
+    for db, name, index_name, non_unique, _seq, column, index_type, key_expression in _rows(
+        cur,
+        "SELECT TABLE_SCHEMA, TABLE_NAME, INDEX_NAME, NON_UNIQUE, SEQ_IN_INDEX, COLUMN_NAME, INDEX_TYPE,"
+        f" {expression} FROM information_schema.STATISTICS WHERE {where}"
+        " ORDER BY TABLE_SCHEMA, TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX",
+        params,
+    ):
+        table = by_name.get((db, name))
+        if table is None:
+            continue
+        part = column.lower() if column is not None else f"({key_expression})"
+        index = indexes.get((db, name, index_name))
+        if index is None:
+            primary = index_name == "PRIMARY"
+            index = Index(
+                name=index_name.lower(),
+                columns=(),
+                unique=int(non_unique) == 0,
+                primary=primary,
+                kind=_INDEX_KINDS.get(str(index_type).upper(), str(index_type).lower()),
+                defined_at=Location(f"{db}.{name}"),
+            )
+            indexes[(db, name, index_name)] = index
+            if primary:
+                table.primary_key = index
+            else:
+                table.indexes.append(index)
+        index.columns = (*index.columns, part)
+
+    # 6: partitioning (one row per partition; DISTINCT keeps one per table)
+    for db, name, method, expr, sub_method, sub_expr in _rows(
+        cur,
+        "SELECT DISTINCT TABLE_SCHEMA, TABLE_NAME, PARTITION_METHOD, PARTITION_EXPRESSION,"
+        " SUBPARTITION_METHOD, SUBPARTITION_EXPRESSION FROM information_schema.PARTITIONS"
+        f" WHERE {where} AND PARTITION_NAME IS NOT NULL",
+        params,
+    ):
+        table = by_name.get((db, name))
+        if table is not None and method:
+            table.partitioning = _partitioning(table, method, expr, sub_method, sub_expr)
+
+    # 7+: workload counters
+    if mariadb and userstat_on and not perf_schema_on:
+        got_counters = _read_userstat(cur, schemas, by_name, indexes, notes)
+    elif perf_schema_on:
+        got_counters = _read_performance_schema(cur, schemas, by_name, indexes, notes)
+        if not got_counters and mariadb and userstat_on:
+            got_counters = _read_userstat(cur, schemas, by_name, indexes, notes)
+    else:
+        got_counters = False
+        if mariadb:
+            notes.append(
+                "no workload counters: performance_schema is OFF (set performance_schema=ON in the"
+                " server configuration and restart) and userstat is OFF (SET GLOBAL userstat=ON,"
+                " no restart needed)"
+            )
+        else:
+            notes.append(
+                "no workload counters: performance_schema is OFF (set performance_schema=ON in the"
+                " server configuration and restart)"
+            )
+    if not got_counters and perf_schema_on and mariadb and not userstat_on:
+        notes.append("userstat is OFF as well (SET GLOBAL userstat=ON, no restart needed, gives per-table counters)")
+    if not got_counters:
+        for table in schema.tables.values():
+            table.workload = None
+    return schema
+
+
+def _identifiers(expression: str, table: Table) -> tuple[str, ...]:
+    """Column names a partitioning expression reads (the server backquotes every one)."""
+    names = [name.replace("``", "`") for name in _BACKQUOTED.findall(expression)]
+    if not names:  # unquoted text: keep the words that are columns of the table
+        names = [word for word in _WORD.findall(expression) if word.lower() in table.columns]
+    seen: dict[str, None] = {}
+    for name in names:
+        seen.setdefault(name.lower(), None)
+    return tuple(seen)
+
+
+def _partitioning(
+    table: Table, method: str, expr: str | None, sub_method: str | None, sub_expr: str | None
+) -> Partitioning:
+    expr = expr or ""
+    text = f"{method}({expr})"
+    columns = _identifiers(expr, table)
+    uses_primary_key = method.upper().endswith("KEY") and not expr.strip()
+    if uses_primary_key and table.primary_key is not None:
+        columns = table.primary_key.columns  # KEY () hashes the primary key
+    if sub_method:
+        text += f" SUBPARTITION BY {sub_method}({sub_expr or ''})"
+        sub_columns = _identifiers(sub_expr or "", table)
+        if sub_method.upper().endswith("KEY") and not (sub_expr or "").strip() and table.primary_key is not None:
+            sub_columns = table.primary_key.columns
+        columns = tuple(dict.fromkeys((*columns, *sub_columns)))
+    return Partitioning(
+        method=_METHODS.get(method.upper(), method.lower()),
+        columns=columns,
+        expression=text,
+        uses_primary_key=uses_primary_key,
+        defined_at=table.defined_at,
+    )
+
+
+def _denied(exc: BaseException, what: str) -> str:
+    code = exc.args[0] if exc.args else "?"
+    message = exc.args[-1] if exc.args else str(exc)
+    if code in (1142, 1044, 1143):
+        return f"performance_schema counters unreadable ({message}): GRANT SELECT ON performance_schema.* TO this account"
+    return f"performance_schema counters unreadable: reading {what} failed ({code}: {message})"
+
+
+def _read_performance_schema(
+    cur: Any,
+    schemas: list[str] | None,
+    by_name: dict[tuple[str, str], Table],
+    indexes: dict[tuple[str, str, str], Index],
+    notes: list[str],
+) -> bool:
+    errors = _mysql_errors()
+    try:
+        setup = dict(
+            _rows(
+                cur,
+                "SELECT NAME, ENABLED FROM performance_schema.setup_instruments WHERE NAME = %s"
+                " UNION ALL SELECT NAME, ENABLED FROM performance_schema.setup_consumers"
+                " WHERE NAME = 'global_instrumentation'",
+                [TABLE_IO_INSTRUMENT],
+            )
+        )
+    except errors as exc:
+        notes.append(_denied(exc, "performance_schema.setup_instruments"))
+        return False
+    if setup.get(TABLE_IO_INSTRUMENT) != "YES":
+        notes.append(
+            f"performance_schema counters off: instrument {TABLE_IO_INSTRUMENT} is disabled"
+            " (UPDATE performance_schema.setup_instruments SET ENABLED='YES' WHERE NAME="
+            f"'{TABLE_IO_INSTRUMENT}', or performance-schema-instrument='{TABLE_IO_INSTRUMENT}=ON')"
+        )
+        return False
+    if setup.get("global_instrumentation") != "YES":
+        notes.append(
+            "performance_schema counters off: consumer global_instrumentation is disabled"
+            " (UPDATE performance_schema.setup_consumers SET ENABLED='YES' WHERE NAME='global_instrumentation')"
+        )
+        return False
+
+    where, params = _schema_filter("OBJECT_SCHEMA", schemas)
+    try:
+        table_rows = _rows(
+            cur,
+            "SELECT OBJECT_SCHEMA, OBJECT_NAME, COUNT_INSERT, COUNT_FETCH, COUNT_UPDATE, COUNT_DELETE"
+            f" FROM performance_schema.table_io_waits_summary_by_table WHERE OBJECT_TYPE = 'TABLE' AND {where}",
+            params,
+        )
+        index_rows = _rows(
+            cur,
+            "SELECT OBJECT_SCHEMA, OBJECT_NAME, INDEX_NAME, COUNT_FETCH"
+            " FROM performance_schema.table_io_waits_summary_by_index_usage"
+            f" WHERE OBJECT_TYPE = 'TABLE' AND INDEX_NAME IS NOT NULL AND {where}",
+            params,
+        )
+    except errors as exc:
+        notes.append(_denied(exc, "performance_schema.table_io_waits_summary_*"))
+        return False
+
+    for table in by_name.values():
+        table.workload.source = "performance_schema"
+    for index in indexes.values():
+        index.scans = 0  # not listed: not read since the counters began
+    for db, name, inserts, fetches, updates, deletes in table_rows:
+        table = by_name.get((db, name))
+        if table is not None:
+            table.workload.inserts = int(inserts)
+            table.workload.reads = int(fetches)
+            table.workload.updates = int(updates)
+            table.workload.deletes = int(deletes)
+    for db, name, index_name, fetches in index_rows:
+        index = indexes.get((db, name, index_name))
+        if index is not None:
+            index.scans = int(fetches)
+    return True
+
+
+def _read_userstat(
+    cur: Any,
+    schemas: list[str] | None,
+    by_name: dict[tuple[str, str], Table],
+    indexes: dict[tuple[str, str, str], Index],
+    notes: list[str],
+) -> bool:
+    errors = _mysql_errors()
+    where, params = _schema_filter("TABLE_SCHEMA", schemas)
+    try:
+        cur.execute(f"SELECT * FROM information_schema.TABLE_STATISTICS WHERE {where}", params)
+        names = [d[0].upper() for d in cur.description]
+        table_rows = [dict(zip(names, (_text(v) for v in row))) for row in cur.fetchall()]
+        index_rows = _rows(
+            cur,
+            f"SELECT TABLE_SCHEMA, TABLE_NAME, INDEX_NAME, ROWS_READ FROM information_schema.INDEX_STATISTICS WHERE {where}",
+            params,
+        )
+    except errors as exc:
+        notes.append(f"userstat counters unreadable: {exc.args[-1] if exc.args else exc}")
+        return False
+
+    exact = "ROWS_INSERTED" in names
+    if not exact:
+        notes.append(
+            "userstat counts inserted, updated and deleted rows together (ROWS_CHANGED);"
+            " they are reported as inserts"
+        )
+    for table in by_name.values():
+        table.workload.source = "userstat"
+    for index in indexes.values():
+        index.scans = 0
+    for row in table_rows:
+        table = by_name.get((row["TABLE_SCHEMA"], row["TABLE_NAME"]))
+        if table is None:
+            continue
+        table.workload.reads = int(row["ROWS_READ"])
+        if exact:
+            table.workload.inserts = int(row["ROWS_INSERTED"])
+            table.workload.updates = int(row.get("ROWS_UPDATED") or 0)
+            table.workload.deletes = int(row.get("ROWS_DELETED") or 0)
+        else:
+            table.workload.inserts = int(row["ROWS_CHANGED"])
+    for db, name, index_name, rows_read in index_rows:
+        index = indexes.get((db, name, index_name))
+        if index is not None:
+            index.scans = int(rows_read)
+    return True

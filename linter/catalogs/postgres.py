@@ -1,0 +1,384 @@
+"""Read a live PostgreSQL database's catalog into a `Schema` (psycopg 3).
+
+Everything here reads; nothing writes. `prepare_session` makes the session read-only
+with short lock and statement timeouts; `read_schema` sends a fixed number of queries,
+inside one read-only transaction, whatever the number of tables or schemas:
+
+    1  server version, track_counts, now(), pg_postmaster_start_time(),
+       pg_stat_database.stats_reset of this database
+    2  pg_class + pg_namespace (+ pg_inherits, pg_partitioned_table, pg_get_partkeydef):
+       tables, partitioned tables and their partitions, views, materialized views
+    3  pg_attribute + pg_attrdef: columns, types, NOT NULL, defaults
+    4  pg_index (+ pg_am, pg_inherits, pg_stat_user_indexes.idx_scan): primary key
+       (indisprimary), unique and other indexes, their key columns or expressions
+    5  pg_stat_user_tables: n_tup_ins/upd/del, seq_tup_read + idx_tup_fetch, n_live_tup
+       (skipped when track_counts is off; a note says so)
+
+So 5 queries per database (4 with track_counts off). One connection reads one
+database; `schemas` are namespaces inside it.
+
+Privileges the reading account needs
+    CONNECT on the database, nothing more. The system catalogs, pg_get_partkeydef,
+    pg_get_indexdef, pg_stat_user_tables and pg_stat_user_indexes are readable by every
+    role, and their counters are not filtered by privilege; pg_read_all_stats /
+    pg_monitor only unlock other sessions' activity (pg_stat_activity), which this
+    module does not read. (tests/test_catalogs.py checks this with a bare login role.)
+
+Workload figures
+    `inserts` n_tup_ins, `updates` n_tup_upd, `deletes` n_tup_del, `reads`
+    seq_tup_read + idx_tup_fetch, `rows` n_live_tup; `Index.scans` idx_scan. A
+    partitioned table has no counters of its own: it gets the sums of its partitions
+    (its indexes the sums of their partitions' indexes). `since` is the database's
+    stats_reset when recorded; otherwise the server start, with a note, because
+    counters survive a clean restart and may be older.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from datetime import UTC, datetime
+from typing import Any
+
+from schemacite.model import (
+    Column,
+    Index,
+    Location,
+    Partitioning,
+    Schema,
+    Table,
+    View,
+    Workload,
+)
+from schemacite.sql.names import table_key
+
+SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "pg_toast")
+
+_STRATEGIES = {"r": "range", "l": "list", "h": "hash"}
+_IDENTIFIER = re.compile(r'"((?:[^"]|"")*)"|([A-Za-z_][A-Za-z0-9_$]*)')
+
+
+def _psycopg_errors() -> tuple[type[BaseException], ...]:
+    import psycopg
+
+    return (psycopg.Error,)
+
+
+# ---------------------------------------------------------------- session
+
+
+def prepare_session(
+    conn: Any,
+    dialect: str = "postgres",
+    *,
+    statement_timeout: float = 30.0,
+    lock_timeout: float = 2.0,
+    application_name: str = "schemacite",
+) -> list[str]:
+    """Make `conn` a low-impact, read-only audit session; return notes on what failed.
+
+    Sets, for the session: ``default_transaction_read_only = on`` (any write is
+    refused by the server), ``statement_timeout``, ``lock_timeout``,
+    ``idle_in_transaction_session_timeout`` and ``application_name``, in one round trip.
+    """
+    notes: list[str] = []
+    settings = {
+        "default_transaction_read_only": "on",
+        "statement_timeout": f"{int(statement_timeout * 1000)}ms",
+        "lock_timeout": f"{int(lock_timeout * 1000)}ms",
+        "idle_in_transaction_session_timeout": f"{int(max(statement_timeout, 1) * 2000)}ms",
+        "application_name": application_name,
+    }
+    sql = "SELECT " + ", ".join("set_config(%s, %s, false)" for _ in settings)
+    params = [value for pair in settings.items() for value in pair]
+    cur = conn.cursor()
+    try:
+        cur.execute(sql, params)
+    except _psycopg_errors() as exc:
+        notes.append(f"could not configure the session: {exc}")
+        if not conn.autocommit:
+            conn.rollback()
+        return notes
+    finally:
+        cur.close()
+    if not conn.autocommit:
+        conn.commit()  # keep the settings: a later rollback would undo them
+    return notes
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read_schema(conn: Any, schemas: list[str] | None, dialect: str = "postgres") -> tuple[Schema, list[str]]:
+    """Read tables, views, keys, partitioning and workload counters of `schemas`.
+
+    `schemas` None means every schema of the connected database except the system
+    ones. Returns the schema and notes on what was degraded. The dialect is always
+    "postgres" (the name the rest of schemacite uses); it is a parameter for symmetry.
+    """
+    dialect = "postgres"
+    notes: list[str] = []
+    with conn.transaction():
+        cur = conn.cursor()
+        try:
+            return _read(conn, cur, schemas, dialect, notes), notes
+        finally:
+            cur.close()
+
+
+def _schema_filter(schemas: list[str] | None) -> tuple[str, list[Any]]:
+    if schemas:
+        return "n.nspname = ANY(%s)", [list(schemas)]
+    return (
+        "n.nspname <> ALL(%s) AND n.nspname NOT LIKE 'pg\\_toast%%' AND n.nspname NOT LIKE 'pg\\_temp\\_%%'",
+        [list(SYSTEM_SCHEMAS)],
+    )
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _iso(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def _expression_columns(expression: str, table: Table) -> tuple[str, ...]:
+    """Columns of `table` that an expression (as PostgreSQL prints it) reads."""
+    found: dict[str, None] = {}
+    for quoted, bare in _IDENTIFIER.findall(expression or ""):
+        name = (quoted.replace('""', '"') if quoted else bare).lower()
+        if name in table.columns:
+            found.setdefault(name, None)
+    return tuple(found)
+
+
+def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: list[str]) -> Schema:
+    cur.execute(
+        "SELECT current_setting('server_version_num')::int, current_setting('track_counts')::bool,"
+        " now(), pg_postmaster_start_time(),"
+        " (SELECT stats_reset FROM pg_stat_database WHERE datname = current_database())"
+    )
+    _version, track_counts, now, started, stats_reset = cur.fetchone()
+    if stats_reset is not None:
+        since = _iso(stats_reset)
+    else:
+        since = _iso(started)
+        if track_counts:
+            notes.append(
+                f"no statistics reset recorded for this database: counters are given since the server"
+                f" start ({since}), but survive clean restarts and may be older"
+            )
+    sampled_at = _iso(now)
+
+    info = conn.info
+    schema = Schema(dialect=dialect, origin=f"postgresql://{info.user}@{info.host}:{info.port}/{info.dbname}")
+    where, params = _schema_filter(schemas)
+
+    # 2: relations
+    tables: dict[int, Table] = {}
+    keys: dict[int, str] = {}
+    parents: dict[int, int] = {}
+    partition_keys: dict[int, tuple[str, list[str], str, str]] = {}
+    cur.execute(
+        "SELECT c.oid, n.nspname, c.relname, c.relkind, c.relpersistence, am.amname, inh.inhparent,"
+        " pt.partstrat, pg_get_partkeydef(c.oid),"
+        " ARRAY(SELECT a.attname FROM unnest(pt.partattrs::int2[]) WITH ORDINALITY AS k(attnum, ord)"
+        "       JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum ORDER BY k.ord),"
+        " pg_get_expr(pt.partexprs, pt.partrelid)"
+        " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+        " LEFT JOIN pg_am am ON am.oid = c.relam"
+        " LEFT JOIN pg_inherits inh ON inh.inhrelid = c.oid AND c.relispartition"
+        " LEFT JOIN pg_partitioned_table pt ON pt.partrelid = c.oid"
+        f" WHERE c.relkind IN ('r', 'p', 'v', 'm') AND {where}"
+        " ORDER BY n.nspname, c.relname",
+        params,
+    )
+    for oid, nsp, name, kind, persistence, access_method, parent, strategy, keydef, key_columns, key_exprs in cur.fetchall():
+        key = table_key(f"{_quote(nsp)}.{_quote(name)}", dialect)  # public.events -> events
+        if key in schema.tables or key in schema.views:
+            notes.append(f"{nsp}.{name} differs from another relation only in letter case; it was left out")
+            continue
+        if kind in ("v", "m"):
+            schema.views[key] = View(
+                name=name.lower(), schema=nsp.lower(), materialized=kind == "m", defined_at=Location(f"{nsp}.{name}")
+            )
+            continue
+        table = Table(
+            name=name.lower(),
+            schema=nsp.lower(),
+            engine=access_method,
+            temporary=persistence == "t",
+            defined_at=Location(f"{nsp}.{name}"),
+        )
+        schema.tables[key] = table
+        tables[oid] = table
+        keys[oid] = key
+        if parent is not None:
+            parents[oid] = parent
+        if strategy is not None:
+            partition_keys[oid] = (strategy, list(key_columns or []), keydef or "", key_exprs or "")
+    for oid, parent in parents.items():
+        if parent in tables:
+            tables[oid].partition_of = keys[parent]
+
+    # 3: columns
+    cur.execute(
+        "SELECT a.attrelid, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull,"
+        " pg_get_expr(d.adbin, d.adrelid), a.attidentity, a.attgenerated"
+        " FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
+        " JOIN pg_namespace n ON n.oid = c.relnamespace"
+        " LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum"
+        f" WHERE a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'p') AND {where}"
+        " ORDER BY a.attrelid, a.attnum",
+        params,
+    )
+    for relid, name, column_type, not_null, default, identity, generated in cur.fetchall():
+        table = tables.get(relid)
+        if table is None:
+            continue
+        if identity in ("a", "d"):
+            default = "GENERATED {} AS IDENTITY".format("ALWAYS" if identity == "a" else "BY DEFAULT")
+        elif generated == "s":
+            default = f"GENERATED ALWAYS AS ({default}) STORED"
+        table.columns[name.lower()] = Column(name=name.lower(), type=column_type, nullable=not not_null, default=default)
+
+    for oid, (strategy, key_columns, keydef, key_exprs) in partition_keys.items():
+        table = tables[oid]
+        columns = tuple(c.lower() for c in key_columns)
+        columns = tuple(dict.fromkeys((*columns, *_expression_columns(key_exprs, table))))
+        table.partitioning = Partitioning(
+            method=_STRATEGIES.get(strategy, strategy), columns=columns, expression=keydef, defined_at=table.defined_at
+        )
+
+    # 4: indexes
+    cur.execute(
+        "SELECT i.indrelid, i.indexrelid, ic.relname, i.indisunique, i.indisprimary, am.amname,"
+        " i.indpred IS NOT NULL,"
+        " ARRAY(SELECT CASE WHEN k.attnum <> 0 THEN a.attname::text"
+        "                   ELSE pg_get_indexdef(i.indexrelid, k.ord::int, true) END"
+        "       FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)"
+        "       LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum"
+        "       WHERE k.ord <= i.indnkeyatts ORDER BY k.ord),"
+        " s.idx_scan, inh.inhparent"
+        " FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid"
+        " JOIN pg_am am ON am.oid = ic.relam"
+        " JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace"
+        " LEFT JOIN pg_stat_user_indexes s ON s.indexrelid = i.indexrelid"
+        " LEFT JOIN pg_inherits inh ON inh.inhrelid = i.indexrelid"
+        f" WHERE c.relkind IN ('r', 'p') AND {where}"
+        " ORDER BY i.indrelid, ic.relname",
+        params,
+    )
+    index_by_oid: dict[int, Index] = {}
+    index_parent: dict[int, int] = {}
+    for relid, index_oid, name, unique, primary, method, partial, keys, scans, parent in cur.fetchall():
+        table = tables.get(relid)
+        if table is None:
+            continue
+        columns = tuple(k.lower() if k.lower() in table.columns else k for k in keys)
+        index = Index(
+            name=name.lower(),
+            columns=columns,
+            unique=unique,
+            primary=primary,
+            kind=method,
+            partial=partial,
+            defined_at=table.defined_at,
+            scans=int(scans) if scans is not None and track_counts else None,
+        )
+        index_by_oid[index_oid] = index
+        if parent is not None:
+            index_parent[index_oid] = parent
+        if primary:
+            table.primary_key = index
+        else:
+            table.indexes.append(index)
+
+    # 5: workload counters
+    if not track_counts:
+        notes.append(
+            "no workload counters: track_counts is off (set track_counts = on in postgresql.conf"
+            " or ALTER SYSTEM SET track_counts = on, then reload)"
+        )
+        return schema
+    cur.execute(
+        "SELECT s.relid, s.n_tup_ins, s.n_tup_upd, s.n_tup_del,"
+        " s.seq_tup_read + COALESCE(s.idx_tup_fetch, 0), s.n_live_tup"
+        " FROM pg_stat_user_tables s JOIN pg_namespace n ON n.nspname = s.schemaname"
+        f" WHERE {where}",
+        params,
+    )
+    for relid, inserts, updates, deletes, reads, live in cur.fetchall():
+        table = tables.get(relid)
+        if table is not None:
+            table.workload = Workload(
+                inserts=int(inserts),
+                reads=int(reads or 0),
+                updates=int(updates),
+                deletes=int(deletes),
+                rows=int(live),
+                since=since,
+                sampled_at=sampled_at,
+                source="pg_stat_user_tables",
+            )
+    _roll_up_partitions(tables, parents, index_by_oid, index_parent, since, sampled_at)
+    return schema
+
+
+def _roll_up_partitions(
+    tables: dict[int, Table],
+    parents: dict[int, int],
+    index_by_oid: dict[int, Index],
+    index_parent: dict[int, int],
+    since: str | None,
+    sampled_at: str | None,
+) -> None:
+    """Give partitioned tables (and their indexes) the sums of their partitions' counters.
+
+    Rows routed to a partition are counted on the partition only; the parent's own
+    figures, when the server lists any, are added too (they are zero in practice).
+    """
+    children: dict[int, list[int]] = defaultdict(list)
+    for child, parent in parents.items():
+        children[parent].append(child)
+    summed: set[int] = set()
+
+    def table_sum(oid: int) -> Workload | None:
+        table = tables[oid]
+        if table.partitioning is None or oid in summed:
+            return table.workload
+        summed.add(oid)
+        own = table.workload
+        total = Workload(rows=0, since=since, sampled_at=sampled_at, source="pg_stat_user_tables")
+        for part in [own, *(table_sum(child) for child in children.get(oid, []) if child in tables)]:
+            if part is None:
+                continue
+            total.inserts += part.inserts
+            total.reads += part.reads
+            total.updates += part.updates
+            total.deletes += part.deletes
+            total.rows += part.rows or 0
+        table.workload = total
+        return total
+
+    for oid in tables:
+        table_sum(oid)
+
+    index_children: dict[int, list[int]] = defaultdict(list)
+    for child, parent in index_parent.items():
+        index_children[parent].append(child)
+    index_summed: set[int] = set()
+
+    def index_sum(oid: int) -> int | None:
+        index = index_by_oid[oid]
+        if oid not in index_children or oid in index_summed:
+            return index.scans
+        index_summed.add(oid)
+        known = [s for s in [index.scans, *(index_sum(c) for c in index_children[oid] if c in index_by_oid)] if s is not None]
+        index.scans = sum(known) if known else None
+        return index.scans
+
+    for oid in index_by_oid:
+        index_sum(oid)

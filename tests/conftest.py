@@ -1,0 +1,22 @@
+"""Session-wide fixtures: throwaway database servers (see servers.py).
+
+A test that asks for one of them errors, never skips, when the server cannot start.
+"""
+from __future__ import annotations
+
+import pytest
+import servers
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A private PostgreSQL server: .dsn(db), .connect(db="postgres"), .create_database(name), .version."""
+    with servers.postgres_server() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def mariadb_server():
+    """A private MariaDB server: .dsn(db), .connect(db=None), .create_database(name), .version."""
+    with servers.mariadb_server() as server:
+        yield server
