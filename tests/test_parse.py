@@ -98,3 +98,26 @@ def test_directives_attach_to_the_next_statement():
 def test_mariadb_column_definitions_read_as_mysql():
     stmt = one("ALTER TABLE t ADD COLUMN c varchar(10) NOT NULL DEFAULT 'x' AFTER id", "mariadb")
     assert stmt.actions[0].details["position"] == "after" and stmt.actions[0].details["type"] == "VARCHAR(10)"
+
+
+def test_ddl_inside_prepare_strings_and_called_procedures_is_read():
+    sql = (
+        "CREATE TABLE r (a int NOT NULL, b int NOT NULL);\n"
+        "SET @s = (SELECT IF((SELECT 1) > 0, 'SELECT 1', 'ALTER TABLE r ADD COLUMN c int;'));\n"
+        "PREPARE st FROM @s;\nEXECUTE st;\n"
+        "CREATE PROCEDURE fix_pk()\nBEGIN\n  IF 1 THEN\n    ALTER TABLE r ADD PRIMARY KEY (a, b);\n  END IF;\nEND;\n"
+        "CALL fix_pk();\n"
+    )
+    stmts = parse_text(sql, "m.sql", "mysql").statements
+    embedded = [(s.location.line, [a.op for a in s.actions]) for s in stmts if s.details.get("embedded")]
+    assert embedded == [(2, ["add_column"]), (8, ["add_primary_key"])]
+    # the procedure's DDL runs where it is called, after the table exists
+    assert [s.kind for s in stmts].index("alter_table") > [s.kind for s in stmts].index("create_table")
+
+
+def test_ddl_in_do_blocks_but_not_dynamic_format_strings():
+    sql = ("DO $$\nBEGIN\n  IF NOT EXISTS (SELECT 1) THEN\n    ALTER TABLE t ADD COLUMN x bigint DEFAULT '0'::bigint;\n"
+           "  END IF;\n  EXECUTE format('DROP INDEX %I', 'i');\nEND $$;\n")
+    parsed = parse_text(sql, "d.sql", "postgres")
+    assert not parsed.errors
+    assert [(s.location.line, s.kind) for s in parsed.statements if s.details.get("embedded")] == [(4, "alter_table")]

@@ -60,6 +60,7 @@ def parse_text(text: str, path: str, dialect: str) -> ParsedFile:
     directives = _directives(split.comments)
     result.ignore_file = frozenset(r for line, (kind, rules) in directives.items() if kind == "ignore-file" for r in rules)
     prev_end = 0
+    procedures: dict[str, list[tuple[str, int, int]]] = {}
     for chunk in split.chunks:
         suppressed: set[str] = set()
         annotations: set[str] = set()
@@ -73,20 +74,67 @@ def parse_text(text: str, path: str, dialect: str) -> ParsedFile:
             elif kind == "insert-heavy":
                 annotations.add("insert-heavy")
         prev_end = chunk.end_line
-        loc = Location(path, chunk.line, chunk.column, next(_SEQ))
-        try:
-            stmt = describe(chunk.text, loc, dialect)
-        except StatementError as e:
-            result.errors.append(ParseError(path, chunk.line, str(e)))
-            continue
-        except Exception as e:  # a reader bug must not stop the other statements and files
-            result.errors.append(ParseError(path, chunk.line, f"internal error reading this statement: {e!r}"))
-            continue
-        stmt.end_line = chunk.end_line
-        stmt.suppressed = frozenset(suppressed)
-        stmt.annotations = frozenset(annotations)
-        result.statements.append(stmt)
+        pieces = [(chunk.text, chunk.line, chunk.column)]
+        pieces += embedded_ddl(chunk.text, chunk.line, chunk.column, dialect, procedures)
+        for n, (text, line, column) in enumerate(pieces):
+            try:
+                stmt = describe(text, Location(path, line, column, next(_SEQ)), dialect)
+            except StatementError as e:
+                result.errors.append(ParseError(path, line, str(e)))
+                continue
+            except Exception as e:  # a reader bug must not stop the other statements and files
+                result.errors.append(ParseError(path, line, f"internal error reading this statement: {e!r}"))
+                continue
+            stmt.end_line = chunk.end_line if n == 0 else line + text.count("\n")
+            stmt.suppressed = frozenset(suppressed)
+            stmt.annotations = frozenset(annotations)
+            if n:
+                stmt.details["embedded"] = True
+            result.statements.append(stmt)
     return result
+
+
+# DDL that runs from inside another statement: MySQL procedures CALLed in the same file,
+# PREPARE strings (`SET @s = IF(..., 'ALTER TABLE ...', 'SELECT 1')`), PostgreSQL DO blocks.
+# Migration tools use these to make DDL conditional; the schema they build depends on them.
+_DDL_START = r"(?:ALTER\s+TABLE|CREATE\s+(?:UNIQUE\s+)?INDEX|DROP\s+INDEX|CREATE\s+TABLE|DROP\s+TABLE|RENAME\s+TABLE)\b"
+_DDL_STRING = re.compile(rf"'(\s*{_DDL_START}(?:[^'\\]|\\.|'')*)'", re.I)
+_DDL_IN_BODY = re.compile(
+    rf"(?:^|;|\bTHEN\b|\bELSE\b|\bBEGIN\b|\bLOOP\b|\$\$)\s*({_DDL_START}(?:[^;']|'(?:[^']|'')*')*)", re.I
+)
+_PLACEHOLDER = re.compile(r"%[ILs]|\$\d")  # format()/EXECUTE ... USING: the DDL is built at run time
+_PROCEDURE = re.compile(rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?PROCEDURE\s+(?:IF\s+NOT\s+EXISTS\s+)?({QNAME})", re.I)
+_CALL = re.compile(rf"CALL\s+({QNAME})", re.I)
+
+
+def embedded_ddl(text: str, line: int, column: int, dialect: str, procedures: dict) -> list[tuple[str, int, int]]:
+    def at(pos: int, body: str) -> tuple[str, int, int]:
+        before = text[:pos]
+        nl = before.count("\n")
+        col = pos - before.rfind("\n") if nl else column + pos
+        return body.strip().rstrip(";").strip(), line + nl, col
+
+    head = text[:12].upper()
+    if dialect != "postgres":
+        proc = _PROCEDURE.match(text)
+        if proc:
+            procedures[table_key(proc.group(1), dialect)] = [at(m.start(1), m.group(1)) for m in _DDL_IN_BODY.finditer(text)]
+            return []
+        call = _CALL.match(text)
+        if call:
+            return procedures.get(table_key(call.group(1), dialect), [])
+        if not head.startswith(("SET", "SELECT")):
+            return []
+    elif not head.startswith("DO"):
+        return []
+    found = [
+        at(m.start(1), m.group(1).replace("''", "'").replace("\\'", "'"))
+        for m in _DDL_STRING.finditer(text)
+        if not _PLACEHOLDER.search(m.group(1))
+    ]
+    if dialect == "postgres":
+        found += [at(m.start(1), m.group(1)) for m in _DDL_IN_BODY.finditer(text)]
+    return sorted(found, key=lambda p: (p[1], p[2]))
 
 
 def _directives(comments) -> dict[int, tuple[str, set[str]]]:
