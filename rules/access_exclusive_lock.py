@@ -31,12 +31,12 @@ class AccessExclusiveLock(Rule):
     long transaction) and while it holds it, every query on the table queues.
 
     ## Example
-    ```sql
+    ```sql postgres
     ALTER TABLE accounts ALTER COLUMN balance TYPE numeric(20, 4);
     ```
 
     ## Use instead
-    ```sql
+    ```sql postgres
     SET lock_timeout = '2s';
     ALTER TABLE accounts ADD COLUMN balance_new numeric(20, 4);
     -- backfill in batches, then switch columns in a short transaction
@@ -54,6 +54,7 @@ class AccessExclusiveLock(Rule):
         "mariadb-doc-innodb-online-ddl",
         "mysql-doc-metadata-locking",
         "mariadb-doc-metadata-locking",
+        "mysql-doc-lock-wait-timeout",
     )
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:

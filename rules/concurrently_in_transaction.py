@@ -23,14 +23,14 @@ class ConcurrentlyInTransaction(Rule):
     transaction were executed and rolled back.
 
     ## Example
-    ```sql
+    ```sql postgres
     BEGIN;
     CREATE INDEX CONCURRENTLY orders_customer_idx ON orders (customer_id);
     COMMIT;
     ```
 
     ## Use instead
-    ```sql
+    ```sql postgres
     CREATE INDEX CONCURRENTLY orders_customer_idx ON orders (customer_id);
     ```
     """

@@ -37,14 +37,14 @@ class InsertHeavyIndexes(Rule):
     about three times the disk.
 
     ## Example
-    ```sql
+    ```sql mysql
     -- schemacite: insert-heavy
     CREATE TABLE events (id bigint PRIMARY KEY, account_id bigint, kind int, created_at timestamp,
       KEY (account_id), KEY (kind), KEY (created_at));
     ```
 
     ## Use instead
-    ```sql
+    ```sql mysql
     -- schemacite: insert-heavy
     CREATE TABLE events (id bigint PRIMARY KEY, account_id bigint, kind int, created_at timestamp,
       KEY (account_id, created_at));

@@ -28,13 +28,13 @@ class PartitionKeyNotInPk(Rule):
     partition key then read every partition, one after another.
 
     ## Example
-    ```sql
+    ```sql mysql
     CREATE TABLE measurements (id bigint NOT NULL, taken_on date NOT NULL, PRIMARY KEY (id))
       PARTITION BY RANGE (YEAR(taken_on)) (PARTITION p0 VALUES LESS THAN MAXVALUE);
     ```
 
     ## Use instead
-    ```sql
+    ```sql mysql
     CREATE TABLE measurements (id bigint NOT NULL, taken_on date NOT NULL, PRIMARY KEY (id, taken_on))
       PARTITION BY RANGE (YEAR(taken_on)) (PARTITION p0 VALUES LESS THAN MAXVALUE);
     ```

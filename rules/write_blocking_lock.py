@@ -26,12 +26,12 @@ class WriteBlockingLock(Rule):
     fills the connection pool.
 
     ## Example
-    ```sql
+    ```sql postgres
     CREATE INDEX orders_customer_idx ON orders (customer_id);
     ```
 
     ## Use instead
-    ```sql
+    ```sql postgres
     CREATE INDEX CONCURRENTLY orders_customer_idx ON orders (customer_id);
     ```
     """

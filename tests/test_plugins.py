@@ -1,0 +1,150 @@
+"""The plugin API: registration, entry points, broken packs, and the built-in rules' contract."""
+from __future__ import annotations
+
+import inspect
+import re
+from importlib.metadata import EntryPoint
+from pathlib import Path
+
+import pluggy
+import pytest
+
+from schemacite import hookimpl, hookspecs
+from schemacite.evidence import load_catalogue
+from schemacite.plugins import BUILTIN_PLUGINS, plugin_manager, rule_classes
+from schemacite.rule import Rule, Severity
+from schemacite.testing import run_case
+
+ROOT = Path(__file__).resolve().parents[1]
+BUILTIN_RULES = rule_classes(plugin_manager(load_entrypoints=False))
+SECTIONS = ("## What it does", "## Why is this bad?", "## Example", "## Use instead")
+
+
+class BlobRule(Rule):
+    """Table stores a blob."""
+
+    code = "ACME001"
+    name = "no-blobs"
+    summary = "Table {table} has a blob"
+
+    def check_table(self, table, ctx):
+        if any("BLOB" in c.type.upper() for c in table.columns.values()):
+            yield self.finding(table.defined_at, table=table.name)
+
+
+class Pack:
+    @hookimpl
+    def schemacite_rules(self):
+        return [BlobRule]
+
+
+PACK = Pack()
+
+
+def test_an_inline_pack_runs_beside_the_builtins():
+    pm = plugin_manager(load_entrypoints=False)
+    pm.register(Pack(), name="acme")
+    result = run_case({"rule": "no-blobs", "dialect": "mysql", "sql": "CREATE TABLE t (id int PRIMARY KEY, b blob);"}, pm)
+    assert [(f.code, f.table) for f in result.findings] == [("ACME001", "t")]
+
+
+def test_entry_point_packs_load_and_a_broken_one_is_skipped(monkeypatch, caplog):
+    import schemacite.plugins as plugins
+
+    good = EntryPoint(name="acme", value="tests.test_plugins:PACK", group="schemacite")
+    bad = EntryPoint(name="broken", value="no_such_module_xyz:plugin", group="schemacite")
+    monkeypatch.setattr(plugins, "entry_points", lambda group: [bad, good] if group == "schemacite" else [])
+    monkeypatch.syspath_prepend(str(ROOT))
+    pm = plugin_manager()
+    assert pm.get_plugin("acme") is not None and pm.get_plugin("broken") is None
+    assert "plugin broken could not be loaded" in caplog.text
+    assert "no-blobs" in [c.name for c in rule_classes(pm)]
+    monkeypatch.setenv("SCHEMACITE_DISABLE_PLUGIN_AUTOLOAD", "1")
+    assert plugin_manager().get_plugin("acme") is None
+
+
+def test_a_misspelt_hook_is_refused():
+    class Typo:
+        @hookimpl
+        def schemacite_rule(self):  # not a hook
+            return []
+
+    pm = pluggy.PluginManager("schemacite")
+    pm.add_hookspecs(hookspecs)
+    pm.register(Typo())
+    with pytest.raises(pluggy.PluginValidationError):
+        pm.check_pending()
+
+
+def test_every_hookspec_is_documented_with_its_signature():
+    doc = (ROOT / "docs" / "plugins.md").read_text()
+    for name, fn in inspect.getmembers(hookspecs, inspect.isfunction):
+        if name.startswith("schemacite_"):
+            sig = str(inspect.signature(fn)).replace("'", "")
+            assert f"### `{name}{sig}`" in doc, name
+
+
+@pytest.mark.parametrize("cls", BUILTIN_RULES, ids=[c.name for c in BUILTIN_RULES])
+def test_builtin_rule_contract(cls):
+    catalogue = load_catalogue()
+    doc = cls.doc()
+    assert doc.splitlines()[0].endswith("."), "first docstring line is the short description"
+    positions = [doc.find(s) for s in SECTIONS]
+    assert all(p >= 0 for p in positions) and positions == sorted(positions), "doc sections in order"
+    assert re.fullmatch(r"SC\d{3}", cls.code) and re.fullmatch(r"[a-z]+(-[a-z]+)*", cls.name)
+    assert cls.evidence or cls.evidence_note, "cite evidence or say why there is none"
+    for eid in cls.evidence:
+        assert eid in catalogue, eid
+    assert isinstance(cls.default_severity, Severity)
+    assert (ROOT / "fixtures" / "rules" / f"{cls.name}.yml").exists() or cls.name == "unused-index"
+    cls()  # options resolve to their defaults
+
+
+def test_codes_and_names_are_unique_and_builtins_are_plugins():
+    codes = [c.code for c in BUILTIN_RULES]
+    names = [c.name for c in BUILTIN_RULES]
+    assert len(set(codes)) == len(codes) and len(set(names)) == len(names)
+    assert all(m.startswith("schemacite.") for m in BUILTIN_PLUGINS)
+
+
+def test_every_catalogue_entry_is_cited_and_every_fixture_names_a_rule():
+    cited = {e for c in BUILTIN_RULES for e in c.evidence}
+    uncited = set(load_catalogue()) - cited
+    # supporting documentation entries may be cited from docs rather than rules; none is orphaned here
+    assert not uncited, f"catalogue entries no rule cites: {sorted(uncited)}"
+    names = {c.name for c in BUILTIN_RULES}
+    for f in (ROOT / "fixtures" / "rules").glob("*.yml"):
+        assert f.stem in names, f"{f.name} names no rule"
+
+
+def _examples(doc: str, section: str) -> tuple[str | None, str]:
+    """The first SQL block of a doc section, and the dialect its fence names (```sql postgres)."""
+    part = doc.split(section, 1)[1]
+    m = re.search(r"```sql(?: (\w+))?\n(.*?)```", part, re.S)
+    return m.group(1), m.group(2)
+
+
+@pytest.mark.parametrize("cls", BUILTIN_RULES, ids=[c.name for c in BUILTIN_RULES])
+def test_doc_examples_are_fixtures(cls):
+    """`## Example` must be flagged and `## Use instead` must not, on some dialect the rule supports."""
+    if cls.name == "unused-index":
+        pytest.skip("needs live workload counters; covered by the audit tests")
+    doc = cls.doc()
+    flagged = _findings(cls, *_examples(doc, "## Example"))
+    assert flagged, "the Example is not flagged"
+    # an info-level nudge may remain; nothing that fails a run
+    remaining = [f for f in _findings(cls, *_examples(doc, "## Use instead")) if f.severity > Severity.INFO]
+    assert not remaining, "the Use instead example is flagged"
+
+
+def _findings(cls, dialect: str | None, sql: str) -> list:
+    history = {  # the tables the examples alter, as production already has them
+        "postgres": "CREATE TABLE accounts (id bigint PRIMARY KEY, balance numeric(12, 2));\n"
+        "CREATE TABLE orders (id bigint PRIMARY KEY, customer_id bigint);\n",
+        "mysql": "",
+    }
+    dialect = dialect or "mysql"
+    assert dialect in cls.dialects
+    result = run_case({"rule": cls.name, "dialect": dialect, "sql": sql, "history": history[dialect]})
+    assert not result.errors, [str(e) for e in result.errors]
+    return [f for f in result.findings if f.rule == cls.name]
