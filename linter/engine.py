@@ -1,7 +1,6 @@
 """Run the rules: over SQL files replayed onto a schema, or over a schema read from a server."""
 from __future__ import annotations
 
-import copy
 import fnmatch
 import glob
 import os
@@ -56,7 +55,7 @@ def expand(paths: Iterable[str]) -> tuple[list[str], list[ParseError]]:
     seen: set[str] = set()
     unique = []
     for f in files:
-        key = os.path.realpath(f)
+        key = os.path.abspath(f)
         if key not in seen:
             seen.add(key)
             unique.append(f)
@@ -138,30 +137,30 @@ class Linter:
         reported, errors = expand(paths)
         past, history_errors = expand(history)
         errors += history_errors
-        as_given = {os.path.realpath(f): f for f in reported}
+        as_given = {os.path.abspath(f): f for f in reported}
         reported_set = set(as_given)
         # a file named in both keeps its place in the history and the name it was reported by
-        past = [as_given.get(os.path.realpath(f), f) for f in past]
+        past = [as_given.get(os.path.abspath(f), f) for f in past]
         order = past + [f for f in reported if f not in past]
-        schema = copy.deepcopy(base) if base is not None else Schema(self.config.dialect)
+        schema = base.copy() if base is not None else Schema(self.config.dialect)
         result = LintResult(rules=self.rules, files=reported, errors=errors)
         statements: dict[tuple[str, int], Statement] = {}
         file_ignores: dict[str, frozenset[str]] = {}
         for path in order:
-            is_reported = os.path.realpath(path) in reported_set
+            is_reported = os.path.abspath(path) in reported_set
             parsed = read_sql_file(path, self.config.dialect)
             result.errors.extend(parsed.errors)
             file_ignores[path] = parsed.ignore_file
             replay_into = schema
             if path.lower().endswith(".down.sql"):
-                replay_into = copy.deepcopy(schema)  # rolled-back changes are checked, not kept
+                replay_into = schema.copy()  # rolled-back changes are checked, not kept
             self._replay_file(parsed.statements, replay_into, is_reported, result, statements)
         mark_insert_heavy(schema, self.config)
         ctx = self._context(schema)
         for table in sorted(schema.tables.values(), key=lambda t: t.name):
             for rule in self.table_rules:
                 for f in rule.check_table(table, ctx):
-                    if os.path.realpath(f.location.file) in reported_set:
+                    if os.path.abspath(f.location.file) in reported_set:
                         result.findings.append(f)
         self._suppress(result, statements, file_ignores)
         result.findings.sort(key=Finding.sort_key)

@@ -5,7 +5,7 @@ so `Events`, `events` and `` `events` `` meet in one table.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True, order=True)
@@ -112,6 +112,16 @@ class Table:
             and all(c in self.columns and not self.columns[c].nullable for c in i.columns)
         ]
 
+    def copy(self) -> Table:
+        """A copy whose columns and key lists can change without touching this table.
+        Indexes are shared: replay replaces an Index rather than changing it."""
+        return replace(
+            self,
+            columns={k: replace(c) for k, c in self.columns.items()},
+            indexes=list(self.indexes),
+            workload=replace(self.workload) if self.workload else None,
+        )
+
     def index_named(self, name: str) -> Index | None:
         return next((i for i in self.indexes if i.name == name), None)
 
@@ -133,6 +143,9 @@ class Schema:
     views: dict[str, View] = field(default_factory=dict)
     # where the model came from: "sql", a snapshot path, or a server DSN without password
     origin: str = "sql"
+
+    def copy(self) -> Schema:
+        return replace(self, tables={k: t.copy() for k, t in self.tables.items()}, views=dict(self.views))
 
     def table(self, key: str) -> Table | None:
         return self.tables.get(key)

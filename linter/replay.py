@@ -1,7 +1,6 @@
 """Apply statements, in order, to a Schema."""
 from __future__ import annotations
 
-import copy
 from dataclasses import replace
 
 from schemacite.model import Column, Index, Schema, Table, View
@@ -48,7 +47,7 @@ def _stamp(table: Table, stmt: Statement) -> Table:
 def _create_table(schema: Schema, stmt: Statement, new: bool) -> None:
     if stmt.table in schema.tables and schema.tables[stmt.table].complete and "IF NOT EXISTS" in stmt.sql[:200].upper():
         return
-    table = copy.deepcopy(stmt.details["model"])
+    table = stmt.details["model"].copy()
     table.defined_at = stmt.location
     table.new = new or table.temporary
     parent_key = stmt.details.get("parent")
@@ -56,9 +55,10 @@ def _create_table(schema: Schema, stmt: Statement, new: bool) -> None:
         parent = schema.tables.get(parent_key)
         table.partition_of = parent_key
         if parent is not None:
-            table.columns = {**copy.deepcopy(parent.columns), **table.columns}
-            table.primary_key = table.primary_key or copy.deepcopy(parent.primary_key)
-            table.indexes = copy.deepcopy(parent.indexes) + table.indexes
+            inherited = parent.copy()
+            table.columns = {**inherited.columns, **table.columns}
+            table.primary_key = table.primary_key or inherited.primary_key
+            table.indexes = inherited.indexes + table.indexes
             table.insert_heavy = parent.insert_heavy
     if "insert-heavy" in stmt.annotations:
         table.insert_heavy = "annotation"
@@ -67,7 +67,7 @@ def _create_table(schema: Schema, stmt: Statement, new: bool) -> None:
 
 def _create_like(schema: Schema, stmt: Statement, new: bool) -> None:
     source = schema.tables.get(stmt.details["source"])
-    table = copy.deepcopy(source) if source else Table(name=stmt.table, complete=False)
+    table = source.copy() if source else Table(name=stmt.table, complete=False)
     table.name = stmt.table
     table.new = new
     table.defined_at = stmt.location

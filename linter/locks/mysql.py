@@ -37,7 +37,9 @@ PARTITION_OPS = frozenset({
 
 def general_note(server: str) -> tuple[str, str]:
     """(note, source) that holds for every DDL statement on `server`: the metadata lock."""
-    return T.MDL_NOTE, T.MDL_SOURCES["mariadb" if _server(server) == "mariadb" else "mysql"]
+    if _server(server) == "mariadb":
+        return T.MDL_NOTE + T.MDL_NOTE_MARIADB, T.MDL_SOURCES["mariadb"]
+    return T.MDL_NOTE, T.MDL_SOURCES["mysql"]
 
 
 def lookup(server: str, key: str, version: tuple[int, ...]) -> Row | None:
@@ -72,17 +74,38 @@ def impacts(statement: Statement, schema: Schema, server: str, version: tuple[in
         row = lookup(server, "drop_index", version)
         clauses = {"algorithm": _norm(statement.details.get("algorithm")),
                    "lock": _norm(statement.details.get("lock"))}
-        return [_impact("drop_index", "drop_index", row, relation, server, version, clauses)]
+        impact = _impact("drop_index", "drop_index", row, relation, server, version, clauses)
+        if server == "mariadb" and any(clauses.values()):
+            impact.note = ("server refuses: MariaDB's DROP INDEX ... ON takes no ALGORITHM/LOCK clause "
+                           "(syntax error); use ALTER TABLE ... DROP INDEX")
+        return [impact]
     if kind in ("optimize_table", "truncate", "drop_table", "rename_table"):
         key = f"statement.{kind}"
         row = _lookup_adjusted(server, key, version, table, [])
-        return [_impact(kind, key, row, relation, server, version, {})]
+        impact = _impact(kind, key, row, relation, server, version, {})
+        return [_with_relations(impact, _relations(statement, relation))]
     if kind == "lock_table":
-        mode = str(statement.details.get("mode") or "WRITE").upper()
-        key = "statement.lock_table.read" if "READ" in mode else "statement.lock_table.write"
-        row = lookup(server, key, version)
-        return [_impact(kind, key, row, relation, server, version, {})]
+        modes = statement.details.get("modes") or {relation: statement.details.get("mode") or "WRITE"}
+        out = []
+        for name, mode in modes.items():
+            key = "statement.lock_table.read" if "READ" in str(mode).upper() else "statement.lock_table.write"
+            out.append(_impact(kind, key, lookup(server, key, version), name, server, version, {}))
+        return out
     return []
+
+
+def _relations(statement: Statement, relation: str) -> list[str]:
+    """Every table a TRUNCATE / DROP / OPTIMIZE / RENAME statement names (old names for RENAME)."""
+    d = statement.details
+    if d.get("pairs"):
+        return [old for old, _new in d["pairs"]]
+    return list(d.get("tables") or [relation])
+
+
+def _with_relations(impact: LockImpact, relations: list[str]) -> LockImpact:
+    mode = impact.locks[0].mode
+    impact.locks = [Lock(r, mode, T.BLOCKS[mode]) for r in relations]
+    return impact
 
 
 # --------------------------------------------------------------------------- ALTER TABLE
@@ -152,10 +175,11 @@ def _key(action: Action, table, server, version, actions, replaced_pk, fk_checks
         text = action.text.upper()
         if d.get("auto_increment") or re.search(r"\bAUTO_INCREMENT\b", text):
             return "add_column.auto_increment", None
-        generated = d.get("generated") or d.get("expression") or re.search(r"\bAS\s*\(", text)
-        if d.get("stored") is True or (generated and re.search(r"\b(STORED|PERSISTENT)\b", text)):
+        generated = d.get("generated") or d.get("expression") or re.search(r"\b(?:GENERATED\s+ALWAYS\s+)?AS\s*\(",
+                                                                           text)
+        if generated and (d.get("stored") is True or re.search(r"\b(STORED|PERSISTENT)\b", text)):
             return "add_column.stored", None
-        if d.get("virtual") or d.get("stored") is False or generated:
+        if generated or d.get("virtual"):
             return "add_column.virtual", None
         position = d.get("position") or d.get("first_or_after")
         if position:
@@ -185,7 +209,9 @@ def _key(action: Action, table, server, version, actions, replaced_pk, fk_checks
             return "add_foreign_key.no_checks", None
         return "add_foreign_key", None
     if op == "convert_charset":
-        target = str(d.get("value") or d.get("charset") or "").lower()
+        m = re.search(r"\b(?:CHARACTER\s+SET|CHARSET)\s*=?\s*`?(\w+)", f"{d.get('value') or ''} {action.text}",
+                      re.IGNORECASE)
+        target = (m.group(1) if m else str(d.get("charset") or d.get("value") or "")).lower()
         source = str(d.get("from") or _table_charset(table) or "").lower()
         if target.startswith("utf8mb4") and source in ("utf8", "utf8mb3") and not _has_text_columns(table):
             return "convert_charset.utf8mb3_to_utf8mb4", None
@@ -277,9 +303,22 @@ def _parse_type(text: str) -> dict:
         "unsigned": bool(re.search(r"\bUNSIGNED\b", rest, re.IGNORECASE)),
         "zerofill": bool(re.search(r"\bZEROFILL\b", rest, re.IGNORECASE)),
         "charset": charset,
+        "charset_written": cs is not None,
         "collate": collate,
         "auto_increment": bool(re.search(r"\bAUTO_INCREMENT\b", rest, re.IGNORECASE)),
     }
+
+
+_STRING_TYPES = {"char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set"}
+
+
+def _column_attributes(text: str) -> str:
+    """CHARACTER SET / COLLATE / AUTO_INCREMENT written in a column definition (the parser's type drops them)."""
+    found = re.findall(
+        r"\b(?:CHARACTER\s+SET|CHARSET)\s*=?\s*`?\w+|\bCOLLATE\s*=?\s*`?\w+|\bAUTO_INCREMENT\b",
+        re.sub(r"'(?:[^']|'')*'", "''", text or ""), re.IGNORECASE,
+    )
+    return " ".join(found)
 
 
 def _members(args: str) -> list[str]:
@@ -305,12 +344,21 @@ def _modify_key(action: Action, table, server, version) -> tuple[str, str | None
     if position:
         changes.append("reorder")
     new_nullable = not bool(d.get("not_null")) if "not_null" in d else old.nullable
+    if table is not None and table.primary_key is not None and action.column in table.primary_key.columns:
+        new_nullable = False  # primary key columns stay NOT NULL whatever the MODIFY says
     text_up = action.text.upper()
+    note = None
     if new_type:
-        o, n = _parse_type(old.type), _parse_type(new_type)
-        table_cs = _table_charset(table) or T.DEFAULT_CHARSET
+        o = _parse_type(old.type)
+        n = _parse_type(new_type + " " + _column_attributes(action.text))
+        known_cs = _table_charset(table)
+        table_cs = known_cs or T.DEFAULT_CHARSET
         o_cs = o["charset"] or table_cs
-        n_cs = n["charset"] or (o["charset"] if not n["collate"] else None) or table_cs
+        n_cs = n["charset"] or table_cs
+        if n["charset_written"] and not o["charset"] and not known_cs and n["base"] in _STRING_TYPES:
+            # the column's current character set is not in the model: assume a conversion
+            o_cs = "unknown"
+            note = "the column's current character set is unknown: assuming it changes"
         if (n["auto_increment"] or re.search(r"\bAUTO_INCREMENT\b", text_up)) and not getattr(
             old, "auto_increment", False
         ):
@@ -338,7 +386,6 @@ def _modify_key(action: Action, table, server, version) -> tuple[str, str | None
     if not changes:
         changes.append("rename" if new_name and new_name != action.column else "same")
     worst = max(changes, key=lambda c: _cost(lookup(server, f"modify_column.{c}", version)))
-    note = None
     if worst in ("collation", "charset_utf8mb3_to_utf8mb4") and server == "mariadb" and _indexed(table, action.column):
         note = "an index covers the column: it is rebuilt (NOCOPY)"
     return f"modify_column.{worst}", note
@@ -468,6 +515,8 @@ def _impact(operation, key, row: Row | None, relation, server, version, clauses,
                 notes.append("ALGORITHM=COPY forces a full table copy")
             algorithm, rebuild, scan = "COPY", True, True
             lock = _max_lock(lock, _copy_min_lock(server, version, key))
+        elif server == "mariadb" and key in T.MARIADB_ALGORITHM_IGNORED:
+            notes.append(f"MariaDB accepts ALGORITHM={want_algo} here and copies the table anyway")
         elif ALGO_RANK[want_algo] < ALGO_RANK[algorithm]:
             refused.append(f"ALGORITHM={want_algo} is not supported for this operation (best: {algorithm})")
         elif server == "mysql" and want_algo == "INPLACE" and algorithm == "INSTANT":
@@ -487,6 +536,17 @@ def _impact(operation, key, row: Row | None, relation, server, version, clauses,
                 rebuild = row.rebuild if row.inplace_rebuild is None else row.inplace_rebuild
                 notes.append(f"LOCK={want_lock} rules out INSTANT on MySQL: the statement runs in place"
                              + (" and rebuilds the table" if rebuild else ""))
+        if (
+            not refused
+            and want_lock == "NONE"
+            and lock != "NONE"
+            and want_algo in (None, "COPY")
+            and _copy_min_lock(server, version, key) == "NONE"
+        ):
+            # MariaDB 11.2+: rather than refuse LOCK=NONE, the server copies the table online
+            if algorithm != "COPY":
+                notes.append("LOCK=NONE makes MariaDB 11.2+ copy the table online instead")
+            algorithm, rebuild, scan, lock = "COPY", True, True, "NONE"
         if not refused:
             if LOCK_RANK[want_lock] < LOCK_RANK[lock]:
                 refused.append(f"LOCK={want_lock} is not supported for this operation (least: LOCK={lock})")

@@ -107,6 +107,9 @@ MDL_NOTE = (
     "Run `SET SESSION lock_wait_timeout = 5;` (seconds) before the statement so it gives up "
     "instead of stalling traffic, and retry."
 )
+MDL_NOTE_MARIADB = (
+    " On MariaDB, `ALTER TABLE t WAIT 5 ...` / `NOWAIT` bounds the wait for one statement."
+)
 MDL_SOURCES = {
     "mysql": MY_MDL + "#online-ddl-metadata-locks",
     "mariadb": MDB_OVERVIEW + "#alter-locking-strategies",
@@ -406,10 +409,14 @@ MYSQL: dict[str, tuple[tuple[tuple[int, ...], Row], ...]] = {
                  scan=True)),
     ),
     "enable_keys": (
-        (_M57, R(None, False, "NONE", MY_ALTER, "InnoDB ignores ENABLE/DISABLE KEYS")),
+        (_M57, R(None, False, "NONE", MY_ALTER,
+                 "InnoDB ignores ENABLE/DISABLE KEYS (with a warning); lock level not measured on MySQL "
+                 "(MariaDB 10.11 takes it exclusively)")),
     ),
     "disable_keys": (
-        (_M57, R(None, False, "NONE", MY_ALTER, "InnoDB ignores ENABLE/DISABLE KEYS")),
+        (_M57, R(None, False, "NONE", MY_ALTER,
+                 "InnoDB ignores ENABLE/DISABLE KEYS (with a warning); lock level not measured on MySQL "
+                 "(MariaDB 10.11 takes it exclusively)")),
     ),
     "rename_table": (
         (_M57, R("INPLACE", False, "NONE", MY57, "renames the files without copying")),
@@ -823,10 +830,14 @@ MARIADB: dict[str, tuple[tuple[tuple[int, ...], Row], ...]] = {
                 "ORDER BY copies the rows in order; online copy does not support it", scan=True, verified=V)),
     ),
     "enable_keys": (
-        (_D0, R(None, False, "NONE", MDB_OVERVIEW, "InnoDB ignores ENABLE/DISABLE KEYS")),
+        ((10, 3, 7), R("INSTANT", False, "EXCLUSIVE", MDB_OVERVIEW,
+                       "measured: InnoDB ignores ENABLE/DISABLE KEYS, yet 10.11 accepts only "
+                       "LOCK=EXCLUSIVE for it: a brief full block; not described on the pages", verified=V)),
     ),
     "disable_keys": (
-        (_D0, R(None, False, "NONE", MDB_OVERVIEW, "InnoDB ignores ENABLE/DISABLE KEYS")),
+        ((10, 3, 7), R("INSTANT", False, "EXCLUSIVE", MDB_OVERVIEW,
+                       "measured: InnoDB ignores ENABLE/DISABLE KEYS, yet 10.11 accepts only "
+                       "LOCK=EXCLUSIVE for it: a brief full block; not described on the pages", verified=V)),
     ),
     "rename_table": (
         (_D0, R("INPLACE", False, "EXCLUSIVE", MDB_INPLACE,
@@ -892,13 +903,17 @@ MARIADB: dict[str, tuple[tuple[tuple[int, ...], Row], ...]] = {
     ),
     "analyze_partition": ((_D0, R(None, False, "NONE", MDB_PARTITION, "reads key distributions", scan=True,
                                   verified=V)),),
-    "check_partition": ((_D0, R(None, False, "NONE", MDB_PARTITION, "reads the partition", scan=True)),),
-    "repair_partition": ((_D0, R(None, False, "NONE", MDB_PARTITION, "no-op for InnoDB partitions")),),
+    "check_partition": ((_D0, R(None, False, "NONE", MDB_PARTITION, "reads the partition", scan=True,
+                                verified=V)),),
+    "repair_partition": ((_D0, R(None, False, "NONE", MDB_PARTITION, "no-op for InnoDB partitions",
+                                 verified=V)),),
     "discard_partition_tablespace": (
-        (_D0, R(None, False, "EXCLUSIVE", MDB_PARTITION, "no ALGORITHM/LOCK clause; no DML (MySQL 5.7 rule)")),
+        (_D0, R(None, False, "EXCLUSIVE", MDB_PARTITION,
+                "MariaDB has no per-partition DISCARD TABLESPACE: 10.11 rejects the syntax (measured)")),
     ),
     "import_partition_tablespace": (
-        (_D0, R(None, False, "EXCLUSIVE", MDB_PARTITION, "no ALGORITHM/LOCK clause; no DML (MySQL 5.7 rule)")),
+        (_D0, R(None, False, "EXCLUSIVE", MDB_PARTITION,
+                "MariaDB has no per-partition IMPORT TABLESPACE: 10.11 rejects the syntax (measured)")),
     ),
     # ---- other statements
     "statement.optimize_table": (
@@ -911,11 +926,13 @@ MARIADB: dict[str, tuple[tuple[tuple[int, ...], Row], ...]] = {
                 "drops and recreates the table under an exclusive metadata lock", verified=V)),
     ),
     "statement.drop_table": (
-        (_D0, R(None, False, "EXCLUSIVE", MDB_TRUNCATE, "takes an exclusive metadata lock; the data is gone")),
+        (_D0, R(None, False, "EXCLUSIVE", MDB_TRUNCATE, "takes an exclusive metadata lock; the data is gone",
+                verified=V)),
     ),
     "statement.rename_table": (
         ((10, 3, 7), R("INSTANT", False, "EXCLUSIVE", MDB_INSTANT,
-                       "instant, under an exclusive lock: readers and writers wait for the (short) rename")),
+                       "instant, under an exclusive lock: readers and writers wait for the (short) rename",
+                       verified=V)),
     ),
     "statement.lock_table.read": (
         (_D0, R(None, False, "SHARED", MDB_LOCK,
@@ -951,6 +968,10 @@ SPATIAL_REBUILD = (
 INSTANT_ONLY_ALONE = frozenset({
     "add_column", "add_column.position", "drop_column", "drop_column.stored", "modify_column.reorder",
 })
+
+# MariaDB 10.11 accepts any ALGORITHM clause for these and copies the table anyway (measured:
+# rows affected = row count), so no clause is refused.
+MARIADB_ALGORITHM_IGNORED = frozenset({"engine.change", "order_by"})
 
 # Cheaper ways to get the same result, by key (shown as LockImpact.alternative).
 ALTERNATIVES = {

@@ -11,7 +11,8 @@ schema model. Where the model lacks a fact, the answer is the cautious one and
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from schemacite.locks import Lock, LockImpact
 from schemacite.locks import postgres_table as T
@@ -66,12 +67,13 @@ class _Build:
     def impact(self) -> LockImpact:
         if self.row.note:
             self.notes.insert(0, self.row.note)
+        alternative = self.row.alternative
         return LockImpact(
             operation=self.key,
             locks=[Lock(r, m, T.BLOCKS.get(m, "reads+writes")) for r, m in self.locks.items()],
             rewrite=self.rewrite,
             scan=self.scan,
-            alternative=self.row.alternative,
+            alternative=alternative,
             note="; ".join(dict.fromkeys(self.notes)) or None,
             source=self.row.source,
         )
@@ -145,7 +147,7 @@ def _only(statement: Statement) -> bool:
     return bool(re.match(
         r"\s*(?:ALTER\s+TABLE(?:\s+IF\s+EXISTS)?|LOCK(?:\s+TABLE)?|TRUNCATE(?:\s+TABLE)?|ANALY[SZ]E(?:\s+VERBOSE)?"
         r"|VACUUM(?:\s*\([^)]*\))?)\s+ONLY\b|\s*CREATE\s+.*?\bON\s+ONLY\b",
-        statement.sql, re.I | re.S))
+        statement.sql, re.IGNORECASE | re.DOTALL))
 
 
 def _fold(name: str) -> str:
@@ -164,27 +166,27 @@ def _as_list(value: Any) -> list[str]:
     return [v for v in value if v]
 
 
-def _foreign_keys(table: Table | None) -> list[tuple[str | None, str]] | None:
-    """(constraint name, referenced table) of `table`'s foreign keys, if the model records them.
+def _foreign_keys(table: Table | None, *, with_columns: bool = False) -> list[Any] | None:
+    """`table`'s foreign keys as (constraint name, referenced table[, columns]), if the model records them.
 
     The model has no such field yet; `Table.foreign_keys` (items: a referenced
-    key, or an object/dict with `name` and `references`) is read when present.
-    None means unknown.
+    key, or an object/dict with `name`, `references` and `columns`) is read when
+    present. None means unknown.
     """
     if table is None:
         return None
     fks = getattr(table, "foreign_keys", None)
     if fks is None:
         return None
-    out: list[tuple[str | None, str]] = []
+    out: list[Any] = []
     for fk in fks:
         if isinstance(fk, str):
-            out.append((None, fk))
-            continue
-        get = fk.get if isinstance(fk, dict) else (lambda k, fk=fk: getattr(fk, k, None))
-        ref = get("references") or get("table")
+            name, ref, cols = None, fk, ()
+        else:
+            get = fk.get if isinstance(fk, dict) else (lambda k, fk=fk: getattr(fk, k, None))
+            name, ref, cols = get("name"), get("references") or get("table"), tuple(get("columns") or ())
         if ref:
-            out.append((get("name"), ref))
+            out.append((name, ref, cols) if with_columns else (name, ref))
     return out
 
 
@@ -239,18 +241,16 @@ def _query_sources(statement: Statement, created: str | None) -> list[str] | Non
         return [t for t in _as_list(listed) if t != created]
     if statement.kind == "create_table_like" and statement.details.get("source"):
         return [statement.details["source"]]
-    try:
-        import sqlglot
-        from sqlglot import exp
-    except ImportError:  # pragma: no cover
-        return None
-    m = re.search(r"\bAS\b(?P<q>.*)$", statement.sql, re.I | re.S)
+    import sqlglot
+    from sqlglot import exp
+
+    m = re.search(r"\bAS\b(?P<q>.*)$", statement.sql, re.IGNORECASE | re.DOTALL)
     if not m:
         return None
-    query = re.sub(r"\bWITH\s+(?:NO\s+)?DATA\s*;?\s*$", "", m.group("q"), flags=re.I)
+    query = re.sub(r"\bWITH\s+(?:NO\s+)?DATA\s*;?\s*$", "", m.group("q"), flags=re.IGNORECASE)
     try:
         tree = sqlglot.parse_one(query, read="postgres")
-    except Exception:
+    except sqlglot.errors.SqlglotError:
         return None
     ctes = {c.alias_or_name.lower() for c in tree.find_all(exp.CTE)}
     out: list[str] = []
@@ -299,8 +299,6 @@ def _norm_type(text: str) -> tuple[str, tuple[int, ...] | None, str]:
     base = _TYPE_ALIASES.get(t, t)
     if base == "bpchar" and args is None and t in ("char", "character"):
         args = (1,)
-    if base == "timestamptz" and t == "timestamptz":
-        pass
     return base + array, args, t
 
 
@@ -387,13 +385,16 @@ def _alter_action(statement: Statement, action: Action, schema: Schema, version:
         b.rewrite, why = _column_type_rewrite(tmodel, action)
         b.scan = b.rewrite
         b.note(why)
-        refs = _referencing(schema, table)
-        if refs is None:
-            b.note("if other tables' foreign keys reference this column, they are locked ACCESS EXCLUSIVE too "
-                   "(the model records no foreign keys)")
-        else:
-            for r in refs:
-                b.lock(r, T.ACCESS_EXCLUSIVE)
+        fks = _foreign_keys(tmodel, with_columns=True)
+        refs = _referencing(schema, table) if _is_key_column(tmodel, action.column) else []
+        if fks is None or refs is None:
+            b.note("if the column is part of a foreign key (on either side), the table on the other side is "
+                   "locked ACCESS EXCLUSIVE too (the model records no foreign keys)")
+        for _, ref, cols in fks or []:
+            if not cols or action.column in cols:
+                b.lock(ref, T.ACCESS_EXCLUSIVE)
+        for r in refs or []:  # only key columns can be referenced
+            b.lock(r, T.ACCESS_EXCLUSIVE)
     elif op == "set_not_null":
         if d.get("proven_by_check"):
             b.scan = False
@@ -408,7 +409,7 @@ def _alter_action(statement: Statement, action: Action, schema: Schema, version:
         if op == "add_constraint_using_index" and not using:
             using = _using_index_from_text(action.text)
         if using:
-            primary = op == "add_primary_key" or bool(re.search(r"\bPRIMARY\s+KEY\b", action.text, re.I))
+            primary = op == "add_primary_key" or bool(re.search(r"\bPRIMARY\s+KEY\b", action.text, re.IGNORECASE))
             b.scan = primary and _nullable_key(tmodel, using)
             if b.scan:
                 b.note("a key column is still nullable: the implicit SET NOT NULL scans the table")
@@ -490,6 +491,13 @@ def _column_type_rewrite(tmodel: Table | None, action: Action) -> tuple[bool, st
     return _type_change_rewrites(col.type, new)
 
 
+def _is_key_column(tmodel: Table | None, column: str | None) -> bool:
+    if tmodel is None or column is None:
+        return True
+    keys = ([tmodel.primary_key] if tmodel.primary_key else []) + tmodel.unique_keys
+    return any(column in k.columns for k in keys)
+
+
 def _nullable_key(tmodel: Table | None, index_name: str) -> bool:
     if tmodel is None:
         return True
@@ -500,12 +508,12 @@ def _nullable_key(tmodel: Table | None, index_name: str) -> bool:
 
 
 def _using_index_from_text(text: str) -> str | None:
-    m = re.search(r"\bUSING\s+INDEX\s+(?!TABLESPACE\b)([\w\".]+)", text, re.I)
+    m = re.search(r"\bUSING\s+INDEX\s+(?!TABLESPACE\b)([\w\".]+)", text, re.IGNORECASE)
     return _fold(m.group(1)) if m else None
 
 
 def _word_after(text: str, word: str) -> str | None:
-    m = re.search(rf"\b{word}\s+([\w\".]+)", text, re.I)
+    m = re.search(rf"\b{word}\s+([\w\".]+)", text, re.IGNORECASE)
     return _fold(m.group(1)) if m else None
 
 
@@ -514,7 +522,7 @@ def _reloption_mode(params: Iterable[str] | None, text: str) -> str:
     for p in _as_list(params):
         names.append(p.split("=", 1)[0].strip().lower())
     if not names:
-        inner = re.search(r"\((.*)\)", text, re.S)
+        inner = re.search(r"\((.*)\)", text, re.DOTALL)
         if inner:
             names = [p.split("=", 1)[0].strip().lower() for p in inner.group(1).split(",") if p.strip()]
     if not names:
@@ -532,7 +540,7 @@ def _reloption_mode(params: Iterable[str] | None, text: str) -> str:
 
 def _statement_key(statement: Statement) -> str:
     kind, d, sql = statement.kind, statement.details, statement.sql
-    conc = bool(d.get("concurrently")) or bool(re.search(r"\bCONCURRENTLY\b", sql, re.I))
+    conc = bool(d.get("concurrently")) or bool(re.search(r"\bCONCURRENTLY\b", sql, re.IGNORECASE))
     if kind in ("create_index", "drop_index", "reindex", "refresh_matview") and conc:
         return kind + ".concurrently"
     if kind == "vacuum":
@@ -546,11 +554,11 @@ def _statement_key(statement: Statement) -> str:
         text = str(d.get("text") or sql)
         if op in ("rename", "set_tablespace", "attach_partition", "set_storage_params"):
             return f"alter_index.{op}"
-        if re.search(r"\bSET\s+STATISTICS\b", text, re.I):
+        if re.search(r"\bSET\s+STATISTICS\b", text, re.IGNORECASE):
             return "alter_index.set_statistics"
-        if re.search(r"\bRENAME\b", text, re.I):
+        if re.search(r"\bRENAME\b", text, re.IGNORECASE):
             return "alter_index.rename"
-        if re.search(r"\b(?:RE)?SET\s*\(", text, re.I):
+        if re.search(r"\b(?:RE)?SET\s*\(", text, re.IGNORECASE):
             return "alter_index.set_storage_params"
         return "alter_index.other"
     return kind
@@ -584,6 +592,10 @@ def _statement(statement: Statement, schema: Schema, version: int) -> LockImpact
             lock_tree(t, row.mode)
         if kind == "drop_table":
             for t in tables:
+                parent = getattr(schema.tables.get(t), "partition_of", None)
+                if parent and parent not in tables:
+                    b.lock(parent, T.ACCESS_EXCLUSIVE)
+            for t in tables:
                 targets = _fk_targets(schema.tables.get(t))
                 if targets is None:
                     b.note("tables this one's foreign keys reference are locked ACCESS EXCLUSIVE too "
@@ -592,7 +604,7 @@ def _statement(statement: Statement, schema: Schema, version: int) -> LockImpact
                     for r in targets:
                         if r not in tables:
                             b.lock(r, T.ACCESS_EXCLUSIVE)
-        if kind in ("drop_table", "truncate") and re.search(r"\bCASCADE\b", statement.sql, re.I):
+        if kind in ("drop_table", "truncate") and re.search(r"\bCASCADE\b", statement.sql, re.IGNORECASE):
             for t in tables:
                 refs = _referencing(schema, t)
                 if refs is None:

@@ -81,7 +81,8 @@ ROLES = {
     "table_indexes": "every index of the table",
     "index_table": "the table that owns the named index",
     "sources": "tables and views a query reads",
-    "fk_parents": "tables the dropped table's own foreign keys point at",
+    "fk_parents": "tables the table's own foreign keys point at",
+    "partition_parent": "the partitioned table a dropped partition belongs to",
     "referencing": "tables whose foreign keys point at this one",
 }
 
@@ -144,7 +145,8 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),),
     "alter_table.alter_column_type": (Row(
         AE, recurse=True,
-        others=(Other("referencing", AE, when="other tables' foreign keys point at this column"),),
+        others=(Other("referencing", AE, when="other tables' foreign keys point at this column"),
+                Other("fk_parents", AE, when="the column belongs to a foreign key of this table"),),
         rewrite=None,
         rewrite_when="unless the old type is binary-coercible to the new one and USING does not change "
         "the value: varchar(n)->varchar(m>=n)/varchar/text, text->varchar, numeric(p,s)->numeric(q>=p,s) or "
@@ -153,7 +155,8 @@ ROWS: dict[str, tuple[Row, ...]] = {
         scan=None, scan_when="a rewrite; indexes on the column are rebuilt",
         alternative="add a new column of the new type, backfill it in batches, swap names in one short "
         "transaction",
-        source=f"{_ALTER} (SET DATA TYPE); {_ALTER_NOTES} (binary-coercible changes skip the rewrite)",
+        source=f"{_ALTER} (SET DATA TYPE); {_ALTER_NOTES} (binary-coercible changes skip the rewrite); "
+        f"locks on the other side of a foreign key: {_MEASURED}",
     ),),
     "alter_table.set_default": (Row(
         AE, recurse=True, note="affects only rows inserted later; existing rows are not touched",
@@ -483,7 +486,8 @@ ROWS: dict[str, tuple[Row, ...]] = {
         AE, recurse=True,
         others=(Other("fk_parents", AE, when="the dropped table has foreign keys (their RI triggers on "
                       "the referenced tables are dropped)"),
-                Other("referencing", AE, when="CASCADE drops other tables' foreign keys")),
+                Other("referencing", AE, when="CASCADE drops other tables' foreign keys"),
+                Other("partition_parent", AE, when="the dropped table is a partition")),
         source=f"DROP TABLE reference page; {_LOCKING} (ACCESS EXCLUSIVE); referenced tables: {_MEASURED}",
     ),),
     "drop_view": (Row(AE, source=f"DROP VIEW reference page; {_LOCKING}"),),
@@ -502,7 +506,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
         source=f"VACUUM reference page; {_LOCKING} (SHARE UPDATE EXCLUSIVE)",
     ),),
     "vacuum.full": (Row(
-        AE, rewrite=True, scan=True,
+        AE, rewrite=True, scan=True, recurse=True,
         alternative="pg_repack (or pg_squeeze), which copy the table online and hold ACCESS EXCLUSIVE "
         "only briefly at the swap",
         source=f"VACUUM reference page (FULL rewrites the table under ACCESS EXCLUSIVE); {_LOCKING}",

@@ -42,7 +42,7 @@ def column_facts(col: exp.ColumnDef, dialect: str) -> dict[str, Any]:
     """What replay and the lock tables need to know about one column definition."""
     glot = sqlglot_dialect(dialect)
     kind = col.args.get("kind")
-    type_sql = kind.sql(dialect=glot) if kind is not None else ""
+    type_sql = _type_sql(kind, glot) if kind is not None else ""
     facts: dict[str, Any] = {
         "name": _name(col.this),
         "type": type_sql,
@@ -60,7 +60,7 @@ def column_facts(col: exp.ColumnDef, dialect: str) -> dict[str, Any]:
         if isinstance(k, exp.NotNullColumnConstraint):
             facts["not_null"] = not k.args.get("allow_null")
         elif isinstance(k, exp.DefaultColumnConstraint):
-            facts["default"] = k.this.sql(dialect=glot)
+            facts["default"] = _default_sql(k.this, glot)
             funcs = {_func_name(f) for f in k.this.find_all(exp.Func)}
             facts["volatile_default"] = facts["volatile_default"] or bool(funcs & VOLATILE_FUNCTIONS)
         elif isinstance(k, exp.PrimaryKeyColumnConstraint):
@@ -78,6 +78,35 @@ def column_facts(col: exp.ColumnDef, dialect: str) -> dict[str, Any]:
         elif isinstance(k, exp.AutoIncrementColumnConstraint):
             facts["auto_increment"] = True
     return facts
+
+
+_TYPE_SQL: dict[tuple, str] = {}
+
+
+def _type_sql(kind: exp.DataType, glot: str) -> str:
+    """kind.sql(), remembered for the plain `NAME(literal, ...)` types that make up most columns:
+    generating SQL text is the costliest step of reading a column."""
+    params = kind.expressions
+    if kind.args.get("nested") or not all(
+        isinstance(p, exp.DataTypeParam) and isinstance(p.this, exp.Literal) and not p.args.get("expression")
+        for p in params
+    ):
+        return kind.sql(dialect=glot)
+    key = (glot, kind.this, tuple((p.this.this, p.this.is_string) for p in params))
+    text = _TYPE_SQL.get(key)
+    if text is None:
+        text = _TYPE_SQL[key] = kind.sql(dialect=glot)
+    return text
+
+
+def _default_sql(node: exp.Expression, glot: str) -> str:
+    if isinstance(node, exp.Literal):
+        return "'" + node.this.replace("'", "''") + "'" if node.is_string else node.this
+    if isinstance(node, exp.Null):
+        return "NULL"
+    if isinstance(node, exp.Boolean):
+        return "TRUE" if node.this else "FALSE"
+    return node.sql(dialect=glot)
 
 
 def _func_name(f: exp.Func) -> str:

@@ -200,6 +200,7 @@ def _sqlglot_error(e: Exception) -> str:
     return re.sub(r"\x1b\[[0-9;]*m", "", msg)
 
 
+_PARTITION_BY = re.compile(r"\bPARTITION\s+BY\b", re.I)
 _TEMP = r"(?:(?:GLOBAL\s+|LOCAL\s+)?(?P<temp>TEMPORARY|TEMP)\s+|(?P<unlogged>UNLOGGED)\s+)?"
 
 
@@ -225,7 +226,7 @@ def _create_table(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
         }
     pof = re.match(rf"\s*PARTITION\s+OF\s+(?P<parent>{QNAME})", rest, re.I)
     # the PARTITION BY clause is read by us, the rest by sqlglot
-    toks = tokenize(sql)
+    toks = tokenize(sql) if _PARTITION_BY.search(sql) else []
     cut = find_partition_by(toks)
     partitioning = None
     body = sql
