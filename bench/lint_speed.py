@@ -46,11 +46,12 @@ def dialect_of(path: Path) -> str:
 def compare(files: list[Path], runs: int) -> tuple[int, float, float]:
     linters = {d: Linter(load_config(None, {"dialect": d})) for d in ("mysql", "postgres")}
     texts = [(f, f.read_text(), dialect_of(f)) for f in files]
-    statements = sum(linters[d].lint([str(f)]).statements for f, _, d in texts)
+    by_dialect = {d: [str(f) for f, _, fd in texts if fd == d] for d in linters}
 
-    def ours():
-        for f, _, d in texts:
-            linters[d].lint([str(f)])
+    def ours() -> int:  # one run per dialect, as `schemacite lint DIR` does
+        return sum(linters[d].lint(paths).statements for d, paths in by_dialect.items() if paths)
+
+    statements = ours()
 
     def theirs():
         for _, text, d in texts:

@@ -73,6 +73,7 @@ MDB_PARTITION = "https://mariadb.com/docs/server/server-usage/partitioning-table
 MDB_IGNORED_IDX = "https://mariadb.com/docs/server/ha-and-performance/optimization-and-tuning/optimization-and-indexes/ignored-indexes"
 MDB_TRUNCATE = "https://mariadb.com/docs/server/reference/sql-statements/table-statements/truncate-table"
 MDB_LOCK = "https://mariadb.com/docs/server/reference/sql-statements/transactions/lock-tables"
+MDB_DROP = "https://mariadb.com/docs/server/reference/sql-statements/data-definition/drop/drop-table"
 
 ALGORITHMS = ("INSTANT", "NOCOPY", "INPLACE", "COPY")  # cheapest first
 LOCK_LEVELS = ("NONE", "SHARED", "EXCLUSIVE")  # least restrictive first
@@ -732,7 +733,8 @@ MARIADB: dict[str, tuple[tuple[tuple[int, ...], Row], ...]] = {
     ),
     "alter_index_visibility": (
         ((10, 6), R("INSTANT", False, "NONE", MDB_IGNORED_IDX,
-                    "measured: ALTER INDEX ... [NOT] IGNORED (10.6+) is metadata only", verified=V)),
+                    "ALTER INDEX ... [NOT] IGNORED (10.6+) is instant: the page and the server agree",
+                    verified=V)),
     ),
     "add_primary_key": (
         (_D0, R("INPLACE", True, "NONE", MDB_INPLACE,
@@ -926,7 +928,7 @@ MARIADB: dict[str, tuple[tuple[tuple[int, ...], Row], ...]] = {
                 "drops and recreates the table under an exclusive metadata lock", verified=V)),
     ),
     "statement.drop_table": (
-        (_D0, R(None, False, "EXCLUSIVE", MDB_TRUNCATE, "takes an exclusive metadata lock; the data is gone",
+        (_D0, R(None, False, "EXCLUSIVE", MDB_DROP, "takes an exclusive metadata lock; the data is gone",
                 verified=V)),
     ),
     "statement.rename_table": (

@@ -34,7 +34,8 @@ def _table_ref(node: exp.Expression | None, dialect: str) -> str | None:
     if isinstance(node, exp.Schema):
         node = node.this
     if isinstance(node, exp.Table):
-        return table_key(".".join(p.sql(dialect=sqlglot_dialect(dialect)) for p in node.parts), dialect)
+        parts = [p.name for p in node.parts]
+        return parts[-1].lower() if dialect != "postgres" or len(parts) < 2 else table_key(".".join(f'"{p}"' for p in parts), dialect)
     return None
 
 
