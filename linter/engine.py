@@ -5,7 +5,8 @@ import fnmatch
 import glob
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +108,66 @@ def mark_insert_heavy(schema: Schema, config: Config) -> None:
             table.insert_heavy = "name"
 
 
+@dataclass
+class Step:
+    """One statement on its way through a replay, with the schema as it was before it."""
+
+    statement: Statement
+    schema: Schema
+    reported: bool
+    in_transaction: bool = False
+    lock_timeout_set: bool = False
+
+
+class Replay:
+    """Walk history and reported files in replay order.
+
+    Iterating yields a Step per statement, then applies the statement to `schema`.
+    History files come first in their version order; reported files follow unless
+    the history already names them, in which case they keep their place there and
+    are not applied twice. `*.down.sql` files are checked on a copy and never kept.
+    """
+
+    def __init__(self, dialect: str, paths: Iterable[str], history: Iterable[str] = (), base: Schema | None = None):
+        self.dialect = dialect
+        self.reported, self.errors = expand(paths)
+        past, history_errors = expand(history)
+        self.errors += history_errors
+        as_given = {os.path.abspath(f): f for f in self.reported}
+        self.reported_set = set(as_given)
+        past = [as_given.get(os.path.abspath(f), f) for f in past]
+        self.order = past + [f for f in self.reported if f not in past]
+        self.schema = base.copy() if base is not None else Schema(dialect)
+        self.file_ignores: dict[str, frozenset[str]] = {}
+
+    def __iter__(self) -> Iterator[Step]:
+        from schemacite.replay import apply
+        from schemacite.sql.parse import read_sql_file
+
+        for path in self.order:
+            reported = os.path.abspath(path) in self.reported_set
+            parsed = read_sql_file(path, self.dialect)
+            self.errors.extend(parsed.errors)
+            self.file_ignores[path] = parsed.ignore_file
+            schema = self.schema.copy() if path.lower().endswith(".down.sql") else self.schema
+            in_tx = lock_timeout = False
+            fk_checks = True
+            for stmt in parsed.statements:
+                if stmt.kind == "begin":
+                    in_tx = True
+                elif stmt.kind == "commit":
+                    in_tx = False
+                elif stmt.kind == "set":
+                    var = stmt.details["variable"]
+                    lock_timeout = lock_timeout or var in LOCK_TIMEOUT_VARIABLES
+                    if var == "foreign_key_checks":
+                        fk_checks = stmt.details["value"].strip("'\" ").upper() not in ("0", "OFF", "FALSE")
+                if not fk_checks:
+                    stmt.details["foreign_key_checks"] = False
+                yield Step(stmt, schema, reported, in_tx, lock_timeout)
+                apply(schema, stmt, new=reported)
+
+
 class Linter:
     def __init__(self, config: Config, pm=None):
         from schemacite.plugins import plugin_manager, rule_classes
@@ -132,63 +193,35 @@ class Linter:
         return result
 
     def lint(self, paths: Iterable[str], history: Iterable[str] = (), base: Schema | None = None) -> LintResult:
-        from schemacite.sql.parse import read_sql_file
+        from schemacite.locks import impacts_for
 
-        reported, errors = expand(paths)
-        past, history_errors = expand(history)
-        errors += history_errors
-        as_given = {os.path.abspath(f): f for f in reported}
-        reported_set = set(as_given)
-        # a file named in both keeps its place in the history and the name it was reported by
-        past = [as_given.get(os.path.abspath(f), f) for f in past]
-        order = past + [f for f in reported if f not in past]
-        schema = base.copy() if base is not None else Schema(self.config.dialect)
-        result = LintResult(rules=self.rules, files=reported, errors=errors)
+        run = Replay(self.config.dialect, paths, history, base)
+        result = LintResult(rules=self.rules, files=run.reported, errors=run.errors)
         statements: dict[tuple[str, int], Statement] = {}
-        file_ignores: dict[str, frozenset[str]] = {}
-        for path in order:
-            is_reported = os.path.abspath(path) in reported_set
-            parsed = read_sql_file(path, self.config.dialect)
-            result.errors.extend(parsed.errors)
-            file_ignores[path] = parsed.ignore_file
-            replay_into = schema
-            if path.lower().endswith(".down.sql"):
-                replay_into = schema.copy()  # rolled-back changes are checked, not kept
-            self._replay_file(parsed.statements, replay_into, is_reported, result, statements)
+        for step in run:
+            if not step.reported:
+                continue
+            stmt = step.statement
+            result.statements += 1
+            statements[(stmt.location.file, stmt.location.line)] = stmt
+            if self.statement_rules and stmt.kind not in NO_LOCK_KINDS:
+                impacts = impacts_for(stmt, step.schema, self.config.target)
+                ctx = self._context(step.schema, in_transaction=step.in_transaction,
+                                    lock_timeout_set=step.lock_timeout_set, impacts=impacts)
+                for rule in self.statement_rules:
+                    if not rule.statement_kinds or stmt.kind in rule.statement_kinds:
+                        result.findings.extend(rule.check_statement(stmt, ctx))
+        schema = run.schema
         mark_insert_heavy(schema, self.config)
         ctx = self._context(schema)
         for table in sorted(schema.tables.values(), key=lambda t: t.name):
             for rule in self.table_rules:
                 for f in rule.check_table(table, ctx):
-                    if os.path.abspath(f.location.file) in reported_set:
+                    if os.path.abspath(f.location.file) in run.reported_set:
                         result.findings.append(f)
-        self._suppress(result, statements, file_ignores)
+        self._suppress(result, statements, run.file_ignores)
         result.findings.sort(key=Finding.sort_key)
         return result
-
-    def _replay_file(self, stmts: list[Statement], schema: Schema, is_reported: bool, result: LintResult,
-                     by_line: dict[tuple[str, int], Statement]) -> None:
-        from schemacite.locks import impacts_for
-        from schemacite.replay import apply
-
-        in_tx = lock_timeout = False
-        for stmt in stmts:
-            if is_reported:
-                result.statements += 1
-                by_line[(stmt.location.file, stmt.location.line)] = stmt
-                if stmt.kind == "begin":
-                    in_tx = True
-                elif stmt.kind == "commit":
-                    in_tx = False
-                elif stmt.kind == "set" and stmt.details["variable"] in LOCK_TIMEOUT_VARIABLES:
-                    lock_timeout = True
-                if self.statement_rules and stmt.kind not in NO_LOCK_KINDS:
-                    impacts = impacts_for(stmt, schema, self.config.target)
-                    ctx = self._context(schema, in_transaction=in_tx, lock_timeout_set=lock_timeout, impacts=impacts)
-                    for rule in self.statement_rules:
-                        if not rule.statement_kinds or stmt.kind in rule.statement_kinds:
-                            result.findings.extend(rule.check_statement(stmt, ctx))
-            apply(schema, stmt, new=is_reported)
 
     @staticmethod
     def _suppress(result: LintResult, statements: dict, file_ignores: dict) -> None:

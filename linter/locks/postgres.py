@@ -68,6 +68,9 @@ class _Build:
         if self.row.note:
             self.notes.insert(0, self.row.note)
         alternative = self.row.alternative
+        conditional = self.row.rewrite is None or self.row.scan is None
+        if conditional and not self.rewrite and not self.scan:
+            alternative = None  # the alternative avoids a rewrite or scan this statement does not do
         return LockImpact(
             operation=self.key,
             locks=[Lock(r, m, T.BLOCKS.get(m, "reads+writes")) for r, m in self.locks.items()],

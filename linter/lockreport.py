@@ -1,0 +1,175 @@
+"""`schemacite locks`: what each statement of a migration locks, and for how long.
+
+The answers come from the same lock tables the lint rules read. With `--verify DSN`
+every statement is also run on a scratch copy on that server (history replayed
+into it first) and the measurement is printed beside the prediction.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from dataclasses import dataclass, field
+from typing import Any
+
+from schemacite.config import Config
+from schemacite.engine import NO_LOCK_KINDS, Replay
+from schemacite.locks import BLOCKS_ORDER, LockImpact, existing_locks, impacts_for
+from schemacite.sql.statement import Statement
+
+MYSQL_MDL_NOTE = (
+    "every ALTER TABLE also takes a brief exclusive metadata lock when it starts and when it ends; "
+    "it waits behind any open transaction on the table and everything queued after it waits too: "
+    "SET SESSION lock_wait_timeout = 5 (seconds) before the migration so it gives up instead of stalling traffic"
+)
+
+
+@dataclass
+class Row:
+    statement: Statement
+    impacts: list[LockImpact]
+    blocks: str  # on relations that exist before the change
+    setup: list[str] = field(default_factory=list)  # statements before it, for --verify
+    measured: Any = None
+    disagreements: list[str] = field(default_factory=list)
+    verify_error: str | None = None
+
+
+def analyse(config: Config, paths: list[str], history: list[str], keep_setup: bool = False) -> tuple[list[Row], list]:
+    run = Replay(config.dialect, paths, history)
+    rows: list[Row] = []
+    setup: list[str] = []
+    for step in run:
+        stmt = step.statement
+        if step.reported and stmt.kind not in NO_LOCK_KINDS and not stmt.details.get("embedded"):
+            impacts = impacts_for(stmt, step.schema, config.target)
+            worst = max(
+                (lk.blocks for i in impacts for lk in existing_locks(i, step.schema)),
+                key=BLOCKS_ORDER.index,
+                default="nothing",
+            )
+            rows.append(Row(stmt, impacts, worst, list(setup) if keep_setup else []))
+        if keep_setup and stmt.kind not in ("begin", "commit") and not stmt.details.get("embedded"):
+            setup.append(stmt.sql)
+    return rows, run.errors
+
+
+def row_json(row: Row, dialect: str) -> dict[str, Any]:
+    mysql = dialect != "postgres"
+    locks = []
+    for impact in row.impacts:
+        for lk in impact.locks:
+            entry: dict[str, Any] = {"relation": lk.relation, "mode": lk.mode, "blocks": lk.blocks}
+            if mysql:
+                entry.update(algorithm=impact.algorithm, lock=lk.mode)
+            if entry not in locks:
+                locks.append(entry)
+    out: dict[str, Any] = {
+        "file": row.statement.location.file,
+        "line": row.statement.location.line,
+        "sql": row.statement.sql,
+        "operations": [i.operation for i in row.impacts],
+        "locks": locks,
+        "rewrite": any(i.rewrite for i in row.impacts),
+        "scan": any(i.scan for i in row.impacts),
+        "blocks": row.blocks,
+        "alternative": next((i.alternative for i in row.impacts if i.alternative), None),
+        "notes": [i.note for i in row.impacts if i.note],
+    }
+    if mysql:
+        out["algorithm"] = _worst_algorithm(row.impacts)
+    if row.measured is not None or row.verify_error:
+        out["verified"] = {"agrees": not row.disagreements and not row.verify_error,
+                           "differences": row.disagreements, "error": row.verify_error,
+                           "measured": _measured_json(row.measured)}
+    return out
+
+
+_ALGORITHMS = ("INSTANT", "NOCOPY", "INPLACE", "COPY")
+
+
+def _worst_algorithm(impacts: list[LockImpact]) -> str | None:
+    algs = [i.algorithm for i in impacts if i.algorithm in _ALGORITHMS]
+    return max(algs, key=_ALGORITHMS.index) if algs else None
+
+
+def _measured_json(m: Any) -> Any:
+    if m is None:
+        return None
+    if hasattr(m, "locks") and isinstance(getattr(m, "locks"), dict):
+        return {"locks": m.locks, "rewritten": sorted(m.rewritten), "method": m.method}
+    return {"algorithm": m.algorithm, "lock": m.lock, "rebuild": m.rebuild}
+
+
+def run_locks(args, config: Config) -> int:
+    from schemacite.cli import UsageError, use_color
+
+    paths = args.paths or ["."]
+    rows, errors = analyse(config, paths, [*config.history, *args.history], keep_setup=bool(args.verify))
+    if args.verify:
+        from schemacite.verify import verify_rows
+
+        try:
+            verify_rows(args.verify, config, rows)
+        except ConnectionError as e:
+            raise UsageError(str(e)) from None
+    if args.format == "json":
+        doc = [row_json(r, config.dialect) for r in rows]
+        json.dump(doc, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        _print_table(rows, config, use_color(args.color, sys.stdout))
+    for e in errors:
+        print(f"error: {e}", file=sys.stderr)
+    if errors:
+        return 2
+    return 1 if any(r.disagreements or r.verify_error for r in rows) else 0
+
+
+def _print_table(rows: list[Row], config: Config, color: bool) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False, no_color=not color, width=None if color else 160)
+    mysql = config.dialect != "postgres"
+    table = Table(box=box.SIMPLE_HEAD, title=f"What each statement locks on {config.target}", title_justify="left")
+    table.add_column("where", no_wrap=True)
+    table.add_column("statement", overflow="fold", max_width=40)
+    table.add_column("locks", no_wrap=True)
+    table.add_column("rewrite" if not mysql else "rebuild", no_wrap=True)
+    table.add_column("blocks", no_wrap=True)
+    table.add_column("safer alternative", overflow="fold", max_width=44)
+    if rows and rows[0].measured is not None or any(r.verify_error for r in rows):
+        table.add_column("measured", overflow="fold", max_width=40)
+    style = {"nothing": "green", "writes": "yellow", "reads+writes": "bold red"}
+    for r in rows:
+        locks = []
+        for i in r.impacts:
+            for lk in i.locks:
+                text = f"{lk.relation}: {lk.mode}" + (f" ({i.algorithm})" if mysql and i.algorithm else "")
+                if text not in locks:
+                    locks.append(text)
+        rewrite = "yes" if any(i.rewrite for i in r.impacts) else ("scan" if any(i.scan for i in r.impacts) else "no")
+        cells = [
+            f"{Path(r.statement.location.file).name}:{r.statement.location.line}",
+            " ".join(r.statement.sql.split())[:160],
+            "\n".join(locks) or "-",
+            rewrite,
+            f"[{style[r.blocks]}]{r.blocks}[/]",
+            next((i.alternative for i in r.impacts if i.alternative), "") or "",
+        ]
+        if len(table.columns) == 7:
+            if r.verify_error:
+                cells.append(f"[red]error: {r.verify_error}[/]")
+            elif r.disagreements:
+                cells.append("[bold red]DIFFERS[/]\n" + "\n".join(r.disagreements))
+            else:
+                cells.append("[green]agrees[/]")
+        table.add_row(*cells)
+    console.print(table)
+    if mysql and rows:
+        console.print(f"note: {MYSQL_MDL_NOTE}")
+    if any(r.measured is not None or r.verify_error for r in rows):
+        agreed = sum(1 for r in rows if not r.disagreements and not r.verify_error)
+        console.print(f"verified: {agreed} of {len(rows)} statements agree with the server")
