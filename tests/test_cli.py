@@ -23,14 +23,15 @@ def run(capsys, *args) -> tuple[int, str, str]:
 def test_demo_postgres_migrations_text(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     m = "fixtures/demo/postgres/migrations"
-    code, out, _ = run(capsys, "lint", f"{m}/000002_tracking.up.sql", f"{m}/000003_orders_status.up.sql")
+    code, out, _ = run(capsys, "lint", f"{m}/000002_tracking.up.sql", f"{m}/000003_orders_status.up.sql",
+                       f"{m}/000004_measurements.up.sql")
     assert code == 1
     assert f"{m}/000002_tracking.up.sql\n  2:1 warning SC101 no-primary-key Table page_views has no primary key" in out
     assert "SC103 partition-key-not-in-pk Partitioned table measurements" in out
     assert "2:1 error SC104 access-exclusive-lock" in out and "rewrites the table" in out
     assert "evidence: pg-doc-explicit-locking" in out or "pg-doc-explicit-locking (" in out
     assert "\x1b[" not in out  # no colour when not a terminal
-    assert out.rstrip().endswith("in 2 file(s), 11 statement(s).")
+    assert out.rstrip().endswith("in 3 file(s), 11 statement(s).")
 
 
 def test_json_format_is_stable(capsys):

@@ -25,7 +25,7 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
     else:
         severity = Severity.INFO if ctx.lock_timeout_set else None
         why = ""
-    what = impact.operation.replace("alter_table.", "ALTER TABLE ").replace("_", " ")
+    what = impact.operation.replace("alter_table.", "ALTER TABLE ").replace("_", " ").upper()
     suggestion = impact.alternative or ""
     if not ctx.lock_timeout_set:
         wait = "SET lock_timeout" if ctx.dialect == "postgres" else "SET SESSION lock_wait_timeout"
