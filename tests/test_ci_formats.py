@@ -121,3 +121,18 @@ def test_machine_formats_never_print_colour_or_headers(capsys, fmt, monkeypatch)
     monkeypatch.setenv("FORCE_COLOR", "1")
     out = run(capsys, "lint", "--format", fmt, *DEMO)[1]
     assert "\x1b[" not in out and "statement(s)" not in out
+
+
+pytest_plugins = ["pytester"]
+
+
+def test_pytest_plugin_with_the_real_linter(pytester):
+    """A project gates on its migrations inside the pytest run it already has."""
+    mig = pytester.mkdir("migrations")
+    (mig / "000001_init.up.sql").write_text("CREATE TABLE accounts (id bigint PRIMARY KEY);\n")
+    (mig / "000002_events.up.sql").write_text("CREATE TABLE events (at timestamptz, what text);\n")
+    pytester.makepyprojecttoml('[tool.schemacite]\ndialect = "postgres"\npytest = true\n')
+    pytester.makepyfile(test_unit="def test_ok():\n    pass\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(["*000002_events.up.sql:1:1: SC101 no-primary-key*Table events has no primary key*"])
