@@ -1,7 +1,6 @@
 """Settings from `[tool.schemacite]` in pyproject.toml or a `.schemacite.toml`, then the command line."""
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,12 +62,16 @@ def find_config(start: Path) -> Path | None:
         if dotfile.is_file():
             return dotfile
         pyproject = folder / "pyproject.toml"
-        if pyproject.is_file() and "schemacite" in _read(pyproject).get("tool", {}):
+        if pyproject.is_file() and "schemacite" in pyproject.read_text(errors="replace") and (
+            "schemacite" in _read(pyproject).get("tool", {})
+        ):
             return pyproject
     return None
 
 
 def _read(path: Path) -> dict[str, Any]:
+    import tomllib
+
     try:
         with open(path, "rb") as f:
             return tomllib.load(f)

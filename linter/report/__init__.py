@@ -2,9 +2,12 @@
 the `schemacite_reporter` hook, exactly as a third-party format would be."""
 from __future__ import annotations
 
-from typing import IO, ClassVar
+from typing import IO, TYPE_CHECKING, ClassVar
 
 from schemacite.result import LintResult
+
+if TYPE_CHECKING:
+    from schemacite.rule import Finding
 
 
 class Reporter:
@@ -19,3 +22,17 @@ class Reporter:
 
     def render(self, result: LintResult, out: IO[str]) -> None:
         raise NotImplementedError
+
+
+def finding_text(f: Finding) -> str:
+    """One line for CI annotations: message, suggestion, evidence ids and the rule's doc URL."""
+    text = f.message.rstrip()
+    if f.suggestion:
+        text = f"{text}{'' if text.endswith(('.', '!', '?')) else '.'} {f.suggestion.strip()}"
+    if f.evidence:
+        cite = "evidence: " + ", ".join(f.evidence)
+    else:
+        cite = "evidence: none" + (f" ({f.evidence_note})" if f.evidence_note else "")
+    if f.url:
+        cite += f"; see {f.url}"
+    return f"{text} ({cite})"

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import IO
 
 from schemacite import hookimpl
-from schemacite.report import Reporter
+from schemacite.report import Reporter, finding_text
 from schemacite.result import LintResult
 from schemacite.rule import Finding, Severity
 
@@ -34,16 +34,7 @@ def command(name: str, properties: dict[str, object], message: str) -> str:
 
 
 def annotation_text(f: Finding) -> str:
-    text = f.message.rstrip()
-    if f.suggestion:
-        text = f"{text}{'' if text.endswith(('.', '!', '?')) else '.'} {f.suggestion.strip()}"
-    if f.evidence:
-        cite = "evidence: " + ", ".join(f.evidence)
-    else:
-        cite = "evidence: none" + (f" ({f.evidence_note})" if f.evidence_note else "")
-    if f.url:
-        cite += f"; see {f.url}"
-    return f"{text} ({cite})"
+    return finding_text(f)
 
 
 def finding_line(f: Finding) -> str:

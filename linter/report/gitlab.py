@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from schemacite import hookimpl
 from schemacite.fingerprint import error_fingerprint, fingerprint
-from schemacite.report import Reporter
+from schemacite.report import Reporter, finding_text
 from schemacite.result import LintResult
 from schemacite.rule import Finding, Severity
 
@@ -27,16 +27,7 @@ PARSE_ERROR_SEVERITY = "critical"
 
 
 def description(f: Finding) -> str:
-    text = f"{f.code} {f.message.rstrip()}"
-    if f.suggestion:
-        text = f"{text}{'' if text.endswith(('.', '!', '?')) else '.'} {f.suggestion.strip()}"
-    if f.evidence:
-        cite = "evidence: " + ", ".join(f.evidence)
-    else:
-        cite = "evidence: none" + (f" ({f.evidence_note})" if f.evidence_note else "")
-    if f.url:
-        cite += f"; see {f.url}"
-    return f"{text} ({cite})"
+    return f"{f.code} {finding_text(f)}"
 
 
 def issues(result: LintResult) -> list[dict[str, Any]]:

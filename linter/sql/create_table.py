@@ -75,7 +75,8 @@ def column_facts(col: exp.ColumnDef, dialect: str) -> dict[str, Any]:
             facts["identity"] = True
             facts["not_null"] = True
         elif isinstance(k, exp.ComputedColumnConstraint):
-            facts["stored"] = bool(k.args.get("persisted")) or "STORED" in c.sql(dialect=glot).upper()
+            # PostgreSQL (up to 17) only has STORED generated columns; MySQL says which
+            facts["stored"] = dialect == "postgres" or bool(k.args.get("persisted"))
         elif isinstance(k, exp.AutoIncrementColumnConstraint):
             facts["auto_increment"] = True
     return facts

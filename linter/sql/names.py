@@ -13,6 +13,20 @@ def sqlglot_dialect(dialect: str) -> str:
     return "mysql" if dialect == "mariadb" else dialect
 
 
+_GLOT: dict = {}
+
+
+def sqlglot_parse(sql: str, dialect: str):
+    """The first expression sqlglot reads from `sql`, with one Dialect object per dialect
+    (sqlglot.parse_one builds a new one on every call)."""
+    d = _GLOT.get(dialect)
+    if d is None:
+        from sqlglot.dialects.dialect import Dialect
+
+        d = _GLOT[dialect] = Dialect.get_or_raise(sqlglot_dialect(dialect))
+    return d.parse(sql)[0]
+
+
 DEFAULT_SCHEMAS = {"postgres": {"public"}, "mysql": set(), "mariadb": set()}
 
 
@@ -33,6 +47,8 @@ def table_key(qname: str, dialect: str) -> str:
     MySQL/MariaDB database qualifiers are dropped (a migration runs against one
     database); PostgreSQL keeps a non-default schema (`audit.events`).
     """
+    if qname.isidentifier():  # the common case, without the regex
+        return qname.lower()
     parts = name_parts(qname)
     if not parts:
         return qname.lower()

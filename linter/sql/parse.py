@@ -16,7 +16,7 @@ from typing import Any
 
 from schemacite.model import Location
 from schemacite.sql.alter import AlterSyntaxError, parse_actions
-from schemacite.sql.names import QNAME, column_list, paren_group, sqlglot_dialect, table_key, tokenize
+from schemacite.sql.names import NAME, QNAME, column_list, sqlglot_parse, table_key, tokenize
 from schemacite.sql.partition import find_partition_by, parse_partition_by, parse_pg_partition_by
 from schemacite.sql.split import split_sql
 from schemacite.sql.statement import ParseError, Statement
@@ -238,7 +238,7 @@ def _create_table(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
             raise StatementError(f"cannot read PARTITION BY: {e}") from None
         body = sql[: toks[cut].start]
     try:
-        parsed = sqlglot.parse_one(body, read=sqlglot_dialect(dialect))
+        parsed = sqlglot_parse(body, dialect)
     except sqlglot.errors.SqlglotError as e:
         raise StatementError(f"cannot parse CREATE TABLE: {_sqlglot_error(e)}") from None
     if not isinstance(parsed, exp.Create):
@@ -291,29 +291,59 @@ def _create_index(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
     from schemacite.model import Index
 
     rest = sql[m.end() :]
-    toks = tokenize(rest)
-    start = next((i for i, t in enumerate(toks) if t.kind == "lparen"), None)
-    if start is None:
-        raise StatementError("CREATE INDEX without a column list")
-    inner, after = paren_group(toks, start)
-    if after > len(toks) or not inner:
-        raise StatementError("CREATE INDEX: unbalanced or empty column list")
+    open_at = rest.find("(")
+    close_at = _closing_paren(rest, open_at) if open_at >= 0 else -1
+    if close_at < 0:
+        raise StatementError("CREATE INDEX without a complete column list")
+    inner = rest[open_at + 1 : close_at]
+    simple = _SIMPLE_COLUMNS.fullmatch(inner)
+    columns = tuple(table_key(c, dialect) for c in _COLUMN_NAME.findall(inner)) if simple else column_list(tokenize(inner))
+    if not columns:
+        raise StatementError("CREATE INDEX with an empty column list")
     method = re.match(r"\s*USING\s+(\w+)", rest, re.I)
     name = m.group("name")
-    kind = (m.group("kind") or "").strip().lower() or (method.group(1).lower() if method else "btree")
+    tail = rest[close_at + 1 :]
     index = Index(
         name=table_key(name, dialect) if name else None,
-        columns=column_list(inner),
+        columns=columns,
         unique=bool(m.group("unique")),
-        kind=kind,
-        partial=bool(re.search(r"\)\s*(?:INCLUDE\s*\(.*\)\s*)?(?:WITH\s*\(.*\)\s*)?(?:TABLESPACE\s+\S+\s*)?WHERE\b", rest, re.I | re.S)),
+        kind=(m.group("kind") or "").strip().lower() or (method.group(1).lower() if method else "btree"),
+        partial=bool(_WHERE.search(tail)),
     )
     details = {"index": index, "concurrently": bool(m.group("conc")), "unique": index.unique}
     for clause in ("ALGORITHM", "LOCK"):
-        c = re.search(rf"\b{clause}\s*=?\s*(\w+)", rest[toks[after - 1].start :] if after else "", re.I)
+        c = re.search(rf"\b{clause}\s*=?\s*(\w+)", tail, re.I)
         if c:
             details[clause.lower()] = c.group(1).upper()
     return {"kind": "create_index", "table": _key(m.group("table"), dialect), "target": index.name, "details": details}
+
+
+# plain `a, "b" DESC, c` column lists need no tokenizing; anything else (expressions,
+# prefixes, operator classes) goes through the tokenizer
+_COLUMN_NAME = re.compile(rf"({NAME})(?:\s+(?:ASC|DESC))?\s*(?:,|$)", re.I)
+_SIMPLE_COLUMNS = re.compile(rf"\s*{NAME}(?:\s+(?:ASC|DESC))?(?:\s*,\s*{NAME}(?:\s+(?:ASC|DESC))?)*\s*", re.I)
+_WHERE = re.compile(r"\bWHERE\b", re.I)
+
+
+def _closing_paren(text: str, start: int) -> int:
+    """Index of the parenthesis closing the one at `start`, skipping quoted text; -1 if none."""
+    depth, i, n = 0, start, len(text)
+    while i < n:
+        c = text[i]
+        if c in "'\"`":
+            end = text.find(c, i + 1)
+            if end < 0:
+                return -1
+            i = end + 1
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
 
 
 @handles(rf"DROP\s+INDEX\s+(?P<conc>CONCURRENTLY\s+)?(?:IF\s+EXISTS\s+)?(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)(?:\s+ON\s+(?P<table>{QNAME}))?")

@@ -1,0 +1,26 @@
+"""The built-in output formats, imported only when asked for (start-up time matters to
+pre-commit). Each format's module also carries its own hook implementation, the shape a
+third-party format would use."""
+from __future__ import annotations
+
+import importlib
+
+from schemacite import hookimpl
+
+FORMATS = {
+    "text": "schemacite.report.text:TextReporter",
+    "json": "schemacite.report.json:JsonReporter",
+    "sarif": "schemacite.report.sarif:SarifReporter",
+    "github": "schemacite.report.github:GithubReporter",
+    "gitlab": "schemacite.report.gitlab:GitlabReporter",
+    "junit": "schemacite.report.junit:JunitReporter",
+}
+
+
+@hookimpl(trylast=True)
+def schemacite_reporter(format):
+    spec = FORMATS.get(format)
+    if spec is None:
+        return None
+    module, name = spec.split(":")
+    return getattr(importlib.import_module(module), name)
