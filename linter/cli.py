@@ -23,6 +23,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--schema", dest="snapshot", metavar="SNAPSHOT.json", help="start from a snapshot taken with `schemacite snapshot`")
     p.add_argument("--config", metavar="FILE", help="pyproject.toml or .schemacite.toml to read (default: nearest one)")
     p.add_argument("--no-plugins", action="store_true", help="do not load third-party rule packs")
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache (.schemacite_cache)")
 
 
 def _output(p: argparse.ArgumentParser, formats=FORMATS) -> None:
@@ -77,13 +78,16 @@ def parser() -> argparse.ArgumentParser:
     audit.add_argument("--no-plugins", action="store_true")
     audit.add_argument("--statistics", action="store_true")
     audit.add_argument("--jobs", type=int, default=4, help="targets audited at once (default 4)")
+    audit.add_argument("--timeout", type=float, default=10, metavar="SECONDS", help="connection timeout per target (default 10)")
     _output(audit)
 
     snap = sub.add_parser("snapshot", help="write a server's schema and workload to JSON")
     snap.add_argument("dsn", metavar="DSN")
     snap.add_argument("-o", "--output", required=True, metavar="FILE")
     snap.add_argument("--schema", dest="schemas", action="append", default=[], metavar="NAME")
-    snap.add_argument("--sample", type=float, default=0, metavar="SECONDS")
+    snap.add_argument("--sample", type=float, default=0, metavar="SECONDS", help="read counters twice, SECONDS apart, and use the difference")
+    snap.add_argument("--timeout", type=float, default=10, metavar="SECONDS", help="connection timeout (default 10)")
+    snap.add_argument("--quiet", "-q", action="store_true", help="no progress display or summary line")
     return top
 
 
@@ -126,6 +130,14 @@ def _config(args: argparse.Namespace, paths: list[str]):
     except ConfigError as e:
         raise UsageError(str(e)) from None
     return config
+
+
+def _cache(args: argparse.Namespace, config):
+    if getattr(args, "no_cache", False):
+        return None
+    from schemacite.cache import ParseCache
+
+    return ParseCache(config.root)
 
 
 def _plugin_manager(args: argparse.Namespace):
@@ -179,7 +191,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
             base = load_snapshot(config.schema)
         except SnapshotError as e:
             raise UsageError(str(e)) from None
-    result = linter.lint(paths, [*config.history, *args.history], base)
+    result = linter.lint(paths, [*config.history, *args.history], base, cache=_cache(args, config))
     if args.write_baseline:
         from schemacite.baseline import write_baseline
 
@@ -306,7 +318,8 @@ def cmd_plugins(args: argparse.Namespace) -> int:
 def cmd_locks(args: argparse.Namespace) -> int:
     from schemacite.lockreport import run_locks
 
-    return run_locks(args, _config(args, args.paths or ["."]))
+    config = _config(args, args.paths or ["."])
+    return run_locks(args, config, _cache(args, config))
 
 
 def cmd_audit(args: argparse.Namespace) -> int:

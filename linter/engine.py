@@ -128,8 +128,10 @@ class Replay:
     are not applied twice. `*.down.sql` files are checked on a copy and never kept.
     """
 
-    def __init__(self, dialect: str, paths: Iterable[str], history: Iterable[str] = (), base: Schema | None = None):
+    def __init__(self, dialect: str, paths: Iterable[str], history: Iterable[str] = (), base: Schema | None = None,
+                 cache=None):
         self.dialect = dialect
+        self.cache = cache
         self.reported, self.errors = expand(paths)
         past, history_errors = expand(history)
         self.errors += history_errors
@@ -146,7 +148,7 @@ class Replay:
 
         for path in self.order:
             reported = os.path.abspath(path) in self.reported_set
-            parsed = read_sql_file(path, self.dialect)
+            parsed = read_sql_file(path, self.dialect, self.cache)
             self.errors.extend(parsed.errors)
             self.file_ignores[path] = parsed.ignore_file
             schema = self.schema.copy() if path.lower().endswith(".down.sql") else self.schema
@@ -192,10 +194,11 @@ class Linter:
         result.findings.sort(key=Finding.sort_key)
         return result
 
-    def lint(self, paths: Iterable[str], history: Iterable[str] = (), base: Schema | None = None) -> LintResult:
+    def lint(self, paths: Iterable[str], history: Iterable[str] = (), base: Schema | None = None,
+             cache=None) -> LintResult:
         from schemacite.locks import impacts_for
 
-        run = Replay(self.config.dialect, paths, history, base)
+        run = Replay(self.config.dialect, paths, history, base, cache)
         result = LintResult(rules=self.rules, files=run.reported, errors=run.errors)
         statements: dict[tuple[str, int], Statement] = {}
         for step in run:

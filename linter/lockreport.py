@@ -35,8 +35,9 @@ class Row:
     verify_error: str | None = None
 
 
-def analyse(config: Config, paths: list[str], history: list[str], keep_setup: bool = False) -> tuple[list[Row], list]:
-    run = Replay(config.dialect, paths, history)
+def analyse(config: Config, paths: list[str], history: list[str], keep_setup: bool = False,
+            cache=None) -> tuple[list[Row], list]:
+    run = Replay(config.dialect, paths, history, cache=cache)
     rows: list[Row] = []
     setup: list[str] = []
     for step in run:
@@ -101,11 +102,11 @@ def _measured_json(m: Any) -> Any:
     return {"algorithm": m.algorithm, "lock": m.lock, "rebuild": m.rebuild}
 
 
-def run_locks(args, config: Config) -> int:
+def run_locks(args, config: Config, cache=None) -> int:
     from schemacite.cli import UsageError, use_color
 
     paths = args.paths or ["."]
-    rows, errors = analyse(config, paths, [*config.history, *args.history], keep_setup=bool(args.verify))
+    rows, errors = analyse(config, paths, [*config.history, *args.history], keep_setup=bool(args.verify), cache=cache)
     if args.verify:
         from schemacite.verify import verify_rows
 

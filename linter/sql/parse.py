@@ -22,6 +22,12 @@ from schemacite.sql.split import split_sql
 from schemacite.sql.statement import ParseError, Statement
 
 _SEQ = itertools.count(1)
+
+
+def next_seq() -> int:
+    """Replay order across files: statements parsed (or loaded from the cache) later count later."""
+    return next(_SEQ)
+
 DIRECTIVE = re.compile(r"schemacite:\s*(ignore-file|ignore|insert-heavy)(?:\[([^\]]*)\])?", re.I)
 
 
@@ -37,12 +43,23 @@ class StatementError(ValueError):
     pass
 
 
-def read_sql_file(path: str, dialect: str) -> ParsedFile:
+def read_sql_file(path: str, dialect: str, cache=None) -> ParsedFile:
     """Read and parse one file; unreadable, binary or non-UTF-8 files become a located error."""
     try:
-        raw = open(path, "rb").read()
+        with open(path, "rb") as f:
+            raw = f.read()
     except OSError as e:
         return ParsedFile(path, errors=[ParseError(path, 0, f"cannot read file: {e.strerror}")])
+    if cache is not None:
+        parsed = cache.get(raw, dialect, path)
+        if parsed is None:
+            parsed = _decode_and_parse(raw, path, dialect)
+            cache.put(raw, dialect, parsed)
+        return parsed
+    return _decode_and_parse(raw, path, dialect)
+
+
+def _decode_and_parse(raw: bytes, path: str, dialect: str) -> ParsedFile:
     if b"\0" in raw[:8192]:
         return ParsedFile(path, errors=[ParseError(path, 0, "binary file, not SQL")])
     try:
@@ -247,14 +264,14 @@ def _create_table(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
         parent = _key(pof.group("parent"), dialect)
         table, refs = _partition_table(parsed, key, dialect)
         table.partitioning = partitioning
-        return {"kind": "create_partition", "table": key, "expression": parsed,
+        return {"kind": "create_partition", "table": key,
                 "details": {"parent": parent, "model": table, "references": refs}}
     table, refs = table_from_create(parsed, dialect)
     table.name = key
     table.partitioning = partitioning
     table.temporary = table.temporary or bool(m.group("temp"))
     kind = "create_table_as" if parsed.args.get("expression") is not None else "create_table"
-    return {"kind": kind, "table": key, "expression": parsed, "details": {"model": table, "references": refs}}
+    return {"kind": kind, "table": key, "details": {"model": table, "references": refs}}
 
 
 def _partition_table(parsed, key: str, dialect: str):

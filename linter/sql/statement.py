@@ -71,7 +71,6 @@ class Statement:
     target: str | None = None  # other object named (index, view, trigger, rule)
     actions: list[Action] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
-    expression: Any = None  # sqlglot expression when sqlglot parsed it
     suppressed: frozenset[str] = frozenset()  # rule names/codes ignored on this statement
     annotations: frozenset[str] = frozenset()  # `-- schemacite: insert-heavy` ...
     end_line: int = 0
