@@ -19,12 +19,8 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.access_exclusive_lock",
     "schemacite.rules.write_blocking_lock",
     "schemacite.rules.concurrently_in_transaction",
-    "schemacite.report.text",
-    "schemacite.report.json",
-    "schemacite.report.sarif",
-    "schemacite.report.github",
-    "schemacite.report.gitlab",
-    "schemacite.report.junit",
+    "schemacite.rules.unused_index",
+    "schemacite.report.builtin",
 )
 
 

@@ -1,0 +1,611 @@
+"""`schemacite audit` and `schemacite snapshot`: the rules over live servers' catalogs.
+
+A target is a URL: ``mysql://user@host:port/db``, ``mariadb://...``,
+``postgresql://user@host:port/db`` (or ``postgres://``). Which server it really is
+(MySQL or MariaDB, and its version) comes from the server, not from the scheme; the
+version is mapped to the nearest supported target no newer than the server.
+
+Passwords come from the URL, else from what the client library reads itself:
+    - MySQL/MariaDB (mysqlclient on libmariadb or libmysqlclient): ``~/.my.cnf``
+      ([client] group, passed as ``read_default_file`` when the file exists and the URL
+      has no password), then ``MYSQL_PWD`` (read by the client library when no password
+      is passed; tests/test_audit.py checks it).
+    - PostgreSQL (psycopg on libpq): ``PGPASSWORD``, then ``~/.pgpass`` (or ``PGPASSFILE``).
+A password is never printed: messages show ``user:***@host``, and finding locations,
+snapshot origins and report files carry no password at all.
+
+Every session is read-only with short lock and statement timeouts (the catalog
+modules' `prepare_session`); the catalog readers send a fixed number of queries per
+target, whatever the number of tables.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import re
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from schemacite.config import TARGETS
+from schemacite.model import Location, Schema
+from schemacite.result import LintResult
+from schemacite.rule import Finding
+from schemacite.sql.statement import ParseError
+
+SCHEMES = {"mysql": "mysql", "mariadb": "mysql", "postgresql": "postgres", "postgres": "postgres"}
+DEFAULT_PORTS = {"mysql": 3306, "postgres": 5432}
+CONNECT_TIMEOUT = 10.0  # seconds, --timeout
+READ_TIMEOUT = 120  # seconds a MySQL/MariaDB reply may take (catalog statements stop at 30 s server-side)
+MYSQL_PARAMS = {"unix_socket", "socket", "charset", "connect_timeout"}
+EXTRAS = {
+    "mysql": ("mysqlclient", "pip install 'schemacite[mysql]'"),
+    "postgres": ("psycopg", "pip install 'schemacite[postgres]'"),
+}
+
+_sleep = time.sleep  # the wait between two readings of --sample (tests replace it)
+
+
+class AuditError(Exception):
+    """A target that could not be read; the message never holds a password."""
+
+
+class DsnError(AuditError):
+    """A URL that is not a usable target: str() is `masked-url: reason`."""
+
+    def __init__(self, url: str, reason: str):
+        super().__init__(f"{mask(url)}: {reason}")
+        self.masked = mask(url)
+        self.reason = reason
+
+
+# ---------------------------------------------------------------- targets
+
+
+def mask(text: str) -> str:
+    """`text` with any URL password replaced by ***; works on URLs that do not parse."""
+    m = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*://)([^/?#]*)(.*)$", text, re.DOTALL)
+    if not m:
+        return text
+    scheme, netloc, rest = m.groups()
+    if "@" in netloc:
+        userinfo, _, hostport = netloc.rpartition("@")
+        if ":" in userinfo:
+            userinfo = userinfo.split(":", 1)[0] + ":***"
+        netloc = f"{userinfo}@{hostport}"
+    rest = re.sub(r"(?i)([?&](?:password|passwd|pwd)=)[^&#]*", r"\1***", rest)
+    return scheme + netloc + rest
+
+
+@dataclass
+class Target:
+    """One server (and, for PostgreSQL, one database) to audit."""
+
+    url: str = field(repr=False)  # as given: may hold a password
+    scheme: str
+    kind: str  # mysql (MySQL or MariaDB) | postgres
+    user: str | None
+    password: str | None = field(repr=False)
+    host: str | None
+    port: int | None
+    database: str | None
+    params: dict[str, str] = field(default_factory=dict, repr=False)
+
+    @property
+    def masked(self) -> str:
+        """The URL for messages: password shown as ***."""
+        return mask(self.url)
+
+    @property
+    def server(self) -> str:
+        """Where findings are located: scheme://user@host:port, plus /database on PostgreSQL. No password."""
+        user = f"{self.user}@" if self.user else ""
+        host = self.host or "localhost"
+        if ":" in host:
+            host = f"[{host}]"
+        port = self.port or DEFAULT_PORTS[self.kind]
+        base = f"{self.scheme}://{user}{host}:{port}"
+        if self.kind == "postgres":
+            base += f"/{self.database or self.user or ''}"
+        return base
+
+    def scrub(self, text: str) -> str:
+        """`text` (a driver's message) without this target's password."""
+        text = mask(text)
+        if self.password and len(self.password) >= 4:
+            for secret in {self.password, _raw_password(self.url) or ""}:
+                if secret:
+                    text = text.replace(secret, "***")
+        return text
+
+
+def _raw_password(url: str) -> str | None:
+    try:
+        return urlsplit(url).password
+    except ValueError:
+        return None
+
+
+def parse_dsn(url: str) -> Target:
+    """A Target from a mysql://, mariadb://, postgresql:// or postgres:// URL."""
+    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
+    if scheme not in SCHEMES:
+        raise DsnError(url, "not a server URL (use mysql://user@host:port/db, mariadb://..., or postgresql://user@host:port/db)")
+    kind = SCHEMES[scheme]
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+        host = parts.hostname
+    except ValueError as e:
+        raise DsnError(url, str(e)) from None
+    params = dict(parse_qsl(parts.query, keep_blank_values=True))
+    database = unquote(parts.path.lstrip("/")) or None
+    if kind == "mysql":
+        unknown = set(params) - MYSQL_PARAMS
+        if unknown:
+            known = ", ".join(sorted(MYSQL_PARAMS))
+            raise DsnError(url, f"unknown parameter(s) {', '.join(sorted(unknown))} (known: {known})")
+        if "connect_timeout" in params:
+            try:
+                float(params["connect_timeout"])
+            except ValueError:
+                raise DsnError(url, "connect_timeout must be a number of seconds") from None
+        if database and "/" in database:
+            raise DsnError(url, "the path names one database (mysql://user@host:port/db)")
+    return Target(
+        url=url,
+        scheme=scheme,
+        kind=kind,
+        user=unquote(parts.username) if parts.username else None,
+        password=unquote(parts.password) if parts.password is not None else None,
+        host=host,
+        port=port,
+        database=database,
+        params=params,
+    )
+
+
+def nearest_target(dialect: str, version: tuple[int, ...]) -> str:
+    """The newest supported target not newer than `version` (the oldest one for older servers)."""
+    supported = sorted(TARGETS[dialect], key=lambda v: tuple(int(p) for p in v.split(".")))
+    chosen = supported[0]
+    for v in supported:
+        want = tuple(int(p) for p in v.split("."))
+        if tuple(version[: len(want)]) >= want:
+            chosen = v
+    return f"{dialect}-{chosen}"
+
+
+def _version(text: str) -> tuple[int, ...]:
+    text = re.sub(r"^5\.5\.5-", "", text)  # MariaDB's old replication-compatible prefix
+    m = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?", text)
+    return tuple(int(p) for p in m.groups() if p is not None) if m else (0,)
+
+
+# ---------------------------------------------------------------- connecting
+
+
+def _driver(kind: str):
+    module, hint = EXTRAS[kind]
+    try:
+        if kind == "mysql":
+            import MySQLdb
+
+            return MySQLdb
+        import psycopg
+
+        return psycopg
+    except ImportError:
+        raise AuditError(f"{module} is not installed; install it with: {hint}") from None
+
+
+def connect(target: Target, timeout: float = CONNECT_TIMEOUT):
+    """An open connection to `target` (autocommit); AuditError with a clear reason otherwise."""
+    driver = _driver(target.kind)
+    try:
+        if target.kind == "mysql":
+            kw: dict[str, Any] = {
+                "connect_timeout": max(1, round(float(target.params.get("connect_timeout", timeout)))),
+                "read_timeout": READ_TIMEOUT,
+                "charset": target.params.get("charset", "utf8mb4"),
+            }
+            if target.host:
+                kw["host"] = target.host
+            if target.port:
+                kw["port"] = target.port
+            if target.user:
+                kw["user"] = target.user
+            socket = target.params.get("unix_socket") or target.params.get("socket")
+            if socket:
+                kw["unix_socket"] = socket
+            if target.password is not None:
+                kw["password"] = target.password
+            else:
+                my_cnf = os.path.expanduser("~/.my.cnf")
+                if os.path.isfile(my_cnf):
+                    kw["read_default_file"] = my_cnf
+                    kw["read_default_group"] = "client"
+            conn = driver.connect(**kw)
+            conn.autocommit(True)
+            return conn
+        # libpq reads the URL (postgres:// too), PGPASSWORD and ~/.pgpass itself
+        return driver.connect(target.url, autocommit=True, connect_timeout=max(1, round(timeout)))
+    except driver.Error as e:
+        raise AuditError(describe_error(target, e, connecting=True)) from None
+
+
+def server_dialect(conn: Any, kind: str) -> tuple[str, str, str]:
+    """(dialect, target, version text) of the connected server, without a query."""
+    if kind == "postgres":
+        number = conn.info.server_version
+        version = (number // 10000, number % 10000) if number >= 100000 else (number // 10000, number // 100 % 100)
+        return "postgres", nearest_target("postgres", version), f"PostgreSQL {version[0]}.{version[1]}"
+    text = conn.get_server_info()
+    text = text.decode() if isinstance(text, bytes) else text
+    dialect = "mariadb" if "mariadb" in text.lower() else "mysql"
+    return dialect, nearest_target(dialect, _version(text)), text
+
+
+_MYSQL_REASONS = {
+    1045: "wrong user or password",
+    1044: "access denied",
+    1049: "unknown database",
+    2002: "cannot connect",
+    2003: "cannot connect",
+    2005: "unknown host",
+    2006: "the server went away during the audit",
+    2013: "lost the connection",
+    1927: "the server went away during the audit",  # ER_CONNECTION_KILLED
+    4031: "the server went away during the audit",  # idle or killed session disconnected
+    1969: "a catalog query exceeded the statement timeout",
+    3024: "a catalog query exceeded the statement timeout",
+}
+
+
+def describe_error(target: Target, exc: BaseException, connecting: bool = False) -> str:
+    """A one-line reason, without the password, for a driver error."""
+    args = getattr(exc, "args", ())
+    if target.kind == "mysql" and args and isinstance(args[0], int):
+        code, detail = args[0], str(args[-1])
+        reason = _MYSQL_REASONS.get(code, "server error")
+        if code == 2013 and connecting:
+            reason = "no answer from the server (timeout)" if "handshake" in detail or "initial" in detail else reason
+        elif code == 2013:
+            reason = "the server went away during the audit"
+        message = f"{reason} ({code}: {detail})"
+    else:
+        detail = " ".join(str(exc).split())
+        low = detail.lower()
+        if "password authentication failed" in low or "no password supplied" in low:
+            reason = "wrong user or password"
+        elif "connection refused" in low:
+            reason = "cannot connect"
+        elif "timeout expired" in low or "timed out" in low:
+            reason = "no answer from the server (timeout)"
+        elif "does not exist" in low and connecting:
+            reason = "unknown database or user"
+        elif "statement timeout" in low or "canceling statement" in low:
+            reason = "a catalog query exceeded the statement timeout"
+        elif "server closed the connection" in low or "terminating connection" in low or "consuming input failed" in low:
+            reason = "the server went away during the audit"
+        elif connecting:
+            reason = "cannot connect"
+        else:
+            reason = "server error"
+        message = f"{reason} ({detail})"
+    return target.scrub(message)
+
+
+# ---------------------------------------------------------------- reading
+
+
+@dataclass
+class Reading:
+    """What one target gave: its schema (None on failure), notes, or the error."""
+
+    target: Target
+    schema: Schema | None = None
+    dialect: str = ""
+    target_name: str = ""
+    version: str = ""
+    notes: list[str] = field(default_factory=list)
+    error: str | None = None
+    seconds: float = 0.0
+
+
+def _catalog(kind: str):
+    if kind == "mysql":
+        from schemacite.catalogs import mysql
+
+        return mysql
+    from schemacite.catalogs import postgres
+
+    return postgres
+
+
+def read_target(
+    target: Target,
+    schemas: list[str],
+    sample: float = 0.0,
+    timeout: float = CONNECT_TIMEOUT,
+    status: Callable[[str], None] = lambda text: None,
+) -> Reading:
+    """Connect, read the catalog (twice with `sample`), locate every object at target.server.
+
+    Never raises for a target that cannot be read: `Reading.error` says why.
+    """
+    reading = Reading(target)
+    started = time.monotonic()
+    try:
+        status("connecting")
+        conn = connect(target, timeout)
+        try:
+            schema = _read(conn, target, schemas, sample, status, reading)
+        except AuditError:
+            raise
+        except Exception as e:  # noqa: BLE001 - one target's failure must not stop the others
+            if _is_driver_error(target.kind, e):
+                raise AuditError(describe_error(target, e)) from None
+            raise AuditError(target.scrub(f"unexpected error while reading: {type(e).__name__}: {e}")) from None
+        finally:
+            with contextlib.suppress(Exception):  # a connection the server already dropped
+                conn.close()
+        _relocate(schema, target)
+        reading.schema = schema
+    except AuditError as e:
+        reading.error = str(e)
+    reading.seconds = time.monotonic() - started
+    return reading
+
+
+def _read(conn: Any, target: Target, schemas: list[str], sample: float, status: Callable[[str], None],
+          reading: Reading) -> Schema:
+    catalog = _catalog(target.kind)
+    dialect, name, version = server_dialect(conn, target.kind)
+    reading.dialect, reading.target_name, reading.version = dialect, name, version
+    wanted = list(schemas) or ([target.database] if target.kind == "mysql" and target.database else None)
+    reading.notes += catalog.prepare_session(conn, dialect)
+    status("reading the catalog")
+    schema, notes = catalog.read_schema(conn, wanted, dialect)
+    if sample > 0:
+        status(f"sampling for {sample:g} s")
+        _sleep(sample)
+        status("reading the catalog again")
+        later, notes = catalog.read_schema(conn, wanted, dialect)
+        reading.notes.append(_difference(schema, later, sample))
+        schema = later
+    reading.notes += notes
+    return schema
+
+
+def _is_driver_error(kind: str, exc: BaseException) -> bool:
+    try:
+        return isinstance(exc, _driver(kind).Error)
+    except AuditError:
+        return False
+
+
+def _difference(first: Schema, later: Schema, seconds: float) -> str:
+    """Make `later`'s workload the change since `first`; return the note that says so."""
+    sources = set()
+    start = None
+    for key, table in later.tables.items():
+        w = table.workload
+        before = first.tables.get(key)
+        if w is None:
+            continue
+        sources.add(w.source)
+        b = before.workload if before is not None else None
+        if b is not None and b.sampled_at:
+            start = start or b.sampled_at
+            deltas = [w.inserts - b.inserts, w.reads - b.reads, w.updates - b.updates, w.deletes - b.deletes]
+            if min(deltas) >= 0:  # a negative change: counters were reset between the readings
+                w.inserts, w.reads, w.updates, w.deletes = deltas
+            w.since = b.sampled_at
+            old_scans = {i.name: i.scans for i in (before.indexes + ([before.primary_key] if before.primary_key else []))}
+            for index in table.indexes + ([table.primary_key] if table.primary_key else []):
+                was = old_scans.get(index.name)
+                if index.scans is not None and was is not None and index.scans >= was:
+                    index.scans -= was
+        w.source = "sample"
+    where = "/".join(sorted(s for s in sources if s and s != "sample")) or "the counters"
+    return f"workload figures are the change in {where} over a {seconds:g} s sample (from {start or 'the first reading'})"
+
+
+def _relocate(schema: Schema, target: Target) -> None:
+    """Locate tables, indexes, partitioning and views at server/schema; origin is the server."""
+    schema.origin = target.server
+    for table in schema.tables.values():
+        at = Location(f"{target.server}/{table.schema}" if table.schema else target.server)
+        table.defined_at = at
+        if table.primary_key is not None:
+            table.primary_key.defined_at = at
+        for index in table.indexes:
+            index.defined_at = at
+        if table.partitioning is not None:
+            table.partitioning.defined_at = at
+    for view in schema.views.values():
+        view.defined_at = Location(f"{target.server}/{view.schema}" if view.schema else target.server)
+
+
+# ---------------------------------------------------------------- progress
+
+
+class _Progress:
+    """A rich progress display on a terminal (stderr); nothing when piped or --quiet."""
+
+    def __init__(self, labels: list[str], enabled: bool):
+        self.enabled = enabled
+        self.tasks: list[Any] = []
+        if enabled:
+            from rich.console import Console
+            from rich.progress import (
+                Progress,
+                SpinnerColumn,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
+            self.progress = Progress(
+                SpinnerColumn(),
+                TextColumn("{task.description}"),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            self.labels = labels
+            self.tasks = [self.progress.add_task(f"{label}: waiting", total=1) for label in labels]
+
+    def __enter__(self):
+        if self.enabled:
+            self.progress.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            self.progress.stop()
+
+    def status(self, i: int) -> Callable[[str], None]:
+        if not self.enabled:
+            return lambda text: None
+
+        def update(text: str) -> None:
+            self.progress.update(self.tasks[i], description=f"{self.labels[i]}: {text}")
+
+        return update
+
+    def done(self, i: int, reading: Reading) -> None:
+        if self.enabled:
+            if reading.error:
+                text = "[red]failed[/]"
+            else:
+                text = f"[green]{len(reading.schema.tables)} tables[/] ({reading.version}, {reading.seconds:.1f} s)"
+            self.progress.update(self.tasks[i], description=f"{self.labels[i]}: {text}", completed=1)
+
+
+def _show_progress(args) -> bool:
+    return not getattr(args, "quiet", False) and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+
+
+# ---------------------------------------------------------------- commands
+
+
+def _targets(urls: list[str]) -> tuple[list[Target], list[ParseError]]:
+    targets, errors = [], []
+    for url in urls:
+        try:
+            targets.append(parse_dsn(url))
+        except DsnError as e:
+            errors.append(ParseError(file=e.masked, line=0, message=e.reason))
+    return targets, errors
+
+
+def read_all(targets: list[Target], schemas: list[str], sample: float, timeout: float, jobs: int,
+             progress: bool) -> list[Reading]:
+    """Read every target, at most `jobs` at a time; results in the order given."""
+    readings: list[Reading | None] = [None] * len(targets)
+    if not targets:
+        return []
+    workers = max(1, min(jobs, len(targets)))
+    with _Progress([t.masked for t in targets], progress) as display, ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = {
+            pool.submit(read_target, t, schemas, sample, timeout, display.status(i)): i for i, t in enumerate(targets)
+        }
+        for future in as_completed(futures):
+            i = futures[future]
+            readings[i] = future.result()
+            display.done(i, readings[i])
+    return [r for r in readings if r is not None]
+
+
+def _order(f: Finding) -> tuple:
+    """Per location: the most severe first (unused indexes on insert-heavy tables before the rest)."""
+    return (f.location.file, f.location.line, -int(f.severity), f.code, f.table or "", f.message)
+
+
+def audit_readings(readings: list[Reading], config, pm=None) -> LintResult:
+    """Run the table rules over every reading that succeeded and merge the results."""
+    from schemacite.engine import Linter
+
+    result = LintResult()
+    linters: dict[tuple[str, str], Linter] = {}
+    rules: dict[str, Any] = {}
+    for reading in readings:
+        result.files.append(reading.target.masked)
+        if reading.error is not None:
+            result.errors.append(ParseError(file=reading.target.masked, line=0, message=reading.error))
+            continue
+        key = (reading.dialect, reading.target_name)
+        if key not in linters:
+            linters[key] = Linter(dataclasses.replace(config, dialect=reading.dialect, target=reading.target_name), pm)
+        part = linters[key].check_schema(reading.schema, [reading.target.server])
+        result.findings.extend(part.findings)
+        for rule in part.rules:
+            rules.setdefault(rule.code, rule)
+        result.notes += [f"{reading.target.masked}: {note}" for note in reading.notes]
+    result.rules = [rules[c] for c in sorted(rules)]
+    result.findings.sort(key=_order)
+    return result
+
+
+def run_audit(args, config, pm) -> int:
+    """`schemacite audit DSN...`: same rules, reports and exit codes as lint."""
+    from schemacite.cli import UsageError, emit_report
+    from schemacite.engine import Linter
+
+    try:
+        Linter(config, pm)  # unknown rules or options: a usage error before any connection
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if args.sample < 0:
+        raise UsageError("--sample must be a number of seconds >= 0")
+    targets, errors = _targets(args.dsns)
+    readings = read_all(
+        targets, args.schemas, args.sample, getattr(args, "timeout", CONNECT_TIMEOUT), args.jobs, _show_progress(args)
+    )
+    result = audit_readings(readings, config, pm)
+    result.errors = errors + result.errors
+    result.files = [mask(u) for u in args.dsns]
+    emit_report(args, pm, result)
+    return result.exit_code(config.fail_on)
+
+
+def run_snapshot(args) -> int:
+    """`schemacite snapshot DSN -o FILE`: write the model of one server (or PostgreSQL database)."""
+    from schemacite.snapshot import SnapshotError, save_snapshot
+
+    try:
+        target = parse_dsn(args.dsn)
+    except DsnError as e:
+        print(f"schemacite: error: {e}", file=sys.stderr)
+        return 2
+    if args.sample < 0:
+        print("schemacite: error: --sample must be a number of seconds >= 0", file=sys.stderr)
+        return 2
+    quiet = getattr(args, "quiet", False)
+    (reading,) = read_all([target], args.schemas, args.sample, getattr(args, "timeout", CONNECT_TIMEOUT), 1,
+                          _show_progress(args))
+    if reading.error is not None:
+        print(f"schemacite: error: {target.masked}: {reading.error}", file=sys.stderr)
+        return 2
+    for note in reading.notes:
+        print(f"schemacite: note: {note}", file=sys.stderr)
+    try:
+        save_snapshot(reading.schema, args.output, reading.target_name)
+    except SnapshotError as e:
+        print(f"schemacite: error: {e}", file=sys.stderr)
+        return 2
+    if not quiet:
+        schema = reading.schema
+        counted = sum(1 for t in schema.tables.values() if t.workload is not None)
+        print(
+            f"schemacite: wrote {len(schema.tables)} table(s), {len(schema.views)} view(s)"
+            f" ({counted} with workload figures) from {target.masked} ({reading.version}) to {args.output}",
+            file=sys.stderr,
+        )
+    return 0
