@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import copy
 import random
 import time
 from pathlib import Path
