@@ -370,17 +370,36 @@ def _read(conn: Any, target: Target, schemas: list[str], sample: float, status: 
     reading.dialect, reading.target_name, reading.version = dialect, name, version
     wanted = list(schemas) or ([target.database] if target.kind == "mysql" and target.database else None)
     reading.notes += catalog.prepare_session(conn, dialect)
-    status("reading the catalog")
-    schema, notes = catalog.read_schema(conn, wanted, dialect)
-    if sample > 0:
-        status(f"sampling for {sample:g} s")
-        _sleep(sample)
-        status("reading the catalog again")
-        later, notes = catalog.read_schema(conn, wanted, dialect)
-        reading.notes.append(_difference(schema, later, sample))
-        schema = later
+    side = _side_session(target, catalog, dialect)
+    options = {"side": side} if side is not None else {}
+    try:
+        status("reading the catalog")
+        schema, notes = catalog.read_schema(conn, wanted, dialect, **options)
+        if sample > 0:
+            status(f"sampling for {sample:g} s")
+            _sleep(sample)
+            status("reading the catalog again")
+            later, notes = catalog.read_schema(conn, wanted, dialect, **options)
+            reading.notes.append(_difference(schema, later, sample))
+            schema = later
+    finally:
+        if side is not None:
+            side.close()
     reading.notes += notes
     return schema
+
+
+def _side_session(target: Target, catalog: Any, dialect: str) -> Any:
+    """A second read-only session for MySQL/MariaDB counters, read alongside the catalog;
+    None (read them in turn) when it cannot be opened."""
+    if target.kind != "mysql":
+        return None
+    try:
+        side = connect(target)
+    except AuditError:
+        return None
+    catalog.prepare_session(side, dialect)
+    return side
 
 
 def _is_driver_error(kind: str, exc: BaseException) -> bool:

@@ -178,19 +178,22 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
     paths = args.paths or ["."]
     config = _config(args, paths)
-    pm = _plugin_manager(args)
-    try:
-        linter = Linter(config, pm)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
     base = None
     if config.schema:
-        from schemacite.snapshot import SnapshotError, load_snapshot
+        from schemacite.snapshot import SnapshotError, load_snapshot, snapshot_target
 
         try:
             base = load_snapshot(config.schema)
         except SnapshotError as e:
             raise UsageError(str(e)) from None
+        if not config.dialect_given:  # the snapshot knows which server it came from
+            args.dialect, args.target = base.dialect, snapshot_target(config.schema)
+            config = _config(args, paths)
+    pm = _plugin_manager(args)
+    try:
+        linter = Linter(config, pm)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     result = linter.lint(paths, [*config.history, *args.history], base, cache=_cache(args, config))
     if args.write_baseline:
         from schemacite.baseline import write_baseline

@@ -6,9 +6,10 @@ case normalised. The line number is deliberately left out, so a migration that m
 a file (or gains a comment above it) keeps its fingerprint; changing the table, the rule or
 the statement gives a new one.
 
-Findings without statement text (table-level findings from a live server or a snapshot)
-hash the message instead, which names the table and whatever distinguishes two findings
-of one rule on one table.
+Table-level findings (from replayed SQL, a live server or a snapshot) carry no statement
+text; they hash the finding's `identity` instead (what tells two findings of one rule on one
+table apart, such as the key SC103 names), never the message, whose figures change from one
+audit to the next.
 """
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def normalise_path(path: str) -> str:
 
 def fingerprint(finding: Finding) -> str:
     """Hex sha256 of rule code, file, table and normalised statement (never the line)."""
-    statement = normalise_sql(finding.sql) if finding.sql.strip() else "message:" + normalise_sql(finding.message)
+    statement = normalise_sql(finding.sql) if finding.sql.strip() else "identity:" + finding.extra.get("identity", "")
     parts = (
         VERSION,
         finding.code,

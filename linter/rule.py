@@ -129,6 +129,7 @@ class Rule:
         sql: str = "",
         message: str | None = None,
         dialect: str | None = None,
+        identity: str = "",
         **args: Any,
     ) -> Finding:
         """A finding of this rule; with `dialect`, only evidence that holds for it is cited."""
@@ -150,4 +151,5 @@ class Rule:
             evidence_note=self.evidence_note,
             url=self.url(),
             sql=sql,
+            extra={"identity": identity} if identity else {},
         )

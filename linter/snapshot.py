@@ -300,3 +300,13 @@ def load_snapshot(path: str | os.PathLike) -> Schema:
         return schema_from_dict(doc)
     except ValueError as e:
         raise SnapshotError(f"{path}: {e}") from None
+
+
+def snapshot_target(path: str | os.PathLike) -> str | None:
+    """The server version a snapshot recorded (`mariadb-10.11`), if any."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            target = json.load(f).get("target")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return target if isinstance(target, str) else None

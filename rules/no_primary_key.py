@@ -55,7 +55,7 @@ class NoPrimaryKey(Rule):
             return
         if ctx.dialect == "postgres":
             yield self.finding(
-                at, table=table.name, dialect=ctx.dialect,
+                at, table=table.qualified_name, dialect=ctx.dialect,
                 suggestion="add a primary key: logical replication cannot publish UPDATE/DELETE without a replica identity",
             )
             return
@@ -65,14 +65,14 @@ class NoPrimaryKey(Rule):
         if promoted:
             key = promoted[0]
             yield self.finding(
-                at, table=table.name, dialect=ctx.dialect, severity=Severity.INFO,
-                message=f"Table {table.name} has no primary key; InnoDB clusters it on NOT NULL unique key "
+                at, table=table.qualified_name, dialect=ctx.dialect, severity=Severity.INFO,
+                message=f"Table {table.qualified_name} has no primary key; InnoDB clusters it on NOT NULL unique key "
                 f"{key.name or '(' + ', '.join(key.columns) + ')'}",
                 suggestion="declare that key as the PRIMARY KEY so the choice is explicit",
             )
             return
         yield self.finding(
-            at, table=table.name, dialect=ctx.dialect,
+            at, table=table.qualified_name, dialect=ctx.dialect,
             suggestion="add a PRIMARY KEY (an AUTO_INCREMENT id, or the natural key) so InnoDB does not "
             "allocate hidden row ids under its global dictionary mutex",
         )

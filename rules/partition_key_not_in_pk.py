@@ -73,6 +73,7 @@ class PartitionKeyNotInPk(Rule):
                 dialect=ctx.dialect,
                 key=f"{label} ({', '.join(key.columns)})",
                 missing=", ".join(missing),
+                identity=label,
                 suggestion=f"include the partition column(s) in the key: ({cols})",
             )
 

@@ -74,6 +74,7 @@ class UnusedIndex(Rule):
                 dialect=ctx.dialect,
                 severity=None if table.insert_heavy else Severity.INFO,
                 message=self.summary.format(index=label, table=table.qualified_name, since=since) + f" ({cost})",
+                identity=label,
                 suggestion=f"drop index {label} once no query on the primary or a replica needs it",
             )
 

@@ -366,7 +366,7 @@ def test_mariadb_audit_findings(capsys, mariadb_server, maria_shop):
     ranks = [{"error": 3, "warning": 2, "info": 1}[f["severity"]] for f in doc["findings"]]
     assert ranks == sorted(ranks, reverse=True)
 
-    assert [f["table"] for f in by_rule(doc, "SC101")] == ["no_pk"]
+    assert [f["table"] for f in by_rule(doc, "SC101")] == ["audit_shop.no_pk"]
     assert not by_rule(doc, "SC103")  # the server refuses such partitioning
 
 
@@ -539,7 +539,7 @@ def test_postgres_audit_findings(capsys, pg_server, pg_shop):
         ("app.clicks", "clicks_at", "warning"),
         ("app.accounts", "accounts_name", "info"),
     }
-    assert [f["table"] for f in by_rule(doc, "SC101")] == ["no_pk"]  # SC101 names tables without their schema
+    assert [f["table"] for f in by_rule(doc, "SC101")] == ["app.no_pk"]  # located by schema and table, like every rule
     assert not by_rule(doc, "SC103")
 
 
@@ -630,13 +630,13 @@ def test_server_gone_mid_audit(capsys, monkeypatch, victim, mariadb_server, mari
     if victim == "mariadb":
         real = mysql_catalog.read_schema
 
-        def read_after_kill(conn, schemas, dialect="mysql"):
+        def read_after_kill(conn, schemas, dialect="mysql", **options):
             admin = mariadb_server.connect()
             try:
                 admin.cursor().execute(f"KILL CONNECTION {conn.thread_id()}")
             finally:
                 admin.close()
-            return real(conn, schemas, dialect)
+            return real(conn, schemas, dialect, **options)
 
         monkeypatch.setattr(mysql_catalog, "read_schema", read_after_kill)
         gone, other = mariadb_server.dsn(maria_shop), f"postgresql://postgres@127.0.0.1:{pg_server.port}/{pg_shop}/app"

@@ -7,16 +7,16 @@ query's WHERE clause):
 
     1  SELECT VERSION(), @@performance_schema, UTC_TIMESTAMP(), ...
     2  uptime (start of the counters), and @@userstat on MariaDB
+    then, when performance_schema is on (before information_schema opens every table):
+    +3    performance_schema.setup_instruments/setup_consumers,
+          table_io_waits_summary_by_table (COUNT_INSERT, COUNT_FETCH, ...),
+          table_io_waits_summary_by_index_usage (rows read per index)
     3  information_schema.TABLES                          (tables, views, engine, row estimate)
     4  information_schema.COLUMNS                         (types, nullability, defaults)
     5  information_schema.STATISTICS                      (PRIMARY, unique and secondary indexes)
     6  information_schema.PARTITIONS                      (method, expression)
-    then workload counters, when the server collects them:
-    7-9   performance_schema.setup_instruments/setup_consumers,
-          table_io_waits_summary_by_table (COUNT_INSERT, COUNT_FETCH, ...),
-          table_io_waits_summary_by_index_usage (rows read per index)
-    or, on MariaDB with performance_schema off and userstat on:
-    7-8   information_schema.TABLE_STATISTICS, INDEX_STATISTICS
+    or, on MariaDB with performance_schema off (or unreadable) and userstat on:
+    +2    information_schema.TABLE_STATISTICS, INDEX_STATISTICS
 
 So 6 queries without counters, 8 with userstat, 9 with performance_schema.
 
@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+import threading
 from typing import Any
 
 from schemacite.model import (
@@ -137,18 +138,46 @@ def prepare_session(
 # ---------------------------------------------------------------- reading
 
 
-def read_schema(conn: Any, schemas: list[str] | None, dialect: str = "mysql") -> tuple[Schema, list[str]]:
+def read_schema(
+    conn: Any, schemas: list[str] | None, dialect: str = "mysql", *, side: Any = None
+) -> tuple[Schema, list[str]]:
     """Read tables, views, keys, partitioning and workload counters of `schemas`.
 
     `schemas` None means every schema except the system ones. Returns the schema and
     notes on what could not be read (counters off, a missing privilege, ...).
+
+    `side`, a second session already made read-only with `prepare_session`, reads the
+    performance_schema counters while `conn` reads information_schema: on a server that
+    holds many tables open, the per-index summary alone takes seconds of server time
+    (10,000 open tables: about 3 s), which then overlaps the catalog queries.
     """
     notes: list[str] = []
     cur = conn.cursor()
     try:
-        return _read(conn, cur, schemas, dialect, notes), notes
+        return _read(conn, cur, schemas, dialect, notes, side), notes
     finally:
         cur.close()
+
+
+class _Background(threading.Thread):
+    """Fetch the performance_schema counters on the side session."""
+
+    def __init__(self, side: Any, schemas: list[str] | None):
+        super().__init__(daemon=True)
+        self.side, self.schemas = side, schemas
+        self.notes: list[str] = []
+        self.rows: tuple[list, list] | None = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            cur = self.side.cursor()
+            try:
+                self.rows = _fetch_performance_schema(cur, self.schemas, self.notes)
+            finally:
+                cur.close()
+        except BaseException as e:  # handed to the reading thread, which reports it
+            self.error = e
 
 
 def _schema_filter(column: str, schemas: list[str] | None) -> tuple[str, list[str]]:
@@ -163,7 +192,10 @@ def _text(value: Any) -> Any:
 
 def _rows(cur: Any, sql: str, params: list[Any] | tuple[Any, ...] = ()) -> list[tuple]:
     cur.execute(sql, params or None)
-    return [tuple(_text(v) for v in row) for row in cur.fetchall()]
+    rows = cur.fetchall()
+    # some information_schema columns come back as bytes; decode only the rows that have any
+    # (a 10,000-table schema returns a million values)
+    return [tuple(_text(v) for v in row) if bytes in map(type, row) else row for row in rows]
 
 
 def _quote(name: str) -> str:
@@ -187,7 +219,7 @@ def _origin(conn: Any, dialect: str, user: str, port: int, schemas: list[str] | 
     return f"{dialect}://{_text(user).split('@')[0]}@{host}:{port}/{database}"
 
 
-def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: list[str]) -> Schema:
+def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: list[str], side: Any = None) -> Schema:
     (version_text, perf_schema_on, now, user, port), = _rows(
         cur, "SELECT VERSION(), @@performance_schema, UTC_TIMESTAMP(), CURRENT_USER(), @@port"
     )
@@ -202,10 +234,19 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         userstat_on = 0
         (_name, uptime), = _rows(cur, "SHOW GLOBAL STATUS LIKE 'Uptime'")
     version = _version(str(version_text))
-    since = _iso(now - timedelta(seconds=int(uptime)))
+    # the server start, to the minute: `now` and the uptime tick at different sub-second
+    # phases, so to the second two readings of one server could disagree
+    since = _iso((now - timedelta(seconds=int(uptime))).replace(second=0, microsecond=0))
     sampled_at = _iso(now)
 
     schema = Schema(dialect=dialect, origin=_origin(conn, dialect, user, port, schemas))
+    background = None
+    counters = None
+    if perf_schema_on and side is not None:
+        background = _Background(side, schemas)
+        background.start()
+    elif perf_schema_on:
+        counters = _fetch_performance_schema(cur, schemas, notes)
     where, params = _schema_filter("TABLE_SCHEMA", schemas)
 
     # 3: tables and views. Keys are the replay's (table_key): the bare lower-cased name,
@@ -304,10 +345,16 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
             table.partitioning = _partitioning(table, method, expr, sub_method, sub_expr)
 
     # 7+: workload counters
+    if background is not None:
+        background.join()
+        if background.error is not None:
+            raise background.error
+        counters = background.rows
+        notes.extend(background.notes)
     if mariadb and userstat_on and not perf_schema_on:
         got_counters = _read_userstat(cur, schemas, by_name, indexes, notes)
     elif perf_schema_on:
-        got_counters = _read_performance_schema(cur, schemas, by_name, indexes, notes)
+        got_counters = counters is not None and _apply_performance_schema(counters, by_name, indexes)
         if not got_counters and mariadb and userstat_on:
             got_counters = _read_userstat(cur, schemas, by_name, indexes, notes)
     else:
@@ -374,13 +421,12 @@ def _denied(exc: BaseException, what: str) -> str:
     return f"performance_schema counters unreadable: reading {what} failed ({code}: {message})"
 
 
-def _read_performance_schema(
-    cur: Any,
-    schemas: list[str] | None,
-    by_name: dict[tuple[str, str], Table],
-    indexes: dict[tuple[str, str, str], Index],
-    notes: list[str],
-) -> bool:
+def _fetch_performance_schema(cur: Any, schemas: list[str] | None, notes: list[str]) -> tuple[list, list] | None:
+    """Table and index counters, or None (with a note) when they cannot be read.
+
+    Read before information_schema: the information_schema queries open every table, and
+    the by-index summary then grows with the tables the server holds open (10,000 tables:
+    0.1 s before, 3 s after)."""
     errors = _mysql_errors()
     try:
         setup = dict(
@@ -394,20 +440,20 @@ def _read_performance_schema(
         )
     except errors as exc:
         notes.append(_denied(exc, "performance_schema.setup_instruments"))
-        return False
+        return None
     if setup.get(TABLE_IO_INSTRUMENT) != "YES":
         notes.append(
             f"performance_schema counters off: instrument {TABLE_IO_INSTRUMENT} is disabled"
             " (UPDATE performance_schema.setup_instruments SET ENABLED='YES' WHERE NAME="
             f"'{TABLE_IO_INSTRUMENT}', or performance-schema-instrument='{TABLE_IO_INSTRUMENT}=ON')"
         )
-        return False
+        return None
     if setup.get("global_instrumentation") != "YES":
         notes.append(
             "performance_schema counters off: consumer global_instrumentation is disabled"
             " (UPDATE performance_schema.setup_consumers SET ENABLED='YES' WHERE NAME='global_instrumentation')"
         )
-        return False
+        return None
 
     where, params = _schema_filter("OBJECT_SCHEMA", schemas)
     try:
@@ -426,8 +472,16 @@ def _read_performance_schema(
         )
     except errors as exc:
         notes.append(_denied(exc, "performance_schema.table_io_waits_summary_*"))
-        return False
+        return None
+    return table_rows, index_rows
 
+
+def _apply_performance_schema(
+    rows: tuple[list, list],
+    by_name: dict[tuple[str, str], Table],
+    indexes: dict[tuple[str, str, str], Index],
+) -> bool:
+    table_rows, index_rows = rows
     for table in by_name.values():
         table.workload.source = "performance_schema"
     for index in indexes.values():
