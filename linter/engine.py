@@ -190,7 +190,7 @@ class Linter:
         ctx = self._context(schema)
         for table in sorted(schema.tables.values(), key=lambda t: t.qualified_name):
             for rule in self.table_rules:
-                result.findings.extend(rule.check_table(table, ctx))
+                result.findings.extend(_run(rule, "check_table", table, ctx, result, table.defined_at))
         result.findings.sort(key=Finding.sort_key)
         return result
 
@@ -213,13 +213,13 @@ class Linter:
                                     lock_timeout_set=step.lock_timeout_set, impacts=impacts)
                 for rule in self.statement_rules:
                     if not rule.statement_kinds or stmt.kind in rule.statement_kinds:
-                        result.findings.extend(rule.check_statement(stmt, ctx))
+                        result.findings.extend(_run(rule, "check_statement", stmt, ctx, result, stmt.location))
         schema = run.schema
         mark_insert_heavy(schema, self.config)
         ctx = self._context(schema)
         for table in sorted(schema.tables.values(), key=lambda t: t.name):
             for rule in self.table_rules:
-                for f in rule.check_table(table, ctx):
+                for f in _run(rule, "check_table", table, ctx, result, table.defined_at):
                     if os.path.abspath(f.location.file) in run.reported_set:
                         result.findings.append(f)
         self._suppress(result, statements, run.file_ignores)
@@ -237,6 +237,17 @@ class Linter:
                 ignored |= stmt.suppressed
             (result.suppressed if ids & ignored else kept).append(f)
         result.findings = kept
+
+
+def _run(rule: Rule, method: str, subject: Any, ctx: Context, result: LintResult, where) -> list[Finding]:
+    """A rule's findings; a rule that raises (a plugin bug) becomes a located error, and the
+    other rules and files still run."""
+    try:
+        return list(getattr(rule, method)(subject, ctx))
+    except Exception as e:
+        file, line = (where.file, where.line) if where is not None else (getattr(subject, "name", "?"), 0)
+        result.errors.append(ParseError(file, line, f"rule {rule.name} ({rule.code}) failed: {e!r}"))
+        return []
 
 
 def resolve_config(paths: list[str], config_path: str | None = None, overrides: dict[str, Any] | None = None) -> Config:

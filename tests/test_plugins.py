@@ -150,3 +150,30 @@ def _findings(cls, dialect: str | None, sql: str) -> list:
     result = run_case({"rule": cls.name, "dialect": dialect, "sql": sql, "history": history[dialect]})
     assert not result.errors, [str(e) for e in result.errors]
     return [f for f in result.findings if f.rule == cls.name]
+
+
+class Broken(Rule):
+    """Always fails."""
+
+    code = "ACME002"
+    name = "always-fails"
+    summary = "never"
+
+    def check_table(self, table, ctx):
+        raise RuntimeError("bug in a pack")
+
+
+class BrokenPack:
+    @hookimpl
+    def schemacite_rules(self):
+        return [Broken]
+
+
+def test_a_failing_rule_is_a_located_error_and_others_still_run():
+    pm = plugin_manager(load_entrypoints=False)
+    pm.register(BrokenPack(), name="broken")
+    result = run_case({"rule": "always-fails", "rules": ["no-primary-key"], "dialect": "mysql",
+                       "sql": "CREATE TABLE t (v int);"}, pm)
+    assert [f.rule for f in result.findings] == ["no-primary-key"]
+    assert [(e.line, e.message) for e in result.errors] == [
+        (1, "rule always-fails (ACME002) failed: RuntimeError('bug in a pack')")]
