@@ -208,7 +208,7 @@ class Linter:
             result.statements += 1
             statements[(stmt.location.file, stmt.location.line)] = stmt
             if self.statement_rules and stmt.kind not in NO_LOCK_KINDS:
-                impacts = impacts_for(stmt, step.schema, self.config.target)
+                impacts = impacts_for(stmt, step.schema, self.config.target) if locks_existing(stmt, step.schema) else []
                 ctx = self._context(step.schema, in_transaction=step.in_transaction,
                                     lock_timeout_set=step.lock_timeout_set, impacts=impacts)
                 for rule in self.statement_rules:
@@ -237,6 +237,26 @@ class Linter:
                 ignored |= stmt.suppressed
             (result.suppressed if ids & ignored else kept).append(f)
         result.findings = kept
+
+
+_CREATES = frozenset({"create_table", "create_table_as", "create_table_like"})
+_OTHER_RELATIONS = ("references", "partition", "parent")
+
+
+def locks_existing(stmt: Statement, schema: Schema) -> bool:
+    """Whether the statement can lock a relation that exists before this change.
+
+    A schema dump or a first migration creates tables and indexes on tables it just
+    created: their locks harm nobody, so the lock tables need not be consulted.
+    """
+    if stmt.details.get("references") or stmt.details.get("parent"):
+        return True
+    if stmt.kind in _CREATES:
+        return False
+    table = schema.tables.get(stmt.table) if stmt.table else None
+    if table is None or not table.new or stmt.kind not in ("create_index", "alter_table"):
+        return True
+    return any(a.details.get(k) for a in stmt.actions for k in _OTHER_RELATIONS)
 
 
 def _run(rule: Rule, method: str, subject: Any, ctx: Context, result: LintResult, where) -> list[Finding]:

@@ -47,7 +47,9 @@ def _stamp(table: Table, stmt: Statement) -> Table:
 def _create_table(schema: Schema, stmt: Statement, new: bool) -> None:
     if stmt.table in schema.tables and schema.tables[stmt.table].complete and "IF NOT EXISTS" in stmt.sql[:200].upper():
         return
-    table = stmt.details["model"].copy()
+    # the statement hands its table over: a parsed statement is applied once (the parse
+    # cache stores statements before replay), and copying every column costs time on dumps
+    table = stmt.details["model"]
     table.defined_at = stmt.location
     table.new = new or table.temporary
     parent_key = stmt.details.get("parent")

@@ -18,6 +18,9 @@ _SCAN = {
     "mysql": re.compile(r"'|\"|`|--|#|/\*|;|\n"),
     "postgres": re.compile(r"'|\"|--|/\*|\$(?:[A-Za-z_][A-Za-z_0-9]*)?\$|;|\n"),
 }
+# the same without stopping at every newline, for files with no line-level construct
+_SCAN_FAST = {family: re.compile(pattern.pattern.removesuffix(r"|\n")) for family, pattern in _SCAN.items()}
+_LINE_CONSTRUCT = re.compile(r"^[ \t]*(?:DELIMITER\b|\\)", re.I | re.M)
 _COMPOUND = re.compile(
     r"^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?"
     r"(?:PROCEDURE|FUNCTION|TRIGGER|EVENT)\b",
@@ -84,7 +87,8 @@ def _block_depth(code: str) -> int:
 def split_sql(text: str, dialect: str) -> Split:
     """Split `text`; unterminated strings and comments are reported, not fatal."""
     family = "mysql" if dialect in MYSQL_FAMILY else "postgres"
-    scan = _SCAN[family]
+    # stopping at newlines is only needed to see DELIMITER lines and psql meta-commands
+    scan = (_SCAN if _LINE_CONSTRUCT.search(text) else _SCAN_FAST)[family]
     lines = _Lines(text)
     result = Split()
     cur: list[str] = []  # blanked pieces of the current statement
