@@ -8,7 +8,7 @@ whose `op` keys the lock tables. Column definitions still go through sqlglot.
 from __future__ import annotations
 
 from schemacite.model import Index
-from schemacite.sql.names import Tok, column_list, paren_group, split_top, sqlglot_parse, table_key, text_of, tokenize
+from schemacite.sql.names import Tok, column_list, paren_group, split_top, sqlglot_column, table_key, text_of, tokenize
 from schemacite.sql.partition import find_partition_by, parse_partition_by, parse_pg_partition_by
 from schemacite.sql.statement import Action
 
@@ -396,8 +396,7 @@ def _column_action(op: str, toks: list[Tok], src: str, text: str, dialect: str) 
     from schemacite.sql.create_table import column_facts
 
     try:
-        create = sqlglot_parse(f"CREATE TABLE _sc ({definition})", dialect)
-        coldef = create.this.expressions[0]
+        coldef = sqlglot_column(definition, dialect)
     except (sqlglot.errors.SqlglotError, AttributeError, IndexError) as e:
         raise AlterSyntaxError(f"cannot read column definition {definition!r}: {_first_line(e)}") from None
     if not isinstance(coldef, exp.ColumnDef):

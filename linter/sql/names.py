@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import threading
+from typing import NamedTuple
 
 NAME = r'(?:`(?:[^`]|``)+`|"(?:[^"]|"")+"|[^\W\d][\w$]*)'
 QNAME = rf"{NAME}(?:\s*\.\s*{NAME}){{0,2}}"
@@ -13,18 +14,34 @@ def sqlglot_dialect(dialect: str) -> str:
     return "mysql" if dialect == "mariadb" else dialect
 
 
-_GLOT: dict = {}
+_GLOT = threading.local()  # one tokenizer and parser per dialect and thread
+
+
+def _glot(dialect: str):
+    cache = _GLOT.__dict__
+    pair = cache.get(dialect)
+    if pair is None:
+        from sqlglot.dialects.dialect import Dialect
+
+        d = Dialect.get_or_raise(sqlglot_dialect(dialect))
+        pair = cache[dialect] = (d.tokenizer_class(dialect=d), d.parser())
+    return pair
 
 
 def sqlglot_parse(sql: str, dialect: str):
-    """The first expression sqlglot reads from `sql`, with one Dialect object per dialect
-    (sqlglot.parse_one builds a new one on every call)."""
-    d = _GLOT.get(dialect)
-    if d is None:
-        from sqlglot.dialects.dialect import Dialect
+    """The first expression sqlglot reads from `sql`. The tokenizer and parser are kept
+    and reused: sqlglot.parse_one builds both anew on every call, a third of its cost on
+    short statements."""
+    tokenizer, parser = _glot(dialect)
+    return parser.parse(tokenizer.tokenize(sql), sql)[0]
 
-        d = _GLOT[dialect] = Dialect.get_or_raise(sqlglot_dialect(dialect))
-    return d.parse(sql)[0]
+
+def sqlglot_column(definition: str, dialect: str):
+    """One column definition (`name type constraints...`) read as a sqlglot ColumnDef."""
+    from sqlglot import exp
+
+    tokenizer, parser = _glot(dialect)
+    return parser.parse_into(exp.ColumnDef, tokenizer.tokenize(definition), definition)[0]
 
 
 DEFAULT_SCHEMAS = {"postgres": {"public"}, "mysql": set(), "mariadb": set()}
@@ -59,15 +76,11 @@ def table_key(qname: str, dialect: str) -> str:
     return name if schema in DEFAULT_SCHEMAS["postgres"] else f"{schema}.{name}"
 
 
-@dataclass(frozen=True)
-class Tok:
+class Tok(NamedTuple):
     kind: str  # word | name (quoted) | string | number | op | lparen | rparen | comma
     text: str
     start: int
-
-    @property
-    def upper(self) -> str:
-        return self.text.upper() if self.kind == "word" else ""
+    upper: str  # the word in upper case; "" for anything but a bare word
 
     @property
     def ident(self) -> str:
@@ -90,11 +103,11 @@ def tokenize(text: str) -> list[Tok]:
     toks = []
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup
-        if kind == "tag":
-            kind = "dollar"
-        if kind == "dollar":
-            kind = "string"
-        toks.append(Tok(kind, m.group(0), m.start()))
+        word = m.group(0)
+        if kind == "word":
+            toks.append(Tok(kind, word, m.start(), word.upper()))
+        else:
+            toks.append(Tok("string" if kind in ("tag", "dollar") else kind, word, m.start(), ""))
     return toks
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from schemacite.model import Location
+from schemacite.model import Index, Location
 from schemacite.sql.alter import AlterSyntaxError, parse_actions
 from schemacite.sql.names import NAME, QNAME, column_list, sqlglot_parse, table_key, tokenize
 from schemacite.sql.partition import find_partition_by, parse_partition_by, parse_pg_partition_by
@@ -81,7 +81,7 @@ def parse_text(text: str, path: str, dialect: str) -> ParsedFile:
     for chunk in split.chunks:
         suppressed: set[str] = set()
         annotations: set[str] = set()
-        for line in range(prev_end + 1, chunk.end_line + 1):
+        for line in range(prev_end + 1, chunk.end_line + 1) if directives else ():
             d = directives.get(line)
             if d is None:
                 continue
@@ -305,8 +305,6 @@ def _alter_table(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
     rf"(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME}\s+)?(?:USING\s+\w+\s+)?ON\s+(?:ONLY\s+)?(?P<table>{QNAME})"
 )
 def _create_index(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
-    from schemacite.model import Index
-
     rest = sql[m.end() :]
     open_at = rest.find("(")
     close_at = _closing_paren(rest, open_at) if open_at >= 0 else -1
@@ -328,10 +326,10 @@ def _create_index(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
         partial=bool(_WHERE.search(tail)),
     )
     details = {"index": index, "concurrently": bool(m.group("conc")), "unique": index.unique}
-    for clause in ("ALGORITHM", "LOCK"):
-        c = re.search(rf"\b{clause}\s*=?\s*(\w+)", tail, re.I)
+    for clause, pattern in _CLAUSES:
+        c = pattern.search(tail)
         if c:
-            details[clause.lower()] = c.group(1).upper()
+            details[clause] = c.group(1).upper()
     return {"kind": "create_index", "table": _key(m.group("table"), dialect), "target": index.name, "details": details}
 
 
@@ -340,6 +338,7 @@ def _create_index(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
 _COLUMN_NAME = re.compile(rf"({NAME})(?:\s+(?:ASC|DESC))?\s*(?:,|$)", re.I)
 _SIMPLE_COLUMNS = re.compile(rf"\s*{NAME}(?:\s+(?:ASC|DESC))?(?:\s*,\s*{NAME}(?:\s+(?:ASC|DESC))?)*\s*", re.I)
 _WHERE = re.compile(r"\bWHERE\b", re.I)
+_CLAUSES = tuple((c.lower(), re.compile(rf"\b{c}\s*=?\s*(\w+)", re.I)) for c in ("ALGORITHM", "LOCK"))
 
 
 def _closing_paren(text: str, start: int) -> int:
@@ -369,10 +368,10 @@ def _drop_index(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
     names = [n for n in names if n.upper() not in ("CASCADE", "RESTRICT")]
     table = _key(m.group("table"), dialect) if m.group("table") else None
     details: dict[str, Any] = {"concurrently": bool(m.group("conc")), "names": names}
-    for clause in ("ALGORITHM", "LOCK"):
-        c = re.search(rf"\b{clause}\s*=?\s*(\w+)", sql[m.end() :], re.I)
+    for clause, pattern in _CLAUSES:
+        c = pattern.search(sql, m.end())
         if c:
-            details[clause.lower()] = c.group(1).upper()
+            details[clause] = c.group(1).upper()
     return {"kind": "drop_index", "table": table, "target": names[0] if names else None, "details": details}
 
 

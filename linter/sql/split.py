@@ -88,23 +88,37 @@ def split_sql(text: str, dialect: str) -> Split:
     """Split `text`; unterminated strings and comments are reported, not fatal."""
     family = "mysql" if dialect in MYSQL_FAMILY else "postgres"
     # stopping at newlines is only needed to see DELIMITER lines and psql meta-commands
-    scan = (_SCAN if _LINE_CONSTRUCT.search(text) else _SCAN_FAST)[family]
+    line_mode = _LINE_CONSTRUCT.search(text) is not None
+    scan = (_SCAN if line_mode else _SCAN_FAST)[family]
     lines = _Lines(text)
     result = Split()
-    cur: list[str] = []  # blanked pieces of the current statement
-    started = False  # the current statement has code in it
+    # The current statement is `cur` (pieces already blanked where needed) followed by the
+    # untouched text[seg:i]: code and quoted text are copied only when a blank must follow.
+    cur: list[str] = []
+    seg = 0
     stmt_start = 0
     delimiter = ";"
     i, n = 0, len(text)
 
-    def emit(piece: str, code: bool = True) -> None:
-        nonlocal started
-        cur.append(piece)
-        if code and not started and piece.strip():
-            started = True
+    def flush(upto: int) -> None:
+        nonlocal seg
+        if seg < upto:
+            cur.append(text[seg:upto])
+        seg = upto
+
+    def blank(start: int, stop: int, keep: str | None = None) -> None:
+        """text[start:stop] becomes spaces (newlines kept), or `keep` (same length)."""
+        nonlocal seg
+        flush(start)
+        cur.append(_blank(text[start:stop]) if keep is None else keep)
+        seg = stop
+
+    def has_code(upto: int) -> bool:
+        return any(p.strip() for p in cur) or bool(text[seg:upto].strip())
 
     def end_statement(end: int) -> None:
-        nonlocal stmt_start, started
+        nonlocal stmt_start
+        flush(end)
         body = "".join(cur)
         stripped = body.strip()
         if stripped:
@@ -114,92 +128,83 @@ def split_sql(text: str, dialect: str) -> Split:
                       lines.line(stmt_start + len(body.rstrip()) - 1))
             )
         cur.clear()
-        started = False
         stmt_start = end
 
-    def skip_to(stop: int) -> None:
-        """Blank text[i:stop] outside any statement."""
-        nonlocal i
-        emit(_blank(text[i:stop]), code=False)
-        i = stop
-
     while i < n:
-        if not started and (i == 0 or text[i - 1] == "\n"):
+        if line_mode and (i == 0 or text[i - 1] == "\n") and not has_code(i):
             if family == "mysql":
                 m = _DELIMITER.match(text, i)
                 if m:
                     delimiter = m.group(1)
-                    skip_to(m.end())
+                    blank(i, m.end())
+                    i = m.end()
                     continue
             elif text.startswith("\\", i):  # psql meta-command, ends with its line
                 eol = text.find("\n", i)
-                skip_to(n if eol < 0 else eol)
+                eol = n if eol < 0 else eol
+                blank(i, eol)
+                i = eol
                 continue
 
         m = scan.search(text, i)
         if delimiter != ";":
             d = text.find(delimiter, i)
             if d >= 0 and (m is None or d < m.start()):
-                emit(text[i:d])
                 end_statement(d)
-                emit(" " * len(delimiter), code=False)
+                blank(d, d + len(delimiter))
                 i = d + len(delimiter)
                 continue
         if m is None:
-            emit(text[i:])
             break
-        emit(text[i : m.start()])
         tok, pos = m.group(0), m.start()
         i = m.end()
         if tok == "\n":
-            emit("\n", code=False)
-        elif tok == ";":
+            continue
+        if tok == ";":
             if delimiter != ";":
-                emit(";")
                 continue
+            flush(pos)
             so_far = "".join(cur)
             if _COMPOUND.match(so_far) and _block_depth(so_far) > 0:
-                emit(";")  # inside a routine body: not the end of the statement
-                continue
+                continue  # inside a routine body: not the end of the statement
             end_statement(pos)
-            emit(" ", code=False)
+            blank(pos, i)
             if family == "postgres" and _COPY_STDIN.match(so_far):
                 # data rows follow until a line holding only "\."
                 end = _COPY_END.search(text, i)
-                skip_to(n if end is None else end.end())
+                stop = n if end is None else end.end()
+                blank(i, stop)
+                i = stop
         elif tok in ("--", "#"):
             if tok == "--" and family == "mysql" and text[i : i + 1] not in ("", " ", "\t", "\n", "\r"):
-                emit(tok)  # MySQL needs whitespace after "--"; otherwise it is an operator
-                continue
+                continue  # MySQL needs whitespace after "--"; otherwise it is an operator
             eol = text.find("\n", pos)
             eol = n if eol < 0 else eol
             result.comments.append(Comment(lines.line(pos), lines.line(pos), text[pos:eol]))
-            emit(_blank(text[pos:eol]), code=False)
+            blank(pos, eol)
             i = eol
         elif tok == "/*":
             close = _find_comment_end(text, pos, nested=family == "postgres")
             if close < 0:
                 result.errors.append((lines.line(pos), "unterminated /* comment"))
-                emit(_blank(text[pos:]), code=False)
+                blank(pos, n)
                 i = n
                 continue
             ex = _EXEC_COMMENT.match(text, pos) if family == "mysql" else None
             if ex:  # executable comment: its content is code, only the markers are blanked
-                emit(" " * (ex.end() - pos), code=False)
-                emit(_blank_inner(text[ex.end() : close - 2], dialect))
-                emit("  ", code=False)
+                blank(pos, ex.end())
+                blank(ex.end(), close - 2, _blank_inner(text[ex.end() : close - 2], dialect))
+                blank(close - 2, close)
             else:
                 result.comments.append(Comment(lines.line(pos), lines.line(close), text[pos:close]))
-                emit(_blank(text[pos:close]), code=False)
+                blank(pos, close)
             i = close
-        else:  # a quoted string or name, or a dollar-quoted body
+        else:  # a quoted string or name, or a dollar-quoted body: kept as it is
             close = _find_quote_end(text, pos, tok, family)
             if close < 0:
                 result.errors.append((lines.line(pos), f"unterminated {_quote_name(tok)} starting here"))
-                emit(text[pos:])
                 i = n
                 continue
-            emit(text[pos:close])
             i = close
     end_statement(n)
     return result
@@ -224,6 +229,16 @@ def _find_comment_end(text: str, pos: int, nested: bool) -> int:
             return i
 
 
+# a quoted run from its opening quote: doubled quotes always, backslash escapes where the
+# server reads them (MySQL strings and "names", PostgreSQL E'...' strings)
+_QUOTED = {}
+for _q in ("'", '"', "`"):
+    _e = re.escape(_q)
+    # "unrolled" forms: no backtracking between alternatives on long strings
+    _QUOTED[(_q, True)] = re.compile(rf"{_e}[^{_e}\\]*(?:(?:\\.|{_e}{_e})[^{_e}\\]*)*{_e}", re.S)
+    _QUOTED[(_q, False)] = re.compile(rf"{_e}[^{_e}]*(?:{_e}{_e}[^{_e}]*)*{_e}")
+
+
 def _find_quote_end(text: str, pos: int, tok: str, family: str) -> int:
     if tok.startswith("$"):
         end = text.find(tok, pos + len(tok))
@@ -231,20 +246,8 @@ def _find_quote_end(text: str, pos: int, tok: str, family: str) -> int:
     backslash = family == "mysql" and tok != "`" or (
         family == "postgres" and tok == "'" and pos > 0 and text[pos - 1] in "eE"
     )
-    i = pos + 1
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if backslash and c == "\\":
-            i += 2
-            continue
-        if c == tok:
-            if i + 1 < n and text[i + 1] == tok:  # doubled quote
-                i += 2
-                continue
-            return i + 1
-        i += 1
-    return -1
+    m = _QUOTED[(tok, backslash)].match(text, pos)
+    return m.end() if m else -1
 
 
 def _blank_inner(inner: str, dialect: str) -> str:
