@@ -152,8 +152,9 @@ class Schema:
 
     def index_owner(self, index_name: str) -> Table | None:
         for table in self.tables.values():
-            if table.index_named(index_name) is not None:
-                return table
+            for index in table.indexes:
+                if index.name == index_name:
+                    return table
         return None
 
 

@@ -209,7 +209,7 @@ def _key(name: str, dialect: str) -> str:
 
 
 def _names(text: str, dialect: str) -> list[str]:
-    return [_key(n, dialect) for n in re.findall(QNAME, text)]
+    return [_key(n, dialect) for n in _QNAMES.findall(text)]
 
 
 def _sqlglot_error(e: Exception) -> str:
@@ -218,6 +218,10 @@ def _sqlglot_error(e: Exception) -> str:
 
 
 _PARTITION_BY = re.compile(r"\bPARTITION\s+BY\b", re.I)
+_LIKE = re.compile(rf"\s*\(?\s*LIKE\s+(?P<src>{QNAME})", re.I)
+_PARTITION_OF = re.compile(rf"\s*PARTITION\s+OF\s+(?P<parent>{QNAME})", re.I)
+_USING = re.compile(r"\s*USING\s+(\w+)", re.I)
+_QNAMES = re.compile(QNAME)
 _TEMP = r"(?:(?:GLOBAL\s+|LOCAL\s+)?(?P<temp>TEMPORARY|TEMP)\s+|(?P<unlogged>UNLOGGED)\s+)?"
 
 
@@ -230,7 +234,7 @@ def _create_table(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
 
     key = _key(m.group("name"), dialect)
     rest = sql[m.end() :]
-    like = re.match(rf"\s*\(?\s*LIKE\s+(?P<src>{QNAME})", rest, re.I)
+    like = _LIKE.match(rest)
     if like:
         return {
             "kind": "create_table_like",
@@ -241,7 +245,7 @@ def _create_table(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
                 "temporary": bool(m.group("temp")),
             },
         }
-    pof = re.match(rf"\s*PARTITION\s+OF\s+(?P<parent>{QNAME})", rest, re.I)
+    pof = _PARTITION_OF.match(rest)
     # the PARTITION BY clause is read by us, the rest by sqlglot
     toks = tokenize(sql) if _PARTITION_BY.search(sql) else []
     cut = find_partition_by(toks)
@@ -315,7 +319,7 @@ def _create_index(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
     columns = tuple(table_key(c, dialect) for c in _COLUMN_NAME.findall(inner)) if simple else column_list(tokenize(inner))
     if not columns:
         raise StatementError("CREATE INDEX with an empty column list")
-    method = re.match(r"\s*USING\s+(\w+)", rest, re.I)
+    method = _USING.match(rest)
     name = m.group("name")
     tail = rest[close_at + 1 :]
     index = Index(
@@ -364,7 +368,7 @@ def _closing_paren(text: str, start: int) -> int:
 
 @handles(rf"DROP\s+INDEX\s+(?P<conc>CONCURRENTLY\s+)?(?:IF\s+EXISTS\s+)?(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)(?:\s+ON\s+(?P<table>{QNAME}))?")
 def _drop_index(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
-    names = [table_key(n, dialect) for n in re.findall(QNAME, m.group("names"))]
+    names = [table_key(n, dialect) for n in _QNAMES.findall(m.group("names"))]
     names = [n for n in names if n.upper() not in ("CASCADE", "RESTRICT")]
     table = _key(m.group("table"), dialect) if m.group("table") else None
     details: dict[str, Any] = {"concurrently": bool(m.group("conc")), "names": names}
