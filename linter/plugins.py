@@ -4,7 +4,8 @@ from __future__ import annotations
 import importlib
 import logging
 import os
-from importlib.metadata import entry_points
+import sys
+from dataclasses import dataclass
 
 import pluggy
 
@@ -22,6 +23,54 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.unused_index",
     "schemacite.report.builtin",
 )
+
+
+@dataclass(frozen=True)
+class EntryPoint:
+    name: str
+    value: str  # "module:attribute" or "module"
+
+    def load(self):
+        module, _, attr = self.value.partition(":")
+        obj = importlib.import_module(module.strip())
+        for part in filter(None, attr.strip().split(".")):
+            obj = getattr(obj, part)
+        return obj
+
+
+def entry_points(group: str) -> list[EntryPoint]:
+    """The `group` entry points of the installed distributions.
+
+    Read straight from each distribution's entry_points.txt: importing importlib.metadata
+    costs 30-45 ms of a pre-commit run's start-up budget, for a scan that takes 2 ms.
+    """
+    found: dict[str, EntryPoint] = {}
+    header = f"[{group}]"
+    for folder in sys.path:
+        try:
+            names = os.listdir(folder or ".")
+        except OSError:
+            continue
+        for name in names:
+            if not name.endswith((".dist-info", ".egg-info")):
+                continue
+            try:
+                with open(os.path.join(folder or ".", name, "entry_points.txt"), encoding="utf-8") as f:
+                    text = f.read()
+            except OSError:
+                continue
+            if header not in text:
+                continue
+            section = False
+            for line in text.splitlines():
+                line = line.strip()
+                if line.startswith("["):
+                    section = line == header
+                elif section and "=" in line and not line.startswith(("#", ";")):
+                    key, _, value = line.partition("=")
+                    value = value.split("[", 1)[0].strip()  # drop extras
+                    found.setdefault(key.strip(), EntryPoint(key.strip(), value))
+    return list(found.values())
 
 
 def plugin_manager(*, load_entrypoints: bool = True, builtins: tuple[str, ...] = BUILTIN_PLUGINS) -> pluggy.PluginManager:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import inspect
 import re
-from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pluggy
@@ -51,8 +50,8 @@ def test_an_inline_pack_runs_beside_the_builtins():
 def test_entry_point_packs_load_and_a_broken_one_is_skipped(monkeypatch, caplog):
     import schemacite.plugins as plugins
 
-    good = EntryPoint(name="acme", value="tests.test_plugins:PACK", group="schemacite")
-    bad = EntryPoint(name="broken", value="no_such_module_xyz:plugin", group="schemacite")
+    good = plugins.EntryPoint(name="acme", value="tests.test_plugins:PACK")
+    bad = plugins.EntryPoint(name="broken", value="no_such_module_xyz:plugin")
     monkeypatch.setattr(plugins, "entry_points", lambda group: [bad, good] if group == "schemacite" else [])
     monkeypatch.syspath_prepend(str(ROOT))
     pm = plugin_manager()
@@ -177,3 +176,21 @@ def test_a_failing_rule_is_a_located_error_and_others_still_run():
     assert [f.rule for f in result.findings] == ["no-primary-key"]
     assert [(e.line, e.message) for e in result.errors] == [
         (1, "rule always-fails (ACME002) failed: RuntimeError('bug in a pack')")]
+
+
+def test_entry_points_are_read_from_installed_distributions(tmp_path, monkeypatch):
+    import schemacite.plugins as plugins
+
+    dist = tmp_path / "acme_schemacite-1.0.dist-info"
+    dist.mkdir()
+    (dist / "entry_points.txt").write_text(
+        "[console_scripts]\nacme = acme:main\n\n[schemacite]\nacme = tests.test_plugins:PACK [extra]\n")
+    (tmp_path / "other-2.0.dist-info").mkdir()  # no entry_points.txt
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.syspath_prepend(str(ROOT))
+    found = {ep.name: ep for ep in plugins.entry_points("schemacite")}
+    assert found["acme"].value == "tests.test_plugins:PACK"
+    assert type(found["acme"].load()).__name__ == "Pack"  # (the module is imported under its package name)
+    assert "acme" in {ep.name for ep in plugins.entry_points("console_scripts")}  # sections stay apart
+    # the project's own pytest plugin is found the same way in the real environment
+    assert any(ep.value == "schemacite.pytest_plugin" for ep in plugins.entry_points("pytest11"))
