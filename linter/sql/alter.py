@@ -273,7 +273,8 @@ def _using_index(part: list[Tok]) -> str | None:
 
 def _has_words(part: list[Tok], *words: str) -> bool:
     ups = [t.upper for t in part]
-    return any(ups[k : k + len(words)] == list(words) for k in range(len(ups)))
+    n = len(words)
+    return any(ups[k] == words[0] and tuple(ups[k : k + n]) == words for k in range(len(ups) - n + 1))
 
 
 def _drop(part: list[Tok], text: str) -> list[Action]:

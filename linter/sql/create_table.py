@@ -101,6 +101,9 @@ def _type_sql(kind: exp.DataType, glot: str) -> str:
     return text
 
 
+_DEFAULT_SQL: dict[tuple, str] = {}
+
+
 def _default_sql(node: exp.Expression, glot: str) -> str:
     if isinstance(node, exp.Literal):
         return "'" + node.this.replace("'", "''") + "'" if node.is_string else node.this
@@ -108,7 +111,22 @@ def _default_sql(node: exp.Expression, glot: str) -> str:
         return "NULL"
     if isinstance(node, exp.Boolean):
         return "TRUE" if node.this else "FALSE"
-    return node.sql(dialect=glot)
+    # the same few defaults ('0'::bigint, now(), nextval('s'::regclass)) recur on every
+    # table: generate each shape's text once
+    key = (glot, _shape(node))
+    text = _DEFAULT_SQL.get(key)
+    if text is None:
+        text = _DEFAULT_SQL[key] = node.sql(dialect=glot)
+    return text
+
+
+def _shape(value):
+    """A hashable image of a small expression tree (class, arguments), for caching its text."""
+    if isinstance(value, exp.Expression):
+        return (type(value), tuple((k, _shape(v)) for k, v in value.args.items() if v is not None))
+    if isinstance(value, list):
+        return tuple(_shape(v) for v in value)
+    return value
 
 
 def _func_name(f: exp.Func) -> str:

@@ -92,7 +92,9 @@ def parse_text(text: str, path: str, dialect: str) -> ParsedFile:
                 annotations.add("insert-heavy")
         prev_end = chunk.end_line
         pieces = [(chunk.text, chunk.line, chunk.column)]
-        pieces += embedded_ddl(chunk.text, chunk.line, chunk.column, dialect, procedures)
+        embedded = embedded_ddl(chunk.text, chunk.line, chunk.column, dialect, procedures)
+        if embedded:
+            pieces += embedded
         for n, (text, line, column) in enumerate(pieces):
             try:
                 stmt = describe(text, Location(path, line, column, next(_SEQ)), dialect)
@@ -103,8 +105,10 @@ def parse_text(text: str, path: str, dialect: str) -> ParsedFile:
                 result.errors.append(ParseError(path, line, f"internal error reading this statement: {e!r}"))
                 continue
             stmt.end_line = chunk.end_line if n == 0 else line + text.count("\n")
-            stmt.suppressed = frozenset(suppressed)
-            stmt.annotations = frozenset(annotations)
+            if suppressed:
+                stmt.suppressed = frozenset(suppressed)
+            if annotations:
+                stmt.annotations = frozenset(annotations)
             if n:
                 stmt.details["embedded"] = True
             result.statements.append(stmt)
@@ -131,6 +135,9 @@ def embedded_ddl(text: str, line: int, column: int, dialect: str, procedures: di
         col = pos - before.rfind("\n") if nl else column + pos
         return body.strip().rstrip(";").strip(), line + nl, col
 
+    first = text[:1].upper()
+    if first not in ("C", "S", "D"):  # CREATE PROCEDURE, CALL, SET, SELECT, DO
+        return []
     head = text[:12].upper()
     if dialect != "postgres":
         proc = _PROCEDURE.match(text)
