@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from schemacite.locks import LockImpact
     from schemacite.sql.statement import Statement
 
-DOCS_URL = "https://schemacite.readthedocs.io/en/latest/rules/{name}/"
+DOCS_URL = "https://github.com/schemacite/schemacite/blob/main/docs/rules/{name}.md"
 
 
 class Severity(enum.IntEnum):

@@ -30,7 +30,7 @@ def test_sarif_validates_and_carries_rules_evidence_and_fingerprints(capsys):
     jsonschema.validate(doc, SARIF_SCHEMA)
     run_ = doc["runs"][0]
     rules = {r["id"]: r for r in run_["tool"]["driver"]["rules"]}
-    assert rules["SC101"]["helpUri"].endswith("/rules/no-primary-key/")
+    assert rules["SC101"]["helpUri"].endswith("/docs/rules/no-primary-key.md")
     assert any(e["id"] == "pg-doc-replica-identity" for e in rules["SC101"]["properties"]["evidence"])
     results = run_["results"]
     assert len(results) == 8 and code == 1

@@ -194,3 +194,16 @@ def test_entry_points_are_read_from_installed_distributions(tmp_path, monkeypatc
     assert "acme" in {ep.name for ep in plugins.entry_points("console_scripts")}  # sections stay apart
     # the project's own pytest plugin is found the same way in the real environment
     assert any(ep.value == "schemacite.pytest_plugin" for ep in plugins.entry_points("pytest11"))
+
+
+def test_rule_pages_are_generated_from_the_rules(tmp_path):
+    """docs/rules/*.md is what `schemacite explain` prints; a stale page fails here."""
+    from schemacite import docs
+
+    assert docs.stale(ROOT / "docs" / "rules") == [], "run: python -m schemacite.docs"
+    assert docs.main(["--out", str(tmp_path)]) == 0
+    page = (tmp_path / "no-primary-key.md").read_text()
+    (tmp_path / "no-primary-key.md").write_text(page.replace("InnoDB", "MyISAM"))
+    assert docs.main(["--check", "--out", str(tmp_path)]) == 1
+    for cls in BUILTIN_RULES:  # every finding's URL names a page that exists
+        assert cls.url().endswith(f"docs/rules/{cls.name}.md") and (ROOT / "docs" / "rules" / f"{cls.name}.md").is_file()

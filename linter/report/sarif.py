@@ -24,7 +24,7 @@ from schemacite.result import LintResult
 from schemacite.rule import Finding, Rule, Severity
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-INFORMATION_URI = "https://schemacite.readthedocs.io/"
+INFORMATION_URI = "https://github.com/schemacite/schemacite"
 FINGERPRINT_KEY = "schemacite/v1"
 
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
