@@ -181,7 +181,7 @@ class Linter:
         self.statement_rules = [r for r in self.rules if r.defines("check_statement")]
 
     def _context(self, schema: Schema, **kw: Any) -> Context:
-        return Context(dialect=self.config.dialect, target=self.config.target, schema=schema, options={}, **kw)
+        return Context(dialect=self.config.dialect, target=self.config.target, schema=schema, **kw)
 
     def check_schema(self, schema: Schema, origin: list[str] | None = None) -> LintResult:
         """Table rules over a schema read from a server or a snapshot."""

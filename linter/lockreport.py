@@ -14,7 +14,7 @@ from typing import Any
 
 from schemacite.config import Config
 from schemacite.engine import NO_LOCK_KINDS, Replay
-from schemacite.locks import BLOCKS_ORDER, LockImpact, existing_locks, impacts_for
+from schemacite.locks import LockImpact, existing_locks, impacts_for, worst, worst_algorithm
 from schemacite.sql.statement import Statement
 
 MYSQL_MDL_NOTE = (
@@ -44,12 +44,8 @@ def analyse(config: Config, paths: list[str], history: list[str], keep_setup: bo
         stmt = step.statement
         if step.reported and stmt.kind not in NO_LOCK_KINDS and not stmt.details.get("embedded"):
             impacts = impacts_for(stmt, step.schema, config.target)
-            worst = max(
-                (lk.blocks for i in impacts for lk in existing_locks(i, step.schema)),
-                key=BLOCKS_ORDER.index,
-                default="nothing",
-            )
-            rows.append(Row(stmt, impacts, worst, list(setup) if keep_setup else []))
+            blocks = worst(lk.blocks for i in impacts for lk in existing_locks(i, step.schema))
+            rows.append(Row(stmt, impacts, blocks, list(setup) if keep_setup else []))
         if keep_setup and stmt.kind not in ("begin", "commit") and not stmt.details.get("embedded"):
             setup.append(stmt.sql)
     return rows, run.errors
@@ -78,20 +74,12 @@ def row_json(row: Row, dialect: str) -> dict[str, Any]:
         "notes": [i.note for i in row.impacts if i.note],
     }
     if mysql:
-        out["algorithm"] = _worst_algorithm(row.impacts)
+        out["algorithm"] = worst_algorithm(row.impacts)
     if row.measured is not None or row.verify_error:
         out["verified"] = {"agrees": not row.disagreements and not row.verify_error,
                            "differences": row.disagreements, "error": row.verify_error,
                            "measured": _measured_json(row.measured)}
     return out
-
-
-_ALGORITHMS = ("INSTANT", "NOCOPY", "INPLACE", "COPY")
-
-
-def _worst_algorithm(impacts: list[LockImpact]) -> str | None:
-    algs = [i.algorithm for i in impacts if i.algorithm in _ALGORITHMS]
-    return max(algs, key=_ALGORITHMS.index) if algs else None
 
 
 def _measured_json(m: Any) -> Any:

@@ -65,7 +65,6 @@ class Context:
     dialect: str
     target: str  # e.g. "postgres-15", "mysql-8.0"
     schema: Schema  # before the statement, for check_statement; final, for check_table
-    options: dict[str, Any]
     # statement rules only
     in_transaction: bool = False
     lock_timeout_set: bool = False

@@ -11,9 +11,6 @@ from __future__ import annotations
 
 from schemacite.config import Config
 
-_LOCK_ORDER = ("NONE", "SHARED", "EXCLUSIVE")
-_ALGORITHMS = ("INSTANT", "NOCOPY", "INPLACE", "COPY")
-
 
 def verify_rows(dsn: str, config: Config, rows: list) -> None:
     """Fill `measured`, `disagreements` or `verify_error` on each Row. ConnectionError if unreachable."""
@@ -49,6 +46,7 @@ def _verify_postgres(conn, row) -> None:
 
 
 def _verify_mysql(conn, row) -> None:
+    from schemacite.locks import worst_algorithm, worst_lock_level
     from schemacite.locks.verify_mysql import measure
 
     measured = measure(conn, row.setup, row.statement.sql)
@@ -58,10 +56,8 @@ def _verify_mysql(conn, row) -> None:
         return
     if not measured.clauses:
         return  # takes no ALGORITHM/LOCK clause: nothing to compare
-    algorithms = [i.algorithm for i in row.impacts if i.algorithm in _ALGORITHMS]
-    locks = [lk.mode for i in row.impacts for lk in i.locks if lk.mode in _LOCK_ORDER]
-    predicted_alg = max(algorithms, key=_ALGORITHMS.index) if algorithms else None
-    predicted_lock = max(locks, key=_LOCK_ORDER.index) if locks else None
+    predicted_alg = worst_algorithm(row.impacts)
+    predicted_lock = worst_lock_level(row.impacts)
     if predicted_alg != measured.algorithm:
         row.disagreements.append(f"algorithm: predicted {predicted_alg}, measured {measured.algorithm}")
     if predicted_lock != measured.lock:

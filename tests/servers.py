@@ -177,12 +177,7 @@ def postgres_server(settings: dict[str, str] | None = None) -> Iterator[Postgres
         server.version = (int(number) // 10000, int(number) % 10000)
         yield server
     finally:
-        if executor is not None:
-            with contextlib.suppress(Exception):
-                executor.stop()
-            with contextlib.suppress(Exception):
-                executor.kill()  # anything stop() left behind
-        shutil.rmtree(base, ignore_errors=True)
+        _tear_down(executor, base)
 
 
 # ---------------------------------------------------------------- MariaDB
@@ -307,12 +302,17 @@ def mariadb_server(settings: dict[str, str] | None = None) -> Iterator[MariaDBSe
             conn.close()
         yield server
     finally:
-        if executor is not None:
-            with contextlib.suppress(Exception):
-                executor.stop()
-            with contextlib.suppress(Exception):
-                executor.kill()
-        shutil.rmtree(base, ignore_errors=True)
+        _tear_down(executor, base)
+
+
+def _tear_down(executor, base: Path) -> None:
+    """Stop the server (and kill anything stop() left behind), then remove its files."""
+    if executor is not None:
+        with contextlib.suppress(Exception):
+            executor.stop()
+        with contextlib.suppress(Exception):
+            executor.kill()
+    shutil.rmtree(base, ignore_errors=True)
 
 
 def _smoke() -> None:  # pragma: no cover - `python tests/servers.py` for a manual check

@@ -46,8 +46,23 @@ class LockImpact:
         return not self.rewrite and not self.scan
 
 
-def worst(blocks: list[str]) -> str:
+ALGORITHM_ORDER = ("INSTANT", "NOCOPY", "INPLACE", "COPY")  # MySQL/MariaDB, cheapest first
+LOCK_ORDER = ("NONE", "SHARED", "EXCLUSIVE")  # MySQL/MariaDB LOCK= levels, least first
+
+
+def worst(blocks) -> str:
     return max(blocks, key=BLOCKS_ORDER.index, default="nothing")
+
+
+def worst_algorithm(impacts: list[LockImpact]) -> str | None:
+    """The costliest MySQL/MariaDB algorithm among the impacts, if any names one."""
+    return max((i.algorithm for i in impacts if i.algorithm in ALGORITHM_ORDER), key=ALGORITHM_ORDER.index, default=None)
+
+
+def worst_lock_level(impacts: list[LockImpact]) -> str | None:
+    """The strictest MySQL/MariaDB LOCK= level among the impacts, if any."""
+    levels = (lk.mode for i in impacts for lk in i.locks if lk.mode in LOCK_ORDER)
+    return max(levels, key=LOCK_ORDER.index, default=None)
 
 
 def impacts_for(statement, schema, target: str) -> list[LockImpact]:

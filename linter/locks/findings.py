@@ -10,12 +10,11 @@ from schemacite.sql.statement import Statement
 
 def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Iterator[Finding]:
     """One finding per statement for the impacts whose worst lock blocks exactly `blocks`."""
-    hits = []
-    for impact in ctx.impacts:
-        locks = [lk for lk in existing_locks(impact, ctx.schema) if lk.blocks == blocks]
-        if locks:
-            hits.append((impact, locks))
-    if not hits or (blocks == "writes" and _blocks_reads(ctx)):
+    existing = [(impact, existing_locks(impact, ctx.schema)) for impact in ctx.impacts]
+    if blocks == "writes" and any(lk.blocks == "reads+writes" for _, locks in existing for lk in locks):
+        return  # access-exclusive-lock reports this statement
+    hits = [(impact, matching) for impact, locks in existing if (matching := [lk for lk in locks if lk.blocks == blocks])]
+    if not hits:
         return
     heavy = [h for h in hits if h[0].rewrite or h[0].scan]
     impact, locks = (heavy or hits)[0]
@@ -47,7 +46,3 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
         mode=mode,
         why=why,
     )
-
-
-def _blocks_reads(ctx: Context) -> bool:
-    return any(lk.blocks == "reads+writes" for i in ctx.impacts for lk in existing_locks(i, ctx.schema))
