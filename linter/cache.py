@@ -1,56 +1,93 @@
 """A cache of parsed files, so a pre-commit run that replays hundreds of history
 migrations reads only the files that changed.
 
-Entries are keyed by the file's bytes, the dialect and the schemacite version, and
-hold the parsed statements as they were before any replay. A hit is given the path
-it was found at and fresh replay-order numbers, so the same content under another
-name is reused too. The cache lives in `.schemacite_cache/` next to the config file
-(or the working directory), or in `$SCHEMACITE_CACHE_DIR`; `--no-cache` turns it off.
-Any unreadable or stale entry is ignored and rewritten.
+Entries hold the parsed statements as they were before any replay, as plain JSON data
+(`schemacite.plain`): reading one back rebuilds only schemacite's own model classes, after
+checking every field against its declared type, and never runs anything. An entry is keyed
+by the file's bytes, the dialect and the schemacite version, and records that key inside
+itself; an entry that is unreadable, of another shape or of another key is a miss and is
+written again.
+
+The cache lives in the user's cache folder (`$XDG_CACHE_HOME/schemacite`, else
+`~/.cache/schemacite`), or in `$SCHEMACITE_CACHE_DIR`, never inside the linted repository:
+entries a pull request could commit would otherwise decide what the linter believes the
+migrations say. `--no-cache` turns it off.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
+import json
 import os
-import pickle
 from dataclasses import replace
 from pathlib import Path
 
 from schemacite import __version__
+from schemacite.plain import Codec, PlainError
 
-_NOTE = "# created by schemacite; safe to delete\n"
+FORMAT = 1
+
+
+def cache_root() -> Path:
+    explicit = os.environ.get("SCHEMACITE_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "schemacite"
+
+
+@functools.lru_cache(maxsize=1)
+def _codec() -> Codec:
+    from schemacite.model import Column, Index, Location, Partitioning, Table, View, Workload
+    from schemacite.sql.parse import ParsedFile
+    from schemacite.sql.statement import Action, ParseError, Statement
+
+    return Codec((ParsedFile, Statement, Action, ParseError, Location, Table, Column, Index, Partitioning, View,
+                  Workload))
 
 
 class ParseCache:
-    def __init__(self, root: Path):
-        self.dir = Path(os.environ.get("SCHEMACITE_CACHE_DIR") or root / ".schemacite_cache") / __version__
+    def __init__(self, root: Path | None = None):
+        self.dir = (root or cache_root()) / "parse" / __version__
         self.hits = self.misses = 0
 
-    def _path(self, raw: bytes, dialect: str) -> Path:
-        return self.dir / f"{hashlib.blake2b(raw + dialect.encode(), digest_size=16).hexdigest()}.pickle"
+    @staticmethod
+    def key(raw: bytes, dialect: str) -> str:
+        return hashlib.blake2b(raw + b"\0" + dialect.encode() + b"\0" + __version__.encode(), digest_size=20).hexdigest()
+
+    def _path(self, key: str) -> Path:
+        return self.dir / key[:2] / f"{key}.json"
 
     def get(self, raw: bytes, dialect: str, path: str):
+        from schemacite.sql.parse import ParsedFile
+
+        key = self.key(raw, dialect)
         try:
-            with open(self._path(raw, dialect), "rb") as f:
-                parsed = pickle.load(f)
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
+            with open(self._path(key), "rb") as f:
+                doc = json.loads(f.read())
+            if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("key") != key:
+                raise PlainError("another key or format")
+            parsed = _codec().decode(doc.get("file"), ParsedFile)
+        except (OSError, ValueError, RecursionError):  # PlainError and JSON errors are ValueErrors
             self.misses += 1
             return None
         self.hits += 1
         return _relocate(parsed, path)
 
     def put(self, raw: bytes, dialect: str, parsed) -> None:
-        target = self._path(raw, dialect)
+        key = self.key(raw, dialect)
+        target = self._path(key)
         try:
-            if not self.dir.exists():
-                self.dir.mkdir(parents=True, exist_ok=True)
-                (self.dir.parent / ".gitignore").write_text(_NOTE + "*\n")
+            text = json.dumps({"format": FORMAT, "key": key, "file": _codec().encode(parsed)}, separators=(",", ":"))
+        except PlainError:
+            return  # a statement holding something the codec does not store: parse it again next time
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
             tmp = target.with_suffix(f".{os.getpid()}.tmp")
-            with open(tmp, "wb") as f:
-                pickle.dump(parsed, f, protocol=pickle.HIGHEST_PROTOCOL)
+            tmp.write_text(text, encoding="utf-8")
             os.replace(tmp, target)  # atomic: parallel runs never read half a file
         except OSError:
-            pass  # a read-only checkout still lints, only slower
+            pass  # a read-only home still lints, only slower
 
 
 def _relocate(parsed, path: str):

@@ -23,7 +23,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--schema", dest="snapshot", metavar="SNAPSHOT.json", help="start from a snapshot taken with `schemacite snapshot`")
     p.add_argument("--config", metavar="FILE", help="pyproject.toml or .schemacite.toml to read (default: nearest one)")
     p.add_argument("--no-plugins", action="store_true", help="do not load third-party rule packs")
-    p.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache (.schemacite_cache)")
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache (in ~/.cache/schemacite)")
 
 
 def _output(p: argparse.ArgumentParser, formats=FORMATS) -> None:
@@ -137,7 +137,7 @@ def _cache(args: argparse.Namespace, config):
         return None
     from schemacite.cache import ParseCache
 
-    return ParseCache(config.root)
+    return ParseCache()
 
 
 def _plugin_manager(args: argparse.Namespace):

@@ -8,6 +8,15 @@ import pytest
 import servers
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _private_parse_cache(tmp_path_factory):
+    """Runs of the CLI in tests keep their parse cache out of the user's home."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("SCHEMACITE_CACHE_DIR", str(tmp_path_factory.mktemp("parse-cache")))
+    yield
+    mp.undo()
+
+
 @pytest.fixture(scope="session")
 def pg_server():
     """A private PostgreSQL server: .dsn(db), .connect(db="postgres"), .create_database(name), .version."""

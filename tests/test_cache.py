@@ -1,41 +1,91 @@
-"""The parse cache: a second run reads unchanged files from it, with the same results."""
+"""The parse cache: a second run reads unchanged files from it, with the same results; an entry
+that is not what schemacite wrote is a miss and runs nothing."""
 from __future__ import annotations
 
 import json
+import pickle
 from pathlib import Path
 
-from schemacite.cache import ParseCache
+from schemacite.cache import ParseCache, cache_root
 from schemacite.cli import main
 from schemacite.sql.parse import read_sql_file
 
 ROOT = Path(__file__).resolve().parents[1]
+SQL = b"CREATE TABLE t (id int PRIMARY KEY);\n-- schemacite: insert-heavy\nCREATE TABLE u (v int);\n"
+
+
+def _entries(cache: ParseCache) -> list[Path]:
+    return sorted(cache.dir.rglob("*.json"))
 
 
 def test_hits_give_the_same_statements_at_the_new_path(tmp_path):
     cache = ParseCache(tmp_path)
-    sql = b"CREATE TABLE t (id int PRIMARY KEY);\n-- schemacite: insert-heavy\nCREATE TABLE u (v int);\n"
     a, b = tmp_path / "a.sql", tmp_path / "b.sql"
-    a.write_bytes(sql)
-    b.write_bytes(sql)
+    a.write_bytes(SQL)
+    b.write_bytes(SQL)
     first = read_sql_file(str(a), "postgres", cache)
     second = read_sql_file(str(b), "postgres", cache)
     assert (cache.misses, cache.hits) == (1, 1)
     assert [s.location.file for s in second.statements] == [str(b), str(b)]
     assert [(s.kind, s.table, s.location.line, s.annotations) for s in second.statements] == [
         (s.kind, s.table, s.location.line, s.annotations) for s in first.statements]
+    assert second.statements[0].details["model"] == first.statements[0].details["model"]
     assert second.statements[0].location.seq > first.statements[-1].location.seq  # later in replay order
     assert read_sql_file(str(a), "mysql", cache) is not None and cache.misses == 2  # dialect is in the key
 
 
-def test_a_broken_entry_is_ignored_and_rewritten(tmp_path):
+def test_entries_are_plain_json(tmp_path):
     cache = ParseCache(tmp_path)
     f = tmp_path / "a.sql"
-    f.write_text("CREATE TABLE t (v int);\n")
+    f.write_bytes(SQL)
     read_sql_file(str(f), "postgres", cache)
-    for entry in cache.dir.glob("*.pickle"):
-        entry.write_bytes(b"not a pickle")
-    again = read_sql_file(str(f), "postgres", cache)
-    assert again.statements[0].table == "t" and cache.misses == 2
+    (entry,) = _entries(cache)
+    doc = json.loads(entry.read_text())
+    assert doc["format"] == 1 and doc["key"] == entry.stem
+
+
+def _poison(cache: ParseCache, payload: bytes) -> None:
+    for entry in _entries(cache):
+        entry.write_bytes(payload)
+
+
+class _RunsCode:
+    def __reduce__(self):
+        return (Path.touch, (Path(__file__).parent / "never",))
+
+
+def test_a_poisoned_entry_runs_nothing_and_is_a_miss(tmp_path):
+    cache = ParseCache(tmp_path)
+    f = tmp_path / "a.sql"
+    f.write_bytes(SQL)
+    read_sql_file(str(f), "postgres", cache)
+    marker = tmp_path / "ran"
+    key = _entries(cache)[0].stem
+    attempts = [
+        pickle.dumps(_RunsCode()),  # what the old pickle cache would have executed
+        b"not json",
+        json.dumps({"format": 1, "key": key, "file": {"@": "Path", "f": {"args": [str(marker)]}}}).encode(),
+        json.dumps({"format": 1, "key": key, "file": {"@": "ParsedFile", "f": {"path": 1}}}).encode(),
+        json.dumps({"format": 1, "key": key, "file": {"@": "ParsedFile", "f": {
+            "path": "a.sql", "statements": "oops", "errors": [], "ignore_file": {"@": "frozenset", "v": []}}}}).encode(),
+        json.dumps({"format": 1, "key": "0" * 40, "file": None}).encode(),
+        json.dumps([1, 2, 3]).encode(),
+        b"[" * 100000,
+    ]
+    for n, payload in enumerate(attempts, start=1):
+        _poison(cache, payload)
+        again = read_sql_file(str(f), "postgres", cache)
+        assert [s.table for s in again.statements] == ["t", "u"]
+        assert cache.misses == 1 + n and cache.hits == 0
+    assert not marker.exists() and not (Path(__file__).parent / "never").exists()
+
+
+def test_the_cache_lives_outside_the_repository(tmp_path, monkeypatch):
+    monkeypatch.delenv("SCHEMACITE_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_root() == tmp_path / "xdg" / "schemacite"
+    monkeypatch.setenv("SCHEMACITE_CACHE_DIR", str(tmp_path / "mine"))
+    assert cache_root() == tmp_path / "mine"
 
 
 def test_cli_runs_agree_with_and_without_cache(capsys, tmp_path, monkeypatch):
@@ -46,4 +96,4 @@ def test_cli_runs_agree_with_and_without_cache(capsys, tmp_path, monkeypatch):
         main(["lint", "--format", "json", *extra, *map(str, demo)])
         outs.append(json.loads(capsys.readouterr().out))
     assert outs[0] == outs[1] == outs[2] and outs[0]["findings"]
-    assert list((tmp_path / "cache").rglob("*.pickle"))
+    assert list((tmp_path / "cache").rglob("*.json"))
