@@ -574,7 +574,8 @@ def audit_readings(readings: list[Reading], config, pm=None) -> LintResult:
 
 def run_audit(args, config, pm) -> int:
     """`schemacite audit DSN...`: same rules, reports and exit codes as lint."""
-    from schemacite.cli import UsageError, emit_report
+    from schemacite.cli import emit_report
+    from schemacite.errors import UsageError
     from schemacite.engine import Linter
 
     try:
@@ -594,6 +595,18 @@ def run_audit(args, config, pm) -> int:
     return result.exit_code(config.fail_on)
 
 
+def _unwritable(path: str) -> str | None:
+    """Why a snapshot could not be written to `path` (checked before the server is read), or None."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        return "is a folder"
+    if not os.path.isdir(folder):
+        return f"no such folder {folder}"
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        return "not writable"
+    return None
+
+
 def run_snapshot(args) -> int:
     """`schemacite snapshot DSN -o FILE`: write the model of one server (or PostgreSQL database)."""
     from schemacite.snapshot import SnapshotError, save_snapshot
@@ -607,6 +620,10 @@ def run_snapshot(args) -> int:
         print("schemacite: error: --sample must be a number of seconds >= 0", file=sys.stderr)
         return 2
     quiet = getattr(args, "quiet", False)
+    unwritable = _unwritable(args.output)
+    if unwritable:
+        print(f"schemacite: error: {args.output}: {unwritable}", file=sys.stderr)
+        return 2
     (reading,) = read_all([target], args.schemas, args.sample, getattr(args, "timeout", CONNECT_TIMEOUT), 1,
                           _show_progress(args))
     if reading.error is not None:

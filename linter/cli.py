@@ -7,12 +7,10 @@ import os
 import sys
 from typing import IO
 
+from schemacite.errors import UsageError, internal_error
+
 FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-
-
-class UsageError(Exception):
-    pass
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -20,7 +18,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--target", help="server version: mysql-5.7|8.0|8.4, mariadb-10.6|10.11|11.4, postgres-12..17")
     p.add_argument("--history", action="append", default=[], metavar="PATH",
                    help="migrations (file, folder or glob) replayed before PATHS; repeatable")
-    p.add_argument("--schema", dest="snapshot", metavar="SNAPSHOT.json", help="start from a snapshot taken with `schemacite snapshot`")
+    p.add_argument("--snapshot", metavar="FILE", help="start from a snapshot taken with `schemacite snapshot`")
+    p.add_argument("--schema", dest="old_snapshot", metavar="FILE", help=argparse.SUPPRESS)  # before 0.2
     p.add_argument("--config", metavar="FILE", help="pyproject.toml or .schemacite.toml to read (default: nearest one)")
     p.add_argument("--no-plugins", action="store_true", help="do not load third-party rule packs")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache (in ~/.cache/schemacite)")
@@ -38,6 +37,7 @@ def parser() -> argparse.ArgumentParser:
 
     top = argparse.ArgumentParser(prog="schemacite", description="Evidence-backed schema linter for MySQL, MariaDB and PostgreSQL.")
     top.add_argument("--version", action="version", version=f"schemacite {__version__}")
+    top.add_argument("--debug", action="store_true", help="print the traceback of an internal error")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     lint = sub.add_parser("lint", help="lint migration files and schema dumps")
@@ -111,16 +111,29 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `schemacite ... | head`
         sys.stderr.close()
         return EXIT_CLEAN
+    except Exception as e:  # a defect of ours: exit 2, never 1, which CI reads as "findings"
+        if args.debug:
+            import traceback
+
+            traceback.print_exc()
+        print(f"schemacite: {internal_error(e)}", file=sys.stderr)
+        return EXIT_ERROR
 
 
 def _config(args: argparse.Namespace, paths: list[str]):
     from schemacite.config import ConfigError
     from schemacite.engine import resolve_config
 
+    if getattr(args, "old_snapshot", None):
+        print("schemacite: note: `--schema FILE` is now `--snapshot FILE` for lint and locks "
+              "(`audit --schema NAME` names a schema)", file=sys.stderr)
+        args.snapshot = args.snapshot or args.old_snapshot
+        args.old_snapshot = None
+
     overrides = {
         "dialect": getattr(args, "dialect", None),
         "target": getattr(args, "target", None),
-        "schema": getattr(args, "snapshot", None),
+        "snapshot": getattr(args, "snapshot", None),
         "fail_on": getattr(args, "fail_on", None),
         "select": getattr(args, "select", None),
         "disable": getattr(args, "disable", None),
@@ -154,8 +167,10 @@ def _reporter(pm, fmt: str, **kw):
 
 
 def emit_report(args: argparse.Namespace, pm, result) -> None:
-    """Write the report where asked; with --output, the terminal still gets the text summary."""
+    """Write the report where asked; with --output, the terminal still gets the text summary.
+    Findings go to stdout (or the file); input errors and notes go to stderr."""
     statistics = getattr(args, "statistics", False)
+    diagnostics(result.errors, result.notes)
     if args.output:
         buf = io.StringIO()
         _reporter(pm, args.format, statistics=statistics).render(result, buf)
@@ -173,21 +188,29 @@ def emit_report(args: argparse.Namespace, pm, result) -> None:
     reporter.render(result, sys.stdout)
 
 
+def diagnostics(errors, notes=()) -> None:
+    """Input errors (`file:line: message`) and notes, on stderr."""
+    for e in errors:
+        print(f"error: {e}", file=sys.stderr)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+
+
 def cmd_lint(args: argparse.Namespace) -> int:
     from schemacite.engine import Linter
 
     paths = args.paths or ["."]
     config = _config(args, paths)
     base = None
-    if config.schema:
+    if config.snapshot:
         from schemacite.snapshot import SnapshotError, load_snapshot, snapshot_target
 
         try:
-            base = load_snapshot(config.schema)
+            base = load_snapshot(config.snapshot)
         except SnapshotError as e:
             raise UsageError(str(e)) from None
         if not config.dialect_given:  # the snapshot knows which server it came from
-            args.dialect, args.target = base.dialect, snapshot_target(config.schema)
+            args.dialect, args.target = base.dialect, snapshot_target(config.snapshot)
             config = _config(args, paths)
     pm = _plugin_manager(args)
     try:
@@ -199,6 +222,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         from schemacite.baseline import write_baseline
 
         write_baseline(args.write_baseline, result.findings)
+        diagnostics(result.errors, result.notes)
         print(f"schemacite: recorded {len(result.findings)} finding(s) in {args.write_baseline}", file=sys.stderr)
         return EXIT_ERROR if result.errors else EXIT_CLEAN
     if args.baseline:

@@ -1,6 +1,7 @@
 """Settings from `[tool.schemacite]` in pyproject.toml or a `.schemacite.toml`, then the command line."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,11 +34,18 @@ class Config:
     select: list[str] = field(default_factory=list)  # empty: every stable rule
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> {severity, options...}
     fail_on: Severity = Severity.WARNING
-    schema: str | None = None  # snapshot JSON to start from
+    snapshot: str | None = None  # snapshot JSON to start from
     pytest: bool = False
     pytest_paths: list[str] = field(default_factory=list)
     source: Path | None = None  # the file the settings came from
     dialect_given: bool = False
+    from_cli: frozenset[str] = frozenset()  # settings the command line gave, for messages
+
+    def where(self, key: str) -> str:
+        """Who set `key`: the command-line flag, else the config file."""
+        if key in self.from_cli:
+            return f"--{key.replace('_', '-')}"
+        return str(self.source) if self.source else "command line"
 
     def __post_init__(self) -> None:
         if not self.target:
@@ -50,13 +58,16 @@ class Config:
 
 KEYS = {
     "dialect", "target", "history", "insert_heavy", "max_secondary_indexes", "infer_insert_heavy", "disable",
-    "select", "rules", "fail_on", "schema", "pytest", "pytest_paths",
+    "select", "rules", "fail_on", "snapshot", "schema", "pytest", "pytest_paths",
 }
 
 
 def find_config(start: Path) -> Path | None:
     """The nearest pyproject.toml with a [tool.schemacite] table, or .schemacite.toml, from start upward."""
-    start = start.resolve()
+    try:
+        start = start.resolve()
+    except (OSError, RuntimeError):  # a symlink loop: look from where it sits instead
+        start = Path(os.path.abspath(start))
     for folder in [start, *start.parents] if start.is_dir() else [start.parent, *start.parent.parents]:
         dotfile = folder / ".schemacite.toml"
         if dotfile.is_file():
@@ -86,7 +97,17 @@ def load_config(path: Path | None, overrides: dict[str, Any] | None = None) -> C
     raw: dict[str, Any] = {}
     if path is not None:
         data = _read(path)
-        raw = data.get("tool", {}).get("schemacite", {}) if path.name == "pyproject.toml" else data
+        if path.name == "pyproject.toml" or set(data) == {"tool"}:
+            # a .schemacite.toml may keep the [tool.schemacite] header copied from pyproject.toml
+            tool = data.get("tool", {})
+            raw = tool.get("schemacite", {}) if isinstance(tool, dict) else {}
+            if path.name != "pyproject.toml" and set(tool) != {"schemacite"}:
+                others = sorted(set(tool) - {"schemacite"})
+                raise ConfigError(f"{path}: unknown setting(s): {', '.join(f'tool.{k}' for k in others)}")
+        else:
+            raw = data
+        if not isinstance(raw, dict):
+            raise ConfigError(f"{path}: [tool.schemacite] must be a table")
         raw = {k.replace("-", "_"): v for k, v in raw.items()}
         unknown = set(raw) - KEYS
         if unknown:
@@ -95,10 +116,13 @@ def load_config(path: Path | None, overrides: dict[str, Any] | None = None) -> C
         for key in ("history", "pytest_paths"):
             if key in raw:
                 raw[key] = [str(base / p) for p in _as_list(raw[key], path, key)]
-        if "schema" in raw:
-            raw["schema"] = str(base / raw["schema"])
-    raw.update({k: v for k, v in (overrides or {}).items() if v is not None and v != []})
-    return _build(raw, path)
+        if "schema" in raw:  # the name of `snapshot` before 0.2
+            raw.setdefault("snapshot", raw.pop("schema"))
+        if isinstance(raw.get("snapshot"), str):
+            raw["snapshot"] = str(base / raw["snapshot"])
+    given = {k: v for k, v in (overrides or {}).items() if v is not None and v != []}
+    raw.update(given)
+    return _build(raw, path, set(given))
 
 
 def _as_list(value: Any, path: Path | None, key: str) -> list[str]:
@@ -109,8 +133,18 @@ def _as_list(value: Any, path: Path | None, key: str) -> list[str]:
     raise ConfigError(f"{path or 'command line'}: {key} must be a string or a list of strings")
 
 
-def _build(raw: dict[str, Any], path: Path | None) -> Config:
-    where = str(path) if path else "command line"
+def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozenset()) -> Config:
+    def where(key: str) -> str:
+        if key in from_cli:
+            return f"--{key.replace('_', '-')}"
+        return str(path) if path else "command line"
+
+    for key in ("dialect", "target", "snapshot"):
+        if key in raw and not isinstance(raw[key], str):
+            raise ConfigError(f"{where(key)}: {key} must be a string")
+    for key in ("infer_insert_heavy", "pytest"):
+        if key in raw and not isinstance(raw[key], bool):
+            raise ConfigError(f"{where(key)}: {key} must be true or false")
     dialect = str(raw.get("dialect", "")).lower()
     dialect = DIALECT_ALIASES.get(dialect, dialect)
     target = str(raw.get("target", "")).lower()
@@ -120,23 +154,23 @@ def _build(raw: dict[str, Any], path: Path | None) -> Config:
     given = bool(dialect)
     dialect = dialect or "postgres"
     if dialect not in DIALECTS:
-        raise ConfigError(f"{where}: unknown dialect {dialect!r} (use {', '.join(DIALECTS)})")
+        raise ConfigError(f"{where('dialect')}: unknown dialect {dialect!r} (use {', '.join(DIALECTS)})")
     target = target.replace("postgresql-", "postgres-") or DEFAULT_TARGET[dialect]
     server, _, version = target.rpartition("-")
     if server != dialect or version not in TARGETS[dialect]:
         choices = ", ".join(f"{dialect}-{v}" for v in TARGETS[dialect])
-        raise ConfigError(f"{where}: unknown target {target!r} for dialect {dialect} (use {choices})")
+        raise ConfigError(f"{where('target')}: unknown target {target!r} for dialect {dialect} (use {choices})")
     try:
         fail_on = raw.get("fail_on", "warning")
         fail_on = fail_on if isinstance(fail_on, Severity) else Severity.parse(str(fail_on))
     except ValueError as e:
-        raise ConfigError(f"{where}: fail_on: {e}") from None
+        raise ConfigError(f"{where('fail_on')}: fail_on: {e}") from None
     rules = raw.get("rules", {})
     if not isinstance(rules, dict) or not all(isinstance(v, dict) for v in rules.values()):
-        raise ConfigError(f"{where}: [rules] must map rule names to tables of settings")
+        raise ConfigError(f"{where('rules')}: [rules] must map rule names to tables of settings")
     msi = raw.get("max_secondary_indexes", 2)
-    if not isinstance(msi, int) or msi < 0:
-        raise ConfigError(f"{where}: max_secondary_indexes must be a whole number >= 0")
+    if not isinstance(msi, int) or isinstance(msi, bool) or msi < 0:
+        raise ConfigError(f"{where('max_secondary_indexes')}: max_secondary_indexes must be a whole number >= 0")
     return Config(
         dialect=dialect,
         target=target,
@@ -148,9 +182,10 @@ def _build(raw: dict[str, Any], path: Path | None) -> Config:
         select=[r.lower() for r in _as_list(raw.get("select", []), path, "select")],
         rules={k.lower(): v for k, v in rules.items()},
         fail_on=fail_on,
-        schema=raw.get("schema"),
+        snapshot=raw.get("snapshot"),
         pytest=bool(raw.get("pytest", False)),
         pytest_paths=_as_list(raw.get("pytest_paths", []), path, "pytest_paths"),
         source=path,
         dialect_given=given,
+        from_cli=frozenset(from_cli),
     )

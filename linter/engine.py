@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from schemacite.config import Config, find_config, load_config
+from schemacite.errors import reading
 from schemacite.model import Schema
 from schemacite.result import LintResult
 from schemacite.rule import Context, Finding, Rule, Severity
@@ -31,26 +32,39 @@ def natural_key(path: str) -> list:
 
 
 def expand(paths: Iterable[str]) -> tuple[list[str], list[ParseError]]:
-    """Files named by paths (files, folders, globs): folders give their *.sql files, without *.down.sql."""
+    """Files named by paths (files, folders, globs): folders give their *.sql files, without *.down.sql.
+
+    A name that leads nowhere (missing, a broken or looping symlink) and a folder or pattern
+    holding no SQL file to lint are errors: checking nothing is not a pass.
+    """
     files: list[str] = []
     errors: list[ParseError] = []
     for p in paths:
         if os.path.isdir(p):
-            found = [
-                os.path.join(root, f)
-                for root, dirs, names in os.walk(p)
-                for f in names
-                if f.lower().endswith(".sql") and not f.lower().endswith(".down.sql")
-                if not dirs.sort() and not any(part.startswith(".") for part in Path(root).parts[1:])
-            ]
+            found, skipped = [], 0
+            for root, dirs, names in os.walk(p):
+                dirs.sort()
+                if any(part.startswith(".") for part in Path(root).parts[1:]):
+                    continue
+                for f in names:
+                    low = f.lower()
+                    if low.endswith(".down.sql"):
+                        skipped += 1
+                    elif low.endswith(".sql"):
+                        found.append(os.path.join(root, f))
+            if not found:
+                why = f"only down migrations ({skipped})" if skipped else "no .sql file"
+                errors.append(ParseError(p, 0, f"nothing to lint in this folder: {why}"))
             files.extend(sorted(found, key=natural_key))
         elif os.path.exists(p):
             files.append(p)
+        elif os.path.islink(p):
+            errors.append(ParseError(p, 0, "symbolic link to nothing (broken, or a loop)"))
         elif glob.has_magic(p):
-            matched = sorted(glob.glob(p, recursive=True), key=natural_key)
+            matched = [f for f in sorted(glob.glob(p, recursive=True), key=natural_key) if os.path.isfile(f)]
             if not matched:
                 errors.append(ParseError(p, 0, "pattern matched no file"))
-            files.extend(f for f in matched if os.path.isfile(f))
+            files.extend(matched)
         else:
             errors.append(ParseError(p, 0, "no such file or directory"))
     seen: set[str] = set()
@@ -66,9 +80,11 @@ def expand(paths: Iterable[str]) -> tuple[list[str], list[ParseError]]:
 def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
     """Instantiate the rules this configuration turns on, with their severities and options."""
     known = {c.name for c in classes} | {c.code.lower() for c in classes}
-    for name in [*config.disable, *config.select, *config.rules]:
-        if name not in known and not any(c.code.lower().startswith(name) for c in classes):
-            raise ValueError(f"unknown rule {name!r} (see `schemacite rules`)")
+    for key in ("disable", "select", "rules"):
+        for name in getattr(config, key):
+            if name not in known and not any(c.code.lower().startswith(name) for c in classes):
+                raise ValueError(f"{config.where(key)}: unknown rule {name!r} (see `schemacite rules`)")
+    where = f"{config.where('rules')}: "
     rules = []
     for cls in classes:
         ids = {cls.name, cls.code.lower()}
@@ -83,13 +99,19 @@ def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
             continue
         settings = dict(config.rules.get(cls.name, config.rules.get(cls.code.lower(), {})))
         severity = settings.pop("severity", None)
+        if severity is not None and not isinstance(severity, str):
+            raise ValueError(f"{where}rule {cls.name}: severity must be info, warning or error")
         options = {k.replace("-", "_"): v for k, v in settings.items()}
         unknown = set(options) - {k.replace("-", "_") for k in cls.options}
         if unknown:
-            raise ValueError(f"rule {cls.name}: unknown option(s) {', '.join(sorted(unknown))}")
+            raise ValueError(f"{where}rule {cls.name}: unknown option(s) {', '.join(sorted(unknown))}")
         if cls.name == "insert-heavy-indexes":
             options.setdefault("max_secondary_indexes", config.max_secondary_indexes)
-        rules.append(cls(Severity.parse(severity) if severity else None, options))
+        try:
+            level = Severity.parse(severity) if severity else None
+        except ValueError as e:
+            raise ValueError(f"{where}rule {cls.name}: {e}") from None
+        rules.append(cls(level, options))
     return rules
 
 
@@ -147,27 +169,31 @@ class Replay:
         from schemacite.sql.parse import read_sql_file
 
         for path in self.order:
-            reported = os.path.abspath(path) in self.reported_set
-            parsed = read_sql_file(path, self.dialect, self.cache)
-            self.errors.extend(parsed.errors)
-            self.file_ignores[path] = parsed.ignore_file
-            schema = self.schema.copy() if path.lower().endswith(".down.sql") else self.schema
-            in_tx = lock_timeout = False
-            fk_checks = True
-            for stmt in parsed.statements:
-                if stmt.kind == "begin":
-                    in_tx = True
-                elif stmt.kind == "commit":
-                    in_tx = False
-                elif stmt.kind == "set":
-                    var = stmt.details["variable"]
-                    lock_timeout = lock_timeout or var in LOCK_TIMEOUT_VARIABLES
-                    if var == "foreign_key_checks":
-                        fk_checks = stmt.details["value"].strip("'\" ").upper() not in ("0", "OFF", "FALSE")
-                if not fk_checks:
-                    stmt.details["foreign_key_checks"] = False
-                yield Step(stmt, schema, reported, in_tx, lock_timeout)
-                apply(schema, stmt, new=reported)
+            with reading(path):
+                yield from self._file(path, apply, read_sql_file)
+
+    def _file(self, path: str, apply, read_sql_file) -> Iterator[Step]:
+        reported = os.path.abspath(path) in self.reported_set
+        parsed = read_sql_file(path, self.dialect, self.cache)
+        self.errors.extend(parsed.errors)
+        self.file_ignores[path] = parsed.ignore_file
+        schema = self.schema.copy() if path.lower().endswith(".down.sql") else self.schema
+        in_tx = lock_timeout = False
+        fk_checks = True
+        for stmt in parsed.statements:
+            if stmt.kind == "begin":
+                in_tx = True
+            elif stmt.kind == "commit":
+                in_tx = False
+            elif stmt.kind == "set":
+                var = stmt.details["variable"]
+                lock_timeout = lock_timeout or var in LOCK_TIMEOUT_VARIABLES
+                if var == "foreign_key_checks":
+                    fk_checks = stmt.details["value"].strip("'\" ").upper() not in ("0", "OFF", "FALSE")
+            if not fk_checks:
+                stmt.details["foreign_key_checks"] = False
+            yield Step(stmt, schema, reported, in_tx, lock_timeout)
+            apply(schema, stmt, new=reported)
 
 
 class Linter:
@@ -292,9 +318,9 @@ def lint_paths(
     paths = [paths] if isinstance(paths, str) else list(paths)
     config = config or resolve_config(paths, config_path, overrides)
     base = None
-    if config.schema:
+    if config.snapshot:
         from schemacite.snapshot import load_snapshot
 
-        base = load_snapshot(config.schema)
+        base = load_snapshot(config.snapshot)
     linter = Linter(config)
     return linter.lint(paths, [*config.history, *history], base)

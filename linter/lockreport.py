@@ -91,7 +91,8 @@ def _measured_json(m: Any) -> Any:
 
 
 def run_locks(args, config: Config, cache=None) -> int:
-    from schemacite.cli import UsageError, use_color
+    from schemacite.cli import use_color
+    from schemacite.errors import UsageError
 
     paths = args.paths or ["."]
     rows, errors = analyse(config, paths, [*config.history, *args.history], keep_setup=bool(args.verify), cache=cache)
@@ -158,7 +159,7 @@ def _print_table(rows: list[Row], config: Config, color: bool) -> None:
         table.add_row(*cells)
     console.print(table)
     if mysql and rows:
-        console.print(f"note: {MYSQL_MDL_NOTE}")
+        print(f"note: {MYSQL_MDL_NOTE}", file=sys.stderr)
     if any(r.measured is not None or r.verify_error for r in rows):
         agreed = sum(1 for r in rows if not r.disagreements and not r.verify_error)
         console.print(f"verified: {agreed} of {len(rows)} statements agree with the server")

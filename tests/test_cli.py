@@ -61,10 +61,11 @@ def test_bad_input_is_exit_2_and_other_files_still_linted(capsys, tmp_path):
     good.write_text("CREATE TABLE nopk (v int);\n")
     code, out, err = run(capsys, "lint", "--dialect", "postgres", bad, binary, good, tmp_path / "missing.sql")
     assert code == 2
-    assert f"error: {bad}:2: unrecognised statement: 'CREATE TABLE ('" in out
-    assert f"error: {binary}:0: binary file, not SQL" in out
-    assert f"error: {tmp_path / 'missing.sql'}:0: no such file or directory" in out
+    assert f"error: {bad}:2: unrecognised statement: 'CREATE TABLE ('" in err
+    assert f"error: {binary}:0: binary file, not SQL" in err
+    assert f"error: {tmp_path / 'missing.sql'}:0: no such file or directory" in err
     assert "Table nopk has no primary key" in out and "Table ok has no primary key" in out
+    assert "error:" not in out  # findings on stdout, errors on stderr
     assert "Traceback" not in out + err
 
 
@@ -126,3 +127,96 @@ def test_installed_command_runs():
 def test_demo_files_parse_cleanly(capsys, path):
     code, out, _ = run(capsys, "lint", "--format", "json", path)
     assert json.loads(out)["errors"] == []
+
+
+# ---- clean failures: exit 2 with a located message, never a traceback, never exit 1
+
+
+def test_checking_nothing_is_not_a_pass(capsys, tmp_path):
+    (tmp_path / "empty").mkdir()
+    code, out, err = run(capsys, "lint", tmp_path / "empty")
+    assert code == 2 and f"{tmp_path / 'empty'}:0: nothing to lint in this folder: no .sql file" in err
+    downs = tmp_path / "downs"
+    downs.mkdir()
+    (downs / "1_x.down.sql").write_text("DROP TABLE x;\n")
+    code, _, err = run(capsys, "lint", downs)
+    assert code == 2 and "only down migrations (1)" in err
+    code, _, err = run(capsys, "lint", tmp_path / "nothing-here" / "*.sql")
+    assert code == 2 and "pattern matched no file" in err
+    code, _, err = run(capsys, "lint", "--history", tmp_path / "empty", downs / "1_x.down.sql")
+    assert code == 2 and "nothing to lint in this folder" in err
+
+
+def test_a_looping_symlink_is_a_located_error(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("loop").symlink_to("loop")
+    Path("ok.sql").write_text("CREATE TABLE t (id int PRIMARY KEY);\n")
+    code, out, err = run(capsys, "lint", "loop", "ok.sql")
+    assert code == 2 and "loop:0: symbolic link to nothing (broken, or a loop)" in err
+    assert "Traceback" not in err
+
+
+def test_an_internal_error_exits_2_naming_the_file(capsys, tmp_path, monkeypatch):
+    import schemacite.replay
+
+    def broken(*a, **k):
+        raise KeyError("surprise")
+
+    monkeypatch.setattr(schemacite.replay, "apply", broken)
+    f = tmp_path / "m.sql"
+    f.write_text("CREATE TABLE t (id int PRIMARY KEY);\n")
+    code, out, err = run(capsys, "lint", f)
+    assert code == 2
+    assert err.strip() == f"schemacite: internal error while reading {f}: KeyError: 'surprise' (--debug shows the traceback)"
+    code, out, err = run(capsys, "--debug", "lint", f)
+    assert code == 2 and "Traceback (most recent call last)" in err
+
+
+def test_config_mistakes_name_who_made_them(capsys, tmp_path):
+    (tmp_path / "a.sql").write_text("CREATE TABLE a (id int PRIMARY KEY);\n")
+    cfg = tmp_path / ".schemacite.toml"
+    cfg.write_text('dialect = "mysql"\n')
+    code, _, err = run(capsys, "lint", "--target", "postgres-9", tmp_path / "a.sql")
+    assert code == 2 and err.startswith("schemacite: error: --target: unknown target 'postgres-9'")
+    code, _, err = run(capsys, "lint", "--select", "nope", tmp_path / "a.sql")
+    assert code == 2 and "--select: unknown rule 'nope'" in err
+    for text, message in [
+        ('infer_insert_heavy = "no"\n', "infer_insert_heavy must be true or false"),
+        ("max_secondary_indexes = true\n", "max_secondary_indexes must be a whole number"),
+        ("dialect = 5\n", "dialect must be a string"),
+        ('[rules.no-primary-key]\nseverity = 3\n', "rule no-primary-key: severity must be info, warning or error"),
+        ('[rules.no-primary-key]\nseverity = "loud"\n', "rule no-primary-key: unknown severity 'loud'"),
+    ]:
+        cfg.write_text(text)
+        code, _, err = run(capsys, "lint", tmp_path / "a.sql")
+        assert code == 2 and err.startswith(f"schemacite: error: {cfg}: ") and message in err, err
+
+
+def test_dotfile_takes_the_pyproject_table_header(capsys, tmp_path):
+    (tmp_path / "a.sql").write_text("CREATE TABLE a (v int);\n")
+    cfg = tmp_path / ".schemacite.toml"
+    cfg.write_text('[tool.schemacite]\ndialect = "mysql"\n\n[tool.schemacite.rules.no-primary-key]\nseverity = "error"\n')
+    code, out, err = run(capsys, "lint", "--format", "json", tmp_path / "a.sql")
+    assert code == 1 and json.loads(out)["findings"][0]["severity"] == "error"
+    assert "hidden row id" in json.loads(out)["findings"][0]["suggestion"]  # the MySQL wording: dialect taken
+    cfg.write_text('[tool.schemacite]\ndialect = "mysql"\n[tool.black]\nline-length = 1\n')
+    code, _, err = run(capsys, "lint", tmp_path / "a.sql")
+    assert code == 2 and "unknown setting(s): tool.black" in err
+
+
+def test_snapshot_flag_and_its_old_spelling(capsys, tmp_path):
+    snap = tmp_path / "s.json"
+    snap.write_text(json.dumps({"version": 1, "dialect": "postgres", "tables": [
+        {"name": "orders", "columns": [{"name": "id", "type": "bigint", "nullable": False}],
+         "primary_key": {"name": "orders_pkey", "columns": ["id"]}}]}))
+    m = tmp_path / "m.sql"
+    m.write_text("ALTER TABLE orders ADD COLUMN n int;\n")
+    code, out, err = run(capsys, "lint", "--format", "json", "--snapshot", snap, m)
+    assert code == 1 and json.loads(out)["findings"][0]["table"] == "orders" and err == ""
+    code, out2, err = run(capsys, "lint", "--format", "json", "--schema", snap, m)
+    assert out2 == out and "`--schema FILE` is now `--snapshot FILE`" in err
+
+
+def test_snapshot_output_is_checked_before_reading_the_server(capsys, tmp_path):
+    code, _, err = run(capsys, "snapshot", "postgresql://nobody@127.0.0.1:1/x", "-o", tmp_path / "no" / "x.json")
+    assert code == 2 and f"no such folder {tmp_path / 'no'}" in err and "cannot connect" not in err

@@ -43,8 +43,8 @@ def test_mysql_report_has_algorithm_and_lock(capsys, tmp_path):
     code, out, _ = run(capsys, "locks", "--dialect", "mysql", "--target", "mysql-8.0", "--history", h, "--format", "json", f)
     rows = json.loads(out)
     assert [(r["algorithm"], r["locks"][0]["lock"]) for r in rows] == [("INSTANT", "NONE"), ("COPY", "SHARED")]
-    code, out, _ = run(capsys, "locks", "--dialect", "mysql", "--target", "mysql-8.0", "--history", h, f)
-    assert "metadata lock" in out and "lock_wait_timeout" in out
+    code, out, err = run(capsys, "locks", "--dialect", "mysql", "--target", "mysql-8.0", "--history", h, f)
+    assert "metadata lock" in err and "lock_wait_timeout" in err
 
 
 def test_verify_against_postgres(capsys, pg_server):

@@ -1,5 +1,7 @@
 """Human-readable report: findings grouped by file, each with its line, suggestion and citation.
 
+Input errors and notes are not part of it: the command line prints them on stderr.
+
 Plain text when piped or with NO_COLOR; rich markup (colour, links) on a terminal.
 """
 from __future__ import annotations
@@ -75,10 +77,6 @@ class TextReporter(Reporter):
                 elif f.evidence_note:
                     emit("    " + st("dim", "evidence: none; " + f.evidence_note))
             emit()
-        for e in result.errors:
-            emit(f"{st('bold red', 'error:')} {st('default', str(e))}")
-        for note in result.notes:
-            emit(f"{st('dim', 'note:')} {st('default', note)}")
         if self.statistics:
             from schemacite.statistics import statistics_lines
 

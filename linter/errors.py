@@ -1,0 +1,42 @@
+"""What goes wrong in a run, and what the run was reading when it did.
+
+Expected problems (a bad setting, a missing file, a server that refuses) are `UsageError`s or
+located `ParseError`s and exit 2. Anything else is a defect of schemacite: the command line
+reports it in one line naming the input being read (`now_reading`), and exits 2 too, never 1,
+which CI reads as "findings".
+"""
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+_reading: list[str] = []
+
+
+class UsageError(Exception):
+    """A run that cannot start or go on as asked; the message says why."""
+
+
+@contextlib.contextmanager
+def reading(what: str) -> Iterator[None]:
+    """Mark `what` (a file, a server) as the input being read until the block ends."""
+    _reading.append(what)
+    try:
+        yield
+    except Exception as e:
+        if not hasattr(e, "schemacite_reading"):  # the innermost input wins
+            e.schemacite_reading = what  # type: ignore[attr-defined]
+        raise
+    finally:
+        _reading.pop()
+
+
+def now_reading() -> str | None:
+    return _reading[-1] if _reading else None
+
+
+def internal_error(exc: BaseException) -> str:
+    where = getattr(exc, "schemacite_reading", None) or now_reading()
+    place = f" while reading {where}" if where else ""
+    detail = " ".join(str(exc).split())[:300]
+    return f"internal error{place}: {type(exc).__name__}{': ' + detail if detail else ''} (--debug shows the traceback)"
