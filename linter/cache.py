@@ -11,7 +11,8 @@ written again.
 The cache lives in the user's cache folder (`$XDG_CACHE_HOME/schemacite`, else
 `~/.cache/schemacite`), or in `$SCHEMACITE_CACHE_DIR`, never inside the linted repository:
 entries a pull request could commit would otherwise decide what the linter believes the
-migrations say. `--no-cache` turns it off.
+migrations say. `--no-cache` turns it off. The key also covers the reader's own code, so a
+changed reader never reads an entry written by the old one.
 """
 from __future__ import annotations
 
@@ -46,6 +47,20 @@ def _codec() -> Codec:
                   Workload))
 
 
+@functools.lru_cache(maxsize=1)
+def reader_digest() -> bytes:
+    """A digest of the code that turns SQL into statements: an entry written by other reader code
+    (an editable install between two versions) is never read back."""
+    here = Path(__file__).parent
+    h = hashlib.blake2b(__version__.encode(), digest_size=16)
+    for path in sorted([*here.glob("sql/*.py"), here / "model.py", here / "plain.py", here / "cache.py"]):
+        try:
+            h.update(path.read_bytes())
+        except OSError:
+            h.update(path.name.encode())
+    return h.digest()
+
+
 class ParseCache:
     def __init__(self, root: Path | None = None):
         self.dir = (root or cache_root()) / "parse" / __version__
@@ -53,7 +68,7 @@ class ParseCache:
 
     @staticmethod
     def key(raw: bytes, dialect: str) -> str:
-        return hashlib.blake2b(raw + b"\0" + dialect.encode() + b"\0" + __version__.encode(), digest_size=20).hexdigest()
+        return hashlib.blake2b(raw + b"\0" + dialect.encode() + b"\0" + reader_digest(), digest_size=20).hexdigest()
 
     def _path(self, key: str) -> Path:
         return self.dir / key[:2] / f"{key}.json"

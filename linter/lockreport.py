@@ -44,7 +44,7 @@ def analyse(config: Config, paths: list[str], history: list[str], keep_setup: bo
         stmt = step.statement
         if step.reported and stmt.kind not in NO_LOCK_KINDS and not stmt.details.get("embedded"):
             impacts = impacts_for(stmt, step.schema, config.target)
-            blocks = worst(lk.blocks for i in impacts for lk in existing_locks(i, step.schema))
+            blocks = worst(lk.blocks for i in impacts for lk in existing_locks(i, step.schema, stmt))
             rows.append(Row(stmt, impacts, blocks, list(setup) if keep_setup else []))
         if keep_setup and stmt.kind not in ("begin", "commit") and not stmt.details.get("embedded"):
             setup.append(stmt.sql)

@@ -143,18 +143,74 @@ class Schema:
     views: dict[str, View] = field(default_factory=dict)
     # where the model came from: "sql", a snapshot path, or a server DSN without password
     origin: str = "sql"
+    _lookup: _Lookup | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> Schema:
-        return replace(self, tables={k: t.copy() for k, t in self.tables.items()}, views=dict(self.views))
+        return replace(self, tables={k: t.copy() for k, t in self.tables.items()}, views=dict(self.views), _lookup=None)
 
     def table(self, key: str) -> Table | None:
         return self.tables.get(key)
 
+    def touch(self, *keys: str | None) -> None:
+        """Say that the tables under `keys` were added, dropped or changed, so lookups follow."""
+        if self._lookup is not None:
+            self._lookup.dirty.update(k for k in keys if k)
+
     def index_owner(self, index_name: str) -> Table | None:
-        for table in self.tables.values():
-            for index in table.indexes:
-                if index.name == index_name:
-                    return table
-        return None
+        """The table owning the index (or primary key constraint) of that name, if any."""
+        key = self.index_owner_key(index_name)
+        return self.tables.get(key) if key else None
+
+    def index_owner_key(self, index_name: str) -> str | None:
+        owners = self._fresh().owner
+        return owners.get(index_name) or owners.get(index_name.rsplit(".", 1)[-1])
+
+    def partitions(self, key: str) -> list[str]:
+        """The direct partitions of table `key`, in the order they were added."""
+        return list(self._fresh().children.get(key, ()))
+
+    def knows(self, name: str) -> bool:
+        """Whether the model has seen a table, view or index of that name."""
+        return name in self.tables or name in self.views or self.index_owner(name) is not None
+
+    def _fresh(self) -> _Lookup:
+        if self._lookup is None:
+            self._lookup = _Lookup(dirty=set(self.tables))
+        look = self._lookup
+        if look.dirty:
+            for key in look.dirty:
+                look.refresh(key, self.tables.get(key), self.dialect)
+            look.dirty.clear()
+        return look
 
 
+@dataclass
+class _Lookup:
+    """Index names and partitions by table, kept up to date table by table (`Schema.touch`)
+    instead of scanning every table on each question: dumps hold thousands of tables."""
+
+    dirty: set[str]
+    owner: dict[str, str] = field(default_factory=dict)  # index or constraint name -> table key
+    names_of: dict[str, set[str]] = field(default_factory=dict)
+    parent_of: dict[str, str] = field(default_factory=dict)
+    children: dict[str, dict[str, None]] = field(default_factory=dict)  # ordered sets
+
+    def refresh(self, key: str, table: Table | None, dialect: str) -> None:
+        for name in self.names_of.pop(key, ()):
+            if self.owner.get(name) == key:
+                del self.owner[name]
+        parent = self.parent_of.pop(key, None)
+        if parent is not None:
+            self.children.get(parent, {}).pop(key, None)
+        if table is None:
+            return
+        names = {i.name for i in table.indexes if i.name}
+        pk = table.primary_key
+        if pk is not None:
+            names.add(pk.name or (f"{table.name.rsplit('.', 1)[-1]}_pkey" if dialect == "postgres" else "primary"))
+        for name in names:
+            self.owner[name] = key
+        self.names_of[key] = names
+        if table.partition_of:
+            self.parent_of[key] = table.partition_of
+            self.children.setdefault(table.partition_of, {})[key] = None

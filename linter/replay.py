@@ -13,6 +13,24 @@ def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
     handler = _STATEMENTS.get(stmt.kind)
     if handler is not None:
         handler(schema, stmt, new)
+        schema.touch(*_touched(stmt, schema))
+
+
+def _touched(stmt: Statement, schema: Schema) -> list[str | None]:
+    """Keys of the tables `stmt` may have added, dropped or changed."""
+    d = stmt.details
+    keys = [stmt.table, stmt.target, d.get("parent"), *d.get("tables", ()), *d.get("names", ())]
+    for old, to in d.get("pairs", ()):
+        keys += [old, to]
+    for a in stmt.actions:
+        keys.append(a.details.get("partition"))
+        if a.op == "rename_table" and a.new_name:
+            from schemacite.sql.names import table_key
+
+            keys.append(table_key(a.new_name, stmt.dialect))
+    if stmt.kind in ("drop_index", "alter_index"):  # the owner is found by the index name
+        keys += [schema.index_owner_key(name) for name in [stmt.target, *d.get("names", ())] if name]
+    return keys
 
 
 def implicit_fk_index(table: Table, cols: tuple[str, ...], dialect: str, name: str | None) -> None:

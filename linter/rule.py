@@ -48,6 +48,7 @@ class Finding:
     message: str
     table: str | None = None
     suggestion: str | None = None
+    index: str | None = None  # the index a finding is about, apart from its table (DROP INDEX)
     evidence: tuple[str, ...] = ()
     evidence_note: str | None = None
     url: str = ""
@@ -122,6 +123,7 @@ class Rule:
         at: Location,
         *,
         table: str | None = None,
+        index: str | None = None,
         severity: Severity | None = None,
         suggestion: str | None = None,
         evidence: tuple[str, ...] | None = None,
@@ -145,6 +147,7 @@ class Rule:
             location=at,
             message=message or self.summary.format(table=table, **args),
             table=table,
+            index=index,
             suggestion=suggestion,
             evidence=ids,
             evidence_note=self.evidence_note,

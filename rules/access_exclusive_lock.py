@@ -45,7 +45,7 @@ class AccessExclusiveLock(Rule):
 
     code = "SC104"
     name = "access-exclusive-lock"
-    summary = "{what} takes {mode} on {table}: blocks reads and writes{why}"
+    summary = "{what} takes {mode} on {on}: blocks reads and writes{why}"
     default_severity = Severity.WARNING
     evidence = (
         "percona-2018-pg-heavyweight-locks",

@@ -38,7 +38,7 @@ class WriteBlockingLock(Rule):
 
     code = "SC105"
     name = "write-blocking-lock"
-    summary = "{what} takes {mode} on {table}: blocks writes{why}"
+    summary = "{what} takes {mode} on {on}: blocks writes{why}"
     default_severity = Severity.WARNING
     evidence = (
         "percona-2018-pg-heavyweight-locks",

@@ -77,12 +77,26 @@ def impacts_for(statement, schema, target: str) -> list[LockImpact]:
     return mysql_impacts(statement, schema, server, tuple(int(p) for p in version.split(".")))
 
 
-def existing_locks(impact: LockImpact, schema) -> list[Lock]:
-    """The locks of `impact` on relations that exist before this change (new tables harm nobody)."""
+def existing_locks(impact: LockImpact, schema, statement=None) -> list[Lock]:
+    """The locks of `impact` on relations that exist before this change.
+
+    Tables created earlier in the change harm nobody when locked. With `statement` given, a
+    `DROP/ALTER ... IF EXISTS` of an object the model has never seen is not known to exist
+    either (a dump's `DROP TABLE IF EXISTS` preamble, an idempotent migration): it locks nothing
+    we can name.
+    """
+    if_exists = statement is not None and statement.details.get("if_exists")
     out = []
     for lk in impact.locks:
         table = schema.tables.get(lk.relation) or schema.index_owner(lk.relation)
         if table is not None and table.new:
             continue
+        if if_exists and table is None and not schema.knows(lk.relation):
+            continue
         out.append(lk)
     return out
+
+
+def unseen(relations, schema) -> list[str]:
+    """The relations the model has never seen (no CREATE in the history, not in the snapshot)."""
+    return [r for r in relations if r != "*" and not schema.knows(r)]

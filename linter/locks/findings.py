@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite.locks import existing_locks
+from schemacite.locks import existing_locks, unseen
 from schemacite.rule import Context, Finding, Rule, Severity
 from schemacite.sql.statement import Statement
 
 
 def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Iterator[Finding]:
     """One finding per statement for the impacts whose worst lock blocks exactly `blocks`."""
-    existing = [(impact, existing_locks(impact, ctx.schema)) for impact in ctx.impacts]
+    existing = [(impact, existing_locks(impact, ctx.schema, stmt)) for impact in ctx.impacts]
     if blocks == "writes" and any(lk.blocks == "reads+writes" for _, locks in existing for lk in locks):
         return  # access-exclusive-lock reports this statement
     hits = [(impact, matching) for impact, locks in existing if (matching := [lk for lk in locks if lk.blocks == blocks])]
@@ -31,13 +31,20 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
         suggestion = (suggestion + "; " if suggestion else "") + f"{wait} first so the lock cannot queue traffic for long"
     if impact.note:
         suggestion += f" ({impact.note})"
-    relations = ", ".join(dict.fromkeys(lk.relation for lk in locks))
+    names = list(dict.fromkeys(lk.relation for lk in locks))
+    indexes = [n for n in names if n not in ctx.schema.tables and (
+        ctx.schema.index_owner(n) is not None or n in stmt.details.get("names", ()) and stmt.kind == "drop_index")]
+    tables = [n for n in names if n not in indexes]
+    missing = unseen(names, ctx.schema)
+    if missing:
+        why += f" ({', '.join(missing)} not seen in the history)"
     mode = "/".join(dict.fromkeys(lk.mode if ctx.dialect == "postgres" else f"LOCK={lk.mode}" for lk in locks))
     if impact.algorithm:
         mode += f" (ALGORITHM={impact.algorithm})"
     yield rule.finding(
         stmt.location,
-        table=relations,
+        table=", ".join(tables) or None,
+        index=", ".join(indexes) or None,
         severity=severity,
         dialect=ctx.dialect,
         sql=stmt.sql,
@@ -45,4 +52,5 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
         what=what,
         mode=mode,
         why=why,
+        on=", ".join(names),
     )

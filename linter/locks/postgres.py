@@ -116,9 +116,8 @@ def _partitions(schema: Schema, key: str | None) -> list[str]:
     todo = [key]
     seen = {key}
     while todo:
-        parent = todo.pop()
-        for name, t in schema.tables.items():
-            if t.partition_of == parent and name not in seen:
+        for name in schema.partitions(todo.pop()):
+            if name not in seen:
                 seen.add(name)
                 out.append(name)
                 todo.append(name)
@@ -127,16 +126,14 @@ def _partitions(schema: Schema, key: str | None) -> list[str]:
 
 def _is_partitioned(schema: Schema, key: str | None) -> bool:
     t = schema.tables.get(key) if key else None
-    return bool(t is not None and (t.partitioning is not None or _partitions(schema, key)))
+    return bool(t is not None and (t.partitioning is not None or schema.partitions(key)))
 
 
 def _default_partition(schema: Schema, parent: str | None) -> tuple[str | None, bool]:
     """(name of the parent's DEFAULT partition, whether the model could tell)."""
     known = False
-    for name, t in schema.tables.items():
-        if t.partition_of != parent:
-            continue
-        bound = getattr(t, "partition_bound", None)
+    for name in schema.partitions(parent) if parent else ():
+        bound = getattr(schema.tables.get(name), "partition_bound", None)
         if bound is not None:
             known = True
             if str(bound).strip().upper() == "DEFAULT":
@@ -224,17 +221,6 @@ def _index_names(schema: Schema, key: str | None) -> list[str]:
         names.append(t.primary_key.name or f"{t.name.split('.')[-1]}_pkey")
     names.extend(i.name for i in t.indexes if i.name)
     return names
-
-
-def _index_owner(schema: Schema, name: str) -> str | None:
-    for candidate in (name, name.split(".")[-1]):
-        for key, t in schema.tables.items():
-            if t.index_named(candidate) is not None:
-                return key
-            pk = t.primary_key
-            if pk is not None and (pk.name or f"{t.name.split('.')[-1]}_pkey") == candidate:
-                return key
-    return None
 
 
 def _query_sources(statement: Statement, created: str | None) -> list[str] | None:
@@ -625,7 +611,7 @@ def _statement(statement: Statement, schema: Schema, version: int) -> LockImpact
         index_mode = next((o.mode for o in row.others if o.role == "index"), T.ACCESS_EXCLUSIVE)
         table_mode = next((o.mode for o in row.others if o.role == "index_table"), T.ACCESS_EXCLUSIVE)
         for name in names:
-            owner = statement.table or _index_owner(schema, name)
+            owner = statement.table or schema.index_owner_key(name)
             b.lock(name, index_mode)
             if owner:
                 b.lock(owner, table_mode)
@@ -641,14 +627,14 @@ def _statement(statement: Statement, schema: Schema, version: int) -> LockImpact
         if key == "alter_index.attach_partition":
             b.lock(d.get("partition"), T.ACCESS_EXCLUSIVE)
             for idx in (statement.target, d.get("partition")):
-                owner = _index_owner(schema, idx) if idx else None
+                owner = schema.index_owner_key(idx) if idx else None
                 b.lock(owner, T.ACCESS_SHARE)
     elif kind == "reindex":
         obj = str(d.get("object") or "table").lower()
         index_mode = next((o.mode for o in row.others if o.role == "table_indexes"), T.ACCESS_EXCLUSIVE)
         if obj == "index":
             idx = statement.target
-            owner = _index_owner(schema, idx) if idx else None
+            owner = schema.index_owner_key(idx) if idx else None
             b.lock(idx, index_mode)
             if owner:
                 lock_tree(owner, row.mode)

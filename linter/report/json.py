@@ -21,6 +21,7 @@ def finding_dict(f: Finding, catalogue: dict) -> dict[str, Any]:
         "line": f.location.line,
         "column": f.location.column,
         "table": f.table,
+        "index": f.index,
         "message": f.message,
         "suggestion": f.suggestion,
         "url": f.url,

@@ -153,6 +153,8 @@ def sarif_result(f: Finding, rule_index: int, suppressed: bool) -> dict[str, Any
     properties: dict[str, Any] = {"evidence": list(f.evidence), "severity": str(f.severity)}
     if f.table:
         properties["table"] = f.table
+    if f.index:
+        properties["index"] = f.index
     if f.evidence_note:
         properties["evidenceNote"] = f.evidence_note
     result: dict[str, Any] = {

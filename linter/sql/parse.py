@@ -206,6 +206,8 @@ def describe(sql: str, loc: Location, dialect: str) -> Statement:
         m = _compiled(pattern).match(sql)
         if m:
             fields = handler(m, sql, dialect)
+            if "ifx" in m.re.groupindex and m.group("ifx"):
+                fields.setdefault("details", {})["if_exists"] = True
             return Statement(sql=sql, location=loc, dialect=dialect, **fields)
     head = " ".join(sql.split())[:40]
     raise StatementError(f"unrecognised statement: {head!r}")
@@ -299,7 +301,7 @@ def _partition_table(parsed, key: str, dialect: str):
     return Table(name=key), []
 
 
-@handles(rf"ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(?:IF\s+EXISTS\s+)?(?:ONLY\s+)?(?P<name>{QNAME})\s*\*?")
+@handles(rf"ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(?P<ifx>IF\s+EXISTS\s+)?(?:ONLY\s+)?(?P<name>{QNAME})\s*\*?")
 def _alter_table(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
     body = sql[m.end() :]
     if not body.strip():
@@ -373,7 +375,7 @@ def _closing_paren(text: str, start: int) -> int:
     return -1
 
 
-@handles(rf"DROP\s+INDEX\s+(?P<conc>CONCURRENTLY\s+)?(?:IF\s+EXISTS\s+)?(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)(?:\s+ON\s+(?P<table>{QNAME}))?")
+@handles(rf"DROP\s+INDEX\s+(?P<conc>CONCURRENTLY\s+)?(?P<ifx>IF\s+EXISTS\s+)?(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)(?:\s+ON\s+(?P<table>{QNAME}))?")
 def _drop_index(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
     names = [table_key(n, dialect) for n in _QNAMES.findall(m.group("names"))]
     names = [n for n in names if n.upper() not in ("CASCADE", "RESTRICT")]
@@ -386,7 +388,7 @@ def _drop_index(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
     return {"kind": "drop_index", "table": table, "target": names[0] if names else None, "details": details}
 
 
-@handles(rf"ALTER\s+INDEX\s+(?:IF\s+EXISTS\s+)?(?P<name>{QNAME})\s+(?P<rest>.*)")
+@handles(rf"ALTER\s+INDEX\s+(?P<ifx>IF\s+EXISTS\s+)?(?P<name>{QNAME})\s+(?P<rest>.*)")
 def _alter_index(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
     rest = m.group("rest").strip()
     op = rest.split(None, 1)[0].lower() if rest else ""
@@ -404,7 +406,7 @@ def _alter_index(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
     return {"kind": "alter_index", "target": table_key(m.group("name"), dialect), "details": details}
 
 
-@handles(rf"DROP\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+EXISTS\s+)?(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)")
+@handles(rf"DROP\s+(?:TEMPORARY\s+)?TABLE\s+(?P<ifx>IF\s+EXISTS\s+)?(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)")
 def _drop_table(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
     tables = _names(m.group("names"), dialect)
     return {"kind": "drop_table", "table": tables[0], "details": {"tables": tables}}
@@ -436,7 +438,7 @@ def _create_view(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
     return {"kind": kind, "target": _key(m.group("name"), dialect)}
 
 
-@handles(rf"DROP\s+(?P<mat>MATERIALIZED\s+)?VIEW\s+(?:IF\s+EXISTS\s+)?(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)")
+@handles(rf"DROP\s+(?P<mat>MATERIALIZED\s+)?VIEW\s+(?P<ifx>IF\s+EXISTS\s+)?(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)")
 def _drop_view(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
     names = _names(m.group("names"), dialect)
     return {"kind": "drop_view", "target": names[0], "details": {"names": names, "materialized": bool(m.group("mat"))}}
@@ -529,7 +531,7 @@ def _create_trigger(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
     return {"kind": "create_trigger", "table": _key(m.group("table"), dialect), "target": m.group("name")}
 
 
-@handles(rf"DROP\s+TRIGGER\s+(?:IF\s+EXISTS\s+)?(?P<name>{QNAME})(?:\s+ON\s+(?P<table>{QNAME}))?")
+@handles(rf"DROP\s+TRIGGER\s+(?P<ifx>IF\s+EXISTS\s+)?(?P<name>{QNAME})(?:\s+ON\s+(?P<table>{QNAME}))?")
 def _drop_trigger(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
     table = _key(m.group("table"), dialect) if m.group("table") else None
     return {"kind": "drop_trigger", "table": table, "target": m.group("name")}
@@ -540,7 +542,7 @@ def _create_rule(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
     return {"kind": "create_rule", "table": _key(m.group("table"), dialect), "target": m.group("name")}
 
 
-@handles(rf"DROP\s+RULE\s+(?:IF\s+EXISTS\s+)?(?P<name>{QNAME})\s+ON\s+(?P<table>{QNAME})")
+@handles(rf"DROP\s+RULE\s+(?P<ifx>IF\s+EXISTS\s+)?(?P<name>{QNAME})\s+ON\s+(?P<table>{QNAME})")
 def _drop_rule(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
     return {"kind": "drop_rule", "table": _key(m.group("table"), dialect), "target": m.group("name")}
 
