@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 TYPES_MYSQL = ["int NOT NULL", "bigint DEFAULT NULL", "varchar(255) NOT NULL DEFAULT ''", "datetime DEFAULT NULL",
@@ -98,17 +99,51 @@ def make_dump(path: str, megabytes: float, dialect: str, seed: int = 7) -> int:
     return n
 
 
-def run_once(path: str, dialect: str) -> tuple[float, float, int, str]:
-    """(wall s, cpu s, peak RSS KB, summary line) of one lint in a fresh process."""
+def _pss_kb(pid: int) -> int:
+    """Memory of `pid` and any child processes together, in KB: the proportional set size, which
+    counts pages a fork shares once, not once per process."""
+    total = 0
+    pids = [pid]
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                pids += [int(p) for p in f.read().split()]
+    except OSError:
+        pass
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/smaps_rollup") as f:
+                total += next((int(line.split()[1]) for line in f if line.startswith("Pss:")), 0)
+        except OSError:
+            pass
+    return total
+
+
+def run_once(path: str, dialect: str) -> tuple[float, float, int, int, str]:
+    """(wall s, cpu s, peak RSS KB of the main process, peak RSS KB of all its processes together,
+    summary line) of one lint in a fresh process."""
     cmd = [sys.executable, "-m", "schemacite.cli", "lint", "--no-cache", "--dialect", dialect, "--format", "text", path]
     env = dict(os.environ, NO_COLOR="1")
+    peak_sum = 0
+    done = threading.Event()
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
+
+    def sample() -> None:
+        nonlocal peak_sum
+        while not done.is_set():
+            peak_sum = max(peak_sum, _pss_kb(proc.pid))
+            done.wait(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
     lines = [ln for ln in out.splitlines() if ln.strip()]
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, lines[-1] if lines else ""
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, peak_sum, lines[-1] if lines else ""
 
 
 def main() -> None:
@@ -120,15 +155,18 @@ def main() -> None:
     folder = args.keep or tempfile.mkdtemp(prefix="schemacite-dumps-")
     os.makedirs(folder, exist_ok=True)
     print(f"schemacite lint on {args.dialect} dumps (no cache), one fresh process each")
-    print(f"{'MB':>6} {'tables':>7} {'statements':>10} {'wall s':>8} {'cpu s':>7} {'peak MB':>8} {'s/MB':>6}")
+    print("cpu s: both cores together; peak MB: the largest process (max RSS); all MB: every process at once "
+          "(proportional set size, sampled every 20 ms)")
+    print(f"{'MB':>6} {'tables':>7} {'statements':>10} {'wall s':>8} {'cpu s':>7} {'peak MB':>8} {'all MB':>7} {'s/MB':>6}")
     try:
         for mb in args.sizes:
             path = os.path.join(folder, f"dump-{args.dialect}-{mb:g}MB.sql")
             tables = make_dump(path, mb, args.dialect)
             real_mb = os.path.getsize(path) / 1_000_000
-            wall, cpu, rss_kb, summary = run_once(path, args.dialect)
+            wall, cpu, rss_kb, all_kb, summary = run_once(path, args.dialect)
             stmts = summary.split(" file(s), ")[-1].split(" statement")[0] if "statement" in summary else "?"
-            print(f"{real_mb:6.1f} {tables:7d} {stmts:>10} {wall:8.2f} {cpu:7.2f} {rss_kb / 1024:8.0f} {wall / real_mb:6.2f}")
+            print(f"{real_mb:6.1f} {tables:7d} {stmts:>10} {wall:8.2f} {cpu:7.2f} {rss_kb / 1024:8.0f} "
+                  f"{all_kb / 1024:7.0f} {wall / real_mb:6.2f}")
     finally:
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)

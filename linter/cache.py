@@ -27,6 +27,9 @@ from schemacite import __version__
 from schemacite.plain import Codec, PlainError
 
 FORMAT = 1
+# larger files (schema dumps) are not kept: reading a dump's entry back costs about what
+# parsing it does, and history replay, which the cache is for, reads migrations
+LARGEST = 2_000_000
 
 
 def cache_root() -> Path:
@@ -73,10 +76,9 @@ class ParseCache:
     def _path(self, key: str) -> Path:
         return self.dir / key[:2] / f"{key}.json"
 
-    def get(self, raw: bytes, dialect: str, path: str):
+    def get(self, key: str, path: str):
         from schemacite.sql.parse import ParsedFile
 
-        key = self.key(raw, dialect)
         try:
             with open(self._path(key), "rb") as f:
                 doc = json.loads(f.read())
@@ -89,8 +91,9 @@ class ParseCache:
         self.hits += 1
         return _relocate(parsed, path)
 
-    def put(self, raw: bytes, dialect: str, parsed) -> None:
-        key = self.key(raw, dialect)
+    def put(self, key: str, parsed, size: int = 0) -> None:
+        if size > LARGEST:
+            return
         target = self._path(key)
         try:
             text = json.dumps({"format": FORMAT, "key": key, "file": _codec().encode(parsed)}, separators=(",", ":"))

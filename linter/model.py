@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Location:
     """Where something was written: a file position, or a live server object."""
 
@@ -27,7 +27,7 @@ def latest(*locations: Location | None) -> Location | None:
     return max(known, key=lambda loc: loc.seq) if known else None
 
 
-@dataclass
+@dataclass(slots=True)
 class Column:
     name: str
     type: str = ""
@@ -35,7 +35,7 @@ class Column:
     default: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Index:
     """A primary key, unique key or secondary index over columns (expressions kept as text)."""
 

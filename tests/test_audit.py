@@ -141,9 +141,9 @@ def test_server_version_maps_to_the_nearest_target_not_newer(dialect, version, t
 )
 def test_missing_driver_gives_a_one_line_install_hint(capsys, monkeypatch, module, url, hint):
     monkeypatch.setitem(sys.modules, module, None)  # `import MySQLdb` now raises ImportError
-    code, out, _ = run(capsys, "audit", "-q", url)
+    code, out, err = run(capsys, "audit", "-q", url)
     assert code == 2
-    assert f"error: {url}:0: {hint}\n" in out
+    assert f"error: {url}:0: {hint}\n" in err and "error:" not in out
 
 
 def _snapshot_doc(dialect: str) -> dict:
@@ -429,8 +429,9 @@ def test_mariadb_unreachable_targets_are_exit_2_and_the_others_still_audited(cap
     text = json.dumps(doc) + err
     assert "not-the-password" not in text and "pw-refused" not in text
 
-    code, out, _ = run(capsys, "audit", "-q", wrong)  # the text report names the target too
-    assert code == 2 and f"error: {masked_wrong}:0: wrong user or password" in out and "not-the-password" not in out
+    code, out, err = run(capsys, "audit", "-q", wrong)  # the error names the target too
+    assert code == 2 and f"error: {masked_wrong}:0: wrong user or password" in err
+    assert "not-the-password" not in out + err
 
 
 # ================================================================ PostgreSQL
@@ -521,7 +522,8 @@ def pg_url(server, db, user="postgres", password=None, scheme="postgresql"):
 
 def test_postgres_audit_findings(capsys, pg_server, pg_shop):
     code, doc, err = audit_json(capsys, pg_server.dsn(pg_shop))
-    assert code == 1 and doc["errors"] == [] and err == ""
+    assert code == 1 and doc["errors"] == [] and "error:" not in err
+    assert [line.startswith("note: ") for line in err.splitlines()] == [True] * len(err.splitlines())
     base = f"postgresql://postgres@127.0.0.1:{pg_server.port}/{pg_shop}"
     assert {f["file"] for f in doc["findings"]} == {f"{base}/app"}
 

@@ -1,6 +1,10 @@
 """What the front-end reads out of real DDL, including the forms sqlglot does not parse."""
 from __future__ import annotations
 
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
 import pytest
 
 from schemacite.sql.parse import parse_text, read_sql_file
@@ -121,3 +125,76 @@ def test_ddl_in_do_blocks_but_not_dynamic_format_strings():
     parsed = parse_text(sql, "d.sql", "postgres")
     assert not parsed.errors
     assert [(s.location.line, s.kind) for s in parsed.statements if s.details.get("embedded")] == [(4, "alter_table")]
+
+
+# ---- MySQL CREATE TABLE in dump layout: the fast reading must equal sqlglot's ----------------
+
+
+def _create_tables(text: str, dialect: str):
+    import re
+
+    from schemacite.sql.names import tokenize
+    from schemacite.sql.partition import find_partition_by
+    from schemacite.sql.split import split_sql
+
+    for chunk in split_sql(text, dialect).chunks:
+        if re.match(r"CREATE\s+(?:TEMPORARY\s+)?TABLE", chunk.text, re.I):
+            body = chunk.text
+            toks = tokenize(body) if re.search(r"PARTITION\s+BY", body, re.I) else []
+            cut = find_partition_by(toks)
+            yield body[: toks[cut].start] if cut >= 0 else body
+
+
+def test_dump_layout_reading_equals_sqlglot_reading(tmp_path):
+    import sys
+
+    from schemacite.sql.create_table import read_dump_layout, table_from_create
+    from schemacite.sql.names import sqlglot_parse
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from dump_scaling import make_dump
+
+    corpus = ROOT.parent / "shared" / "corpus"
+    generated = tmp_path / "generated-dump.sql"
+    make_dump(str(generated), 0.3, "mysql")
+    sources = [ROOT / "tests" / "data" / "mariadb-10.11-dump.sql", ROOT / "fixtures" / "demo" / "mysql" / "schema.sql",
+               generated, *sorted(corpus.glob("*mysql*/**/*.sql"))]
+    accepted = 0
+    for path in sources:
+        for body in _create_tables(path.read_text(errors="replace"), "mysql"):
+            fast = read_dump_layout(body, "mysql")
+            if fast is None:
+                continue
+            accepted += 1
+            slow_table, slow_refs = table_from_create(sqlglot_parse(body, "mysql"), "mysql")
+            slow_table.name = fast[0].name
+            assert fast == (slow_table, slow_refs), body
+    assert accepted > 200  # the generated dump alone has about 220 tables
+
+
+def test_dump_layout_hands_anything_else_to_sqlglot():
+    from schemacite.sql.create_table import read_dump_layout
+
+    assert read_dump_layout("CREATE TABLE `t` (\n  `a` int NOT NULL\n) ENGINE=InnoDB SELECT 1", "mysql") is None
+    assert read_dump_layout("CREATE TABLE `t` (\n  `a` int NOT NULL PRIMARY KEY\n) ENGINE=InnoDB", "mysql") is None
+    assert read_dump_layout("CREATE TABLE `t` (\n  `a` int,\n  KEY `k` ((`a` + 1))\n)", "mysql") is None
+    table, refs = read_dump_layout(
+        "CREATE TABLE `t` (\n  `a` int NOT NULL COMMENT 'x, y',\n  PRIMARY KEY (`a`)\n) ENGINE=MyISAM COMMENT='it''s'", "mysql")
+    assert (table.engine, list(table.columns), table.primary_key.columns, refs) == ("MyISAM", ["a"], ("a",), [])
+
+
+def test_a_real_mariadb_dump_reads_without_errors(capsys):
+    """mysqldump of MariaDB 10.11 (tests/data): the sandbox-mode line is a client command, spatial
+    columns are read, and every table is known."""
+    from schemacite.engine import Linter
+    from schemacite.config import load_config
+
+    result = Linter(load_config(None, {"dialect": "mariadb"})).lint([str(ROOT / "tests" / "data" / "mariadb-10.11-dump.sql")])
+    assert result.errors == [] and result.statements > 40
+    from schemacite.sql.parse import parse_text
+
+    parsed = parse_text((ROOT / "tests" / "data" / "mariadb-10.11-dump.sql").read_text(), "dump.sql", "mariadb")
+    tables = {s.table: s.details["model"] for s in parsed.statements if s.kind == "create_table"}
+    assert sorted(tables) == ["child", "geo", "logs", "parent", "parts"]
+    assert tables["geo"].columns["p"].type == "POINT" and tables["child"].partitioning is None
+    assert tables["parts"].partitioning.columns == ("d",)

@@ -62,8 +62,9 @@ def column_facts(col: exp.ColumnDef, dialect: str) -> dict[str, Any]:
             facts["not_null"] = not k.args.get("allow_null")
         elif isinstance(k, exp.DefaultColumnConstraint):
             facts["default"] = _default_sql(k.this, glot)
-            funcs = {_func_name(f) for f in k.this.find_all(exp.Func)}
-            facts["volatile_default"] = facts["volatile_default"] or bool(funcs & VOLATILE_FUNCTIONS)
+            if not isinstance(k.this, _CONSTANTS):
+                funcs = {_func_name(f) for f in k.this.find_all(exp.Func)}
+                facts["volatile_default"] = facts["volatile_default"] or bool(funcs & VOLATILE_FUNCTIONS)
         elif isinstance(k, exp.PrimaryKeyColumnConstraint):
             facts["primary"] = True
             facts["not_null"] = True
@@ -82,6 +83,7 @@ def column_facts(col: exp.ColumnDef, dialect: str) -> dict[str, Any]:
     return facts
 
 
+_CONSTANTS = (exp.Literal, exp.Null, exp.Boolean)
 _TYPE_SQL: dict[tuple, str] = {}
 
 
@@ -214,3 +216,108 @@ _LIKE = re.compile(r"\bINCLUDING\s+(ALL|INDEXES)\b", re.I)
 def like_copies_keys(sql: str, dialect: str) -> bool:
     """MySQL's CREATE TABLE ... LIKE copies keys; PostgreSQL's only with INCLUDING INDEXES/ALL."""
     return dialect != "postgres" or bool(_LIKE.search(sql))
+
+
+# ---- MySQL CREATE TABLE in the layout SHOW CREATE TABLE and mysqldump write -----------------
+#
+# A dump holds thousands of tables whose columns repeat the same few definitions. In that layout
+# (one element per line) each column line is its name plus a definition; sqlglot reads each
+# distinct definition once and the facts are reused. Key lines are read by the patterns below.
+# Any line, option or clause outside this layout sends the whole statement to sqlglot.
+
+_IDENT = r"`(?:[^`]|``)+`"
+_COLUMN_LINE = re.compile(rf"\s*(?P<name>{_IDENT})\s+(?P<def>.+?)(?P<comment>\s+COMMENT\s+'(?:[^'\\]|\\.|'')*')?\s*,?\s*")
+_KEY_PARTS = rf"\((?P<cols>{_IDENT}(?:\(\d+\))?(?:\s+(?:ASC|DESC))?(?:\s*,\s*{_IDENT}(?:\(\d+\))?(?:\s+(?:ASC|DESC))?)*)\)"
+_KEY_TAIL = r"(?:\s+USING\s+(?:BTREE|HASH))?(?:\s+KEY_BLOCK_SIZE\s*=\s*\d+)?(?:\s+COMMENT\s+'(?:[^'\\]|\\.|'')*')?"
+_KEY_LINE = re.compile(
+    rf"\s*(?:(?P<primary>PRIMARY\s+KEY)|(?P<kind>UNIQUE|FULLTEXT|SPATIAL)?\s*(?:KEY|INDEX)\s+(?P<name>{_IDENT}))"
+    rf"\s*{_KEY_PARTS}{_KEY_TAIL}\s*,?\s*",
+    re.I,
+)
+_FK_LINE = re.compile(
+    rf"\s*CONSTRAINT\s+(?P<name>{_IDENT})\s+FOREIGN\s+KEY\s*{_KEY_PARTS}\s*REFERENCES\s+(?:{_IDENT}\.)?(?P<ref>{_IDENT})"
+    rf"\s*\({_IDENT}(?:\s*,\s*{_IDENT})*\)(?:\s+ON\s+(?:DELETE|UPDATE)\s+(?:RESTRICT|CASCADE|SET\s+NULL|NO\s+ACTION|SET\s+DEFAULT))*"
+    r"\s*,?\s*",
+    re.I,
+)
+_CHECK_LINE = re.compile(rf"\s*CONSTRAINT\s+{_IDENT}\s+CHECK\s*\(.*\)\s*,?\s*", re.I)  # not modelled, as in sqlglot's reading
+_OPTIONS_LINE = re.compile(r"\)\s*(?:(?:DEFAULT\s+)?[A-Z_]+(?:\s+SET)?\s*=\s*(?:'(?:[^'\\]|\\.|'')*'|[\w.]+)\s*)*", re.I)
+_ENGINE = re.compile(r"\bENGINE\s*=\s*(\w+)", re.I)
+_HEAD = re.compile(rf"CREATE\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:{_IDENT}\.)?(?P<name>{_IDENT})\s*\(\s*", re.I)
+_DEFINITIONS: dict[tuple[str, str], dict[str, Any] | None] = {}
+
+
+def _unquote(ident: str) -> str:
+    return ident[1:-1].replace("``", "`").lower()
+
+
+def _definition_facts(definition: str, dialect: str) -> dict[str, Any] | None:
+    """Facts of a column definition (without its name), read by sqlglot once per distinct text."""
+    key = (dialect, definition)
+    if key not in _DEFINITIONS:
+        import sqlglot
+
+        from schemacite.sql.names import sqlglot_column
+
+        try:
+            coldef = sqlglot_column("x " + definition, dialect)
+            facts = column_facts(coldef, dialect) if isinstance(coldef, exp.ColumnDef) else None
+        except (sqlglot.errors.SqlglotError, AttributeError, IndexError, ValueError):
+            facts = None
+        if facts is not None and (facts["primary"] or facts["unique"] or facts["references"]):
+            facts = None  # column-level keys: the whole statement goes to sqlglot
+        _DEFINITIONS[key] = facts
+    return _DEFINITIONS[key]
+
+
+def read_dump_layout(body: str, dialect: str) -> tuple[Table, list[str]] | None:
+    """The table of a MySQL CREATE TABLE written one element per line, or None when any part of
+    it is outside that layout (then sqlglot reads the statement)."""
+    head = _HEAD.match(body)
+    if head is None or dialect == "postgres":
+        return None
+    lines = body[head.end():].rstrip().split("\n")
+    options = lines.pop().strip() if lines else ""
+    if not options.startswith(")") or _OPTIONS_LINE.fullmatch(options) is None:
+        return None
+    table = Table(name=_unquote(head.group("name")))
+    engine = _ENGINE.search(options)
+    if engine:
+        table.engine = engine.group(1)
+    references: list[str] = []
+    foreign_keys: list[tuple[str, tuple[str, ...]]] = []
+    for line in lines:
+        if not line.strip():
+            continue
+        if line.lstrip().startswith("`"):
+            m = _COLUMN_LINE.fullmatch(line)
+            facts = _definition_facts(m.group("def"), dialect) if m else None
+            if facts is None:
+                return None
+            name = _unquote(m.group("name"))
+            table.columns[name] = Column(name, facts["type"], nullable=not facts["not_null"], default=facts["default"])
+            continue
+        m = _KEY_LINE.fullmatch(line)
+        if m is not None:
+            cols = tuple(_unquote(c) for c in re.findall(_IDENT, m.group("cols")))
+            if m.group("primary"):
+                table.primary_key = Index(None, cols, unique=True, primary=True)
+            else:
+                kind = (m.group("kind") or "").lower()
+                table.indexes.append(Index(_unquote(m.group("name")), cols, unique=kind == "unique",
+                                           kind=kind if kind in ("fulltext", "spatial") else "btree"))
+            continue
+        m = _FK_LINE.fullmatch(line)
+        if m is None:
+            if _CHECK_LINE.fullmatch(line):
+                continue
+            return None
+        references.append(_unquote(m.group("ref")))
+        foreign_keys.append((_unquote(m.group("name")), tuple(_unquote(c) for c in re.findall(_IDENT, m.group("cols")))))
+    for name, cols in foreign_keys:
+        implicit_fk_index(table, cols, dialect, name)
+    if table.primary_key is not None:
+        for c in table.primary_key.columns:
+            if c in table.columns:
+                table.columns[c].nullable = False
+    return table, references

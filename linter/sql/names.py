@@ -24,8 +24,27 @@ def _glot(dialect: str):
         from sqlglot.dialects.dialect import Dialect
 
         d = Dialect.get_or_raise(sqlglot_dialect(dialect))
-        pair = cache[dialect] = (d.tokenizer_class(dialect=d), d.parser())
+        tokenizer = _mysql_tokenizer() if sqlglot_dialect(dialect) == "mysql" else d.tokenizer_class
+        pair = cache[dialect] = (tokenizer(dialect=d), d.parser())
     return pair
+
+
+def _mysql_tokenizer():
+    """sqlglot's MySQL tokenizer, knowing the spatial column types MySQL and MariaDB dumps
+    use (sqlglot's MySQL dialect reads only GEOMETRY; it has the others for other dialects).
+    MULTIPOINT and GEOMETRYCOLLECTION have no sqlglot type and read as GEOMETRY."""
+    from sqlglot.dialects.mysql import MySQL
+    from sqlglot.tokens import TokenType as T
+
+    class Tokenizer(MySQL.Tokenizer):
+        KEYWORDS = {
+            **MySQL.Tokenizer.KEYWORDS,
+            "POINT": T.POINT, "LINESTRING": T.LINESTRING, "POLYGON": T.POLYGON,
+            "MULTILINESTRING": T.MULTILINESTRING, "MULTIPOLYGON": T.MULTIPOLYGON,
+            "MULTIPOINT": T.GEOMETRY, "GEOMETRYCOLLECTION": T.GEOMETRY,
+        }
+
+    return Tokenizer
 
 
 def sqlglot_parse(sql: str, dialect: str):

@@ -50,28 +50,37 @@ def read_sql_file(path: str, dialect: str, cache=None) -> ParsedFile:
             raw = f.read()
     except OSError as e:
         return ParsedFile(path, errors=[ParseError(path, 0, f"cannot read file: {e.strerror}")])
-    if cache is not None:
-        parsed = cache.get(raw, dialect, path)
-        if parsed is None:
-            parsed = _decode_and_parse(raw, path, dialect)
-            cache.put(raw, dialect, parsed)
-        return parsed
-    return _decode_and_parse(raw, path, dialect)
+    key = cache.key(raw, dialect) if cache is not None else None
+    if key is not None:
+        parsed = cache.get(key, path)
+        if parsed is not None:
+            return parsed
+    size = len(raw)
+    text = _decode(raw, path)
+    del raw  # a dump's bytes need not stay beside its text while it is read
+    parsed = text if isinstance(text, ParsedFile) else parse_text(text, path, dialect)
+    if key is not None:
+        cache.put(key, parsed, size=size)
+    return parsed
 
 
-def _decode_and_parse(raw: bytes, path: str, dialect: str) -> ParsedFile:
+def _decode(raw: bytes, path: str) -> str | ParsedFile:
+    """The file's text, or a ParsedFile holding why it is not SQL text."""
     if b"\0" in raw[:8192]:
         return ParsedFile(path, errors=[ParseError(path, 0, "binary file, not SQL")])
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         line = raw[: e.start].count(b"\n") + 1
         return ParsedFile(path, errors=[ParseError(path, line, f"not valid UTF-8 (byte 0x{raw[e.start]:02x})")])
-    return parse_text(text, path, dialect)
 
 
 def parse_text(text: str, path: str, dialect: str) -> ParsedFile:
-    split = split_sql(text, dialect)
+    return parse_split(split_sql(text, dialect), path, dialect)
+
+
+def parse_split(split, path: str, dialect: str) -> ParsedFile:
+    """Describe the statements of a split file."""
     result = ParsedFile(path)
     result.errors.extend(ParseError(path, line, msg) for line, msg in split.errors)
     directives = _directives(split.comments)
@@ -239,7 +248,7 @@ def _create_table(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
     import sqlglot
     from sqlglot import exp
 
-    from schemacite.sql.create_table import like_copies_keys, table_from_create
+    from schemacite.sql.create_table import like_copies_keys, read_dump_layout, table_from_create
 
     key = _key(m.group("name"), dialect)
     rest = sql[m.end() :]
@@ -267,6 +276,14 @@ def _create_table(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
         except ValueError as e:
             raise StatementError(f"cannot read PARTITION BY: {e}") from None
         body = sql[: toks[cut].start]
+    if not pof and dialect != "postgres":
+        dumped = read_dump_layout(body, dialect)
+        if dumped is not None:
+            table, refs = dumped
+            table.name = key
+            table.partitioning = partitioning
+            table.temporary = bool(m.group("temp"))
+            return {"kind": "create_table", "table": key, "details": {"model": table, "references": refs}}
     try:
         parsed = sqlglot_parse(body, dialect)
     except sqlglot.errors.SqlglotError as e:

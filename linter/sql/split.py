@@ -18,8 +18,30 @@ _SCAN = {
     "mysql": re.compile(r"'|\"|`|--|#|/\*|;|\n"),
     "postgres": re.compile(r"'|\"|--|/\*|\$(?:[A-Za-z_][A-Za-z_0-9]*)?\$|;|\n"),
 }
-# the same without stopping at every newline, for files with no line-level construct
-_SCAN_FAST = {family: re.compile(pattern.pattern.removesuffix(r"|\n")) for family, pattern in _SCAN.items()}
+# Files with no line-level construct (no DELIMITER, no psql meta-command) are scanned faster:
+# one match skips plain code and whole quoted strings and stops at the next token that needs
+# work, so a dump's thousands of quoted names cost no Python step each. A quote, `$` or
+# backtick left as the token opens a string that never ends.
+_SKIP = {
+    "mysql": re.compile(
+        r"(?:[^'\"`;#/\-]+"
+        r"|'(?:[^'\\]|\\[\s\S]|'')*'"
+        r'|"(?:[^"\\]|\\[\s\S]|"")*"'
+        r"|`(?:[^`]|``)*`"
+        r"|/(?!\*)|-(?!-))*"
+        r"(?P<tok>;|--|#|/\*|['\"`]|\Z)"
+    ),
+    "postgres": re.compile(
+        r"(?:[^'\"$;/\-eE]+|[eE](?!')"
+        r"|[eE]'(?:[^'\\]|\\[\s\S]|'')*'"
+        r"|'(?:[^']|'')*'"
+        r'|"(?:[^"]|"")*"'
+        r"|\$(?P<dq>[A-Za-z_][A-Za-z_0-9]*|)\$[\s\S]*?\$(?P=dq)\$"
+        r"|\$(?!(?:[A-Za-z_][A-Za-z_0-9]*)?\$)"
+        r"|/(?!\*)|-(?!-))*"
+        r"(?P<tok>;|--|/\*|['\"$]|\Z)"
+    ),
+}
 _LINE_CONSTRUCT = re.compile(r"^[ \t]*(?:DELIMITER\b|\\)", re.I | re.M)
 _COMPOUND = re.compile(
     r"^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?"
@@ -31,6 +53,7 @@ _COPY_STDIN = re.compile(r"^\s*COPY\b.*\bFROM\s+STDIN\b", re.I | re.S)
 _DELIMITER = re.compile(r"[ \t]*DELIMITER[ \t]+(\S+)[ \t]*(?=\n|$)", re.I)
 _EXEC_COMMENT = re.compile(r"/\*M?!\d*")
 _COPY_END = re.compile(r"^\\\.[ \t]*$", re.M)
+_OPENERS = frozenset({"'", '"', "`", "$"})
 
 
 @dataclass
@@ -70,7 +93,9 @@ class _Lines:
 
 
 def _blank(s: str) -> str:
-    return re.sub(r"[^\n]", " ", s)
+    if "\n" not in s:
+        return " " * len(s)
+    return "\n".join(" " * len(part) for part in s.split("\n"))
 
 
 def _block_depth(code: str) -> int:
@@ -89,7 +114,7 @@ def split_sql(text: str, dialect: str) -> Split:
     family = "mysql" if dialect in MYSQL_FAMILY else "postgres"
     # stopping at newlines is only needed to see DELIMITER lines and psql meta-commands
     line_mode = _LINE_CONSTRUCT.search(text) is not None
-    scan = (_SCAN if line_mode else _SCAN_FAST)[family]
+    scan = (_SCAN if line_mode else _SKIP)[family]
     lines = _Lines(text)
     result = Split()
     # The current statement is `cur` (pieces already blanked where needed) followed by the
@@ -146,7 +171,18 @@ def split_sql(text: str, dialect: str) -> Split:
                 i = eol
                 continue
 
-        m = scan.search(text, i)
+        if not line_mode:
+            m = scan.match(text, i)
+            tok, pos = m.group("tok"), m.start("tok")
+            if not tok:
+                break
+            i = m.end()
+            if tok in _OPENERS:
+                result.errors.append((lines.line(pos), f"unterminated {_quote_name(tok)} starting here"))
+                i = n
+                continue
+        else:
+            m = scan.search(text, i)
         if delimiter != ";":
             d = text.find(delimiter, i)
             if d >= 0 and (m is None or d < m.start()):
@@ -154,10 +190,11 @@ def split_sql(text: str, dialect: str) -> Split:
                 blank(d, d + len(delimiter))
                 i = d + len(delimiter)
                 continue
-        if m is None:
-            break
-        tok, pos = m.group(0), m.start()
-        i = m.end()
+        if line_mode:
+            if m is None:
+                break
+            tok, pos = m.group(0), m.start()
+            i = m.end()
         if tok == "\n":
             continue
         if tok == ";":
@@ -191,6 +228,8 @@ def split_sql(text: str, dialect: str) -> Split:
                 i = n
                 continue
             ex = _EXEC_COMMENT.match(text, pos) if family == "mysql" else None
+            if ex and text[ex.end() : close].lstrip().startswith("\\"):
+                ex = None  # `/*M!999999\- enable the sandbox mode */`: a command to the mysql client, not SQL
             if ex:  # executable comment: its content is code, only the markers are blanked
                 blank(pos, ex.end())
                 blank(ex.end(), close - 2, _blank_inner(text[ex.end() : close - 2], dialect))

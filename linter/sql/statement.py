@@ -44,7 +44,7 @@ from typing import Any
 from schemacite.model import Location
 
 
-@dataclass
+@dataclass(slots=True)
 class Action:
     """One ALTER TABLE sub-command."""
 
@@ -59,7 +59,7 @@ class Action:
     details: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class Statement:
     """One statement of a SQL file, located and described."""
 
