@@ -262,6 +262,7 @@ _MYSQL_REASONS = {
     2013: "lost the connection",
     1927: "the server went away during the audit",  # ER_CONNECTION_KILLED
     4031: "the server went away during the audit",  # idle or killed session disconnected
+    1205: "a catalog query waited too long for a lock (lock wait timeout)",
     1969: "a catalog query exceeded the statement timeout",
     3024: "a catalog query exceeded the statement timeout",
 }
@@ -289,6 +290,8 @@ def describe_error(target: Target, exc: BaseException, connecting: bool = False)
             reason = "no answer from the server (timeout)"
         elif "does not exist" in low and connecting:
             reason = "unknown database or user"
+        elif "lock timeout" in low:
+            reason = "a catalog query waited too long for a lock (lock timeout)"
         elif "statement timeout" in low or "canceling statement" in low:
             reason = "a catalog query exceeded the statement timeout"
         elif "server closed the connection" in low or "terminating connection" in low or "consuming input failed" in low:
@@ -341,13 +344,19 @@ def read_target(
     """
     reading = Reading(target)
     started = time.monotonic()
+    from schemacite.catalogs import NothingToRead
+
     try:
         status("connecting")
         conn = connect(target, timeout)
         try:
             schema = _read(conn, target, schemas, sample, status, reading)
+            if not schema.tables and not schema.views:
+                raise NothingToRead("nothing to audit: no table or view here that this account can see")
         except AuditError:
             raise
+        except NothingToRead as e:
+            raise AuditError(str(e)) from None
         except Exception as e:  # noqa: BLE001 - one target's failure must not stop the others
             if _is_driver_error(target.kind, e):
                 raise AuditError(describe_error(target, e)) from None

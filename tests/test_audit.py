@@ -820,3 +820,51 @@ def test_lint_against_a_postgres_snapshot(capsys, tmp_path, pg_server, pg_shop):
     (f,) = by_rule(doc, "SC102")
     assert code == 1 and (f["line"], f["table"]) == (1, "app.clicks")
     assert "(15.0k inserts vs 0 reads since " in f["message"]
+
+
+# ================================================================ checking nothing, locked tables
+
+
+def test_postgres_audit_reads_every_table_while_one_is_locked(capsys, pg_server, pg_shop):
+    code, free, _ = audit_json(capsys, pg_url(pg_server, pg_shop))
+    with pg_server.connect(pg_shop) as holder:
+        holder.execute("BEGIN")
+        holder.execute("LOCK TABLE app.measurements IN ACCESS EXCLUSIVE MODE")
+        locked_code, locked, err = audit_json(capsys, pg_url(pg_server, pg_shop))
+        holder.execute("ROLLBACK")
+    assert locked_code == code and locked["errors"] == []
+    assert [f["table"] for f in locked["findings"]] == [f["table"] for f in free["findings"]]
+    assert "held ACCESS EXCLUSIVE by another session while read: app.measurements" in err
+    assert "timeout" not in err
+
+
+def test_a_lock_timeout_is_named_as_one():
+    target = audit.parse_dsn("postgresql://u@h/db")
+    lock = audit.describe_error(target, RuntimeError("canceling statement due to lock timeout"))
+    statement = audit.describe_error(target, RuntimeError("canceling statement due to statement timeout"))
+    assert lock.startswith("a catalog query waited too long for a lock (lock timeout)")
+    assert statement.startswith("a catalog query exceeded the statement timeout")
+    maria = audit.describe_error(audit.parse_dsn("mysql://u@h/db"), Exception(1205, "Lock wait timeout exceeded"))
+    assert maria.startswith("a catalog query waited too long for a lock")
+
+
+def test_postgres_schemas_that_do_not_exist(capsys, pg_server, pg_shop):
+    code, out, err = run(capsys, "audit", "-q", pg_url(pg_server, pg_shop), "--schema", "nope")
+    assert code == 2 and f"{pg_url(pg_server, pg_shop)}:0: no schema nope in this database" in err
+    code, doc, err = audit_json(capsys, pg_url(pg_server, pg_shop), "--schema", "nope", "--schema", "app")
+    assert code == 1 and doc["errors"] == [] and by_rule(doc, "SC101")
+    assert "no schema nope in this database; read app" in err
+
+
+def test_mariadb_databases_that_do_not_exist_or_cannot_be_seen(capsys, mariadb_server, maria_shop):
+    code, _, err = run(capsys, "audit", "-q", maria_url(mariadb_server, "no_such_db"))
+    assert code == 2 and "no schema no_such_db on this server, or none this account can see" in err
+    auditor = maria_url(mariadb_server, "", "auditor", MARIA_PASSWORD)
+    code, _, err = run(capsys, "audit", "-q", auditor, "--schema", "mysql")  # exists, but not for this account
+    assert code == 2 and "no schema mysql on this server, or none this account can see" in err
+    code, doc, err = audit_json(capsys, auditor, "--schema", maria_shop, "--schema", "mysql")
+    assert code == 1 and doc["errors"] == [] and by_rule(doc, "SC102")
+    assert f"no schema mysql on this server, or this account cannot see it; read {maria_shop}" in err
+    empty = mariadb_server.create_database("audit_empty")
+    code, _, err = run(capsys, "audit", "-q", maria_url(mariadb_server, empty))
+    assert code == 2 and "nothing to audit: no table or view here that this account can see" in err

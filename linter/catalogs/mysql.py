@@ -50,6 +50,7 @@ from datetime import UTC, datetime, timedelta
 import threading
 from typing import Any
 
+from schemacite.catalogs import NothingToRead
 from schemacite.model import (
     Column,
     Index,
@@ -220,8 +221,14 @@ def _origin(conn: Any, dialect: str, user: str, port: int, schemas: list[str] | 
 
 
 def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: list[str], side: Any = None) -> Schema:
-    (version_text, perf_schema_on, now, user, port), = _rows(
-        cur, "SELECT VERSION(), @@performance_schema, UTC_TIMESTAMP(), CURRENT_USER(), @@port"
+    # the schemas asked for that this account can see, in the same round trip (a few names:
+    # GROUP_CONCAT's 1024-byte limit is far off)
+    where, params = _schema_filter("SCHEMA_NAME", schemas)
+    visible_sql = (f"(SELECT GROUP_CONCAT(SCHEMA_NAME SEPARATOR '\\n') FROM information_schema.SCHEMATA WHERE {where})"
+                   if schemas else "NULL")
+    (version_text, perf_schema_on, now, user, port, visible), = _rows(
+        cur, f"SELECT VERSION(), @@performance_schema, UTC_TIMESTAMP(), CURRENT_USER(), @@port, {visible_sql}",
+        params if schemas else (),
     )
     mariadb = "mariadb" in str(version_text).lower()  # what the server has, whatever the dialect asked
     if mariadb != (dialect == "mariadb"):
@@ -239,6 +246,14 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
     since = _iso((now - timedelta(seconds=int(uptime))).replace(second=0, microsecond=0))
     sampled_at = _iso(now)
 
+    if schemas:
+        visible = {n.lower() for n in str(_text(visible) or "").split("\n") if n}
+        missing = [s for s in schemas if s.lower() not in visible]
+        if len(missing) == len(schemas):
+            raise NothingToRead(f"no schema {', '.join(missing)} on this server, or none this account can see")
+        if missing:
+            notes.append(f"no schema {', '.join(missing)} on this server, or this account cannot see it; "
+                         f"read {', '.join(s for s in schemas if s.lower() in visible)}")
     schema = Schema(dialect=dialect, origin=_origin(conn, dialect, user, port, schemas))
     background = None
     counters = None

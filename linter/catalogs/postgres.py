@@ -6,7 +6,7 @@ inside one read-only transaction, whatever the number of tables or schemas:
 
     1  server version, track_counts, now(), pg_postmaster_start_time(),
        pg_stat_database.stats_reset of this database
-    2  pg_class + pg_namespace (+ pg_inherits, pg_partitioned_table, pg_get_partkeydef):
+    2  pg_class + pg_namespace (+ pg_inherits, pg_partitioned_table):
        tables, partitioned tables and their partitions, views, materialized views
     3  pg_attribute + pg_attrdef: columns, types, NOT NULL, defaults
     4  pg_index (+ pg_am, pg_inherits, pg_stat_user_indexes.idx_scan): primary key
@@ -18,7 +18,7 @@ So 5 queries per database (4 with track_counts off). One connection reads one
 database; `schemas` are namespaces inside it.
 
 Privileges the reading account needs
-    CONNECT on the database, nothing more. The system catalogs, pg_get_partkeydef,
+    CONNECT on the database, nothing more. The system catalogs, pg_get_expr,
     pg_get_indexdef, pg_stat_user_tables and pg_stat_user_indexes are readable by every
     role, and their counters are not filtered by privilege; pg_read_all_stats /
     pg_monitor only unlock other sessions' activity (pg_stat_activity), which this
@@ -49,6 +49,7 @@ from schemacite.model import (
     View,
     Workload,
 )
+from schemacite.catalogs import NothingToRead
 from schemacite.sql.names import table_key
 
 SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "pg_toast")
@@ -155,12 +156,28 @@ def _expression_columns(expression: str, table: Table) -> tuple[str, ...]:
 
 
 def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: list[str]) -> Schema:
+    # No function here takes a lock on a table (pg_get_partkeydef would): an audit reads every
+    # table while another session holds ACCESS EXCLUSIVE on one, and names that one in a note.
     cur.execute(
         "SELECT current_setting('server_version_num')::int, current_setting('track_counts')::bool,"
         " now(), pg_postmaster_start_time(),"
-        " (SELECT stats_reset FROM pg_stat_database WHERE datname = current_database())"
+        " (SELECT stats_reset FROM pg_stat_database WHERE datname = current_database()),"
+        " ARRAY(SELECT nspname::text FROM pg_namespace WHERE nspname = ANY(%s)),"
+        " ARRAY(SELECT DISTINCT l.relation::regclass::text FROM pg_locks l"
+        "       WHERE l.locktype = 'relation' AND l.granted AND l.mode = 'AccessExclusiveLock'"
+        "       AND l.pid <> pg_backend_pid()"
+        "       AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))",
+        (list(schemas or []),),
     )
-    _version, track_counts, now, started, stats_reset = cur.fetchone()
+    _version, track_counts, now, started, stats_reset, found, locked = cur.fetchone()
+    missing = [s for s in schemas or [] if s not in found]
+    if missing and len(missing) == len(schemas or []):
+        raise NothingToRead(f"no schema {', '.join(missing)} in this database")
+    if missing:
+        notes.append(f"no schema {', '.join(missing)} in this database; read {', '.join(s for s in schemas if s in found)}")
+    if locked:
+        notes.append(f"held ACCESS EXCLUSIVE by another session while read: {', '.join(sorted(locked))}"
+                     " (read from the catalog, which needs no lock on them)")
     if stats_reset is not None:
         since = _iso(stats_reset)
     else:
@@ -183,7 +200,7 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
     partition_keys: dict[int, tuple[str, list[str], str, str]] = {}
     cur.execute(
         "SELECT c.oid, n.nspname, c.relname, c.relkind, c.relpersistence, am.amname, inh.inhparent,"
-        " pt.partstrat, pg_get_partkeydef(c.oid),"
+        " pt.partstrat,"
         " ARRAY(SELECT a.attname FROM unnest(pt.partattrs::int2[]) WITH ORDINALITY AS k(attnum, ord)"
         "       JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum ORDER BY k.ord),"
         " pg_get_expr(pt.partexprs, pt.partrelid)"
@@ -195,7 +212,7 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         " ORDER BY n.nspname, c.relname",
         params,
     )
-    for oid, nsp, name, kind, persistence, access_method, parent, strategy, keydef, key_columns, key_exprs in cur.fetchall():
+    for oid, nsp, name, kind, persistence, access_method, parent, strategy, key_columns, key_exprs in cur.fetchall():
         key = table_key(f"{_quote(nsp)}.{_quote(name)}", dialect)  # public.events -> events
         if key in schema.tables or key in schema.views:
             notes.append(f"{nsp}.{name} differs from another relation only in letter case; it was left out")
@@ -218,7 +235,8 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         if parent is not None:
             parents[oid] = parent
         if strategy is not None:
-            partition_keys[oid] = (strategy, list(key_columns or []), keydef or "", key_exprs or "")
+            keydef = f"{_STRATEGIES.get(strategy, strategy).upper()} ({', '.join([*(key_columns or []), *filter(None, [key_exprs])])})"
+            partition_keys[oid] = (strategy, list(key_columns or []), keydef, key_exprs or "")
     for oid, parent in parents.items():
         if parent in tables:
             tables[oid].partition_of = keys[parent]
