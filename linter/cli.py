@@ -8,6 +8,7 @@ import sys
 from typing import IO
 
 from schemacite.errors import UsageError, internal_error
+from schemacite.locks.scratch import Stopped
 
 FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -108,10 +109,16 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
+    except Stopped as e:  # SIGTERM or SIGHUP during locks --verify, after its scratch area was dropped
+        return 128 + e.signum
     except BrokenPipeError:  # `schemacite ... | head`
         sys.stderr.close()
         return EXIT_CLEAN
     except Exception as e:  # a defect of ours: exit 2, never 1, which CI reads as "findings"
+        from schemacite.locks.scratch import pending
+
+        if pending():  # a stop signal, whose exception a database driver replaced with its own
+            return 128 + pending()
         if args.debug:
             import traceback
 

@@ -29,26 +29,29 @@ class Row:
     statement: Statement
     impacts: list[LockImpact]
     blocks: str  # on relations that exist before the change
-    setup: list[str] = field(default_factory=list)  # statements before it, for --verify
     measured: Any = None
     disagreements: list[str] = field(default_factory=list)
     verify_error: str | None = None
 
 
-def analyse(config: Config, paths: list[str], history: list[str], keep_setup: bool = False,
-            cache=None) -> tuple[list[Row], list]:
+def analyse(config: Config, paths: list[str], history: list[str], cache=None) -> tuple[list[Row], list, list]:
+    """(rows, errors, script): a row per reported statement that can lock something, and, for
+    --verify, every statement the run applies in order, each with its row if it has one."""
     run = Replay(config.dialect, paths, history, cache=cache)
     rows: list[Row] = []
-    setup: list[str] = []
+    script: list[tuple[Statement, Row | None]] = []
     for step in run:
         stmt = step.statement
-        if step.reported and stmt.kind not in NO_LOCK_KINDS and not stmt.details.get("embedded"):
+        embedded = stmt.details.get("embedded")
+        row = None
+        if step.reported and stmt.kind not in NO_LOCK_KINDS and not embedded:
             impacts = impacts_for(stmt, step.schema, config.target)
             blocks = worst(lk.blocks for i in impacts for lk in existing_locks(i, step.schema, stmt))
-            rows.append(Row(stmt, impacts, blocks, list(setup) if keep_setup else []))
-        if keep_setup and stmt.kind not in ("begin", "commit") and not stmt.details.get("embedded"):
-            setup.append(stmt.sql)
-    return rows, run.errors
+            row = Row(stmt, impacts, blocks)
+            rows.append(row)
+        if stmt.kind not in ("begin", "commit") and not embedded:
+            script.append((stmt, row))
+    return rows, run.errors, script
 
 
 def row_json(row: Row, dialect: str) -> dict[str, Any]:
@@ -85,6 +88,8 @@ def row_json(row: Row, dialect: str) -> dict[str, Any]:
 def _measured_json(m: Any) -> Any:
     if m is None:
         return None
+    if hasattr(m, "code") and hasattr(m, "message"):
+        return {"refused": m.code, "message": m.message}
     if hasattr(m, "locks") and isinstance(getattr(m, "locks"), dict):
         return {"locks": m.locks, "rewritten": sorted(m.rewritten), "method": m.method}
     return {"algorithm": m.algorithm, "lock": m.lock, "rebuild": m.rebuild}
@@ -95,13 +100,14 @@ def run_locks(args, config: Config, cache=None) -> int:
     from schemacite.errors import UsageError
 
     paths = args.paths or ["."]
-    rows, errors = analyse(config, paths, [*config.history, *args.history], keep_setup=bool(args.verify), cache=cache)
+    rows, errors, script = analyse(config, paths, [*config.history, *args.history], cache=cache)
     if args.verify:
-        from schemacite.verify import verify_rows
+        from schemacite.verify import VerifyError, verify_rows
 
         try:
-            verify_rows(args.verify, config, rows)
-        except ConnectionError as e:
+            for note in verify_rows(args.verify, config, script):
+                print(f"note: {note}", file=sys.stderr)
+        except VerifyError as e:
             raise UsageError(str(e)) from None
     if args.format == "json":
         doc = [row_json(r, config.dialect) for r in rows]
@@ -130,7 +136,7 @@ def _print_table(rows: list[Row], config: Config, color: bool) -> None:
     table.add_column("rewrite" if not mysql else "rebuild", no_wrap=True)
     table.add_column("blocks", no_wrap=True)
     table.add_column("safer alternative", overflow="fold", max_width=44)
-    if rows and rows[0].measured is not None or any(r.verify_error for r in rows):
+    if any(r.measured is not None or r.verify_error for r in rows):
         table.add_column("measured", overflow="fold", max_width=40)
     style = {"nothing": "green", "writes": "yellow", "reads+writes": "bold red"}
     for r in rows:
@@ -154,6 +160,8 @@ def _print_table(rows: list[Row], config: Config, color: bool) -> None:
                 cells.append(f"[red]error: {r.verify_error}[/]")
             elif r.disagreements:
                 cells.append("[bold red]DIFFERS[/]\n" + "\n".join(r.disagreements))
+            elif getattr(r.measured, "code", None):
+                cells.append(f"[green]refused, as predicted[/] ({r.measured.code})")
             else:
                 cells.append("[green]agrees[/]")
         table.add_row(*cells)

@@ -112,6 +112,21 @@ class Table:
             and all(c in self.columns and not self.columns[c].nullable for c in i.columns)
         ]
 
+    def keys_lacking_partition_columns(self) -> list[tuple[Index, tuple[str, ...]]]:
+        """The primary and unique keys of a partitioned table that lack partitioning columns, each
+        with the columns it lacks. MySQL and MariaDB refuse such a table (error 1503); PostgreSQL
+        refuses such a key on a partitioned table (SQLSTATE 0A000)."""
+        part = self.partitioning
+        if part is None or part.uses_primary_key or not part.columns or self.partition_of:
+            return []
+        keys = ([self.primary_key] if self.primary_key is not None else []) + self.unique_keys
+        out = []
+        for key in keys:
+            missing = tuple(c for c in part.columns if c not in key.columns)
+            if missing:
+                out.append((key, missing))
+        return out
+
     def copy(self) -> Table:
         """A copy whose columns and key lists can change without touching this table.
         Indexes are shared: replay replaces an Index rather than changing it."""

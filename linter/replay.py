@@ -16,20 +16,32 @@ def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
         schema.touch(*_touched(stmt, schema))
 
 
-def _touched(stmt: Statement, schema: Schema) -> list[str | None]:
-    """Keys of the tables `stmt` may have added, dropped or changed."""
+def statement_keys(stmt: Statement) -> list[str]:
+    """Keys of the relations `stmt` names: its own, the ones it renames, drops, attaches,
+    copies or references."""
     d = stmt.details
-    keys = [stmt.table, stmt.target, d.get("parent"), *d.get("tables", ()), *d.get("names", ())]
+    keys = [stmt.table, stmt.target, d.get("parent"), d.get("source"), *d.get("tables", ()), *d.get("names", ()),
+            *(d.get("references") or ())]
     for old, to in d.get("pairs", ()):
         keys += [old, to]
     for a in stmt.actions:
-        keys.append(a.details.get("partition"))
+        keys += [a.details.get("partition"), a.details.get("parent"), *_as_list(a.details.get("references"))]
         if a.op == "rename_table" and a.new_name:
             from schemacite.sql.names import table_key
 
             keys.append(table_key(a.new_name, stmt.dialect))
+    return [k for k in keys if isinstance(k, str) and k]
+
+
+def _as_list(value) -> list:
+    return [value] if isinstance(value, str) else list(value or ())
+
+
+def _touched(stmt: Statement, schema: Schema) -> list[str | None]:
+    """Keys of the tables `stmt` may have added, dropped or changed."""
+    keys: list[str | None] = list(statement_keys(stmt))
     if stmt.kind in ("drop_index", "alter_index"):  # the owner is found by the index name
-        keys += [schema.index_owner_key(name) for name in [stmt.target, *d.get("names", ())] if name]
+        keys += [schema.index_owner_key(name) for name in [stmt.target, *stmt.details.get("names", ())] if name]
     return keys
 
 

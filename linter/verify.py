@@ -1,58 +1,235 @@
 """`schemacite locks --verify DSN`: measure each statement on a scratch copy and compare.
 
-Every measurement happens in a scratch schema (PostgreSQL) or scratch database
-(MySQL/MariaDB) that the measuring module creates for it and drops afterwards,
-even when the statement fails: the earlier statements of the run are replayed into
-it first, then the statement is measured. Nothing outside the scratch area is
-touched, so the target must be a server where the user may create schemas or
-databases; a production primary is the wrong place for it.
+One scratch database per run (see `locks.scratch`), created first and dropped at the end, on
+failure, Ctrl-C, SIGTERM and SIGHUP too; scratch databases earlier runs left behind (killed
+with SIGKILL, or cut off) are dropped first. Nothing outside the scratch area is written: a
+PostgreSQL migration that names `public.` or creates schemas stays inside the scratch
+database, and a MySQL/MariaDB statement that names another existing database is not run.
+
+Every statement of the run (history, then the files linted, in replay order) is applied to
+the scratch database once. A statement under verification is measured just before it is
+applied, against the schema as the earlier statements left it:
+
+- PostgreSQL: in a transaction that rolls back, reading `pg_locks` and `relfilenode` before
+  the rollback. A statement PostgreSQL refuses inside a transaction (CONCURRENTLY, VACUUM,
+  ...) is observed while it waits, on fresh databases holding only the statements that touch
+  its tables (see `verify_postgres.measure_observed`).
+- MySQL/MariaDB: the cheapest ALGORITHM and LOCK the server accepts, tried on a copy database
+  holding copies of only the tables it touches (and those their foreign keys link), rebuilt
+  for every attempt (see `verify_mysql.measure`).
+
+A statement the server refuses with the error the prediction expects (a partitioned table
+whose key lacks the partition column: MySQL 1503, PostgreSQL 0A000) agrees.
 """
 from __future__ import annotations
 
+import contextlib
+from dataclasses import dataclass
+from typing import Any
+
 from schemacite.config import Config
+from schemacite.locks import scratch
+from schemacite.replay import statement_keys
 
 
-def verify_rows(dsn: str, config: Config, rows: list) -> None:
-    """Fill `measured`, `disagreements` or `verify_error` on each Row. ConnectionError if unreachable."""
+class VerifyError(Exception):
+    """The run cannot verify at all (unreachable server, no right to create the scratch area)."""
+
+
+@dataclass
+class Refusal:
+    """The server refused the statement, as predicted."""
+
+    code: str
+    message: str
+
+
+def verify_rows(dsn: str, config: Config, script: list) -> list[str]:
+    """Measure the rows of `script` (every applied statement, with its Row or None) and fill each
+    row's `measured`, `disagreements` or `verify_error`. Returns notes for the user."""
     from schemacite.audit import AuditError, connect, parse_dsn, server_dialect
 
     try:
         target = parse_dsn(dsn)
         conn = connect(target)
     except AuditError as e:
-        raise ConnectionError(str(e)) from None
+        raise VerifyError(str(e)) from None
     try:
         dialect, _, version = server_dialect(conn, target.kind)
         family = "postgres" if dialect == "postgres" else "mysql"
         if family != ("postgres" if config.dialect == "postgres" else "mysql"):
-            raise ConnectionError(f"{target.masked} runs {version}; the statements are {config.dialect}")
-        for row in rows:
-            try:
-                if family == "postgres":
-                    _verify_postgres(conn, row)
-                else:
-                    _verify_mysql(conn, row)
-            except Exception as e:  # one statement the server rejects must not end the run
-                row.verify_error = target.scrub(str(e).strip().splitlines()[0] if str(e).strip() else repr(e))
+            raise VerifyError(f"{target.masked} runs {version}; the statements are {config.dialect}")
+        with scratch.signals_stop():
+            if family == "postgres":
+                return _postgres(conn, target, script)
+            return _mysql(conn, target, script, lambda: connect(target))
+    except scratch.ScratchDenied as e:
+        raise VerifyError(f"{target.masked}: {e}; verify writes only inside a scratch area it creates and drops") from None
     finally:
-        conn.close()
+        with contextlib.suppress(Exception):
+            conn.close()
 
 
-def _verify_postgres(conn, row) -> None:
-    from schemacite.locks.verify_postgres import compare, measure
+def _refused(row, code: str | None, message: str) -> None:
+    if code and any(i.refused == code for i in row.impacts):
+        row.measured = Refusal(code, message)
+    else:
+        row.verify_error = message
 
-    row.measured = measure(conn, row.setup, row.statement.sql)
-    row.disagreements = compare(row.impacts, row.measured)
+
+def _touching(done: list, stmt, row) -> list[str]:
+    """The SQL of the earlier statements that build what `stmt` touches: those naming any of its
+    relations (followed through what they name in turn), and those naming none (types,
+    functions, extensions, schemas a table may need)."""
+    wanted = set(statement_keys(stmt)) | {lk.relation for i in row.impacts for lk in i.locks}
+    keys = [statement_keys(s) for s in done]
+    grew = True
+    while grew:
+        grew = False
+        for ks in keys:
+            if ks and wanted.intersection(ks) and not wanted.issuperset(ks):
+                wanted.update(ks)
+                grew = True
+    return [s.sql for s, ks in zip(done, keys) if not ks or wanted.intersection(ks)]
 
 
-def _verify_mysql(conn, row) -> None:
+# ---------------------------------------------------------------- PostgreSQL
+
+
+def _postgres(admin: Any, target, script: list) -> list[str]:
+    import psycopg
+
+    from schemacite.locks.verify_postgres import NeedsOwnTransaction, compare, measure_here, measure_observed
+
+    notes = [f"dropped scratch database {n}, left by an earlier run" for n in scratch.pg_drop_stale_databases(admin)]
+    name = scratch.pg_create_database(admin)
+
+    def connect(dbname: str = name) -> Any:
+        return psycopg.connect(target.url, dbname=dbname, autocommit=True)
+
+    work = None
+    try:
+        work = connect()
+        version = int(work.execute("SHOW server_version_num").fetchone()[0])
+        done: list = []
+        for stmt, row in script:
+            scratch.check()
+            if row is not None:
+                try:
+                    try:
+                        measured = measure_here(work, stmt.sql, version)
+                    except NeedsOwnTransaction:
+                        setup = _touching(done, stmt, row)
+                        measured = measure_observed(lambda: _ScratchDatabase(admin, connect, setup), stmt.sql, version)
+                    row.measured = measured
+                    row.disagreements = compare(row.impacts, measured)
+                except psycopg.Error as e:
+                    _refused(row, getattr(e, "sqlstate", None), target.scrub(_first_line(e)))
+                except Exception as e:  # noqa: BLE001 - one statement's failure must not end the run
+                    row.verify_error = target.scrub(_first_line(e))
+            try:
+                work.execute(stmt.sql)
+            except psycopg.Error as e:
+                if row is None:
+                    notes.append(f"{stmt.location}: not applied to the scratch database: {target.scrub(_first_line(e))}")
+            done.append(stmt)
+    finally:
+        if work is not None:
+            with contextlib.suppress(Exception):
+                work.close()
+        scratch.pg_drop_database(admin, name)
+    return notes
+
+
+class _ScratchDatabase:
+    """A fresh scratch database holding `setup`, for one observed run; dropped on exit."""
+
+    def __init__(self, admin: Any, connect, setup: list[str]):
+        self.admin, self.connect, self.setup = admin, connect, setup
+        self.name = scratch.new_name()
+        self.conn: Any = None
+
+    def __enter__(self) -> _ScratchDatabase:  # noqa: PYI034
+        scratch.pg_create_database(self.admin, self.name)
+        try:
+            self.conn = self.connect(self.name)
+            for sql in self.setup:
+                self.conn.execute(sql)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def relations(self) -> dict:
+        from schemacite.locks.verify_postgres import user_relations
+
+        return user_relations(self.conn)
+
+    def helper(self) -> Any:
+        return self.connect(self.name)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.conn is not None:
+            with contextlib.suppress(Exception):
+                self.conn.close()
+        scratch.pg_drop_database(self.admin, self.name)
+
+
+# ---------------------------------------------------------------- MySQL / MariaDB
+
+
+def _mysql(conn: Any, target, script: list, reconnect) -> list[str]:
+    from schemacite.locks.verify_mysql import _run, measure
+    from schemacite.sql.names import qualifiers
+
+    notes = [f"dropped scratch database {n}, left by an earlier run" for n in scratch.mysql_drop_stale(conn)]
+    main = scratch.mysql_create(conn)
+    try:
+        databases = {str(_text(n)).lower() for (n,) in _rows(conn, "SHOW DATABASES")} - {main.lower()}
+        for stmt, row in script:
+            scratch.check()
+            outside = sorted(qualifiers(stmt.sql) & databases)
+            if outside:
+                why = f"not run: it names database {', '.join(outside)}, outside the scratch database"
+                if row is not None:
+                    row.verify_error = why
+                else:
+                    notes.append(f"{stmt.location}: {why}")
+                continue
+            if row is not None:
+                tables = _linked_tables(conn, main, statement_keys(stmt))
+                try:
+                    measured = measure(conn, _copier(conn, main, tables), stmt.sql)
+                except Exception as e:  # noqa: BLE001 - one statement must not end the run
+                    row.verify_error = target.scrub(_first_line(e))
+                else:
+                    _compare_mysql(row, measured)
+            _rows(conn, f"USE `{main}`")
+            try:
+                _run(conn, stmt.sql)
+            except Exception as e:  # noqa: BLE001 - the server refused it: later statements still run
+                scratch.check()
+                if row is None:
+                    notes.append(f"{stmt.location}: not applied to the scratch database: {target.scrub(_first_line(e))}")
+    finally:
+        try:
+            scratch.mysql_drop(conn, main)
+        except Exception:  # noqa: BLE001 - a query cut short by a signal leaves this session unusable
+            other = reconnect()
+            try:
+                scratch.mysql_drop(other, main)
+            finally:
+                other.close()
+    return notes
+
+
+def _compare_mysql(row, measured) -> None:
     from schemacite.locks import worst_algorithm, worst_lock_level
-    from schemacite.locks.verify_mysql import measure
 
-    measured = measure(conn, row.setup, row.statement.sql)
     row.measured = measured
     if measured.error:
-        row.verify_error = measured.error
+        row.measured = None
+        _refused(row, measured.error.split(":", 1)[0].strip(), measured.error)
         return
     if not measured.clauses:
         return  # takes no ALGORITHM/LOCK clause: nothing to compare
@@ -62,3 +239,63 @@ def _verify_mysql(conn, row) -> None:
         row.disagreements.append(f"algorithm: predicted {predicted_alg}, measured {measured.algorithm}")
     if predicted_lock != measured.lock:
         row.disagreements.append(f"lock: predicted {predicted_lock}, measured {measured.lock}")
+
+
+def _linked_tables(conn: Any, db: str, keys: list[str]) -> list[str]:
+    """The tables of `db` among `keys`, with every table a foreign key links to them, both ways."""
+    present = {str(_text(n)).lower(): str(_text(n)) for (n,) in _rows(
+        conn, "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = %s AND TABLE_TYPE = 'BASE TABLE'",
+        (db,))}
+    links = [(str(_text(a)).lower(), str(_text(b)).lower()) for a, b in _rows(
+        conn, "SELECT TABLE_NAME, REFERENCED_TABLE_NAME FROM information_schema.KEY_COLUMN_USAGE"
+        " WHERE TABLE_SCHEMA = %s AND REFERENCED_TABLE_SCHEMA = %s", (db, db))]
+    wanted = {k.lower() for k in keys if k.lower() in present}
+    grew = True
+    while grew:
+        grew = False
+        for a, b in links:
+            if (a in wanted) != (b in wanted):
+                wanted.update((a, b))
+                grew = True
+    return [present[t] for t in sorted(wanted) if t in present]
+
+
+def _copier(conn: Any, main: str, tables: list[str]):
+    """Fill a copy database with copies of `tables` of `main`: their definitions and rows."""
+    definitions = [_rows(conn, f"SHOW CREATE TABLE `{main}`.`{t}`")[0][1] for t in tables]
+    columns = {t: [str(_text(c)) for (c,) in _rows(
+        conn, "SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = %s AND TABLE_NAME = %s"
+        " AND EXTRA NOT LIKE %s ORDER BY ORDINAL_POSITION", (main, t, "%GENERATED%"))] for t in tables}
+
+    def fill(c: Any) -> None:
+        (checks,), = _rows(c, "SELECT @@SESSION.foreign_key_checks")
+        _rows(c, "SET SESSION foreign_key_checks = 0")  # tables come in any order
+        try:
+            for ddl in definitions:
+                _rows(c, str(_text(ddl)))
+            for t in tables:
+                cols = ", ".join(f"`{x}`" for x in columns[t])
+                if cols:
+                    _rows(c, f"INSERT INTO `{t}` ({cols}) SELECT {cols} FROM `{main}`.`{t}`")
+        finally:
+            _rows(c, f"SET SESSION foreign_key_checks = {int(checks)}")
+
+    return fill
+
+
+def _rows(conn: Any, sql: str, params: tuple = ()) -> list[tuple]:
+    cur = conn.cursor()
+    try:
+        cur.execute(sql, params or None)
+        return list(cur.fetchall()) if cur.description else []
+    finally:
+        cur.close()
+
+
+def _text(value: Any) -> Any:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else repr(e)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.model import Index, Table, latest
+from schemacite.model import Table, latest
 from schemacite.rule import Context, Finding, Rule, Severity
 
 
@@ -52,21 +52,12 @@ class PartitionKeyNotInPk(Rule):
     )
 
     def check_table(self, table: Table, ctx: Context) -> Iterator[Finding]:
-        part = table.partitioning
-        if part is None or part.uses_primary_key or not part.columns or table.partition_of:
-            return
-        keys: list[tuple[str, Index]] = []
-        if table.primary_key is not None:
-            keys.append(("primary key", table.primary_key))
-        keys += [(f"unique key {i.name or '(' + ', '.join(i.columns) + ')'}", i) for i in table.unique_keys]
-        for label, key in keys:
-            missing = [c for c in part.columns if c not in key.columns]
-            if not missing:
-                continue
-            at = latest(part.defined_at, key.defined_at, table.defined_at)
+        for key, missing in table.keys_lacking_partition_columns():
+            label = "primary key" if key.primary else f"unique key {key.name or '(' + ', '.join(key.columns) + ')'}"
+            at = latest(table.partitioning.defined_at, key.defined_at, table.defined_at)
             if at is None:
                 continue
-            cols = ", ".join(key.columns + tuple(missing))
+            cols = ", ".join(key.columns + missing)
             yield self.finding(
                 at,
                 table=table.qualified_name,

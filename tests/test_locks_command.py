@@ -2,7 +2,14 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from schemacite.cli import main
 
@@ -99,3 +106,117 @@ def test_verify_against_mariadb(capsys, mariadb_server, tmp_path):
 def test_unreachable_server_is_exit_2(capsys):
     code, _, err = run(capsys, "locks", "--verify", "postgresql://u:secret@127.0.0.1:1/x", MIGRATIONS / "000003_orders_status.up.sql")
     assert code == 2 and "secret" not in err and "127.0.0.1" in err
+
+
+# ---- --verify writes only in a scratch area it creates, and always drops it ---------------------
+
+def _pg_scratch(pg_server) -> list[str]:
+    with pg_server.connect() as conn:
+        return [n for (n,) in conn.execute(
+            "SELECT datname FROM pg_database WHERE datname LIKE 'schemacite\\_scratch\\_%'").fetchall()]
+
+
+def _maria_scratch(mariadb_server) -> list[str]:
+    conn = mariadb_server.connect()
+    try:
+        cur = conn.cursor()
+        cur.execute("SHOW DATABASES LIKE 'schemacite\\_scratch\\_%'")
+        return [r[0] for r in cur.fetchall()]
+    finally:
+        conn.close()
+
+
+def _start_verify(tmp_path, dialect, dsn, slow) -> subprocess.Popen:
+    h = tmp_path / "h.sql"
+    h.write_text(f"CREATE TABLE t (id int PRIMARY KEY, v int);\n{slow}\n")
+    m = tmp_path / "m.sql"
+    m.write_text("CREATE INDEX t_v ON t (v);\n")
+    cmd = [sys.executable, "-m", "schemacite.cli", "locks", "--no-cache", "--dialect", dialect, "--history", str(h),
+           "--verify", dsn, str(m)]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _wait_for(check, seconds=20.0):
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_verify_drops_its_scratch_area_when_stopped(tmp_path, pg_server, mariadb_server, signum):
+    for dialect, dsn, slow, listing in [
+        ("postgres", pg_server.dsn("postgres"), "SELECT pg_sleep(30);", lambda: _pg_scratch(pg_server)),
+        ("mariadb", mariadb_server.dsn(""), "SELECT SLEEP(2);", lambda: _maria_scratch(mariadb_server)),
+    ]:
+        proc = _start_verify(tmp_path, dialect, dsn, slow)
+        _wait_for(lambda: listing())  # the scratch area exists: the run is inside it
+        time.sleep(0.3)
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 128 + signum, (dialect, err)
+        assert listing() == [], dialect
+        assert "Traceback" not in err
+
+
+def test_verify_drops_what_a_killed_run_left(capsys, tmp_path, pg_server, mariadb_server):
+    runs = [
+        ("postgres", pg_server.dsn("postgres"), "SELECT pg_sleep(1);", lambda: _pg_scratch(pg_server)),
+        ("mariadb", mariadb_server.dsn(""), "SELECT SLEEP(1);", lambda: _maria_scratch(mariadb_server)),
+    ]
+    left = {}
+    for dialect, dsn, slow, listing in runs:
+        folder = tmp_path / dialect
+        folder.mkdir()
+        proc = _start_verify(folder, dialect, dsn, slow)
+        _wait_for(lambda: listing())
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        left[dialect] = listing()
+        assert len(left[dialect]) == 1
+    time.sleep(6)  # the server ends the killed runs' sessions; a scratch database older than 5 s is fair game
+    for dialect, dsn, _slow, listing in runs:
+        folder = tmp_path / dialect
+        code, out, err = run(capsys, "locks", "--dialect", dialect, "--verify", dsn, folder / "m.sql",
+                             "--history", folder / "h.sql")
+        assert f"note: dropped scratch database {left[dialect][0]}, left by an earlier run" in err, err
+        assert listing() == []
+
+
+def test_verify_without_the_right_to_create_stops_at_once(capsys, tmp_path, pg_server, mariadb_server):
+    with pg_server.connect() as conn:
+        conn.execute("DROP ROLE IF EXISTS verifier")
+        conn.execute("CREATE ROLE verifier LOGIN NOCREATEDB")
+    f = tmp_path / "m.sql"
+    f.write_text("CREATE TABLE t (id int PRIMARY KEY);\nCREATE INDEX t_id ON t (id);\n")
+    dsn = f"postgresql://verifier@127.0.0.1:{pg_server.port}/postgres"
+    code, out, err = run(capsys, "locks", "--dialect", "postgres", "--verify", dsn, f)
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [
+        f"schemacite: error: {dsn}: cannot create a scratch database: permission denied to create database "
+        "(needs CREATEDB); verify writes only inside a scratch area it creates and drops"]
+    conn = mariadb_server.connect()
+    cur = conn.cursor()
+    for host in ("localhost", "127.0.0.1"):
+        cur.execute(f"DROP USER IF EXISTS 'verifier'@'{host}'")
+        cur.execute(f"CREATE USER 'verifier'@'{host}'")
+        cur.execute(f"GRANT SELECT ON mysql.* TO 'verifier'@'{host}'")
+    conn.close()
+    code, out, err = run(capsys, "locks", "--dialect", "mariadb", "--verify",
+                         f"mysql://verifier@127.0.0.1:{mariadb_server.port}/", f)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "cannot create a scratch database" in err and "Access denied" in err
+
+
+def test_a_refusal_the_prediction_expects_agrees(capsys, pg_server, mariadb_server):
+    code, out, _ = run(capsys, "locks", "--verify", pg_server.dsn("postgres"), "--format", "json",
+                       MIGRATIONS / "000004_measurements.up.sql")
+    (row,) = json.loads(out)
+    assert code == 0 and row["verified"] == {"agrees": True, "differences": [], "error": None,
+                                             "measured": {"refused": "0A000", "message": row["verified"]["measured"]["message"]}}
+    assert "unique constraint on partitioned table must include all partitioning columns" in row["verified"]["measured"]["message"]
+    code, out, _ = run(capsys, "locks", "--dialect", "mariadb", "--verify", mariadb_server.dsn(""), "--format", "json",
+                       ROOT / "fixtures" / "demo" / "mysql" / "schema.sql")
+    rows = json.loads(out)
+    assert code == 0 and all(r["verified"]["agrees"] for r in rows)
+    assert [r["verified"]["measured"] for r in rows if r["line"] == 37][0]["refused"] == "1503"

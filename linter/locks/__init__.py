@@ -36,6 +36,7 @@ class LockImpact:
     alternative: str | None = None
     note: str | None = None
     source: str = ""  # documentation the row comes from
+    refused: str | None = None  # the error the server answers instead (MySQL code, PostgreSQL SQLSTATE)
 
     @property
     def blocks(self) -> str:
@@ -65,16 +66,26 @@ def worst_lock_level(impacts: list[LockImpact]) -> str | None:
     return max(levels, key=LOCK_ORDER.index, default=None)
 
 
+# what the server answers to a table whose primary or unique key lacks a partitioning column
+PARTITION_KEY_REFUSAL = {"postgres": "0A000", "mysql": "1503", "mariadb": "1503"}
+
+
 def impacts_for(statement, schema, target: str) -> list[LockImpact]:
     """The lock outcome of `statement` on the server `target` names (`postgres-16`, `mysql-8.0`, ...)."""
     server, _, version = target.rpartition("-")
     if server == "postgres":
         from schemacite.locks.postgres import impacts
 
-        return impacts(statement, schema, int(version))
-    from schemacite.locks.mysql import impacts as mysql_impacts
+        found = impacts(statement, schema, int(version))
+    else:
+        from schemacite.locks.mysql import impacts as mysql_impacts
 
-    return mysql_impacts(statement, schema, server, tuple(int(p) for p in version.split(".")))
+        found = mysql_impacts(statement, schema, server, tuple(int(p) for p in version.split(".")))
+    model = statement.details.get("model")
+    if model is not None and model.keys_lacking_partition_columns():
+        found = found or [LockImpact(operation=statement.kind)]
+        found[0].refused = PARTITION_KEY_REFUSAL[server]
+    return found
 
 
 def existing_locks(impact: LockImpact, schema, statement=None) -> list[Lock]:

@@ -15,11 +15,12 @@ creates and drops its own `schemacite_scratch_*` database.
 """
 from __future__ import annotations
 
-import os
 import re
-import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from schemacite.locks import scratch
 
 ALGORITHMS_MYSQL = ("INSTANT", "INPLACE", "COPY")
 ALGORITHMS_MARIADB = ("INSTANT", "NOCOPY", "INPLACE", "COPY")
@@ -33,7 +34,7 @@ REFUSALS = frozenset({1845, 1846, 1847, 4092})
 CLAUSES_UNSUPPORTED = frozenset({1848})
 CLAUSES_SYNTAX = -1064  # our marker: no placement of the clauses parses
 
-SCRATCH_PREFIX = "schemacite_scratch_"
+SCRATCH_PREFIX = scratch.PREFIX
 
 _CLAUSE_RE = re.compile(r",?\s*\b(ALGORITHM|LOCK)\s*=?\s*(DEFAULT|INSTANT|NOCOPY|INPLACE|COPY|NONE|SHARED|EXCLUSIVE)\b", re.IGNORECASE)
 _SESSION_VARS = ("foreign_key_checks", "sql_mode", "unique_checks", "lock_wait_timeout")
@@ -150,27 +151,28 @@ def _as_alter(sql: str) -> str | None:
 
 
 class _Scratch:
-    """One scratch database, dropped and recreated before every attempt."""
+    """One scratch database (see locks.scratch), dropped and recreated before every attempt."""
 
     def __init__(self, conn, name: str | None = None):
         self.conn = conn
-        self.name = name or f"{SCRATCH_PREFIX}{os.getpid()}_{secrets.token_hex(3)}"
+        self.name = name or scratch.new_name()
+        self.claimed = False
         if not self.name.startswith(SCRATCH_PREFIX):
             raise ValueError(f"scratch database names must start with {SCRATCH_PREFIX!r}")
 
     def reset(self) -> None:
+        if self.claimed:
+            scratch.mysql_drop(self.conn, self.name)
+        scratch.mysql_create(self.conn, self.name)
+        self.claimed = True
         cur = self.conn.cursor()
         cur.execute("SET SESSION foreign_key_checks = 0")
-        cur.execute(f"DROP DATABASE IF EXISTS `{self.name}`")
-        cur.execute(f"CREATE DATABASE `{self.name}` DEFAULT CHARACTER SET utf8mb4")
         cur.execute(f"USE `{self.name}`")
         cur.close()
 
     def drop(self) -> None:
-        cur = self.conn.cursor()
-        cur.execute("SET SESSION foreign_key_checks = 0")
-        cur.execute(f"DROP DATABASE IF EXISTS `{self.name}`")
-        cur.close()
+        scratch.mysql_drop(self.conn, self.name)
+        self.claimed = False
 
 
 def _error_text(exc: Exception) -> tuple[int | None, str]:
@@ -242,7 +244,7 @@ class _InBandError(Exception):
 
 def measure(
     conn,
-    setup_sql: list[str],
+    setup_sql: list[str] | Callable[[Any], None],
     statement_sql: str,
     *,
     database: str | None = None,
@@ -252,7 +254,8 @@ def measure(
 
     `conn` is a MySQLdb (mysqlclient) connection with rights to create databases.
     `setup_sql` runs in the scratch database before every attempt (CREATE TABLE,
-    INSERT, SET SESSION foreign_key_checks = 0, ...). Attempts are real: the
+    INSERT, SET SESSION foreign_key_checks = 0, ...); a callable is called instead, with the
+    connection, to fill the scratch database its own way. Attempts are real: the
     scratch database is dropped and rebuilt before each one, and dropped at the end.
     Insert a few rows in the setup: a copy then shows in the rows-affected count.
 
@@ -283,6 +286,9 @@ def measure(
         cur = conn.cursor()
         cur.execute("SET SESSION lock_wait_timeout = %s", (lock_wait_timeout,))
         cur.close()
+        if callable(setup_sql):
+            setup_sql(conn)
+            return
         for sql in setup_sql:
             try:
                 _run(conn, sql)

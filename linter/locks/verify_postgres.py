@@ -51,13 +51,13 @@ Two methods, chosen automatically:
 from __future__ import annotations
 
 import contextlib
-import itertools
-import os
 import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+from schemacite.locks import scratch
 
 # pg_locks mode names, weakest to strongest (the numbering of lockdefs.h)
 MODES = (
@@ -91,7 +91,6 @@ GATE_AFTER = {
 }
 
 _NOT_IN_TRANSACTION = "25001"  # active_sql_transaction: "cannot run inside a transaction block"
-_counter = itertools.count()
 
 
 def strongest(modes: Iterable[str]) -> str | None:
@@ -159,18 +158,14 @@ def measure(
         version = int(conn.execute("SHOW server_version_num").fetchone()[0])
         try:
             return _measure_in_transaction(conn, setup_sql, statement_sql, version)
-        except _NeedsOwnTransaction:
+        except NeedsOwnTransaction:
             pass
-        return _measure_observed(conn, connect, setup_sql, statement_sql, version, timeout)
+        return measure_observed(lambda: _Scratch(conn, setup_sql, connect), statement_sql, version, timeout)
     finally:
         conn.autocommit = saved_autocommit
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-class _NeedsOwnTransaction(Exception):
-    pass
 
 
 def _default_connect(conn: Any) -> Callable[[], Any]:
@@ -189,17 +184,17 @@ def _default_connect(conn: Any) -> Callable[[], Any]:
 
 
 class _Scratch:
-    """A schema holding one copy of the setup; dropped on exit."""
+    """A scratch schema (see locks.scratch) holding one copy of the setup; dropped on exit."""
 
-    def __init__(self, conn: Any, setup_sql: list[str]):
+    def __init__(self, conn: Any, setup_sql: list[str], connect: Callable[[], Any] | None = None):
         self.conn = conn
-        self.name = f"schemacite_verify_{os.getpid()}_{next(_counter)}"
+        self.name = scratch.new_name()
         self.setup_sql = setup_sql
+        self._connect = connect
 
     def __enter__(self) -> _Scratch:  # noqa: PYI034
         c = self.conn
-        c.execute(f'DROP SCHEMA IF EXISTS "{self.name}" CASCADE')
-        c.execute(f'CREATE SCHEMA "{self.name}"')
+        scratch.pg_create(c, self.name)
         c.execute(f'SET search_path TO "{self.name}", public')
         try:
             for sql in self.setup_sql:
@@ -209,7 +204,9 @@ class _Scratch:
             raise
         return self
 
-    def use(self, other: Any) -> Any:
+    def helper(self) -> Any:
+        """Another connection, looking at this copy."""
+        other = self._connect()
         other.execute(f'SET search_path TO "{self.name}", public')
         return other
 
@@ -223,11 +220,29 @@ class _Scratch:
         return {int(oid): (name, kind, int(node)) for oid, name, kind, node in rows}
 
     def __exit__(self, *exc: object) -> None:
-        c = self.conn
-        if c.info.transaction_status != 0:  # not idle: leave any open transaction
-            c.execute("ROLLBACK")
-        c.execute(f'DROP SCHEMA IF EXISTS "{self.name}" CASCADE')
-        c.execute("RESET search_path")
+        scratch.pg_drop(self.conn, self.name)
+        self.conn.execute("RESET search_path")
+
+
+def user_relations(conn: Any) -> dict[int, tuple[str, str, int]]:
+    """oid -> (name, relkind, relfilenode) for every relation outside the system schemas, named
+    as the search path shows them (`orders`, `app.events`)."""
+    rows = conn.execute(
+        "SELECT c.oid, CASE WHEN n.nspname = 'public' THEN c.relname ELSE n.nspname || '.' || c.relname END,"
+        " c.relkind, c.relfilenode FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+        " WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'",
+    ).fetchall()
+    return {int(oid): (name, kind, int(node)) for oid, name, kind, node in rows}
+
+
+class NeedsOwnTransaction(Exception):
+    """PostgreSQL refuses the statement inside a transaction block."""
+
+
+def measure_here(conn: Any, sql: str, version: int) -> Measured:
+    """The transaction method on the database `conn` is connected to, as it is: the statement runs
+    in a transaction that rolls back. NeedsOwnTransaction for the statements that cannot."""
+    return _in_transaction(conn, sql, user_relations(conn), version)
 
 
 def _relation_locks(conn: Any, pid: int | None = None) -> list[tuple[int, str, bool]]:
@@ -272,36 +287,39 @@ def _rewritten(before: dict[int, tuple[str, str, int]], after: dict[int, int]) -
 
 
 def _measure_in_transaction(conn: Any, setup_sql: list[str], sql: str, version: int) -> Measured:
+    with _Scratch(conn, setup_sql) as copy:
+        return _in_transaction(conn, sql, copy.relations(), version)
+
+
+def _in_transaction(conn: Any, sql: str, before: dict[int, tuple[str, str, int]], version: int) -> Measured:
     import psycopg
 
-    with _Scratch(conn, setup_sql) as scratch:
-        before = scratch.relations()
-        conn.execute("BEGIN")
-        try:
-            conn.execute(sql)
-        except psycopg.Error as exc:
-            conn.execute("ROLLBACK")
-            if getattr(exc, "sqlstate", None) == _NOT_IN_TRANSACTION:
-                raise _NeedsOwnTransaction() from exc
-            raise
-        try:
-            locks = _relation_locks(conn)
-            after = {
-                int(oid): int(node)
-                for oid, node in conn.execute(
-                    "SELECT oid, relfilenode FROM pg_class WHERE oid = ANY(%s)", (list(before),)
-                ).fetchall()
-            }
-        finally:
-            conn.execute("ROLLBACK")
-        return Measured(
-            statement=sql,
-            method="transaction",
-            server_version=version,
-            seen=_seen(before, locks),
-            relkinds={name: kind for name, kind, _ in before.values()},
-            rewritten=_rewritten(before, after),
-        )
+    conn.execute("BEGIN")
+    try:
+        conn.execute(sql)
+    except psycopg.Error as exc:
+        conn.execute("ROLLBACK")
+        if getattr(exc, "sqlstate", None) == _NOT_IN_TRANSACTION:
+            raise NeedsOwnTransaction() from exc
+        raise
+    try:
+        locks = _relation_locks(conn)
+        after = {
+            int(oid): int(node)
+            for oid, node in conn.execute(
+                "SELECT oid, relfilenode FROM pg_class WHERE oid = ANY(%s)", (list(before),)
+            ).fetchall()
+        }
+    finally:
+        conn.execute("ROLLBACK")
+    return Measured(
+        statement=sql,
+        method="transaction",
+        server_version=version,
+        seen=_seen(before, locks),
+        relkinds={name: kind for name, kind, _ in before.values()},
+        rewritten=_rewritten(before, after),
+    )
 
 
 class _Runner(threading.Thread):
@@ -321,27 +339,28 @@ class _Runner(threading.Thread):
 
 
 def _run_observed(
-    conn: Any,
-    connect: Callable[[], Any],
-    setup_sql: list[str],
+    fresh: Callable[[], Any],
     sql: str,
     timeout: float,
     *,
     gate_after: dict[str, str] | None,
 ) -> tuple[list[SeenLock], dict[int, tuple[str, str, int]], dict[int, int]]:
-    """One run: gated (`gate_after`: strongest mode seen so far per table) or parked (None)."""
+    """One run on a fresh copy (`fresh()`: a context manager giving an object with `conn`,
+    `relations()` and `helper()`): gated (`gate_after`: strongest mode seen so far per table)
+    or parked (None)."""
     parked = gate_after is None
     helpers: list[Any] = []
-    with _Scratch(conn, setup_sql) as scratch:
-        before = scratch.relations()
+    with fresh() as copy:
+        conn = copy.conn
+        before = copy.relations()
         lockable = sorted((oid, name) for oid, (name, kind, _) in before.items() if kind in LOCKABLE_KINDS)
-        runner_conn = scratch.use(connect())
+        runner_conn = copy.helper()
         helpers.append(runner_conn)
         try:
             gates: dict[int, Any] = {}
             holder = None
             if parked:
-                holder = scratch.use(connect())
+                holder = copy.helper()
                 helpers.append(holder)
                 holder.execute("BEGIN")
                 for _, name in lockable:
@@ -351,7 +370,7 @@ def _run_observed(
                     mode = GATE_AFTER[gate_after.get(name)]
                     if mode is None:
                         continue
-                    gate = scratch.use(connect())
+                    gate = copy.helper()
                     helpers.append(gate)
                     gate.execute("BEGIN")
                     gate.execute(f'LOCK TABLE ONLY "{name}" IN {mode} MODE')
@@ -403,15 +422,14 @@ def _run_observed(
                     helper.close()
 
 
-def _measure_observed(
-    conn: Any, connect: Callable[[], Any], setup_sql: list[str], sql: str, version: int, timeout: float
-) -> Measured:
+def measure_observed(fresh: Callable[[], Any], sql: str, version: int, timeout: float = 30.0) -> Measured:
+    """The observed method, each run on a copy `fresh()` makes (see `_run_observed`)."""
     found: dict[str, str] = {}  # strongest mode seen per relation, across runs
     merged: dict[tuple[str, str], SeenLock] = {}
     before: dict[int, tuple[str, str, int]] = {}
     after: dict[int, int] = {}
     for run in range(len(MODES) + 1):
-        seen, b, a = _run_observed(conn, connect, setup_sql, sql, timeout, gate_after=dict(found))
+        seen, b, a = _run_observed(fresh, sql, timeout, gate_after=dict(found))
         if run == 0:
             before, after = b, a
         grew = False
@@ -423,7 +441,7 @@ def _measure_observed(
                 grew = True
         if not grew:
             break
-    seen, _, _ = _run_observed(conn, connect, setup_sql, sql, timeout, gate_after=None)
+    seen, _, _ = _run_observed(fresh, sql, timeout, gate_after=None)
     for s in seen:
         merged.setdefault((s.relation, s.mode), s)
     return Measured(

@@ -95,6 +95,17 @@ def table_key(qname: str, dialect: str) -> str:
     return name if schema in DEFAULT_SCHEMAS["postgres"] else f"{schema}.{name}"
 
 
+def qualifiers(sql: str) -> set[str]:
+    """Lower-cased first parts of the dotted names in `sql` (`db` of `db.t`, `t` of `t.col`): the
+    databases a MySQL statement may reach outside the current one, among other things."""
+    toks = tokenize(sql)
+    return {
+        toks[i].ident.lower()
+        for i in range(len(toks) - 2)
+        if toks[i].kind in ("word", "name") and toks[i + 1].text == "." and toks[i + 2].kind in ("word", "name")
+    }
+
+
 class Tok(NamedTuple):
     kind: str  # word | name (quoted) | string | number | op | lparen | rparen | comma
     text: str
