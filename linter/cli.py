@@ -53,11 +53,12 @@ def parser() -> argparse.ArgumentParser:
     lint.add_argument("--statistics", action="store_true", help="count findings per rule")
 
     rules = sub.add_parser("rules", help="list the rules")
+    rules.add_argument("selectors", nargs="*", metavar="RULE", help="only these rules (code, name or code prefix, any case)")
     rules.add_argument("--format", choices=("text", "json"), default="text")
     rules.add_argument("--no-plugins", action="store_true")
 
     explain = sub.add_parser("explain", aliases=["rule"], help="a rule's documentation and evidence")
-    explain.add_argument("rule", help="rule name or code")
+    explain.add_argument("rule", help="rule name or code, in any case")
     explain.add_argument("--format", choices=("text", "json"), default="text")
     explain.add_argument("--no-plugins", action="store_true")
 
@@ -249,6 +250,15 @@ def cmd_rules(args: argparse.Namespace) -> int:
     from schemacite.plugins import rule_classes
 
     classes = rule_classes(_plugin_manager(args))
+    if args.selectors:
+        chosen = []
+        for typed in args.selectors:
+            key = typed.lower()
+            hits = [c for c in classes if key in (c.name, c.code.lower()) or c.code.lower().startswith(key)]
+            if not hits:
+                raise UsageError(f"unknown rule {typed!r} (see `schemacite rules`)")
+            chosen += [c for c in hits if c not in chosen]
+        classes = chosen
     if args.format == "json":
         import json
 
@@ -276,12 +286,12 @@ def _rule_json(cls) -> dict:
     }
 
 
-def find_rule(classes, key: str):
-    key = key.lower()
+def find_rule(classes, typed: str):
+    key = typed.lower()
     for c in classes:
         if key in (c.name, c.code.lower()):
             return c
-    raise UsageError(f"unknown rule {key!r} (see `schemacite rules`)")
+    raise UsageError(f"unknown rule {typed!r} (see `schemacite rules`)")
 
 
 def explanation(cls) -> str:
@@ -330,14 +340,18 @@ def cmd_explain(args: argparse.Namespace) -> int:
         doc["evidence"] = [catalogue[i].as_dict() if i in catalogue else {"id": i} for i in cls.evidence]
         print(json.dumps(doc, indent=2))
         return EXIT_CLEAN
-    text = explanation(cls)
-    if use_color("auto", sys.stdout):
-        from rich.console import Console
-        from rich.markdown import Markdown
+    from rich.console import Console
+    from rich.markdown import Markdown
 
-        Console().print(Markdown(text))
-    else:
-        print(text)
+    # Markdown rendered to the terminal's width (80 columns, without colour, when piped)
+    color = use_color("auto", sys.stdout)
+    if color:
+        Console(highlight=False).print(Markdown(explanation(cls)))
+        return EXIT_CLEAN
+    console = Console(highlight=False, no_color=True, width=int(os.environ.get("COLUMNS") or 80))
+    with console.capture() as captured:
+        console.print(Markdown(explanation(cls)))
+    print("\n".join(line.rstrip() for line in captured.get().splitlines()))
     return EXIT_CLEAN
 
 

@@ -7,6 +7,7 @@ into it first) and the measurement is printed beside the prediction.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from dataclasses import dataclass, field
@@ -122,52 +123,87 @@ def run_locks(args, config: Config, cache=None) -> int:
     return 1 if any(r.disagreements or r.verify_error for r in rows) else 0
 
 
+# below this many columns the table would squeeze the statement and the alternative away
+STACK_BELOW = 120
+
+
 def _print_table(rows: list[Row], config: Config, color: bool) -> None:
     from rich import box
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    console = Console(highlight=False, no_color=not color, width=None if color else 160)
+    width = None if color else int(os.environ.get("COLUMNS") or 160)
+    console = Console(highlight=False, no_color=not color, width=width)
     mysql = config.dialect != "postgres"
-    table = Table(box=box.SIMPLE_HEAD, title=f"What each statement locks on {config.target}", title_justify="left")
-    table.add_column("where", no_wrap=True)
-    table.add_column("statement", overflow="fold", max_width=40)
-    table.add_column("locks", no_wrap=True)
-    table.add_column("rewrite" if not mysql else "rebuild", no_wrap=True)
-    table.add_column("blocks", no_wrap=True)
-    table.add_column("safer alternative", overflow="fold", max_width=44)
-    if any(r.measured is not None or r.verify_error for r in rows):
-        table.add_column("measured", overflow="fold", max_width=40)
+    verified = any(r.measured is not None or r.verify_error for r in rows)
     style = {"nothing": "green", "writes": "yellow", "reads+writes": "bold red"}
-    for r in rows:
-        locks = []
-        for i in r.impacts:
-            for lk in i.locks:
-                text = f"{lk.relation}: {lk.mode}" + (f" ({i.algorithm})" if mysql and i.algorithm else "")
-                if text not in locks:
-                    locks.append(text)
-        rewrite = "yes" if any(i.rewrite for i in r.impacts) else ("scan" if any(i.scan for i in r.impacts) else "no")
-        cells = [
-            f"{Path(r.statement.location.file).name}:{r.statement.location.line}",
-            " ".join(r.statement.sql.split())[:160],
-            "\n".join(locks) or "-",
-            rewrite,
-            f"[{style[r.blocks]}]{r.blocks}[/]",
-            next((i.alternative for i in r.impacts if i.alternative), "") or "",
-        ]
-        if len(table.columns) == 7:
-            if r.verify_error:
-                cells.append(f"[red]error: {r.verify_error}[/]")
-            elif r.disagreements:
-                cells.append("[bold red]DIFFERS[/]\n" + "\n".join(r.disagreements))
-            elif getattr(r.measured, "code", None):
-                cells.append(f"[green]refused, as predicted[/] ({r.measured.code})")
-            else:
-                cells.append("[green]agrees[/]")
-        table.add_row(*cells)
-    console.print(table)
+    title = f"What each statement locks on {config.target}"
+    cells = [_cells(r, mysql, verified) for r in rows]
+    if console.width < STACK_BELOW:
+        console.print(Text(title, style="bold"))
+        for r, c in zip(rows, cells):
+            console.print()
+            head = Text()
+            head.append(c["where"], "bold")
+            head.append("  blocks ")
+            head.append(r.blocks, style[r.blocks])
+            head.append(f"  {'rebuild' if mysql else 'rewrite'}: {c['rewrite']}")
+            console.print(head, overflow="fold")
+            grid = Table.grid(padding=(0, 1))
+            grid.add_column(no_wrap=True, style="dim")
+            grid.add_column(overflow="fold")
+            grid.add_row("  ", c["statement"])
+            grid.add_row("  locks", c["locks"])
+            if c["alternative"]:
+                grid.add_row("  safer", c["alternative"])
+            if verified:
+                grid.add_row("  measured", Text.from_markup(c["measured"]))
+            console.print(grid)
+    else:
+        table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left")
+        table.add_column("where", no_wrap=True)
+        table.add_column("statement", overflow="fold", max_width=40)
+        table.add_column("locks", no_wrap=True)
+        table.add_column("rewrite" if not mysql else "rebuild", no_wrap=True)
+        table.add_column("blocks", no_wrap=True)
+        table.add_column("safer alternative", overflow="fold", max_width=44)
+        if verified:
+            table.add_column("measured", overflow="fold", max_width=40)
+        for r, c in zip(rows, cells):
+            row = [c["where"], c["statement"][:160], c["locks"], c["rewrite"], f"[{style[r.blocks]}]{r.blocks}[/]",
+                   c["alternative"]]
+            table.add_row(*row, *([c["measured"]] if verified else []))
+        console.print(table)
     if mysql and rows:
         print(f"note: {MYSQL_MDL_NOTE}", file=sys.stderr)
-    if any(r.measured is not None or r.verify_error for r in rows):
+    if verified:
         agreed = sum(1 for r in rows if not r.disagreements and not r.verify_error)
         console.print(f"verified: {agreed} of {len(rows)} statements agree with the server")
+
+
+def _cells(r: Row, mysql: bool, verified: bool) -> dict[str, str]:
+    locks = []
+    for i in r.impacts:
+        for lk in i.locks:
+            text = f"{lk.relation}: {lk.mode}" + (f" ({i.algorithm})" if mysql and i.algorithm else "")
+            if text not in locks:
+                locks.append(text)
+    measured = ""
+    if verified:
+        if r.verify_error:
+            measured = f"[red]error: {r.verify_error}[/]"
+        elif r.disagreements:
+            measured = "[bold red]DIFFERS[/]\n" + "\n".join(r.disagreements)
+        elif getattr(r.measured, "code", None):
+            measured = f"[green]refused, as predicted[/] ({r.measured.code})"
+        else:
+            measured = "[green]agrees[/]"
+    return {
+        "where": f"{Path(r.statement.location.file).name}:{r.statement.location.line}",
+        "statement": " ".join(r.statement.sql.split()),
+        "locks": "\n".join(locks) or "-",
+        "rewrite": "yes" if any(i.rewrite for i in r.impacts) else ("scan" if any(i.scan for i in r.impacts) else "no"),
+        "alternative": next((i.alternative for i in r.impacts if i.alternative), "") or "",
+        "measured": measured,
+    }

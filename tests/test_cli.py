@@ -111,11 +111,40 @@ def test_rules_and_explain(capsys):
     code, out, _ = run(capsys, "rules")
     assert code == 0 and "SC101  no-primary-key" in out
     code, out, _ = run(capsys, "explain", "SC101")
-    assert "## Why is this bad?" in out and "single-row INSERT" in out.replace("single-row insert", "single-row INSERT")
+    # Markdown rendered: headings without their marks, words wrapped at 80 columns
+    assert "\nWhy is this bad?\n" in out and "## " not in out
+    assert "single-row INSERT" in out.replace("\n", " ").replace("single-row insert", "single-row INSERT")
+    assert max(len(line) for line in out.splitlines()) <= 80 and all(line == line.rstrip() for line in out.splitlines())
     code, out, _ = run(capsys, "explain", "no-primary-key", "--format", "json")
     doc = json.loads(out)
     assert doc["code"] == "SC101" and doc["evidence"][0]["figures"]
     assert run(capsys, "explain", "nope")[0] == 2
+
+
+def test_codes_and_names_in_any_case(capsys):
+    assert json.loads(run(capsys, "explain", "Sc101", "--format", "json")[1])["code"] == "SC101"
+    assert json.loads(run(capsys, "explain", "No-Primary-Key", "--format", "json")[1])["code"] == "SC101"
+    code, _, err = run(capsys, "explain", "Nope-Rule")
+    assert code == 2 and "unknown rule 'Nope-Rule'" in err
+    code, out, _ = run(capsys, "rules", "sc10", "NO-PRIMARY-KEY", "--format", "json")
+    assert code == 0 and [r["code"] for r in json.loads(out)][:2] == ["SC101", "SC102"]
+    code, out, _ = run(capsys, "rules", "SC104")
+    assert out.splitlines()[0].startswith("SC104") and len(out.splitlines()) == 1
+    code, _, err = run(capsys, "rules", "Xy1")
+    assert code == 2 and "unknown rule 'Xy1'" in err
+
+
+def test_narrow_terminals_get_whole_locations(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    m = DEMO / "postgres" / "migrations"
+    code, out, _ = run(capsys, "locks", "--history", m, m / "000003_orders_status.up.sql")
+    assert "000003_orders_status.up.sql:4  blocks reads+writes  rewrite: yes" in out
+    assert "ALTER TABLE orders ALTER COLUMN total_cents TYPE numeric(20, 2)" in out  # the statement is kept
+    assert "safer add a new column of the new type" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, _ = run(capsys, "locks", "--history", m, m / "000003_orders_status.up.sql")
+    assert "safer alternative" in out  # wide enough for the table
 
 
 def test_installed_command_runs():
@@ -220,3 +249,23 @@ def test_snapshot_flag_and_its_old_spelling(capsys, tmp_path):
 def test_snapshot_output_is_checked_before_reading_the_server(capsys, tmp_path):
     code, _, err = run(capsys, "snapshot", "postgresql://nobody@127.0.0.1:1/x", "-o", tmp_path / "no" / "x.json")
     assert code == 2 and f"no such folder {tmp_path / 'no'}" in err and "cannot connect" not in err
+
+
+def test_terminal_text_wraps_at_words_under_a_whole_location(monkeypatch):
+    import io
+    import re
+
+    from schemacite.engine import lint_paths
+    from schemacite.report.text import TextReporter
+
+    m = DEMO / "postgres" / "migrations"
+    result = lint_paths([str(m / "000003_orders_status.up.sql")], history=[str(m)], dialect="postgres")
+    out = io.StringIO()
+    monkeypatch.setenv("COLUMNS", "80")
+    TextReporter(color=True).render(result, out)
+    text = re.sub(r"\x1b\[[0-9;]*m|\x1b\]8;[^\x1b]*\x1b\\", "", out.getvalue())
+    assert max(len(line) for line in text.splitlines()) <= 80
+    flat = " ".join(text.split())
+    for f in result.findings:
+        assert f"{f.location.line}:{f.location.column} {f.severity} {f.code} {f.rule}" in flat
+        assert " ".join(f.message.split()) in flat  # wrapped between words only: every word intact

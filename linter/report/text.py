@@ -42,46 +42,79 @@ class TextReporter(Reporter):
 
     def render(self, result: LintResult, out: IO[str]) -> None:
         if self.color:
-            from rich.console import Console
-            from rich.markup import escape
-
-            console = Console(file=out, highlight=False, soft_wrap=True)
-
-            def st(style: str, text: str) -> str:
-                return f"[{style}]{escape(text)}[/]"
-
-            def emit(line: str = "") -> None:
-                console.print(line)
+            self._render_rich(result, out)
         else:
-            def st(style: str, text: str) -> str:
-                return text
+            self._render_plain(result, out)
 
-            def emit(line: str = "") -> None:
-                out.write(line + "\n")
+    @staticmethod
+    def _details(f: Finding) -> list[tuple[str, str, str]]:
+        """The lines under a finding's header: (label, style, text)."""
+        lines = []
+        if f.location.line:
+            source = _lines(f.location.file)
+            if 0 < f.location.line <= len(source):
+                lines.append(("| ", "dim", source[f.location.line - 1].strip()))
+        if f.suggestion:
+            lines.append(("fix: ", "green", f.suggestion))
+        cites = _citations(f)
+        if cites:
+            lines.append(("evidence: ", "dim", "; ".join(cites)))
+        elif f.evidence_note:
+            lines.append(("evidence: ", "dim", "none; " + f.evidence_note))
+        return lines
 
+    def _render_plain(self, result: LintResult, out: IO[str]) -> None:
+        """One line per item, never wrapped: logs and pipes keep every line whole for grep."""
         for file, group in groupby(result.findings, key=lambda f: f.location.file):
-            emit(st("bold underline", file))
+            out.write(file + "\n")
             for f in group:
                 loc = f"{f.location.line}:{f.location.column}" if f.location.line else "-"
-                rule = st(f"bold link={f.url}", f"{f.code} {f.rule}")
-                emit(f"  {st('dim', loc)} {st(STYLE[f.severity], str(f.severity))} {rule} {st('default', f.message)}")
-                if f.location.line:
-                    lines = _lines(f.location.file)
-                    if 0 < f.location.line <= len(lines):
-                        emit(f"    {st('dim', '| ' + lines[f.location.line - 1].strip())}")
-                if f.suggestion:
-                    emit(f"    {st('green', 'fix:')} {st('default', f.suggestion)}")
-                cites = _citations(f)
-                if cites:
-                    emit("    " + st("dim", "evidence: " + "; ".join(cites)))
-                elif f.evidence_note:
-                    emit("    " + st("dim", "evidence: none; " + f.evidence_note))
-            emit()
+                out.write(f"  {loc} {f.severity} {f.code} {f.rule} {f.message}\n")
+                for label, _style, text in self._details(f):
+                    out.write(f"    {label}{text}\n")
+            out.write("\n")
+        for line in self._footer(result):
+            out.write(line + "\n")
+
+    def _render_rich(self, result: LintResult, out: IO[str]) -> None:
+        """On a terminal: words wrap to its width, under a location that is never cut."""
+        from rich.console import Console
+        from rich.table import Table
+        from rich.text import Text
+
+        console = Console(file=out, highlight=False)
+        for file, group in groupby(result.findings, key=lambda f: f.location.file):
+            console.print(Text(file, style="bold underline"), overflow="fold")
+            grid = Table.grid(padding=(0, 1))
+            grid.add_column(no_wrap=True)  # indent
+            grid.add_column(no_wrap=True, style="dim")  # line:column
+            grid.add_column(overflow="fold")
+            for f in group:
+                loc = f"{f.location.line}:{f.location.column}" if f.location.line else "-"
+                head = Text()
+                head.append(str(f.severity), STYLE[f.severity])
+                head.append(" ")
+                head.append(f"{f.code} {f.rule}", f"bold link {f.url}" if f.url else "bold")
+                head.append(" " + f.message)
+                grid.add_row("", loc, head)
+                details = Table.grid(padding=(0, 0))
+                details.add_column(no_wrap=True)
+                details.add_column(overflow="fold")
+                for label, style, text in self._details(f):
+                    details.add_row(Text("  " + label, style), Text(text, "dim" if style == "dim" else ""))
+                if details.row_count:
+                    grid.add_row("", "", details)
+            console.print(grid)
+            console.print()
+        for line in self._footer(result):
+            console.print(Text(line, style="bold"))
+
+    def _footer(self, result: LintResult) -> list[str]:
+        lines = []
         if self.statistics:
             from schemacite.statistics import statistics_lines
 
-            for line in statistics_lines(result.findings):
-                emit(st("default", line))
+            lines += statistics_lines(result.findings)
         counts = Counter(f.severity for f in result.findings)
         parts = [f"{counts[s]} {s}{'s' if counts[s] != 1 else ''}" for s in sorted(counts, reverse=True)]
         summary = ", ".join(parts) if parts else "no findings"
@@ -91,7 +124,8 @@ class TextReporter(Reporter):
             summary += f", {len(result.errors)} input error{'s' if len(result.errors) != 1 else ''}"
         what = f"{len(result.files)} file(s), {result.statements} statement(s)" if result.statements else (
             ", ".join(result.files) or "nothing")
-        emit(st("bold", f"{summary} in {what}."))
+        lines.append(f"{summary} in {what}.")
+        return lines
 
 
 @hookimpl
