@@ -12,9 +12,9 @@ from typing import Any
 
 from schemacite.config import Config, find_config, load_config
 from schemacite.errors import reading
-from schemacite.model import Schema
+from schemacite.model import Location, Schema
 from schemacite.result import LintResult
-from schemacite.rule import Context, Finding, Rule, Severity
+from schemacite.rule import Context, Finding, Rule, Severity, Suppression
 from schemacite.sql.statement import ParseError, Statement
 from schemacite.workload import is_insert_heavy
 
@@ -162,7 +162,7 @@ class Replay:
         past = [as_given.get(os.path.abspath(f), f) for f in past]
         self.order = past + [f for f in self.reported if f not in past]
         self.schema = base.copy() if base is not None else Schema(dialect)
-        self.file_ignores: dict[str, frozenset[str]] = {}
+        self.file_ignores: dict[str, tuple[frozenset[str], int]] = {}  # ids, line of the comment
 
     def __iter__(self) -> Iterator[Step]:
         from schemacite.replay import apply
@@ -176,7 +176,7 @@ class Replay:
         reported = os.path.abspath(path) in self.reported_set
         parsed = read_sql_file(path, self.dialect, self.cache)
         self.errors.extend(parsed.errors)
-        self.file_ignores[path] = parsed.ignore_file
+        self.file_ignores[path] = (parsed.ignore_file, parsed.ignore_file_at)
         schema = self.schema.copy() if path.lower().endswith(".down.sql") else self.schema
         in_tx = lock_timeout = False
         fk_checks = True
@@ -202,9 +202,13 @@ class Linter:
 
         self.config = config
         self.pm = pm or plugin_manager()
-        self.rules = build_rules(config, rule_classes(self.pm))
+        classes = rule_classes(self.pm)
+        self.rules = build_rules(config, classes)
         self.table_rules = [r for r in self.rules if r.defines("check_table")]
         self.statement_rules = [r for r in self.rules if r.defines("check_statement")]
+        self.suppression_rules = [r for r in self.rules if r.defines("check_suppression")]
+        self.known_ids = {i for c in classes for i in (c.name, c.code.lower())}
+        self.active_ids = {i for r in self.rules for i in (r.name, r.code.lower())}
 
     def _context(self, schema: Schema, **kw: Any) -> Context:
         return Context(dialect=self.config.dialect, target=self.config.target, schema=schema, **kw)
@@ -248,21 +252,46 @@ class Linter:
                 for f in _run(rule, "check_table", table, ctx, result, table.defined_at):
                     if os.path.abspath(f.location.file) in run.reported_set:
                         result.findings.append(f)
-        self._suppress(result, statements, run.file_ignores)
+        suppressions = self._suppress(result, statements, run)
+        for suppression in suppressions:
+            for rule in self.suppression_rules:
+                result.findings.extend(_run(rule, "check_suppression", suppression, ctx, result, suppression.location))
         result.findings.sort(key=Finding.sort_key)
         return result
 
-    @staticmethod
-    def _suppress(result: LintResult, statements: dict, file_ignores: dict) -> None:
+    def _suppress(self, result: LintResult, statements: dict, run: Replay) -> list[Suppression]:
+        """Move the findings that comments silence to `result.suppressed`; return the comments,
+        each with what it silenced."""
+        used: dict[tuple[str, int], set[str]] = {}
         kept = []
         for f in result.findings:
             ids = {f.rule, f.code.lower(), "*"}
+            file_ids, file_at = run.file_ignores.get(f.location.file, (frozenset(), 0))
             stmt = statements.get((f.location.file, f.location.line))
-            ignored = set(file_ignores.get(f.location.file, ()))
-            if stmt is not None:
-                ignored |= stmt.suppressed
-            (result.suppressed if ids & ignored else kept).append(f)
+            hit = False
+            for where, listed in (((f.location.file, file_at), file_ids),
+                                  ((f.location.file, stmt.suppressed_at if stmt else 0), stmt.suppressed if stmt else ())):
+                matched = ids & set(listed)
+                if matched:
+                    used.setdefault(where, set()).update(matched)
+                    hit = True
+            (result.suppressed if hit else kept).append(f)
         result.findings = kept
+        comments = [(Location(path, at), "file", ids) for path, (ids, at) in run.file_ignores.items()
+                    if ids and os.path.abspath(path) in run.reported_set]
+        comments += [(Location(s.location.file, s.suppressed_at), "statement", s.suppressed)
+                     for s in statements.values() if s.suppressed]
+        return [
+            Suppression(
+                location=at,
+                scope=scope,
+                rules=frozenset(ids),
+                used=frozenset(used.get((at.file, at.line), ())),
+                unknown=frozenset(i for i in ids if i != "*" and i not in self.known_ids),
+                inactive=frozenset(i for i in ids if i in self.known_ids and i not in self.active_ids),
+            )
+            for at, scope, ids in comments
+        ]
 
 
 _CREATES = frozenset({"create_table", "create_table_as", "create_table_like"})

@@ -21,6 +21,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.write_blocking_lock",
     "schemacite.rules.concurrently_in_transaction",
     "schemacite.rules.unused_index",
+    "schemacite.rules.unused_ignore",
     "schemacite.report.builtin",
 )
 

@@ -59,6 +59,24 @@ class Finding:
         return (self.location.file, self.location.line, self.location.column, self.code)
 
 
+@dataclass(frozen=True)
+class Suppression:
+    """One `-- schemacite: ignore[...]` (or `ignore-file[...]`) comment, after the rules ran.
+
+    `rules` are the names or codes it lists, as written but lower-cased ("*" when it lists
+    none); `used` those that silenced at least one finding; `unknown` those that name no
+    registered rule; `inactive` those naming a rule that did not run (disabled, or not for
+    this dialect), which cannot be judged.
+    """
+
+    location: Location
+    scope: str  # "statement" | "file"
+    rules: frozenset[str]
+    used: frozenset[str]
+    unknown: frozenset[str]
+    inactive: frozenset[str]
+
+
 @dataclass
 class Context:
     """What a rule may consult besides the object it is checking."""
@@ -104,6 +122,9 @@ class Rule:
         raise NotImplementedError
 
     def check_statement(self, statement: Statement, ctx: Context) -> Iterator[Finding]:  # pragma: no cover
+        raise NotImplementedError
+
+    def check_suppression(self, suppression: Suppression, ctx: Context) -> Iterator[Finding]:  # pragma: no cover
         raise NotImplementedError
 
     @classmethod

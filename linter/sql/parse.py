@@ -37,6 +37,7 @@ class ParsedFile:
     statements: list[Statement] = field(default_factory=list)
     errors: list[ParseError] = field(default_factory=list)
     ignore_file: frozenset[str] = frozenset()  # rules ignored for the whole file ("*" = all)
+    ignore_file_at: int = 0  # the line of the first ignore-file comment
 
 
 class StatementError(ValueError):
@@ -84,11 +85,14 @@ def parse_split(split, path: str, dialect: str) -> ParsedFile:
     result = ParsedFile(path)
     result.errors.extend(ParseError(path, line, msg) for line, msg in split.errors)
     directives = _directives(split.comments)
-    result.ignore_file = frozenset(r for line, (kind, rules) in directives.items() if kind == "ignore-file" for r in rules)
+    file_lines = sorted(line for line, (kind, _) in directives.items() if kind == "ignore-file")
+    result.ignore_file = frozenset(r for line in file_lines for r in directives[line][1] or {"*"})
+    result.ignore_file_at = file_lines[0] if file_lines else 0
     prev_end = 0
     procedures: dict[str, list[tuple[str, int, int]]] = {}
     for chunk in split.chunks:
         suppressed: set[str] = set()
+        suppressed_at = 0
         annotations: set[str] = set()
         for line in range(prev_end + 1, chunk.end_line + 1) if directives else ():
             d = directives.get(line)
@@ -97,6 +101,7 @@ def parse_split(split, path: str, dialect: str) -> ParsedFile:
             kind, rules = d
             if kind == "ignore":
                 suppressed.update(rules or {"*"})
+                suppressed_at = suppressed_at or line
             elif kind == "insert-heavy":
                 annotations.add("insert-heavy")
         prev_end = chunk.end_line
@@ -116,6 +121,7 @@ def parse_split(split, path: str, dialect: str) -> ParsedFile:
             stmt.end_line = chunk.end_line if n == 0 else line + text.count("\n")
             if suppressed:
                 stmt.suppressed = frozenset(suppressed)
+                stmt.suppressed_at = suppressed_at
             if annotations:
                 stmt.annotations = frozenset(annotations)
             if n:

@@ -72,6 +72,7 @@ class Statement:
     actions: list[Action] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
     suppressed: frozenset[str] = frozenset()  # rule names/codes ignored on this statement
+    suppressed_at: int = 0  # the line of the comment that ignores them
     annotations: frozenset[str] = frozenset()  # `-- schemacite: insert-heavy` ...
     end_line: int = 0
 

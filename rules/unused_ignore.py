@@ -1,0 +1,66 @@
+"""unused-ignore: suppression comments that name no rule, or silence nothing."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from schemacite import hookimpl
+from schemacite.rule import Context, Finding, Rule, Severity, Suppression
+
+
+class UnusedIgnore(Rule):
+    """Suppression comment names an unknown rule or silences nothing.
+
+    ## What it does
+    Flags `-- schemacite: ignore[...]` and `-- schemacite: ignore-file[...]` comments that
+    name a rule schemacite does not know (a typo, or a rule from a pack that is not
+    installed), and comments whose rules raised nothing there to silence. A comment naming a
+    rule that did not run (disabled in the config, or not for this dialect) is left alone: it
+    cannot be judged.
+
+    ## Why is this bad?
+    A misspelt rule name silences nothing, so the finding it was meant for still fails the
+    build, or, worse, the author believes a check was considered when it was not. A comment
+    that no longer silences anything (the statement was fixed) stays in the file and will
+    silently swallow the next, different finding on that statement.
+
+    ## Example
+    ```sql postgres
+    -- schemacite: ignore[no-primary-kye]
+    CREATE TABLE events (id bigint PRIMARY KEY, payload jsonb);
+    ```
+
+    ## Use instead
+    ```sql postgres
+    CREATE TABLE events (id bigint PRIMARY KEY, payload jsonb);
+    ```
+
+    ## References
+    - ruff's `unused-noqa` (RUF100) and squawk's unused-ignore check follow the same idea.
+    """
+
+    code = "SC108"
+    name = "unused-ignore"
+    summary = "Suppression {what}"
+    default_severity = Severity.WARNING
+    evidence_note = "Keeps suppression comments honest; a matter of correctness, not a measured cost."
+
+    def check_suppression(self, suppression: Suppression, ctx: Context) -> Iterator[Finding]:
+        comment = "ignore-file" if suppression.scope == "file" else "ignore"
+        for rule in sorted(suppression.unknown):
+            yield self.finding(
+                suppression.location, identity=f"unknown:{rule}", what=f"names unknown rule {rule!r}",
+                suggestion=f"use a rule name or code from `schemacite rules` in {comment}[...]",
+            )
+        idle = sorted(suppression.rules - suppression.used - suppression.unknown - suppression.inactive)
+        if idle:
+            listed = "all rules" if idle == ["*"] else ", ".join(idle)
+            yield self.finding(
+                suppression.location, identity=f"unused:{','.join(idle)}",
+                what=f"{comment}[{'' if idle == ['*'] else listed}] silences nothing here",
+                suggestion="remove it (or the rule names it no longer needs)",
+            )
+
+
+@hookimpl
+def schemacite_rules():
+    return [UnusedIgnore]
