@@ -115,14 +115,29 @@ def load_config(path: Path | None, overrides: dict[str, Any] | None = None) -> C
         base = path.parent
         for key in ("history", "pytest_paths"):
             if key in raw:
-                raw[key] = [str(base / p) for p in _as_list(raw[key], path, key)]
+                raw[key] = [_inside(base / p, path, key) for p in _as_list(raw[key], path, key)]
         if "schema" in raw:  # the name of `snapshot` before 0.2
             raw.setdefault("snapshot", raw.pop("schema"))
         if isinstance(raw.get("snapshot"), str):
-            raw["snapshot"] = str(base / raw["snapshot"])
+            raw["snapshot"] = _inside(base / raw["snapshot"], path, "snapshot")
     given = {k: v for k, v in (overrides or {}).items() if v is not None and v != []}
     raw.update(given)
     return _build(raw, path, set(given))
+
+
+def _inside(target: Path, config: Path, key: str) -> str:
+    """`target`, which a config file names, unless it leads out of the config's repository."""
+    from schemacite.paths import escapes, repository_root
+
+    root = repository_root(config)
+    if root is not None:
+        text = str(target)
+        magic = min((text.index(c) for c in "*?[" if c in text), default=None)
+        fixed = Path(text if magic is None else os.path.dirname(text[:magic]) or ".")  # a glob's fixed part
+        why = escapes(fixed, root)
+        if why:
+            raise ConfigError(f"{config}: {key}: {target} {why}")
+    return str(target)
 
 
 def _as_list(value: Any, path: Path | None, key: str) -> list[str]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from schemacite.config import Config, find_config, load_config
 from schemacite.errors import reading
+from schemacite.paths import escapes, repository_root
 from schemacite.model import Location, Schema
 from schemacite.result import LintResult
 from schemacite.rule import Context, Finding, Rule, Severity, Suppression
@@ -71,9 +72,14 @@ def expand(paths: Iterable[str]) -> tuple[list[str], list[ParseError]]:
     unique = []
     for f in files:
         key = os.path.abspath(f)
-        if key not in seen:
-            seen.add(key)
-            unique.append(f)
+        if key in seen:
+            continue
+        seen.add(key)
+        why = escapes(f)
+        if why:
+            errors.append(ParseError(f, 0, why))
+            continue
+        unique.append(f)
     return unique, errors
 
 
@@ -172,15 +178,25 @@ class Replay:
             with reading(path):
                 yield from self._file(path, apply, read_sql_file)
 
-    def _file(self, path: str, apply, read_sql_file) -> Iterator[Step]:
-        reported = os.path.abspath(path) in self.reported_set
+    def _file(self, path: str, apply, read_sql_file, reported: bool | None = None,
+              including: tuple[str, ...] = ()) -> Iterator[Step]:
+        if reported is None:
+            reported = os.path.abspath(path) in self.reported_set
         parsed = read_sql_file(path, self.dialect, self.cache)
         self.errors.extend(parsed.errors)
-        self.file_ignores[path] = (parsed.ignore_file, parsed.ignore_file_at)
+        self.file_ignores.setdefault(path, (parsed.ignore_file, parsed.ignore_file_at))
+        if reported:
+            self.reported_set.add(os.path.abspath(path))  # included files are part of the change
         schema = self.schema.copy() if path.lower().endswith(".down.sql") else self.schema
         in_tx = lock_timeout = False
         fk_checks = True
-        for stmt in parsed.statements:
+        includes = list(parsed.includes)
+        for stmt in [*parsed.statements, None]:
+            while includes and (stmt is None or includes[0][0] < stmt.location.line):
+                line, target, relative = includes.pop(0)
+                yield from self._include(path, line, target, relative, apply, read_sql_file, reported, including)
+            if stmt is None:
+                break
             if stmt.kind == "begin":
                 in_tx = True
             elif stmt.kind == "commit":
@@ -194,6 +210,23 @@ class Replay:
                 stmt.details["foreign_key_checks"] = False
             yield Step(stmt, schema, reported, in_tx, lock_timeout)
             apply(schema, stmt, new=reported)
+
+    def _include(self, path: str, line: int, target: str, relative: bool, apply, read_sql_file, reported: bool,
+                 including: tuple[str, ...]) -> Iterator[Step]:
+        """The statements of a file `path` includes at `line` (psql \\i, \\ir; mysql source), in place."""
+        base = os.path.dirname(path) if relative else os.getcwd()
+        full = os.path.normpath(os.path.join(base, os.path.expanduser(target)))
+        chain = (*including, os.path.abspath(path))
+        if not os.path.isfile(full):
+            where = "the including file's folder" if relative else "the working directory"
+            self.errors.append(ParseError(path, line, f"included file {target} not found (looked in {where}: {full})"))
+        elif os.path.abspath(full) in chain:
+            self.errors.append(ParseError(path, line, f"included file {target} includes itself (through {len(chain)} file(s))"))
+        elif why := escapes(full, repository_root(path)):
+            self.errors.append(ParseError(path, line, f"included file {target} {why}"))
+        else:
+            with reading(full):
+                yield from self._file(full, apply, read_sql_file, reported, chain)
 
 
 class Linter:

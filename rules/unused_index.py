@@ -58,7 +58,8 @@ class UnusedIndex(Rule):
         w = table.workload
         if w is None or table.partition_of is not None or table.defined_at is None:
             return
-        since = w.since or "the counters started"
+        since = w.since or ("userstat began counting (the server does not record when)" if w.source == "userstat"
+                            else "the counters started")
         for index in table.indexes:
             if index.unique or index.primary or index.scans != 0:
                 continue

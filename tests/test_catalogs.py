@@ -589,6 +589,14 @@ def test_mariadb_workload_from_userstat(mariadb_userstat_only):
     accounts = schema.tables["accounts"]
     assert accounts.primary_key.scans >= 5
     assert accounts.index_named("k_unused").scans == 0
+    # counting began when userstat was turned on, which the server does not record: no start time
+    assert events.since is None and any("userstat counts since it was turned on" in note for note in notes)
+    from schemacite.config import load_config
+    from schemacite.engine import Linter
+
+    found = Linter(load_config(None, {"dialect": "mariadb", "target": "mariadb-10.11"})).check_schema(schema)
+    unused = [f for f in found.findings if f.rule == "unused-index" and "k_unused" in f.message]
+    assert unused and "never used since userstat began counting (the server does not record when)" in unused[0].message
 
 
 def test_mariadb_userstat_needs_no_extra_grant(mariadb_userstat_only):

@@ -269,3 +269,52 @@ def test_terminal_text_wraps_at_words_under_a_whole_location(monkeypatch):
     for f in result.findings:
         assert f"{f.location.line}:{f.location.column} {f.severity} {f.code} {f.rule}" in flat
         assert " ".join(f.message.split()) in flat  # wrapped between words only: every word intact
+
+
+# ---- includes, line endings, and files that would leave the repository ----------------------
+
+
+def test_crlf_files_keep_their_delimiter_blocks(capsys, tmp_path):
+    f = tmp_path / "crlf.sql"
+    f.write_bytes(b"DELIMITER $$\r\nCREATE PROCEDURE p()\r\nBEGIN\r\n  ALTER TABLE t ADD PRIMARY KEY (id);\r\nEND$$\r\n"
+                  b"DELIMITER ;\r\nCREATE TABLE t (id int NOT NULL);\r\nCALL p();\r\n")
+    code, out, err = run(capsys, "lint", "--dialect", "mysql", f)
+    assert (code, err) == (0, "") and "4 statement(s)" in out  # the PK added by the procedure is seen
+
+
+def test_psql_and_mysql_includes_are_followed(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "tables.sql").write_text("CREATE TABLE events (v int);\n")
+    (tmp_path / "main.sql").write_text("\\ir sub/tables.sql\nCREATE INDEX events_v ON events (v);\n\\i missing.sql\n")
+    code, out, err = run(capsys, "lint", "--dialect", "postgres", "--format", "json", tmp_path / "main.sql")
+    doc = json.loads(out)
+    assert code == 2
+    assert [(Path(f["file"]).name, f["line"], f["rule"]) for f in doc["findings"]] == [("tables.sql", 1, "no-primary-key")]
+    assert f"{tmp_path / 'main.sql'}:3: included file missing.sql not found (looked in the working directory" in err
+    (tmp_path / "dump.sql").write_text("source sub/tables.sql\nALTER TABLE events ADD COLUMN w int;\n")
+    code, out, err = run(capsys, "lint", "--dialect", "mysql", "--format", "json", "dump.sql")
+    assert code == 1 and err == ""
+    assert {f["rule"] for f in json.loads(out)["findings"]} == {"no-primary-key"}  # events is new: no lock finding
+    (tmp_path / "loop.sql").write_text("\\ir loop.sql\n")
+    code, _, err = run(capsys, "lint", tmp_path / "loop.sql")
+    assert code == 2 and "included file loop.sql includes itself" in err
+
+
+def test_nothing_is_read_from_outside_the_repository(capsys, tmp_path):
+    secret = tmp_path / "home" / ".pgpass"
+    secret.parent.mkdir()
+    secret.write_text("localhost:5432:*:postgres:hunter2\n")
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "migrations").mkdir()
+    (repo / "migrations" / "001_ok.sql").write_text("CREATE TABLE t (id int PRIMARY KEY);\n")
+    (repo / "migrations" / "002_link.sql").symlink_to(secret)
+    (repo / "migrations" / "003_include.sql").write_text(f"\\i {secret}\n")
+    code, out, err = run(capsys, "lint", repo / "migrations")
+    assert code == 2 and "hunter2" not in out + err
+    assert f"{repo / 'migrations' / '002_link.sql'}:0: resolves to {secret}, outside the repository {repo}: not read" in err
+    assert f"003_include.sql:1: included file {secret} resolves to {secret}, outside the repository" in err
+    (repo / "pyproject.toml").write_text('[tool.schemacite]\nhistory = ["../home/*"]\n')
+    code, out, err = run(capsys, "lint", repo / "migrations" / "001_ok.sql")
+    assert code == 2 and "history: " in err and "outside the repository" in err and "hunter2" not in out + err

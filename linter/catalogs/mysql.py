@@ -40,8 +40,9 @@ Workload figures
     - userstat (MariaDB): TABLE_STATISTICS.ROWS_CHANGED counts inserted, updated and
       deleted rows together; they are reported as `inserts` (writes), and a note says so.
       Newer servers with ROWS_INSERTED/ROWS_UPDATED/ROWS_DELETED columns are read exactly.
-    - `since` is the server start: both counter sets begin there unless someone truncated
-      the performance_schema tables or ran FLUSH TABLE_STATISTICS since.
+    - `since` is the server start for performance_schema, which counts from there unless someone
+      truncated its tables. userstat counts from when `userstat` was turned on or last flushed
+      (FLUSH TABLE_STATISTICS), which the server does not record: `since` is then unknown.
 """
 from __future__ import annotations
 
@@ -545,6 +546,11 @@ def _read_userstat(
         )
     for table in by_name.values():
         table.workload.source = "userstat"
+        # userstat counts from when it was turned on (or last flushed), which the server does not
+        # record: the server start would claim a longer quiet period than was watched
+        table.workload.since = None
+    notes.append("userstat counts since it was turned on or last flushed; the server does not record when,"
+                 " so no start time is given")
     for index in indexes.values():
         index.scans = 0
     for row in table_rows:

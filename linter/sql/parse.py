@@ -38,6 +38,7 @@ class ParsedFile:
     errors: list[ParseError] = field(default_factory=list)
     ignore_file: frozenset[str] = frozenset()  # rules ignored for the whole file ("*" = all)
     ignore_file_at: int = 0  # the line of the first ignore-file comment
+    includes: list[tuple[int, str, bool]] = field(default_factory=list)  # (line, path, relative to this file)
 
 
 class StatementError(ValueError):
@@ -70,7 +71,8 @@ def _decode(raw: bytes, path: str) -> str | ParsedFile:
     if b"\0" in raw[:8192]:
         return ParsedFile(path, errors=[ParseError(path, 0, "binary file, not SQL")])
     try:
-        return raw.decode("utf-8-sig")
+        # CRLF files (MySQL's sample databases ship so) read as LF: lines and columns stay the same
+        return raw.decode("utf-8-sig").replace("\r\n", "\n")
     except UnicodeDecodeError as e:
         line = raw[: e.start].count(b"\n") + 1
         return ParsedFile(path, errors=[ParseError(path, line, f"not valid UTF-8 (byte 0x{raw[e.start]:02x})")])
@@ -82,7 +84,7 @@ def parse_text(text: str, path: str, dialect: str) -> ParsedFile:
 
 def parse_split(split, path: str, dialect: str) -> ParsedFile:
     """Describe the statements of a split file."""
-    result = ParsedFile(path)
+    result = ParsedFile(path, includes=split.includes)
     result.errors.extend(ParseError(path, line, msg) for line, msg in split.errors)
     directives = _directives(split.comments)
     file_lines = sorted(line for line, (kind, _) in directives.items() if kind == "ignore-file")

@@ -42,7 +42,12 @@ _SKIP = {
         r"(?P<tok>;|--|/\*|['\"$]|\Z)"
     ),
 }
-_LINE_CONSTRUCT = re.compile(r"^[ \t]*(?:DELIMITER\b|\\)", re.I | re.M)
+_LINE_CONSTRUCT = re.compile(r"^[ \t]*(?:DELIMITER\b|\\|source[ \t])", re.I | re.M)
+# files another file pulls in: psql's \i and \ir (\include, \include_relative), the mysql
+# client's `source` and `\.`; \ir is relative to the including file, the others to the
+# directory the client runs in
+_PSQL_INCLUDE = re.compile(r"\\(ir|include_relative|i|include)[ \t]+(\S.*?)[ \t]*(?=\n|$)")
+_MYSQL_INCLUDE = re.compile(r"[ \t]*(?:source|\\\.)[ \t]+(\S.*?)[ \t]*;?[ \t]*(?=\n|$)", re.I)
 _COMPOUND = re.compile(
     r"^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?"
     r"(?:PROCEDURE|FUNCTION|TRIGGER|EVENT)\b",
@@ -79,6 +84,7 @@ class Split:
     chunks: list[Chunk] = field(default_factory=list)
     comments: list[Comment] = field(default_factory=list)
     errors: list[tuple[int, str]] = field(default_factory=list)  # (line, message)
+    includes: list[tuple[int, str, bool]] = field(default_factory=list)  # (line, path, relative to this file)
 
 
 class _Lines:
@@ -164,9 +170,18 @@ def split_sql(text: str, dialect: str) -> Split:
                     blank(i, m.end())
                     i = m.end()
                     continue
+                m = _MYSQL_INCLUDE.match(text, i)
+                if m:
+                    result.includes.append((lines.line(i), _unquote_path(m.group(1)), False))
+                    blank(i, m.end())
+                    i = m.end()
+                    continue
             elif text.startswith("\\", i):  # psql meta-command, ends with its line
                 eol = text.find("\n", i)
                 eol = n if eol < 0 else eol
+                m = _PSQL_INCLUDE.match(text, i, eol)
+                if m:
+                    result.includes.append((lines.line(i), _unquote_path(m.group(2)), m.group(1) in ("ir", "include_relative")))
                 blank(i, eol)
                 i = eol
                 continue
@@ -247,6 +262,10 @@ def split_sql(text: str, dialect: str) -> Split:
             i = close
     end_statement(n)
     return result
+
+
+def _unquote_path(path: str) -> str:
+    return path[1:-1] if len(path) > 1 and path[0] == path[-1] and path[0] in "'\"" else path
 
 
 def _quote_name(tok: str) -> str:
