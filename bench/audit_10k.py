@@ -104,8 +104,8 @@ class CountingCursor:
 
 
 def rules_seconds(schema, dialect: str, target: str) -> tuple[float, int]:
-    from schemacite.config import load_config
-    from schemacite.engine import Linter
+    from schemacite.lint.config import load_config
+    from schemacite.lint.engine import Linter
 
     linter = Linter(load_config(None, {"dialect": dialect, "target": target}))
     started = time.perf_counter()
@@ -116,8 +116,8 @@ def rules_seconds(schema, dialect: str, target: str) -> tuple[float, int]:
 def bench_mariadb(tables: int, settings: dict[str, str]) -> dict:
     import MySQLdb
     from MySQLdb.constants import CLIENT
-    from schemacite.audit import server_dialect
-    from schemacite.catalogs import mysql as catalog
+    from schemacite.sources.servers import server_dialect
+    from schemacite.sources.catalogs import mysql as catalog
 
     with servers.mariadb_server(settings) as server:
         db = server.create_database("bench10k")
@@ -201,8 +201,8 @@ def _questions(conn) -> int:
 
 
 def bench_postgres(tables: int) -> dict:
-    from schemacite.audit import server_dialect
-    from schemacite.catalogs import postgres as catalog
+    from schemacite.sources.servers import server_dialect
+    from schemacite.sources.catalogs import postgres as catalog
 
     with servers.postgres_server(POSTGRES_SETTINGS) as server:
         db = server.create_database("bench10k")

@@ -15,11 +15,12 @@ import random
 import time
 from pathlib import Path
 
-from schemacite.config import load_config
-from schemacite.engine import Linter, expand
+from schemacite.lint.config import load_config
+from schemacite.lint.engine import Linter
+from schemacite.sources.files import expand
 from schemacite.model import Schema
-from schemacite.replay import apply
-from schemacite.sql.parse import read_sql_file
+from schemacite.sources.replay import apply
+from schemacite.sources.read import read_sql_file
 
 SETS = {
     "kratos-mysql": "mysql", "mattermost-mysql": "mysql", "temporal-mysql": "mysql",

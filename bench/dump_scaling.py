@@ -31,7 +31,7 @@ TYPES_PG = ["integer NOT NULL", "bigint", "character varying(255) DEFAULT ''::ch
 
 def mysql_table(rng: random.Random, n: int) -> str:
     name = f"t{n:05d}_" + rng.choice(["orders", "events", "users", "audit_log", "items", "sessions"])
-    cols = [f"  `id` bigint NOT NULL AUTO_INCREMENT"]
+    cols = ["  `id` bigint NOT NULL AUTO_INCREMENT"]
     ncols = rng.randint(6, 16)
     for c in range(ncols):
         cols.append(f"  `col_{c}` {rng.choice(TYPES_MYSQL)} COMMENT 'column {c} of {name}'")

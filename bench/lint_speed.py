@@ -29,9 +29,9 @@ from pathlib import Path
 import sqlglot
 from sqlglot.errors import ErrorLevel
 
-from schemacite.config import load_config
-from schemacite.engine import Linter
-from schemacite.sql.split import split_sql
+from schemacite.lint.config import load_config
+from schemacite.lint.engine import Linter
+from schemacite.sources.split import split_sql
 
 DIALECT_OF = {"mysql": "mysql", "postgres": "postgres"}
 

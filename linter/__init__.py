@@ -10,6 +10,6 @@ hookimpl = pluggy.HookimplMarker("schemacite")
 
 def lint_paths(paths, **options):
     """Lint SQL files (paths: files, folders or globs) and return a LintResult."""
-    from schemacite.engine import lint_paths as _lint_paths
+    from schemacite.lint.engine import lint_paths as _lint_paths
 
     return _lint_paths(paths, **options)

@@ -16,8 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def pages() -> dict[str, str]:
-    from schemacite.cli import explanation
-    from schemacite.plugins import plugin_manager, rule_classes
+    from schemacite.lint.plugins import plugin_manager, rule_classes
 
     return {f"{cls.name}.md": explanation(cls) + "\n" for cls in rule_classes(plugin_manager(load_entrypoints=False))}
 
@@ -46,6 +45,39 @@ def main(argv: list[str] | None = None) -> int:
     for extra in stale(args.out):
         (args.out / extra).unlink()
     return 0
+
+
+
+
+def explanation(cls) -> str:
+    """The rule's documentation followed by the full evidence it cites."""
+    from schemacite.evidence import load_catalogue
+
+    catalogue = load_catalogue()
+    lines = [f"# {cls.code} {cls.name}", "", cls.doc(), "", "## Evidence", ""]
+    if not cls.evidence:
+        lines.append(cls.evidence_note or "No measurement supports this rule.")
+    for eid in cls.evidence:
+        e = catalogue.get(eid)
+        if e is None:
+            lines.append(f"- `{eid}` (missing from the catalogue)")
+            continue
+        lines.append(f"### {e.title} (`{e.id}`)")
+        lines.append(f"{e.kind}; {e.source}{', ' + e.published if e.published else ''}; applies to {', '.join(sorted(e.applies_to))}")
+        if e.url:
+            lines.append(f"<{e.url}>")
+        if e.setup:
+            lines.append("Setup: " + "; ".join(f"{k}: {v}" for k, v in e.setup.items()))
+        for fig in e.figures:
+            lines.append(f"- {fig.get('metric')}: **{fig.get('value')}**" + (f" ({fig['note']})" if fig.get("note") else ""))
+        if e.shows:
+            lines.append(f"Shows: {e.shows}")
+        if e.limits:
+            lines.append(f"Limits: {e.limits}")
+        lines.append("")
+    if cls.evidence_note and cls.evidence:
+        lines.append(f"Note: {cls.evidence_note}")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

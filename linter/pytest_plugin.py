@@ -208,7 +208,7 @@ class SchemaciteFailure(Exception):
 
 class SchemaciteItem(pytest.Item):
     def runtest(self) -> None:
-        from schemacite.rule import Severity
+        from schemacite.lint.rule import Severity
 
         settings = self.config.stash[SETTINGS]
         findings, errors = findings_for(self.config, settings, self.path)

@@ -22,9 +22,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from schemacite.config import load_config
-from schemacite.engine import Linter
-from schemacite.result import LintResult
+from schemacite.lint.config import load_config
+from schemacite.lint.engine import Linter
+from schemacite.model.results import LintResult
 
 
 def load_cases(path: str | Path) -> list[tuple[str, dict[str, Any]]]:

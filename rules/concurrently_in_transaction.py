@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.rule import Context, Finding, Rule, Severity
-from schemacite.sql.statement import Statement
+from schemacite.lint.rule import Context, Finding, Rule, Severity
+from schemacite.model.statements import Statement
 
 
 class ConcurrentlyInTransaction(Rule):

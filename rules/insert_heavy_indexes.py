@@ -5,8 +5,8 @@ from collections.abc import Iterator
 
 from schemacite import hookimpl
 from schemacite.model import Table, latest
-from schemacite.rule import Context, Finding, Option, Rule, Severity
-from schemacite.workload import describe
+from schemacite.lint.rule import Context, Finding, Option, Rule, Severity
+from schemacite.lint.workload import describe
 
 WHY = {
     "annotation": "annotated `-- schemacite: insert-heavy`",

@@ -5,7 +5,7 @@ from collections.abc import Iterator
 
 from schemacite import hookimpl
 from schemacite.model import Table, latest
-from schemacite.rule import Context, Finding, Rule, Severity
+from schemacite.lint.rule import Context, Finding, Rule, Severity
 
 
 class PartitionKeyNotInPk(Rule):

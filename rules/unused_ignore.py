@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.rule import Context, Finding, Rule, Severity, Suppression
+from schemacite.lint.rule import Context, Finding, Rule, Severity, Suppression
 
 
 class UnusedIgnore(Rule):

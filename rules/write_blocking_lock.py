@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.rule import Context, Finding, Rule, Severity
-from schemacite.locks.findings import lock_findings
-from schemacite.sql.statement import Statement
+from schemacite.lint.rule import Context, Finding, Rule, Severity
+from schemacite.rules.lock_findings import lock_findings
+from schemacite.model.statements import Statement
 
 
 class WriteBlockingLock(Rule):

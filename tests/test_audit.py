@@ -21,16 +21,16 @@ from pathlib import Path
 
 import pytest
 import servers
-from schemacite import audit
-from schemacite.catalogs import mysql as mysql_catalog
-from schemacite.catalogs import postgres as pg_catalog
+from schemacite.sources import servers as audit
+from schemacite.sources.catalogs import mysql as mysql_catalog
+from schemacite.sources.catalogs import postgres as pg_catalog
 from schemacite.cli import main
-from schemacite.config import load_config
-from schemacite.engine import Linter
+from schemacite.lint.config import load_config
+from schemacite.lint.engine import Linter
 from schemacite.evidence import load_catalogue
 from schemacite.report.json import finding_dict
-from schemacite.rule import Severity
-from schemacite.snapshot import (
+from schemacite.lint.rule import Severity
+from schemacite.sources.snapshot import (
     SnapshotError,
     load_snapshot,
     save_snapshot,
@@ -668,9 +668,11 @@ def test_progress_display_only_on_a_terminal(capsys, monkeypatch, mariadb_server
     terminal = Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
     args = type("Args", (), {"quiet": False})()
-    assert audit._show_progress(args)
+    from schemacite.cli import audit as audit_command
+
+    assert audit_command._show_progress(args)
     args.quiet = True
-    assert not audit._show_progress(args)
+    assert not audit_command._show_progress(args)
     code = main(["audit", "--format", "json", mariadb_server.dsn(maria_shop)])
     out, _ = capsys.readouterr()
     assert code == 1 and json.loads(out)["findings"]  # the report itself is untouched by the display

@@ -6,9 +6,9 @@ import json
 import pickle
 from pathlib import Path
 
-from schemacite.cache import ParseCache, cache_root
+from schemacite.sources.cache import ParseCache, cache_root
 from schemacite.cli import main
-from schemacite.sql.parse import read_sql_file
+from schemacite.sources.read import read_sql_file
 
 ROOT = Path(__file__).resolve().parents[1]
 SQL = b"CREATE TABLE t (id int PRIMARY KEY);\n-- schemacite: insert-heavy\nCREATE TABLE u (v int);\n"

@@ -12,8 +12,8 @@ import MySQLdb
 import psycopg
 import pytest
 import servers
-from schemacite.catalogs import mysql as mysql_catalog
-from schemacite.catalogs import postgres as pg_catalog
+from schemacite.sources.catalogs import mysql as mysql_catalog
+from schemacite.sources.catalogs import postgres as pg_catalog
 
 
 class CountingConnection:
@@ -591,8 +591,8 @@ def test_mariadb_workload_from_userstat(mariadb_userstat_only):
     assert accounts.index_named("k_unused").scans == 0
     # counting began when userstat was turned on, which the server does not record: no start time
     assert events.since is None and any("userstat counts since it was turned on" in note for note in notes)
-    from schemacite.config import load_config
-    from schemacite.engine import Linter
+    from schemacite.lint.config import load_config
+    from schemacite.lint.engine import Linter
 
     found = Linter(load_config(None, {"dialect": "mariadb", "target": "mariadb-10.11"})).check_schema(schema)
     unused = [f for f in found.findings if f.rule == "unused-index" and "k_unused" in f.message]

@@ -186,12 +186,12 @@ def test_a_looping_symlink_is_a_located_error(capsys, tmp_path, monkeypatch):
 
 
 def test_an_internal_error_exits_2_naming_the_file(capsys, tmp_path, monkeypatch):
-    import schemacite.replay
+    import schemacite.sources.replay
 
     def broken(*a, **k):
         raise KeyError("surprise")
 
-    monkeypatch.setattr(schemacite.replay, "apply", broken)
+    monkeypatch.setattr(schemacite.sources.replay, "apply", broken)
     f = tmp_path / "m.sql"
     f.write_text("CREATE TABLE t (id int PRIMARY KEY);\n")
     code, out, err = run(capsys, "lint", f)
@@ -255,7 +255,7 @@ def test_terminal_text_wraps_at_words_under_a_whole_location(monkeypatch):
     import io
     import re
 
-    from schemacite.engine import lint_paths
+    from schemacite.lint.engine import lint_paths
     from schemacite.report.text import TextReporter
 
     m = DEMO / "postgres" / "migrations"

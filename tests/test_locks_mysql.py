@@ -23,7 +23,7 @@ from schemacite.locks import mysql as locks
 from schemacite.locks import mysql_table as T
 from schemacite.locks.verify_mysql import measure, run_as_written
 from schemacite.model import Column, Index, Location, Partitioning, Schema, Table
-from schemacite.sql.statement import Action, Statement
+from schemacite.model.statements import Action, Statement
 
 HERE = Path(__file__).parent
 
@@ -475,8 +475,8 @@ NEEDS_TABLE_CHARSET = {
 
 def parsed(case: Case):
     """The statement and schema as the SQL front-end and replay build them from the case's SQL."""
-    from schemacite.replay import apply
-    from schemacite.sql.parse import parse_text
+    from schemacite.sources.replay import apply
+    from schemacite.sources.read import parse_text
 
     setup = TABLES[case.table][0] + case.setup
     pf = parse_text(";\n".join([*setup, case.sql]) + ";\n", "case.sql", "mariadb")

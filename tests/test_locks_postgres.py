@@ -26,11 +26,11 @@ import pytest
 
 psycopg = pytest.importorskip("psycopg")
 
-from schemacite import replay
+from schemacite.sources import replay
 from schemacite.locks import postgres, postgres_table
 from schemacite.locks.verify_postgres import compare, measure
 from schemacite.model import Schema
-from schemacite.sql.parse import parse_text
+from schemacite.sources.read import parse_text
 
 TABLESPACE = "schemacite_verify_ts"
 ACCESS_METHOD = "schemacite_heap2"
@@ -498,7 +498,7 @@ def test_binary_coercible_rules(old, new, rewrites):
 
 def _alter(op: str, table: str = "t", **details):
     from schemacite.model import Location
-    from schemacite.sql.statement import Action, Statement
+    from schemacite.model.statements import Action, Statement
 
     return Statement(kind="alter_table", sql=f"ALTER TABLE {table} ...", location=Location("x.sql", 1),
                      dialect="postgres", table=table, actions=[Action(op, "...", details=details)])

@@ -7,7 +7,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 import pytest
 
-from schemacite.sql.parse import parse_text, read_sql_file
+from schemacite.sources.read import parse_text, read_sql_file
 
 
 def one(sql: str, dialect: str = "postgres"):
@@ -133,9 +133,9 @@ def test_ddl_in_do_blocks_but_not_dynamic_format_strings():
 def _create_tables(text: str, dialect: str):
     import re
 
-    from schemacite.sql.names import tokenize
-    from schemacite.sql.partition import find_partition_by
-    from schemacite.sql.split import split_sql
+    from schemacite.sources.names import tokenize
+    from schemacite.sources.mysql.partition import find_partition_by
+    from schemacite.sources.split import split_sql
 
     for chunk in split_sql(text, dialect).chunks:
         if re.match(r"CREATE\s+(?:TEMPORARY\s+)?TABLE", chunk.text, re.I):
@@ -148,8 +148,8 @@ def _create_tables(text: str, dialect: str):
 def test_dump_layout_reading_equals_sqlglot_reading(tmp_path):
     import sys
 
-    from schemacite.sql.create_table import read_dump_layout, table_from_create
-    from schemacite.sql.names import sqlglot_parse
+    from schemacite.sources.mysql.create_table import read_dump_layout, table_from_create
+    from schemacite.sources.names import sqlglot_parse
 
     sys.path.insert(0, str(ROOT / "bench"))
     from dump_scaling import make_dump
@@ -173,7 +173,7 @@ def test_dump_layout_reading_equals_sqlglot_reading(tmp_path):
 
 
 def test_dump_layout_hands_anything_else_to_sqlglot():
-    from schemacite.sql.create_table import read_dump_layout
+    from schemacite.sources.mysql.create_table import read_dump_layout
 
     assert read_dump_layout("CREATE TABLE `t` (\n  `a` int NOT NULL\n) ENGINE=InnoDB SELECT 1", "mysql") is None
     assert read_dump_layout("CREATE TABLE `t` (\n  `a` int NOT NULL PRIMARY KEY\n) ENGINE=InnoDB", "mysql") is None
@@ -186,12 +186,12 @@ def test_dump_layout_hands_anything_else_to_sqlglot():
 def test_a_real_mariadb_dump_reads_without_errors(capsys):
     """mysqldump of MariaDB 10.11 (tests/data): the sandbox-mode line is a client command, spatial
     columns are read, and every table is known."""
-    from schemacite.engine import Linter
-    from schemacite.config import load_config
+    from schemacite.lint.engine import Linter
+    from schemacite.lint.config import load_config
 
     result = Linter(load_config(None, {"dialect": "mariadb"})).lint([str(ROOT / "tests" / "data" / "mariadb-10.11-dump.sql")])
     assert result.errors == [] and result.statements > 40
-    from schemacite.sql.parse import parse_text
+    from schemacite.sources.read import parse_text
 
     parsed = parse_text((ROOT / "tests" / "data" / "mariadb-10.11-dump.sql").read_text(), "dump.sql", "mariadb")
     tables = {s.table: s.details["model"] for s in parsed.statements if s.kind == "create_table"}

@@ -8,10 +8,11 @@ from pathlib import Path
 import pluggy
 import pytest
 
-from schemacite import hookimpl, hookspecs
+from schemacite import hookimpl
+from schemacite.lint import hookspecs
 from schemacite.evidence import load_catalogue
-from schemacite.plugins import BUILTIN_PLUGINS, plugin_manager, rule_classes
-from schemacite.rule import Rule, Severity
+from schemacite.lint.plugins import BUILTIN_PLUGINS, plugin_manager, rule_classes
+from schemacite.lint.rule import Rule, Severity
 from schemacite.testing import run_case
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +49,7 @@ def test_an_inline_pack_runs_beside_the_builtins():
 
 
 def test_entry_point_packs_load_and_a_broken_one_is_skipped(monkeypatch, caplog):
-    import schemacite.plugins as plugins
+    import schemacite.lint.plugins as plugins
 
     good = plugins.EntryPoint(name="acme", value="tests.test_plugins:PACK")
     bad = plugins.EntryPoint(name="broken", value="no_such_module_xyz:plugin")
@@ -179,7 +180,7 @@ def test_a_failing_rule_is_a_located_error_and_others_still_run():
 
 
 def test_entry_points_are_read_from_installed_distributions(tmp_path, monkeypatch):
-    import schemacite.plugins as plugins
+    import schemacite.lint.plugins as plugins
 
     dist = tmp_path / "acme_schemacite-1.0.dist-info"
     dist.mkdir()

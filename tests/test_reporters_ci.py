@@ -17,15 +17,15 @@ import pytest
 
 import schemacite
 import schemacite.evidence
-from schemacite import hookspecs
-from schemacite.baseline import BaselineError, filter_new, write_baseline
-from schemacite.fingerprint import fingerprint
+from schemacite.lint import hookspecs
+from schemacite.report.baseline import BaselineError, filter_new, write_baseline
+from schemacite.report.fingerprint import fingerprint
 from schemacite.model import Location
 from schemacite.report import github, gitlab, junit, sarif
-from schemacite.result import LintResult
-from schemacite.rule import Finding, Rule, Severity
-from schemacite.sql.statement import ParseError
-from schemacite.statistics import statistics_json, statistics_lines
+from schemacite.model.results import LintResult
+from schemacite.lint.rule import Finding, Rule, Severity
+from schemacite.model.statements import ParseError
+from schemacite.report.statistics import statistics_json, statistics_lines
 
 pytest_plugins = ["pytester"]
 

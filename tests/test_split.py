@@ -1,7 +1,7 @@
 """Splitting real-world files into statements with exact positions."""
 from __future__ import annotations
 
-from schemacite.sql.split import split_sql
+from schemacite.sources.split import split_sql
 
 
 def texts(sql: str, dialect: str) -> list[tuple[int, int, str]]:

@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from schemacite.model import dialects
+
 __all__ = ["DIALECTS", "KINDS", "Evidence", "load_catalogue"]
 
 KINDS = frozenset({"measurement", "documentation", "reasoning"})
-DIALECTS = frozenset({"mysql", "mariadb", "postgres"})
-_DIALECT_ALIASES = {"postgresql": "postgres", "pg": "postgres"}
+DIALECTS = frozenset(dialects.DIALECTS)
 
 _REQUIRED = ("id", "kind", "title", "source", "shows", "applies_to")
 _OPTIONAL = ("published", "url", "authors", "setup", "figures", "limits")
@@ -98,8 +99,7 @@ class Evidence:
         }
 
     def applies(self, dialect: str) -> bool:
-        d = dialect.strip().lower()
-        return _DIALECT_ALIASES.get(d, d) in self.applies_to
+        return dialects.canonical(dialect) in self.applies_to
 
 
 def load_catalogue(extra_paths: Iterable[Path] = ()) -> dict[str, Evidence]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 BLOCKS_ORDER = ("nothing", "writes", "reads+writes")
+# statement kinds that take no lock on a table that exists before the change
+NO_LOCK_KINDS = frozenset({"other", "set", "begin", "commit", "create_view", "drop_view"})
 
 
 @dataclass(frozen=True)

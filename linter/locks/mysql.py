@@ -22,7 +22,7 @@ from schemacite.locks import Lock, LockImpact
 from schemacite.locks import mysql_table as T
 from schemacite.locks.mysql_table import Row
 from schemacite.model import Column, Schema, Table
-from schemacite.sql.statement import Action, Statement
+from schemacite.model.statements import Action, Statement
 
 ALGO_RANK = {a: i for i, a in enumerate(T.ALGORITHMS)}  # INSTANT 0 .. COPY 3
 LOCK_RANK = {lk: i for i, lk in enumerate(T.LOCK_LEVELS)}  # NONE 0 .. EXCLUSIVE 2

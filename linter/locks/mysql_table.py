@@ -19,7 +19,7 @@ server and the page disagree, the row follows the server and `note` says so.
 Rows marked "inferred" are not in the Online DDL tables; their note says why
 the value was chosen.
 
-Keys are the ALTER TABLE action ops of schemacite.sql.statement, refined with a
+Keys are the ALTER TABLE action ops of schemacite.model.statements, refined with a
 suffix where the outcome depends on what the op changes:
 
     add_column[.position|.auto_increment|.stored|.virtual]

@@ -17,7 +17,7 @@ from typing import Any
 from schemacite.locks import Lock, LockImpact
 from schemacite.locks import postgres_table as T
 from schemacite.model import Schema, Table
-from schemacite.sql.statement import Action, Statement
+from schemacite.model.statements import Action, Statement
 
 # statement kinds with no lock on existing relations worth reporting
 _SILENT = frozenset({"begin", "commit", "set", "other"})

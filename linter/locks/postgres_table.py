@@ -1,7 +1,7 @@
 """PostgreSQL lock table, PostgreSQL 12 to 17: data only, read by `postgres.impacts`.
 
 One entry per operation key. ALTER TABLE sub-commands are keyed
-``alter_table.<op>`` (the `Action.op` names of `schemacite.sql.statement`);
+``alter_table.<op>`` (the `Action.op` names of `schemacite.model.statements`);
 other statements by their kind, with a suffix for a variant that locks
 differently (``create_index.concurrently``, ``vacuum.full``, ...).
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import IO, TYPE_CHECKING, ClassVar
 
-from schemacite.result import LintResult
+from schemacite.model.results import LintResult
 
 if TYPE_CHECKING:
-    from schemacite.rule import Finding
+    from schemacite.lint.rule import Finding
 
 
 class Reporter:

@@ -14,8 +14,8 @@ from typing import IO
 
 from schemacite import hookimpl
 from schemacite.report import Reporter, finding_text
-from schemacite.result import LintResult
-from schemacite.rule import Finding, Severity
+from schemacite.model.results import LintResult
+from schemacite.lint.rule import Finding, Severity
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 

@@ -17,10 +17,10 @@ from collections import Counter
 from typing import IO, Any
 
 from schemacite import hookimpl
-from schemacite.fingerprint import error_fingerprint, fingerprint
+from schemacite.report.fingerprint import error_fingerprint, fingerprint
 from schemacite.report import Reporter, finding_text
-from schemacite.result import LintResult
-from schemacite.rule import Finding, Severity
+from schemacite.model.results import LintResult
+from schemacite.lint.rule import Finding, Severity
 
 SEVERITIES = {Severity.INFO: "info", Severity.WARNING: "minor", Severity.ERROR: "major"}
 PARSE_ERROR_SEVERITY = "critical"

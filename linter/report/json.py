@@ -6,8 +6,8 @@ from typing import IO, Any
 
 from schemacite import hookimpl
 from schemacite.report import Reporter
-from schemacite.result import LintResult
-from schemacite.rule import Finding
+from schemacite.model.results import LintResult
+from schemacite.lint.rule import Finding
 
 VERSION = 1
 
@@ -45,7 +45,7 @@ class JsonReporter(Reporter):
         if result.notes:
             doc["notes"] = result.notes
         if self.statistics:
-            from schemacite.statistics import statistics_json
+            from schemacite.report.statistics import statistics_json
 
             doc["statistics"] = statistics_json(result.findings)
         json.dump(doc, out, indent=2)

@@ -21,8 +21,8 @@ from typing import IO
 
 from schemacite import hookimpl
 from schemacite.report import Reporter
-from schemacite.result import LintResult
-from schemacite.rule import Finding
+from schemacite.model.results import LintResult
+from schemacite.lint.rule import Finding
 
 # characters XML 1.0 cannot carry, even escaped
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")

@@ -18,10 +18,10 @@ from typing import IO, Any
 from urllib.parse import quote
 
 from schemacite import __version__, hookimpl
-from schemacite.fingerprint import fingerprint
+from schemacite.report.fingerprint import fingerprint
 from schemacite.report import Reporter
-from schemacite.result import LintResult
-from schemacite.rule import Finding, Rule, Severity
+from schemacite.model.results import LintResult
+from schemacite.lint.rule import Finding, Rule, Severity
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://github.com/schemacite/schemacite"

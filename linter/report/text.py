@@ -13,8 +13,8 @@ from typing import IO
 
 from schemacite import hookimpl
 from schemacite.report import Reporter
-from schemacite.result import LintResult
-from schemacite.rule import Finding, Severity
+from schemacite.model.results import LintResult
+from schemacite.lint.rule import Finding, Severity
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -112,7 +112,7 @@ class TextReporter(Reporter):
     def _footer(self, result: LintResult) -> list[str]:
         lines = []
         if self.statistics:
-            from schemacite.statistics import statistics_lines
+            from schemacite.report.statistics import statistics_lines
 
             lines += statistics_lines(result.findings)
         counts = Counter(f.severity for f in result.findings)

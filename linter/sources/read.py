@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from schemacite.model import Index, Location
-from schemacite.sql.alter import AlterSyntaxError, parse_actions
-from schemacite.sql.names import NAME, QNAME, column_list, sqlglot_parse, table_key, tokenize
-from schemacite.sql.partition import find_partition_by, parse_partition_by, parse_pg_partition_by
-from schemacite.sql.split import split_sql
-from schemacite.sql.statement import ParseError, Statement
+from schemacite.sources.mysql.alter import AlterSyntaxError, parse_actions
+from schemacite.sources.names import NAME, QNAME, column_list, sqlglot_parse, table_key, tokenize
+from schemacite.sources.mysql.partition import find_partition_by, parse_partition_by, parse_pg_partition_by
+from schemacite.sources.split import split_sql
+from schemacite.model.statements import ParseError, Statement
 
 _SEQ = itertools.count(1)
 
@@ -256,7 +256,7 @@ def _create_table(m: re.Match, sql: str, dialect: str) -> dict[str, Any]:
     import sqlglot
     from sqlglot import exp
 
-    from schemacite.sql.create_table import like_copies_keys, read_dump_layout, table_from_create
+    from schemacite.sources.mysql.create_table import like_copies_keys, read_dump_layout, table_from_create
 
     key = _key(m.group("name"), dialect)
     rest = sql[m.end() :]
@@ -316,7 +316,7 @@ def _partition_table(parsed, key: str, dialect: str):
     from sqlglot import exp
 
     from schemacite.model import Table
-    from schemacite.sql.create_table import table_from_create
+    from schemacite.sources.mysql.create_table import table_from_create
 
     prop = parsed.find(exp.PartitionedOfProperty)
     schema = prop.this if prop is not None else None

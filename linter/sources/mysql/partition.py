@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from schemacite.model import Partitioning
-from schemacite.sql.names import Tok, column_list, idents_in, paren_group, split_top, text_of
+from schemacite.sources.names import Tok, column_list, idents_in, paren_group, split_top, text_of
 
 METHODS = ("RANGE", "LIST", "HASH", "KEY")
 

@@ -1,7 +1,7 @@
 """Baselines: accept the findings a legacy schema already has, report only new ones.
 
 `write_baseline` stores one entry per finding, keyed by its fingerprint (see
-`schemacite.fingerprint`), sorted so the file reads well in code review::
+`schemacite.report.fingerprint`), sorted so the file reads well in code review::
 
     {
       "version": 1,
@@ -25,10 +25,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from schemacite.fingerprint import fingerprint
+from schemacite.report.fingerprint import fingerprint
 
 if TYPE_CHECKING:
-    from schemacite.rule import Finding
+    from schemacite.lint.rule import Finding
 
 BASELINE_VERSION = 1
 

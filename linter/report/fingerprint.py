@@ -18,7 +18,7 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from schemacite.rule import Finding
+    from schemacite.lint.rule import Finding
 
 VERSION = "v1"  # bump when the hashed fields change; stored baselines then stop matching
 

@@ -27,9 +27,8 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any
 
-from schemacite.config import Config
 from schemacite.locks import scratch
-from schemacite.replay import statement_keys
+from schemacite.sources.replay import statement_keys
 
 
 class VerifyError(Exception):
@@ -44,10 +43,10 @@ class Refusal:
     message: str
 
 
-def verify_rows(dsn: str, config: Config, script: list) -> list[str]:
+def verify_rows(dsn: str, dialect: str, script: list) -> list[str]:
     """Measure the rows of `script` (every applied statement, with its Row or None) and fill each
     row's `measured`, `disagreements` or `verify_error`. Returns notes for the user."""
-    from schemacite.audit import AuditError, connect, parse_dsn, server_dialect
+    from schemacite.sources.servers import AuditError, connect, parse_dsn, server_dialect
 
     try:
         target = parse_dsn(dsn)
@@ -55,10 +54,10 @@ def verify_rows(dsn: str, config: Config, script: list) -> list[str]:
     except AuditError as e:
         raise VerifyError(str(e)) from None
     try:
-        dialect, _, version = server_dialect(conn, target.kind)
-        family = "postgres" if dialect == "postgres" else "mysql"
-        if family != ("postgres" if config.dialect == "postgres" else "mysql"):
-            raise VerifyError(f"{target.masked} runs {version}; the statements are {config.dialect}")
+        server, _, version = server_dialect(conn, target.kind)
+        family = "postgres" if server == "postgres" else "mysql"
+        if family != ("postgres" if dialect == "postgres" else "mysql"):
+            raise VerifyError(f"{target.masked} runs {version}; the statements are {dialect}")
         with scratch.signals_stop():
             if family == "postgres":
                 return _postgres(conn, target, script)
@@ -180,7 +179,7 @@ class _ScratchDatabase:
 
 def _mysql(conn: Any, target, script: list, reconnect) -> list[str]:
     from schemacite.locks.verify_mysql import _run, measure
-    from schemacite.sql.names import qualifiers
+    from schemacite.sources.names import qualifiers
 
     notes = [f"dropped scratch database {n}, left by an earlier run" for n in scratch.mysql_drop_stale(conn)]
     main = scratch.mysql_create(conn)

@@ -21,22 +21,16 @@ target, whatever the number of tables.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 import re
-import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from schemacite.config import TARGETS
+from schemacite.model.dialects import nearest_target
 from schemacite.model import Location, Schema
-from schemacite.result import LintResult
-from schemacite.rule import Finding
-from schemacite.sql.statement import ParseError
 
 SCHEMES = {"mysql": "mysql", "mariadb": "mysql", "postgresql": "postgres", "postgres": "postgres"}
 DEFAULT_PORTS = {"mysql": 3306, "postgres": 5432}
@@ -168,17 +162,6 @@ def parse_dsn(url: str) -> Target:
         database=database,
         params=params,
     )
-
-
-def nearest_target(dialect: str, version: tuple[int, ...]) -> str:
-    """The newest supported target not newer than `version` (the oldest one for older servers)."""
-    supported = sorted(TARGETS[dialect], key=lambda v: tuple(int(p) for p in v.split(".")))
-    chosen = supported[0]
-    for v in supported:
-        want = tuple(int(p) for p in v.split("."))
-        if tuple(version[: len(want)]) >= want:
-            chosen = v
-    return f"{dialect}-{chosen}"
 
 
 def _version(text: str) -> tuple[int, ...]:
@@ -323,10 +306,10 @@ class Reading:
 
 def _catalog(kind: str):
     if kind == "mysql":
-        from schemacite.catalogs import mysql
+        from schemacite.sources.catalogs import mysql
 
         return mysql
-    from schemacite.catalogs import postgres
+    from schemacite.sources.catalogs import postgres
 
     return postgres
 
@@ -344,7 +327,7 @@ def read_target(
     """
     reading = Reading(target)
     started = time.monotonic()
-    from schemacite.catalogs import NothingToRead
+    from schemacite.sources.catalogs import NothingToRead
 
     try:
         status("connecting")
@@ -459,198 +442,3 @@ def _relocate(schema: Schema, target: Target) -> None:
             table.partitioning.defined_at = at
     for view in schema.views.values():
         view.defined_at = Location(f"{target.server}/{view.schema}" if view.schema else target.server)
-
-
-# ---------------------------------------------------------------- progress
-
-
-class _Progress:
-    """A rich progress display on a terminal (stderr); nothing when piped or --quiet."""
-
-    def __init__(self, labels: list[str], enabled: bool):
-        self.enabled = enabled
-        self.tasks: list[Any] = []
-        if enabled:
-            from rich.console import Console
-            from rich.progress import (
-                Progress,
-                SpinnerColumn,
-                TextColumn,
-                TimeElapsedColumn,
-            )
-
-            self.progress = Progress(
-                SpinnerColumn(),
-                TextColumn("{task.description}"),
-                TimeElapsedColumn(),
-                console=Console(stderr=True),
-                transient=True,
-            )
-            self.labels = labels
-            self.tasks = [self.progress.add_task(f"{label}: waiting", total=1) for label in labels]
-
-    def __enter__(self):
-        if self.enabled:
-            self.progress.start()
-        return self
-
-    def __exit__(self, *exc):
-        if self.enabled:
-            self.progress.stop()
-
-    def status(self, i: int) -> Callable[[str], None]:
-        if not self.enabled:
-            return lambda text: None
-
-        def update(text: str) -> None:
-            self.progress.update(self.tasks[i], description=f"{self.labels[i]}: {text}")
-
-        return update
-
-    def done(self, i: int, reading: Reading) -> None:
-        if self.enabled:
-            if reading.error:
-                text = "[red]failed[/]"
-            else:
-                text = f"[green]{len(reading.schema.tables)} tables[/] ({reading.version}, {reading.seconds:.1f} s)"
-            self.progress.update(self.tasks[i], description=f"{self.labels[i]}: {text}", completed=1)
-
-
-def _show_progress(args) -> bool:
-    return not getattr(args, "quiet", False) and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
-
-
-# ---------------------------------------------------------------- commands
-
-
-def _targets(urls: list[str]) -> tuple[list[Target], list[ParseError]]:
-    targets, errors = [], []
-    for url in urls:
-        try:
-            targets.append(parse_dsn(url))
-        except DsnError as e:
-            errors.append(ParseError(file=e.masked, line=0, message=e.reason))
-    return targets, errors
-
-
-def read_all(targets: list[Target], schemas: list[str], sample: float, timeout: float, jobs: int,
-             progress: bool) -> list[Reading]:
-    """Read every target, at most `jobs` at a time; results in the order given."""
-    readings: list[Reading | None] = [None] * len(targets)
-    if not targets:
-        return []
-    workers = max(1, min(jobs, len(targets)))
-    with _Progress([t.masked for t in targets], progress) as display, ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = {
-            pool.submit(read_target, t, schemas, sample, timeout, display.status(i)): i for i, t in enumerate(targets)
-        }
-        for future in as_completed(futures):
-            i = futures[future]
-            readings[i] = future.result()
-            display.done(i, readings[i])
-    return [r for r in readings if r is not None]
-
-
-def _order(f: Finding) -> tuple:
-    """Per location: the most severe first (unused indexes on insert-heavy tables before the rest)."""
-    return (f.location.file, f.location.line, -int(f.severity), f.code, f.table or "", f.message)
-
-
-def audit_readings(readings: list[Reading], config, pm=None) -> LintResult:
-    """Run the table rules over every reading that succeeded and merge the results."""
-    from schemacite.engine import Linter
-
-    result = LintResult()
-    linters: dict[tuple[str, str], Linter] = {}
-    rules: dict[str, Any] = {}
-    for reading in readings:
-        result.files.append(reading.target.masked)
-        if reading.error is not None:
-            result.errors.append(ParseError(file=reading.target.masked, line=0, message=reading.error))
-            continue
-        key = (reading.dialect, reading.target_name)
-        if key not in linters:
-            linters[key] = Linter(dataclasses.replace(config, dialect=reading.dialect, target=reading.target_name), pm)
-        part = linters[key].check_schema(reading.schema, [reading.target.server])
-        result.findings.extend(part.findings)
-        for rule in part.rules:
-            rules.setdefault(rule.code, rule)
-        result.notes += [f"{reading.target.masked}: {note}" for note in reading.notes]
-    result.rules = [rules[c] for c in sorted(rules)]
-    result.findings.sort(key=_order)
-    return result
-
-
-def run_audit(args, config, pm) -> int:
-    """`schemacite audit DSN...`: same rules, reports and exit codes as lint."""
-    from schemacite.cli import emit_report
-    from schemacite.errors import UsageError
-    from schemacite.engine import Linter
-
-    try:
-        Linter(config, pm)  # unknown rules or options: a usage error before any connection
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-    if args.sample < 0:
-        raise UsageError("--sample must be a number of seconds >= 0")
-    targets, errors = _targets(args.dsns)
-    readings = read_all(
-        targets, args.schemas, args.sample, getattr(args, "timeout", CONNECT_TIMEOUT), args.jobs, _show_progress(args)
-    )
-    result = audit_readings(readings, config, pm)
-    result.errors = errors + result.errors
-    result.files = [mask(u) for u in args.dsns]
-    emit_report(args, pm, result)
-    return result.exit_code(config.fail_on)
-
-
-def _unwritable(path: str) -> str | None:
-    """Why a snapshot could not be written to `path` (checked before the server is read), or None."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        return "is a folder"
-    if not os.path.isdir(folder):
-        return f"no such folder {folder}"
-    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        return "not writable"
-    return None
-
-
-def run_snapshot(args) -> int:
-    """`schemacite snapshot DSN -o FILE`: write the model of one server (or PostgreSQL database)."""
-    from schemacite.snapshot import SnapshotError, save_snapshot
-
-    try:
-        target = parse_dsn(args.dsn)
-    except DsnError as e:
-        print(f"schemacite: error: {e}", file=sys.stderr)
-        return 2
-    if args.sample < 0:
-        print("schemacite: error: --sample must be a number of seconds >= 0", file=sys.stderr)
-        return 2
-    quiet = getattr(args, "quiet", False)
-    unwritable = _unwritable(args.output)
-    if unwritable:
-        print(f"schemacite: error: {args.output}: {unwritable}", file=sys.stderr)
-        return 2
-    (reading,) = read_all([target], args.schemas, args.sample, getattr(args, "timeout", CONNECT_TIMEOUT), 1,
-                          _show_progress(args))
-    if reading.error is not None:
-        print(f"schemacite: error: {target.masked}: {reading.error}", file=sys.stderr)
-        return 2
-    for note in reading.notes:
-        print(f"schemacite: note: {note}", file=sys.stderr)
-    try:
-        save_snapshot(reading.schema, args.output, reading.target_name)
-    except SnapshotError as e:
-        print(f"schemacite: error: {e}", file=sys.stderr)
-        return 2
-    if not quiet:
-        schema = reading.schema
-        counted = sum(1 for t in schema.tables.values() if t.workload is not None)
-        print(
-            f"schemacite: wrote {len(schema.tables)} table(s), {len(schema.views)} view(s)"
-            f" ({counted} with workload figures) from {target.masked} ({reading.version}) to {args.output}",
-            file=sys.stderr,
-        )
-    return 0

@@ -8,7 +8,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from schemacite.report import Reporter
-    from schemacite.rule import Rule
+    from schemacite.lint.rule import Rule
 
 hookspec = pluggy.HookspecMarker("schemacite")
 

@@ -12,7 +12,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-MYSQL_FAMILY = frozenset({"mysql", "mariadb"})
+from schemacite.model.dialects import MYSQL_FAMILY
 
 _SCAN = {
     "mysql": re.compile(r"'|\"|`|--|#|/\*|;|\n"),

@@ -2,85 +2,24 @@
 from __future__ import annotations
 
 import fnmatch
-import glob
 import os
-import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from schemacite.config import Config, find_config, load_config
-from schemacite.errors import reading
-from schemacite.paths import escapes, repository_root
+from schemacite.lint.config import Config, find_config, load_config
 from schemacite.model import Location, Schema
-from schemacite.result import LintResult
-from schemacite.rule import Context, Finding, Rule, Severity, Suppression
-from schemacite.sql.statement import ParseError, Statement
-from schemacite.workload import is_insert_heavy
+from schemacite.model.results import LintResult
+from schemacite.lint.rule import Context, Rule
+from schemacite.model.results import Finding, Severity, Suppression
+from schemacite.model.statements import ParseError, Statement
+from schemacite.lint.workload import is_insert_heavy
+from schemacite.sources.replay import Replay
 
 # names that say a table only ever grows; matches are reported as inferred
 APPEND_ONLY_NAMES = (
     "*_log", "*_logs", "*_events", "*_history", "*_audit", "audit_*", "*_audit_log", "*_journal", "*_metrics",
 )
-LOCK_TIMEOUT_VARIABLES = {"lock_timeout", "lock_wait_timeout", "innodb_lock_wait_timeout"}
-NO_LOCK_KINDS = frozenset({"other", "set", "begin", "commit", "create_view", "drop_view"})
-
-
-def natural_key(path: str) -> list:
-    """Sort key putting 2 before 10, so golang-migrate, Flyway and numbered files replay in order."""
-    return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", path)]
-
-
-def expand(paths: Iterable[str]) -> tuple[list[str], list[ParseError]]:
-    """Files named by paths (files, folders, globs): folders give their *.sql files, without *.down.sql.
-
-    A name that leads nowhere (missing, a broken or looping symlink) and a folder or pattern
-    holding no SQL file to lint are errors: checking nothing is not a pass.
-    """
-    files: list[str] = []
-    errors: list[ParseError] = []
-    for p in paths:
-        if os.path.isdir(p):
-            found, skipped = [], 0
-            for root, dirs, names in os.walk(p):
-                dirs.sort()
-                if any(part.startswith(".") for part in Path(root).parts[1:]):
-                    continue
-                for f in names:
-                    low = f.lower()
-                    if low.endswith(".down.sql"):
-                        skipped += 1
-                    elif low.endswith(".sql"):
-                        found.append(os.path.join(root, f))
-            if not found:
-                why = f"only down migrations ({skipped})" if skipped else "no .sql file"
-                errors.append(ParseError(p, 0, f"nothing to lint in this folder: {why}"))
-            files.extend(sorted(found, key=natural_key))
-        elif os.path.exists(p):
-            files.append(p)
-        elif os.path.islink(p):
-            errors.append(ParseError(p, 0, "symbolic link to nothing (broken, or a loop)"))
-        elif glob.has_magic(p):
-            matched = [f for f in sorted(glob.glob(p, recursive=True), key=natural_key) if os.path.isfile(f)]
-            if not matched:
-                errors.append(ParseError(p, 0, "pattern matched no file"))
-            files.extend(matched)
-        else:
-            errors.append(ParseError(p, 0, "no such file or directory"))
-    seen: set[str] = set()
-    unique = []
-    for f in files:
-        key = os.path.abspath(f)
-        if key in seen:
-            continue
-        seen.add(key)
-        why = escapes(f)
-        if why:
-            errors.append(ParseError(f, 0, why))
-            continue
-        unique.append(f)
-    return unique, errors
 
 
 def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
@@ -136,102 +75,9 @@ def mark_insert_heavy(schema: Schema, config: Config) -> None:
             table.insert_heavy = "name"
 
 
-@dataclass
-class Step:
-    """One statement on its way through a replay, with the schema as it was before it."""
-
-    statement: Statement
-    schema: Schema
-    reported: bool
-    in_transaction: bool = False
-    lock_timeout_set: bool = False
-
-
-class Replay:
-    """Walk history and reported files in replay order.
-
-    Iterating yields a Step per statement, then applies the statement to `schema`.
-    History files come first in their version order; reported files follow unless
-    the history already names them, in which case they keep their place there and
-    are not applied twice. `*.down.sql` files are checked on a copy and never kept.
-    """
-
-    def __init__(self, dialect: str, paths: Iterable[str], history: Iterable[str] = (), base: Schema | None = None,
-                 cache=None):
-        self.dialect = dialect
-        self.cache = cache
-        self.reported, self.errors = expand(paths)
-        past, history_errors = expand(history)
-        self.errors += history_errors
-        as_given = {os.path.abspath(f): f for f in self.reported}
-        self.reported_set = set(as_given)
-        past = [as_given.get(os.path.abspath(f), f) for f in past]
-        self.order = past + [f for f in self.reported if f not in past]
-        self.schema = base.copy() if base is not None else Schema(dialect)
-        self.file_ignores: dict[str, tuple[frozenset[str], int]] = {}  # ids, line of the comment
-
-    def __iter__(self) -> Iterator[Step]:
-        from schemacite.replay import apply
-        from schemacite.sql.parse import read_sql_file
-
-        for path in self.order:
-            with reading(path):
-                yield from self._file(path, apply, read_sql_file)
-
-    def _file(self, path: str, apply, read_sql_file, reported: bool | None = None,
-              including: tuple[str, ...] = ()) -> Iterator[Step]:
-        if reported is None:
-            reported = os.path.abspath(path) in self.reported_set
-        parsed = read_sql_file(path, self.dialect, self.cache)
-        self.errors.extend(parsed.errors)
-        self.file_ignores.setdefault(path, (parsed.ignore_file, parsed.ignore_file_at))
-        if reported:
-            self.reported_set.add(os.path.abspath(path))  # included files are part of the change
-        schema = self.schema.copy() if path.lower().endswith(".down.sql") else self.schema
-        in_tx = lock_timeout = False
-        fk_checks = True
-        includes = list(parsed.includes)
-        for stmt in [*parsed.statements, None]:
-            while includes and (stmt is None or includes[0][0] < stmt.location.line):
-                line, target, relative = includes.pop(0)
-                yield from self._include(path, line, target, relative, apply, read_sql_file, reported, including)
-            if stmt is None:
-                break
-            if stmt.kind == "begin":
-                in_tx = True
-            elif stmt.kind == "commit":
-                in_tx = False
-            elif stmt.kind == "set":
-                var = stmt.details["variable"]
-                lock_timeout = lock_timeout or var in LOCK_TIMEOUT_VARIABLES
-                if var == "foreign_key_checks":
-                    fk_checks = stmt.details["value"].strip("'\" ").upper() not in ("0", "OFF", "FALSE")
-            if not fk_checks:
-                stmt.details["foreign_key_checks"] = False
-            yield Step(stmt, schema, reported, in_tx, lock_timeout)
-            apply(schema, stmt, new=reported)
-
-    def _include(self, path: str, line: int, target: str, relative: bool, apply, read_sql_file, reported: bool,
-                 including: tuple[str, ...]) -> Iterator[Step]:
-        """The statements of a file `path` includes at `line` (psql \\i, \\ir; mysql source), in place."""
-        base = os.path.dirname(path) if relative else os.getcwd()
-        full = os.path.normpath(os.path.join(base, os.path.expanduser(target)))
-        chain = (*including, os.path.abspath(path))
-        if not os.path.isfile(full):
-            where = "the including file's folder" if relative else "the working directory"
-            self.errors.append(ParseError(path, line, f"included file {target} not found (looked in {where}: {full})"))
-        elif os.path.abspath(full) in chain:
-            self.errors.append(ParseError(path, line, f"included file {target} includes itself (through {len(chain)} file(s))"))
-        elif why := escapes(full, repository_root(path)):
-            self.errors.append(ParseError(path, line, f"included file {target} {why}"))
-        else:
-            with reading(full):
-                yield from self._file(full, apply, read_sql_file, reported, chain)
-
-
 class Linter:
     def __init__(self, config: Config, pm=None):
-        from schemacite.plugins import plugin_manager, rule_classes
+        from schemacite.lint.plugins import plugin_manager, rule_classes
 
         self.config = config
         self.pm = pm or plugin_manager()
@@ -259,7 +105,7 @@ class Linter:
 
     def lint(self, paths: Iterable[str], history: Iterable[str] = (), base: Schema | None = None,
              cache=None) -> LintResult:
-        from schemacite.locks import impacts_for
+        from schemacite.locks import NO_LOCK_KINDS, impacts_for
 
         run = Replay(self.config.dialect, paths, history, base, cache)
         result = LintResult(rules=self.rules, files=run.reported, errors=run.errors)
@@ -381,7 +227,7 @@ def lint_paths(
     config = config or resolve_config(paths, config_path, overrides)
     base = None
     if config.snapshot:
-        from schemacite.snapshot import load_snapshot
+        from schemacite.sources.snapshot import load_snapshot
 
         base = load_snapshot(config.snapshot)
     linter = Linter(config)

@@ -8,9 +8,9 @@ whose `op` keys the lock tables. Column definitions still go through sqlglot.
 from __future__ import annotations
 
 from schemacite.model import Index
-from schemacite.sql.names import Tok, column_list, paren_group, split_top, sqlglot_column, table_key, text_of, tokenize
-from schemacite.sql.partition import find_partition_by, parse_partition_by, parse_pg_partition_by
-from schemacite.sql.statement import Action
+from schemacite.sources.names import Tok, column_list, paren_group, split_top, sqlglot_column, table_key, text_of, tokenize
+from schemacite.sources.mysql.partition import find_partition_by, parse_partition_by, parse_pg_partition_by
+from schemacite.model.statements import Action
 
 CONSTRAINT_WORDS = {"PRIMARY", "UNIQUE", "FOREIGN", "CHECK", "EXCLUDE"}
 INDEX_WORDS = {"INDEX", "KEY", "FULLTEXT", "SPATIAL"}
@@ -394,7 +394,7 @@ def _column_action(op: str, toks: list[Tok], src: str, text: str, dialect: str) 
     import sqlglot
     from sqlglot import exp
 
-    from schemacite.sql.create_table import column_facts
+    from schemacite.sources.mysql.create_table import column_facts
 
     try:
         coldef = sqlglot_column(definition, dialect)

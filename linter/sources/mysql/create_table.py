@@ -7,8 +7,8 @@ from typing import Any
 from sqlglot import exp
 
 from schemacite.model import Column, Index, Table
-from schemacite.replay import implicit_fk_index
-from schemacite.sql.names import sqlglot_dialect, table_key
+from schemacite.sources.replay import implicit_fk_index
+from schemacite.sources.names import sqlglot_dialect, table_key
 
 # defaults that give every row a different value: PostgreSQL must rewrite the table
 # to add such a column, and MySQL cannot add it instantly
@@ -257,7 +257,7 @@ def _definition_facts(definition: str, dialect: str) -> dict[str, Any] | None:
     if key not in _DEFINITIONS:
         import sqlglot
 
-        from schemacite.sql.names import sqlglot_column
+        from schemacite.sources.names import sqlglot_column
 
         try:
             coldef = sqlglot_column("x " + definition, dialect)

@@ -1,10 +1,21 @@
-"""Apply statements, in order, to a Schema."""
+"""Replay: walk history and reported files in order, applying each statement to a Schema.
+
+`Replay` yields a `Step` per statement (the schema as it was before it), then applies the
+statement with `apply`.
+"""
 from __future__ import annotations
 
-from dataclasses import replace
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+
+from schemacite.errors import reading
+from schemacite.sources.files import escapes, expand, repository_root
 
 from schemacite.model import Column, Index, Schema, Table, View
-from schemacite.sql.statement import Action, Statement
+from schemacite.model.statements import Action, ParseError, Statement
+
+LOCK_TIMEOUT_VARIABLES = {"lock_timeout", "lock_wait_timeout", "innodb_lock_wait_timeout"}
 
 
 def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
@@ -27,7 +38,7 @@ def statement_keys(stmt: Statement) -> list[str]:
     for a in stmt.actions:
         keys += [a.details.get("partition"), a.details.get("parent"), *_as_list(a.details.get("references"))]
         if a.op == "rename_table" and a.new_name:
-            from schemacite.sql.names import table_key
+            from schemacite.sources.names import table_key
 
             keys.append(table_key(a.new_name, stmt.dialect))
     return [k for k in keys if isinstance(k, str) and k]
@@ -170,7 +181,7 @@ def _alter_table(schema: Schema, stmt: Statement, new: bool) -> None:
         if handler is not None:
             handler(schema, table, action, stmt)
         if action.op == "rename_table" and action.new_name:
-            from schemacite.sql.names import table_key
+            from schemacite.sources.names import table_key
 
             _rename(schema, table.name, table_key(action.new_name, stmt.dialect))
 
@@ -360,3 +371,95 @@ _STATEMENTS = {
     "drop_view": _drop_view,
     "alter_table": _alter_table,
 }
+
+
+@dataclass
+class Step:
+    """One statement on its way through a replay, with the schema as it was before it."""
+
+    statement: Statement
+    schema: Schema
+    reported: bool
+    in_transaction: bool = False
+    lock_timeout_set: bool = False
+
+
+class Replay:
+    """Walk history and reported files in replay order.
+
+    Iterating yields a Step per statement, then applies the statement to `schema`.
+    History files come first in their version order; reported files follow unless
+    the history already names them, in which case they keep their place there and
+    are not applied twice. `*.down.sql` files are checked on a copy and never kept.
+    """
+
+    def __init__(self, dialect: str, paths: Iterable[str], history: Iterable[str] = (), base: Schema | None = None,
+                 cache=None):
+        self.dialect = dialect
+        self.cache = cache
+        self.reported, self.errors = expand(paths)
+        past, history_errors = expand(history)
+        self.errors += history_errors
+        as_given = {os.path.abspath(f): f for f in self.reported}
+        self.reported_set = set(as_given)
+        past = [as_given.get(os.path.abspath(f), f) for f in past]
+        self.order = past + [f for f in self.reported if f not in past]
+        self.schema = base.copy() if base is not None else Schema(dialect)
+        self.file_ignores: dict[str, tuple[frozenset[str], int]] = {}  # ids, line of the comment
+
+    def __iter__(self) -> Iterator[Step]:
+        from schemacite.sources.read import read_sql_file
+
+        for path in self.order:
+            with reading(path):
+                yield from self._file(path, apply, read_sql_file)
+
+    def _file(self, path: str, apply, read_sql_file, reported: bool | None = None,
+              including: tuple[str, ...] = ()) -> Iterator[Step]:
+        if reported is None:
+            reported = os.path.abspath(path) in self.reported_set
+        parsed = read_sql_file(path, self.dialect, self.cache)
+        self.errors.extend(parsed.errors)
+        self.file_ignores.setdefault(path, (parsed.ignore_file, parsed.ignore_file_at))
+        if reported:
+            self.reported_set.add(os.path.abspath(path))  # included files are part of the change
+        schema = self.schema.copy() if path.lower().endswith(".down.sql") else self.schema
+        in_tx = lock_timeout = False
+        fk_checks = True
+        includes = list(parsed.includes)
+        for stmt in [*parsed.statements, None]:
+            while includes and (stmt is None or includes[0][0] < stmt.location.line):
+                line, target, relative = includes.pop(0)
+                yield from self._include(path, line, target, relative, apply, read_sql_file, reported, including)
+            if stmt is None:
+                break
+            if stmt.kind == "begin":
+                in_tx = True
+            elif stmt.kind == "commit":
+                in_tx = False
+            elif stmt.kind == "set":
+                var = stmt.details["variable"]
+                lock_timeout = lock_timeout or var in LOCK_TIMEOUT_VARIABLES
+                if var == "foreign_key_checks":
+                    fk_checks = stmt.details["value"].strip("'\" ").upper() not in ("0", "OFF", "FALSE")
+            if not fk_checks:
+                stmt.details["foreign_key_checks"] = False
+            yield Step(stmt, schema, reported, in_tx, lock_timeout)
+            apply(schema, stmt, new=reported)
+
+    def _include(self, path: str, line: int, target: str, relative: bool, apply, read_sql_file, reported: bool,
+                 including: tuple[str, ...]) -> Iterator[Step]:
+        """The statements of a file `path` includes at `line` (psql \\i, \\ir; mysql source), in place."""
+        base = os.path.dirname(path) if relative else os.getcwd()
+        full = os.path.normpath(os.path.join(base, os.path.expanduser(target)))
+        chain = (*including, os.path.abspath(path))
+        if not os.path.isfile(full):
+            where = "the including file's folder" if relative else "the working directory"
+            self.errors.append(ParseError(path, line, f"included file {target} not found (looked in {where}: {full})"))
+        elif os.path.abspath(full) in chain:
+            self.errors.append(ParseError(path, line, f"included file {target} includes itself (through {len(chain)} file(s))"))
+        elif why := escapes(full, repository_root(path)):
+            self.errors.append(ParseError(path, line, f"included file {target} {why}"))
+        else:
+            with reading(full):
+                yield from self._file(full, apply, read_sql_file, reported, chain)

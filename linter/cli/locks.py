@@ -1,112 +1,34 @@
-"""`schemacite locks`: what each statement of a migration locks, and for how long.
-
-The answers come from the same lock tables the lint rules read. With `--verify DSN`
-every statement is also run on a scratch copy on that server (history replayed
-into it first) and the measurement is printed beside the prediction.
-"""
+"""`schemacite locks`: what each statement locks, for a server version, and `--verify`."""
 from __future__ import annotations
+
+import argparse
 
 import json
 import os
 import sys
 from pathlib import Path
-from dataclasses import dataclass, field
-from typing import Any
 
-from schemacite.config import Config
-from schemacite.engine import NO_LOCK_KINDS, Replay
-from schemacite.locks import LockImpact, existing_locks, impacts_for, worst, worst_algorithm
-from schemacite.sql.statement import Statement
-
-MYSQL_MDL_NOTE = (
-    "every ALTER TABLE also takes a brief exclusive metadata lock when it starts and when it ends; "
-    "it waits behind any open transaction on the table and everything queued after it waits too: "
-    "SET SESSION lock_wait_timeout = 5 (seconds) before the migration so it gives up instead of stalling traffic"
-)
+from schemacite.cli.common import _cache, _config, use_color
+from schemacite.lint.config import Config
+from schemacite.locks.report import MYSQL_MDL_NOTE, Row, analyse, row_json
 
 
-@dataclass
-class Row:
-    statement: Statement
-    impacts: list[LockImpact]
-    blocks: str  # on relations that exist before the change
-    measured: Any = None
-    disagreements: list[str] = field(default_factory=list)
-    verify_error: str | None = None
+def cmd_locks(args: argparse.Namespace) -> int:
 
-
-def analyse(config: Config, paths: list[str], history: list[str], cache=None) -> tuple[list[Row], list, list]:
-    """(rows, errors, script): a row per reported statement that can lock something, and, for
-    --verify, every statement the run applies in order, each with its row if it has one."""
-    run = Replay(config.dialect, paths, history, cache=cache)
-    rows: list[Row] = []
-    script: list[tuple[Statement, Row | None]] = []
-    for step in run:
-        stmt = step.statement
-        embedded = stmt.details.get("embedded")
-        row = None
-        if step.reported and stmt.kind not in NO_LOCK_KINDS and not embedded:
-            impacts = impacts_for(stmt, step.schema, config.target)
-            blocks = worst(lk.blocks for i in impacts for lk in existing_locks(i, step.schema, stmt))
-            row = Row(stmt, impacts, blocks)
-            rows.append(row)
-        if stmt.kind not in ("begin", "commit") and not embedded:
-            script.append((stmt, row))
-    return rows, run.errors, script
-
-
-def row_json(row: Row, dialect: str) -> dict[str, Any]:
-    mysql = dialect != "postgres"
-    locks = []
-    for impact in row.impacts:
-        for lk in impact.locks:
-            entry: dict[str, Any] = {"relation": lk.relation, "mode": lk.mode, "blocks": lk.blocks}
-            if mysql:
-                entry.update(algorithm=impact.algorithm, lock=lk.mode)
-            if entry not in locks:
-                locks.append(entry)
-    out: dict[str, Any] = {
-        "file": row.statement.location.file,
-        "line": row.statement.location.line,
-        "sql": row.statement.sql,
-        "operations": [i.operation for i in row.impacts],
-        "locks": locks,
-        "rewrite": any(i.rewrite for i in row.impacts),
-        "scan": any(i.scan for i in row.impacts),
-        "blocks": row.blocks,
-        "alternative": next((i.alternative for i in row.impacts if i.alternative), None),
-        "notes": [i.note for i in row.impacts if i.note],
-    }
-    if mysql:
-        out["algorithm"] = worst_algorithm(row.impacts)
-    if row.measured is not None or row.verify_error:
-        out["verified"] = {"agrees": not row.disagreements and not row.verify_error,
-                           "differences": row.disagreements, "error": row.verify_error,
-                           "measured": _measured_json(row.measured)}
-    return out
-
-
-def _measured_json(m: Any) -> Any:
-    if m is None:
-        return None
-    if hasattr(m, "code") and hasattr(m, "message"):
-        return {"refused": m.code, "message": m.message}
-    if hasattr(m, "locks") and isinstance(getattr(m, "locks"), dict):
-        return {"locks": m.locks, "rewritten": sorted(m.rewritten), "method": m.method}
-    return {"algorithm": m.algorithm, "lock": m.lock, "rebuild": m.rebuild}
+    config = _config(args, args.paths or ["."])
+    return run_locks(args, config, _cache(args, config))
 
 
 def run_locks(args, config: Config, cache=None) -> int:
-    from schemacite.cli import use_color
     from schemacite.errors import UsageError
 
     paths = args.paths or ["."]
-    rows, errors, script = analyse(config, paths, [*config.history, *args.history], cache=cache)
+    rows, errors, script = analyse(config.dialect, config.target, paths, [*config.history, *args.history], cache=cache)
     if args.verify:
-        from schemacite.verify import VerifyError, verify_rows
+        from schemacite.locks.verify import VerifyError, verify_rows
 
         try:
-            for note in verify_rows(args.verify, config, script):
+            for note in verify_rows(args.verify, config.dialect, script):
                 print(f"note: {note}", file=sys.stderr)
         except VerifyError as e:
             raise UsageError(str(e)) from None

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import pluggy
 
-from schemacite import hookspecs
+from schemacite.lint import hookspecs
 
 log = logging.getLogger("schemacite")
 

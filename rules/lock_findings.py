@@ -1,11 +1,11 @@
-"""Turning lock impacts into findings: shared by the two lock rules."""
+"""Turning lock impacts into findings: the policy the two lock rules share (not a plugin itself)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from schemacite.locks import existing_locks, unseen
-from schemacite.rule import Context, Finding, Rule, Severity
-from schemacite.sql.statement import Statement
+from schemacite.lint.rule import Context, Finding, Rule, Severity
+from schemacite.model.statements import Statement
 
 
 def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Iterator[Finding]:

@@ -2,7 +2,7 @@
 migrations reads only the files that changed.
 
 Entries hold the parsed statements as they were before any replay, as plain JSON data
-(`schemacite.plain`): reading one back rebuilds only schemacite's own model classes, after
+(`schemacite.model.plain`): reading one back rebuilds only schemacite's own model classes, after
 checking every field against its declared type, and never runs anything. An entry is keyed
 by the file's bytes, the dialect and the schemacite version, and records that key inside
 itself; an entry that is unreadable, of another shape or of another key is a miss and is
@@ -24,7 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from schemacite import __version__
-from schemacite.plain import Codec, PlainError
+from schemacite.model.plain import Codec, PlainError
 
 FORMAT = 1
 # larger files (schema dumps) are not kept: reading a dump's entry back costs about what
@@ -43,8 +43,8 @@ def cache_root() -> Path:
 @functools.lru_cache(maxsize=1)
 def _codec() -> Codec:
     from schemacite.model import Column, Index, Location, Partitioning, Table, View, Workload
-    from schemacite.sql.parse import ParsedFile
-    from schemacite.sql.statement import Action, ParseError, Statement
+    from schemacite.sources.read import ParsedFile
+    from schemacite.model.statements import Action, ParseError, Statement
 
     return Codec((ParsedFile, Statement, Action, ParseError, Location, Table, Column, Index, Partitioning, View,
                   Workload))
@@ -54,9 +54,10 @@ def _codec() -> Codec:
 def reader_digest() -> bytes:
     """A digest of the code that turns SQL into statements: an entry written by other reader code
     (an editable install between two versions) is never read back."""
-    here = Path(__file__).parent
+    package = Path(__file__).parents[1]
     h = hashlib.blake2b(__version__.encode(), digest_size=16)
-    for path in sorted([*here.glob("sql/*.py"), here / "model.py", here / "plain.py", here / "cache.py"]):
+    readers = [*package.glob("sources/*.py"), *package.glob("sources/*/*.py"), *package.glob("model/*.py")]
+    for path in sorted(readers):
         try:
             h.update(path.read_bytes())
         except OSError:
@@ -77,7 +78,7 @@ class ParseCache:
         return self.dir / key[:2] / f"{key}.json"
 
     def get(self, key: str, path: str):
-        from schemacite.sql.parse import ParsedFile
+        from schemacite.sources.read import ParsedFile
 
         try:
             with open(self._path(key), "rb") as f:
@@ -109,7 +110,7 @@ class ParseCache:
 
 
 def _relocate(parsed, path: str):
-    from schemacite.sql.parse import next_seq
+    from schemacite.sources.read import next_seq
 
     parsed.path = path
     for stmt in parsed.statements:

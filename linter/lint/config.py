@@ -6,16 +6,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from schemacite.rule import Severity
+from schemacite.lint.rule import Severity
 
-DIALECTS = ("mysql", "mariadb", "postgres")
-TARGETS = {
-    "mysql": ("5.7", "8.0", "8.4"),
-    "mariadb": ("10.6", "10.11", "11.4"),
-    "postgres": ("12", "13", "14", "15", "16", "17"),
-}
-DEFAULT_TARGET = {"mysql": "mysql-8.4", "mariadb": "mariadb-11.4", "postgres": "postgres-17"}
-DIALECT_ALIASES = {"postgresql": "postgres", "pg": "postgres"}
+from schemacite.model.dialects import DEFAULT_TARGET, DIALECT_ALIASES, DIALECTS, TARGETS  # noqa: F401
 
 
 class ConfigError(ValueError):
@@ -127,7 +120,7 @@ def load_config(path: Path | None, overrides: dict[str, Any] | None = None) -> C
 
 def _inside(target: Path, config: Path, key: str) -> str:
     """`target`, which a config file names, unless it leads out of the config's repository."""
-    from schemacite.paths import escapes, repository_root
+    from schemacite.sources.files import escapes, repository_root
 
     root = repository_root(config)
     if root is not None:

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from schemacite.rule import Finding
+    from schemacite.lint.rule import Finding
 
 
 def _rows(findings: Iterable[Finding]) -> list[tuple[int, str, str]]:

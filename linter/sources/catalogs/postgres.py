@@ -49,8 +49,8 @@ from schemacite.model import (
     View,
     Workload,
 )
-from schemacite.catalogs import NothingToRead
-from schemacite.sql.names import table_key
+from schemacite.sources.catalogs import NothingToRead
+from schemacite.sources.names import table_key
 
 SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "pg_toast")
 

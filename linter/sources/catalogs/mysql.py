@@ -51,7 +51,7 @@ from datetime import UTC, datetime, timedelta
 import threading
 from typing import Any
 
-from schemacite.catalogs import NothingToRead
+from schemacite.sources.catalogs import NothingToRead
 from schemacite.model import (
     Column,
     Index,
@@ -62,7 +62,7 @@ from schemacite.model import (
     View,
     Workload,
 )
-from schemacite.sql.names import table_key
+from schemacite.sources.names import table_key
 
 SYSTEM_SCHEMAS = ("mysql", "information_schema", "performance_schema", "sys")
 

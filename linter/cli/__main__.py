@@ -1,0 +1,5 @@
+import sys
+
+from schemacite.cli import main
+
+sys.exit(main())

@@ -1,0 +1,52 @@
+"""`schemacite lint`: migration files and dumps, replayed and checked."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from schemacite.cli.common import _cache, _config, _plugin_manager, diagnostics, emit_report
+from schemacite.errors import UsageError
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    from schemacite.lint.engine import Linter
+
+    paths = args.paths or ["."]
+    config = _config(args, paths)
+    base = None
+    if config.snapshot:
+        from schemacite.sources.snapshot import SnapshotError, load_snapshot, snapshot_target
+
+        try:
+            base = load_snapshot(config.snapshot)
+        except SnapshotError as e:
+            raise UsageError(str(e)) from None
+        if not config.dialect_given:  # the snapshot knows which server it came from
+            args.dialect, args.target = base.dialect, snapshot_target(config.snapshot)
+            config = _config(args, paths)
+    pm = _plugin_manager(args)
+    try:
+        linter = Linter(config, pm)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    result = linter.lint(paths, [*config.history, *args.history], base, cache=_cache(args, config))
+    if args.write_baseline:
+        from schemacite.report.baseline import write_baseline
+
+        write_baseline(args.write_baseline, result.findings)
+        diagnostics(result.errors, result.notes)
+        print(f"schemacite: recorded {len(result.findings)} finding(s) in {args.write_baseline}", file=sys.stderr)
+        return 2 if result.errors else 0
+    if args.baseline:
+        from schemacite.report.baseline import BaselineError, filter_new
+
+        try:
+            result.findings, matched = filter_new(result.findings, args.baseline)
+        except (BaselineError, OSError) as e:
+            raise UsageError(f"baseline {args.baseline}: {e}") from None
+        if matched:
+            result.notes.append(f"{matched} finding(s) already in baseline {args.baseline} not shown")
+    emit_report(args, pm, result)
+    return result.exit_code(config.fail_on)
+
+

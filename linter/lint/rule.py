@@ -1,0 +1,124 @@
+"""The public API a rule (built-in or third-party) is written against."""
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from schemacite.model import Location, Schema, Table
+from schemacite.model.results import Finding, Severity, Suppression
+
+if TYPE_CHECKING:
+    from schemacite.locks import LockImpact
+    from schemacite.model.statements import Statement
+
+DOCS_URL = "https://github.com/schemacite/schemacite/blob/main/docs/rules/{name}.md"
+
+
+@dataclass(frozen=True)
+class Option:
+    type: type
+    default: Any
+    help: str
+
+
+@dataclass
+class Context:
+    """What a rule may consult besides the object it is checking."""
+
+    dialect: str
+    target: str  # e.g. "postgres-15", "mysql-8.0"
+    schema: Schema  # before the statement, for check_statement; final, for check_table
+    # statement rules only
+    in_transaction: bool = False
+    lock_timeout_set: bool = False
+    impacts: list[LockImpact] = field(default_factory=list)
+
+    @property
+    def server(self) -> str:
+        return self.target.rsplit("-", 1)[0]
+
+    @property
+    def version(self) -> tuple[int, ...]:
+        return tuple(int(p) for p in self.target.rsplit("-", 1)[1].split("."))
+
+
+class Rule:
+    """Base class: subclasses set the metadata and define check_table and/or check_statement."""
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]  # message template, formatted with the finding's arguments
+    default_severity: ClassVar[Severity] = Severity.WARNING
+    dialects: ClassVar[frozenset[str]] = frozenset({"mysql", "mariadb", "postgres"})
+    evidence: ClassVar[tuple[str, ...]] = ()
+    evidence_note: ClassVar[str | None] = None  # said when no measurement backs the rule
+    options: ClassVar[dict[str, Option]] = {}
+    statement_kinds: ClassVar[frozenset[str]] = frozenset()  # empty: every kind
+    status: ClassVar[str] = "stable"
+
+    def __init__(self, severity: Severity | None = None, options: dict[str, Any] | None = None):
+        self.severity = severity or self.default_severity
+        self.option_values = {k: o.default for k, o in self.options.items()}
+        self.option_values.update(options or {})
+
+    # the engine calls whichever of these a rule defines
+    def check_table(self, table: Table, ctx: Context) -> Iterator[Finding]:  # pragma: no cover
+        raise NotImplementedError
+
+    def check_statement(self, statement: Statement, ctx: Context) -> Iterator[Finding]:  # pragma: no cover
+        raise NotImplementedError
+
+    def check_suppression(self, suppression: Suppression, ctx: Context) -> Iterator[Finding]:  # pragma: no cover
+        raise NotImplementedError
+
+    @classmethod
+    def defines(cls, method: str) -> bool:
+        return getattr(cls, method) is not getattr(Rule, method)
+
+    @classmethod
+    def doc(cls) -> str:
+        return inspect.cleandoc(cls.__doc__ or "")
+
+    @classmethod
+    def url(cls) -> str:
+        return DOCS_URL.format(name=cls.name)
+
+    def finding(
+        self,
+        at: Location,
+        *,
+        table: str | None = None,
+        index: str | None = None,
+        severity: Severity | None = None,
+        suggestion: str | None = None,
+        evidence: tuple[str, ...] | None = None,
+        sql: str = "",
+        message: str | None = None,
+        dialect: str | None = None,
+        identity: str = "",
+        **args: Any,
+    ) -> Finding:
+        """A finding of this rule; with `dialect`, only evidence that holds for it is cited."""
+        ids = self.evidence if evidence is None else evidence
+        if dialect is not None:
+            from schemacite.evidence import load_catalogue
+
+            catalogue = load_catalogue()
+            ids = tuple(i for i in ids if i not in catalogue or catalogue[i].applies(dialect))
+        return Finding(
+            rule=self.name,
+            code=self.code,
+            severity=severity if severity is not None else self.severity,
+            location=at,
+            message=message or self.summary.format(table=table, **args),
+            table=table,
+            index=index,
+            suggestion=suggestion,
+            evidence=ids,
+            evidence_note=self.evidence_note,
+            url=self.url(),
+            sql=sql,
+            extra={"identity": identity} if identity else {},
+        )

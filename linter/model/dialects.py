@@ -1,0 +1,34 @@
+"""The dialects schemacite reads and the server versions ("targets") it judges locks for.
+
+One place for this knowledge: configuration, live servers, evidence records and the lock tables
+all read it from here.
+"""
+from __future__ import annotations
+
+DIALECTS = ("mysql", "mariadb", "postgres")
+MYSQL_FAMILY = frozenset({"mysql", "mariadb"})
+# spellings people use for a dialect
+DIALECT_ALIASES = {"postgresql": "postgres", "pg": "postgres"}
+TARGETS = {
+    "mysql": ("5.7", "8.0", "8.4"),
+    "mariadb": ("10.6", "10.11", "11.4"),
+    "postgres": ("12", "13", "14", "15", "16", "17"),
+}
+DEFAULT_TARGET = {"mysql": "mysql-8.4", "mariadb": "mariadb-11.4", "postgres": "postgres-17"}
+
+
+def canonical(dialect: str) -> str:
+    """The dialect's own name for any accepted spelling (`PostgreSQL` -> `postgres`)."""
+    d = dialect.strip().lower()
+    return DIALECT_ALIASES.get(d, d)
+
+
+def nearest_target(dialect: str, version: tuple[int, ...]) -> str:
+    """The newest supported target not newer than `version` (the oldest one for older servers)."""
+    supported = sorted(TARGETS[dialect], key=lambda v: tuple(int(p) for p in v.split(".")))
+    chosen = supported[0]
+    for v in supported:
+        want = tuple(int(p) for p in v.split("."))
+        if tuple(version[: len(want)]) >= want:
+            chosen = v
+    return f"{dialect}-{chosen}"

@@ -1,0 +1,85 @@
+"""What a run reports: findings with their severity, suppression comments, and the whole result
+as every reporter receives it."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from schemacite.model.schema import Location
+from schemacite.model.statements import ParseError
+
+if TYPE_CHECKING:
+    from schemacite.lint.rule import Rule
+
+
+class Severity(enum.IntEnum):
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"unknown severity {text!r} (use info, warning or error)") from None
+
+
+@dataclass
+class Finding:
+    rule: str
+    code: str
+    severity: Severity
+    location: Location
+    message: str
+    table: str | None = None
+    suggestion: str | None = None
+    index: str | None = None  # the index a finding is about, apart from its table (DROP INDEX)
+    evidence: tuple[str, ...] = ()
+    evidence_note: str | None = None
+    url: str = ""
+    sql: str = ""  # the statement, normalised, for fingerprints
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def sort_key(self) -> tuple:
+        return (self.location.file, self.location.line, self.location.column, self.code)
+
+
+@dataclass(frozen=True)
+class Suppression:
+    """One `-- schemacite: ignore[...]` (or `ignore-file[...]`) comment, after the rules ran.
+
+    `rules` are the names or codes it lists, as written but lower-cased ("*" when it lists
+    none); `used` those that silenced at least one finding; `unknown` those that name no
+    registered rule; `inactive` those naming a rule that did not run (disabled, or not for
+    this dialect), which cannot be judged.
+    """
+
+    location: Location
+    scope: str  # "statement" | "file"
+    rules: frozenset[str]
+    used: frozenset[str]
+    unknown: frozenset[str]
+    inactive: frozenset[str]
+
+
+
+
+@dataclass
+class LintResult:
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[ParseError] = field(default_factory=list)
+    rules: list[Rule] = field(default_factory=list)  # the active rules, for reporters that list them
+    files: list[str] = field(default_factory=list)  # what was reported on (paths or server/schema names)
+    statements: int = 0  # statements analysed
+    suppressed: list[Finding] = field(default_factory=list)  # silenced inline, for SARIF `suppressions`
+    notes: list[str] = field(default_factory=list)  # degraded parts of a run (audit privileges, counters off)
+
+    def exit_code(self, fail_on: Severity) -> int:
+        if self.errors:
+            return 2
+        return 1 if any(f.severity >= fail_on for f in self.findings) else 0

@@ -1,0 +1,105 @@
+"""Which files a run reads, in which order, and where they may come from.
+
+`expand` turns paths, folders and globs into the SQL files to read, in version order.
+
+A pull request controls every file of its checkout, symbolic links included. A link from
+`migrations/x.sql` to `~/.pgpass`, an include of `/etc/...` or a config `history` pointing out of
+the tree would make a CI job read, and quote in its error messages, files the pull request
+does not own. So inside a git work tree, every file schemacite reads on a repository's behalf
+(SQL files, their includes, paths a config file names) must resolve inside that work tree.
+Outside any work tree nothing is confined: the user named the files themselves.
+"""
+from __future__ import annotations
+
+import functools
+import glob
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from schemacite.model.statements import ParseError
+
+
+@functools.lru_cache(maxsize=256)
+def _root_of(folder: str) -> str | None:
+    for candidate in [folder, *map(str, Path(folder).parents)]:
+        if os.path.exists(os.path.join(candidate, ".git")):
+            return candidate
+    return None
+
+
+def repository_root(path: str | os.PathLike) -> str | None:
+    """The git work tree holding `path` (as written, links not followed), if any."""
+    return _root_of(os.path.dirname(os.path.abspath(path)) if not os.path.isdir(path) else os.path.abspath(path))
+
+
+def escapes(path: str | os.PathLike, root: str | None = None) -> str | None:
+    """Why reading `path` would leave the repository it belongs to (or `root`), else None."""
+    root = root or repository_root(path)
+    if root is None:
+        return None
+    try:
+        real = os.path.realpath(path)
+    except (OSError, RuntimeError):
+        return None  # a loop: reading it fails with its own error
+    real_root = os.path.realpath(root)
+    if real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep):
+        return None
+    return f"resolves to {real}, outside the repository {root}: not read"
+
+
+def natural_key(path: str) -> list:
+    """Sort key putting 2 before 10, so golang-migrate, Flyway and numbered files replay in order."""
+    return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", path)]
+
+
+def expand(paths: Iterable[str]) -> tuple[list[str], list[ParseError]]:
+    """Files named by paths (files, folders, globs): folders give their *.sql files, without *.down.sql.
+
+    A name that leads nowhere (missing, a broken or looping symlink) and a folder or pattern
+    holding no SQL file to lint are errors: checking nothing is not a pass.
+    """
+    files: list[str] = []
+    errors: list[ParseError] = []
+    for p in paths:
+        if os.path.isdir(p):
+            found, skipped = [], 0
+            for root, dirs, names in os.walk(p):
+                dirs.sort()
+                if any(part.startswith(".") for part in Path(root).parts[1:]):
+                    continue
+                for f in names:
+                    low = f.lower()
+                    if low.endswith(".down.sql"):
+                        skipped += 1
+                    elif low.endswith(".sql"):
+                        found.append(os.path.join(root, f))
+            if not found:
+                why = f"only down migrations ({skipped})" if skipped else "no .sql file"
+                errors.append(ParseError(p, 0, f"nothing to lint in this folder: {why}"))
+            files.extend(sorted(found, key=natural_key))
+        elif os.path.exists(p):
+            files.append(p)
+        elif os.path.islink(p):
+            errors.append(ParseError(p, 0, "symbolic link to nothing (broken, or a loop)"))
+        elif glob.has_magic(p):
+            matched = [f for f in sorted(glob.glob(p, recursive=True), key=natural_key) if os.path.isfile(f)]
+            if not matched:
+                errors.append(ParseError(p, 0, "pattern matched no file"))
+            files.extend(matched)
+        else:
+            errors.append(ParseError(p, 0, "no such file or directory"))
+    seen: set[str] = set()
+    unique = []
+    for f in files:
+        key = os.path.abspath(f)
+        if key in seen:
+            continue
+        seen.add(key)
+        why = escapes(f)
+        if why:
+            errors.append(ParseError(f, 0, why))
+            continue
+        unique.append(f)
+    return unique, errors
