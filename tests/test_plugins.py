@@ -208,3 +208,21 @@ def test_rule_pages_are_generated_from_the_rules(tmp_path):
     assert docs.main(["--check", "--out", str(tmp_path)]) == 1
     for cls in BUILTIN_RULES:  # every finding's URL names a page that exists
         assert cls.url().endswith(f"docs/rules/{cls.name}.md") and (ROOT / "docs" / "rules" / f"{cls.name}.md").is_file()
+
+
+def test_distributions_in_the_current_directory_are_not_plugins(tmp_path, monkeypatch):
+    """A repository linted with `python -m schemacite` has its own folder on sys.path: a
+    `*.dist-info` committed there must not name a module of the repository for us to import."""
+    import schemacite.lint.plugins as plugins
+
+    dist = tmp_path / "evil-1.0.dist-info"
+    dist.mkdir()
+    (dist / "entry_points.txt").write_text("[schemacite]\nevil = evil_pack\n")
+    (tmp_path / "evil_pack.py").write_text("raise SystemExit('repository code ran')\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend("")
+    assert "evil" not in {ep.name for ep in plugins.entry_points("schemacite")}
+    monkeypatch.syspath_prepend(str(tmp_path))  # spelled as a path, it is still the current directory
+    assert "evil" not in {ep.name for ep in plugins.entry_points("schemacite")}
+    monkeypatch.chdir(ROOT)  # the same folder, seen from elsewhere, is an ordinary sys.path entry
+    assert "evil" in {ep.name for ep in plugins.entry_points("schemacite")}

@@ -44,19 +44,25 @@ def entry_points(group: str) -> list[EntryPoint]:
 
     Read straight from each distribution's entry_points.txt: importing importlib.metadata
     costs 30-45 ms of a pre-commit run's start-up budget, for a scan that takes 2 ms.
+    The current directory is left out even when it is on sys.path (`python -m schemacite`):
+    it is usually the repository being linted, and a `*.dist-info` folder committed there
+    would otherwise name a module of the repository for us to import.
     """
     found: dict[str, EntryPoint] = {}
     header = f"[{group}]"
+    here = os.path.realpath(os.getcwd())
     for folder in sys.path:
+        if os.path.realpath(folder or ".") == here:
+            continue
         try:
-            names = os.listdir(folder or ".")
+            names = os.listdir(folder)
         except OSError:
             continue
         for name in names:
             if not name.endswith((".dist-info", ".egg-info")):
                 continue
             try:
-                with open(os.path.join(folder or ".", name, "entry_points.txt"), encoding="utf-8") as f:
+                with open(os.path.join(folder, name, "entry_points.txt"), encoding="utf-8") as f:
                     text = f.read()
             except OSError:
                 continue
