@@ -46,7 +46,7 @@ class ConcurrentlyInTransaction(Rule):
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
         if not ctx.in_transaction:
             return
-        concurrent = stmt.details.get("concurrently") or any(
+        concurrent = getattr(stmt.op, "concurrently", False) or any(
             a.op == "detach_partition_concurrently" for a in stmt.actions
         )
         if stmt.kind == "vacuum":

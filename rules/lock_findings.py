@@ -32,8 +32,9 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
     if impact.note:
         suggestion += f" ({impact.note})"
     names = list(dict.fromkeys(lk.relation for lk in locks))
+    named_indexes = set(getattr(stmt.op, "names", ())) if stmt.kind == "drop_index" else set()
     indexes = [n for n in names if n not in ctx.schema.tables and (
-        ctx.schema.index_owner(n) is not None or n in stmt.details.get("names", ()) and stmt.kind == "drop_index")]
+        ctx.schema.index_owner(n) is not None or n in named_indexes)]
     tables = [n for n in names if n not in indexes]
     missing = unseen(names, ctx.schema)
     if missing:

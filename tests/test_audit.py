@@ -216,8 +216,8 @@ def test_snapshot_file_errors(tmp_path, capsys):
     with pytest.raises(SnapshotError, match=r"bad\.json: not valid JSON \(line 1, column 2"):
         load_snapshot(bad)
     future = tmp_path / "future.json"
-    future.write_text(json.dumps({**_snapshot_doc("mysql"), "version": 2}))
-    with pytest.raises(SnapshotError, match="future.json: snapshot version 2 is not supported .*reads version 1"):
+    future.write_text(json.dumps({**_snapshot_doc("mysql"), "version": 3}))
+    with pytest.raises(SnapshotError, match="future.json: snapshot version 3 is not supported .*reads versions 1, 2"):
         load_snapshot(future)
     other = tmp_path / "other.json"
     other.write_text(json.dumps({"findings": []}))
@@ -248,7 +248,7 @@ def test_snapshot_save_load_is_lossless(tmp_path):
     again = load_snapshot(path)
     assert again == schema
     doc = json.loads(path.read_text())
-    assert doc["version"] == 1 and doc["target"] == "mariadb-10.11" and doc["sampled_at"] == "2025-02-01T00:00:00Z"
+    assert doc["version"] == 2 and doc["target"] == "mariadb-10.11" and doc["sampled_at"] == "2025-02-01T00:00:00Z"
 
 
 # ================================================================ MariaDB
@@ -770,7 +770,7 @@ def test_snapshot_contents_and_no_password(capsys, tmp_path, mariadb_server, mar
     text = path.read_text()
     assert MARIA_PASSWORD not in text
     doc = json.loads(text)
-    assert doc["version"] == 1 and doc["dialect"] == "mariadb" and doc["target"].startswith("mariadb-")
+    assert doc["version"] == 2 and doc["dialect"] == "mariadb" and doc["target"].startswith("mariadb-")
     assert doc["origin"] == f"mysql://auditor@127.0.0.1:{mariadb_server.port}"
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", doc["sampled_at"])
     tables = {t["key"]: t for t in doc["tables"]}

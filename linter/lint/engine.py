@@ -12,7 +12,7 @@ from schemacite.model import Location, Schema
 from schemacite.model.results import LintResult
 from schemacite.lint.rule import Context, Rule
 from schemacite.model.results import Finding, Severity, Suppression
-from schemacite.model.statements import ParseError, Statement
+from schemacite.model.statements import CreateTable, ParseError, Statement
 from schemacite.lint.workload import is_insert_heavy
 from schemacite.sources.replay import Replay
 
@@ -173,24 +173,18 @@ class Linter:
         ]
 
 
-_CREATES = frozenset({"create_table", "create_table_as", "create_table_like"})
-_OTHER_RELATIONS = ("references", "partition", "parent")
-
-
 def locks_existing(stmt: Statement, schema: Schema) -> bool:
     """Whether the statement can lock a relation that exists before this change.
 
     A schema dump or a first migration creates tables and indexes on tables it just
     created: their locks harm nobody, so the lock tables need not be consulted.
     """
-    if stmt.details.get("references") or stmt.details.get("parent"):
-        return True
-    if stmt.kind in _CREATES:
-        return False
-    table = schema.tables.get(stmt.table) if stmt.table else None
-    if table is None or not table.new or stmt.kind not in ("create_index", "alter_table"):
-        return True
-    return any(a.details.get(k) for a in stmt.actions for k in _OTHER_RELATIONS)
+    op = stmt.op
+    created = {op.model.name} if isinstance(op, CreateTable) else set()
+    names = set(op.relations()) - created
+    if not names:
+        return not created  # VACUUM, CLUSTER, REINDEX DATABASE with no table: every table
+    return any((t := schema.tables.get(n)) is None or not t.new for n in names)
 
 
 def _run(rule: Rule, method: str, subject: Any, ctx: Context, result: LintResult, where) -> list[Finding]:

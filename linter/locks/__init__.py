@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-BLOCKS_ORDER = ("nothing", "writes", "reads+writes")
+from schemacite.locks.modes import ALGORITHMS, BLOCKS_ORDER, MYSQL_LOCKS, rank, worst  # noqa: F401
 # statement kinds that take no lock on a table that exists before the change
 NO_LOCK_KINDS = frozenset({"other", "set", "begin", "commit", "create_view", "drop_view"})
 
@@ -39,33 +39,26 @@ class LockImpact:
     note: str | None = None
     source: str = ""  # documentation the row comes from
     refused: str | None = None  # the error the server answers instead (MySQL code, PostgreSQL SQLSTATE)
+    row: str | None = None  # the key of the lock-table row the prediction rests on
 
     @property
     def blocks(self) -> str:
-        return max((lk.blocks for lk in self.locks), key=BLOCKS_ORDER.index, default="nothing")
+        return worst(lk.blocks for lk in self.locks)
 
     @property
     def metadata_only(self) -> bool:
         return not self.rewrite and not self.scan
 
 
-ALGORITHM_ORDER = ("INSTANT", "NOCOPY", "INPLACE", "COPY")  # MySQL/MariaDB, cheapest first
-LOCK_ORDER = ("NONE", "SHARED", "EXCLUSIVE")  # MySQL/MariaDB LOCK= levels, least first
-
-
-def worst(blocks) -> str:
-    return max(blocks, key=BLOCKS_ORDER.index, default="nothing")
-
-
 def worst_algorithm(impacts: list[LockImpact]) -> str | None:
     """The costliest MySQL/MariaDB algorithm among the impacts, if any names one."""
-    return max((i.algorithm for i in impacts if i.algorithm in ALGORITHM_ORDER), key=ALGORITHM_ORDER.index, default=None)
+    return max((i.algorithm for i in impacts if i.algorithm in ALGORITHMS), key=ALGORITHMS.index, default=None)
 
 
 def worst_lock_level(impacts: list[LockImpact]) -> str | None:
     """The strictest MySQL/MariaDB LOCK= level among the impacts, if any."""
-    levels = (lk.mode for i in impacts for lk in i.locks if lk.mode in LOCK_ORDER)
-    return max(levels, key=LOCK_ORDER.index, default=None)
+    levels = (lk.mode for i in impacts for lk in i.locks if lk.mode in MYSQL_LOCKS)
+    return max(levels, key=MYSQL_LOCKS.index, default=None)
 
 
 # what the server answers to a table whose primary or unique key lacks a partitioning column
@@ -83,7 +76,7 @@ def impacts_for(statement, schema, target: str) -> list[LockImpact]:
         from schemacite.locks.mysql import impacts as mysql_impacts
 
         found = mysql_impacts(statement, schema, server, tuple(int(p) for p in version.split(".")))
-    model = statement.details.get("model")
+    model = getattr(statement.op, "model", None)
     if model is not None and model.keys_lacking_partition_columns():
         found = found or [LockImpact(operation=statement.kind)]
         found[0].refused = PARTITION_KEY_REFUSAL[server]
@@ -98,7 +91,7 @@ def existing_locks(impact: LockImpact, schema, statement=None) -> list[Lock]:
     either (a dump's `DROP TABLE IF EXISTS` preamble, an idempotent migration): it locks nothing
     we can name.
     """
-    if_exists = statement is not None and statement.details.get("if_exists")
+    if_exists = statement is not None and statement.if_exists
     out = []
     for lk in impact.locks:
         table = schema.tables.get(lk.relation) or schema.index_owner(lk.relation)

@@ -15,14 +15,26 @@ not per row and is returned by `general_note(server)` for the command output.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from schemacite.locks import Lock, LockImpact
 from schemacite.locks import mysql_table as T
+from schemacite.locks.modes import blocks
 from schemacite.locks.mysql_table import Row
 from schemacite.model import Column, Schema, Table
-from schemacite.model.statements import Action, Statement
+from schemacite.model.statements import (
+    Action,
+    AddColumn,
+    AddForeignKey,
+    AddKey,
+    CreateIndex,
+    DropIndex,
+    LockTable,
+    Option,
+    RenameTable,
+    Statement,
+)
+from schemacite.sources.mysql.types import STRING_TYPES, TEXT_TYPES
 
 ALGO_RANK = {a: i for i, a in enumerate(T.ALGORITHMS)}  # INSTANT 0 .. COPY 3
 LOCK_RANK = {lk: i for i, lk in enumerate(T.LOCK_LEVELS)}  # NONE 0 .. EXCLUSIVE 2
@@ -59,21 +71,20 @@ def impacts(statement: Statement, schema: Schema, server: str, version: tuple[in
     version = _version(version)
     table = schema.table(statement.table) if statement.table and schema is not None else None
     relation = statement.table or "?"
+    op = statement.op
     kind = statement.kind
 
     if kind == "alter_table":
         return _alter(statement, table, relation, server, version)
-    if kind == "create_index":
-        d = statement.details
-        action = Action("add_index", statement.sql, details={**d, "index": _index_from_details(d)})
-        key, note = _index_key(action, table, server, version, [action])
+    if isinstance(op, CreateIndex):
+        action = AddKey("add_unique" if op.index.unique else "add_index", statement.sql, index=op.index)
+        key, note = _index_key(action, table, [action])
         row = _lookup_adjusted(server, key, version, table, [])
-        clauses = {"algorithm": _norm(d.get("algorithm")), "lock": _norm(d.get("lock"))}
+        clauses = {"algorithm": _norm(op.algorithm), "lock": _norm(op.lock)}
         return [_impact("create_index", key, row, relation, server, version, clauses, note)]
-    if kind == "drop_index":
+    if isinstance(op, DropIndex):
         row = lookup(server, "drop_index", version)
-        clauses = {"algorithm": _norm(statement.details.get("algorithm")),
-                   "lock": _norm(statement.details.get("lock"))}
+        clauses = {"algorithm": _norm(op.algorithm), "lock": _norm(op.lock)}
         impact = _impact("drop_index", "drop_index", row, relation, server, version, clauses)
         if server == "mariadb" and any(clauses.values()):
             impact.note = ("server refuses: MariaDB's DROP INDEX ... ON takes no ALGORITHM/LOCK clause "
@@ -83,40 +94,28 @@ def impacts(statement: Statement, schema: Schema, server: str, version: tuple[in
         key = f"statement.{kind}"
         row = _lookup_adjusted(server, key, version, table, [])
         impact = _impact(kind, key, row, relation, server, version, {})
-        return [_with_relations(impact, _relations(statement, relation))]
-    if kind == "lock_table":
-        modes = statement.details.get("modes") or {relation: statement.details.get("mode") or "WRITE"}
+        names = [old for old, _new in op.pairs] if isinstance(op, RenameTable) else list(op.relations())
+        mode = impact.locks[0].mode
+        impact.locks = [Lock(r, mode, blocks(mode)) for r in names or [relation]]
+        return [impact]
+    if isinstance(op, LockTable):
         out = []
-        for name, mode in modes.items():
-            key = "statement.lock_table.read" if "READ" in str(mode).upper() else "statement.lock_table.write"
+        for name, mode in op.modes or ((relation, op.mode),):
+            key = "statement.lock_table.read" if "READ" in mode.upper() else "statement.lock_table.write"
             out.append(_impact(kind, key, lookup(server, key, version), name, server, version, {}))
         return out
     return []
 
 
-def _relations(statement: Statement, relation: str) -> list[str]:
-    """Every table a TRUNCATE / DROP / OPTIMIZE / RENAME statement names (old names for RENAME)."""
-    d = statement.details
-    if d.get("pairs"):
-        return [old for old, _new in d["pairs"]]
-    return list(d.get("tables") or [relation])
-
-
-def _with_relations(impact: LockImpact, relations: list[str]) -> LockImpact:
-    mode = impact.locks[0].mode
-    impact.locks = [Lock(r, mode, T.BLOCKS[mode]) for r in relations]
-    return impact
-
-
 # --------------------------------------------------------------------------- ALTER TABLE
 def _alter(statement: Statement, table: Table | None, relation: str, server: str, version) -> list[LockImpact]:
     actions = [a for a in statement.actions if a.op not in CLAUSE_OPS]
-    clauses = {"algorithm": None, "lock": None}
+    clauses: dict[str, str | None] = {"algorithm": None, "lock": None}
     for a in statement.actions:
-        if a.op in CLAUSE_OPS:
-            clauses[a.op] = _norm(a.details.get("value") or _clause_value(a.text))
+        if isinstance(a, Option) and a.op in CLAUSE_OPS:
+            clauses[a.op] = _norm(a.value)
     ops = {a.op for a in actions}
-    fk_checks_off = _fk_checks_off(statement)
+    fk_checks_off = not statement.foreign_key_checks
 
     planned: list[tuple[Action, str, Row, str | None]] = []
     replaced_pk = "drop_primary_key" in ops and "add_primary_key" in ops
@@ -158,7 +157,7 @@ def _combine(parts: list[LockImpact], relation: str, server: str, version) -> Lo
     notes = [p.note for p in parts if p.note and "server refuses" in p.note]
     return LockImpact(
         operation="alter_table",
-        locks=[Lock(relation, mode, T.BLOCKS[mode])],
+        locks=[Lock(relation, mode, blocks(mode))],
         rewrite=any(p.rewrite for p in parts),
         scan=any(p.scan for p in parts),
         algorithm=algorithm,
@@ -170,54 +169,45 @@ def _combine(parts: list[LockImpact], relation: str, server: str, version) -> Lo
 
 def _key(action: Action, table, server, version, actions, replaced_pk, fk_checks_off) -> tuple[str, str | None]:
     op = action.op
-    d = action.details
-    if op == "add_column":
-        text = action.text.upper()
-        if d.get("auto_increment") or re.search(r"\bAUTO_INCREMENT\b", text):
+    if isinstance(action, AddColumn) and op == "add_column":
+        column = action.definition
+        if column.auto_increment:
             return "add_column.auto_increment", None
-        generated = d.get("generated") or d.get("expression") or re.search(r"\b(?:GENERATED\s+ALWAYS\s+)?AS\s*\(",
-                                                                           text)
-        if generated and (d.get("stored") is True or re.search(r"\b(STORED|PERSISTENT)\b", text)):
+        if column.generated == "stored":
             return "add_column.stored", None
-        if generated or d.get("virtual"):
+        if column.generated == "virtual":
             return "add_column.virtual", None
-        position = d.get("position") or d.get("first_or_after")
-        if position:
-            if str(position).lower() == "after" and table is not None and table.columns:
-                after = d.get("after") or d.get("after_column")
-                if after and after == list(table.columns)[-1]:
+        if action.position:
+            if action.position == "after" and table is not None and table.columns:
+                if action.after and action.after == list(table.columns)[-1]:
                     return "add_column", None
             return "add_column.position", None
         return "add_column", None
     if op == "drop_column":
         col = table.columns.get(action.column) if table is not None and action.column else None
-        if col is not None and re.search(r"\bAS\s*\(|\bGENERATED\b", col.type, re.IGNORECASE):
-            stored = re.search(r"\b(STORED|PERSISTENT)\b", col.type, re.IGNORECASE)
-            return ("drop_column.stored" if stored else "drop_column.virtual"), None
+        if col is not None and col.generated:
+            return ("drop_column.stored" if col.generated == "stored" else "drop_column.virtual"), None
         if table is not None and action.column and _indexed(table, action.column):
             return "drop_column.indexed", None
         return "drop_column", None
-    if op in ("modify_column", "change_column", "alter_column_type"):
+    if isinstance(action, AddColumn):  # MODIFY / CHANGE
         return _modify_key(action, table, server, version)
-    if op in ("add_index", "add_unique"):
-        return _index_key(action, table, server, version, actions)
+    if isinstance(action, AddKey) and op in ("add_index", "add_unique"):
+        return _index_key(action, table, actions)
     if op == "add_primary_key":
         return ("drop_primary_key+add_primary_key" if replaced_pk else "add_primary_key"), None
-    if op == "add_foreign_key":
-        checks = d.get("foreign_key_checks")
-        if checks is False or (checks is None and fk_checks_off):
-            return "add_foreign_key.no_checks", None
-        return "add_foreign_key", None
-    if op == "convert_charset":
-        m = re.search(r"\b(?:CHARACTER\s+SET|CHARSET)\s*=?\s*`?(\w+)", f"{d.get('value') or ''} {action.text}",
-                      re.IGNORECASE)
-        target = (m.group(1) if m else str(d.get("charset") or d.get("value") or "")).lower()
-        source = str(d.get("from") or _table_charset(table) or "").lower()
+    if isinstance(action, AddForeignKey):
+        return ("add_foreign_key.no_checks" if fk_checks_off else "add_foreign_key"), None
+    if isinstance(action, Option) and op == "convert_charset":
+        target = (action.value or "").lower()
+        source = _table_charset(table) or ""
         if target.startswith("utf8mb4") and source in ("utf8", "utf8mb3") and not _has_text_columns(table):
             return "convert_charset.utf8mb3_to_utf8mb4", None
+        if target and target == source and lookup(server, "convert_charset.same", version) is not None:
+            return "convert_charset.same", None
         return "convert_charset", None
-    if op == "engine":
-        value = str(d.get("value") or "").lower()
+    if isinstance(action, Option) and op == "engine":
+        value = (action.value or "").lower()
         current = (table.engine or "innodb").lower() if table is not None else "innodb"
         if value and value != current:
             return "engine.change", None
@@ -230,21 +220,18 @@ def _key(action: Action, table, server, version, actions, replaced_pk, fk_checks
     return op, None
 
 
-def _index_key(action: Action, table, server, version, actions) -> tuple[str, str | None]:
-    index = action.details.get("index")
-    kind = getattr(index, "kind", None) or action.details.get("kind") or "btree"
-    unique = action.op == "add_unique" or bool(getattr(index, "unique", False) or action.details.get("unique"))
-    if kind == "fulltext":
+def _index_key(action: AddKey, table, actions) -> tuple[str, str | None]:
+    index = action.index
+    if index.kind == "fulltext":
         has_ft = table is not None and any(i.kind == "fulltext" for i in table.indexes)
         earlier = any(
-            a is not action and a.op == "add_index" and getattr(a.details.get("index"), "kind", "") == "fulltext"
-            for a in actions[: actions.index(action)] if action in actions
-        )
+            isinstance(a, AddKey) and a.index.kind == "fulltext" for a in actions[: actions.index(action)]
+        ) if action in actions else False
         return ("add_index.fulltext" if has_ft or earlier else "add_index.fulltext_first"), None
-    if kind == "spatial":
+    if index.kind == "spatial":
         return "add_index.spatial", None
-    if unique:
-        columns = tuple(getattr(index, "columns", ()) or ())
+    if action.op == "add_unique" or index.unique:
+        columns = index.columns
         if (
             table is not None
             and table.primary_key is None
@@ -257,71 +244,10 @@ def _index_key(action: Action, table, server, version, actions) -> tuple[str, st
     return "add_index", None
 
 
-def _index_from_details(d: dict):
-    from schemacite.model import Index
-
-    if d.get("index") is not None:
-        return d["index"]
-    return Index(name=d.get("name"), columns=tuple(d.get("columns") or ()), unique=bool(d.get("unique")),
-                 kind=str(d.get("kind") or "btree").lower())
-
-
 # --------------------------------------------------------------------------- MODIFY / CHANGE
-_TYPE_RE = re.compile(
-    r"^\s*([a-z_]+(?:\s+(?:varying|precision))?)\s*(?:\((.*?)\))?\s*(.*)$", re.IGNORECASE | re.DOTALL
-)
-_ALIASES = {"integer": "int", "bool": "tinyint", "boolean": "tinyint", "dec": "decimal", "numeric": "decimal",
-            "character varying": "varchar", "character": "char", "double precision": "double"}
-_INT_TYPES = {"tinyint", "smallint", "mediumint", "int", "bigint"}
-
-
-def _parse_type(text: str) -> dict:
-    text = (text or "").strip()
-    m = _TYPE_RE.match(text)
-    if not m:
-        return {"base": text.lower(), "args": "", "rest": ""}
-    base = _ALIASES.get(m.group(1).strip().lower(), m.group(1).strip().lower())
-    args = (m.group(2) or "").replace(" ", "")
-    rest = m.group(3) or ""
-    if base in _INT_TYPES:
-        args = ""  # display width means nothing to storage
-    if text.lower().startswith(("bool", "boolean")):
-        args = ""
-    cs = re.search(r"\b(?:CHARACTER\s+SET|CHARSET)\s*=?\s*`?(\w+)", rest, re.IGNORECASE)
-    co = re.search(r"\bCOLLATE\s*=?\s*`?(\w+)", rest, re.IGNORECASE)
-    charset = cs.group(1).lower() if cs else None
-    if charset == "utf8":
-        charset = "utf8mb3"
-    collate = co.group(1).lower() if co else None
-    if collate and collate.startswith("utf8_"):
-        collate = "utf8mb3_" + collate[5:]
-    if charset is None and collate:
-        charset = collate.split("_")[0]
-    return {
-        "base": base,
-        "args": args.lower() if base not in ("enum", "set") else (m.group(2) or ""),
-        "unsigned": bool(re.search(r"\bUNSIGNED\b", rest, re.IGNORECASE)),
-        "zerofill": bool(re.search(r"\bZEROFILL\b", rest, re.IGNORECASE)),
-        "charset": charset,
-        "charset_written": cs is not None,
-        "collate": collate,
-        "auto_increment": bool(re.search(r"\bAUTO_INCREMENT\b", rest, re.IGNORECASE)),
-    }
-
-
-_STRING_TYPES = {"char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set"}
-
-
-def _column_attributes(text: str) -> str:
-    """CHARACTER SET / COLLATE / AUTO_INCREMENT written in a column definition (the parser's type drops them)."""
-    found = re.findall(
-        r"\b(?:CHARACTER\s+SET|CHARSET)\s*=?\s*`?\w+|\bCOLLATE\s*=?\s*`?\w+|\bAUTO_INCREMENT\b",
-        re.sub(r"'(?:[^']|'')*'", "''", text or ""), re.IGNORECASE,
-    )
-    return " ".join(found)
-
-
 def _members(args: str) -> list[str]:
+    import re
+
     return [m.group(1) or m.group(2) for m in re.finditer(r"'((?:[^']|'')*)'|\"((?:[^\"]|\"\")*)\"", args)]
 
 
@@ -331,82 +257,77 @@ def _enum_size(kind: str, n: int) -> int:
     return {1: 1, 2: 2, 3: 3, 4: 4}.get((n + 7) // 8, 8)
 
 
-def _modify_key(action: Action, table, server, version) -> tuple[str, str | None]:
-    d = action.details
-    old: Column | None = table.columns.get(action.column) if table is not None and action.column else None
+def _modify_key(action: AddColumn, table, server, version) -> tuple[str, str | None]:
+    source = action.old_name or action.column
+    old: Column | None = table.columns.get(source) if table is not None and source else None
+    new = action.definition
     changes: list[str] = []
-    new_name = action.new_name or d.get("new_name")
-    new_type = d.get("type")
-    position = d.get("position") or d.get("first_or_after")
     if old is None:
         note = "the column's current definition is unknown; assuming a type change"
-        return ("modify_column.reorder" if position and not new_type else "modify_column.type"), note
-    if position:
+        return ("modify_column.reorder" if action.position and not new.type else "modify_column.type"), note
+    if action.position:
         changes.append("reorder")
-    new_nullable = not bool(d.get("not_null")) if "not_null" in d else old.nullable
-    if table is not None and table.primary_key is not None and action.column in table.primary_key.columns:
+    new_nullable = new.nullable
+    if table is not None and table.primary_key is not None and source in table.primary_key.columns:
         new_nullable = False  # primary key columns stay NOT NULL whatever the MODIFY says
-    text_up = action.text.upper()
     note = None
-    if new_type:
-        o = _parse_type(old.type)
-        n = _parse_type(new_type + " " + _column_attributes(action.text))
+    if new.type:
         known_cs = _table_charset(table)
         table_cs = known_cs or T.DEFAULT_CHARSET
-        o_cs = o["charset"] or table_cs
-        n_cs = n["charset"] or table_cs
-        if n["charset_written"] and not o["charset"] and not known_cs and n["base"] in _STRING_TYPES:
+        o_cs = old.charset or table_cs
+        n_cs = new.charset or table_cs
+        if new.charset and not old.charset and not known_cs and new.base_type in STRING_TYPES:
             # the column's current character set is not in the model: assume a conversion
             o_cs = "unknown"
             note = "the column's current character set is unknown: assuming it changes"
-        if (n["auto_increment"] or re.search(r"\bAUTO_INCREMENT\b", text_up)) and not getattr(
-            old, "auto_increment", False
-        ):
+        if new.auto_increment and not old.auto_increment:
             changes.append("auto_increment")
-        elif o["base"] != n["base"] or o["unsigned"] != n["unsigned"] or o["zerofill"] != n["zerofill"]:
+        elif old.base_type != new.base_type or old.unsigned != new.unsigned or old.zerofill != new.zerofill:
             changes.append("type")
-        elif o["base"] in ("enum", "set"):
-            om, nm = _members(o["args"]), _members(n["args"])
+        elif old.base_type in ("enum", "set"):
+            om, nm = _members(old.type_args), _members(new.type_args)
             if om == nm:
                 pass
-            elif nm[: len(om)] == om and _enum_size(o["base"], len(om)) == _enum_size(n["base"], len(nm)):
+            elif nm[: len(om)] == om and _enum_size(old.base_type, len(om)) == _enum_size(new.base_type, len(nm)):
                 changes.append("enum_append")
             else:
                 changes.append("type")
-        elif o["base"] in ("varchar", "varbinary", "char", "binary") and o["args"] != n["args"] or o_cs != n_cs:
-            changes.append(_string_change(o, n, o_cs, n_cs))
-        elif o["args"] != n["args"]:
+        elif old.base_type in ("varchar", "varbinary", "char", "binary") and old.type_args != new.type_args or o_cs != n_cs:
+            changes.append(_string_change(old, new, o_cs, n_cs))
+        elif old.type_args != new.type_args:
             changes.append("type")
-        elif (o["collate"] or None) != (n["collate"] or None) and n["collate"]:
+        elif (old.collation or None) != (new.collation or None) and new.collation:
             changes.append("collation")
     if new_nullable != old.nullable:
         changes.append("null" if new_nullable else "not_null")
-    if "default" in d and _norm_default(d.get("default")) != _norm_default(old.default) and not changes:
+    if new.default != old.default and _norm_default(new.default) != _norm_default(old.default) and not changes:
         changes.append("default")
+    if not changes and new.invisible != old.invisible and new.name == source:
+        return "alter_column_visibility", None
     if not changes:
-        changes.append("rename" if new_name and new_name != action.column else "same")
+        changes.append("rename" if new.name != source else "same")
     worst = max(changes, key=lambda c: _cost(lookup(server, f"modify_column.{c}", version)))
-    if worst in ("collation", "charset_utf8mb3_to_utf8mb4") and server == "mariadb" and _indexed(table, action.column):
+    if worst in ("collation", "charset_utf8mb3_to_utf8mb4") and server == "mariadb" and _indexed(table, source):
         note = "an index covers the column: it is rebuilt (NOCOPY)"
     return f"modify_column.{worst}", note
 
 
-def _string_change(o, n, o_cs, n_cs) -> str:
-    if o["base"] in ("char", "binary") or n["base"] != o["base"]:
+def _string_change(o: Column, n: Column, o_cs, n_cs) -> str:
+    if o.base_type in ("char", "binary") or n.base_type != o.base_type:
         return "type"  # CHAR lengths cannot change in place
     if o_cs != n_cs:
         if o_cs == "utf8mb3" and n_cs == "utf8mb4":
             kind = _length_change(o, n, 3, 4)
             return "charset_utf8mb3_to_utf8mb4" if kind in ("same", "varchar_extend") else kind
         return "type"
-    mb = T.CHARSET_MAXLEN.get(o_cs, 4) if o["base"] == "varchar" else 1
+    mb = T.CHARSET_MAXLEN.get(o_cs, 4) if o.base_type == "varchar" else 1
     return _length_change(o, n, mb, mb)
 
 
-def _length_change(o, n, old_mb, new_mb) -> str:
+def _length_change(o: Column, n: Column, old_mb, new_mb) -> str:
     try:
-        old_len = int(o["args"] or 1) * old_mb
-        new_len = int(n["args"] or 1) * new_mb
+        old_len = int(o.type_args or 1) * old_mb
+        new_len = int(n.type_args or 1) * new_mb
     except ValueError:
         return "type"
     if new_len < old_len:
@@ -476,26 +397,20 @@ def _indexed(table: Table | None, column: str | None) -> bool:
 
 
 def _table_charset(table: Table | None) -> str | None:
-    cs = getattr(table, "charset", None) if table is not None else None
-    return cs.lower() if cs else None
+    return table.charset.lower() if table is not None and table.charset else None
 
 
 def _has_text_columns(table: Table | None) -> bool:
     if table is None:
         return True  # unknown: assume the worst
-    return any(re.match(r"\s*(tiny|medium|long)?text\b", c.type or "", re.IGNORECASE) for c in table.columns.values())
-
-
-def _fk_checks_off(statement: Statement) -> bool:
-    v = statement.details.get("foreign_key_checks")
-    return v is False or str(v).lower() in ("0", "off", "false")
+    return any(c.base_type in TEXT_TYPES for c in table.columns.values())
 
 
 # --------------------------------------------------------------------------- clauses -> impact
 def _impact(operation, key, row: Row | None, relation, server, version, clauses, note=None) -> LockImpact:
     if row is None:
-        return LockImpact(operation, [Lock(relation, "EXCLUSIVE", T.BLOCKS["EXCLUSIVE"])], rewrite=True,
-                          algorithm=None, note=f"'{key}' is not in the MySQL/MariaDB online DDL matrix")
+        return LockImpact(operation, [Lock(relation, "EXCLUSIVE", blocks("EXCLUSIVE"))], rewrite=True,
+                          algorithm=None, note=f"'{key}' is not in the MySQL/MariaDB online DDL matrix", row=key)
     algorithm, rebuild, lock, scan = row.algorithm, row.rebuild, row.lock, row.scan
     notes = [n for n in (row.note, note) if n]
     refused: list[str] = []
@@ -564,13 +479,14 @@ def _impact(operation, key, row: Row | None, relation, server, version, clauses,
         alternative = T.ALTERNATIVES["copy"]
     return LockImpact(
         operation=operation,
-        locks=[Lock(relation, lock, T.BLOCKS[lock])],
+        locks=[Lock(relation, lock, blocks(lock))],
         rewrite=rebuild,
         scan=scan,
         algorithm=algorithm,
         alternative=alternative,
         note=impact_note or None,
         source=row.source,
+        row=key,
     )
 
 
@@ -597,11 +513,6 @@ def _version(version) -> tuple[int, ...]:
 
 def _norm(value) -> str | None:
     return str(value).strip().upper() if value else None
-
-
-def _clause_value(text: str) -> str | None:
-    m = re.search(r"=\s*(\w+)", text or "")
-    return m.group(1) if m else None
 
 
 def _max_lock(a: str, b: str) -> str:

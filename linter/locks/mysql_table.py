@@ -26,7 +26,7 @@ suffix where the outcome depends on what the op changes:
     drop_column[.indexed|.stored|.virtual]
     modify_column.<change>   (also used for change_column; see MODIFY_CHANGES)
     add_index[.fulltext_first|.fulltext|.spatial], add_unique[.clustered]
-    add_foreign_key[.no_checks], engine[.change], convert_charset[.utf8mb3_to_utf8mb4]
+    add_foreign_key[.no_checks], engine[.change], convert_charset[.utf8mb3_to_utf8mb4|.same]
     add_partition[.hash], ...
     statement.<kind>         statement kinds other than alter_table
 """
@@ -75,9 +75,7 @@ MDB_TRUNCATE = "https://mariadb.com/docs/server/reference/sql-statements/table-s
 MDB_LOCK = "https://mariadb.com/docs/server/reference/sql-statements/transactions/lock-tables"
 MDB_DROP = "https://mariadb.com/docs/server/reference/sql-statements/data-definition/drop/drop-table"
 
-ALGORITHMS = ("INSTANT", "NOCOPY", "INPLACE", "COPY")  # cheapest first
-LOCK_LEVELS = ("NONE", "SHARED", "EXCLUSIVE")  # least restrictive first
-BLOCKS = {"NONE": "nothing", "SHARED": "writes", "EXCLUSIVE": "reads+writes"}
+from schemacite.locks.modes import ALGORITHMS, MYSQL_LOCKS as LOCK_LEVELS  # noqa: E402,F401
 
 
 @dataclass(frozen=True)
@@ -812,6 +810,10 @@ MARIADB: dict[str, tuple[tuple[tuple[int, ...], Row], ...]] = {
         ((10, 4), R("INSTANT", False, "NONE", MDB_10_4_BLOG,
                     "measured: utf8mb3 to utf8mb4 is instant when no TEXT column must grow to a larger "
                     "type (then COPY) and no index covers a converted column (then NOCOPY)", verified=V)),
+    ),
+    "convert_charset.same": (
+        (_D0, R("INSTANT", False, "NONE", MDB_INSTANT,
+                "measured: the table already has that character set; only metadata changes", verified=V)),
     ),
     "engine": (
         (_D0, R("INPLACE", True, "NONE", MDB_INPLACE, "ENGINE=InnoDB on an InnoDB table: rebuild in place",

@@ -35,49 +35,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-ACCESS_SHARE = "AccessShareLock"
-ROW_SHARE = "RowShareLock"
-ROW_EXCLUSIVE = "RowExclusiveLock"
-SHARE_UPDATE_EXCLUSIVE = "ShareUpdateExclusiveLock"
-SHARE = "ShareLock"
-SHARE_ROW_EXCLUSIVE = "ShareRowExclusiveLock"
-EXCLUSIVE = "ExclusiveLock"
-ACCESS_EXCLUSIVE = "AccessExclusiveLock"
-
-# What each mode stops other sessions from doing with ordinary statements
-# (docs, 13.3.1 Table-Level Locks, Table 13.2 "Conflicting Lock Modes": plain
-# SELECT takes ACCESS SHARE, INSERT/UPDATE/DELETE/MERGE take ROW EXCLUSIVE).
-BLOCKS = {
-    ACCESS_EXCLUSIVE: "reads+writes",
-    EXCLUSIVE: "writes",  # also SELECT ... FOR UPDATE/SHARE, but not plain reads
-    SHARE_ROW_EXCLUSIVE: "writes",
-    SHARE: "writes",
-    SHARE_UPDATE_EXCLUSIVE: "nothing",  # only other DDL, VACUUM, ANALYZE
-    ROW_EXCLUSIVE: "nothing",
-    ROW_SHARE: "nothing",
-    ACCESS_SHARE: "nothing",
-}
-
-# LOCK TABLE ... IN <mode> MODE spelling -> pg_locks name
-LOCK_TABLE_MODES = {
-    "ACCESS SHARE": ACCESS_SHARE,
-    "ROW SHARE": ROW_SHARE,
-    "ROW EXCLUSIVE": ROW_EXCLUSIVE,
-    "SHARE UPDATE EXCLUSIVE": SHARE_UPDATE_EXCLUSIVE,
-    "SHARE": SHARE,
-    "SHARE ROW EXCLUSIVE": SHARE_ROW_EXCLUSIVE,
-    "EXCLUSIVE": EXCLUSIVE,
-    "ACCESS EXCLUSIVE": ACCESS_EXCLUSIVE,
-}
+from schemacite.locks.modes import (  # noqa: F401 - the rows below name the modes
+    ACCESS_EXCLUSIVE,
+    ACCESS_SHARE,
+    EXCLUSIVE,
+    ROW_EXCLUSIVE,
+    ROW_SHARE,
+    SHARE,
+    SHARE_ROW_EXCLUSIVE,
+    SHARE_UPDATE_EXCLUSIVE,
+    SPELLINGS,
+)
 
 # Roles of `Other` locks, resolved by postgres.py:
 ROLES = {
-    "referenced": "table a new or dropped foreign key points at (Action.details['references'])",
-    "partition": "partition being attached or detached (Action.details['partition']), with its own partitions",
+    "referenced": "table a new or dropped foreign key points at",
+    "partition": "partition being attached or detached, with its own partitions",
     "default_partition": "the parent's DEFAULT partition, if it has one",
-    "parent": "partitioned table a new partition is created in (Statement.details['parent'])",
+    "parent": "partitioned table a new partition is created in",
     "inherit_parent": "parent table named by INHERIT / NO INHERIT",
-    "index": "the index the statement names (Statement.target / details['names'])",
+    "index": "the index the statement names",
     "table_indexes": "every index of the table",
     "index_table": "the table that owns the named index",
     "sources": "tables and views a query reads",
@@ -562,7 +539,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
 }
 
 # LOCK TABLE: one row per mode (LOCK reference page; ACCESS EXCLUSIVE when no mode is given).
-for _spelling, _mode in LOCK_TABLE_MODES.items():
+for _spelling, _mode in SPELLINGS.items():
     ROWS["lock_table." + _spelling.lower().replace(" ", "_")] = (Row(
         _mode, recurse=True,
         note="held until the transaction ends",

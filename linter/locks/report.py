@@ -38,7 +38,7 @@ def analyse(dialect: str, target: str, paths: list[str], history: list[str], cac
     script: list[tuple[Statement, Row | None]] = []
     for step in run:
         stmt = step.statement
-        embedded = stmt.details.get("embedded")
+        embedded = stmt.embedded
         row = None
         if step.reported and stmt.kind not in NO_LOCK_KINDS and not embedded:
             impacts = impacts_for(stmt, step.schema, target)

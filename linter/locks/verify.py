@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from schemacite.locks import scratch
-from schemacite.sources.replay import statement_keys
 
 
 class VerifyError(Exception):
@@ -80,8 +79,8 @@ def _touching(done: list, stmt, row) -> list[str]:
     """The SQL of the earlier statements that build what `stmt` touches: those naming any of its
     relations (followed through what they name in turn), and those naming none (types,
     functions, extensions, schemas a table may need)."""
-    wanted = set(statement_keys(stmt)) | {lk.relation for i in row.impacts for lk in i.locks}
-    keys = [statement_keys(s) for s in done]
+    wanted = set(stmt.op.relations()) | {lk.relation for i in row.impacts for lk in i.locks}
+    keys = [s.op.relations() for s in done]
     grew = True
     while grew:
         grew = False
@@ -196,7 +195,7 @@ def _mysql(conn: Any, target, script: list, reconnect) -> list[str]:
                     notes.append(f"{stmt.location}: {why}")
                 continue
             if row is not None:
-                tables = _linked_tables(conn, main, statement_keys(stmt))
+                tables = _linked_tables(conn, main, list(stmt.op.relations()))
                 try:
                     measured = measure(conn, _copier(conn, main, tables), stmt.sql)
                 except Exception as e:  # noqa: BLE001 - one statement must not end the run

@@ -29,7 +29,7 @@ Two methods, chosen automatically:
        statement can go on. The first run gates with ``ACCESS EXCLUSIVE``, which
        conflicts with every mode. Each later run gates each table with the mode
        that is compatible with the strongest mode seen so far on it but
-       conflicts with every stronger one (``GATE_AFTER``), so a stronger request
+       conflicts with every stronger one (``modes.gate_after``), so a stronger request
        made later in the statement (VACUUM first looks the table up under
        ``ACCESS SHARE``, then takes ``SHARE UPDATE EXCLUSIVE``) is caught on the
        next run. Runs stop when one adds nothing.
@@ -58,45 +58,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from schemacite.locks import scratch
-
-# pg_locks mode names, weakest to strongest (the numbering of lockdefs.h)
-MODES = (
-    "AccessShareLock",
-    "RowShareLock",
-    "RowExclusiveLock",
-    "ShareUpdateExclusiveLock",
-    "ShareLock",
-    "ShareRowExclusiveLock",
-    "ExclusiveLock",
-    "AccessExclusiveLock",
-)
+from schemacite.locks.modes import MODES, gate_after, strongest
 
 # relkinds that behave like tables for readers and writers
 TABLE_KINDS = frozenset("rpmvf")
 # relkinds gated in the observed method (`LOCK TABLE` also takes views, but locks their base tables too)
 LOCKABLE_KINDS = frozenset("rp")
 
-# observed method: the gate mode for a table on which `key` is the strongest mode seen so far. It is
-# compatible with every mode up to `key` and conflicts with every stronger one (Table 13.2).
-GATE_AFTER = {
-    None: "ACCESS EXCLUSIVE",
-    "AccessShareLock": "EXCLUSIVE",
-    "RowShareLock": "SHARE ROW EXCLUSIVE",
-    "RowExclusiveLock": "SHARE UPDATE EXCLUSIVE",
-    "ShareUpdateExclusiveLock": "ROW EXCLUSIVE",
-    "ShareLock": "SHARE",
-    "ShareRowExclusiveLock": "ROW SHARE",
-    "ExclusiveLock": "ACCESS SHARE",
-    "AccessExclusiveLock": None,  # nothing stronger to find
-}
-
 _NOT_IN_TRANSACTION = "25001"  # active_sql_transaction: "cannot run inside a transaction block"
-
-
-def strongest(modes: Iterable[str]) -> str | None:
-    """The strongest of some pg_locks modes (None for none)."""
-    ranked = [m for m in modes if m in MODES]
-    return max(ranked, key=MODES.index) if ranked else None
 
 
 @dataclass(frozen=True)
@@ -343,12 +312,12 @@ def _run_observed(
     sql: str,
     timeout: float,
     *,
-    gate_after: dict[str, str] | None,
+    seen_modes: dict[str, str] | None,
 ) -> tuple[list[SeenLock], dict[int, tuple[str, str, int]], dict[int, int]]:
     """One run on a fresh copy (`fresh()`: a context manager giving an object with `conn`,
-    `relations()` and `helper()`): gated (`gate_after`: strongest mode seen so far per table)
+    `relations()` and `helper()`): gated (`seen_modes`: strongest mode seen so far per table)
     or parked (None)."""
-    parked = gate_after is None
+    parked = seen_modes is None
     helpers: list[Any] = []
     with fresh() as copy:
         conn = copy.conn
@@ -367,7 +336,7 @@ def _run_observed(
                     holder.execute(f'LOCK TABLE ONLY "{name}" IN ROW EXCLUSIVE MODE')
             else:
                 for oid, name in lockable:
-                    mode = GATE_AFTER[gate_after.get(name)]
+                    mode = gate_after(seen_modes.get(name))
                     if mode is None:
                         continue
                     gate = copy.helper()
@@ -429,7 +398,7 @@ def measure_observed(fresh: Callable[[], Any], sql: str, version: int, timeout: 
     before: dict[int, tuple[str, str, int]] = {}
     after: dict[int, int] = {}
     for run in range(len(MODES) + 1):
-        seen, b, a = _run_observed(fresh, sql, timeout, gate_after=dict(found))
+        seen, b, a = _run_observed(fresh, sql, timeout, seen_modes=dict(found))
         if run == 0:
             before, after = b, a
         grew = False
@@ -441,7 +410,7 @@ def measure_observed(fresh: Callable[[], Any], sql: str, version: int, timeout: 
                 grew = True
         if not grew:
             break
-    seen, _, _ = _run_observed(fresh, sql, timeout, gate_after=None)
+    seen, _, _ = _run_observed(fresh, sql, timeout, seen_modes=None)
     for s in seen:
         merged.setdefault((s.relation, s.mode), s)
     return Measured(

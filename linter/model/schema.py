@@ -1,7 +1,8 @@
 """The dialect-neutral schema model shared by SQL replay, live catalogs and snapshots.
 
-Table and index names are stored lower-cased and unquoted (see sql.names.table_key),
-so `Events`, `events` and `` `events` `` meet in one table.
+Table and index names are stored lower-cased and unquoted (see sources.names.table_key),
+so `Events`, `events` and `` `events` `` meet in one table. Replay, the catalog readers and
+snapshots fill the same fields, so a live schema and a replayed one are one model.
 """
 from __future__ import annotations
 
@@ -29,10 +30,32 @@ def latest(*locations: Location | None) -> Location | None:
 
 @dataclass(slots=True)
 class Column:
+    """A column as the server has it.
+
+    `type` is the type as written or as the catalog prints it (`varchar(26)`, `bigint(20)
+    unsigned`); `base_type` and `type_args` are its name and modifiers, normalised by the reader
+    of the column's dialect (`varchar`, "26"; `numeric`, "20,2"), which is what type changes are
+    judged on. `default_calls` names the functions the default calls (their volatility decides
+    whether adding the column rewrites a PostgreSQL table).
+    """
+
     name: str
     type: str = ""
     nullable: bool = True
     default: str | None = None
+    base_type: str = ""
+    type_args: str = ""
+    default_calls: tuple[str, ...] = ()
+    generated: str | None = None  # "stored" | "virtual": GENERATED ALWAYS AS (...)
+    expression: str | None = None  # the generation expression
+    identity: str | None = None  # "always" | "by default": GENERATED ... AS IDENTITY
+    serial: bool = False  # PostgreSQL serial types: a sequence default
+    auto_increment: bool = False  # MySQL/MariaDB AUTO_INCREMENT
+    unsigned: bool = False  # MySQL/MariaDB numeric attributes
+    zerofill: bool = False
+    charset: str | None = None  # MySQL/MariaDB, when the definition names one (else the table's)
+    collation: str | None = None
+    invisible: bool = False  # MySQL/MariaDB INVISIBLE: left out of SELECT *
 
 
 @dataclass(slots=True)
@@ -43,11 +66,38 @@ class Index:
     columns: tuple[str, ...]
     unique: bool = False
     primary: bool = False
-    kind: str = "btree"  # btree | hash | fulltext | spatial | gin | gist | ...
+    kind: str = "btree"  # btree | hash | fulltext | spatial | gin | gist | exclude | ...
     partial: bool = False
     defined_at: Location | None = None
     # live catalogs: index scans since counters started (None = unknown)
     scans: int | None = None
+
+
+@dataclass(slots=True)
+class Check:
+    """A CHECK constraint, or a NOT NULL constraint (`not_null` names its column: PostgreSQL 18
+    gives them names and a validated state). `validated` is False after NOT VALID until
+    VALIDATE CONSTRAINT; `enforced` is False for NOT ENFORCED (PostgreSQL 18, MySQL 8)."""
+
+    name: str | None
+    expression: str = ""
+    validated: bool = True
+    enforced: bool = True
+    not_null: str | None = None
+    # the column a `CHECK (col IS NOT NULL)` proves never NULL, which lets SET NOT NULL skip its scan
+    proves_not_null: str | None = None
+
+
+@dataclass(slots=True)
+class ForeignKey:
+    """A foreign key of this table: its columns reference `references` (a table key)."""
+
+    name: str | None
+    columns: tuple[str, ...]
+    references: str
+    ref_columns: tuple[str, ...] = ()
+    validated: bool = True
+    enforced: bool = True
 
 
 @dataclass
@@ -82,20 +132,37 @@ class Table:
     columns: dict[str, Column] = field(default_factory=dict)
     primary_key: Index | None = None
     indexes: list[Index] = field(default_factory=list)  # unique and secondary, not the PK
+    checks: list[Check] = field(default_factory=list)  # CHECK and named NOT NULL constraints
+    foreign_keys: list[ForeignKey] = field(default_factory=list)
     partitioning: Partitioning | None = None
     partition_of: str | None = None  # PostgreSQL: parent of a partition
-    engine: str | None = None
-    temporary: bool = False
-    new: bool = False  # created earlier in this run: locking it harms nobody
+    partition_bound: str | None = None  # PostgreSQL: FOR VALUES ... as written, or "DEFAULT"
+    engine: str | None = None  # MySQL/MariaDB storage engine, PostgreSQL table access method
+    persistence: str = "permanent"  # permanent | unlogged | temporary
+    charset: str | None = None  # MySQL/MariaDB defaults for the table's columns
+    collation: str | None = None
+    row_format: str | None = None
+    new: bool = False  # created earlier in this change: locking it harms nobody
     defined_at: Location | None = None
     key_changed_at: Location | None = None  # last statement that dropped or replaced the PK
     insert_heavy: str | None = None  # why it is insert-heavy: "annotation", "config", "workload", "name"
     workload: Workload | None = None
+    # size on a live server (the planner's estimate): rows, and bytes of the table's own data
+    rows: int | None = None
+    bytes: int | None = None
     complete: bool = True  # False: known only from statements that touch it, never its definition
 
     @property
     def qualified_name(self) -> str:
         return f"{self.schema}.{self.name}" if self.schema else self.name
+
+    @property
+    def temporary(self) -> bool:
+        return self.persistence == "temporary"
+
+    @property
+    def default_partition(self) -> bool:
+        return self.partition_bound == "DEFAULT"
 
     @property
     def unique_keys(self) -> list[Index]:
@@ -106,8 +173,9 @@ class Table:
         """Unique keys InnoDB could promote to the clustered index (all columns NOT NULL)."""
         return [
             i
-            for i in self.unique_keys
-            if i.columns
+            for i in self.indexes
+            if i.unique
+            and i.columns
             and not i.partial
             and all(c in self.columns and not self.columns[c].nullable for c in i.columns)
         ]
@@ -127,13 +195,19 @@ class Table:
                 out.append((key, missing))
         return out
 
+    def proven_not_null(self, column: str) -> bool:
+        """Whether a valid, enforced CHECK already proves `column` never NULL."""
+        return any(c.proves_not_null == column and c.validated and c.enforced for c in self.checks)
+
     def copy(self) -> Table:
         """A copy whose columns and key lists can change without touching this table.
-        Indexes are shared: replay replaces an Index rather than changing it."""
+        Indexes, checks and foreign keys are shared: replay replaces them rather than changing them."""
         return replace(
             self,
             columns={k: replace(c) for k, c in self.columns.items()},
             indexes=list(self.indexes),
+            checks=list(self.checks),
+            foreign_keys=list(self.foreign_keys),
             workload=replace(self.workload) if self.workload else None,
         )
 
@@ -147,6 +221,7 @@ class View:
     schema: str | None = None
     materialized: bool = False
     defined_at: Location | None = None
+    reads: tuple[str, ...] | None = None  # the relations its query reads (None: unknown)
 
 
 @dataclass
@@ -184,6 +259,10 @@ class Schema:
         """The direct partitions of table `key`, in the order they were added."""
         return list(self._fresh().children.get(key, ()))
 
+    def referencing(self, key: str) -> list[str]:
+        """The tables whose foreign keys reference table `key` (itself excluded)."""
+        return [k for k in self._fresh().referencing.get(key, ()) if k != key]
+
     def knows(self, name: str) -> bool:
         """Whether the model has seen a table, view or index of that name."""
         return name in self.tables or name in self.views or self.index_owner(name) is not None
@@ -201,14 +280,16 @@ class Schema:
 
 @dataclass
 class _Lookup:
-    """Index names and partitions by table, kept up to date table by table (`Schema.touch`)
-    instead of scanning every table on each question: dumps hold thousands of tables."""
+    """Index names, partitions and foreign keys by table, kept up to date table by table
+    (`Schema.touch`) instead of scanning every table on each question: dumps hold thousands."""
 
     dirty: set[str]
     owner: dict[str, str] = field(default_factory=dict)  # index or constraint name -> table key
     names_of: dict[str, set[str]] = field(default_factory=dict)
     parent_of: dict[str, str] = field(default_factory=dict)
     children: dict[str, dict[str, None]] = field(default_factory=dict)  # ordered sets
+    targets_of: dict[str, set[str]] = field(default_factory=dict)  # table -> tables its FKs reference
+    referencing: dict[str, dict[str, None]] = field(default_factory=dict)  # table -> tables referencing it
 
     def refresh(self, key: str, table: Table | None, dialect: str) -> None:
         for name in self.names_of.pop(key, ()):
@@ -217,6 +298,8 @@ class _Lookup:
         parent = self.parent_of.pop(key, None)
         if parent is not None:
             self.children.get(parent, {}).pop(key, None)
+        for target in self.targets_of.pop(key, ()):
+            self.referencing.get(target, {}).pop(key, None)
         if table is None:
             return
         names = {i.name for i in table.indexes if i.name}
@@ -229,3 +312,7 @@ class _Lookup:
         if table.partition_of:
             self.parent_of[key] = table.partition_of
             self.children.setdefault(table.partition_of, {})[key] = None
+        targets = {fk.references for fk in table.foreign_keys}
+        for target in targets:
+            self.referencing.setdefault(target, {})[key] = None
+        self.targets_of[key] = targets

@@ -1,80 +1,576 @@
-"""What the SQL front-end hands to replay, rules and lock tables.
+"""What the readers hand to replay, lock logic and rules: one `Statement` per SQL statement.
 
-A `Statement` is one DDL statement with its location and a small, dialect-neutral
-description of what it does. `kind` names the statement; ALTER TABLE carries one
-`Action` per sub-command, whose `op` is the key the lock tables are indexed by.
+A Statement is the located envelope (file position, dialect, SQL text, suppression comments);
+its `op` holds the typed facts of what the statement does, one dataclass per operation. The
+readers own all SQL reading: nothing downstream looks at the SQL text, only at these facts.
 
-Statement kinds
-    create_table, create_table_like, create_table_as, create_partition (PostgreSQL
-    PARTITION OF), alter_table, rename_table, drop_table, truncate,
-    create_index, drop_index, alter_index, reindex, create_view, drop_view,
-    create_matview, refresh_matview, vacuum, analyze, cluster, lock_table,
-    create_trigger, drop_trigger, create_rule, drop_rule, create_policy,
-    create_statistics, comment, begin, commit, set, other (parsed, no schema effect)
-
-Action ops (ALTER TABLE)
-    add_column, drop_column, alter_column_type, set_default, drop_default,
-    set_not_null, drop_not_null, set_statistics, set_storage, set_compression,
-    add_identity, set_identity, drop_identity, drop_expression, set_expression,
-    add_primary_key, add_unique, add_index (MySQL ADD INDEX/KEY/FULLTEXT/SPATIAL),
-    add_foreign_key, add_check, add_exclude, add_constraint_using_index,
-    validate_constraint, drop_constraint, drop_primary_key, drop_index (MySQL),
-    drop_foreign_key (MySQL), rename_table, rename_column, rename_constraint,
-    rename_index, set_schema, set_tablespace, set_logged, set_unlogged,
-    set_access_method, set_storage_params, reset_storage_params, cluster_on,
-    set_without_cluster, enable_trigger, disable_trigger, enable_rule, disable_rule,
-    enable_rls, disable_rls, force_rls, no_force_rls, replica_identity, owner_to,
-    inherit, no_inherit, of_type, not_of, attach_partition, detach_partition,
-    detach_partition_concurrently, detach_partition_finalize,
-    partition_by (MySQL), remove_partitioning, add_partition, drop_partition,
-    truncate_partition, coalesce_partition, reorganize_partition,
-    exchange_partition, rebuild_partition, optimize_partition, analyze_partition,
-    check_partition, repair_partition, discard_partition_tablespace,
-    import_partition_tablespace, modify_column (MySQL MODIFY), change_column
-    (MySQL CHANGE), alter_column_visibility, engine, convert_charset,
-    default_charset, row_format, key_block_size, auto_increment, table_comment,
-    table_option, force, order_by, enable_keys, disable_keys, alter_index_visibility,
-    algorithm, lock (the last two are MySQL clauses, not operations)
+`Statement.kind` (the op's `kind`) and `Action.op` (one per ALTER TABLE sub-command) are the
+keys the lock tables are indexed by.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import ClassVar
 
-from schemacite.model import Location
+from schemacite.model.schema import Check, Column, ForeignKey, Index, Location, Partitioning, Table
+
+# ---------------------------------------------------------------- ALTER TABLE sub-commands
 
 
-@dataclass(slots=True)
+@dataclass
 class Action:
-    """One ALTER TABLE sub-command."""
+    """One ALTER TABLE sub-command. `op` keys the lock tables; ops whose lock depends on nothing
+    but the op itself (ENABLE ROW LEVEL SECURITY, FORCE, ...) are plain Actions; the others are
+    the subclasses below, carrying the facts their lock and replay need."""
 
     op: str
-    text: str  # the sub-command as written
+    text: str = ""  # as written, for messages
     column: str | None = None
+
+
+@dataclass
+class AddColumn(Action):
+    """ADD COLUMN (and MySQL MODIFY/CHANGE, ops modify_column and change_column, where `old_name`
+    is the column changed)."""
+
+    definition: Column = field(default_factory=lambda: Column(""))
+    references: tuple[str, ...] = ()  # tables an inline REFERENCES names
+    check: bool = False  # an inline CHECK
+    primary: bool = False
+    unique: bool = False
+    position: str | None = None  # MySQL: "first" | "after"
+    after: str | None = None  # MySQL: the column named by AFTER
+    if_not_exists: bool = False
+    old_name: str | None = None
+
+
+@dataclass
+class AlterColumnType(Action):
+    type: str = ""
+    base_type: str = ""
+    type_args: str = ""
+    using: str | None = None  # the USING expression as written
+    using_only_column: bool = False  # USING names just the column itself: no new values
+
+
+@dataclass
+class SetDefault(Action):
+    default: str = ""
+    default_calls: tuple[str, ...] = ()
+
+
+@dataclass
+class Rename(Action):
+    """RENAME COLUMN (`column` -> `new_name`), RENAME TO (op rename_table), RENAME CONSTRAINT,
+    MySQL RENAME INDEX (`name` is the constraint or index renamed)."""
+
+    new_name: str = ""
+    name: str | None = None
+
+
+@dataclass
+class AddKey(Action):
+    """ADD PRIMARY KEY / UNIQUE / EXCLUDE, MySQL ADD INDEX|KEY|FULLTEXT|SPATIAL, and PostgreSQL
+    ADD CONSTRAINT ... USING INDEX (`using_index` names the index it takes over)."""
+
+    index: Index = field(default_factory=lambda: Index(None, ()))
+    using_index: str | None = None
+
+
+@dataclass
+class AddForeignKey(Action):
+    key: ForeignKey = field(default_factory=lambda: ForeignKey(None, (), ""))
+    not_valid: bool = False
+
+
+@dataclass
+class AddCheck(Action):
+    """ADD CHECK, and PostgreSQL 18 ADD CONSTRAINT ... NOT NULL col (op add_not_null)."""
+
+    constraint: Check = field(default_factory=lambda: Check(None))
+    not_valid: bool = False
+
+
+@dataclass
+class ConstraintAction(Action):
+    """VALIDATE / DROP / ALTER CONSTRAINT, MySQL DROP FOREIGN KEY and DROP CHECK."""
+
+    name: str | None = None
+    if_exists: bool = False
+    cascade: bool = False
+    enforced: bool | None = None  # ALTER CONSTRAINT ... [NOT] ENFORCED (PostgreSQL 18)
+
+
+@dataclass
+class IndexAction(Action):
+    """Sub-commands naming an index: MySQL DROP INDEX and ALTER INDEX ... [IN]VISIBLE, PostgreSQL
+    CLUSTER ON and REPLICA IDENTITY USING INDEX."""
+
+    index: str | None = None
+
+
+@dataclass
+class PartitionAction(Action):
+    """ATTACH / DETACH PARTITION (PostgreSQL)."""
+
+    partition: str = ""
+    bound: str | None = None  # FOR VALUES ... as written, or "DEFAULT"
+    concurrently: bool = False
+    finalize: bool = False
+
+
+@dataclass
+class PartitionBy(Action):
+    """MySQL PARTITION BY on an existing table."""
+
+    partitioning: Partitioning = field(default_factory=lambda: Partitioning("", ()))
+
+
+@dataclass
+class Inherit(Action):
+    parent: str = ""
+
+
+@dataclass
+class Option(Action):
+    """A table option or setting: MySQL ENGINE, ROW_FORMAT, CHARSET, CONVERT TO CHARACTER SET,
+    ALGORITHM and LOCK clauses; PostgreSQL SET SCHEMA, SET TABLESPACE, SET ACCESS METHOD, SET
+    (storage parameters) and RESET, whose `params` are the parameter names."""
+
+    option: str = ""
+    value: str | None = None
+    collation: str | None = None
+    params: tuple[str, ...] = ()
+
+
+# ---------------------------------------------------------------- statements
+
+
+@dataclass
+class Op:
+    """What a statement does. Subclasses set `kind`; `table` is the main relation it acts on."""
+
+    kind: ClassVar[str] = "other"
+
+    @property
+    def table(self) -> str | None:
+        return None
+
+    @property
+    def target(self) -> str | None:
+        """Another object the statement names (an index, view, trigger, rule)."""
+        return None
+
+    def relations(self) -> tuple[str, ...]:
+        """Every relation the statement names (its own, and the ones it renames, drops,
+        attaches, copies, reads or references)."""
+        return tuple(r for r in (self.table,) if r)
+
+
+@dataclass
+class Other(Op):
+    """A statement that changes no table: functions, types, extensions, grants, plain queries.
+    `what` names it for messages (`CREATE FUNCTION`)."""
+
+    what: str = ""
+
+
+@dataclass
+class Begin(Op):
+    kind: ClassVar[str] = "begin"
+
+
+@dataclass
+class Commit(Op):
+    kind: ClassVar[str] = "commit"
+    rollback: bool = False
+
+
+@dataclass
+class SetVariable(Op):
+    kind: ClassVar[str] = "set"
+    variable: str = ""
+    value: str = ""
+    local: bool = False
+
+
+@dataclass
+class _Named(Op):
+    name: str = ""
+
+    @property
+    def table(self) -> str | None:
+        return self.name or None
+
+
+@dataclass
+class CreateTable(Op):
+    kind: ClassVar[str] = "create_table"
+    model: Table = field(default_factory=lambda: Table(""))
+    if_not_exists: bool = False
+    references: tuple[str, ...] = ()  # tables its foreign keys reference
+
+    @property
+    def table(self) -> str | None:
+        return self.model.name
+
+    def relations(self) -> tuple[str, ...]:
+        return (self.model.name, *self.references)
+
+
+@dataclass
+class CreateTableAs(CreateTable):
+    kind: ClassVar[str] = "create_table_as"
+    reads: tuple[str, ...] | None = ()  # None: could not tell
+    with_data: bool = True
+
+    def relations(self) -> tuple[str, ...]:
+        return (self.model.name, *(self.reads or ()))
+
+
+@dataclass
+class CreatePartition(CreateTable):
+    """PostgreSQL CREATE TABLE ... PARTITION OF parent FOR VALUES ... (the bound is on the model)."""
+
+    kind: ClassVar[str] = "create_partition"
+    parent: str = ""
+
+    def relations(self) -> tuple[str, ...]:
+        return (self.model.name, self.parent, *self.references)
+
+
+@dataclass
+class CreateTableLike(_Named):
+    kind: ClassVar[str] = "create_table_like"
+    source: str = ""
+    copies_keys: bool = True
+    persistence: str = "permanent"
+
+    def relations(self) -> tuple[str, ...]:
+        return (self.name, self.source)
+
+
+@dataclass
+class AlterTable(_Named):
+    kind: ClassVar[str] = "alter_table"
+    actions: list[Action] = field(default_factory=list)
+    only: bool = False
+    if_exists: bool = False
+
+    def relations(self) -> tuple[str, ...]:
+        out = [self.name]
+        for a in self.actions:
+            if isinstance(a, PartitionAction):
+                out.append(a.partition)
+            elif isinstance(a, AddForeignKey):
+                out.append(a.key.references)
+            elif isinstance(a, AddColumn):
+                out += a.references
+            elif isinstance(a, Inherit):
+                out.append(a.parent)
+            elif isinstance(a, Rename) and a.op == "rename_table":
+                out.append(a.new_name)
+        return tuple(r for r in out if r)
+
+
+@dataclass
+class RenameTable(Op):
+    kind: ClassVar[str] = "rename_table"
+    pairs: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def table(self) -> str | None:
+        return self.pairs[0][0] if self.pairs else None
+
+    def relations(self) -> tuple[str, ...]:
+        return tuple(n for pair in self.pairs for n in pair)
+
+
+@dataclass
+class _Tables(Op):
+    tables: tuple[str, ...] = ()
+
+    @property
+    def table(self) -> str | None:
+        return self.tables[0] if self.tables else None
+
+    def relations(self) -> tuple[str, ...]:
+        return self.tables
+
+
+@dataclass
+class DropTable(_Tables):
+    kind: ClassVar[str] = "drop_table"
+    if_exists: bool = False
+    cascade: bool = False
+
+
+@dataclass
+class Truncate(_Tables):
+    kind: ClassVar[str] = "truncate"
+    only: bool = False
+    cascade: bool = False
+
+
+@dataclass
+class Vacuum(_Tables):
+    kind: ClassVar[str] = "vacuum"
+    full: bool = False
+
+
+@dataclass
+class Analyze(_Tables):
+    kind: ClassVar[str] = "analyze"
+
+
+@dataclass
+class OptimizeTable(_Tables):
+    kind: ClassVar[str] = "optimize_table"
+
+
+@dataclass
+class LockTable(_Tables):
+    """LOCK TABLE: PostgreSQL `mode` as written (ACCESS EXCLUSIVE ...); MySQL READ or WRITE per table."""
+
+    kind: ClassVar[str] = "lock_table"
+    mode: str = "ACCESS EXCLUSIVE"
+    modes: tuple[tuple[str, str], ...] = ()
+    only: bool = False
+
+
+@dataclass
+class CreateIndex(Op):
+    kind: ClassVar[str] = "create_index"
+    on: str = ""
+    index: Index = field(default_factory=lambda: Index(None, ()))
+    concurrently: bool = False
+    only: bool = False
+    if_not_exists: bool = False
+    algorithm: str | None = None  # MySQL clauses
+    lock: str | None = None
+
+    @property
+    def table(self) -> str | None:
+        return self.on
+
+    @property
+    def target(self) -> str | None:
+        return self.index.name
+
+
+@dataclass
+class DropIndex(Op):
+    kind: ClassVar[str] = "drop_index"
+    names: tuple[str, ...] = ()
+    on: str | None = None  # MySQL DROP INDEX i ON t
+    concurrently: bool = False
+    if_exists: bool = False
+    cascade: bool = False
+    algorithm: str | None = None
+    lock: str | None = None
+
+    @property
+    def table(self) -> str | None:
+        return self.on
+
+    @property
+    def target(self) -> str | None:
+        return self.names[0] if self.names else None
+
+    def relations(self) -> tuple[str, ...]:
+        return tuple(r for r in (self.on, *self.names) if r)
+
+
+@dataclass
+class AlterIndex(Op):
+    """ALTER INDEX: `action` is rename | set_tablespace | attach_partition | set_storage_params |
+    set_statistics | other."""
+
+    kind: ClassVar[str] = "alter_index"
+    name: str = ""
+    action: str = "other"
     new_name: str | None = None
-    # free-form facts the op needs: "type", "default", "volatile_default", "not_null",
-    # "not_valid", "concurrently", "index" (Index), "references" (table key),
-    # "using_index", "stored" (generated column), "partitioning" (Partitioning),
-    # "value" (table option), "first_or_after" (MySQL column position) ...
-    details: dict[str, Any] = field(default_factory=dict)
+    partition: str | None = None  # ATTACH PARTITION: the partition's index
+    if_exists: bool = False
+
+    @property
+    def target(self) -> str | None:
+        return self.name
+
+    def relations(self) -> tuple[str, ...]:
+        return tuple(r for r in (self.name, self.partition) if r)
 
 
-@dataclass(slots=True)
+@dataclass
+class Reindex(Op):
+    kind: ClassVar[str] = "reindex"
+    object: str = "table"  # index | table | schema | database | system
+    name: str | None = None
+    concurrently: bool = False
+
+    @property
+    def table(self) -> str | None:
+        return self.name if self.object == "table" else None
+
+    @property
+    def target(self) -> str | None:
+        return self.name
+
+
+@dataclass
+class CreateView(Op):
+    """CREATE [MATERIALIZED] VIEW (kind create_view or create_matview)."""
+
+    kind: ClassVar[str] = "create_view"
+    name: str = ""
+    materialized: bool = False
+    reads: tuple[str, ...] | None = ()  # None: could not tell
+    or_replace: bool = False
+    with_data: bool = True
+
+    @property
+    def target(self) -> str | None:
+        return self.name
+
+    def relations(self) -> tuple[str, ...]:
+        return (self.name, *(self.reads or ()))
+
+
+@dataclass
+class CreateMatview(CreateView):
+    kind: ClassVar[str] = "create_matview"
+    materialized: bool = True
+
+
+@dataclass
+class DropView(Op):
+    kind: ClassVar[str] = "drop_view"
+    names: tuple[str, ...] = ()
+    materialized: bool = False
+    if_exists: bool = False
+    cascade: bool = False
+
+    @property
+    def target(self) -> str | None:
+        return self.names[0] if self.names else None
+
+    def relations(self) -> tuple[str, ...]:
+        return self.names
+
+
+@dataclass
+class RefreshMatview(_Named):
+    kind: ClassVar[str] = "refresh_matview"
+    concurrently: bool = False
+    with_data: bool = True
+
+    @property
+    def target(self) -> str | None:
+        return self.name
+
+
+@dataclass
+class Cluster(Op):
+    kind: ClassVar[str] = "cluster"
+    name: str | None = None
+    index: str | None = None
+
+    @property
+    def table(self) -> str | None:
+        return self.name
+
+
+@dataclass
+class _OnTable(Op):
+    """A statement on one table about another object (a trigger, rule, policy, statistics)."""
+
+    on: str | None = None
+    name: str | None = None
+
+    @property
+    def table(self) -> str | None:
+        return self.on
+
+    @property
+    def target(self) -> str | None:
+        return self.name
+
+
+@dataclass
+class CreateTrigger(_OnTable):
+    kind: ClassVar[str] = "create_trigger"
+
+
+@dataclass
+class DropTrigger(_OnTable):
+    kind: ClassVar[str] = "drop_trigger"
+    if_exists: bool = False
+
+
+@dataclass
+class CreateRule(_OnTable):
+    kind: ClassVar[str] = "create_rule"
+
+
+@dataclass
+class DropRule(_OnTable):
+    kind: ClassVar[str] = "drop_rule"
+    if_exists: bool = False
+
+
+@dataclass
+class CreatePolicy(_OnTable):
+    kind: ClassVar[str] = "create_policy"
+
+
+@dataclass
+class CreateStatistics(_OnTable):
+    kind: ClassVar[str] = "create_statistics"
+
+
+@dataclass
+class Comment(_OnTable):
+    kind: ClassVar[str] = "comment"
+    object: str = "table"  # table | column | index | constraint | view | ...
+
+
+# ---------------------------------------------------------------- the envelope
+
+
+@dataclass
 class Statement:
-    """One statement of a SQL file, located and described."""
+    """One statement of a SQL file, located, with the typed facts of what it does."""
 
-    kind: str
     sql: str
     location: Location
     dialect: str
-    table: str | None = None  # folded key of the main relation it acts on
-    target: str | None = None  # other object named (index, view, trigger, rule)
-    actions: list[Action] = field(default_factory=list)
-    details: dict[str, Any] = field(default_factory=dict)
+    op: Op = field(default_factory=Other)
+    end_line: int = 0
     suppressed: frozenset[str] = frozenset()  # rule names/codes ignored on this statement
     suppressed_at: int = 0  # the line of the comment that ignores them
     annotations: frozenset[str] = frozenset()  # `-- schemacite: insert-heavy` ...
-    end_line: int = 0
+    embedded: bool = False  # DDL found inside another statement (a procedure CALLed, a DO block)
+    foreign_key_checks: bool = True  # MySQL: off after SET foreign_key_checks = 0
+
+    @property
+    def kind(self) -> str:
+        return self.op.kind
+
+    @property
+    def table(self) -> str | None:
+        return self.op.table
+
+    @property
+    def target(self) -> str | None:
+        return self.op.target
+
+    @property
+    def actions(self) -> list[Action]:
+        return self.op.actions if isinstance(self.op, AlterTable) else []
+
+    @property
+    def if_exists(self) -> bool:
+        return bool(getattr(self.op, "if_exists", False))
 
     @property
     def first_line(self) -> str:
@@ -88,6 +584,19 @@ class ParseError:
     file: str
     line: int
     message: str
+    column: int = 0
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.message}"
+        where = f"{self.line}:{self.column}" if self.column else str(self.line)
+        return f"{self.file}:{where}: {self.message}"
+
+
+# every class a parse-cache entry may hold (sources.cache rebuilds only these)
+STORED = (
+    Action, AddColumn, AlterColumnType, SetDefault, Rename, AddKey, AddForeignKey, AddCheck, ConstraintAction,
+    IndexAction, PartitionAction, PartitionBy, Inherit, Option, Other, Begin, Commit, SetVariable, CreateTable,
+    CreateTableAs, CreatePartition, CreateTableLike, AlterTable, RenameTable, DropTable, Truncate, Vacuum, Analyze,
+    OptimizeTable, LockTable, CreateIndex, DropIndex, AlterIndex, Reindex, CreateView, CreateMatview, DropView,
+    RefreshMatview, Cluster, CreateTrigger, DropTrigger, CreateRule, DropRule, CreatePolicy, CreateStatistics,
+    Comment, Statement, ParseError,
+)

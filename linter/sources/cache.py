@@ -42,12 +42,12 @@ def cache_root() -> Path:
 
 @functools.lru_cache(maxsize=1)
 def _codec() -> Codec:
-    from schemacite.model import Column, Index, Location, Partitioning, Table, View, Workload
+    from schemacite.model import schema
+    from schemacite.model.statements import STORED
     from schemacite.sources.read import ParsedFile
-    from schemacite.model.statements import Action, ParseError, Statement
 
-    return Codec((ParsedFile, Statement, Action, ParseError, Location, Table, Column, Index, Partitioning, View,
-                  Workload))
+    return Codec((ParsedFile, *STORED, schema.Location, schema.Table, schema.Column, schema.Index, schema.Check,
+                  schema.ForeignKey, schema.Partitioning, schema.View, schema.Workload))
 
 
 @functools.lru_cache(maxsize=1)

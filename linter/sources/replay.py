@@ -1,7 +1,8 @@
 """Replay: walk history and reported files in order, applying each statement to a Schema.
 
 `Replay` yields a `Step` per statement (the schema as it was before it), then applies the
-statement with `apply`.
+statement with `apply`, which changes the model as the statement changes the server. Replay
+reads only the typed facts of each statement (model.statements).
 """
 from __future__ import annotations
 
@@ -10,10 +11,39 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from schemacite.errors import reading
+from schemacite.model import Index, Schema, Table, View
+from schemacite.model.statements import (
+    Action,
+    AddCheck,
+    AddColumn,
+    AddForeignKey,
+    AddKey,
+    AlterColumnType,
+    AlterIndex,
+    AlterTable,
+    ConstraintAction,
+    CreateIndex,
+    CreateMatview,
+    CreatePartition,
+    CreateTable,
+    CreateTableAs,
+    CreateTableLike,
+    CreateView,
+    DropIndex,
+    DropTable,
+    DropView,
+    IndexAction,
+    Option,
+    ParseError,
+    PartitionAction,
+    PartitionBy,
+    Rename,
+    RenameTable,
+    SetDefault,
+    SetVariable,
+    Statement,
+)
 from schemacite.sources.files import escapes, expand, repository_root
-
-from schemacite.model import Column, Index, Schema, Table, View
-from schemacite.model.statements import Action, ParseError, Statement
 
 LOCK_TIMEOUT_VARIABLES = {"lock_timeout", "lock_wait_timeout", "innodb_lock_wait_timeout"}
 
@@ -21,54 +51,23 @@ LOCK_TIMEOUT_VARIABLES = {"lock_timeout", "lock_wait_timeout", "innodb_lock_wait
 def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
     """Change `schema` as `stmt` would. `new`: the statement is part of the change being linted,
     so tables it creates do not exist on the server yet."""
-    handler = _STATEMENTS.get(stmt.kind)
+    handler = _STATEMENTS.get(type(stmt.op))
     if handler is not None:
         handler(schema, stmt, new)
         schema.touch(*_touched(stmt, schema))
 
 
-def statement_keys(stmt: Statement) -> list[str]:
-    """Keys of the relations `stmt` names: its own, the ones it renames, drops, attaches,
-    copies or references."""
-    d = stmt.details
-    keys = [stmt.table, stmt.target, d.get("parent"), d.get("source"), *d.get("tables", ()), *d.get("names", ()),
-            *(d.get("references") or ())]
-    for old, to in d.get("pairs", ()):
-        keys += [old, to]
-    for a in stmt.actions:
-        keys += [a.details.get("partition"), a.details.get("parent"), *_as_list(a.details.get("references"))]
-        if a.op == "rename_table" and a.new_name:
-            from schemacite.sources.names import table_key
-
-            keys.append(table_key(a.new_name, stmt.dialect))
-    return [k for k in keys if isinstance(k, str) and k]
-
-
-def _as_list(value) -> list:
-    return [value] if isinstance(value, str) else list(value or ())
-
-
 def _touched(stmt: Statement, schema: Schema) -> list[str | None]:
     """Keys of the tables `stmt` may have added, dropped or changed."""
-    keys: list[str | None] = list(statement_keys(stmt))
-    if stmt.kind in ("drop_index", "alter_index"):  # the owner is found by the index name
-        keys += [schema.index_owner_key(name) for name in [stmt.target, *stmt.details.get("names", ())] if name]
+    keys: list[str | None] = list(stmt.op.relations())
+    if isinstance(stmt.op, (DropIndex, AlterIndex)):  # the owner is found by the index name
+        keys += [schema.index_owner_key(name) for name in stmt.op.relations() if name]
     return keys
-
-
-def implicit_fk_index(table: Table, cols: tuple[str, ...], dialect: str, name: str | None) -> None:
-    """InnoDB creates an index for a foreign key unless one already starts with its columns."""
-    if dialect == "postgres" or not cols:
-        return
-    keys = ([table.primary_key] if table.primary_key else []) + table.indexes
-    if any(k.columns[: len(cols)] == cols for k in keys):
-        return
-    table.indexes.append(Index(name, cols, kind="btree"))
 
 
 def _table(schema: Schema, key: str | None) -> Table | None:
     """The table a statement touches; one never seen gets a partial entry."""
-    if key is None:
+    if not key:
         return None
     t = schema.tables.get(key)
     if t is None:
@@ -85,53 +84,61 @@ def _stamp(table: Table, stmt: Statement) -> Table:
     return table
 
 
+# ---- statements ------------------------------------------------------------------------
+
+
 def _create_table(schema: Schema, stmt: Statement, new: bool) -> None:
-    if stmt.table in schema.tables and schema.tables[stmt.table].complete and "IF NOT EXISTS" in stmt.sql[:200].upper():
+    op = stmt.op
+    assert isinstance(op, CreateTable)
+    if op.if_not_exists and op.model.name in schema.tables and schema.tables[op.model.name].complete:
         return
     # the statement hands its table over: a parsed statement is applied once (the parse
     # cache stores statements before replay), and copying every column costs time on dumps
-    table = stmt.details["model"]
+    table = op.model
     table.defined_at = stmt.location
     table.new = new or table.temporary
-    parent_key = stmt.details.get("parent")
-    if parent_key:  # PostgreSQL partition: columns and keys come from the parent
-        parent = schema.tables.get(parent_key)
-        table.partition_of = parent_key
+    if isinstance(op, CreatePartition):  # columns and keys come from the parent
+        parent = schema.tables.get(op.parent)
+        table.partition_of = op.parent
         if parent is not None:
             inherited = parent.copy()
             table.columns = {**inherited.columns, **table.columns}
             table.primary_key = table.primary_key or inherited.primary_key
             table.indexes = inherited.indexes + table.indexes
+            table.checks = inherited.checks + table.checks
             table.insert_heavy = parent.insert_heavy
     if "insert-heavy" in stmt.annotations:
         table.insert_heavy = "annotation"
-    schema.tables[stmt.table] = _stamp(table, stmt)
+    schema.tables[table.name] = _stamp(table, stmt)
 
 
 def _create_like(schema: Schema, stmt: Statement, new: bool) -> None:
-    source = schema.tables.get(stmt.details["source"])
-    table = source.copy() if source else Table(name=stmt.table, complete=False)
-    table.name = stmt.table
+    op = stmt.op
+    assert isinstance(op, CreateTableLike)
+    source = schema.tables.get(op.source)
+    table = source.copy() if source else Table(name=op.name, complete=False)
+    table.name = op.name
     table.new = new
     table.defined_at = stmt.location
     table.workload = None
+    table.persistence = op.persistence
+    table.partition_of = table.partition_bound = None
     table.insert_heavy = "annotation" if "insert-heavy" in stmt.annotations else None
-    if not stmt.details["copies_keys"]:
+    table.foreign_keys = []  # LIKE copies no foreign keys
+    if not op.copies_keys:
         table.primary_key, table.indexes = None, []
-    schema.tables[stmt.table] = table
-
-
-def _create_as(schema: Schema, stmt: Statement, new: bool) -> None:
-    _create_table(schema, stmt, new)
+    schema.tables[op.name] = table
 
 
 def _drop_table(schema: Schema, stmt: Statement, new: bool) -> None:
-    for key in stmt.details["tables"]:
+    for key in stmt.op.relations():
         schema.tables.pop(key, None)
 
 
 def _rename_table(schema: Schema, stmt: Statement, new: bool) -> None:
-    for old, to in stmt.details["pairs"]:
+    op = stmt.op
+    assert isinstance(op, RenameTable)
+    for old, to in op.pairs:
         _rename(schema, old, to)
 
 
@@ -140,92 +147,104 @@ def _rename(schema: Schema, old: str, to: str) -> None:
     if table is not None:
         table.name = to
         schema.tables[to] = table
+        return
+    view = schema.views.pop(old, None)
+    if view is not None:
+        view.name = to
+        schema.views[to] = view
 
 
 def _create_index(schema: Schema, stmt: Statement, new: bool) -> None:
     table = _table(schema, stmt.table)
-    idx = replace(stmt.details["index"], defined_at=stmt.location)
+    if table is None:
+        return
+    idx = replace(stmt.op.index, defined_at=stmt.location)
     if idx.name and table.index_named(idx.name):
         return  # IF NOT EXISTS, or a re-run
     table.indexes.append(idx)
 
 
 def _drop_index(schema: Schema, stmt: Statement, new: bool) -> None:
-    for name in stmt.details["names"]:
-        owner = schema.tables.get(stmt.table) if stmt.table else schema.index_owner(name)
+    op = stmt.op
+    assert isinstance(op, DropIndex)
+    for name in op.names:
+        owner = schema.tables.get(op.on) if op.on else schema.index_owner(name)
         if owner is not None:
             owner.indexes = [i for i in owner.indexes if i.name != name]
 
 
 def _alter_index(schema: Schema, stmt: Statement, new: bool) -> None:
-    new_name = stmt.details.get("new_name")
-    if new_name:
-        owner = schema.index_owner(stmt.target)
+    op = stmt.op
+    assert isinstance(op, AlterIndex)
+    if op.new_name:
+        owner = schema.index_owner(op.name)
         if owner is not None:
-            owner.indexes = [replace(i, name=new_name) if i.name == stmt.target else i for i in owner.indexes]
+            owner.indexes = [replace(i, name=op.new_name) if i.name == op.name else i for i in owner.indexes]
 
 
 def _create_view(schema: Schema, stmt: Statement, new: bool) -> None:
-    schema.views[stmt.target] = View(stmt.target, materialized=stmt.kind == "create_matview", defined_at=stmt.location)
+    op = stmt.op
+    assert isinstance(op, CreateView)
+    schema.views[op.name] = View(op.name, materialized=op.materialized, defined_at=stmt.location, reads=op.reads)
 
 
 def _drop_view(schema: Schema, stmt: Statement, new: bool) -> None:
-    for name in stmt.details["names"]:
+    for name in stmt.op.relations():
         schema.views.pop(name, None)
 
 
 def _alter_table(schema: Schema, stmt: Statement, new: bool) -> None:
-    table = _table(schema, stmt.table)
-    for action in stmt.actions:
+    op = stmt.op
+    assert isinstance(op, AlterTable)
+    table = _table(schema, op.name)
+    if table is None:
+        return
+    for action in op.actions:
         handler = _ACTIONS.get(action.op)
         if handler is not None:
             handler(schema, table, action, stmt)
-        if action.op == "rename_table" and action.new_name:
-            from schemacite.sources.names import table_key
-
-            _rename(schema, table.name, table_key(action.new_name, stmt.dialect))
+        if isinstance(action, Rename) and action.op == "rename_table":
+            _rename(schema, table.name, action.new_name)
 
 
 # ---- ALTER TABLE actions ------------------------------------------------------------
 
 
 def _add_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
-    d = a.details
-    t.columns[a.column] = Column(a.column, d.get("type", ""), nullable=not d.get("not_null"), default=d.get("default"))
-    if d.get("primary"):
-        t.primary_key = Index(None, (a.column,), unique=True, primary=True, defined_at=stmt.location)
-    if d.get("unique"):
-        t.indexes.append(Index(None, (a.column,), unique=True, defined_at=stmt.location))
-    if d.get("references"):
-        _fk_index(t, (a.column,), stmt, None)
+    assert isinstance(a, AddColumn)
+    column = replace(a.definition)
+    if a.old_name and a.old_name != column.name and a.old_name in t.columns:  # CHANGE old new ...
+        del t.columns[a.old_name]
+        _rename_in_keys(t, a.old_name, column.name)
+    if a.if_not_exists and column.name in t.columns:
+        return
+    t.columns[column.name] = column
+    if a.primary:
+        t.primary_key = Index(None, (column.name,), unique=True, primary=True, defined_at=stmt.location)
+    if a.unique:
+        t.indexes.append(Index(None, (column.name,), unique=True, defined_at=stmt.location))
+    for ref in a.references:
+        from schemacite.model.schema import ForeignKey
 
-
-def _modify_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
-    old = a.column
-    new = a.new_name or a.column
-    d = a.details
-    if old in t.columns and old != new:
-        del t.columns[old]
-        _rename_in_keys(t, old, new)
-    t.columns[new] = Column(new, d.get("type", ""), nullable=not d.get("not_null"), default=d.get("default"))
-    if d.get("primary"):
-        t.primary_key = Index(None, (new,), unique=True, primary=True, defined_at=stmt.location)
+        _add_fk(t, ForeignKey(None, (column.name,), ref), stmt)
 
 
 def _drop_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
-    t.columns.pop(a.column, None)
+    t.columns.pop(a.column or "", None)
     t.indexes = [i for i in t.indexes if a.column not in i.columns]
+    t.foreign_keys = [fk for fk in t.foreign_keys if a.column not in fk.columns]
     if t.primary_key and a.column in t.primary_key.columns:
         t.primary_key = None
         t.key_changed_at = stmt.location
 
 
 def _rename_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
+    assert isinstance(a, Rename)
     if a.column in t.columns:
         col = t.columns.pop(a.column)
         col.name = a.new_name
         t.columns[a.new_name] = col
-    _rename_in_keys(t, a.column, a.new_name)
+    _rename_in_keys(t, a.column or "", a.new_name)
 
 
 def _rename_in_keys(t: Table, old: str, new: str) -> None:
@@ -235,6 +254,7 @@ def _rename_in_keys(t: Table, old: str, new: str) -> None:
     t.indexes = [ren(i) for i in t.indexes]
     if t.primary_key:
         t.primary_key = ren(t.primary_key)
+    t.foreign_keys = [replace(fk, columns=tuple(new if c == old else c for c in fk.columns)) for fk in t.foreign_keys]
     if t.partitioning:
         t.partitioning = replace(t.partitioning, columns=tuple(new if c == old else c for c in t.partitioning.columns))
 
@@ -245,51 +265,94 @@ def _set_nullability(schema: Schema, t: Table, a: Action, stmt: Statement) -> No
 
 
 def _alter_type(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
-    if a.column in t.columns:
-        t.columns[a.column].type = a.details.get("type", "")
+    assert isinstance(a, AlterColumnType)
+    col = t.columns.get(a.column or "")
+    if col is not None:
+        col.type, col.base_type, col.type_args = a.type, a.base_type, a.type_args
 
 
-def _add_primary_key(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
-    idx = replace(a.details["index"], defined_at=stmt.location)
-    using = a.details.get("using_index")
-    if using:
-        existing = t.index_named(using)
-        t.indexes = [i for i in t.indexes if i.name != using]
-        idx = replace(idx, columns=existing.columns if existing else ())
-    for c in idx.columns:
-        if c in t.columns:
-            t.columns[c].nullable = False
-    t.primary_key = idx
+def _set_default(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
+    col = t.columns.get(a.column or "")
+    if col is None:
+        return
+    if isinstance(a, SetDefault):
+        col.default, col.default_calls = a.default, a.default_calls
+    else:
+        col.default, col.default_calls = None, ()
 
 
-def _add_index(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
-    idx = replace(a.details["index"], defined_at=stmt.location)
-    using = a.details.get("using_index")
-    if using:
-        existing = t.index_named(using)
-        t.indexes = [i for i in t.indexes if i.name != using]
-        idx = replace(idx, columns=existing.columns if existing else (), name=idx.name or using)
-    t.indexes.append(idx)
+def _add_key(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
+    assert isinstance(a, AddKey)
+    idx = replace(a.index, defined_at=stmt.location)
+    if a.using_index:
+        existing = t.index_named(a.using_index)
+        t.indexes = [i for i in t.indexes if i.name != a.using_index]
+        idx = replace(idx, columns=existing.columns if existing else idx.columns, name=idx.name or a.using_index)
+    if idx.primary:
+        for c in idx.columns:
+            if c in t.columns:
+                t.columns[c].nullable = False
+        t.primary_key = idx
+    else:
+        t.indexes.append(idx)
 
 
 def _add_foreign_key(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
-    _fk_index(t, a.details.get("columns", ()), stmt, a.details.get("name"))
+    assert isinstance(a, AddForeignKey)
+    _add_fk(t, replace(a.key, validated=not a.not_valid), stmt)
 
 
-def _fk_index(t: Table, cols: tuple[str, ...], stmt: Statement, name: str | None) -> None:
-    before = len(t.indexes)
-    implicit_fk_index(t, cols, stmt.dialect, name)
-    for idx in t.indexes[before:]:
-        idx.defined_at = stmt.location
+def _add_fk(t: Table, fk, stmt: Statement) -> None:
+    t.foreign_keys.append(fk)
+    if stmt.dialect != "postgres":
+        from schemacite.sources.mysql.create_table import implicit_fk_index
+
+        before = len(t.indexes)
+        implicit_fk_index(t, fk.columns, fk.name)
+        for idx in t.indexes[before:]:
+            idx.defined_at = stmt.location
+
+
+def _add_check(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
+    assert isinstance(a, AddCheck)
+    check = replace(a.constraint, validated=not a.not_valid)
+    t.checks.append(check)
+    if check.not_null and check.validated and check.not_null in t.columns:
+        t.columns[check.not_null].nullable = False
+
+
+def _validate_constraint(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
+    assert isinstance(a, ConstraintAction)
+    t.checks = [replace(c, validated=True) if c.name == a.name else c for c in t.checks]
+    t.foreign_keys = [replace(fk, validated=True) if fk.name == a.name else fk for fk in t.foreign_keys]
+    for c in t.checks:
+        if c.name == a.name and c.not_null in t.columns:
+            t.columns[c.not_null].nullable = False
+
+
+def _alter_constraint(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
+    assert isinstance(a, ConstraintAction)
+    if a.enforced is None:
+        return
+    t.checks = [replace(c, enforced=a.enforced) if c.name == a.name else c for c in t.checks]
+    t.foreign_keys = [replace(fk, enforced=a.enforced) if fk.name == a.name else fk for fk in t.foreign_keys]
 
 
 def _drop_constraint(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
-    name = a.details.get("constraint")
-    if t.primary_key and name and (t.primary_key.name == name or name == f"{t.name}_pkey"):
+    assert isinstance(a, ConstraintAction)
+    name = a.name
+    pk = t.primary_key
+    if pk and name and (pk.name == name or name == f"{t.name.rsplit('.', 1)[-1]}_pkey"):
         t.primary_key = None
         t.key_changed_at = stmt.location
         return
     t.indexes = [i for i in t.indexes if i.name != name]
+    t.foreign_keys = [fk for fk in t.foreign_keys if fk.name != name]
+    dropped = [c for c in t.checks if c.name == name]
+    t.checks = [c for c in t.checks if c.name != name]
+    for c in dropped:
+        if c.not_null in t.columns:
+            t.columns[c.not_null].nullable = True
 
 
 def _drop_primary_key(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
@@ -298,16 +361,27 @@ def _drop_primary_key(schema: Schema, t: Table, a: Action, stmt: Statement) -> N
 
 
 def _drop_index_action(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
-    t.indexes = [i for i in t.indexes if i.name != a.details.get("index")]
+    assert isinstance(a, IndexAction)
+    t.indexes = [i for i in t.indexes if i.name != a.index]
 
 
 def _rename_index(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
-    old = a.details.get("index")
-    t.indexes = [replace(i, name=a.new_name) if i.name == old else i for i in t.indexes]
+    assert isinstance(a, Rename)
+    t.indexes = [replace(i, name=a.new_name) if i.name == a.name else i for i in t.indexes]
+
+
+def _rename_constraint(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
+    assert isinstance(a, Rename)
+    t.checks = [replace(c, name=a.new_name) if c.name == a.name else c for c in t.checks]
+    t.foreign_keys = [replace(fk, name=a.new_name) if fk.name == a.name else fk for fk in t.foreign_keys]
+    t.indexes = [replace(i, name=a.new_name) if i.name == a.name else i for i in t.indexes]
+    if t.primary_key is not None and t.primary_key.name == a.name:
+        t.primary_key = replace(t.primary_key, name=a.new_name)
 
 
 def _partition_by(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
-    t.partitioning = replace(a.details["partitioning"], defined_at=stmt.location)
+    assert isinstance(a, PartitionBy)
+    t.partitioning = replace(a.partitioning, defined_at=stmt.location)
 
 
 def _remove_partitioning(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
@@ -315,62 +389,125 @@ def _remove_partitioning(schema: Schema, t: Table, a: Action, stmt: Statement) -
 
 
 def _attach(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
-    part = schema.tables.get(a.details["partition"])
+    assert isinstance(a, PartitionAction)
+    part = schema.tables.get(a.partition)
     if part is not None:
         part.partition_of = t.name
+        part.partition_bound = a.bound
 
 
 def _detach(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
-    part = schema.tables.get(a.details["partition"])
+    assert isinstance(a, PartitionAction)
+    part = schema.tables.get(a.partition)
     if part is not None and a.op != "detach_partition_concurrently":
-        part.partition_of = None
+        part.partition_of = part.partition_bound = None
 
 
-def _engine(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
-    t.engine = a.details.get("value")
+def _option(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
+    assert isinstance(a, Option)
+    if a.op == "engine":
+        t.engine = a.value
+    elif a.op == "row_format":
+        t.row_format = a.value
+    elif a.op == "set_access_method":
+        t.engine = a.value
+    elif a.op in ("default_charset", "convert_charset"):
+        if a.option == "COLLATE":
+            t.collation = a.value
+            t.charset = (a.value or "").split("_")[0] or t.charset
+        else:
+            t.charset = a.value or t.charset
+            t.collation = a.collation
+        if a.op == "convert_charset":  # every text column follows the table
+            for col in t.columns.values():
+                if col.charset is not None:
+                    col.charset, col.collation = t.charset, t.collation
+
+
+def _persistence(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
+    t.persistence = "unlogged" if a.op == "set_unlogged" else "permanent"
 
 
 _ACTIONS = {
     "add_column": _add_column,
-    "modify_column": _modify_column,
-    "change_column": _modify_column,
+    "modify_column": _add_column,
+    "change_column": _add_column,
     "drop_column": _drop_column,
     "rename_column": _rename_column,
     "set_not_null": _set_nullability,
     "drop_not_null": _set_nullability,
     "alter_column_type": _alter_type,
-    "add_primary_key": _add_primary_key,
-    "add_unique": _add_index,
-    "add_index": _add_index,
-    "add_exclude": _add_index,
+    "set_default": _set_default,
+    "drop_default": _set_default,
+    "add_primary_key": _add_key,
+    "add_unique": _add_key,
+    "add_index": _add_key,
+    "add_exclude": _add_key,
     "add_foreign_key": _add_foreign_key,
+    "add_check": _add_check,
+    "add_not_null": _add_check,
+    "validate_constraint": _validate_constraint,
+    "alter_constraint": _alter_constraint,
     "drop_constraint": _drop_constraint,
+    "drop_foreign_key": _drop_constraint,
     "drop_primary_key": _drop_primary_key,
     "drop_index": _drop_index_action,
     "rename_index": _rename_index,
+    "rename_constraint": _rename_constraint,
     "partition_by": _partition_by,
     "remove_partitioning": _remove_partitioning,
     "attach_partition": _attach,
     "detach_partition": _detach,
     "detach_partition_finalize": _detach,
-    "engine": _engine,
+    "engine": _option,
+    "row_format": _option,
+    "set_access_method": _option,
+    "default_charset": _option,
+    "convert_charset": _option,
+    "set_logged": _persistence,
+    "set_unlogged": _persistence,
 }
 
 _STATEMENTS = {
-    "create_table": _create_table,
-    "create_partition": _create_table,
-    "create_table_as": _create_as,
-    "create_table_like": _create_like,
-    "drop_table": _drop_table,
-    "rename_table": _rename_table,
-    "create_index": _create_index,
-    "drop_index": _drop_index,
-    "alter_index": _alter_index,
-    "create_view": _create_view,
-    "create_matview": _create_view,
-    "drop_view": _drop_view,
-    "alter_table": _alter_table,
+    CreateTable: _create_table,
+    CreatePartition: _create_table,
+    CreateTableAs: _create_table,
+    CreateTableLike: _create_like,
+    DropTable: _drop_table,
+    RenameTable: _rename_table,
+    DropIndex: _drop_index,
+    AlterIndex: _alter_index,
+    DropView: _drop_view,
+    AlterTable: _alter_table,
+    CreateIndex: _create_index,
+    CreateView: _create_view,
+    CreateMatview: _create_view,
 }
+
+
+# ---- the walk ------------------------------------------------------------------------
+
+
+@dataclass
+class Session:
+    """What earlier statements of a file set for the ones after them: an open transaction, a lock
+    timeout, MySQL's foreign_key_checks. `see` records a statement's effect and stamps it."""
+
+    in_transaction: bool = False
+    lock_timeout: bool = False
+    foreign_key_checks: bool = True
+
+    def see(self, stmt: Statement) -> None:
+        if stmt.kind == "begin":
+            self.in_transaction = True
+        elif stmt.kind == "commit":
+            self.in_transaction = False
+        elif isinstance(stmt.op, SetVariable):
+            var = stmt.op.variable
+            self.lock_timeout = self.lock_timeout or var in LOCK_TIMEOUT_VARIABLES
+            if var == "foreign_key_checks":
+                self.foreign_key_checks = stmt.op.value.upper() not in ("0", "OFF", "FALSE")
+        stmt.foreign_key_checks = self.foreign_key_checks
 
 
 @dataclass
@@ -424,8 +561,7 @@ class Replay:
         if reported:
             self.reported_set.add(os.path.abspath(path))  # included files are part of the change
         schema = self.schema.copy() if path.lower().endswith(".down.sql") else self.schema
-        in_tx = lock_timeout = False
-        fk_checks = True
+        session = Session()
         includes = list(parsed.includes)
         for stmt in [*parsed.statements, None]:
             while includes and (stmt is None or includes[0][0] < stmt.location.line):
@@ -433,18 +569,8 @@ class Replay:
                 yield from self._include(path, line, target, relative, apply, read_sql_file, reported, including)
             if stmt is None:
                 break
-            if stmt.kind == "begin":
-                in_tx = True
-            elif stmt.kind == "commit":
-                in_tx = False
-            elif stmt.kind == "set":
-                var = stmt.details["variable"]
-                lock_timeout = lock_timeout or var in LOCK_TIMEOUT_VARIABLES
-                if var == "foreign_key_checks":
-                    fk_checks = stmt.details["value"].strip("'\" ").upper() not in ("0", "OFF", "FALSE")
-            if not fk_checks:
-                stmt.details["foreign_key_checks"] = False
-            yield Step(stmt, schema, reported, in_tx, lock_timeout)
+            session.see(stmt)
+            yield Step(stmt, schema, reported, session.in_transaction, session.lock_timeout)
             apply(schema, stmt, new=reported)
 
     def _include(self, path: str, line: int, target: str, relative: bool, apply, read_sql_file, reported: bool,

@@ -1,51 +1,52 @@
-"""A Schema as JSON: what `schemacite snapshot` writes and `lint --schema FILE` starts from.
+"""A Schema as JSON: what `schemacite snapshot` writes and `lint --snapshot FILE` starts from.
 
-Format version 1 (stdlib json, one object):
+Format version 2 (stdlib json, one object); version 1 files are read too:
 
     {
-      "version": 1,
+      "version": 2,
       "dialect": "mariadb",                    # mysql | mariadb | postgres
       "target": "mariadb-10.11",               # nearest supported target of the server, if known
       "origin": "mariadb://audit@db1:3306",    # where it was read; never a password
       "sampled_at": "2025-01-31T10:00:00Z",    # when the workload figures were read
       "tables": [
         {"key": "events", "name": "events", "schema": "shop", "engine": "InnoDB",
-         "temporary": false, "partition_of": null, "location": "mariadb://audit@db1:3306/shop",
-         "columns": [{"name": "id", "type": "bigint(20)", "nullable": false, "default": null}],
-         "primary_key": {"name": "primary", "columns": ["id"], "unique": true, "kind": "btree",
-                         "partial": false, "scans": 1200},
-         "indexes": [{"name": "k_kind", "columns": ["kind"], "unique": false, "kind": "btree",
-                      "partial": false, "scans": 0}],
-         "partitioning": {"method": "range", "columns": ["created"], "expression": "RANGE(...)",
-                          "uses_primary_key": false},
-         "workload": {"inserts": 12400000, "reads": 300000, "updates": 0, "deletes": 0,
-                      "rows": 12000000, "since": "...", "sampled_at": "...", "source": "performance_schema"}}
+         "location": "mariadb://audit@db1:3306/shop", "charset": "utf8mb4", "rows": 12000000, ...,
+         "columns": [{"name": "id", "type": "bigint(20)", "nullable": false, "base_type": "bigint", ...}],
+         "primary_key": {"name": "primary", "columns": ["id"], "unique": true, "scans": 1200, ...},
+         "indexes": [{"name": "k_kind", "columns": ["kind"], "scans": 0, ...}],
+         "checks": [...], "foreign_keys": [{"name": "fk", "columns": ["a"], "references": "accounts", ...}],
+         "partitioning": {"method": "range", "columns": ["created"], "expression": "RANGE(...)"},
+         "workload": {"inserts": 12400000, "reads": 300000, "since": "...", "source": "performance_schema", ...}}
       ],
-      "views": [{"key": "v", "name": "v", "schema": "shop", "materialized": false}]
+      "views": [{"key": "v", "name": "v", "schema": "shop", "materialized": false, "reads": ["events"]}]
     }
 
-`key` is the name the table is known by in the model (and in migrations replayed on top of
-it); `location` is where findings about the table point. `scans` null means unknown.
+The fields are the model's own (`schemacite.model.schema`: Table, Column, Index, Check,
+ForeignKey, Partitioning, Workload, View), written and read by one generic walk over their
+declared fields, so a field added to the model is in the snapshot without code here. Reading
+checks every value against its field's declared type and refuses fields the model does not
+have. `key` is the name the table is known by in the model (and in migrations replayed on top
+of it); `location` is where findings about the table point. `scans` null means unknown.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import types
+import typing
 from datetime import UTC, datetime
 from typing import Any
 
-from schemacite.model import (
-    Column,
-    Index,
-    Location,
-    Partitioning,
-    Schema,
-    Table,
-    View,
-    Workload,
-)
+from schemacite.model import Location, Schema, Table, View
+from schemacite.model.schema import Column, Index
 
-VERSION = 1
+VERSION = 2
+READS = (1, 2)
+
+# what a snapshot leaves out: where a definition was written (the table's `location` stands for
+# it), and what only a replay knows
+_SKIP = {"defined_at", "key_changed_at", "new", "complete", "insert_heavy"}
 
 
 class SnapshotError(Exception):
@@ -55,49 +56,22 @@ class SnapshotError(Exception):
 # ---------------------------------------------------------------- writing
 
 
-def _index(index: Index) -> dict[str, Any]:
-    return {
-        "name": index.name,
-        "columns": list(index.columns),
-        "unique": index.unique,
-        "kind": index.kind,
-        "partial": index.partial,
-        "scans": index.scans,
-    }
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value):
+        out = {}
+        for f in dataclasses.fields(value):
+            if f.name in _SKIP:
+                continue
+            v = getattr(value, f.name)
+            out[f.name] = [_plain(c) for c in v.values()] if f.name == "columns" and isinstance(v, dict) else _plain(v)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _table(key: str, table: Table) -> dict[str, Any]:
-    w = table.workload
-    p = table.partitioning
-    return {
-        "key": key,
-        "name": table.name,
-        "schema": table.schema,
-        "engine": table.engine,
-        "temporary": table.temporary,
-        "partition_of": table.partition_of,
-        "location": table.defined_at.file if table.defined_at else None,
-        "columns": [
-            {"name": c.name, "type": c.type, "nullable": c.nullable, "default": c.default} for c in table.columns.values()
-        ],
-        "primary_key": _index(table.primary_key) if table.primary_key else None,
-        "indexes": [_index(i) for i in table.indexes],
-        "partitioning": None
-        if p is None
-        else {"method": p.method, "columns": list(p.columns), "expression": p.expression, "uses_primary_key": p.uses_primary_key},
-        "workload": None
-        if w is None
-        else {
-            "inserts": w.inserts,
-            "reads": w.reads,
-            "updates": w.updates,
-            "deletes": w.deletes,
-            "rows": w.rows,
-            "since": w.since,
-            "sampled_at": w.sampled_at,
-            "source": w.source,
-        },
-    }
+    return {"key": key, **_plain(table), "location": table.defined_at.file if table.defined_at else None}
 
 
 def snapshot_dict(schema: Schema, target: str | None = None) -> dict[str, Any]:
@@ -110,15 +84,12 @@ def snapshot_dict(schema: Schema, target: str | None = None) -> dict[str, Any]:
         "origin": schema.origin,
         "sampled_at": sampled_at,
         "tables": [_table(k, t) for k, t in sorted(schema.tables.items())],
-        "views": [
-            {"key": k, "name": v.name, "schema": v.schema, "materialized": v.materialized}
-            for k, v in sorted(schema.views.items())
-        ],
+        "views": [{"key": k, **_plain(v)} for k, v in sorted(schema.views.items())],
     }
 
 
 def save_snapshot(schema: Schema, path: str | os.PathLike, target: str | None = None) -> None:
-    """Write `schema` to `path` as a version-1 snapshot (atomically: a temporary file, then rename)."""
+    """Write `schema` to `path` as a snapshot (atomically: a temporary file, then rename)."""
     path = os.fspath(path)
     text = json.dumps(snapshot_dict(schema, target), indent=1, sort_keys=False) + "\n"
     tmp = f"{path}.tmp{os.getpid()}"
@@ -137,26 +108,12 @@ def save_snapshot(schema: Schema, path: str | os.PathLike, target: str | None = 
 # ---------------------------------------------------------------- reading
 
 
-_KIND_NAMES = {str: "string", int: "whole number", bool: "boolean", list: "list", dict: "object"}
+_KIND_NAMES = {str: "string", int: "whole number", float: "number", bool: "boolean", list: "list", dict: "object"}
 
 
 class _Bad(Exception):
     def __init__(self, where: str, message: str):
         super().__init__(f"{where}: {message}" if where else message)
-
-
-def _get(obj: dict, key: str, where: str, kinds: tuple[type, ...], required: bool = True, default: Any = None) -> Any:
-    if key not in obj:
-        if required:
-            raise _Bad(where, f"missing {key!r}")
-        return default
-    value = obj[key]
-    if value is None and not required:
-        return default
-    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-        names = " or ".join(_KIND_NAMES.get(k, k.__name__) for k in kinds)
-        raise _Bad(where, f"{key!r} must be a {names}")
-    return value
 
 
 def _object(value: Any, where: str) -> dict:
@@ -165,83 +122,105 @@ def _object(value: Any, where: str) -> dict:
     return value
 
 
-def _strings(obj: dict, key: str, where: str) -> tuple[str, ...]:
-    values = _get(obj, key, where, (list,))
-    if not all(isinstance(v, str) for v in values):
-        raise _Bad(where, f"{key!r} must be a list of strings")
-    return tuple(values)
+def _names(kinds: tuple[Any, ...]) -> str:
+    return " or ".join(_KIND_NAMES.get(k, getattr(k, "__name__", str(k))) for k in kinds)
 
 
-def _load_index(raw: Any, where: str, location: Location | None, primary: bool) -> Index:
-    raw = _object(raw, where)
-    scans = _get(raw, "scans", where, (int,), required=False)
-    return Index(
-        name=_get(raw, "name", where, (str,), required=False),
-        columns=_strings(raw, "columns", where),
-        unique=primary or _get(raw, "unique", where, (bool,), required=False, default=False),
-        primary=primary,
-        kind=_get(raw, "kind", where, (str,), required=False, default="btree"),
-        partial=_get(raw, "partial", where, (bool,), required=False, default=False),
-        defined_at=location,
-        scans=scans,
-    )
+def _value(raw: Any, hint: Any, where: str, key: str) -> Any:
+    """`raw` as a value of the declared type `hint` (the model's annotations), or _Bad."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        if raw is None and type(None) in args:
+            return None
+        options = [a for a in args if a is not type(None)]
+        if len(options) == 1:
+            return _value(raw, options[0], where, key)
+        for option in options:
+            try:
+                return _value(raw, option, where, key)
+            except _Bad:
+                continue
+        raise _Bad(where, f"{key!r} must be a {_names(tuple(options))}")
+    if dataclasses.is_dataclass(hint):
+        at = f"{where}.{key}" if key else where
+        return _build(hint, _object(raw, at), at)
+    if origin in (tuple, list):
+        if not isinstance(raw, list):
+            raise _Bad(where, f"{key!r} must be a list")
+        item = args[0] if args else Any
+        values = [_value(v, item, f"{where}.{key}[{i}]" if dataclasses.is_dataclass(item) else where,
+                         key if not dataclasses.is_dataclass(item) else "")
+                  for i, v in enumerate(raw)]
+        return tuple(values) if origin is tuple else values
+    if hint is Any:
+        return raw
+    base = origin or hint
+    if hint is float and isinstance(raw, int) and not isinstance(raw, bool):
+        return float(raw)
+    if not isinstance(raw, base) or (isinstance(raw, bool) and base is not bool):
+        if origin is tuple or base in (tuple, list):
+            raise _Bad(where, f"{key!r} must be a list of strings")
+        raise _Bad(where, f"{key!r} must be a {_names((base,))}")
+    return raw
 
 
-def _load_table(raw: Any, where: str, origin: str) -> tuple[str, Table]:
-    raw = _object(raw, where)
-    name = _get(raw, "name", where, (str,))
-    schema_name = _get(raw, "schema", where, (str,), required=False)
-    key = _get(raw, "key", where, (str,), required=False) or name
-    file = _get(raw, "location", where, (str,), required=False) or (
-        f"{origin}/{schema_name}" if schema_name else origin
-    )
-    location = Location(file)
-    table = Table(
-        name=name,
-        schema=schema_name,
-        engine=_get(raw, "engine", where, (str,), required=False),
-        temporary=_get(raw, "temporary", where, (bool,), required=False, default=False),
-        partition_of=_get(raw, "partition_of", where, (str,), required=False),
-        defined_at=location,
-    )
-    for i, col in enumerate(_get(raw, "columns", where, (list,), required=False, default=[])):
-        at = f"{where}.columns[{i}]"
-        col = _object(col, at)
-        cname = _get(col, "name", at, (str,))
-        table.columns[cname] = Column(
-            name=cname,
-            type=_get(col, "type", at, (str,), required=False, default=""),
-            nullable=_get(col, "nullable", at, (bool,), required=False, default=True),
-            default=_get(col, "default", at, (str,), required=False),
-        )
-    if raw.get("primary_key") is not None:
-        table.primary_key = _load_index(raw["primary_key"], f"{where}.primary_key", location, primary=True)
-    for i, idx in enumerate(_get(raw, "indexes", where, (list,), required=False, default=[])):
-        table.indexes.append(_load_index(idx, f"{where}.indexes[{i}]", location, primary=False))
-    if raw.get("partitioning") is not None:
-        at = f"{where}.partitioning"
-        p = _object(raw["partitioning"], at)
-        table.partitioning = Partitioning(
-            method=_get(p, "method", at, (str,)),
-            columns=_strings(p, "columns", at),
-            expression=_get(p, "expression", at, (str,), required=False, default=""),
-            uses_primary_key=_get(p, "uses_primary_key", at, (bool,), required=False, default=False),
-            defined_at=location,
-        )
-    if raw.get("workload") is not None:
-        at = f"{where}.workload"
-        w = _object(raw["workload"], at)
-        table.workload = Workload(
-            inserts=_get(w, "inserts", at, (int,), required=False, default=0),
-            reads=_get(w, "reads", at, (int,), required=False, default=0),
-            updates=_get(w, "updates", at, (int,), required=False, default=0),
-            deletes=_get(w, "deletes", at, (int,), required=False, default=0),
-            rows=_get(w, "rows", at, (int,), required=False),
-            since=_get(w, "since", at, (str,), required=False),
-            sampled_at=_get(w, "sampled_at", at, (str,), required=False),
-            source=_get(w, "source", at, (str,), required=False, default=""),
-        )
+def _build(cls: type, raw: dict, where: str, **given: Any) -> Any:
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    values: dict[str, Any] = dict(given)
+    for key, value in raw.items():
+        if key in given or key in _SKIP:
+            continue
+        if key not in fields:
+            raise _Bad(where, f"unknown field {key!r}")
+        if value is None and fields[key].default is not dataclasses.MISSING and fields[key].default is None:
+            values[key] = None
+            continue
+        values[key] = _value(value, hints[key], where, key)
+    for name, f in fields.items():
+        if name not in values and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raise _Bad(where, f"missing {name!r}")
+    return cls(**values)
+
+
+def _load_table(raw: Any, where: str, origin: str, version: int) -> tuple[str, Table]:
+    raw = dict(_object(raw, where))
+    key = raw.pop("key", None)
+    file = raw.pop("location", None)
+    if key is not None and not isinstance(key, str) or file is not None and not isinstance(file, str):
+        raise _Bad(where, "'key' and 'location' must be strings")
+    if version == 1 and "temporary" in raw:
+        raw["persistence"] = "temporary" if raw.pop("temporary") is True else "permanent"
+    columns = raw.pop("columns", []) or []
+    if not isinstance(columns, list):
+        raise _Bad(where, "'columns' must be a list")
+    table = _build(Table, raw, where)
+    key = key or table.name
+    location = Location(file or (f"{origin}/{table.schema}" if table.schema else origin))
+    table.defined_at = location
+    for i, col in enumerate(columns):
+        column = _build(Column, _object(col, f"{where}.columns[{i}]"), f"{where}.columns[{i}]")
+        table.columns[column.name] = column
+    for index in ([table.primary_key] if table.primary_key else []) + table.indexes:
+        index.defined_at = location
+    if table.primary_key is not None:
+        table.primary_key.primary = table.primary_key.unique = True
+    if table.partitioning is not None:
+        table.partitioning.defined_at = location
     return key, table
+
+
+def _fill_base_types(table: Table, dialect: str) -> None:
+    if dialect == "postgres":
+        from schemacite.sources.postgres.types import parse_type as pg_type
+
+        for c in table.columns.values():
+            c.base_type, c.type_args = pg_type(c.type)
+    else:
+        from schemacite.sources.mysql.types import parse_type as my_type
+
+        for c in table.columns.values():
+            c.base_type, c.type_args, c.unsigned, c.zerofill = my_type(c.type)
 
 
 def schema_from_dict(doc: Any) -> Schema:
@@ -250,29 +229,35 @@ def schema_from_dict(doc: Any) -> Schema:
         doc = _object(doc, "snapshot")
         if "version" not in doc:
             raise _Bad("", "not a schemacite snapshot (no \"version\")")
-        if doc["version"] != VERSION:
-            raise _Bad("", f"snapshot version {doc['version']!r} is not supported (this schemacite reads version {VERSION})")
-        dialect = _get(doc, "dialect", "", (str,))
+        version = doc["version"]
+        if version not in READS or isinstance(version, bool):
+            raise _Bad("", f"snapshot version {version!r} is not supported (this schemacite reads versions "
+                           f"{', '.join(map(str, READS))})")
+        dialect = doc.get("dialect")
         if dialect not in ("mysql", "mariadb", "postgres"):
             raise _Bad("", f"unknown dialect {dialect!r}")
-        origin = _get(doc, "origin", "", (str,), required=False, default="snapshot")
+        origin = doc.get("origin") if isinstance(doc.get("origin"), str) else "snapshot"
         schema = Schema(dialect=dialect, origin=origin)
-        for i, raw in enumerate(_get(doc, "tables", "", (list,))):
-            key, table = _load_table(raw, f"tables[{i}]", origin)
+        tables = doc.get("tables")
+        if not isinstance(tables, list):
+            raise _Bad("", "'tables' must be a list")
+        for i, raw in enumerate(tables):
+            key, table = _load_table(raw, f"tables[{i}]", origin, version)
+            if version == 1:  # version 1 kept column types as text only
+                _fill_base_types(table, dialect)
             if key in schema.tables:
                 raise _Bad(f"tables[{i}]", f"duplicate key {key!r}")
             schema.tables[key] = table
-        for i, raw in enumerate(_get(doc, "views", "", (list,), required=False, default=[])):
+        views = doc.get("views") or []
+        if not isinstance(views, list):
+            raise _Bad("", "'views' must be a list")
+        for i, raw in enumerate(views):
             at = f"views[{i}]"
-            raw = _object(raw, at)
-            name = _get(raw, "name", at, (str,))
-            vschema = _get(raw, "schema", at, (str,), required=False)
-            schema.views[_get(raw, "key", at, (str,), required=False) or name] = View(
-                name=name,
-                schema=vschema,
-                materialized=_get(raw, "materialized", at, (bool,), required=False, default=False),
-                defined_at=Location(f"{origin}/{vschema}" if vschema else origin),
-            )
+            raw = dict(_object(raw, at))
+            key = raw.pop("key", None)
+            view = _build(View, raw, at)
+            view.defined_at = Location(f"{origin}/{view.schema}" if view.schema else origin)
+            schema.views[key if isinstance(key, str) and key else view.name] = view
     except _Bad as e:
         raise ValueError(str(e)) from None
     return schema

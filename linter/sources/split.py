@@ -66,6 +66,8 @@ class Comment:
     line: int
     end_line: int
     text: str
+    start: int = 0  # offsets in the file
+    stop: int = 0
 
 
 @dataclass
@@ -85,9 +87,10 @@ class Split:
     comments: list[Comment] = field(default_factory=list)
     errors: list[tuple[int, str]] = field(default_factory=list)  # (line, message)
     includes: list[tuple[int, str, bool]] = field(default_factory=list)  # (line, path, relative to this file)
+    non_sql: list[tuple[int, int]] = field(default_factory=list)  # psql meta-commands, COPY data: (start, stop)
 
 
-class _Lines:
+class Lines:
     def __init__(self, text: str):
         self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
@@ -115,13 +118,25 @@ def _block_depth(code: str) -> int:
     return depth
 
 
+def blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with the given spans blanked (newlines kept, so positions stay the same)."""
+    if not spans:
+        return text
+    out, last = [], 0
+    for start, stop in spans:
+        out += [text[last:start], _blank(text[start:stop])]
+        last = stop
+    out.append(text[last:])
+    return "".join(out)
+
+
 def split_sql(text: str, dialect: str) -> Split:
     """Split `text`; unterminated strings and comments are reported, not fatal."""
     family = "mysql" if dialect in MYSQL_FAMILY else "postgres"
     # stopping at newlines is only needed to see DELIMITER lines and psql meta-commands
     line_mode = _LINE_CONSTRUCT.search(text) is not None
     scan = (_SCAN if line_mode else _SKIP)[family]
-    lines = _Lines(text)
+    lines = Lines(text)
     result = Split()
     # The current statement is `cur` (pieces already blanked where needed) followed by the
     # untouched text[seg:i]: code and quoted text are copied only when a blank must follow.
@@ -182,6 +197,7 @@ def split_sql(text: str, dialect: str) -> Split:
                 m = _PSQL_INCLUDE.match(text, i, eol)
                 if m:
                     result.includes.append((lines.line(i), _unquote_path(m.group(2)), m.group(1) in ("ir", "include_relative")))
+                result.non_sql.append((i, eol))
                 blank(i, eol)
                 i = eol
                 continue
@@ -225,6 +241,7 @@ def split_sql(text: str, dialect: str) -> Split:
                 # data rows follow until a line holding only "\."
                 end = _COPY_END.search(text, i)
                 stop = n if end is None else end.end()
+                result.non_sql.append((i, stop))
                 blank(i, stop)
                 i = stop
         elif tok in ("--", "#"):
@@ -232,7 +249,7 @@ def split_sql(text: str, dialect: str) -> Split:
                 continue  # MySQL needs whitespace after "--"; otherwise it is an operator
             eol = text.find("\n", pos)
             eol = n if eol < 0 else eol
-            result.comments.append(Comment(lines.line(pos), lines.line(pos), text[pos:eol]))
+            result.comments.append(Comment(lines.line(pos), lines.line(pos), text[pos:eol], pos, eol))
             blank(pos, eol)
             i = eol
         elif tok == "/*":
@@ -250,7 +267,7 @@ def split_sql(text: str, dialect: str) -> Split:
                 blank(ex.end(), close - 2, _blank_inner(text[ex.end() : close - 2], dialect))
                 blank(close - 2, close)
             else:
-                result.comments.append(Comment(lines.line(pos), lines.line(close), text[pos:close]))
+                result.comments.append(Comment(lines.line(pos), lines.line(close), text[pos:close], pos, close))
                 blank(pos, close)
             i = close
         else:  # a quoted string or name, or a dollar-quoted body: kept as it is

@@ -11,14 +11,17 @@ query's WHERE clause):
     +3    performance_schema.setup_instruments/setup_consumers,
           table_io_waits_summary_by_table (COUNT_INSERT, COUNT_FETCH, ...),
           table_io_waits_summary_by_index_usage (rows read per index)
-    3  information_schema.TABLES                          (tables, views, engine, row estimate)
-    4  information_schema.COLUMNS                         (types, nullability, defaults)
+    3  information_schema.TABLES                          (tables, views, engine, character set,
+                                                          row format, size: rows, data and index bytes)
+    4  information_schema.COLUMNS                         (types, nullability, defaults, character
+                                                          set, generated and AUTO_INCREMENT columns)
     5  information_schema.STATISTICS                      (PRIMARY, unique and secondary indexes)
     6  information_schema.PARTITIONS                      (method, expression)
+    7  KEY_COLUMN_USAGE + TABLE_CONSTRAINTS/CHECK_CONSTRAINTS (foreign keys and CHECK constraints)
     or, on MariaDB with performance_schema off (or unreadable) and userstat on:
     +2    information_schema.TABLE_STATISTICS, INDEX_STATISTICS
 
-So 6 queries without counters, 8 with userstat, 9 with performance_schema.
+So 7 queries without counters, 9 with userstat, 10 with performance_schema.
 
 The primary key is the index named PRIMARY in STATISTICS (only a real PRIMARY KEY can
 carry that name), never COLUMN_KEY = 'PRI', which also marks the first NOT NULL unique
@@ -62,6 +65,8 @@ from schemacite.model import (
     View,
     Workload,
 )
+from schemacite.model.schema import Check, ForeignKey
+from schemacite.sources.mysql.types import canonical_charset, canonical_collation, parse_type
 from schemacite.sources.names import table_key
 
 SYSTEM_SCHEMAS = ("mysql", "information_schema", "performance_schema", "sys")
@@ -270,7 +275,8 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
     # read keeps its schema ("shop.events") so that none hides another.
     relations = _rows(
         cur,
-        "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_TYPE, ENGINE, TABLE_ROWS"
+        "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_TYPE, ENGINE, TABLE_ROWS, TABLE_COLLATION, ROW_FORMAT,"
+        " DATA_LENGTH, INDEX_LENGTH"
         f" FROM information_schema.TABLES WHERE {where} ORDER BY TABLE_SCHEMA, TABLE_NAME",
         params,
     )
@@ -278,7 +284,7 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
     for db, name, *_ in relations:
         schemas_of.setdefault(name.lower(), set()).add(db.lower())
     by_name: dict[tuple[str, str], Table] = {}
-    for db, name, kind, engine, rows in relations:
+    for db, name, kind, engine, rows, collation, row_format, data_length, _index_length in relations:
         key = table_key(f"{_quote(db)}.{_quote(name)}", dialect)
         if len(schemas_of[name.lower()]) > 1:
             key = f"{db.lower()}.{key}"
@@ -290,11 +296,17 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
             continue
         if kind not in ("BASE TABLE", "SYSTEM VERSIONED", "TEMPORARY"):
             continue  # SEQUENCE and the like
+        collation = canonical_collation(collation)
         table = Table(
             name=name.lower(),
             schema=db.lower(),
             engine=engine,
-            temporary=kind == "TEMPORARY",
+            persistence="temporary" if kind == "TEMPORARY" else "permanent",
+            charset=canonical_charset(collation.split("_", 1)[0]) if collation else None,
+            collation=collation,
+            row_format=row_format.lower() if row_format else None,
+            rows=int(rows) if rows is not None else None,
+            bytes=int(data_length) if data_length is not None else None,
             defined_at=Location(f"{db}.{name}"),
         )
         table.workload = Workload(rows=rows, since=since, sampled_at=sampled_at)  # dropped below if no counters
@@ -302,9 +314,10 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         by_name[(db, name)] = table
 
     # 4: columns
-    for db, name, column, _pos, column_type, nullable, default in _rows(
+    for db, name, column, _pos, column_type, nullable, default, charset, collation, extra, generation in _rows(
         cur,
-        "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, COLUMN_TYPE, IS_NULLABLE, COLUMN_DEFAULT"
+        "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, COLUMN_TYPE, IS_NULLABLE, COLUMN_DEFAULT,"
+        " CHARACTER_SET_NAME, COLLATION_NAME, EXTRA, GENERATION_EXPRESSION"
         f" FROM information_schema.COLUMNS WHERE {where} ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION",
         params,
     ):
@@ -314,7 +327,19 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         if mariadb and default == "NULL":
             default = None  # MariaDB writes the default as an expression: NULL, 'text', 0
         name_key = column.lower()
-        table.columns[name_key] = Column(name=name_key, type=column_type, nullable=nullable == "YES", default=default)
+        base, args, unsigned, zerofill = parse_type(column_type)
+        extra = (extra or "").upper()
+        charset, collation = canonical_charset(charset), canonical_collation(collation)
+        generated = "stored" if "STORED" in extra or "PERSISTENT" in extra else "virtual" if "VIRTUAL" in extra else None
+        table.columns[name_key] = Column(
+            name=name_key, type=column_type, nullable=nullable == "YES", default=None if generated else default,
+            base_type=base, type_args=args, unsigned=unsigned, zerofill=zerofill,
+            auto_increment="AUTO_INCREMENT" in extra, generated=generated, invisible="INVISIBLE" in extra,
+            expression=generation if generated else None,
+            # as a definition names them: only where they differ from the table's
+            charset=charset if charset != table.charset else None,
+            collation=collation if collation != table.collation else None,
+        )
 
     # 5: indexes; MySQL 8.0.13+ has functional key parts (COLUMN_NAME NULL, EXPRESSION set)
     expression = "EXPRESSION" if not mariadb and version >= (8, 0, 13) else "NULL"
@@ -360,7 +385,10 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         if table is not None and method:
             table.partitioning = _partitioning(table, method, expr, sub_method, sub_expr)
 
-    # 7+: workload counters
+    # 7: foreign keys and CHECK constraints (CHECK_CONSTRAINTS: MySQL 8.0.16+, MariaDB 10.2.22+)
+    _read_constraints(cur, where, params, by_name, schema, dialect, mariadb, version)
+
+    # 8+: workload counters
     if background is not None:
         background.join()
         if background.error is not None:
@@ -392,6 +420,43 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         for table in schema.tables.values():
             table.workload = None
     return schema
+
+
+def _read_constraints(cur: Any, where: str, params: list[Any], by_name: dict[tuple[str, str], Table], schema: Schema,
+                      dialect: str, mariadb: bool, version: tuple[int, ...]) -> None:
+    checks = mariadb and version >= (10, 2, 22) or not mariadb and version >= (8, 0, 16)
+    check_sql = (
+        " UNION ALL SELECT 'c', tc.TABLE_SCHEMA, tc.TABLE_NAME, tc.CONSTRAINT_NAME, NULL, 0, NULL, NULL, NULL,"
+        " cc.CHECK_CLAUSE FROM information_schema.TABLE_CONSTRAINTS tc"
+        " JOIN information_schema.CHECK_CONSTRAINTS cc ON cc.CONSTRAINT_SCHEMA = tc.CONSTRAINT_SCHEMA"
+        " AND cc.CONSTRAINT_NAME = tc.CONSTRAINT_NAME" + (" AND cc.TABLE_NAME = tc.TABLE_NAME" if mariadb else "")
+        + f" WHERE tc.CONSTRAINT_TYPE = 'CHECK' AND tc.{where}"
+    ) if checks else ""
+    rows = _rows(
+        cur,
+        "SELECT 'f', TABLE_SCHEMA, TABLE_NAME, CONSTRAINT_NAME, COLUMN_NAME, ORDINAL_POSITION,"
+        " REFERENCED_TABLE_SCHEMA, REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME, NULL"
+        f" FROM information_schema.KEY_COLUMN_USAGE WHERE REFERENCED_TABLE_NAME IS NOT NULL AND {where}"
+        + check_sql + " ORDER BY 2, 3, 4, 6",
+        params + (params if checks else []),
+    )
+    keys: dict[tuple[str, str, str], ForeignKey] = {}
+    for kind, db, name, constraint, column, _pos, ref_db, ref_name, ref_column, clause in rows:
+        table = by_name.get((db, name))
+        if table is None:
+            continue
+        if kind == "c":
+            table.checks.append(Check(constraint.lower(), str(_text(clause) or "")))
+            continue
+        fk = keys.get((db, name, constraint))
+        if fk is None:
+            target = table_key(f"{_quote(ref_db)}.{_quote(ref_name)}", dialect)
+            if target not in schema.tables and f"{ref_db.lower()}.{target}" in schema.tables:
+                target = f"{ref_db.lower()}.{target}"
+            fk = keys[(db, name, constraint)] = ForeignKey(constraint.lower(), (), target)
+            table.foreign_keys.append(fk)
+        fk.columns = (*fk.columns, column.lower())
+        fk.ref_columns = (*fk.ref_columns, ref_column.lower())
 
 
 def _identifiers(expression: str, table: Table) -> tuple[str, ...]:

@@ -5,16 +5,19 @@ with short lock and statement timeouts; `read_schema` sends a fixed number of qu
 inside one read-only transaction, whatever the number of tables or schemas:
 
     1  server version, track_counts, now(), pg_postmaster_start_time(),
-       pg_stat_database.stats_reset of this database
+       pg_stat_database.stats_reset of this database, block size
     2  pg_class + pg_namespace (+ pg_inherits, pg_partitioned_table):
-       tables, partitioned tables and their partitions, views, materialized views
-    3  pg_attribute + pg_attrdef: columns, types, NOT NULL, defaults
+       tables, partitioned tables and their partitions with their bounds, views, materialized
+       views, persistence, size (reltuples, relpages)
+    3  pg_attribute + pg_attrdef: columns, types, NOT NULL, defaults, identity, generated
     4  pg_index (+ pg_am, pg_inherits, pg_stat_user_indexes.idx_scan): primary key
        (indisprimary), unique and other indexes, their key columns or expressions
-    5  pg_stat_user_tables: n_tup_ins/upd/del, seq_tup_read + idx_tup_fetch, n_live_tup
+    5  pg_constraint (CHECK, NOT NULL (18), FOREIGN KEY, with their validated and enforced
+       state) and pg_depend + pg_rewrite (the relations each view reads), in one UNION
+    6  pg_stat_user_tables: n_tup_ins/upd/del, seq_tup_read + idx_tup_fetch, n_live_tup
        (skipped when track_counts is off; a note says so)
 
-So 5 queries per database (4 with track_counts off). One connection reads one
+So 6 queries per database (5 with track_counts off). One connection reads one
 database; `schemas` are namespaces inside it.
 
 Privileges the reading account needs
@@ -49,8 +52,10 @@ from schemacite.model import (
     View,
     Workload,
 )
+from schemacite.model.schema import Check, ForeignKey
 from schemacite.sources.catalogs import NothingToRead
 from schemacite.sources.names import table_key
+from schemacite.sources.postgres.types import parse_type
 
 SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "pg_toast")
 
@@ -162,14 +167,21 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         "SELECT current_setting('server_version_num')::int, current_setting('track_counts')::bool,"
         " now(), pg_postmaster_start_time(),"
         " (SELECT stats_reset FROM pg_stat_database WHERE datname = current_database()),"
+        " current_setting('block_size')::int,"
         " ARRAY(SELECT nspname::text FROM pg_namespace WHERE nspname = ANY(%s)),"
         " ARRAY(SELECT DISTINCT l.relation::regclass::text FROM pg_locks l"
+        "       WHERE l.locktype = 'relation' AND l.granted AND l.mode = 'AccessExclusiveLock'"
+        "       AND l.pid <> pg_backend_pid()"
+        "       AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())),"
+        " ARRAY(SELECT DISTINCT l.relation::int8 FROM pg_locks l"
         "       WHERE l.locktype = 'relation' AND l.granted AND l.mode = 'AccessExclusiveLock'"
         "       AND l.pid <> pg_backend_pid()"
         "       AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))",
         (list(schemas or []),),
     )
-    _version, track_counts, now, started, stats_reset, found, locked = cur.fetchone()
+    _version, track_counts, now, started, stats_reset, block_size, found, locked, locked_oids = cur.fetchone()
+    # pg_get_expr and pg_get_constraintdef open the relation they deparse for: never on a locked one
+    unlocked = _unlocked(locked_oids)
     missing = [s for s in schemas or [] if s not in found]
     if missing and len(missing) == len(schemas or []):
         raise NothingToRead(f"no schema {', '.join(missing)} in this database")
@@ -177,7 +189,8 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         notes.append(f"no schema {', '.join(missing)} in this database; read {', '.join(s for s in schemas if s in found)}")
     if locked:
         notes.append(f"held ACCESS EXCLUSIVE by another session while read: {', '.join(sorted(locked))}"
-                     " (read from the catalog, which needs no lock on them)")
+                     " (read from the catalog, which needs no lock on them; their defaults, CHECK expressions"
+                     " and partition bounds were left out)")
     if stats_reset is not None:
         since = _iso(stats_reset)
     else:
@@ -200,10 +213,11 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
     partition_keys: dict[int, tuple[str, list[str], str, str]] = {}
     cur.execute(
         "SELECT c.oid, n.nspname, c.relname, c.relkind, c.relpersistence, am.amname, inh.inhparent,"
+        f" {unlocked('c.oid', 'pg_get_expr(c.relpartbound, c.oid)')}, c.reltuples::float8, c.relpages::int8,"
         " pt.partstrat,"
         " ARRAY(SELECT a.attname FROM unnest(pt.partattrs::int2[]) WITH ORDINALITY AS k(attnum, ord)"
         "       JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum ORDER BY k.ord),"
-        " pg_get_expr(pt.partexprs, pt.partrelid)"
+        f" {unlocked('pt.partrelid', 'pg_get_expr(pt.partexprs, pt.partrelid)')}"
         " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
         " LEFT JOIN pg_am am ON am.oid = c.relam"
         " LEFT JOIN pg_inherits inh ON inh.inhrelid = c.oid AND c.relispartition"
@@ -212,21 +226,29 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         " ORDER BY n.nspname, c.relname",
         params,
     )
-    for oid, nsp, name, kind, persistence, access_method, parent, strategy, key_columns, key_exprs in cur.fetchall():
+    views: dict[int, View] = {}
+    for (oid, nsp, name, kind, persistence, access_method, parent, bound, reltuples, relpages, strategy, key_columns,
+         key_exprs) in cur.fetchall():
         key = table_key(f"{_quote(nsp)}.{_quote(name)}", dialect)  # public.events -> events
         if key in schema.tables or key in schema.views:
             notes.append(f"{nsp}.{name} differs from another relation only in letter case; it was left out")
             continue
         if kind in ("v", "m"):
-            schema.views[key] = View(
-                name=name.lower(), schema=nsp.lower(), materialized=kind == "m", defined_at=Location(f"{nsp}.{name}")
+            views[oid] = schema.views[key] = View(
+                name=name.lower(), schema=nsp.lower(), materialized=kind == "m", defined_at=Location(f"{nsp}.{name}"),
+                reads=(),
             )
+            keys[oid] = key
             continue
         table = Table(
             name=name.lower(),
             schema=nsp.lower(),
             engine=access_method,
-            temporary=persistence == "t",
+            persistence=_PERSISTENCE.get(persistence, "permanent"),
+            partition_bound=bound,
+            # reltuples is -1 for a table never vacuumed or analyzed (14+), 0 before 14
+            rows=int(reltuples) if reltuples is not None and reltuples >= 0 and (reltuples or relpages) else None,
+            bytes=int(relpages) * block_size if relpages is not None and (reltuples or relpages) else None,
             defined_at=Location(f"{nsp}.{name}"),
         )
         schema.tables[key] = table
@@ -238,29 +260,37 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
             keydef = f"{_STRATEGIES.get(strategy, strategy).upper()} ({', '.join([*(key_columns or []), *filter(None, [key_exprs])])})"
             partition_keys[oid] = (strategy, list(key_columns or []), keydef, key_exprs or "")
     for oid, parent in parents.items():
-        if parent in tables:
+        if parent in tables and oid in tables:
             tables[oid].partition_of = keys[parent]
 
     # 3: columns
     cur.execute(
         "SELECT a.attrelid, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull,"
-        " pg_get_expr(d.adbin, d.adrelid), a.attidentity, a.attgenerated"
+        f" {unlocked('d.adrelid', 'pg_get_expr(d.adbin, d.adrelid)')}, a.attidentity, a.attgenerated, co.collname"
         " FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
         " JOIN pg_namespace n ON n.oid = c.relnamespace"
         " LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum"
+        " LEFT JOIN pg_collation co ON co.oid = a.attcollation AND a.attcollation <> 100"  # 100: the default
         f" WHERE a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'p') AND {where}"
         " ORDER BY a.attrelid, a.attnum",
         params,
     )
-    for relid, name, column_type, not_null, default, identity, generated in cur.fetchall():
+    for relid, name, column_type, not_null, default, identity, generated, collation in cur.fetchall():
         table = tables.get(relid)
         if table is None:
             continue
+        base, args = parse_type(column_type)
+        column = Column(name=name.lower(), type=column_type, nullable=not not_null, base_type=base, type_args=args,
+                        collation=collation)
         if identity in ("a", "d"):
-            default = "GENERATED {} AS IDENTITY".format("ALWAYS" if identity == "a" else "BY DEFAULT")
-        elif generated == "s":
-            default = f"GENERATED ALWAYS AS ({default}) STORED"
-        table.columns[name.lower()] = Column(name=name.lower(), type=column_type, nullable=not not_null, default=default)
+            column.identity = "always" if identity == "a" else "by default"
+        elif generated in ("s", "v"):
+            column.generated = "stored" if generated == "s" else "virtual"
+            column.expression = default
+        else:
+            column.default = default
+            column.serial = bool(default) and default.startswith("nextval(")
+        table.columns[column.name] = column
 
     for oid, (strategy, key_columns, keydef, key_exprs) in partition_keys.items():
         table = tables[oid]
@@ -314,7 +344,10 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         else:
             table.indexes.append(index)
 
-    # 5: workload counters
+    # 5: constraints, and what views read
+    _read_constraints_and_view_reads(cur, where, params, tables, keys, views, unlocked)
+
+    # 6: workload counters
     if not track_counts:
         notes.append(
             "no workload counters: track_counts is off (set track_counts = on in postgresql.conf"
@@ -343,6 +376,83 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
             )
     _roll_up_partitions(tables, parents, index_by_oid, index_parent, since, sampled_at)
     return schema
+
+
+_PERSISTENCE = {"p": "permanent", "u": "unlogged", "t": "temporary"}
+_ACTIONS = {"a": "no action", "r": "restrict", "c": "cascade", "n": "set null", "d": "set default"}
+
+
+def _unlocked(oids: list[int]):
+    """SQL that computes `expression` only for relations no other session holds exclusively."""
+    listed = "'{" + ",".join(str(int(o)) for o in oids or ()) + "}'::oid[]"
+
+    def sql(relation: str, expression: str) -> str:
+        return f"CASE WHEN {relation} = ANY({listed}) THEN NULL ELSE {expression} END" if oids else expression
+
+    return sql
+
+
+def _read_constraints_and_view_reads(cur: Any, where: str, params: list[Any], tables: dict[int, Table],
+                                     keys: dict[int, str], views: dict[int, View], unlocked) -> None:
+    """CHECK, NOT NULL (PostgreSQL 18 records them) and FOREIGN KEY constraints of the tables, and
+    the relations each view reads (its rewrite rule's dependencies), in one round trip."""
+    cur.execute(
+        "SELECT 'c', co.conrelid, co.conname, co.contype::text, co.convalidated,"
+        # conenforced is new in 18; to_jsonb reads it where it exists without failing elsewhere
+        " COALESCE((to_jsonb(co) ->> 'conenforced')::bool, true),"
+        f" {unlocked('co.conrelid', 'pg_get_constraintdef(co.oid, true)')}, co.confrelid,"
+        " ARRAY(SELECT a.attname::text FROM unnest(co.conkey) WITH ORDINALITY AS k(n, o)"
+        "       JOIN pg_attribute a ON a.attrelid = co.conrelid AND a.attnum = k.n ORDER BY k.o),"
+        " ARRAY(SELECT a.attname::text FROM unnest(co.confkey) WITH ORDINALITY AS k(n, o)"
+        "       JOIN pg_attribute a ON a.attrelid = co.confrelid AND a.attnum = k.n ORDER BY k.o)"
+        " FROM pg_constraint co JOIN pg_class c ON c.oid = co.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace"
+        f" WHERE co.contype IN ('c', 'f', 'n') AND c.relkind IN ('r', 'p') AND {where}"
+        " UNION ALL"
+        " SELECT 'v', r.ev_class, NULL::name, NULL::text, NULL::bool, NULL::bool, NULL::text, d.refobjid,"
+        " NULL::text[], NULL::text[]"
+        " FROM pg_rewrite r JOIN pg_depend d ON d.classid = 'pg_rewrite'::regclass AND d.objid = r.oid"
+        " AND d.refclassid = 'pg_class'::regclass AND d.refobjid <> r.ev_class"
+        " JOIN pg_class c ON c.oid = r.ev_class JOIN pg_namespace n ON n.oid = c.relnamespace"
+        f" WHERE c.relkind IN ('v', 'm') AND {where}",
+        params + params,
+    )
+    reads: dict[int, list[int]] = defaultdict(list)
+    for row_kind, relid, name, contype, validated, enforced, definition, other, columns, ref_columns in cur.fetchall():
+        if row_kind == "v":
+            reads[relid].append(other)
+            continue
+        table = tables.get(relid)
+        if table is None:
+            continue
+        name = name.lower()
+        if contype == "f":
+            table.foreign_keys.append(ForeignKey(
+                name, tuple(c.lower() for c in columns), keys.get(other, str(other)),
+                tuple(c.lower() for c in ref_columns), validated=validated, enforced=enforced))
+        elif contype == "n":
+            column = columns[0].lower() if columns else None
+            table.checks.append(Check(name, f"{column} IS NOT NULL", validated=validated, not_null=column,
+                                      proves_not_null=column))
+        else:
+            expression = (definition or "").removeprefix("CHECK ").removesuffix(" NOT VALID")
+            table.checks.append(Check(name, expression, validated=validated, enforced=enforced,
+                                      proves_not_null=_not_null_column(expression)))
+    for oid, view in views.items():
+        view.reads = tuple(keys[r] for r in dict.fromkeys(reads.get(oid, ())) if r in keys)
+
+
+def _not_null_column(expression: str) -> str | None:
+    """The column of a check that reads `(col IS NOT NULL)`, as pg_get_constraintdef prints it."""
+    inner = expression.strip()
+    while inner.startswith("(") and inner.endswith(")"):
+        inner = inner[1:-1].strip()
+    head, sep, tail = inner.rpartition(" IS NOT NULL")
+    if not sep or tail or not head:
+        return None
+    m = _IDENTIFIER.fullmatch(head)
+    if m is None:
+        return None
+    return (m.group(1).replace('""', '"') if m.group(1) is not None else m.group(2)).lower()
 
 
 def _roll_up_partitions(

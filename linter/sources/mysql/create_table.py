@@ -1,23 +1,22 @@
-"""CREATE TABLE (and column definitions) read through sqlglot into the model."""
+"""MySQL/MariaDB CREATE TABLE and column definitions, read through sqlglot into the model.
+
+Dumps hold thousands of tables whose columns repeat the same few definitions: in the layout
+SHOW CREATE TABLE and mysqldump write (one element per line), `read_dump_layout` reads each line
+with the patterns below and has sqlglot read each distinct column definition once. Any line,
+option or clause outside that layout sends the whole statement to sqlglot (`table_from_create`).
+"""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlglot import exp
 
 from schemacite.model import Column, Index, Table
-from schemacite.sources.replay import implicit_fk_index
-from schemacite.sources.names import sqlglot_dialect, table_key
-
-# defaults that give every row a different value: PostgreSQL must rewrite the table
-# to add such a column, and MySQL cannot add it instantly
-VOLATILE_FUNCTIONS = frozenset(
-    {"random", "rand", "clock_timestamp", "timeofday", "gen_random_uuid", "uuid_generate_v1",
-     "uuid_generate_v1mc", "uuid_generate_v4", "uuid", "nextval", "txid_current", "statement_timestamp",
-     "uuid_short", "sysdate"}
-)
-SERIAL_TYPES = frozenset({"SERIAL", "BIGSERIAL", "SMALLSERIAL"})
+from schemacite.model.schema import Check, ForeignKey
+from schemacite.sources.mysql.types import canonical_charset, canonical_collation, parse_type
+from schemacite.sources.names import sqlglot_dialect
 
 
 def _name(node: Any) -> str:
@@ -30,57 +29,72 @@ def _name(node: Any) -> str:
     return str(node).lower()
 
 
-def _table_ref(node: exp.Expression | None, dialect: str) -> str | None:
+def _table_ref(node: exp.Expression | None) -> str | None:
     if isinstance(node, exp.Schema):
         node = node.this
     if isinstance(node, exp.Table):
-        parts = [p.name for p in node.parts]
-        return parts[-1].lower() if dialect != "postgres" or len(parts) < 2 else table_key(".".join(f'"{p}"' for p in parts), dialect)
+        return node.name.lower()  # a migration runs in one database: the qualifier is dropped
     return None
 
 
-def column_facts(col: exp.ColumnDef, dialect: str) -> dict[str, Any]:
-    """What replay and the lock tables need to know about one column definition."""
+@dataclass
+class ColumnFlags:
+    """What a column definition says beyond the column itself."""
+
+    primary: bool = False
+    unique: bool = False
+    references: str | None = None
+    ref_columns: tuple[str, ...] = ()
+    check: str | None = None
+    position: str | None = None  # first | after (ALTER TABLE)
+    after: str | None = None
+
+
+def column_from(col: exp.ColumnDef, dialect: str) -> tuple[Column, ColumnFlags]:
+    """The model Column of one column definition, and what else the definition declares."""
     glot = sqlglot_dialect(dialect)
     kind = col.args.get("kind")
     type_sql = _type_sql(kind, glot) if kind is not None else ""
-    facts: dict[str, Any] = {
-        "name": _name(col.this),
-        "type": type_sql,
-        "not_null": False,
-        "default": None,
-        "volatile_default": kind is not None and kind.this.name in SERIAL_TYPES,
-        "primary": False,
-        "unique": False,
-        "references": None,
-        "stored": False,
-        "identity": False,
-    }
+    base, args, unsigned, zerofill = parse_type(type_sql)
+    column = Column(_name(col.this), type_sql, base_type=base, type_args=args, unsigned=unsigned, zerofill=zerofill)
+    flags = ColumnFlags()
     for c in col.args.get("constraints") or []:
         k = c.args.get("kind")
         if isinstance(k, exp.NotNullColumnConstraint):
-            facts["not_null"] = not k.args.get("allow_null")
+            column.nullable = bool(k.args.get("allow_null"))
         elif isinstance(k, exp.DefaultColumnConstraint):
-            facts["default"] = _default_sql(k.this, glot)
+            column.default = _default_sql(k.this, glot)
             if not isinstance(k.this, _CONSTANTS):
-                funcs = {_func_name(f) for f in k.this.find_all(exp.Func)}
-                facts["volatile_default"] = facts["volatile_default"] or bool(funcs & VOLATILE_FUNCTIONS)
+                column.default_calls = tuple(dict.fromkeys(_func_name(f) for f in k.this.find_all(exp.Func)))
         elif isinstance(k, exp.PrimaryKeyColumnConstraint):
-            facts["primary"] = True
-            facts["not_null"] = True
+            flags.primary = True
+            column.nullable = False
         elif isinstance(k, exp.UniqueColumnConstraint):
-            facts["unique"] = True
+            flags.unique = True
         elif isinstance(k, exp.Reference):
-            facts["references"] = _table_ref(k.this, dialect)
-        elif isinstance(k, exp.GeneratedAsIdentityColumnConstraint):
-            facts["identity"] = True
-            facts["not_null"] = True
+            flags.references = _table_ref(k.this)
+            target = k.this
+            if isinstance(target, exp.Schema):
+                flags.ref_columns = tuple(_name(e) for e in target.expressions)
         elif isinstance(k, exp.ComputedColumnConstraint):
-            # PostgreSQL (up to 17) only has STORED generated columns; MySQL says which
-            facts["stored"] = dialect == "postgres" or bool(k.args.get("persisted"))
+            column.generated = "stored" if k.args.get("persisted") else "virtual"
+            column.expression = k.this.sql(dialect=glot) if k.this is not None else None
+        elif isinstance(k, exp.GeneratedAsIdentityColumnConstraint):
+            column.identity = "always"
+            column.nullable = False
         elif isinstance(k, exp.AutoIncrementColumnConstraint):
-            facts["auto_increment"] = True
-    return facts
+            column.auto_increment = True
+        elif isinstance(k, exp.CharacterSetColumnConstraint):
+            column.charset = canonical_charset(k.this.name if isinstance(k.this, exp.Expression) else str(k.this))
+        elif isinstance(k, exp.CollateColumnConstraint):
+            column.collation = canonical_collation(k.this.name if isinstance(k.this, exp.Expression) else str(k.this))
+        elif isinstance(k, exp.CheckColumnConstraint):
+            flags.check = k.this.sql(dialect=glot) if k.this is not None else ""
+        elif isinstance(k, exp.InvisibleColumnConstraint):
+            column.invisible = True
+    if column.collation and not column.charset:
+        column.charset = column.collation.split("_")[0]
+    return column, flags
 
 
 _CONSTANTS = (exp.Literal, exp.Null, exp.Boolean)
@@ -113,8 +127,8 @@ def _default_sql(node: exp.Expression, glot: str) -> str:
         return "NULL"
     if isinstance(node, exp.Boolean):
         return "TRUE" if node.this else "FALSE"
-    # the same few defaults ('0'::bigint, now(), nextval('s'::regclass)) recur on every
-    # table: generate each shape's text once
+    # the same few defaults (CURRENT_TIMESTAMP, now()) recur on every table: generate each
+    # shape's text once
     key = (glot, _shape(node))
     text = _DEFAULT_SQL.get(key)
     if text is None:
@@ -135,7 +149,7 @@ def _func_name(f: exp.Func) -> str:
     if isinstance(f, exp.Anonymous):
         return str(f.this).lower()
     if isinstance(f, exp.Rand):
-        return "random"
+        return "rand"
     return f.sql_name().lower()
 
 
@@ -153,41 +167,64 @@ def table_from_create(create: exp.Create, dialect: str) -> tuple[Table, list[str
     """The table a CREATE TABLE defines, and the tables its foreign keys reference."""
     schema_node = create.this if isinstance(create.this, exp.Schema) else None
     table_node = schema_node.this if schema_node is not None else create.this
-    table = Table(name=_table_ref(table_node, dialect) or "")
-    references: list[str] = []
+    table = Table(name=_table_ref(table_node) or "")
     props = create.args.get("properties")
     for p in props.expressions if props else []:
         if isinstance(p, exp.TemporaryProperty):
-            table.temporary = True
+            table.persistence = "temporary"
         elif isinstance(p, exp.EngineProperty):
             table.engine = p.this.name
-    foreign_keys: list[tuple[Any, tuple[str, ...]]] = []
+        elif isinstance(p, exp.CharacterSetProperty):
+            table.charset = canonical_charset(p.this.name)
+        elif isinstance(p, exp.CollateProperty):
+            table.collation = canonical_collation(p.this.name)
+        elif isinstance(p, exp.RowFormatProperty):
+            table.row_format = p.this.name.upper()
     for node in schema_node.expressions if schema_node is not None else []:
-        _add_element(table, node, dialect, references, foreign_keys)
-    for name, cols in foreign_keys:
-        implicit_fk_index(table, cols, dialect, _name(name) if name is not None else None)
+        _add_element(table, node, dialect)
+    finish(table, dialect)
+    return table, [fk.references for fk in table.foreign_keys]
+
+
+def finish(table: Table, dialect: str) -> None:
+    """What the server adds to a new table: the index InnoDB creates for each foreign key that no
+    key starts with, NOT NULL on primary key columns, the table's character set on its columns'
+    collation."""
+    for fk in table.foreign_keys:
+        implicit_fk_index(table, fk.columns, fk.name)
     if table.primary_key is not None:
         for c in table.primary_key.columns:
             if c in table.columns:
                 table.columns[c].nullable = False
-    return table, references
+    if table.collation and not table.charset:
+        table.charset = table.collation.split("_")[0]
 
 
-def _add_element(
-    table: Table, node: exp.Expression, dialect: str, references: list[str], foreign_keys: list, name: Any = None
-) -> None:
+def implicit_fk_index(table: Table, cols: tuple[str, ...], name: str | None) -> None:
+    """InnoDB creates an index for a foreign key unless one already starts with its columns."""
+    if not cols:
+        return
+    keys = ([table.primary_key] if table.primary_key else []) + table.indexes
+    if any(k.columns[: len(cols)] == cols for k in keys):
+        return
+    table.indexes.append(Index(name, cols, kind="btree"))
+
+
+def _add_element(table: Table, node: exp.Expression, dialect: str, name: Any = None) -> None:
     if isinstance(node, exp.ColumnDef):
-        f = column_facts(node, dialect)
-        table.columns[f["name"]] = Column(f["name"], f["type"], nullable=not f["not_null"], default=f["default"])
-        if f["primary"]:
-            table.primary_key = Index(None, (f["name"],), unique=True, primary=True)
-        if f["unique"]:
-            table.indexes.append(Index(None, (f["name"],), unique=True))
-        if f["references"]:
-            references.append(f["references"])
+        column, flags = column_from(node, dialect)
+        table.columns[column.name] = column
+        if flags.primary:
+            table.primary_key = Index(None, (column.name,), unique=True, primary=True)
+        if flags.unique:
+            table.indexes.append(Index(None, (column.name,), unique=True))
+        if flags.references:
+            table.foreign_keys.append(ForeignKey(None, (column.name,), flags.references, flags.ref_columns))
+        if flags.check is not None:
+            table.checks.append(Check(None, flags.check))
     elif isinstance(node, exp.Constraint):
         for inner in node.expressions:
-            _add_element(table, inner, dialect, references, foreign_keys, name=node.this)
+            _add_element(table, inner, dialect, name=node.this)
     elif isinstance(node, exp.PrimaryKey):
         table.primary_key = _index(name, node.expressions, primary=True)
     elif isinstance(node, exp.UniqueColumnConstraint):
@@ -200,30 +237,17 @@ def _add_element(
         table.indexes.append(_index(node.this, node.expressions, kind=kind))
     elif isinstance(node, exp.ForeignKey):
         ref = node.args.get("reference")
-        parent = _table_ref(ref.this, dialect) if ref is not None else None
+        parent = _table_ref(ref.this) if ref is not None else None
+        ref_cols = tuple(_name(e) for e in ref.this.expressions) if ref is not None and isinstance(ref.this, exp.Schema) else ()
         if parent:
-            references.append(parent)
-        foreign_keys.append((name, tuple(_name(c) for c in node.expressions)))
-    elif isinstance(node, exp.ExcludeColumnConstraint):
-        params = node.this
-        cols = params.args.get("columns") or [] if isinstance(params, exp.IndexParameters) else []
-        table.indexes.append(_index(name, [c.this if isinstance(c, exp.WithOperator) else c for c in cols], kind="exclude"))
-
-
-_LIKE = re.compile(r"\bINCLUDING\s+(ALL|INDEXES)\b", re.I)
-
-
-def like_copies_keys(sql: str, dialect: str) -> bool:
-    """MySQL's CREATE TABLE ... LIKE copies keys; PostgreSQL's only with INCLUDING INDEXES/ALL."""
-    return dialect != "postgres" or bool(_LIKE.search(sql))
+            table.foreign_keys.append(ForeignKey(_name(name) if name is not None else None,
+                                                 tuple(_name(c) for c in node.expressions), parent, ref_cols))
+    elif isinstance(node, exp.CheckColumnConstraint):
+        table.checks.append(Check(_name(name) if name is not None else None,
+                                  node.this.sql(dialect=sqlglot_dialect(dialect)) if node.this is not None else ""))
 
 
 # ---- MySQL CREATE TABLE in the layout SHOW CREATE TABLE and mysqldump write -----------------
-#
-# A dump holds thousands of tables whose columns repeat the same few definitions. In that layout
-# (one element per line) each column line is its name plus a definition; sqlglot reads each
-# distinct definition once and the facts are reused. Key lines are read by the patterns below.
-# Any line, option or clause outside this layout sends the whole statement to sqlglot.
 
 _IDENT = r"`(?:[^`]|``)+`"
 _COLUMN_LINE = re.compile(rf"\s*(?P<name>{_IDENT})\s+(?P<def>.+?)(?P<comment>\s+COMMENT\s+'(?:[^'\\]|\\.|'')*')?\s*,?\s*")
@@ -236,23 +260,24 @@ _KEY_LINE = re.compile(
 )
 _FK_LINE = re.compile(
     rf"\s*CONSTRAINT\s+(?P<name>{_IDENT})\s+FOREIGN\s+KEY\s*{_KEY_PARTS}\s*REFERENCES\s+(?:{_IDENT}\.)?(?P<ref>{_IDENT})"
-    rf"\s*\({_IDENT}(?:\s*,\s*{_IDENT})*\)(?:\s+ON\s+(?:DELETE|UPDATE)\s+(?:RESTRICT|CASCADE|SET\s+NULL|NO\s+ACTION|SET\s+DEFAULT))*"
-    r"\s*,?\s*",
+    rf"\s*\((?P<refcols>{_IDENT}(?:\s*,\s*{_IDENT})*)\)"
+    r"(?:\s+ON\s+(?:DELETE|UPDATE)\s+(?:RESTRICT|CASCADE|SET\s+NULL|NO\s+ACTION|SET\s+DEFAULT))*\s*,?\s*",
     re.I,
 )
-_CHECK_LINE = re.compile(rf"\s*CONSTRAINT\s+{_IDENT}\s+CHECK\s*\(.*\)\s*,?\s*", re.I)  # not modelled, as in sqlglot's reading
+_CHECK_LINE = re.compile(rf"\s*CONSTRAINT\s+(?P<name>{_IDENT})\s+CHECK\s*\((?P<expr>.*)\)\s*,?\s*", re.I)
 _OPTIONS_LINE = re.compile(r"\)\s*(?:(?:DEFAULT\s+)?[A-Z_]+(?:\s+SET)?\s*=\s*(?:'(?:[^'\\]|\\.|'')*'|[\w.]+)\s*)*", re.I)
-_ENGINE = re.compile(r"\bENGINE\s*=\s*(\w+)", re.I)
+_OPTION = re.compile(r"\b(ENGINE|CHARSET|CHARACTER\s+SET|COLLATE|ROW_FORMAT)\s*=\s*(\w+)", re.I)
 _HEAD = re.compile(rf"CREATE\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:{_IDENT}\.)?(?P<name>{_IDENT})\s*\(\s*", re.I)
-_DEFINITIONS: dict[tuple[str, str], dict[str, Any] | None] = {}
+_DEFINITIONS: dict[tuple[str, str], tuple[Column, ColumnFlags] | None] = {}
+_CHECKS: dict[str, str | None] = {}
 
 
 def _unquote(ident: str) -> str:
     return ident[1:-1].replace("``", "`").lower()
 
 
-def _definition_facts(definition: str, dialect: str) -> dict[str, Any] | None:
-    """Facts of a column definition (without its name), read by sqlglot once per distinct text."""
+def _definition(definition: str, dialect: str) -> tuple[Column, ColumnFlags] | None:
+    """A column definition (without its name) read by sqlglot once per distinct text."""
     key = (dialect, definition)
     if key not in _DEFINITIONS:
         import sqlglot
@@ -261,13 +286,25 @@ def _definition_facts(definition: str, dialect: str) -> dict[str, Any] | None:
 
         try:
             coldef = sqlglot_column("x " + definition, dialect)
-            facts = column_facts(coldef, dialect) if isinstance(coldef, exp.ColumnDef) else None
+            read = column_from(coldef, dialect) if isinstance(coldef, exp.ColumnDef) else None
         except (sqlglot.errors.SqlglotError, AttributeError, IndexError, ValueError):
-            facts = None
-        if facts is not None and (facts["primary"] or facts["unique"] or facts["references"]):
-            facts = None  # column-level keys: the whole statement goes to sqlglot
-        _DEFINITIONS[key] = facts
+            read = None
+        if read is not None and (read[1].primary or read[1].unique or read[1].references):
+            read = None  # column-level keys: the whole statement goes to sqlglot
+        _DEFINITIONS[key] = read
     return _DEFINITIONS[key]
+
+
+def _check_text(expression: str) -> str | None:
+    """A CHECK expression as sqlglot prints it (as the sqlglot reading has it)."""
+    if expression not in _CHECKS:
+        import sqlglot
+
+        try:
+            _CHECKS[expression] = sqlglot.parse_one(expression, read="mysql").sql(dialect="mysql")
+        except sqlglot.errors.SqlglotError:
+            _CHECKS[expression] = None
+    return _CHECKS[expression]
 
 
 def read_dump_layout(body: str, dialect: str) -> tuple[Table, list[str]] | None:
@@ -281,21 +318,29 @@ def read_dump_layout(body: str, dialect: str) -> tuple[Table, list[str]] | None:
     if not options.startswith(")") or _OPTIONS_LINE.fullmatch(options) is None:
         return None
     table = Table(name=_unquote(head.group("name")))
-    engine = _ENGINE.search(options)
-    if engine:
-        table.engine = engine.group(1)
-    references: list[str] = []
-    foreign_keys: list[tuple[str, tuple[str, ...]]] = []
+    for word, value in _OPTION.findall(options):
+        word = " ".join(word.upper().split())
+        if word == "ENGINE":
+            table.engine = value
+        elif word in ("CHARSET", "CHARACTER SET"):
+            table.charset = canonical_charset(value)
+        elif word == "COLLATE":
+            table.collation = canonical_collation(value)
+        elif word == "ROW_FORMAT":
+            table.row_format = value.upper()
     for line in lines:
         if not line.strip():
             continue
         if line.lstrip().startswith("`"):
             m = _COLUMN_LINE.fullmatch(line)
-            facts = _definition_facts(m.group("def"), dialect) if m else None
-            if facts is None:
+            read = _definition(m.group("def"), dialect) if m else None
+            if read is None:
                 return None
+            definition, flags = read
             name = _unquote(m.group("name"))
-            table.columns[name] = Column(name, facts["type"], nullable=not facts["not_null"], default=facts["default"])
+            table.columns[name] = replace(definition, name=name)
+            if flags.check is not None:
+                table.checks.append(Check(None, flags.check))
             continue
         m = _KEY_LINE.fullmatch(line)
         if m is not None:
@@ -308,16 +353,23 @@ def read_dump_layout(body: str, dialect: str) -> tuple[Table, list[str]] | None:
                                            kind=kind if kind in ("fulltext", "spatial") else "btree"))
             continue
         m = _FK_LINE.fullmatch(line)
-        if m is None:
-            if _CHECK_LINE.fullmatch(line):
-                continue
+        if m is not None:
+            table.foreign_keys.append(ForeignKey(
+                _unquote(m.group("name")), tuple(_unquote(c) for c in re.findall(_IDENT, m.group("cols"))),
+                _unquote(m.group("ref")), tuple(_unquote(c) for c in re.findall(_IDENT, m.group("refcols")))))
+            continue
+        m = _CHECK_LINE.fullmatch(line)
+        expression = _check_text(m.group("expr")) if m else None
+        if expression is None:
             return None
-        references.append(_unquote(m.group("ref")))
-        foreign_keys.append((_unquote(m.group("name")), tuple(_unquote(c) for c in re.findall(_IDENT, m.group("cols")))))
-    for name, cols in foreign_keys:
-        implicit_fk_index(table, cols, dialect, name)
-    if table.primary_key is not None:
-        for c in table.primary_key.columns:
-            if c in table.columns:
-                table.columns[c].nullable = False
-    return table, references
+        table.checks.append(Check(_unquote(m.group("name")), expression))
+    finish(table, dialect)
+    return table, [fk.references for fk in table.foreign_keys]
+
+
+_LIKE = re.compile(r"\bINCLUDING\s+(ALL|INDEXES)\b", re.I)
+
+
+def like_copies_keys(sql: str, dialect: str) -> bool:
+    """MySQL's CREATE TABLE ... LIKE copies keys; PostgreSQL's only with INCLUDING INDEXES/ALL."""
+    return dialect != "postgres" or bool(_LIKE.search(sql))

@@ -1,0 +1,340 @@
+"""MySQL/MariaDB statements recognised by their leading keywords and read into typed ops.
+
+CREATE TABLE goes through sqlglot (with the PARTITION BY clause read by us, and dumps read
+line by line, see create_table); ALTER TABLE sub-commands, index, lock and maintenance statements
+are read here and in alter.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+
+from schemacite.model import Index, Location, Statement
+from schemacite.model.statements import (
+    AlterTable,
+    Analyze,
+    Begin,
+    Commit,
+    CreateIndex,
+    CreateTable,
+    CreateTableAs,
+    CreateTableLike,
+    CreateTrigger,
+    CreateView,
+    DropIndex,
+    DropTable,
+    DropTrigger,
+    DropView,
+    LockTable,
+    Op,
+    OptimizeTable,
+    Other,
+    RenameTable,
+    SetVariable,
+    Truncate,
+)
+from schemacite.sources.mysql.alter import AlterSyntaxError, parse_actions
+from schemacite.sources.mysql.partition import find_partition_by, parse_partition_by
+from schemacite.sources.names import NAME, QNAME, column_list, sqlglot_parse, table_key, tokenize
+
+
+class StatementError(ValueError):
+    """A statement that cannot be read; the message says why."""
+
+
+Handler = Callable[[re.Match, str, str], Op]
+# handlers by the statement's first word, patterns compiled on first use: start-up time
+# matters to a pre-commit hook, and most runs meet only a few statement kinds
+_BY_WORD: dict[str, list[tuple[str, Handler]]] = {}
+_FALLBACK: list[tuple[str, Handler]] = []
+_LEADING_WORD = re.compile(r"[A-Za-z_]+")
+
+
+def handles(pattern: str, first: tuple[str, ...] | None = None) -> Callable[[Handler], Handler]:
+    words = first if first is not None else (_LEADING_WORD.match(pattern).group(0),)  # type: ignore[union-attr]
+
+    def register(fn: Handler) -> Handler:
+        for w in words:
+            _BY_WORD.setdefault(w, []).append((pattern, fn))
+        if not words:
+            _FALLBACK.append((pattern, fn))
+        return fn
+
+    return register
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(pattern: str) -> re.Pattern:
+    return re.compile(pattern, re.I | re.S)
+
+
+def describe(sql: str, loc: Location, dialect: str) -> Statement:
+    lead = _LEADING_WORD.match(sql)
+    candidates = _BY_WORD.get(lead.group(0).upper(), []) if lead else []
+    for pattern, handler in [*candidates, *_FALLBACK]:
+        m = _compiled(pattern).match(sql)
+        if m:
+            return Statement(sql=sql, location=loc, dialect=dialect, op=handler(m, sql, dialect))
+    head = " ".join(sql.split())[:40]
+    raise StatementError(f"unrecognised statement: {head!r}")
+
+
+def _key(name: str, dialect: str) -> str:
+    return table_key(name, dialect)
+
+
+_QNAMES = re.compile(QNAME)
+
+
+def _names(text: str, dialect: str) -> list[str]:
+    return [_key(n, dialect) for n in _QNAMES.findall(text)]
+
+
+def _ifx(m: re.Match) -> bool:
+    return bool(m.group("ifx"))
+
+
+def _sqlglot_error(e: Exception) -> str:
+    msg = str(e).splitlines()[0]
+    return re.sub(r"\x1b\[[0-9;]*m", "", msg)
+
+
+_PARTITION_BY = re.compile(r"\bPARTITION\s+BY\b", re.I)
+_LIKE = re.compile(rf"\s*\(?\s*LIKE\s+(?P<src>{QNAME})", re.I)
+
+
+@handles(rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?P<temp>TEMPORARY\s+)?TABLE\s+(?P<ine>IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME})")
+def _create_table(m: re.Match, sql: str, dialect: str) -> Op:
+    import sqlglot
+    from sqlglot import exp
+
+    from schemacite.sources.mysql.create_table import read_dump_layout, table_from_create
+
+    key = _key(m.group("name"), dialect)
+    rest = sql[m.end() :]
+    like = _LIKE.match(rest)
+    if like:
+        return CreateTableLike(name=key, source=_key(like.group("src"), dialect), copies_keys=True,
+                               persistence="temporary" if m.group("temp") else "permanent")
+    # the PARTITION BY clause is read by us, the rest by sqlglot
+    toks = tokenize(sql) if _PARTITION_BY.search(sql) else []
+    cut = find_partition_by(toks)
+    partitioning = None
+    body = sql
+    if cut >= 0:
+        try:
+            partitioning = parse_partition_by(toks[cut:], sql)
+        except ValueError as e:
+            raise StatementError(f"cannot read PARTITION BY: {e}") from None
+        body = sql[: toks[cut].start]
+    if_not_exists = bool(m.group("ine"))
+    dumped = read_dump_layout(body, dialect)
+    if dumped is not None:
+        table, refs = dumped
+    else:
+        try:
+            parsed = sqlglot_parse(body, dialect)
+        except sqlglot.errors.SqlglotError as e:
+            raise StatementError(f"cannot parse CREATE TABLE: {_sqlglot_error(e)}") from None
+        if not isinstance(parsed, exp.Create):
+            raise StatementError("cannot parse CREATE TABLE")
+        table, refs = table_from_create(parsed, dialect)
+        if parsed.args.get("expression") is not None:
+            table.name, table.partitioning = key, partitioning
+            if m.group("temp"):
+                table.persistence = "temporary"
+            return CreateTableAs(model=table, reads=None, if_not_exists=if_not_exists)
+    table.name = key
+    table.partitioning = partitioning
+    if m.group("temp"):
+        table.persistence = "temporary"
+    return CreateTable(model=table, if_not_exists=if_not_exists, references=tuple(refs))
+
+
+@handles(rf"ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(?P<ifx>IF\s+EXISTS\s+)?(?P<name>{QNAME})")
+def _alter_table(m: re.Match, sql: str, dialect: str) -> Op:
+    body = sql[m.end() :]
+    if not body.strip():
+        raise StatementError("ALTER TABLE without an action")
+    try:
+        actions = parse_actions(body, dialect)
+    except AlterSyntaxError as e:
+        raise StatementError(str(e)) from None
+    return AlterTable(name=_key(m.group("name"), dialect), actions=actions, if_exists=_ifx(m))
+
+
+# plain `a, b DESC, c` column lists need no tokenizing; anything else (expressions, prefixes)
+# goes through the tokenizer
+_COLUMN_NAME = re.compile(rf"({NAME})(?:\s+(?:ASC|DESC))?\s*(?:,|$)", re.I)
+_SIMPLE_COLUMNS = re.compile(rf"\s*{NAME}(?:\s+(?:ASC|DESC))?(?:\s*,\s*{NAME}(?:\s+(?:ASC|DESC))?)*\s*", re.I)
+_CLAUSES = tuple((c.lower(), re.compile(rf"\b{c}\s*=?\s*(\w+)", re.I)) for c in ("ALGORITHM", "LOCK"))
+_USING = re.compile(r"\s*USING\s+(\w+)", re.I)
+
+
+def _clauses(text: str) -> dict[str, str]:
+    return {clause: c.group(1).upper() for clause, pattern in _CLAUSES if (c := pattern.search(text))}
+
+
+@handles(
+    rf"CREATE\s+(?P<unique>UNIQUE\s+)?(?P<kind>FULLTEXT\s+|SPATIAL\s+)?INDEX\s+"
+    rf"(?P<name>{QNAME}\s+)?(?:USING\s+\w+\s+)?ON\s+(?P<table>{QNAME})"
+)
+def _create_index(m: re.Match, sql: str, dialect: str) -> Op:
+    rest = sql[m.end() :]
+    open_at = rest.find("(")
+    close_at = _closing_paren(rest, open_at) if open_at >= 0 else -1
+    if close_at < 0:
+        raise StatementError("CREATE INDEX without a complete column list")
+    inner = rest[open_at + 1 : close_at]
+    simple = _SIMPLE_COLUMNS.fullmatch(inner)
+    columns = tuple(table_key(c, dialect) for c in _COLUMN_NAME.findall(inner)) if simple else column_list(tokenize(inner))
+    if not columns:
+        raise StatementError("CREATE INDEX with an empty column list")
+    name = m.group("name")
+    index = Index(
+        name=table_key(name, dialect) if name else None,
+        columns=columns,
+        unique=bool(m.group("unique")),
+        kind=(m.group("kind") or "").strip().lower() or "btree",
+    )
+    clauses = _clauses(rest[close_at + 1 :])
+    return CreateIndex(on=_key(m.group("table"), dialect), index=index, algorithm=clauses.get("algorithm"),
+                       lock=clauses.get("lock"))
+
+
+def _closing_paren(text: str, start: int) -> int:
+    """Index of the parenthesis closing the one at `start`, skipping quoted text; -1 if none."""
+    depth, i, n = 0, start, len(text)
+    while i < n:
+        c = text[i]
+        if c in "'\"`":
+            end = text.find(c, i + 1)
+            if end < 0:
+                return -1
+            i = end + 1
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
+@handles(rf"DROP\s+INDEX\s+(?P<ifx>IF\s+EXISTS\s+)?(?P<name>{QNAME})\s+ON\s+(?P<table>{QNAME})")
+def _drop_index(m: re.Match, sql: str, dialect: str) -> Op:
+    clauses = _clauses(sql[m.end() :])
+    return DropIndex(names=(table_key(m.group("name"), dialect),), on=_key(m.group("table"), dialect),
+                     if_exists=_ifx(m), algorithm=clauses.get("algorithm"), lock=clauses.get("lock"))
+
+
+@handles(rf"DROP\s+(?:TEMPORARY\s+)?TABLE\s+(?P<ifx>IF\s+EXISTS\s+)?(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)")
+def _drop_table(m: re.Match, sql: str, dialect: str) -> Op:
+    return DropTable(tables=tuple(_names(m.group("names"), dialect)), if_exists=_ifx(m),
+                     cascade=bool(re.search(r"\bCASCADE\s*$", sql, re.I)))
+
+
+@handles(rf"TRUNCATE\s+(?:TABLE\s+)?(?P<names>{QNAME})")
+def _truncate(m: re.Match, sql: str, dialect: str) -> Op:
+    return Truncate(tables=tuple(_names(m.group("names"), dialect)))
+
+
+@handles(r"RENAME\s+TABLES?\s+(?P<pairs>.*)")
+def _rename_table(m: re.Match, sql: str, dialect: str) -> Op:
+    pairs = []
+    for pair in m.group("pairs").split(","):
+        parts = re.split(r"\s+TO\s+", pair.strip(), flags=re.I)
+        if len(parts) != 2:
+            raise StatementError(f"cannot read RENAME TABLE pair {pair.strip()!r}")
+        pairs.append((_key(parts[0], dialect), _key(parts[1], dialect)))
+    return RenameTable(pairs=tuple(pairs))
+
+
+@handles(
+    rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?:ALGORITHM\s*=\s*\w+\s+)?(?:DEFINER\s*=\s*\S+\s+)?(?:SQL\s+SECURITY\s+\w+\s+)?"
+    rf"VIEW\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME})"
+)
+def _create_view(m: re.Match, sql: str, dialect: str) -> Op:
+    return CreateView(name=_key(m.group("name"), dialect), reads=None)
+
+
+@handles(rf"DROP\s+VIEW\s+(?P<ifx>IF\s+EXISTS\s+)?(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)")
+def _drop_view(m: re.Match, sql: str, dialect: str) -> Op:
+    return DropView(names=tuple(_names(m.group("names"), dialect)), if_exists=_ifx(m))
+
+
+@handles(rf"ANALYZE\s+(?:NO_WRITE_TO_BINLOG\s+|LOCAL\s+)?TABLES?\s+(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)")
+def _analyze(m: re.Match, sql: str, dialect: str) -> Op:
+    return Analyze(tables=tuple(_names(m.group("names"), dialect)))
+
+
+@handles(rf"OPTIMIZE\s+(?:NO_WRITE_TO_BINLOG\s+|LOCAL\s+)?TABLES?\s+(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)")
+def _optimize(m: re.Match, sql: str, dialect: str) -> Op:
+    return OptimizeTable(tables=tuple(_names(m.group("names"), dialect)))
+
+
+@handles(r"LOCK\s+TABLES?\s+(?P<rest>.*)")
+def _lock(m: re.Match, sql: str, dialect: str) -> Op:
+    # LOCK TABLES t [AS a] READ [LOCAL] | [LOW_PRIORITY] WRITE, ...
+    locks = []
+    for item in m.group("rest").split(","):
+        words = item.split()
+        if not words:
+            continue
+        mode = "WRITE" if "WRITE" in (w.upper() for w in words) else "READ"
+        locks.append((_key(words[0], dialect), mode))
+    return LockTable(tables=tuple(t for t, _ in locks), modes=tuple(locks),
+                     mode="WRITE" if any(md == "WRITE" for _, md in locks) else "READ")
+
+
+@handles(
+    rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?TRIGGER\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME})"
+    rf".*?\bON\s+(?P<table>{QNAME})"
+)
+def _create_trigger(m: re.Match, sql: str, dialect: str) -> Op:
+    return CreateTrigger(on=_key(m.group("table"), dialect), name=table_key(m.group("name"), dialect))
+
+
+@handles(rf"DROP\s+TRIGGER\s+(?P<ifx>IF\s+EXISTS\s+)?(?P<name>{QNAME})")
+def _drop_trigger(m: re.Match, sql: str, dialect: str) -> Op:
+    return DropTrigger(name=table_key(m.group("name"), dialect), if_exists=_ifx(m))
+
+
+@handles(r"(?:BEGIN|START\s+TRANSACTION)\b(?!\s+ATOMIC)", first=("BEGIN", "START"))
+def _begin(m: re.Match, sql: str, dialect: str) -> Op:
+    return Begin()
+
+
+@handles(r"(?:COMMIT|ROLLBACK)\b", first=("COMMIT", "ROLLBACK"))
+def _commit(m: re.Match, sql: str, dialect: str) -> Op:
+    return Commit(rollback=sql[:8].upper().startswith("ROLLBACK"))
+
+
+@handles(r"SET\s+(?:SESSION\s+|LOCAL\s+|GLOBAL\s+|@@(?:session\.)?)?(?P<var>[\w.@]+)\s*(?::?=|TO)\s*(?P<value>.*)")
+def _set(m: re.Match, sql: str, dialect: str) -> Op:
+    return SetVariable(variable=m.group("var").lower().lstrip("@"), value=m.group("value").strip().strip("'\" "))
+
+
+# statements with no effect on the schema model or on locks of existing tables
+_OBJECTS = (
+    r"(?:OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?(?:AGGREGATE\s+|UNIQUE\s+|DEFAULT\s+)?"
+    r"(?:FUNCTION|PROCEDURE|SEQUENCE|SCHEMA|DATABASE|ROLE|USER|EVENT|SERVER|TABLESPACE|LOGFILE|RESOURCE|"
+    r"SPATIAL\s+REFERENCE|INSTANCE|PACKAGE|SYNONYM)\b"
+)
+_OTHER = (
+    r"(?P<what>INSERT|UPDATE|DELETE|REPLACE|SELECT|WITH|VALUES|TABLE|GRANT|REVOKE|SET|SHOW|DO|CALL|"
+    r"PREPARE|EXECUTE|DEALLOCATE|USE|DECLARE|SAVEPOINT|RELEASE|UNLOCK|FLUSH|LOAD|HANDLER|EXPLAIN|DESCRIBE|DESC|"
+    r"PURGE|XA|SIGNAL|RESIGNAL|CHECK|REPAIR|CHECKSUM|INSTALL|UNINSTALL|KILL|IMPORT|CACHE|RESET|CHANGE|STOP|HELP)\b"
+    rf"|(?P<ddl>(?:CREATE|ALTER|DROP)\s+{_OBJECTS})"
+)
+
+
+@handles(_OTHER, first=())
+def _other(m: re.Match, sql: str, dialect: str) -> Op:
+    what = m.group("what") or " ".join(m.group("ddl").split()[:2])
+    return Other(what=what.upper())
+
+

@@ -1,0 +1,889 @@
+"""PostgreSQL files read by PostgreSQL's own grammar (pglast, libpg_query: the PostgreSQL 18 parser).
+
+The file goes to the parser whole, with only what is not SQL blanked out first (psql
+meta-commands, COPY data; see `sources.split`), and the parser splits it. When it refuses the
+file, each statement is parsed on its own so that one bad statement costs only itself, and the
+error carries PostgreSQL's message at its line and column.
+
+Each parse tree becomes a typed `Op` (model.statements) by the builders below, which switch on
+the node type and, inside ALTER TABLE, on `AlterTableCmd.subtype`, the enumeration PostgreSQL's
+own lock-level choice switches on. Expressions are kept as the text they were written in (cut
+from the source by PostgreSQL's scanner), with the functions they call.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from pglast import parser as pg
+
+from schemacite.model.schema import Check, Column, ForeignKey, Index, Partitioning, Table
+from schemacite.sources.postgres.types import SERIAL_TYPES
+from schemacite.model.statements import (
+    Action,
+    AddCheck,
+    AddColumn,
+    AddForeignKey,
+    AddKey,
+    AlterColumnType,
+    AlterIndex,
+    AlterTable,
+    Analyze,
+    Begin,
+    Cluster,
+    Comment,
+    Commit,
+    ConstraintAction,
+    CreateIndex,
+    CreateMatview,
+    CreatePartition,
+    CreatePolicy,
+    CreateRule,
+    CreateStatistics,
+    CreateTable,
+    CreateTableAs,
+    CreateTableLike,
+    CreateTrigger,
+    CreateView,
+    DropIndex,
+    DropRule,
+    DropTable,
+    DropTrigger,
+    DropView,
+    IndexAction,
+    Inherit,
+    LockTable,
+    Op,
+    Option,
+    Other,
+    PartitionAction,
+    RefreshMatview,
+    Reindex,
+    Rename,
+    RenameTable,
+    SetDefault,
+    SetVariable,
+    Truncate,
+    Vacuum,
+)
+
+Node = dict[str, Any]
+LOCK_MODES = {1: "ACCESS SHARE", 2: "ROW SHARE", 3: "ROW EXCLUSIVE", 4: "SHARE UPDATE EXCLUSIVE", 5: "SHARE",
+              6: "SHARE ROW EXCLUSIVE", 7: "EXCLUSIVE", 8: "ACCESS EXCLUSIVE"}
+
+
+class SyntaxProblem(ValueError):
+    """PostgreSQL refused the text: `message` at character `offset` of it."""
+
+    def __init__(self, message: str, offset: int):
+        super().__init__(message)
+        self.message, self.offset = message, offset
+
+
+# ---------------------------------------------------------------- parsing
+
+
+def parse(text: str) -> list[tuple[int, int, Node]]:
+    """(start, end, tree) of every statement of `text`, offsets in characters. SyntaxProblem when
+    PostgreSQL refuses it."""
+    try:
+        doc = json.loads(pg.parse_sql_json(text))
+    except pg.ParseError as e:
+        message = e.args[0]
+        index = e.args[1] if len(e.args) > 1 and isinstance(e.args[1], int) else None
+        raise SyntaxProblem(str(message), len(text) if index is None else _chars(text, index)) from None
+    out = []
+    for raw in doc.get("stmts", []):
+        start = raw.get("stmt_location", 0)
+        length = raw.get("stmt_len", 0)
+        end = start + length if length else len(text.encode()) if not text.isascii() else len(text)
+        out.append((_chars(text, start), _chars(text, end), raw["stmt"]))
+    return out
+
+
+def _chars(text: str, byte_offset: int) -> int:
+    """A byte offset into `text`'s UTF-8 form, as a character offset."""
+    if text.isascii():
+        return byte_offset
+    return len(text.encode()[:byte_offset].decode(errors="ignore"))
+
+
+# ---------------------------------------------------------------- source text of expressions
+
+
+class Source:
+    """One statement's text, for cutting out the expressions its tree only locates. Tree locations
+    are byte offsets into the parsed text; the scanner's token offsets are characters of the
+    statement."""
+
+    def __init__(self, sql: str, base: int):
+        self.sql = sql
+        self.base = base  # byte offset of the statement in the parsed text
+        self._tokens: list | None = None
+        self._bytes = None if sql.isascii() else sql.encode()
+
+    def tokens(self) -> list:
+        if self._tokens is None:
+            self._tokens = pg.scan(self.sql)
+        return self._tokens
+
+    def _char(self, location: int) -> int:
+        rel = location - self.base
+        return rel if self._bytes is None else len(self._bytes[:rel].decode(errors="ignore"))
+
+    def cut(self, start: int, end: int) -> str:
+        return self.sql[start:end].strip()
+
+    def expression(self, location: int | None, until: frozenset[str] = frozenset()) -> str:
+        """The expression whose first token is at tree `location`."""
+        if location is None or location < 0:
+            return ""
+        pos = self._char(location)
+        toks = self.tokens()
+        first = next((i for i, t in enumerate(toks) if t.start >= pos), None)
+        return "" if first is None else self._from(first, until)
+
+    def after(self, keyword: str, location: int | None, until: frozenset[str] = frozenset()) -> str:
+        """The expression written after the last `keyword` before tree `location` (a DEFAULT, a
+        USING): an expression's own location may sit inside its parentheses."""
+        if location is None or location < 0:
+            return ""
+        pos = self._char(location)
+        toks = self.tokens()
+        k = max((i for i, t in enumerate(toks) if t.name == keyword and t.start < pos), default=None)
+        return "" if k is None else self._from(k + 1, until)
+
+    def inside(self, location: int | None) -> str:
+        """The text inside the first parentheses at or after tree `location` (CHECK (...),
+        GENERATED ALWAYS AS (...))."""
+        if location is None or location < 0:
+            return ""
+        pos = self._char(location)
+        toks = self.tokens()
+        first = next((i for i, t in enumerate(toks) if t.start >= pos and t.name == "ASCII_40"), None)
+        if first is None:
+            return ""
+        depth = 0
+        for tok in toks[first:]:
+            if tok.name == "ASCII_40":
+                depth += 1
+            elif tok.name == "ASCII_41":
+                depth -= 1
+                if depth == 0:
+                    return self.cut(toks[first].end + 1, tok.start)
+        return self.cut(toks[first].end + 1, len(self.sql))
+
+    def _from(self, first: int, until: frozenset[str]) -> str:
+        toks = self.tokens()
+        depth, end = 0, None
+        for n, tok in enumerate(toks[first:]):
+            name = tok.name
+            if name == "ASCII_40":
+                depth += 1
+            elif name == "ASCII_41":
+                if depth == 0:
+                    end = tok.start
+                    break
+                depth -= 1
+            elif depth == 0 and (name in ("ASCII_44", "ASCII_59") or (n and name in until)):
+                end = tok.start
+                break
+        return self.cut(toks[first].start, end if end is not None else len(self.sql))
+
+
+# words that end a column's DEFAULT expression: the next clause of the column definition
+_AFTER_DEFAULT = frozenset({"NOT", "NULL_P", "CONSTRAINT", "CHECK", "DEFAULT", "GENERATED", "REFERENCES", "PRIMARY",
+                            "UNIQUE", "COLLATE", "DEFERRABLE", "INITIALLY"})
+
+
+# ---------------------------------------------------------------- tree helpers
+
+
+def _strings(nodes: list[Node] | None) -> list[str]:
+    return [n["String"]["sval"] for n in nodes or [] if "String" in n]
+
+
+def key_of(schema: str | None, name: str) -> str:
+    """The model's key for a relation (lower-cased; the public schema left out)."""
+    name = name.lower()
+    if schema and schema.lower() not in ("public", "pg_temp"):
+        return f"{schema.lower()}.{name}"
+    return name
+
+
+def _rel(rv: Node | None) -> str:
+    if not rv:
+        return ""
+    return key_of(rv.get("schemaname"), rv.get("relname", ""))
+
+
+def _qualified(names: list[str]) -> str:
+    return key_of(names[-2] if len(names) > 1 else None, names[-1]) if names else ""
+
+
+def _only(rv: Node | None) -> bool:
+    return bool(rv) and not rv.get("inh", False)
+
+
+def walk(node: Any) -> Iterator[tuple[str, Node]]:
+    """Every (type name, fields) pair below `node`."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            for k, v in n.items():
+                if isinstance(v, dict) and k[:1].isupper():
+                    yield k, v
+                stack.append(v)
+        elif isinstance(n, list):
+            stack.extend(n)
+
+
+def calls(node: Any) -> tuple[str, ...]:
+    """Lower-case names of the functions an expression calls (CURRENT_TIMESTAMP and the like
+    count as calls of the function they stand for)."""
+    found: list[str] = []
+    for kind, fields in walk(node):
+        if kind == "FuncCall":
+            names = _strings(fields.get("funcname"))
+            if names:
+                found.append(names[-1].lower())
+        elif kind == "SQLValueFunction":
+            found.append(str(fields.get("op", "")).removeprefix("SVFOP_").lower())
+    return tuple(dict.fromkeys(found))
+
+
+def reads(query: Any) -> tuple[str, ...]:
+    """The relations a query reads (common table expressions left out)."""
+    ctes = {fields.get("ctename", "").lower() for kind, fields in walk(query) if kind == "CommonTableExpr"}
+    out: dict[str, None] = {}
+    for kind, fields in walk(query):
+        if kind == "RangeVar":
+            key = _rel(fields)
+            if key and key not in ctes:
+                out[key] = None
+    return tuple(out)
+
+
+def _const(node: Node) -> str:
+    c = node.get("A_Const")
+    if c is None:
+        return "…"
+    for k in ("ival", "fval", "sval", "boolval", "bsval"):
+        if k in c:
+            v = c[k].get(k, 0 if k == "ival" else "")
+            return f"'{v}'" if k == "sval" else str(v)
+    return "NULL" if c.get("isnull") else "…"
+
+
+def _bound(spec: Node | None) -> str | None:
+    if not spec:
+        return None
+    if spec.get("is_default"):
+        return "DEFAULT"
+    strategy = spec.get("strategy")
+    if strategy == "l":
+        return f"FOR VALUES IN ({', '.join(_const(d) for d in spec.get('listdatums', []))})"
+    if strategy == "r":
+        def datums(key: str) -> str:
+            return ", ".join(_const(d) if "A_Const" in d else str(d.get("ColumnRef", {}).get("fields", [{}])[0]
+                                                                 .get("String", {}).get("sval", "…")).upper()
+                             for d in spec.get(key, []))
+        return f"FOR VALUES FROM ({datums('lowerdatums')}) TO ({datums('upperdatums')})"
+    if strategy == "h":
+        return f"FOR VALUES WITH (MODULUS {spec.get('modulus', 0)}, REMAINDER {spec.get('remainder', 0)})"
+    return "FOR VALUES …"
+
+
+def column_type(tn: Node) -> tuple[str, str, str, bool]:
+    """(type as text, base type, modifiers, serial?) of a TypeName."""
+    names = _strings(tn.get("names"))
+    if len(names) > 1 and names[0] == "pg_catalog":
+        names = names[1:]
+    base = ".".join(names).lower() if all(n == n.lower() for n in names) else ".".join(names)
+    serial = base in SERIAL_TYPES
+    if serial:
+        base = SERIAL_TYPES[base]
+    mods = []
+    for m in tn.get("typmods") or []:
+        c = m.get("A_Const", {})
+        if "ival" in c:
+            mods.append(str(c["ival"].get("ival", 0)))
+        elif "sval" in c:
+            mods.append(c["sval"].get("sval", ""))
+        else:
+            mods.append("…")
+    args = ",".join(mods)
+    text = base + (f"({args})" if args else "") + "[]" * len(tn.get("arrayBounds") or [])
+    return text, base + "[]" * len(tn.get("arrayBounds") or []), args, serial
+
+
+# ---------------------------------------------------------------- columns and constraints
+
+
+def column(cd: Node, src: Source) -> tuple[Column, list[Node]]:
+    """A ColumnDef as a model Column, and its constraints for the table to read."""
+    text, base, args, serial = column_type(cd.get("typeName") or {})
+    col = Column(cd.get("colname", "").lower(), text, base_type=base, type_args=args, serial=serial)
+    if cd.get("collClause"):
+        col.collation = ".".join(_strings(cd["collClause"].get("collname")))
+    constraints = [c["Constraint"] for c in cd.get("constraints") or [] if "Constraint" in c]
+    for c in constraints:
+        kind = c.get("contype")
+        if kind == "CONSTR_NOTNULL":
+            col.nullable = False
+        elif kind == "CONSTR_DEFAULT":
+            col.default = src.after("DEFAULT", _location(c.get("raw_expr")), _AFTER_DEFAULT) or _plain(c.get("raw_expr"))
+            col.default_calls = calls(c.get("raw_expr"))
+        elif kind == "CONSTR_IDENTITY":
+            col.identity = "always" if c.get("generated_when") == "a" else "by default"
+            col.nullable = False
+        elif kind == "CONSTR_GENERATED":
+            col.generated = "stored" if c.get("generated_kind") == "s" else "virtual"
+            col.expression = src.inside(c.get("location"))
+        elif kind == "CONSTR_PRIMARY":
+            col.nullable = False
+    if serial:
+        col.default, col.default_calls, col.nullable = f"nextval('{col.name}_seq'::regclass)", ("nextval",), False
+    return col, constraints
+
+
+def _first_key(node: Node | None) -> str:
+    return next(iter(node), "") if node else ""
+
+
+def _location(node: Node | None) -> int | None:
+    """The location of an expression node (the first located node of its tree)."""
+    if not node:
+        return None
+    inner = node.get(_first_key(node), {})
+    loc = inner.get("location", -1) if isinstance(inner, dict) else -1
+    if loc is not None and loc >= 0:
+        if _first_key(node) in ("A_Expr", "BoolExpr", "TypeCast"):  # an operator's location is its sign
+            locs = [f.get("location", -1) for _, f in walk(node) if isinstance(f.get("location"), int)]
+            locs = [x for x in locs if x >= 0]
+            return min(locs) if locs else loc
+        return loc
+    locs = [f.get("location", -1) for _, f in walk(node) if isinstance(f.get("location"), int) and f["location"] >= 0]
+    return min(locs) if locs else None
+
+
+def _plain(node: Node | None) -> str:
+    return _const(node) if node and "A_Const" in node else ""
+
+
+def _index_columns(elems: list[Node], src: Source) -> tuple[str, ...]:
+    out = []
+    for e in elems:
+        ie = e.get("IndexElem", e)
+        if ie.get("name"):
+            out.append(ie["name"].lower())
+        elif ie.get("expr"):
+            out.append(src.expression(_location(ie["expr"])) or "(expression)")
+    return tuple(out)
+
+
+def _keys(c: Node) -> tuple[str, ...]:
+    return tuple(k.lower() for k in _strings(c.get("keys")))
+
+
+def constraint(c: Node, table: str, src: Source, column_name: str | None = None) -> tuple[str, Any]:
+    """A table or column constraint as ("primary"|"unique"|"exclude", Index), ("foreign", ForeignKey),
+    ("check", Check), ("not_null", Check) or ("other", None)."""
+    kind = c.get("contype")
+    name = (c.get("conname") or "").lower() or None
+    cols = _keys(c) or ((column_name,) if column_name else ())
+    if kind == "CONSTR_PRIMARY":
+        return "primary", Index(name, cols, unique=True, primary=True)
+    if kind == "CONSTR_UNIQUE":
+        return "unique", Index(name, cols, unique=True)
+    if kind == "CONSTR_EXCLUSION":
+        elems = [x["List"]["items"][0] for x in c.get("exclusions", []) if "List" in x]
+        return "exclude", Index(name, _index_columns(elems, src), kind="exclude")
+    if kind == "CONSTR_FOREIGN":
+        return "foreign", ForeignKey(
+            name, tuple(k.lower() for k in _strings(c.get("fk_attrs"))) or cols, _rel(c.get("pktable")),
+            tuple(k.lower() for k in _strings(c.get("pk_attrs"))), validated=not c.get("skip_validation"),
+            enforced=c.get("is_enforced", True) is not False,
+        )
+    if kind == "CONSTR_CHECK":
+        expr = src.inside(c.get("location"))
+        return "check", Check(name, expr, validated=not c.get("skip_validation"),
+                              enforced=c.get("is_enforced", True) is not False,
+                              proves_not_null=_null_test(c.get("raw_expr")))
+    if kind == "CONSTR_NOTNULL" and cols:
+        return "not_null", Check(name, f"{cols[0]} IS NOT NULL", validated=not c.get("skip_validation"),
+                                 not_null=cols[0], proves_not_null=cols[0])
+    return "other", None
+
+
+def _null_test(expr: Node | None) -> str | None:
+    """The column of a `col IS NOT NULL` check."""
+    test = (expr or {}).get("NullTest")
+    if test and test.get("nulltesttype") == "IS_NOT_NULL":
+        fields = _strings(test.get("arg", {}).get("ColumnRef", {}).get("fields"))
+        return fields[-1].lower() if fields else None
+    return None
+
+
+def _apply_constraint(table: Table, kind: str, value: Any) -> None:
+    if kind == "primary":
+        table.primary_key = value
+        for c in value.columns:
+            if c in table.columns:
+                table.columns[c].nullable = False
+    elif kind in ("unique", "exclude"):
+        table.indexes.append(value)
+    elif kind == "foreign":
+        table.foreign_keys.append(value)
+    elif kind == "check":
+        table.checks.append(value)
+    elif kind == "not_null":
+        table.checks.append(value)
+        if value.validated and value.not_null in table.columns:
+            table.columns[value.not_null].nullable = False
+
+
+# ---------------------------------------------------------------- statements
+
+
+def build(tree: Node, src: Source) -> Op:
+    """The typed Op of one statement's parse tree."""
+    (kind, fields), = tree.items()
+    builder = _BUILDERS.get(kind)
+    if builder is None:
+        return Other(what=_what(kind))
+    return builder(fields, src)
+
+
+def _what(kind: str) -> str:
+    words = re.sub(r"(?<!^)(?=[A-Z])", " ", kind.removesuffix("Stmt")).upper()
+    return words or kind
+
+
+def _create(f: Node, src: Source) -> Op:
+    rv = f["relation"]
+    name = _rel(rv)
+    persistence = {"u": "unlogged", "t": "temporary"}.get(rv.get("relpersistence", "p"), "permanent")
+    elts = f.get("tableElts") or []
+    like = next((e["TableLikeClause"] for e in elts if "TableLikeClause" in e), None)
+    if like is not None and len(elts) == 1:
+        options = like.get("options", 0)
+        # CREATE_TABLE_LIKE_INDEXES is bit 5 (1 << 5); ALL sets every bit
+        return CreateTableLike(name=name, source=_rel(like.get("relation")), copies_keys=bool(options & (1 << 5)),
+                               persistence=persistence)
+    table = Table(name=name, persistence=persistence)
+    if f.get("accessMethod"):
+        table.engine = f["accessMethod"]
+    references: list[str] = []
+    pending: list[tuple[str, Any]] = []
+    for e in elts:
+        if "ColumnDef" in e:
+            col, constraints = column(e["ColumnDef"], src)
+            table.columns[col.name] = col
+            for c in constraints:
+                kind, value = constraint(c, name, src, col.name)
+                if kind == "foreign":
+                    references.append(value.references)
+                if kind == "not_null" and value.name is None and value.validated:
+                    continue  # a plain NOT NULL on the column: the column says so already
+                if kind != "other":
+                    pending.append((kind, value))
+        elif "Constraint" in e:
+            kind, value = constraint(e["Constraint"], name, src)
+            if kind == "foreign":
+                references.append(value.references)
+            if kind != "other":
+                pending.append((kind, value))
+    for kind, value in pending:
+        _apply_constraint(table, kind, value)
+    spec = f.get("partspec")
+    if spec:
+        table.partitioning = _partitioning(spec, src)
+    parents = f.get("inhRelations") or []
+    if f.get("partbound") is not None and parents:
+        table.partition_bound = _bound(f["partbound"])
+        return CreatePartition(model=table, parent=_rel(parents[0].get("RangeVar")), references=tuple(references),
+                               if_not_exists=bool(f.get("if_not_exists")))
+    return CreateTable(model=table, if_not_exists=bool(f.get("if_not_exists")), references=tuple(references))
+
+
+def _partitioning(spec: Node, src: Source) -> Partitioning:
+    method = {"PARTITION_STRATEGY_RANGE": "range", "PARTITION_STRATEGY_LIST": "list",
+              "PARTITION_STRATEGY_HASH": "hash"}.get(spec.get("strategy", ""), str(spec.get("strategy", "")).lower())
+    cols: list[str] = []
+    parts: list[str] = []
+    for p in spec.get("partParams") or []:
+        elem = p.get("PartitionElem", {})
+        if elem.get("name"):
+            cols.append(elem["name"].lower())
+            parts.append(elem["name"].lower())
+        elif elem.get("expr"):
+            parts.append(src.expression(_location(elem["expr"])))
+            for kind, fields in walk(elem["expr"]):
+                if kind == "ColumnRef":
+                    names = _strings(fields.get("fields"))
+                    if names:
+                        cols.append(names[-1].lower())
+    return Partitioning(method, tuple(dict.fromkeys(cols)), f"{method.upper()} ({', '.join(parts)})")
+
+
+def _create_as(f: Node, src: Source) -> Op:
+    into = f.get("into", {})
+    rv = into.get("rel", {})
+    name = _rel(rv)
+    query_reads = reads(f.get("query"))
+    with_data = not into.get("skipData", False)
+    if f.get("objtype") == "OBJECT_MATVIEW":
+        return CreateMatview(name=name, reads=query_reads, with_data=with_data)
+    persistence = {"u": "unlogged", "t": "temporary"}.get(rv.get("relpersistence", "p"), "permanent")
+    table = Table(name=name, persistence=persistence)
+    for c in into.get("colNames") or []:
+        col = c["String"]["sval"].lower()
+        table.columns[col] = Column(col)
+    return CreateTableAs(model=table, reads=query_reads, with_data=with_data, if_not_exists=bool(f.get("if_not_exists")))
+
+
+def _index(f: Node, src: Source) -> Op:
+    rv = f.get("relation", {})
+    idx = Index(
+        (f.get("idxname") or "").lower() or None,
+        _index_columns(f.get("indexParams") or [], src),
+        unique=bool(f.get("unique")),
+        primary=bool(f.get("primary")),
+        kind=f.get("accessMethod", "btree"),
+        partial=f.get("whereClause") is not None,
+    )
+    return CreateIndex(on=_rel(rv), index=idx, concurrently=bool(f.get("concurrent")), only=_only(rv),
+                       if_not_exists=bool(f.get("if_not_exists")))
+
+
+def _drop(f: Node, src: Source) -> Op:
+    kind = f.get("removeType")
+    names = [_strings(o["List"]["items"]) if "List" in o else _strings([o]) for o in f.get("objects") or []]
+    keys = tuple(_qualified(n) for n in names if n)
+    if_exists = bool(f.get("missing_ok"))
+    cascade = f.get("behavior") == "DROP_CASCADE"
+    if kind in ("OBJECT_TABLE", "OBJECT_FOREIGN_TABLE"):
+        return DropTable(tables=keys, if_exists=if_exists, cascade=cascade)
+    if kind == "OBJECT_INDEX":
+        return DropIndex(names=keys, concurrently=bool(f.get("concurrent")), if_exists=if_exists, cascade=cascade)
+    if kind in ("OBJECT_VIEW", "OBJECT_MATVIEW"):
+        return DropView(names=keys, materialized=kind == "OBJECT_MATVIEW", if_exists=if_exists, cascade=cascade)
+    if kind in ("OBJECT_TRIGGER", "OBJECT_RULE") and names and len(names[0]) >= 2:
+        on, name = _qualified(names[0][:-1]), names[0][-1].lower()
+        cls = DropTrigger if kind == "OBJECT_TRIGGER" else DropRule
+        return cls(on=on, name=name, if_exists=if_exists)
+    return Other(what="DROP " + str(kind).removeprefix("OBJECT_").replace("_", " "))
+
+
+def _truncate(f: Node, src: Source) -> Op:
+    rels = [r["RangeVar"] for r in f.get("relations") or [] if "RangeVar" in r]
+    return Truncate(tables=tuple(_rel(r) for r in rels), only=any(_only(r) for r in rels),
+                    cascade=f.get("behavior") == "DROP_CASCADE")
+
+
+def _rename(f: Node, src: Source) -> Op:
+    kind = f.get("renameType")
+    rel = _rel(f.get("relation"))
+    new = (f.get("newname") or "").lower()
+    if kind in ("OBJECT_TABLE", "OBJECT_FOREIGN_TABLE"):
+        return AlterTable(name=rel, actions=[Rename("rename_table", "RENAME TO",
+                                                    new_name=key_of(f.get("relation", {}).get("schemaname"), new))],
+                          if_exists=bool(f.get("missing_ok")))
+    if kind == "OBJECT_COLUMN":
+        return AlterTable(name=rel, actions=[Rename("rename_column", "RENAME COLUMN", (f.get("subname") or "").lower(),
+                                                    new_name=new)], if_exists=bool(f.get("missing_ok")))
+    if kind == "OBJECT_TABCONSTRAINT":
+        return AlterTable(name=rel, actions=[Rename("rename_constraint", "RENAME CONSTRAINT", new_name=new,
+                                                    name=(f.get("subname") or "").lower())])
+    if kind == "OBJECT_INDEX":
+        return AlterIndex(name=rel, action="rename", new_name=new, if_exists=bool(f.get("missing_ok")))
+    if kind in ("OBJECT_VIEW", "OBJECT_MATVIEW"):
+        return RenameTable(pairs=((rel, new),))
+    return Other(what="ALTER … RENAME")
+
+
+def _set_schema(f: Node, src: Source) -> Op:
+    if f.get("objectType") in ("OBJECT_TABLE", "OBJECT_FOREIGN_TABLE"):
+        return AlterTable(name=_rel(f.get("relation")), actions=[Option("set_schema", "SET SCHEMA", option="schema",
+                                                                        value=f.get("newschema"))])
+    return Other(what="ALTER … SET SCHEMA")
+
+
+def _alter_table(f: Node, src: Source) -> Op:
+    rv = f.get("relation", {})
+    name = _rel(rv)
+    objtype = f.get("objtype")
+    cmds = [c["AlterTableCmd"] for c in f.get("cmds") or [] if "AlterTableCmd" in c]
+    if objtype == "OBJECT_INDEX":
+        return _alter_index(name, cmds, f)
+    if objtype not in ("OBJECT_TABLE", "OBJECT_FOREIGN_TABLE", None):
+        return Other(what="ALTER " + str(objtype).removeprefix("OBJECT_").replace("_", " "))
+    actions = []
+    for cmd in cmds:
+        actions += _action(cmd, name, src)
+    return AlterTable(name=name, actions=actions, only=_only(rv), if_exists=bool(f.get("missing_ok")))
+
+
+def _alter_index(name: str, cmds: list[Node], f: Node) -> Op:
+    sub = cmds[0].get("subtype") if cmds else ""
+    if sub == "AT_AttachPartition":
+        part = _rel(cmds[0].get("def", {}).get("PartitionCmd", {}).get("name"))
+        return AlterIndex(name=name, action="attach_partition", partition=part)
+    action = {"AT_SetTableSpace": "set_tablespace", "AT_SetRelOptions": "set_storage_params",
+              "AT_ResetRelOptions": "set_storage_params", "AT_SetStatistics": "set_statistics"}.get(sub, "other")
+    return AlterIndex(name=name, action=action, if_exists=bool(f.get("missing_ok")))
+
+
+# ALTER TABLE sub-commands that carry nothing but their own lock level
+_PLAIN = {
+    "AT_DropNotNull": "drop_not_null", "AT_SetNotNull": "set_not_null", "AT_SetStatistics": "set_statistics",
+    "AT_SetStorage": "set_storage", "AT_SetCompression": "set_compression", "AT_AddIdentity": "add_identity",
+    "AT_SetIdentity": "set_identity", "AT_DropIdentity": "drop_identity", "AT_DropExpression": "drop_expression",
+    "AT_SetExpression": "set_expression", "AT_ColumnDefault": "set_default", "AT_SetLogged": "set_logged",
+    "AT_SetUnLogged": "set_unlogged", "AT_DropCluster": "set_without_cluster",
+    "AT_EnableTrig": "enable_trigger", "AT_EnableAlwaysTrig": "enable_trigger", "AT_EnableReplicaTrig": "enable_trigger",
+    "AT_EnableTrigAll": "enable_trigger", "AT_EnableTrigUser": "enable_trigger", "AT_DisableTrig": "disable_trigger",
+    "AT_DisableTrigAll": "disable_trigger", "AT_DisableTrigUser": "disable_trigger", "AT_EnableRule": "enable_rule",
+    "AT_EnableAlwaysRule": "enable_rule", "AT_EnableReplicaRule": "enable_rule", "AT_DisableRule": "disable_rule",
+    "AT_EnableRowSecurity": "enable_rls", "AT_DisableRowSecurity": "disable_rls", "AT_ForceRowSecurity": "force_rls",
+    "AT_NoForceRowSecurity": "no_force_rls", "AT_ChangeOwner": "owner_to", "AT_AddOf": "of_type",
+    "AT_DropOf": "not_of", "AT_SetOptions": "set_statistics", "AT_ResetOptions": "set_statistics",
+}
+
+
+def _action(cmd: Node, table: str, src: Source) -> list[Action]:
+    sub = cmd.get("subtype", "")
+    col = (cmd.get("name") or "").lower() or None
+    d = cmd.get("def") or {}
+    text = _what(sub.removeprefix("AT_")).replace(" ", " ", 1)
+    if sub == "AT_AddColumn":
+        definition, constraints = column(d["ColumnDef"], src)
+        refs = []
+        checks = False
+        primary = unique = False
+        for c in constraints:
+            kind, value = constraint(c, table, src, definition.name)
+            if kind == "foreign":
+                refs.append(value.references)
+            checks = checks or kind == "check"
+            primary = primary or kind == "primary"
+            unique = unique or kind == "unique"
+        return [AddColumn("add_column", "ADD COLUMN", definition.name, definition=definition, references=tuple(refs),
+                          check=checks, primary=primary, unique=unique, if_not_exists=bool(cmd.get("missing_ok")))]
+    if sub == "AT_DropColumn":
+        return [Action("drop_column", "DROP COLUMN", col)]
+    if sub == "AT_AlterColumnType":
+        cd = d.get("ColumnDef", {})
+        text_, base, args, _serial = column_type(cd.get("typeName") or {})
+        using = cd.get("raw_default")
+        using_text = src.after("USING", _location(using)) if using else None
+        only_column = bool(using) and _is_column(using, col)
+        return [AlterColumnType("alter_column_type", "ALTER COLUMN TYPE", col, type=text_, base_type=base,
+                                type_args=args, using=using_text, using_only_column=only_column)]
+    if sub == "AT_ColumnDefault":
+        if not d:
+            return [Action("drop_default", "ALTER COLUMN DROP DEFAULT", col)]
+        return [SetDefault("set_default", "ALTER COLUMN SET DEFAULT", col,
+                           default=src.after("DEFAULT", _location(d)), default_calls=calls(d))]
+    if sub == "AT_AddConstraint" or sub == "AT_ReAddConstraint":
+        return [_add_constraint(d.get("Constraint", {}), table, src)]
+    if sub == "AT_ValidateConstraint":
+        return [ConstraintAction("validate_constraint", "VALIDATE CONSTRAINT", name=col)]
+    if sub == "AT_DropConstraint":
+        return [ConstraintAction("drop_constraint", "DROP CONSTRAINT", name=col, if_exists=bool(cmd.get("missing_ok")),
+                                 cascade=cmd.get("behavior") == "DROP_CASCADE")]
+    if sub == "AT_AlterConstraint":
+        spec = d.get("ATAlterConstraint") or d.get("Constraint") or {}
+        enforced = spec.get("is_enforced", False) if spec.get("alterEnforceability") else None
+        return [ConstraintAction("alter_constraint", "ALTER CONSTRAINT", name=(spec.get("conname") or "").lower(),
+                                 enforced=enforced)]
+    if sub in ("AT_SetRelOptions", "AT_ResetRelOptions"):
+        params = tuple(p["DefElem"].get("defname", "").lower() if not p["DefElem"].get("defnamespace")
+                       else f"{p['DefElem']['defnamespace']}.{p['DefElem']['defname']}".lower()
+                       for p in d.get("List", {}).get("items", []) if "DefElem" in p)
+        op = "set_storage_params" if sub == "AT_SetRelOptions" else "reset_storage_params"
+        return [Option(op, "SET (...)", option="storage", params=params)]
+    if sub == "AT_SetTableSpace":
+        return [Option("set_tablespace", "SET TABLESPACE", option="tablespace", value=cmd.get("name"))]
+    if sub == "AT_SetAccessMethod":
+        return [Option("set_access_method", "SET ACCESS METHOD", option="access_method", value=cmd.get("name"))]
+    if sub == "AT_ClusterOn":
+        return [IndexAction("cluster_on", "CLUSTER ON", index=col)]
+    if sub == "AT_ReplicaIdentity":
+        ident = d.get("ReplicaIdentityStmt", {})
+        return [IndexAction("replica_identity", "REPLICA IDENTITY", index=(ident.get("name") or "").lower() or None)]
+    if sub in ("AT_AddInherit", "AT_DropInherit"):
+        return [Inherit("inherit" if sub == "AT_AddInherit" else "no_inherit", "INHERIT", parent=_rel(d.get("RangeVar")))]
+    if sub in ("AT_AttachPartition", "AT_DetachPartition", "AT_DetachPartitionFinalize"):
+        pc = d.get("PartitionCmd", {})
+        part = _rel(pc.get("name"))
+        if sub == "AT_AttachPartition":
+            return [PartitionAction("attach_partition", "ATTACH PARTITION", partition=part, bound=_bound(pc.get("bound")))]
+        if sub == "AT_DetachPartitionFinalize":
+            return [PartitionAction("detach_partition_finalize", "DETACH PARTITION FINALIZE", partition=part,
+                                    finalize=True)]
+        conc = bool(pc.get("concurrent"))
+        return [PartitionAction("detach_partition_concurrently" if conc else "detach_partition", "DETACH PARTITION",
+                                partition=part, concurrently=conc)]
+    if sub in _PLAIN:
+        return [Action(_PLAIN[sub], text, col)]
+    return [Action("unknown", text, col)]
+
+
+def _is_column(expr: Node, name: str | None) -> bool:
+    """Whether USING names only the column itself (through casts), so values are not recomputed."""
+    node = expr
+    while "TypeCast" in node:
+        node = node["TypeCast"].get("arg", {})
+    fields = _strings(node.get("ColumnRef", {}).get("fields")) if "ColumnRef" in node else []
+    return bool(fields) and fields[-1].lower() == name
+
+
+def _add_constraint(c: Node, table: str, src: Source) -> Action:
+    kind, value = constraint(c, table, src)
+    not_valid = bool(c.get("skip_validation"))
+    using = (c.get("indexname") or "").lower() or None
+    if kind == "primary":
+        return AddKey("add_primary_key", "ADD PRIMARY KEY", index=value, using_index=using)
+    if kind == "unique":
+        return AddKey("add_unique", "ADD UNIQUE", index=value, using_index=using)
+    if kind == "exclude":
+        return AddKey("add_exclude", "ADD EXCLUDE", index=value)
+    if kind == "foreign":
+        return AddForeignKey("add_foreign_key", "ADD FOREIGN KEY", key=value, not_valid=not_valid)
+    if kind == "check":
+        return AddCheck("add_check", "ADD CHECK", constraint=value, not_valid=not_valid)
+    if kind == "not_null":
+        return AddCheck("add_not_null", "ADD NOT NULL", value.not_null, constraint=value, not_valid=not_valid)
+    return Action("add_constraint", "ADD CONSTRAINT")
+
+
+def _view(f: Node, src: Source) -> Op:
+    return CreateView(name=_rel(f.get("view")), reads=reads(f.get("query")), or_replace=bool(f.get("replace")))
+
+
+def _refresh(f: Node, src: Source) -> Op:
+    return RefreshMatview(name=_rel(f.get("relation")), concurrently=bool(f.get("concurrent")),
+                          with_data=not f.get("skipData", False))
+
+
+def _vacuum(f: Node, src: Source) -> Op:
+    tables = tuple(_rel(r["VacuumRelation"].get("relation")) for r in f.get("rels") or [] if "VacuumRelation" in r)
+    if not f.get("is_vacuumcmd"):
+        return Analyze(tables=tables)
+    options = {o["DefElem"].get("defname", "").lower(): o["DefElem"].get("arg") for o in f.get("options") or []
+               if "DefElem" in o}
+    full = "full" in options and not _false(options["full"])
+    return Vacuum(tables=tables, full=full)
+
+
+def _false(arg: Node | None) -> bool:
+    if not arg:
+        return False
+    value = arg.get("String", {}).get("sval") or arg.get("Boolean", {}).get("boolval")
+    if "Integer" in arg:
+        return not arg["Integer"].get("ival", 0)
+    return str(value).lower() in ("false", "off", "0", "no")
+
+
+def _reindex(f: Node, src: Source) -> Op:
+    obj = str(f.get("kind", "")).removeprefix("REINDEX_OBJECT_").lower()
+    conc = any(p.get("DefElem", {}).get("defname") == "concurrently" and not _false(p["DefElem"].get("arg"))
+               for p in f.get("params") or [])
+    name = _rel(f.get("relation")) if f.get("relation") else (f.get("name") or "").lower() or None
+    return Reindex(object=obj, name=name, concurrently=conc)
+
+
+def _cluster(f: Node, src: Source) -> Op:
+    return Cluster(name=_rel(f.get("relation")) or None, index=(f.get("indexname") or "").lower() or None)
+
+
+def _lock(f: Node, src: Source) -> Op:
+    rels = [r["RangeVar"] for r in f.get("relations") or [] if "RangeVar" in r]
+    return LockTable(tables=tuple(_rel(r) for r in rels), mode=LOCK_MODES.get(f.get("mode", 8), "ACCESS EXCLUSIVE"),
+                     only=any(_only(r) for r in rels))
+
+
+def _transaction(f: Node, src: Source) -> Op:
+    kind = f.get("kind", "")
+    if kind in ("TRANS_STMT_BEGIN", "TRANS_STMT_START"):
+        return Begin()
+    if kind in ("TRANS_STMT_COMMIT", "TRANS_STMT_ROLLBACK", "TRANS_STMT_COMMIT_PREPARED",
+                "TRANS_STMT_ROLLBACK_PREPARED", "TRANS_STMT_PREPARE"):
+        return Commit(rollback="ROLLBACK" in kind)
+    return Other(what=kind.removeprefix("TRANS_STMT_").replace("_", " "))
+
+
+def _set(f: Node, src: Source) -> Op:
+    name = (f.get("name") or "").lower()
+    values = []
+    for a in f.get("args") or []:
+        c = a.get("A_Const", {})
+        if "sval" in c:
+            values.append(c["sval"].get("sval", ""))
+        elif "ival" in c:
+            values.append(str(c["ival"].get("ival", 0)))
+        elif "fval" in c:
+            values.append(c["fval"].get("fval", ""))
+    if not name:
+        return Other(what="SET")
+    return SetVariable(variable=name, value=", ".join(values), local=bool(f.get("is_local")))
+
+
+def _trigger(f: Node, src: Source) -> Op:
+    return CreateTrigger(on=_rel(f.get("relation")), name=(f.get("trigname") or "").lower())
+
+
+def _rule(f: Node, src: Source) -> Op:
+    return CreateRule(on=_rel(f.get("relation")), name=(f.get("rulename") or "").lower())
+
+
+def _policy(f: Node, src: Source) -> Op:
+    return CreatePolicy(on=_rel(f.get("table")), name=(f.get("policy_name") or "").lower())
+
+
+def _statistics(f: Node, src: Source) -> Op:
+    rels = [r["RangeVar"] for r in f.get("relations") or [] if "RangeVar" in r]
+    return CreateStatistics(on=_rel(rels[0]) if rels else None, name=".".join(_strings(f.get("defnames"))).lower())
+
+
+def _comment(f: Node, src: Source) -> Op:
+    obj = str(f.get("objtype", "")).removeprefix("OBJECT_").lower()
+    items = _strings(f.get("object", {}).get("List", {}).get("items")) if "List" in (f.get("object") or {}) else \
+        _strings([f.get("object")]) if f.get("object") else []
+    on = None
+    if obj in ("table", "view", "matview", "foreign_table") and items:
+        on = _qualified(items)
+    elif obj in ("column", "tabconstraint", "trigger", "rule", "policy") and len(items) >= 2:
+        on = _qualified(items[:-1])
+    return Comment(on=on, name=items[-1].lower() if items else None,
+                   object={"tabconstraint": "constraint", "matview": "materialized view"}.get(obj, obj))
+
+
+_BUILDERS: dict[str, Callable[[Node, Source], Op]] = {
+    "CreateStmt": _create,
+    "CreateTableAsStmt": _create_as,
+    "IndexStmt": _index,
+    "DropStmt": _drop,
+    "TruncateStmt": _truncate,
+    "RenameStmt": _rename,
+    "AlterObjectSchemaStmt": _set_schema,
+    "AlterTableStmt": _alter_table,
+    "ViewStmt": _view,
+    "RefreshMatViewStmt": _refresh,
+    "VacuumStmt": _vacuum,
+    "ReindexStmt": _reindex,
+    "ClusterStmt": _cluster,
+    "LockStmt": _lock,
+    "TransactionStmt": _transaction,
+    "VariableSetStmt": _set,
+    "CreateTrigStmt": _trigger,
+    "RuleStmt": _rule,
+    "CreatePolicyStmt": _policy,
+    "CreateStatsStmt": _statistics,
+    "CommentStmt": _comment,
+}
