@@ -17,6 +17,14 @@ class UsageError(Exception):
     """A run that cannot start or go on as asked; the message says why."""
 
 
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP arrived: unwind (dropping scratch areas) and exit 128 + signal."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
 @contextlib.contextmanager
 def reading(what: str) -> Iterator[None]:
     """Mark `what` (a file, a server) as the input being read until the block ends."""

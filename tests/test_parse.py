@@ -206,3 +206,106 @@ def test_a_real_mariadb_dump_reads_without_errors(capsys):
     assert sorted(tables) == ["child", "geo", "logs", "parent", "parts"]
     assert tables["geo"].columns["p"].type == "POINT" and tables["child"].partitioning is None
     assert tables["parts"].partitioning.columns == ("d",)
+
+
+# ---- PostgreSQL that the reader before PostgreSQL's own grammar refused -------------------------
+
+REAL_POSTGRES = [
+    # pagila: a range-typed column, an EXCLUDE constraint, enum and array columns, a domain
+    ("CREATE TYPE public.mpaa_rating AS ENUM ('G', 'PG', 'PG-13', 'R', 'NC-17')", "other"),
+    ("CREATE DOMAIN public.year AS integer CONSTRAINT year_check CHECK (((VALUE >= 1901) AND (VALUE <= 2155)))",
+     "other"),
+    ("CREATE TABLE public.film (film_id integer DEFAULT nextval('public.film_film_id_seq'::regclass) NOT NULL,"
+     " title text NOT NULL, rating public.mpaa_rating DEFAULT 'G'::public.mpaa_rating,"
+     " special_features text[], fulltext tsvector NOT NULL)", "create_table"),
+    ("CREATE TABLE public.rental (rental_id integer NOT NULL, inventory_id integer NOT NULL,"
+     " rental_period tstzrange, EXCLUDE USING gist (inventory_id WITH =, rental_period WITH &&))", "create_table"),
+    ("CREATE TEMPORARY TABLE staging (id int) ON COMMIT DROP", "create_table"),
+    ("CREATE TABLE tags (id int PRIMARY KEY, names text[] DEFAULT '{}'::text[] NOT NULL,"
+     " scores int[] DEFAULT ARRAY[1, 2])", "create_table"),
+    ("CLUSTER VERBOSE orders USING orders_pkey", "cluster"),
+    ('CREATE TABLE "Documents" (id uuid PRIMARY KEY, format "public"."ImageFormat" NOT NULL)', "create_table"),
+    ('ALTER TABLE "Documents" ALTER COLUMN format TYPE "ImageFormat" USING format::text::"ImageFormat"',
+     "alter_table"),
+    # PostgreSQL 18
+    ("CREATE TABLE v18 (a int, b int GENERATED ALWAYS AS (a * 2) VIRTUAL)", "create_table"),
+    ("ALTER TABLE v18 ADD CONSTRAINT a_nn NOT NULL a NOT VALID", "alter_table"),
+    ("ALTER TABLE v18 ALTER CONSTRAINT fk NOT ENFORCED", "alter_table"),
+]
+
+
+@pytest.mark.parametrize("sql, kind", REAL_POSTGRES, ids=[s[:40] for s, _ in REAL_POSTGRES])
+def test_real_postgres_reads(sql, kind):
+    assert one(sql).kind == kind
+
+
+def test_postgres_facts_from_real_forms():
+    rental = one(REAL_POSTGRES[3][0]).op.model
+    (excl,) = rental.indexes
+    assert (excl.kind, excl.columns) == ("exclude", ("inventory_id", "rental_period"))
+    film = one(REAL_POSTGRES[2][0]).op.model
+    assert (film.columns["rating"].base_type, film.columns["special_features"].base_type) == ("mpaa_rating", "text[]")
+    assert film.columns["film_id"].default_calls == ("nextval",)
+    assert one(REAL_POSTGRES[4][0]).op.model.persistence == "temporary"
+    virtual = one(REAL_POSTGRES[9][0]).op.model.columns["b"]
+    assert (virtual.generated, virtual.expression) == ("virtual", "a * 2")
+    (nn,) = one(REAL_POSTGRES[10][0]).actions
+    assert (nn.op, nn.column, nn.not_valid, nn.constraint.name) == ("add_not_null", "a", True, "a_nn")
+    (enforce,) = one(REAL_POSTGRES[11][0]).actions
+    assert (enforce.op, enforce.name, enforce.enforced) == ("alter_constraint", "fk", False)
+
+
+def _postgres_sources():
+    """Every PostgreSQL text of the fixtures (files and YAML cases) and of the shared corpus."""
+    import yaml
+
+    corpus = ROOT.parent / "shared" / "corpus"
+    for path in sorted([*corpus.glob("*postgres*/**/*.sql"), *(ROOT / "fixtures").rglob("*.sql")]):
+        if "mysql" not in str(path):
+            yield str(path), path.read_text()
+    for path in sorted((ROOT / "fixtures" / "rules").glob("*.yml")):
+        doc = yaml.safe_load(path.read_text())
+        for name, case in doc["cases"].items():
+            if case.get("dialect", doc.get("dialect")) == "postgres":
+                for part in ("history", "sql"):
+                    if case.get(part):
+                        yield f"{path.name}::{name}::{part}", case[part]
+
+
+def test_every_statement_postgres_accepts_is_read():
+    """What PostgreSQL 18's grammar accepts, the reader reads: its only input errors are statements
+    the grammar itself refuses."""
+    from pglast import parser as pg
+
+    checked = 0
+    for name, text in _postgres_sources():
+        parsed = parse_text(text, name, "postgres")
+        checked += len(parsed.statements)
+        for error in parsed.errors:
+            lines = text.splitlines()
+            statement = "\n".join(lines[error.line - 1:])
+            with pytest.raises(pg.ParseError):  # the grammar refuses it too
+                pg.parse_sql(statement.split(";")[0])
+    assert checked > 100
+
+
+def test_statements_start_after_their_leading_comments():
+    parsed = parse_text("-- first\nCREATE TABLE a (v int);\n/* a /* nested */ note */\n  CREATE TABLE b (v int);\n"
+                        "SELECT 'é';\nCREATE TABLE c (v int) ;\n", "f.sql", "postgres")
+    assert not parsed.errors
+    assert [(s.location.line, s.location.column, s.sql) for s in parsed.statements] == [
+        (2, 1, "CREATE TABLE a (v int)"), (4, 3, "CREATE TABLE b (v int)"), (5, 1, "SELECT 'é'"),
+        (6, 1, "CREATE TABLE c (v int)")]
+
+
+def test_a_long_file_is_read_in_batches_and_one_bad_statement_costs_only_itself():
+    from schemacite.sources import read
+
+    good = "".join(f"CREATE TABLE t{i} (id int PRIMARY KEY, note text DEFAULT 'é{i}');\n" for i in range(3000))
+    text = good + "CREATE TABLE broken (id int;\n" + good.replace("CREATE TABLE t", "CREATE TABLE u")
+    assert len(text) > 3 * read._BATCH
+    parsed = parse_text(text, "big.sql", "postgres")
+    assert len(parsed.statements) == 6000
+    assert [(e.line, e.message) for e in parsed.errors] == [(3001, "syntax error at end of input")]
+    last = parsed.statements[-1]
+    assert (last.location.line, last.table, last.op.model.columns["note"].default) == (6001, "u2999", "'é2999'")

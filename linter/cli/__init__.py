@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 
-from schemacite.errors import UsageError, internal_error
-from schemacite.locks.scratch import Stopped
+from schemacite.errors import Stopped, UsageError, internal_error
 
 FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -91,6 +91,9 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # a run builds many small objects and few reference cycles: collecting the youngest
+    # generation every 700 allocations cost a sixth of the time on dumps
+    gc.set_threshold(50_000, 20, 100)
     args = parser().parse_args(argv)
     try:
         return _command(args.command)(args)

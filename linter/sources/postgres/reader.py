@@ -12,6 +12,8 @@ from the source by PostgreSQL's scanner), with the functions they call.
 """
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -93,21 +95,41 @@ def parse(text: str) -> list[tuple[int, int, Node]]:
     except pg.ParseError as e:
         message = e.args[0]
         index = e.args[1] if len(e.args) > 1 and isinstance(e.args[1], int) else None
-        raise SyntaxProblem(str(message), len(text) if index is None else _chars(text, index)) from None
+        raise SyntaxProblem(str(message), len(text) if index is None else _Offsets(text).chars(index)) from None
+    offsets = _Offsets(text)
     out = []
     for raw in doc.get("stmts", []):
         start = raw.get("stmt_location", 0)
         length = raw.get("stmt_len", 0)
-        end = start + length if length else len(text.encode()) if not text.isascii() else len(text)
-        out.append((_chars(text, start), _chars(text, end), raw["stmt"]))
+        end = start + length if length else offsets.size
+        out.append((offsets.chars(start), offsets.chars(end), raw["stmt"]))
     return out
 
 
-def _chars(text: str, byte_offset: int) -> int:
-    """A byte offset into `text`'s UTF-8 form, as a character offset."""
-    if text.isascii():
-        return byte_offset
-    return len(text.encode()[:byte_offset].decode(errors="ignore"))
+def statement_ends(text: str) -> list[int]:
+    """Character offsets just past each statement's end, as PostgreSQL's scanner sees them (a place
+    to cut a long file into batches); empty when the scanner cannot read the text."""
+    try:
+        return [s.stop + 1 for s in pg.split(text, with_parser=False, only_slices=True)]
+    except pg.ParseError:
+        return []
+
+
+class _Offsets:
+    """Byte offsets into a text's UTF-8 form, as character offsets (the same for ASCII text)."""
+
+    def __init__(self, text: str):
+        self.ascii = text.isascii()
+        self.text = text
+        self.size = len(text) if self.ascii else len(text.encode())
+        self._starts: list[int] | None = None
+
+    def chars(self, byte_offset: int) -> int:
+        if self.ascii:
+            return byte_offset
+        if self._starts is None:  # the byte offset of every character
+            self._starts = list(itertools.accumulate((len(c.encode()) for c in self.text), initial=0))
+        return bisect.bisect_left(self._starts, byte_offset)
 
 
 # ---------------------------------------------------------------- source text of expressions
@@ -122,16 +144,23 @@ class Source:
         self.sql = sql
         self.base = base  # byte offset of the statement in the parsed text
         self._tokens: list | None = None
+        self._starts: list[int] = []
         self._bytes = None if sql.isascii() else sql.encode()
 
     def tokens(self) -> list:
         if self._tokens is None:
             self._tokens = pg.scan(self.sql)
+            self._starts = [t.start for t in self._tokens]
         return self._tokens
 
     def _char(self, location: int) -> int:
         rel = location - self.base
         return rel if self._bytes is None else len(self._bytes[:rel].decode(errors="ignore"))
+
+    def _at(self, location: int) -> int:
+        """Index of the first token at or after tree `location`."""
+        self.tokens()
+        return bisect.bisect_left(self._starts, self._char(location))
 
     def cut(self, start: int, end: int) -> str:
         return self.sql[start:end].strip()
@@ -140,45 +169,47 @@ class Source:
         """The expression whose first token is at tree `location`."""
         if location is None or location < 0:
             return ""
-        pos = self._char(location)
-        toks = self.tokens()
-        first = next((i for i, t in enumerate(toks) if t.start >= pos), None)
-        return "" if first is None else self._from(first, until)
+        first = self._at(location)
+        return "" if first >= len(self.tokens()) else self._from(first, until)
 
     def after(self, keyword: str, location: int | None, until: frozenset[str] = frozenset()) -> str:
         """The expression written after the last `keyword` before tree `location` (a DEFAULT, a
         USING): an expression's own location may sit inside its parentheses."""
         if location is None or location < 0:
             return ""
-        pos = self._char(location)
         toks = self.tokens()
-        k = max((i for i, t in enumerate(toks) if t.name == keyword and t.start < pos), default=None)
-        return "" if k is None else self._from(k + 1, until)
+        k = self._at(location) - 1
+        while k >= 0 and toks[k].name != keyword:
+            k -= 1
+        return "" if k < 0 else self._from(k + 1, until)
 
     def inside(self, location: int | None) -> str:
         """The text inside the first parentheses at or after tree `location` (CHECK (...),
         GENERATED ALWAYS AS (...))."""
         if location is None or location < 0:
             return ""
-        pos = self._char(location)
         toks = self.tokens()
-        first = next((i for i, t in enumerate(toks) if t.start >= pos and t.name == "ASCII_40"), None)
-        if first is None:
+        first = self._at(location)
+        while first < len(toks) and toks[first].name != "ASCII_40":
+            first += 1
+        if first >= len(toks):
             return ""
         depth = 0
-        for tok in toks[first:]:
-            if tok.name == "ASCII_40":
+        for i in range(first, len(toks)):
+            name = toks[i].name
+            if name == "ASCII_40":
                 depth += 1
-            elif tok.name == "ASCII_41":
+            elif name == "ASCII_41":
                 depth -= 1
                 if depth == 0:
-                    return self.cut(toks[first].end + 1, tok.start)
+                    return self.cut(toks[first].end + 1, toks[i].start)
         return self.cut(toks[first].end + 1, len(self.sql))
 
     def _from(self, first: int, until: frozenset[str]) -> str:
         toks = self.tokens()
         depth, end = 0, None
-        for n, tok in enumerate(toks[first:]):
+        for i in range(first, len(toks)):
+            tok = toks[i]
             name = tok.name
             if name == "ASCII_40":
                 depth += 1
@@ -187,7 +218,7 @@ class Source:
                     end = tok.start
                     break
                 depth -= 1
-            elif depth == 0 and (name in ("ASCII_44", "ASCII_59") or (n and name in until)):
+            elif depth == 0 and (name in ("ASCII_44", "ASCII_59") or (i > first and name in until)):
                 end = tok.start
                 break
         return self.cut(toks[first].start, end if end is not None else len(self.sql))
@@ -271,10 +302,13 @@ def _const(node: Node) -> str:
     c = node.get("A_Const")
     if c is None:
         return "…"
-    for k in ("ival", "fval", "sval", "boolval", "bsval"):
+    if "sval" in c:
+        return "'" + c["sval"].get("sval", "").replace("'", "''") + "'"
+    if "boolval" in c:
+        return "true" if c["boolval"].get("boolval") else "false"
+    for k in ("ival", "fval", "bsval"):
         if k in c:
-            v = c[k].get(k, 0 if k == "ival" else "")
-            return f"'{v}'" if k == "sval" else str(v)
+            return str(c[k].get(k, 0 if k == "ival" else ""))
     return "NULL" if c.get("isnull") else "…"
 
 
@@ -300,7 +334,7 @@ def _bound(spec: Node | None) -> str | None:
 def column_type(tn: Node) -> tuple[str, str, str, bool]:
     """(type as text, base type, modifiers, serial?) of a TypeName."""
     names = _strings(tn.get("names"))
-    if len(names) > 1 and names[0] == "pg_catalog":
+    if len(names) > 1 and names[0] in ("pg_catalog", "public"):  # as format_type prints them
         names = names[1:]
     base = ".".join(names).lower() if all(n == n.lower() for n in names) else ".".join(names)
     serial = base in SERIAL_TYPES
@@ -335,8 +369,9 @@ def column(cd: Node, src: Source) -> tuple[Column, list[Node]]:
         if kind == "CONSTR_NOTNULL":
             col.nullable = False
         elif kind == "CONSTR_DEFAULT":
-            col.default = src.after("DEFAULT", _location(c.get("raw_expr")), _AFTER_DEFAULT) or _plain(c.get("raw_expr"))
-            col.default_calls = calls(c.get("raw_expr"))
+            expr = c.get("raw_expr")
+            col.default = _simple(expr) or src.after("DEFAULT", _location(expr), _AFTER_DEFAULT) or _plain(expr)
+            col.default_calls = calls(expr)
         elif kind == "CONSTR_IDENTITY":
             col.identity = "always" if c.get("generated_when") == "a" else "by default"
             col.nullable = False
@@ -368,6 +403,22 @@ def _location(node: Node | None) -> int | None:
         return loc
     locs = [f.get("location", -1) for _, f in walk(node) if isinstance(f.get("location"), int) and f["location"] >= 0]
     return min(locs) if locs else None
+
+
+def _simple(node: Node | None) -> str | None:
+    """The text of the commonest defaults, without going back to the source: a constant, a cast
+    constant, a call without arguments."""
+    if not node:
+        return None
+    if "A_Const" in node:
+        return _const(node) if "isnull" not in node["A_Const"] else "NULL"
+    cast = node.get("TypeCast")
+    if cast is not None and "A_Const" in cast.get("arg", {}) and "isnull" not in cast["arg"]["A_Const"]:
+        return f"{_const(cast['arg'])}::{column_type(cast.get('typeName') or {})[0]}"
+    call = node.get("FuncCall")
+    if call is not None and not call.get("args") and not call.get("agg_star") and not call.get("over"):
+        return ".".join(_strings(call.get("funcname"))) + "()"
+    return None
 
 
 def _plain(node: Node | None) -> str:
