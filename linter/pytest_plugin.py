@@ -125,12 +125,11 @@ def expand(paths: list[str], base: Path) -> list[Path]:
 
 
 def sql_files(paths: list[Path]) -> dict[Path, Path]:
-    files: dict[Path, Path] = {}
-    for path in paths:
-        candidates = sorted(path.rglob("*.sql")) if path.is_dir() else [path] if path.is_file() else []
-        for file in candidates:
-            files.setdefault(file.resolve(), file)
-    return files
+    """The files `schemacite lint` would read under these paths (down migrations left out)."""
+    from schemacite.sources.files import expand as lint_files
+
+    found, _errors = lint_files([str(p) for p in paths if p.exists()])
+    return {Path(f).resolve(): Path(f) for f in found}
 
 
 def pytest_configure(config: pytest.Config) -> None:

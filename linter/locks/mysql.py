@@ -34,7 +34,7 @@ from schemacite.model.statements import (
     RenameTable,
     Statement,
 )
-from schemacite.sources.mysql.types import STRING_TYPES, TEXT_TYPES
+from schemacite.sources.mysql.types import STRING_TYPES, TEXT_TYPES, enum_members
 
 ALGO_RANK = {a: i for i, a in enumerate(T.ALGORITHMS)}  # INSTANT 0 .. COPY 3
 LOCK_RANK = {lk: i for i, lk in enumerate(T.LOCK_LEVELS)}  # NONE 0 .. EXCLUSIVE 2
@@ -245,12 +245,6 @@ def _index_key(action: AddKey, table, actions) -> tuple[str, str | None]:
 
 
 # --------------------------------------------------------------------------- MODIFY / CHANGE
-def _members(args: str) -> list[str]:
-    import re
-
-    return [m.group(1) or m.group(2) for m in re.finditer(r"'((?:[^']|'')*)'|\"((?:[^\"]|\"\")*)\"", args)]
-
-
 def _enum_size(kind: str, n: int) -> int:
     if kind == "enum":
         return 1 if n <= 255 else 2
@@ -285,7 +279,7 @@ def _modify_key(action: AddColumn, table, server, version) -> tuple[str, str | N
         elif old.base_type != new.base_type or old.unsigned != new.unsigned or old.zerofill != new.zerofill:
             changes.append("type")
         elif old.base_type in ("enum", "set"):
-            om, nm = _members(old.type_args), _members(new.type_args)
+            om, nm = enum_members(old.type_args), enum_members(new.type_args)
             if om == nm:
                 pass
             elif nm[: len(om)] == om and _enum_size(old.base_type, len(om)) == _enum_size(new.base_type, len(nm)):

@@ -586,15 +586,6 @@ NOT_POSTGRES = frozenset({
     "algorithm", "lock",
 })
 
-# Functions whose call in a column DEFAULT makes ADD COLUMN rewrite the table
-# (volatile: evaluated per row). Used only when the parser did not say.
-VOLATILE_FUNCTIONS = frozenset({
-    "random", "clock_timestamp", "timeofday", "gen_random_uuid", "uuid_generate_v1", "uuid_generate_v1mc",
-    "uuid_generate_v4", "nextval", "setval", "txid_current", "pg_current_xact_id", "random_normal",
-})
-
-SERIAL_TYPES = frozenset({"serial", "serial4", "bigserial", "serial8", "smallserial", "serial2"})
-
 
 def rows_for(key: str) -> tuple[Row, ...]:
     return ROWS.get(key, ())

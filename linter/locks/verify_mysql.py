@@ -15,12 +15,13 @@ creates and drops its own `schemacite_scratch_*` database.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from schemacite.locks import scratch
+from schemacite.sources.catalogs.mysql import server_version
+from schemacite.sources.mysql.clauses import drop_index_as_alter, with_clauses, without_clauses
 
 ALGORITHMS_MYSQL = ("INSTANT", "INPLACE", "COPY")
 ALGORITHMS_MARIADB = ("INSTANT", "NOCOPY", "INPLACE", "COPY")
@@ -36,7 +37,6 @@ CLAUSES_SYNTAX = -1064  # our marker: no placement of the clauses parses
 
 SCRATCH_PREFIX = scratch.PREFIX
 
-_CLAUSE_RE = re.compile(r",?\s*\b(ALGORITHM|LOCK)\s*=?\s*(DEFAULT|INSTANT|NOCOPY|INPLACE|COPY|NONE|SHARED|EXCLUSIVE)\b", re.IGNORECASE)
 _SESSION_VARS = ("foreign_key_checks", "sql_mode", "unique_checks", "lock_wait_timeout")
 
 
@@ -80,74 +80,15 @@ def server_of(conn) -> tuple[str, tuple[int, ...], str]:
     full = cur.fetchone()[0]
     cur.close()
     kind = "mariadb" if "mariadb" in full.lower() else "mysql"
-    nums = tuple(int(p) for p in re.match(r"(\d+)\.(\d+)\.(\d+)", full).groups())
-    return kind, nums, full
+    return kind, server_version(full), full
 
 
-def strip_clauses(sql: str) -> str:
-    """The statement without any ALGORITHM=/LOCK= clause (they are re-added per attempt)."""
-    return _CLAUSE_RE.sub("", sql.strip().rstrip(";")).strip()
+def _kind(sql: str, server: str) -> str:
+    """The statement's kind as the MySQL reader reads it ("other" when it cannot)."""
+    from schemacite.sources.read import parse_text
 
-
-_ALTER_HEAD_RE = re.compile(
-    r"^\s*ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(?:`[^`]+`|[\w$]+)(?:\s*\.\s*(?:`[^`]+`|[\w$]+))?\s*", re.IGNORECASE
-)
-
-
-def with_clauses(sql: str, algorithm: str | None, lock: str | None, placement: int = 0) -> str:
-    """Add ALGORITHM/LOCK in the form the statement takes.
-
-    placement 0 appends them (`ALTER TABLE t ADD ..., ALGORITHM=X`; `CREATE INDEX ... ALGORITHM=X`);
-    1 puts them first followed by a comma (`ALTER TABLE t ALGORITHM=X, ADD PARTITION ...`);
-    2 puts them first without a comma (`ALTER TABLE t ALGORITHM=X PARTITION BY ...`), the
-    forms partition clauses need.
-    """
-    base = strip_clauses(sql)
-    parts = []
-    if algorithm:
-        parts.append(f"ALGORITHM={algorithm}")
-    if lock:
-        parts.append(f"LOCK={lock}")
-    if not parts:
-        return base
-    clause = ", ".join(parts)
-    head = _ALTER_HEAD_RE.match(base)
-    if head is None:
-        # CREATE INDEX ... / DROP INDEX ... ON t: options follow, space separated
-        return base + " " + " ".join(parts)
-    rest = base[head.end():]
-    if placement == 1 and rest:
-        return base[: head.end()] + clause + ", " + rest
-    if placement == 2 and rest:
-        return base[: head.end()] + clause + " " + rest
-    return base + (", " if rest else " ") + clause
-
-
-def takes_clauses(sql: str) -> bool:
-    head = " ".join(strip_clauses(sql).split()[:3]).upper()
-    return (
-        head.startswith(("ALTER TABLE", "ALTER ONLINE TABLE", "ALTER IGNORE TABLE", "DROP INDEX"))
-        or re.match(r"CREATE (UNIQUE |FULLTEXT |SPATIAL )?INDEX", head) is not None
-    )
-
-
-def _is_optimize(sql: str) -> bool:
-    return re.match(r"\s*OPTIMIZE\s+(NO_WRITE_TO_BINLOG\s+|LOCAL\s+)?TABLE", sql, re.IGNORECASE) is not None
-
-
-def _is_rename(sql: str) -> bool:
-    return re.match(r"\s*RENAME\s+TABLES?\b", sql, re.IGNORECASE) is not None
-
-
-_DROP_INDEX_RE = re.compile(
-    r"^\s*DROP\s+INDEX\s+(?:IF\s+EXISTS\s+)?(`[^`]+`|[\w$]+)\s+ON\s+(`[^`]+`|[\w$.`]+)\s*$", re.IGNORECASE
-)
-
-
-def _as_alter(sql: str) -> str | None:
-    """MariaDB takes no ALGORITHM/LOCK on DROP INDEX ... ON t, which it runs as ALTER TABLE t DROP INDEX."""
-    m = _DROP_INDEX_RE.match(strip_clauses(sql))
-    return f"ALTER TABLE {m.group(2)} DROP INDEX {m.group(1)}" if m else None
+    parsed = parse_text(sql.strip().rstrip(";") + ";\n", "statement.sql", server)
+    return parsed.statements[0].kind if len(parsed.statements) == 1 and not parsed.errors else "other"
 
 
 class _Scratch:
@@ -217,13 +158,14 @@ class _Session:
         cur.close()
 
 
-def _run(conn, sql: str) -> tuple[int, bool]:
-    """Execute and drain; raise for OPTIMIZE TABLE's in-band errors. (rows affected, returned rows?)"""
+def _run(conn, sql: str, optimize: bool = False) -> tuple[int, bool]:
+    """Execute and drain; with `optimize`, raise for OPTIMIZE TABLE's in-band errors.
+    (rows affected, returned rows?)"""
     cur = conn.cursor()
     try:
         affected = cur.execute(sql)
         rows = cur.fetchall() if cur.description else ()
-        if rows and _is_optimize(sql):
+        if rows and optimize:
             for row in rows:
                 if len(row) >= 4 and str(row[2]).lower() == "error":
                     text = str(row[3])
@@ -274,10 +216,12 @@ def measure(
     attempts: list[Attempt] = []
     sql_in = statement_sql
     notes: list[str] = []
-    if server == "mariadb" and _as_alter(statement_sql):
-        sql_in = _as_alter(statement_sql)
+    kind = _kind(statement_sql, server)
+    if server == "mariadb" and kind == "drop_index" and drop_index_as_alter(statement_sql):
+        sql_in = drop_index_as_alter(statement_sql)
+        kind = "alter_table"
         notes.append(f"measured as {sql_in}")
-    by_session = server == "mariadb" and (_is_optimize(sql_in) or _is_rename(sql_in))
+    by_session = server == "mariadb" and kind in ("optimize_table", "rename_table")
     state = {"placement": 0}
 
     def prepare() -> None:
@@ -297,7 +241,7 @@ def measure(
 
     def execute(sql: str, watch: bool):
         before = _table_ids(conn, scratch.name, server, version) if watch else None
-        affected, result_set = _run(conn, sql)
+        affected, result_set = _run(conn, sql, optimize=kind == "optimize_table")
         rebuild = None
         if watch:
             after = _table_ids(conn, scratch.name, server, version)
@@ -315,7 +259,7 @@ def measure(
             prepare()
             if by_session and algorithm:
                 _run(conn, f"SET SESSION alter_algorithm = '{algorithm}'")
-            sql = with_clauses(sql_in, algorithm, lock, placement) if clauses else strip_clauses(sql_in)
+            sql = with_clauses(sql_in, algorithm, lock, placement) if clauses else without_clauses(sql_in)
             try:
                 affected, result_set, rebuild = execute(sql, watch)
             except Exception as exc:  # noqa: BLE001
@@ -347,7 +291,7 @@ def measure(
         return result(None, None, rebuild, affected, result_set, None if ok else text, clauses=False)
 
     try:
-        if not takes_clauses(sql_in) and not by_session:
+        if kind not in ("alter_table", "create_index", "drop_index") and not by_session:
             return plain()
 
         best = None
@@ -415,7 +359,8 @@ def run_as_written(conn, setup_sql: list[str], statement_sql: str, *, database: 
         for sql in setup_sql:
             _run(conn, sql)
         try:
-            affected, _result_set = _run(conn, statement_sql)
+            optimize = _kind(statement_sql, server_of(conn)[0]) == "optimize_table"
+            affected, _result_set = _run(conn, statement_sql, optimize=optimize)
         except Exception as exc:  # noqa: BLE001
             return False, _error_text(exc)[1], None
         return True, None, affected

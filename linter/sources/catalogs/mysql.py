@@ -213,7 +213,8 @@ def _iso(moment: datetime) -> str:
     return moment.replace(tzinfo=UTC).isoformat().replace("+00:00", "Z")
 
 
-def _version(text: str) -> tuple[int, ...]:
+def server_version(text: str) -> tuple[int, ...]:
+    """The numbers of a VERSION() answer (`10.11.19-MariaDB-...` -> (10, 11, 19))."""
     match = re.match(r"(\d+)\.(\d+)\.(\d+)", text)
     return tuple(int(part) for part in match.groups()) if match else (0, 0, 0)
 
@@ -246,7 +247,7 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
     else:
         userstat_on = 0
         (_name, uptime), = _rows(cur, "SHOW GLOBAL STATUS LIKE 'Uptime'")
-    version = _version(str(version_text))
+    version = server_version(str(version_text))
     # the server start, to the minute: `now` and the uptime tick at different sub-second
     # phases, so to the second two readings of one server could disagree
     since = _iso((now - timedelta(seconds=int(uptime))).replace(second=0, microsecond=0))

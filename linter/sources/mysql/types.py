@@ -40,6 +40,14 @@ def parse_type(text: str) -> tuple[str, str, bool, bool]:
     return base, args, unsigned, zerofill
 
 
+_MEMBER = re.compile(r"'((?:[^']|'')*)'|\"((?:[^\"]|\"\")*)\"")
+
+
+def enum_members(args: str) -> list[str]:
+    """The members of an ENUM or SET type's modifiers, in order (`'a','b'` -> ["a", "b"])."""
+    return [m.group(1) if m.group(1) is not None else m.group(2) for m in _MEMBER.finditer(args)]
+
+
 def canonical_charset(name: str | None) -> str | None:
     """`utf8` is utf8mb3 on every server this reads."""
     if not name:
