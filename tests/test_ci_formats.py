@@ -131,6 +131,7 @@ def test_pytest_plugin_with_the_real_linter(pytester):
     mig = pytester.mkdir("migrations")
     (mig / "000001_init.up.sql").write_text("CREATE TABLE accounts (id bigint PRIMARY KEY);\n")
     (mig / "000002_events.up.sql").write_text("CREATE TABLE events (at timestamptz, what text);\n")
+    (mig / "000002_events.down.sql").write_text("CREATE TABLE undone (what text);\n")  # not deployed: not linted
     pytester.makepyprojecttoml('[tool.schemacite]\ndialect = "postgres"\npytest = true\n')
     pytester.makepyfile(test_unit="def test_ok():\n    pass\n")
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
