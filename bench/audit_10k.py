@@ -25,6 +25,7 @@ building rows) and building the model, per query.
 The data directories go to /dev/shm when it exists (creating 10,000 InnoDB tables on a
 disk that honours fsync takes minutes); --tmpdir chooses another place.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -116,8 +117,9 @@ def rules_seconds(schema, dialect: str, target: str) -> tuple[float, int]:
 def bench_mariadb(tables: int, settings: dict[str, str]) -> dict:
     import MySQLdb
     from MySQLdb.constants import CLIENT
-    from schemacite.sources.servers import server_dialect
+
     from schemacite.sources.catalogs import mysql as catalog
+    from schemacite.sources.servers import server_dialect
 
     with servers.mariadb_server(settings) as server:
         db = server.create_database("bench10k")
@@ -201,8 +203,8 @@ def _questions(conn) -> int:
 
 
 def bench_postgres(tables: int) -> dict:
-    from schemacite.sources.servers import server_dialect
     from schemacite.sources.catalogs import postgres as catalog
+    from schemacite.sources.servers import server_dialect
 
     with servers.postgres_server(POSTGRES_SETTINGS) as server:
         db = server.create_database("bench10k")
@@ -260,8 +262,11 @@ def main() -> int:
     parser.add_argument("--only", choices=("mariadb", "postgres"))
     parser.add_argument("--tmpdir", default="/dev/shm" if os.path.isdir("/dev/shm") else None)
     parser.add_argument("--verbose", "-v", action="store_true", help="print each catalog query's execute time")
-    parser.add_argument("--stock-caches", action="store_true",
-                        help="MariaDB with its default table caches (400 definitions) instead of 12000")
+    parser.add_argument(
+        "--stock-caches",
+        action="store_true",
+        help="MariaDB with its default table caches (400 definitions) instead of 12000",
+    )
     args = parser.parse_args()
     if args.tmpdir:
         tempfile.tempdir = args.tmpdir
@@ -272,10 +277,14 @@ def main() -> int:
         rows.append(bench_postgres(args.tables))
 
     caches = "stock" if args.stock_caches else "12000"
-    print(f"catalog read of {args.tables:,} tables, 5 indexes each (PK, 1 unique, 3 secondary); data in"
-          f" {tempfile.gettempdir()}; MariaDB table caches: {caches}")
-    header = (f"{'server':<18} {'tables':>7} {'indexes':>8} {'1st read':>9} {'2nd read':>9} {'queries':>8}"
-              f" {'server-side':>11} {'rules':>7} {'create':>8}")
+    print(
+        f"catalog read of {args.tables:,} tables, 5 indexes each (PK, 1 unique, 3 secondary); data in"
+        f" {tempfile.gettempdir()}; MariaDB table caches: {caches}"
+    )
+    header = (
+        f"{'server':<18} {'tables':>7} {'indexes':>8} {'1st read':>9} {'2nd read':>9} {'queries':>8}"
+        f" {'server-side':>11} {'rules':>7} {'create':>8}"
+    )
     print(header)
     print("-" * len(header))
     for r in rows:
@@ -293,8 +302,10 @@ def main() -> int:
                 executed = sum(t[0] for t in timings)
                 fetched = sum(t[1] for t in timings)
                 total = r["read"] if label == "first" else r["read_warm"]
-                print(f"\n{r['server']}, {label} read: execute (server + transfer) {executed:.2f}s, fetch (driver rows)"
-                      f" {fetched:.2f}s, building the model {total - executed - fetched:.2f}s")
+                print(
+                    f"\n{r['server']}, {label} read: execute (server + transfer) {executed:.2f}s, fetch (driver rows)"
+                    f" {fetched:.2f}s, building the model {total - executed - fetched:.2f}s"
+                )
                 for execute, fetch, query in timings:
                     print(f"  {execute:6.2f}s {fetch:6.2f}s  {query}")
     slow = [r["server"] for r in rows if max(r["read"], r["read_warm"]) >= 5]

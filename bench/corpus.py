@@ -7,6 +7,7 @@ statements analysed, statements that could not be read, findings per rule, and w
 
     python bench/corpus.py [--corpus ../shared/corpus] [--show 5]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,14 +18,18 @@ from pathlib import Path
 
 from schemacite.lint.config import load_config
 from schemacite.lint.engine import Linter
-from schemacite.sources.files import expand
 from schemacite.model import Schema
-from schemacite.sources.replay import apply
+from schemacite.sources.files import expand
 from schemacite.sources.read import read_sql_file
+from schemacite.sources.replay import apply
 
 SETS = {
-    "kratos-mysql": "mysql", "mattermost-mysql": "mysql", "temporal-mysql": "mysql",
-    "kratos-postgres": "postgres", "mattermost-postgres": "postgres", "temporal-postgres": "postgres",
+    "kratos-mysql": "mysql",
+    "mattermost-mysql": "mysql",
+    "temporal-mysql": "mysql",
+    "kratos-postgres": "postgres",
+    "mattermost-postgres": "postgres",
+    "temporal-postgres": "postgres",
 }
 
 
@@ -59,8 +64,10 @@ def main() -> None:
         files, statements, findings, errors = run_set(root, dialect)
         dt = time.perf_counter() - t
         per_rule = collections.Counter(f"{f.rule}/{f.severity}" for f in findings)
-        print(f"{name}: {len(files)} files, {statements} statements, {len(errors)} unreadable, "
-              f"{len(findings)} findings in {dt:.1f}s")
+        print(
+            f"{name}: {len(files)} files, {statements} statements, {len(errors)} unreadable, "
+            f"{len(findings)} findings in {dt:.1f}s"
+        )
         for rule, n in per_rule.most_common():
             print(f"    {n:4d}  {rule}")
         for e in errors[:5]:

@@ -10,6 +10,7 @@ asserted.
     python bench/dump_scaling.py                 # MySQL dumps 2, 5, 10, 20 MB
     python bench/dump_scaling.py --dialect postgres --sizes 2 20
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,11 +23,26 @@ import tempfile
 import threading
 import time
 
-TYPES_MYSQL = ["int NOT NULL", "bigint DEFAULT NULL", "varchar(255) NOT NULL DEFAULT ''", "datetime DEFAULT NULL",
-               "decimal(12,2) NOT NULL DEFAULT '0.00'", "text", "tinyint(1) NOT NULL DEFAULT '0'", "json DEFAULT NULL"]
-TYPES_PG = ["integer NOT NULL", "bigint", "character varying(255) DEFAULT ''::character varying NOT NULL",
-            "timestamp with time zone", "numeric(12,2) DEFAULT 0 NOT NULL", "text", "boolean DEFAULT false NOT NULL",
-            "jsonb"]
+TYPES_MYSQL = [
+    "int NOT NULL",
+    "bigint DEFAULT NULL",
+    "varchar(255) NOT NULL DEFAULT ''",
+    "datetime DEFAULT NULL",
+    "decimal(12,2) NOT NULL DEFAULT '0.00'",
+    "text",
+    "tinyint(1) NOT NULL DEFAULT '0'",
+    "json DEFAULT NULL",
+]
+TYPES_PG = [
+    "integer NOT NULL",
+    "bigint",
+    "character varying(255) DEFAULT ''::character varying NOT NULL",
+    "timestamp with time zone",
+    "numeric(12,2) DEFAULT 0 NOT NULL",
+    "text",
+    "boolean DEFAULT false NOT NULL",
+    "jsonb",
+]
 
 
 def mysql_table(rng: random.Random, n: int) -> str:
@@ -60,16 +76,20 @@ def pg_table(rng: random.Random, n: int) -> tuple[str, str]:
     cols = ["    id bigint NOT NULL"]
     for c in range(rng.randint(6, 16)):
         cols.append(f"    col_{c} {rng.choice(TYPES_PG)}")
-    create = (f"DROP TABLE IF EXISTS public.{name};\n"
-              f"CREATE TABLE public.{name} (\n" + ",\n".join(cols) + "\n);\n\n"
-              f"ALTER TABLE public.{name} OWNER TO app;\n"
-              f"COMMENT ON TABLE public.{name} IS '{name} rows';\n\n")
+    create = (
+        f"DROP TABLE IF EXISTS public.{name};\n"
+        f"CREATE TABLE public.{name} (\n" + ",\n".join(cols) + "\n);\n\n"
+        f"ALTER TABLE public.{name} OWNER TO app;\n"
+        f"COMMENT ON TABLE public.{name} IS '{name} rows';\n\n"
+    )
     later = ""
     if n % 11:
         later += f"ALTER TABLE ONLY public.{name}\n    ADD CONSTRAINT {name}_pkey PRIMARY KEY (id);\n\n"
     for k in range(rng.randint(0, 4)):
-        later += (f"DROP INDEX IF EXISTS public.idx_{name}_{k};\n"
-                  f"CREATE INDEX idx_{name}_{k} ON public.{name} USING btree (col_{k}, col_{k + 1});\n\n")
+        later += (
+            f"DROP INDEX IF EXISTS public.idx_{name}_{k};\n"
+            f"CREATE INDEX idx_{name}_{k} ON public.{name} USING btree (col_{k}, col_{k + 1});\n\n"
+        )
     return create, later
 
 
@@ -79,7 +99,9 @@ def make_dump(path: str, megabytes: float, dialect: str, seed: int = 7) -> int:
     size, n = 0, 0
     with open(path, "w", encoding="utf-8") as f:
         if dialect == "postgres":
-            f.write("--\n-- PostgreSQL database dump\n--\n\nSET statement_timeout = 0;\nSET client_encoding = 'UTF8';\n\n")
+            f.write(
+                "--\n-- PostgreSQL database dump\n--\n\nSET statement_timeout = 0;\nSET client_encoding = 'UTF8';\n\n"
+            )
             tail = []
             while size < limit * 0.8:
                 create, later = pg_table(rng, n)
@@ -89,8 +111,10 @@ def make_dump(path: str, megabytes: float, dialect: str, seed: int = 7) -> int:
                 n += 1
             f.write("".join(tail))
         else:
-            f.write("-- MySQL dump 10.13  Distrib 8.0.36\n/*!40101 SET NAMES utf8mb4 */;\n"
-                    "/*!40014 SET @OLD_FOREIGN_KEY_CHECKS=@@FOREIGN_KEY_CHECKS, FOREIGN_KEY_CHECKS=0 */;\n\n")
+            f.write(
+                "-- MySQL dump 10.13  Distrib 8.0.36\n/*!40101 SET NAMES utf8mb4 */;\n"
+                "/*!40014 SET @OLD_FOREIGN_KEY_CHECKS=@@FOREIGN_KEY_CHECKS, FOREIGN_KEY_CHECKS=0 */;\n\n"
+            )
             while size < limit:
                 text = mysql_table(rng, n)
                 f.write(text)
@@ -155,9 +179,13 @@ def main() -> None:
     folder = args.keep or tempfile.mkdtemp(prefix="schemacite-dumps-")
     os.makedirs(folder, exist_ok=True)
     print(f"schemacite lint on {args.dialect} dumps (no cache), one fresh process each")
-    print("cpu s: both cores together; peak MB: the largest process (max RSS); all MB: every process at once "
-          "(proportional set size, sampled every 20 ms)")
-    print(f"{'MB':>6} {'tables':>7} {'statements':>10} {'wall s':>8} {'cpu s':>7} {'peak MB':>8} {'all MB':>7} {'s/MB':>6}")
+    print(
+        "cpu s: both cores together; peak MB: the largest process (max RSS); all MB: every process at once "
+        "(proportional set size, sampled every 20 ms)"
+    )
+    print(
+        f"{'MB':>6} {'tables':>7} {'statements':>10} {'wall s':>8} {'cpu s':>7} {'peak MB':>8} {'all MB':>7} {'s/MB':>6}"
+    )
     try:
         for mb in args.sizes:
             path = os.path.join(folder, f"dump-{args.dialect}-{mb:g}MB.sql")
@@ -165,8 +193,10 @@ def main() -> None:
             real_mb = os.path.getsize(path) / 1_000_000
             wall, cpu, rss_kb, all_kb, summary = run_once(path, args.dialect)
             stmts = summary.split(" file(s), ")[-1].split(" statement")[0] if "statement" in summary else "?"
-            print(f"{real_mb:6.1f} {tables:7d} {stmts:>10} {wall:8.2f} {cpu:7.2f} {rss_kb / 1024:8.0f} "
-                  f"{all_kb / 1024:7.0f} {wall / real_mb:6.2f}")
+            print(
+                f"{real_mb:6.1f} {tables:7d} {stmts:>10} {wall:8.2f} {cpu:7.2f} {rss_kb / 1024:8.0f} "
+                f"{all_kb / 1024:7.0f} {wall / real_mb:6.2f}"
+            )
     finally:
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)

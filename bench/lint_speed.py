@@ -12,6 +12,7 @@ Prints:
 
     python bench/lint_speed.py [--corpus ../shared/corpus] [--runs 15]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -128,10 +129,14 @@ def main() -> None:
     print(f"largest corpus file: {largest.relative_to(args.corpus)} ({largest.stat().st_size} bytes)")
     for label, files, runs in (("largest file", [largest], args.runs), ("whole corpus", corpus, 7)):
         n, ours, whole, each = compare(files, runs)
-        print(f"{label}: {n} statements; schemacite (split, read, replay, all rules) {ours * 1000:.1f} ms "
-              f"({n / ours:,.0f} stmt/s)")
-        print(f"    sqlglot alone, whole files: {whole * 1000:.1f} ms, ratio {ours / whole:.2f}x; "
-              f"statement by statement: {each * 1000:.1f} ms, ratio {ours / each:.2f}x")
+        print(
+            f"{label}: {n} statements; schemacite (split, read, replay, all rules) {ours * 1000:.1f} ms "
+            f"({n / ours:,.0f} stmt/s)"
+        )
+        print(
+            f"    sqlglot alone, whole files: {whole * 1000:.1f} ms, ratio {ours / whole:.2f}x; "
+            f"statement by statement: {each * 1000:.1f} ms, ratio {ours / each:.2f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ by schemacite; nothing else on the server is touched. Figures are printed, never
     python bench/verify_scaling.py                                   # PostgreSQL on 127.0.0.1:5432
     python bench/verify_scaling.py --dsn mysql://root@127.0.0.1:3306/ --dialect mariadb
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,8 +25,9 @@ def history(n: int, dialect: str) -> str:
     out = []
     for i in range(n):
         ref = f", parent_id bigint REFERENCES t{i - 1} (id)" if i and i % 5 == 0 else ""
-        out.append(f"CREATE TABLE t{i} (id bigint NOT NULL PRIMARY KEY, name varchar(50), qty int, "
-                   f"created_at timestamp{ref});")
+        out.append(
+            f"CREATE TABLE t{i} (id bigint NOT NULL PRIMARY KEY, name varchar(50), qty int, created_at timestamp{ref});"
+        )
         out.append(f"CREATE INDEX t{i}_name ON t{i} (name);")
     return "\n".join(out) + "\n"
 
@@ -36,12 +38,19 @@ def migration(n: int, dialect: str) -> str:
     forms = [
         lambda t: f"ALTER TABLE {t} ADD COLUMN note text;",
         lambda t: f"CREATE INDEX {t}_qty ON {t} (qty);",
-        lambda t: (f"CREATE INDEX CONCURRENTLY {t}_created ON {t} (created_at);" if pg
-                   else f"ALTER TABLE {t} ADD INDEX {t}_created (created_at), ALGORITHM=INPLACE;"),
-        lambda t: (f"ALTER TABLE {t} ALTER COLUMN name TYPE varchar(100);" if pg
-                   else f"ALTER TABLE {t} MODIFY name varchar(100);"),
-        lambda t: (f"ALTER TABLE {t} ALTER COLUMN qty SET NOT NULL;" if pg
-                   else f"ALTER TABLE {t} MODIFY qty int NOT NULL;"),
+        lambda t: (
+            f"CREATE INDEX CONCURRENTLY {t}_created ON {t} (created_at);"
+            if pg
+            else f"ALTER TABLE {t} ADD INDEX {t}_created (created_at), ALGORITHM=INPLACE;"
+        ),
+        lambda t: (
+            f"ALTER TABLE {t} ALTER COLUMN name TYPE varchar(100);"
+            if pg
+            else f"ALTER TABLE {t} MODIFY name varchar(100);"
+        ),
+        lambda t: (
+            f"ALTER TABLE {t} ALTER COLUMN qty SET NOT NULL;" if pg else f"ALTER TABLE {t} MODIFY qty int NOT NULL;"
+        ),
         lambda t: f"DROP INDEX {t}_name;" if pg else f"DROP INDEX {t}_name ON {t};",
     ]
     return "\n".join(forms[k % len(forms)](f"t{i}") for k, i in enumerate(pick)) + "\n"
@@ -63,8 +72,24 @@ def main() -> None:
                 f.write(history(n, args.dialect))
             with open(m, "w") as f:
                 f.write(migration(n, args.dialect))
-            cmd = [sys.executable, "-m", "schemacite.cli", "locks", "--no-cache", "--dialect", args.dialect,
-                   "--target", target, "--history", h, "--verify", args.dsn, "--format", "json", m]
+            cmd = [
+                sys.executable,
+                "-m",
+                "schemacite.cli",
+                "locks",
+                "--no-cache",
+                "--dialect",
+                args.dialect,
+                "--target",
+                target,
+                "--history",
+                h,
+                "--verify",
+                args.dsn,
+                "--format",
+                "json",
+                m,
+            ]
             start = time.perf_counter()
             proc = subprocess.run(cmd, capture_output=True, text=True)
             wall = time.perf_counter() - start

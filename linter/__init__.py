@@ -1,4 +1,5 @@
 """schemacite: an evidence-backed schema linter for MySQL, MariaDB and PostgreSQL."""
+
 from __future__ import annotations
 
 import pluggy

@@ -6,6 +6,7 @@
 Each page is the rule's docstring followed by the evidence it cites, exactly what
 `schemacite explain NAME` prints, so documentation cannot drift from the code.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,7 +26,9 @@ def stale(folder: Path) -> list[str]:
     """Pages that are missing, differ, or belong to no rule."""
     wanted = pages()
     found = {p.name for p in folder.glob("*.md")} if folder.is_dir() else set()
-    out = [name for name, text in wanted.items() if not (folder / name).is_file() or (folder / name).read_text() != text]
+    out = [
+        name for name, text in wanted.items() if not (folder / name).is_file() or (folder / name).read_text() != text
+    ]
     return out + sorted(found - set(wanted))
 
 
@@ -47,8 +50,6 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-
-
 def explanation(cls) -> str:
     """The rule's documentation followed by the full evidence it cites."""
     from schemacite.evidence import load_catalogue
@@ -63,13 +64,17 @@ def explanation(cls) -> str:
             lines.append(f"- `{eid}` (missing from the catalogue)")
             continue
         lines.append(f"### {e.title} (`{e.id}`)")
-        lines.append(f"{e.kind}; {e.source}{', ' + e.published if e.published else ''}; applies to {', '.join(sorted(e.applies_to))}")
+        lines.append(
+            f"{e.kind}; {e.source}{', ' + e.published if e.published else ''}; applies to {', '.join(sorted(e.applies_to))}"
+        )
         if e.url:
             lines.append(f"<{e.url}>")
         if e.setup:
             lines.append("Setup: " + "; ".join(f"{k}: {v}" for k, v in e.setup.items()))
         for fig in e.figures:
-            lines.append(f"- {fig.get('metric')}: **{fig.get('value')}**" + (f" ({fig['note']})" if fig.get("note") else ""))
+            lines.append(
+                f"- {fig.get('metric')}: **{fig.get('value')}**" + (f" ({fig['note']})" if fig.get("note") else "")
+            )
         if e.shows:
             lines.append(f"Shows: {e.shows}")
         if e.limits:

@@ -5,6 +5,7 @@ located `ParseError`s and exit 2. Anything else is a defect of schemacite: the c
 reports it in one line naming the input being read (`now_reading`), and exits 2 too, never 1,
 which CI reads as "findings".
 """
+
 from __future__ import annotations
 
 import contextlib

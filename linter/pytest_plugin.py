@@ -28,6 +28,7 @@ Files under the chosen paths are added to the session even when the pytest argum
 not name them, so `pytest tests/` still gates the migrations; `-p no:schemacite` disables
 the plugin. When the plugin is off it reads only the config file and imports nothing else.
 """
+
 from __future__ import annotations
 
 import glob
@@ -61,13 +62,26 @@ SETTINGS = pytest.StashKey[Settings]()
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("schemacite", "schema linting with schemacite")
-    group.addoption("--schemacite", action="store_true", default=False,
-                    help="lint SQL migrations with schemacite, one test item per file")
-    group.addoption("--schemacite-paths", action="append", default=None, metavar="PATH",
-                    help="files, folders or globs to lint (repeatable); default: config "
-                         "pytest_paths, else the 'migrations' folders under rootdir")
-    group.addoption("--schemacite-fail-on", choices=SEVERITIES, default=None,
-                    help="lowest severity that fails an item (default: config fail_on, else warning)")
+    group.addoption(
+        "--schemacite",
+        action="store_true",
+        default=False,
+        help="lint SQL migrations with schemacite, one test item per file",
+    )
+    group.addoption(
+        "--schemacite-paths",
+        action="append",
+        default=None,
+        metavar="PATH",
+        help="files, folders or globs to lint (repeatable); default: config "
+        "pytest_paths, else the 'migrations' folders under rootdir",
+    )
+    group.addoption(
+        "--schemacite-fail-on",
+        choices=SEVERITIES,
+        default=None,
+        help="lowest severity that fails an item (default: config fail_on, else warning)",
+    )
 
 
 def read_config(rootpath: Path) -> tuple[Path | None, dict[str, Any]]:
@@ -100,9 +114,9 @@ def default_folders(rootpath: Path) -> list[Path]:
     for dirpath, dirnames, _ in os.walk(rootpath):
         here = Path(dirpath)
         dirnames[:] = sorted(
-            d for d in dirnames
-            if not d.startswith(".") and d not in SKIP_DIRS
-            and not (here / d / "pyvenv.cfg").exists()
+            d
+            for d in dirnames
+            if not d.startswith(".") and d not in SKIP_DIRS and not (here / d / "pyvenv.cfg").exists()
         )
         if here.name == DEFAULT_FOLDER and here != rootpath:
             found.append(here)

@@ -1,4 +1,5 @@
 """The public API a rule (built-in or third-party) is written against: `from schemacite.rule import ...`."""
+
 from __future__ import annotations
 
 from schemacite.lint.rule import (  # noqa: F401

@@ -16,6 +16,7 @@ substring); any finding not listed fails. A case may set `dialect`, `target`,
 `config` (settings as in [tool.schemacite]), `history` (SQL replayed first), and
 `rules` (other rules whose findings are checked too).
 """
+
 from __future__ import annotations
 
 import tempfile

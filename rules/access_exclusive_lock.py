@@ -1,12 +1,13 @@
 """access-exclusive-lock: statements that block reads and writes on an existing table."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.rules.lock_findings import lock_findings
 from schemacite.lint.rule import Context, Finding, Rule, Severity
 from schemacite.model.statements import Statement
+from schemacite.rules.lock_findings import lock_findings
 
 
 class AccessExclusiveLock(Rule):

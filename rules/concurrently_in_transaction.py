@@ -1,4 +1,5 @@
 """concurrently-in-transaction: CONCURRENTLY forms inside an explicit transaction."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -52,12 +53,18 @@ class ConcurrentlyInTransaction(Rule):
         if stmt.kind == "vacuum":
             what = "VACUUM"
         elif concurrent:
-            what = {"create_index": "CREATE INDEX CONCURRENTLY", "drop_index": "DROP INDEX CONCURRENTLY",
-                    "reindex": "REINDEX CONCURRENTLY"}.get(stmt.kind, "DETACH PARTITION CONCURRENTLY")
+            what = {
+                "create_index": "CREATE INDEX CONCURRENTLY",
+                "drop_index": "DROP INDEX CONCURRENTLY",
+                "reindex": "REINDEX CONCURRENTLY",
+            }.get(stmt.kind, "DETACH PARTITION CONCURRENTLY")
         else:
             return
         yield self.finding(
-            stmt.location, table=stmt.table, sql=stmt.sql, what=what,
+            stmt.location,
+            table=stmt.table,
+            sql=stmt.sql,
+            what=what,
             suggestion="move it out of BEGIN ... COMMIT (and out of migration-tool transactions) into its own migration",
         )
 

@@ -1,12 +1,13 @@
 """insert-heavy-indexes: insert-heavy tables carrying many secondary indexes."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.model import Table, latest
 from schemacite.lint.rule import Context, Finding, Option, Rule, Severity
 from schemacite.lint.workload import describe
+from schemacite.model import Table, latest
 
 WHY = {
     "annotation": "annotated `-- schemacite: insert-heavy`",
@@ -69,7 +70,9 @@ class InsertHeavyIndexes(Rule):
         at = latest(table.defined_at, *(i.defined_at for i in table.indexes))
         if at is None:
             return
-        why = describe(table.workload) if table.insert_heavy == "workload" and table.workload else WHY[table.insert_heavy]
+        why = (
+            describe(table.workload) if table.insert_heavy == "workload" and table.workload else WHY[table.insert_heavy]
+        )
         unused = [i.name or ",".join(i.columns) for i in table.indexes if i.scans == 0]
         hint = f"; never used since counters started: {', '.join(unused)}" if unused else ""
         yield self.finding(

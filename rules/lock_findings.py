@@ -1,10 +1,11 @@
 """Turning lock impacts into findings: the policy the two lock rules share (not a plugin itself)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite.locks import existing_locks, unseen
 from schemacite.lint.rule import Context, Finding, Rule, Severity
+from schemacite.locks import existing_locks, unseen
 from schemacite.model.statements import Statement
 
 
@@ -13,7 +14,9 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
     existing = [(impact, existing_locks(impact, ctx.schema, stmt)) for impact in ctx.impacts]
     if blocks == "writes" and any(lk.blocks == "reads+writes" for _, locks in existing for lk in locks):
         return  # access-exclusive-lock reports this statement
-    hits = [(impact, matching) for impact, locks in existing if (matching := [lk for lk in locks if lk.blocks == blocks])]
+    hits = [
+        (impact, matching) for impact, locks in existing if (matching := [lk for lk in locks if lk.blocks == blocks])
+    ]
     if not hits:
         return
     heavy = [h for h in hits if h[0].rewrite or h[0].scan]
@@ -28,13 +31,16 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
     suggestion = impact.alternative or ""
     if not ctx.lock_timeout_set:
         wait = "SET lock_timeout" if ctx.dialect == "postgres" else "SET SESSION lock_wait_timeout"
-        suggestion = (suggestion + "; " if suggestion else "") + f"{wait} first so the lock cannot queue traffic for long"
+        suggestion = (
+            suggestion + "; " if suggestion else ""
+        ) + f"{wait} first so the lock cannot queue traffic for long"
     if impact.note:
         suggestion += f" ({impact.note})"
     names = list(dict.fromkeys(lk.relation for lk in locks))
     named_indexes = set(getattr(stmt.op, "names", ())) if stmt.kind == "drop_index" else set()
-    indexes = [n for n in names if n not in ctx.schema.tables and (
-        ctx.schema.index_owner(n) is not None or n in named_indexes)]
+    indexes = [
+        n for n in names if n not in ctx.schema.tables and (ctx.schema.index_owner(n) is not None or n in named_indexes)
+    ]
     tables = [n for n in names if n not in indexes]
     missing = unseen(names, ctx.schema)
     if missing:

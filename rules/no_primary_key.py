@@ -1,11 +1,12 @@
 """no-primary-key: tables with no primary key."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.model import Table, latest
 from schemacite.lint.rule import Context, Finding, Rule, Severity
+from schemacite.model import Table, latest
 
 
 class NoPrimaryKey(Rule):
@@ -55,7 +56,9 @@ class NoPrimaryKey(Rule):
             return
         if ctx.dialect == "postgres":
             yield self.finding(
-                at, table=table.qualified_name, dialect=ctx.dialect,
+                at,
+                table=table.qualified_name,
+                dialect=ctx.dialect,
                 suggestion="add a primary key: logical replication cannot publish UPDATE/DELETE without a replica identity",
             )
             return
@@ -65,14 +68,19 @@ class NoPrimaryKey(Rule):
         if promoted:
             key = promoted[0]
             yield self.finding(
-                at, table=table.qualified_name, dialect=ctx.dialect, severity=Severity.INFO,
+                at,
+                table=table.qualified_name,
+                dialect=ctx.dialect,
+                severity=Severity.INFO,
                 message=f"Table {table.qualified_name} has no primary key; InnoDB clusters it on NOT NULL unique key "
                 f"{key.name or '(' + ', '.join(key.columns) + ')'}",
                 suggestion="declare that key as the PRIMARY KEY so the choice is explicit",
             )
             return
         yield self.finding(
-            at, table=table.qualified_name, dialect=ctx.dialect,
+            at,
+            table=table.qualified_name,
+            dialect=ctx.dialect,
             suggestion="add a PRIMARY KEY (an AUTO_INCREMENT id, or the natural key) so InnoDB does not "
             "allocate hidden row ids under its global dictionary mutex",
         )

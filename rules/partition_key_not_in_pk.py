@@ -1,11 +1,12 @@
 """partition-key-not-in-pk: partitioned tables whose keys lack the partition columns."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.model import Table, latest
 from schemacite.lint.rule import Context, Finding, Rule, Severity
+from schemacite.model import Table, latest
 
 
 class PartitionKeyNotInPk(Rule):

@@ -1,4 +1,5 @@
 """unused-ignore: suppression comments that name no rule, or silence nothing."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -48,14 +49,17 @@ class UnusedIgnore(Rule):
         comment = "ignore-file" if suppression.scope == "file" else "ignore"
         for rule in sorted(suppression.unknown):
             yield self.finding(
-                suppression.location, identity=f"unknown:{rule}", what=f"names unknown rule {rule!r}",
+                suppression.location,
+                identity=f"unknown:{rule}",
+                what=f"names unknown rule {rule!r}",
                 suggestion=f"use a rule name or code from `schemacite rules` in {comment}[...]",
             )
         idle = sorted(suppression.rules - suppression.used - suppression.unknown - suppression.inactive)
         if idle:
             listed = "all rules" if idle == ["*"] else ", ".join(idle)
             yield self.finding(
-                suppression.location, identity=f"unused:{','.join(idle)}",
+                suppression.location,
+                identity=f"unused:{','.join(idle)}",
                 what=f"{comment}[{'' if idle == ['*'] else listed}] silences nothing here",
                 suggestion="remove it (or the rule names it no longer needs)",
             )

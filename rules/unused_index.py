@@ -1,12 +1,13 @@
 """unused-index: secondary indexes a live server never read from since its counters started."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.model import Table
 from schemacite.lint.rule import Context, Finding, Rule, Severity
 from schemacite.lint.workload import describe
+from schemacite.model import Table
 
 
 class UnusedIndex(Rule):
@@ -58,8 +59,11 @@ class UnusedIndex(Rule):
         w = table.workload
         if w is None or table.partition_of is not None or table.defined_at is None:
             return
-        since = w.since or ("userstat began counting (the server does not record when)" if w.source == "userstat"
-                            else "the counters started")
+        since = w.since or (
+            "userstat began counting (the server does not record when)"
+            if w.source == "userstat"
+            else "the counters started"
+        )
         for index in table.indexes:
             if index.unique or index.primary or index.scans != 0:
                 continue

@@ -1,12 +1,13 @@
 """write-blocking-lock: statements that block writes (not reads) on an existing table."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from schemacite import hookimpl
 from schemacite.lint.rule import Context, Finding, Rule, Severity
-from schemacite.rules.lock_findings import lock_findings
 from schemacite.model.statements import Statement
+from schemacite.rules.lock_findings import lock_findings
 
 
 class WriteBlockingLock(Rule):

@@ -2,9 +2,11 @@
 
 A test that asks for one of them errors, never skips, when the server cannot start.
 """
+
 from __future__ import annotations
 
 import pytest
+
 import servers
 
 

@@ -16,6 +16,7 @@ the port, stop, kill leftovers), with two adjustments for a machine that runs as
 A server that cannot start raises `ServerStartError` with the tail of its log:
 tests that use it then error, they never skip.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -289,8 +290,7 @@ def mariadb_server(settings: dict[str, str] | None = None) -> Iterator[MariaDBSe
             if isinstance(detail, bytes):
                 detail = detail.decode(errors="replace")
             raise ServerStartError(
-                f"MariaDB did not start on port {port}: {exc}\n{detail[-2000:]}"
-                f"--- {logfile} ---\n{_log_tail(logfile)}"
+                f"MariaDB did not start on port {port}: {exc}\n{detail[-2000:]}--- {logfile} ---\n{_log_tail(logfile)}"
             ) from exc
         server = MariaDBServer(port, executor.unixsocket)
         conn = server.connect()
@@ -326,7 +326,9 @@ def _smoke() -> None:  # pragma: no cover - `python tests/servers.py` for a manu
         ports = (pg.port, maria.port)
     for port in ports:
         with socket.socket() as sock:
-            print(f"port {port} after exit:", "still answering" if sock.connect_ex(("127.0.0.1", port)) == 0 else "closed")
+            print(
+                f"port {port} after exit:", "still answering" if sock.connect_ex(("127.0.0.1", port)) == 0 else "closed"
+            )
 
 
 if __name__ == "__main__":  # pragma: no cover

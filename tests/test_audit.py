@@ -8,6 +8,7 @@ so are the password sources, a read-only account, unreachable targets, a server 
 goes away mid-audit, `--sample`, and snapshots (round trip, and linting a migration
 against one).
 """
+
 from __future__ import annotations
 
 import io
@@ -20,16 +21,17 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+
 import servers
+from schemacite.cli import main
+from schemacite.evidence import load_catalogue
+from schemacite.lint.config import load_config
+from schemacite.lint.engine import Linter
+from schemacite.lint.rule import Severity
+from schemacite.report.json import finding_dict
 from schemacite.sources import servers as audit
 from schemacite.sources.catalogs import mysql as mysql_catalog
 from schemacite.sources.catalogs import postgres as pg_catalog
-from schemacite.cli import main
-from schemacite.lint.config import load_config
-from schemacite.lint.engine import Linter
-from schemacite.evidence import load_catalogue
-from schemacite.report.json import finding_dict
-from schemacite.lint.rule import Severity
 from schemacite.sources.snapshot import (
     SnapshotError,
     load_snapshot,
@@ -79,7 +81,14 @@ def listening_socket_that_never_answers() -> socket.socket:
 
 def test_dsn_forms_and_masking():
     t = audit.parse_dsn("mysql://app:p%40ss:w0rd@db1.example:3307/shop")
-    assert (t.kind, t.user, t.password, t.host, t.port, t.database) == ("mysql", "app", "p@ss:w0rd", "db1.example", 3307, "shop")
+    assert (t.kind, t.user, t.password, t.host, t.port, t.database) == (
+        "mysql",
+        "app",
+        "p@ss:w0rd",
+        "db1.example",
+        3307,
+        "shop",
+    )
     assert t.masked == "mysql://app:***@db1.example:3307/shop"
     assert t.server == "mysql://app@db1.example:3307"
     assert "p%40ss" not in repr(t) and "w0rd" not in repr(t)
@@ -135,8 +144,16 @@ def test_server_version_maps_to_the_nearest_target_not_newer(dialect, version, t
 @pytest.mark.parametrize(
     ("module", "url", "hint"),
     [
-        ("MySQLdb", "mysql://u@127.0.0.1:1/x", "mysqlclient is not installed; install it with: pip install 'schemacite[mysql]'"),
-        ("psycopg", "postgresql://u@127.0.0.1:1/x", "psycopg is not installed; install it with: pip install 'schemacite[postgres]'"),
+        (
+            "MySQLdb",
+            "mysql://u@127.0.0.1:1/x",
+            "mysqlclient is not installed; install it with: pip install 'schemacite[mysql]'",
+        ),
+        (
+            "psycopg",
+            "postgresql://u@127.0.0.1:1/x",
+            "psycopg is not installed; install it with: pip install 'schemacite[postgres]'",
+        ),
     ],
 )
 def test_missing_driver_gives_a_one_line_install_hint(capsys, monkeypatch, module, url, hint):
@@ -164,8 +181,13 @@ def _snapshot_doc(dialect: str) -> dict:
         }
 
     def workload(inserts, reads):
-        return {"inserts": inserts, "reads": reads, "since": "2025-01-01T00:00:00Z", "sampled_at": "2025-02-01T00:00:00Z",
-                "source": "performance_schema"}
+        return {
+            "inserts": inserts,
+            "reads": reads,
+            "since": "2025-01-01T00:00:00Z",
+            "sampled_at": "2025-02-01T00:00:00Z",
+            "source": "performance_schema",
+        }
 
     return {
         "version": 1,
@@ -197,7 +219,11 @@ def test_unused_index_rule(dialect, tmp_path):
                 " since 2025-01-01T00:00:00Z; every insert also writes this index)"
             ),
         ),
-        ("app.light", Severity.INFO, "Index c on app.light was never used since 2025-01-01T00:00:00Z (100 inserts vs 5.0k reads since 2025-01-01T00:00:00Z)"),
+        (
+            "app.light",
+            Severity.INFO,
+            "Index c on app.light was never used since 2025-01-01T00:00:00Z (100 inserts vs 5.0k reads since 2025-01-01T00:00:00Z)",
+        ),
     ]
     heavy = result.findings[0]
     assert heavy.location.file == "mysql://ro@db1:3306/app" and heavy.location.line == 0
@@ -348,7 +374,9 @@ def test_mariadb_audit_findings(capsys, mariadb_server, maria_shop):
 
     (heavy,) = by_rule(doc, "SC102")
     assert heavy["table"] == "audit_shop.events" and heavy["severity"] == "warning"
-    assert re.search(r"has 3 secondary indexes \(limit 2\) \(20\.0k inserts vs 0 reads since \d{4}-\d\d-\d\dT", heavy["message"])
+    assert re.search(
+        r"has 3 secondary indexes \(limit 2\) \(20\.0k inserts vs 0 reads since \d{4}-\d\d-\d\dT", heavy["message"]
+    )
     assert [e["id"] for e in heavy["evidence"]] == ["percona-2012-iibench-secondary-indexes"]
 
     unused = {(f["table"], f["message"].split()[1], f["severity"]) for f in by_rule(doc, "SC107")}
@@ -475,7 +503,9 @@ def pg_shop(pg_server):
         conn.execute(PG_SCHEMA)
         _pg_traffic(conn, "app.events", ("account_id", "created", "kind"), 20_000)
         _pg_traffic(conn, "app.clicks", ("page", "at"), 15_000)
-        _pg_copy(conn, "app.accounts", ["id", "email", "name"], ((i, f"u{i}@example.com", f"name {i}") for i in range(200)))
+        _pg_copy(
+            conn, "app.accounts", ["id", "email", "name"], ((i, f"u{i}@example.com", f"name {i}") for i in range(200))
+        )
         conn.execute("INSERT INTO app.no_pk VALUES (1, 1), (2, 2)")
         conn.execute("INSERT INTO app.measurements VALUES (1, '2024-05-01', 1), (2, '2025-05-01', 2)")
         for i in range(0, 200, 2):
@@ -559,8 +589,9 @@ def test_postgres_read_only_role_sees_the_same(capsys, pg_server, pg_shop, pg_pa
     assert PG_PASSWORD not in json.dumps(doc) + err
 
 
-def test_postgres_password_from_pgpassword_and_pgpass(capsys, monkeypatch, no_ambient_credentials, pg_server, pg_shop,
-                                                      pg_password_auth):
+def test_postgres_password_from_pgpassword_and_pgpass(
+    capsys, monkeypatch, no_ambient_credentials, pg_server, pg_shop, pg_password_auth
+):
     url = pg_url(pg_server, pg_shop, "auditor")
     code, doc, _ = audit_json(capsys, url)
     assert code == 2 and doc["errors"][0]["message"].startswith("wrong user or password (")
@@ -587,7 +618,10 @@ def test_postgres_wrong_password_and_refused_port(capsys, pg_server, pg_shop, pg
     masked_wrong = f"postgresql://auditor:***@127.0.0.1:{pg_server.port}/{pg_shop}"
     assert set(errors) == {masked_wrong, audit.mask(refused)}
     assert errors[masked_wrong].startswith("wrong user or password (") and 'for user "auditor"' in errors[masked_wrong]
-    assert errors[audit.mask(refused)].startswith("cannot connect (") and "Connection refused" in errors[audit.mask(refused)]
+    assert (
+        errors[audit.mask(refused)].startswith("cannot connect (")
+        and "Connection refused" in errors[audit.mask(refused)]
+    )
     assert by_rule(doc, "SC102")
     text = json.dumps(doc) + err
     assert "not-the-password" not in text and "pw-refused" not in text
@@ -604,7 +638,10 @@ def test_several_targets_at_once_with_a_timeout(capsys, mariadb_server, maria_sh
         started = time.monotonic()
         code, doc, err = audit_json(
             capsys,
-            "--jobs", "4", "--timeout", "2",
+            "--jobs",
+            "4",
+            "--timeout",
+            "2",
             mariadb_server.dsn(maria_shop),
             f"mysql://root:stalled-pw@127.0.0.1:{port}/x",
             f"postgresql://root:stalled-pw@127.0.0.1:{port}/x",
@@ -688,7 +725,8 @@ def sample_dbs(mariadb_server, pg_server):
     maria = mariadb_server.create_database("audit_sample")
     for table in ("events", "burst"):
         _maria_exec(
-            mariadb_server, maria,
+            mariadb_server,
+            maria,
             f"CREATE TABLE {table} (id bigint NOT NULL AUTO_INCREMENT PRIMARY KEY, page int, at date,"
             " x int, KEY k_page (page), KEY k_at (at), KEY k_x (x))",
         )
@@ -696,7 +734,9 @@ def sample_dbs(mariadb_server, pg_server):
     pg = pg_server.create_database("audit_sample")
     with pg_server.connect(pg) as conn:
         for table in ("events", "burst"):
-            conn.execute(f"CREATE TABLE {table} (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, page int, at date, x int)")
+            conn.execute(
+                f"CREATE TABLE {table} (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, page int, at date, x int)"
+            )
             for column in ("page", "at", "x"):
                 conn.execute(f"CREATE INDEX {table}_{column} ON {table} ({column})")
         _pg_traffic(conn, "events", ("page", "at", "x"), 20_000)
@@ -704,7 +744,9 @@ def sample_dbs(mariadb_server, pg_server):
 
 
 @pytest.mark.parametrize("server_kind", ["mariadb", "postgres"])
-def test_sample_uses_the_difference_of_two_readings(capsys, monkeypatch, server_kind, sample_dbs, mariadb_server, pg_server):
+def test_sample_uses_the_difference_of_two_readings(
+    capsys, monkeypatch, server_kind, sample_dbs, mariadb_server, pg_server
+):
     maria, pg = sample_dbs
     waited = []
 
@@ -765,7 +807,9 @@ def test_snapshot_round_trip(capsys, tmp_path, server_kind, mariadb_server, mari
 
 def test_snapshot_contents_and_no_password(capsys, tmp_path, mariadb_server, maria_shop):
     path = tmp_path / "prod.json"
-    code, _out, err = run(capsys, "snapshot", maria_url(mariadb_server, maria_shop, "auditor", MARIA_PASSWORD), "-o", path)
+    code, _out, err = run(
+        capsys, "snapshot", maria_url(mariadb_server, maria_shop, "auditor", MARIA_PASSWORD), "-o", path
+    )
     assert code == 0 and f"from mysql://auditor:***@127.0.0.1:{mariadb_server.port}/{maria_shop} (" in err
     text = path.read_text()
     assert MARIA_PASSWORD not in text
@@ -785,12 +829,17 @@ def test_snapshot_contents_and_no_password(capsys, tmp_path, mariadb_server, mar
     assert tables["accounts"]["workload"]["reads"] >= 600
     assert {i["name"]: i["unique"] for i in tables["accounts"]["indexes"]} == {"uk_email": True, "k_name": False}
     assert tables["logs"]["partitioning"] == {
-        "method": "range", "columns": ["day"], "expression": "RANGE(year(`day`))", "uses_primary_key": False,
+        "method": "range",
+        "columns": ["day"],
+        "expression": "RANGE(year(`day`))",
+        "uses_primary_key": False,
     }
     assert [v["key"] for v in doc["views"]] == ["recent"]
 
 
-def test_lint_against_a_snapshot_flags_a_third_index_on_an_insert_heavy_table(capsys, tmp_path, mariadb_server, maria_shop):
+def test_lint_against_a_snapshot_flags_a_third_index_on_an_insert_heavy_table(
+    capsys, tmp_path, mariadb_server, maria_shop
+):
     snap = tmp_path / "prod.json"
     assert run(capsys, "snapshot", mariadb_server.dsn(maria_shop), "-o", snap)[0] == 0
     migration = tmp_path / "migrations" / "000042_more_indexes.up.sql"

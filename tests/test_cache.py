@@ -1,13 +1,14 @@
 """The parse cache: a second run reads unchanged files from it, with the same results; an entry
 that is not what schemacite wrote is a miss and runs nothing."""
+
 from __future__ import annotations
 
 import json
 import pickle
 from pathlib import Path
 
-from schemacite.sources.cache import ParseCache, cache_root
 from schemacite.cli import main
+from schemacite.sources.cache import ParseCache, cache_root
 from schemacite.sources.read import read_sql_file
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,7 +29,8 @@ def test_hits_give_the_same_statements_at_the_new_path(tmp_path):
     assert (cache.misses, cache.hits) == (1, 1)
     assert [s.location.file for s in second.statements] == [str(b), str(b)]
     assert [(s.kind, s.table, s.location.line, s.annotations) for s in second.statements] == [
-        (s.kind, s.table, s.location.line, s.annotations) for s in first.statements]
+        (s.kind, s.table, s.location.line, s.annotations) for s in first.statements
+    ]
     assert second.statements[0].op == first.statements[0].op  # the whole typed statement survives
     assert second.statements[0].location.seq > first.statements[-1].location.seq  # later in replay order
     assert read_sql_file(str(a), "mysql", cache) is not None and cache.misses == 2  # dialect is in the key
@@ -66,8 +68,21 @@ def test_a_poisoned_entry_runs_nothing_and_is_a_miss(tmp_path):
         b"not json",
         json.dumps({"format": 1, "key": key, "file": {"@": "Path", "f": {"args": [str(marker)]}}}).encode(),
         json.dumps({"format": 1, "key": key, "file": {"@": "ParsedFile", "f": {"path": 1}}}).encode(),
-        json.dumps({"format": 1, "key": key, "file": {"@": "ParsedFile", "f": {
-            "path": "a.sql", "statements": "oops", "errors": [], "ignore_file": {"@": "frozenset", "v": []}}}}).encode(),
+        json.dumps(
+            {
+                "format": 1,
+                "key": key,
+                "file": {
+                    "@": "ParsedFile",
+                    "f": {
+                        "path": "a.sql",
+                        "statements": "oops",
+                        "errors": [],
+                        "ignore_file": {"@": "frozenset", "v": []},
+                    },
+                },
+            }
+        ).encode(),
         json.dumps({"format": 1, "key": "0" * 40, "file": None}).encode(),
         json.dumps([1, 2, 3]).encode(),
         b"[" * 100000,

@@ -6,11 +6,13 @@ checked: keys, indexes, partitioning, workload counters and index scans. The num
 queries a read sends is the same for 50 and for 2,000 tables. Every read runs in a session
 `prepare_session` made read-only, so a write would fail rather than pass unnoticed.
 """
+
 from __future__ import annotations
 
 import MySQLdb
 import psycopg
 import pytest
+
 import servers
 from schemacite.sources.catalogs import mysql as mysql_catalog
 from schemacite.sources.catalogs import postgres as pg_catalog
@@ -389,11 +391,14 @@ def test_mariadb_keys_and_indexes(maria_audit, maria_db):
     assert no_pk.primary_key is None and not no_pk.not_null_unique_keys and no_pk.schema == maria_db
 
     # information_schema.COLUMNS says PRI here; the model must not
-    assert _scalar(
-        maria_audit,
-        f"SELECT COLUMN_KEY FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '{maria_db}'"
-        " AND TABLE_NAME = 'nn_unique' AND COLUMN_NAME = 'code'",
-    ) == "PRI"
+    assert (
+        _scalar(
+            maria_audit,
+            f"SELECT COLUMN_KEY FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '{maria_db}'"
+            " AND TABLE_NAME = 'nn_unique' AND COLUMN_NAME = 'code'",
+        )
+        == "PRI"
+    )
     nn = schema.tables["nn_unique"]
     assert nn.primary_key is None
     assert [(i.name, i.columns) for i in nn.not_null_unique_keys] == [("uk_code", ("code",))]
@@ -518,13 +523,17 @@ def _maria_many_tables(server, dbname: str, count: int) -> None:
     try:
         cur = conn.cursor()
         for start in range(0, count, 250):  # a batch a round trip
-            cur.execute("".join(
-                f"CREATE TABLE t{i} (id bigint NOT NULL PRIMARY KEY, a int, b varchar(20), UNIQUE KEY (b), KEY (a));"
-                for i in range(start, min(start + 250, count))
-            ))
+            cur.execute(
+                "".join(
+                    f"CREATE TABLE t{i} (id bigint NOT NULL PRIMARY KEY, a int, b varchar(20), UNIQUE KEY (b), KEY (a));"
+                    for i in range(start, min(start + 250, count))
+                )
+            )
             while cur.nextset():  # one result per statement; an error surfaces here
                 pass
-        cur.execute("CREATE TABLE parted (id int NOT NULL, k int NOT NULL, PRIMARY KEY (id, k)) PARTITION BY HASH (k) PARTITIONS 2")
+        cur.execute(
+            "CREATE TABLE parted (id int NOT NULL, k int NOT NULL, PRIMARY KEY (id, k)) PARTITION BY HASH (k) PARTITIONS 2"
+        )
         cur.execute("CREATE VIEW v AS SELECT 1 AS one")
         cur.execute("INSERT INTO t0 VALUES (1, 1, 'x')")
     finally:

@@ -1,4 +1,5 @@
 """The CI formats end to end: `schemacite lint` on the demo fixtures, as CI runs it."""
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """The command as users and CI run it: exit codes, output formats, config, suppression, history."""
+
 from __future__ import annotations
 
 import json
@@ -23,8 +24,13 @@ def run(capsys, *args) -> tuple[int, str, str]:
 def test_demo_postgres_migrations_text(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     m = "fixtures/demo/postgres/migrations"
-    code, out, _ = run(capsys, "lint", f"{m}/000002_tracking.up.sql", f"{m}/000003_orders_status.up.sql",
-                       f"{m}/000004_measurements.up.sql")
+    code, out, _ = run(
+        capsys,
+        "lint",
+        f"{m}/000002_tracking.up.sql",
+        f"{m}/000003_orders_status.up.sql",
+        f"{m}/000004_measurements.up.sql",
+    )
     assert code == 1
     assert f"{m}/000002_tracking.up.sql\n  2:1 warning SC101 no-primary-key Table page_views has no primary key" in out
     assert "SC103 partition-key-not-in-pk Partitioned table measurements" in out
@@ -39,7 +45,18 @@ def test_json_format_is_stable(capsys):
     doc = json.loads(out)
     assert code == 1 and doc["version"] == 1 and doc["errors"] == []
     f = next(f for f in doc["findings"] if f["rule"] == "no-primary-key" and f["severity"] == "warning")
-    assert set(f) >= {"rule", "code", "severity", "file", "line", "column", "table", "message", "suggestion", "evidence"}
+    assert set(f) >= {
+        "rule",
+        "code",
+        "severity",
+        "file",
+        "line",
+        "column",
+        "table",
+        "message",
+        "suggestion",
+        "evidence",
+    }
     assert f["table"] == "imports" and f["line"] == 31
     ev = f["evidence"][0]
     assert ev["id"] == "percona-2013-hidden-rowid" and ev["published"] and ev["figures"] and ev["source"]
@@ -84,7 +101,9 @@ def test_config_in_pyproject_history_and_severity(capsys, tmp_path):
     )
     mig = tmp_path / "migrations"
     mig.mkdir()
-    (mig / "V1__init.sql").write_text("CREATE TABLE events (id int PRIMARY KEY, a int, b int, c int, KEY (a), KEY (b));\n")
+    (mig / "V1__init.sql").write_text(
+        "CREATE TABLE events (id int PRIMARY KEY, a int, b int, c int, KEY (a), KEY (b));\n"
+    )
     (mig / "V2__more.sql").write_text("CREATE TABLE other (id int PRIMARY KEY);\n")
     (mig / "V10__index.sql").write_text("ALTER TABLE events ADD INDEX c (c), ALGORITHM=INPLACE, LOCK=NONE;\n")
     code, out, _ = run(capsys, "lint", "--format", "json", mig / "V10__index.sql")
@@ -196,7 +215,10 @@ def test_an_internal_error_exits_2_naming_the_file(capsys, tmp_path, monkeypatch
     f.write_text("CREATE TABLE t (id int PRIMARY KEY);\n")
     code, out, err = run(capsys, "lint", f)
     assert code == 2
-    assert err.strip() == f"schemacite: internal error while reading {f}: KeyError: 'surprise' (--debug shows the traceback)"
+    assert (
+        err.strip()
+        == f"schemacite: internal error while reading {f}: KeyError: 'surprise' (--debug shows the traceback)"
+    )
     code, out, err = run(capsys, "--debug", "lint", f)
     assert code == 2 and "Traceback (most recent call last)" in err
 
@@ -213,7 +235,7 @@ def test_config_mistakes_name_who_made_them(capsys, tmp_path):
         ('infer_insert_heavy = "no"\n', "infer_insert_heavy must be true or false"),
         ("max_secondary_indexes = true\n", "max_secondary_indexes must be a whole number"),
         ("dialect = 5\n", "dialect must be a string"),
-        ('[rules.no-primary-key]\nseverity = 3\n', "rule no-primary-key: severity must be info, warning or error"),
+        ("[rules.no-primary-key]\nseverity = 3\n", "rule no-primary-key: severity must be info, warning or error"),
         ('[rules.no-primary-key]\nseverity = "loud"\n', "rule no-primary-key: unknown severity 'loud'"),
     ]:
         cfg.write_text(text)
@@ -224,7 +246,9 @@ def test_config_mistakes_name_who_made_them(capsys, tmp_path):
 def test_dotfile_takes_the_pyproject_table_header(capsys, tmp_path):
     (tmp_path / "a.sql").write_text("CREATE TABLE a (v int);\n")
     cfg = tmp_path / ".schemacite.toml"
-    cfg.write_text('[tool.schemacite]\ndialect = "mysql"\n\n[tool.schemacite.rules.no-primary-key]\nseverity = "error"\n')
+    cfg.write_text(
+        '[tool.schemacite]\ndialect = "mysql"\n\n[tool.schemacite.rules.no-primary-key]\nseverity = "error"\n'
+    )
     code, out, err = run(capsys, "lint", "--format", "json", tmp_path / "a.sql")
     assert code == 1 and json.loads(out)["findings"][0]["severity"] == "error"
     assert "hidden row id" in json.loads(out)["findings"][0]["suggestion"]  # the MySQL wording: dialect taken
@@ -235,9 +259,21 @@ def test_dotfile_takes_the_pyproject_table_header(capsys, tmp_path):
 
 def test_snapshot_flag_and_its_old_spelling(capsys, tmp_path):
     snap = tmp_path / "s.json"
-    snap.write_text(json.dumps({"version": 1, "dialect": "postgres", "tables": [
-        {"name": "orders", "columns": [{"name": "id", "type": "bigint", "nullable": False}],
-         "primary_key": {"name": "orders_pkey", "columns": ["id"]}}]}))
+    snap.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "dialect": "postgres",
+                "tables": [
+                    {
+                        "name": "orders",
+                        "columns": [{"name": "id", "type": "bigint", "nullable": False}],
+                        "primary_key": {"name": "orders_pkey", "columns": ["id"]},
+                    }
+                ],
+            }
+        )
+    )
     m = tmp_path / "m.sql"
     m.write_text("ALTER TABLE orders ADD COLUMN n int;\n")
     code, out, err = run(capsys, "lint", "--format", "json", "--snapshot", snap, m)
@@ -276,8 +312,10 @@ def test_terminal_text_wraps_at_words_under_a_whole_location(monkeypatch):
 
 def test_crlf_files_keep_their_delimiter_blocks(capsys, tmp_path):
     f = tmp_path / "crlf.sql"
-    f.write_bytes(b"DELIMITER $$\r\nCREATE PROCEDURE p()\r\nBEGIN\r\n  ALTER TABLE t ADD PRIMARY KEY (id);\r\nEND$$\r\n"
-                  b"DELIMITER ;\r\nCREATE TABLE t (id int NOT NULL);\r\nCALL p();\r\n")
+    f.write_bytes(
+        b"DELIMITER $$\r\nCREATE PROCEDURE p()\r\nBEGIN\r\n  ALTER TABLE t ADD PRIMARY KEY (id);\r\nEND$$\r\n"
+        b"DELIMITER ;\r\nCREATE TABLE t (id int NOT NULL);\r\nCALL p();\r\n"
+    )
     code, out, err = run(capsys, "lint", "--dialect", "mysql", f)
     assert (code, err) == (0, "") and "4 statement(s)" in out  # the PK added by the procedure is seen
 
@@ -290,7 +328,9 @@ def test_psql_and_mysql_includes_are_followed(capsys, tmp_path, monkeypatch):
     code, out, err = run(capsys, "lint", "--dialect", "postgres", "--format", "json", tmp_path / "main.sql")
     doc = json.loads(out)
     assert code == 2
-    assert [(Path(f["file"]).name, f["line"], f["rule"]) for f in doc["findings"]] == [("tables.sql", 1, "no-primary-key")]
+    assert [(Path(f["file"]).name, f["line"], f["rule"]) for f in doc["findings"]] == [
+        ("tables.sql", 1, "no-primary-key")
+    ]
     assert f"{tmp_path / 'main.sql'}:3: included file missing.sql not found (looked in the working directory" in err
     (tmp_path / "dump.sql").write_text("source sub/tables.sql\nALTER TABLE events ADD COLUMN w int;\n")
     code, out, err = run(capsys, "lint", "--dialect", "mysql", "--format", "json", "dump.sql")
@@ -313,7 +353,10 @@ def test_nothing_is_read_from_outside_the_repository(capsys, tmp_path):
     (repo / "migrations" / "003_include.sql").write_text(f"\\i {secret}\n")
     code, out, err = run(capsys, "lint", repo / "migrations")
     assert code == 2 and "hunter2" not in out + err
-    assert f"{repo / 'migrations' / '002_link.sql'}:0: resolves to {secret}, outside the repository {repo}: not read" in err
+    assert (
+        f"{repo / 'migrations' / '002_link.sql'}:0: resolves to {secret}, outside the repository {repo}: not read"
+        in err
+    )
     assert f"003_include.sql:1: included file {secret} resolves to {secret}, outside the repository" in err
     (repo / "pyproject.toml").write_text('[tool.schemacite]\nhistory = ["../home/*"]\n')
     code, out, err = run(capsys, "lint", repo / "migrations" / "001_ok.sql")

@@ -1,4 +1,5 @@
 """The evidence catalogue and its loader."""
+
 from __future__ import annotations
 
 import json
@@ -40,6 +41,7 @@ def write(tmp_path: Path, text: str, name: str = "pack.toml") -> Path:
 
 
 # --- the built-in catalogue ---------------------------------------------------------------------
+
 
 def test_catalogue_loads():
     cat = load_catalogue()
@@ -125,6 +127,7 @@ def test_builtin_is_cached_and_callers_cannot_corrupt_it():
 
 # --- extra (plugin) catalogue files -------------------------------------------------------------
 
+
 def test_namespaced_extra_file_merges(tmp_path):
     path = write(tmp_path, GOOD_ENTRY.format(id="acme:pgbench-run"))
     cat = load_catalogue([path])
@@ -143,17 +146,33 @@ def test_extra_file_accepts_toml_dates(tmp_path):
     ("text", "message"),
     [
         (GOOD_ENTRY.format(id="pgbench-run"), "entry 1: id 'pgbench-run' must be namespaced"),
-        (GOOD_ENTRY.format(id="percona-2013-hidden-rowid"), "entry 1: id 'percona-2013-hidden-rowid' must be namespaced"),
+        (
+            GOOD_ENTRY.format(id="percona-2013-hidden-rowid"),
+            "entry 1: id 'percona-2013-hidden-rowid' must be namespaced",
+        ),
         (GOOD_ENTRY.format(id="acme:a") + GOOD_ENTRY.format(id="acme:a"), "entry 2: duplicate id 'acme:a'"),
-        (GOOD_ENTRY.format(id="acme:a").replace('kind = "measurement"', 'kind = "anecdote"'), "entry 1: kind 'anecdote'"),
-        (GOOD_ENTRY.format(id="acme:a").replace('shows = "Something measurable."', ""), "entry 1: missing required key(s) shows"),
-        (GOOD_ENTRY.format(id="acme:a").replace('published = "2024-01-02"', ""), "entry 1: missing required key published"),
+        (
+            GOOD_ENTRY.format(id="acme:a").replace('kind = "measurement"', 'kind = "anecdote"'),
+            "entry 1: kind 'anecdote'",
+        ),
+        (
+            GOOD_ENTRY.format(id="acme:a").replace('shows = "Something measurable."', ""),
+            "entry 1: missing required key(s) shows",
+        ),
+        (
+            GOOD_ENTRY.format(id="acme:a").replace('published = "2024-01-02"', ""),
+            "entry 1: missing required key published",
+        ),
         (GOOD_ENTRY.format(id="acme:a").replace('"2024-01-02"', '"Jan 2024"'), "entry 1: published must be a date"),
         (GOOD_ENTRY.format(id="acme:a").replace('["postgres"]', '["oracle"]'), "entry 1: unknown dialect(s) oracle"),
-        (GOOD_ENTRY.format(id="acme:a").replace('figures = [ { metric = "tps", value = "1000" } ]', "figures = []"),
-         "entry 1: a measurement needs at least one figure"),
-        (GOOD_ENTRY.format(id="acme:a").replace('setup = { server = "PostgreSQL 16", tool = "pgbench" }', ""),
-         "entry 1: a measurement needs a setup table"),
+        (
+            GOOD_ENTRY.format(id="acme:a").replace('figures = [ { metric = "tps", value = "1000" } ]', "figures = []"),
+            "entry 1: a measurement needs at least one figure",
+        ),
+        (
+            GOOD_ENTRY.format(id="acme:a").replace('setup = { server = "PostgreSQL 16", tool = "pgbench" }', ""),
+            "entry 1: a measurement needs a setup table",
+        ),
         (GOOD_ENTRY.format(id="acme:a").replace('metric = "tps"', 'name = "tps"'), "entry 1: figure 1 must be"),
         (GOOD_ENTRY.format(id="acme:a") + 'colour = "red"\n', "entry 1: unknown key(s) colour"),
         ("[[evidence]\nid = ", "invalid TOML"),
@@ -172,7 +191,9 @@ def test_bad_extra_files_raise_value_error(tmp_path, text, message):
 def test_duplicate_id_across_extra_files(tmp_path):
     one = write(tmp_path, GOOD_ENTRY.format(id="acme:a"), "one.toml")
     two = write(tmp_path, GOOD_ENTRY.format(id="acme:a"), "two.toml")
-    with pytest.raises(ValueError, match=r"two\.toml: entry 1: duplicate id 'acme:a' \(already defined in .*one\.toml\)"):
+    with pytest.raises(
+        ValueError, match=r"two\.toml: entry 1: duplicate id 'acme:a' \(already defined in .*one\.toml\)"
+    ):
         load_catalogue([one, two])
 
 

@@ -1,4 +1,5 @@
 """Every fixture case under fixtures/rules runs through one harness (schemacite.testing)."""
+
 from __future__ import annotations
 
 from pathlib import Path

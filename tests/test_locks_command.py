@@ -1,4 +1,5 @@
 """`schemacite locks`: the per-statement report, and --verify against the real servers."""
+
 from __future__ import annotations
 
 import json
@@ -47,7 +48,9 @@ def test_mysql_report_has_algorithm_and_lock(capsys, tmp_path):
     h.write_text("CREATE TABLE t (id int PRIMARY KEY, note text);\n")
     f = tmp_path / "m.sql"
     f.write_text("ALTER TABLE t ADD COLUMN c int;\nALTER TABLE t MODIFY note varchar(20);\n")
-    code, out, _ = run(capsys, "locks", "--dialect", "mysql", "--target", "mysql-8.0", "--history", h, "--format", "json", f)
+    code, out, _ = run(
+        capsys, "locks", "--dialect", "mysql", "--target", "mysql-8.0", "--history", h, "--format", "json", f
+    )
     rows = json.loads(out)
     assert [(r["algorithm"], r["locks"][0]["lock"]) for r in rows] == [("INSTANT", "NONE"), ("COPY", "SHARED")]
     code, out, err = run(capsys, "locks", "--dialect", "mysql", "--target", "mysql-8.0", "--history", h, f)
@@ -62,8 +65,10 @@ def test_verify_against_postgres(capsys, pg_server):
     assert code == 0, [r["verified"] for r in rows]
     assert all(r["verified"]["agrees"] for r in rows) and len(rows) == 5
     with pg_server.connect("verify_demo") as conn:  # nothing left behind
-        left = conn.execute("SELECT count(*) FROM pg_namespace WHERE nspname NOT LIKE 'pg_%' "
-                            "AND nspname NOT IN ('public', 'information_schema')").fetchone()[0]
+        left = conn.execute(
+            "SELECT count(*) FROM pg_namespace WHERE nspname NOT LIKE 'pg_%' "
+            "AND nspname NOT IN ('public', 'information_schema')"
+        ).fetchone()[0]
     assert left == 0
 
 
@@ -77,10 +82,24 @@ def test_verify_marks_a_disagreement(capsys, pg_server, tmp_path, monkeypatch):
     g = tmp_path / "n.sql"
     g.write_text("CREATE INDEX t_i ON t (id);\n")
     rows = postgres_table.ROWS["create_index"]
-    monkeypatch.setitem(postgres_table.ROWS, "create_index", tuple(
-        type(r)(**{**r.__dict__, "mode": postgres_table.ACCESS_EXCLUSIVE}) for r in rows))
-    code, out, _ = run(capsys, "locks", "--dialect", "postgres", "--history", f, "--verify",
-                       pg_server.dsn("verify_wrong"), "--format", "json", g)
+    monkeypatch.setitem(
+        postgres_table.ROWS,
+        "create_index",
+        tuple(type(r)(**{**r.__dict__, "mode": postgres_table.ACCESS_EXCLUSIVE}) for r in rows),
+    )
+    code, out, _ = run(
+        capsys,
+        "locks",
+        "--dialect",
+        "postgres",
+        "--history",
+        f,
+        "--verify",
+        pg_server.dsn("verify_wrong"),
+        "--format",
+        "json",
+        g,
+    )
     row = json.loads(out)[0]
     assert code == 1 and not row["verified"]["agrees"]
     assert any("measured ShareLock" in d for d in row["verified"]["differences"])
@@ -90,10 +109,25 @@ def test_verify_against_mariadb(capsys, mariadb_server, tmp_path):
     h = tmp_path / "h.sql"
     h.write_text("CREATE TABLE t (id int PRIMARY KEY, note text, body text);\n")
     f = tmp_path / "m.sql"
-    f.write_text("ALTER TABLE t ADD COLUMN c int;\nALTER TABLE t MODIFY note varchar(20);\n"
-                 "ALTER TABLE t ADD FULLTEXT INDEX ft (body);\nCREATE INDEX i ON t (c);\n")
-    code, out, _ = run(capsys, "locks", "--dialect", "mariadb", "--target", "mariadb-10.11", "--history", h,
-                       "--verify", mariadb_server.dsn("mysql"), "--format", "json", f)
+    f.write_text(
+        "ALTER TABLE t ADD COLUMN c int;\nALTER TABLE t MODIFY note varchar(20);\n"
+        "ALTER TABLE t ADD FULLTEXT INDEX ft (body);\nCREATE INDEX i ON t (c);\n"
+    )
+    code, out, _ = run(
+        capsys,
+        "locks",
+        "--dialect",
+        "mariadb",
+        "--target",
+        "mariadb-10.11",
+        "--history",
+        h,
+        "--verify",
+        mariadb_server.dsn("mysql"),
+        "--format",
+        "json",
+        f,
+    )
     rows = json.loads(out)
     assert code == 0, [r["verified"] for r in rows]
     assert len(rows) == 4 and all(r["verified"]["agrees"] for r in rows)
@@ -104,16 +138,23 @@ def test_verify_against_mariadb(capsys, mariadb_server, tmp_path):
 
 
 def test_unreachable_server_is_exit_2(capsys):
-    code, _, err = run(capsys, "locks", "--verify", "postgresql://u:secret@127.0.0.1:1/x", MIGRATIONS / "000003_orders_status.up.sql")
+    code, _, err = run(
+        capsys, "locks", "--verify", "postgresql://u:secret@127.0.0.1:1/x", MIGRATIONS / "000003_orders_status.up.sql"
+    )
     assert code == 2 and "secret" not in err and "127.0.0.1" in err
 
 
 # ---- --verify writes only in a scratch area it creates, and always drops it ---------------------
 
+
 def _pg_scratch(pg_server) -> list[str]:
     with pg_server.connect() as conn:
-        return [n for (n,) in conn.execute(
-            "SELECT datname FROM pg_database WHERE datname LIKE 'schemacite\\_scratch\\_%'").fetchall()]
+        return [
+            n
+            for (n,) in conn.execute(
+                "SELECT datname FROM pg_database WHERE datname LIKE 'schemacite\\_scratch\\_%'"
+            ).fetchall()
+        ]
 
 
 def _maria_scratch(mariadb_server) -> list[str]:
@@ -131,8 +172,20 @@ def _start_verify(tmp_path, dialect, dsn, slow) -> subprocess.Popen:
     h.write_text(f"CREATE TABLE t (id int PRIMARY KEY, v int);\n{slow}\n")
     m = tmp_path / "m.sql"
     m.write_text("CREATE INDEX t_v ON t (v);\n")
-    cmd = [sys.executable, "-m", "schemacite.cli", "locks", "--no-cache", "--dialect", dialect, "--history", str(h),
-           "--verify", dsn, str(m)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "schemacite.cli",
+        "locks",
+        "--no-cache",
+        "--dialect",
+        dialect,
+        "--history",
+        str(h),
+        "--verify",
+        dsn,
+        str(m),
+    ]
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -150,7 +203,7 @@ def test_verify_drops_its_scratch_area_when_stopped(tmp_path, pg_server, mariadb
         ("mariadb", mariadb_server.dsn(""), "SELECT SLEEP(2);", lambda: _maria_scratch(mariadb_server)),
     ]:
         proc = _start_verify(tmp_path, dialect, dsn, slow)
-        _wait_for(lambda: listing())  # the scratch area exists: the run is inside it
+        _wait_for(listing)  # the scratch area exists: the run is inside it
         time.sleep(0.3)
         proc.send_signal(signum)
         out, err = proc.communicate(timeout=30)
@@ -169,7 +222,7 @@ def test_verify_drops_what_a_killed_run_left(capsys, tmp_path, pg_server, mariad
         folder = tmp_path / dialect
         folder.mkdir()
         proc = _start_verify(folder, dialect, dsn, slow)
-        _wait_for(lambda: listing())
+        _wait_for(listing)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         left[dialect] = listing()
@@ -177,8 +230,9 @@ def test_verify_drops_what_a_killed_run_left(capsys, tmp_path, pg_server, mariad
     time.sleep(6)  # the server ends the killed runs' sessions; a scratch database older than 5 s is fair game
     for dialect, dsn, _slow, listing in runs:
         folder = tmp_path / dialect
-        code, out, err = run(capsys, "locks", "--dialect", dialect, "--verify", dsn, folder / "m.sql",
-                             "--history", folder / "h.sql")
+        code, out, err = run(
+            capsys, "locks", "--dialect", dialect, "--verify", dsn, folder / "m.sql", "--history", folder / "h.sql"
+        )
         assert f"note: dropped scratch database {left[dialect][0]}, left by an earlier run" in err, err
         assert listing() == []
 
@@ -194,7 +248,8 @@ def test_verify_without_the_right_to_create_stops_at_once(capsys, tmp_path, pg_s
     assert code == 2 and out == ""
     assert err.strip().splitlines() == [
         f"schemacite: error: {dsn}: cannot create a scratch database: permission denied to create database "
-        "(needs CREATEDB); verify writes only inside a scratch area it creates and drops"]
+        "(needs CREATEDB); verify writes only inside a scratch area it creates and drops"
+    ]
     conn = mariadb_server.connect()
     cur = conn.cursor()
     for host in ("localhost", "127.0.0.1"):
@@ -202,21 +257,45 @@ def test_verify_without_the_right_to_create_stops_at_once(capsys, tmp_path, pg_s
         cur.execute(f"CREATE USER 'verifier'@'{host}'")
         cur.execute(f"GRANT SELECT ON mysql.* TO 'verifier'@'{host}'")
     conn.close()
-    code, out, err = run(capsys, "locks", "--dialect", "mariadb", "--verify",
-                         f"mysql://verifier@127.0.0.1:{mariadb_server.port}/", f)
+    code, out, err = run(
+        capsys, "locks", "--dialect", "mariadb", "--verify", f"mysql://verifier@127.0.0.1:{mariadb_server.port}/", f
+    )
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "cannot create a scratch database" in err and "Access denied" in err
 
 
 def test_a_refusal_the_prediction_expects_agrees(capsys, pg_server, mariadb_server):
-    code, out, _ = run(capsys, "locks", "--verify", pg_server.dsn("postgres"), "--format", "json",
-                       MIGRATIONS / "000004_measurements.up.sql")
+    code, out, _ = run(
+        capsys,
+        "locks",
+        "--verify",
+        pg_server.dsn("postgres"),
+        "--format",
+        "json",
+        MIGRATIONS / "000004_measurements.up.sql",
+    )
     (row,) = json.loads(out)
-    assert code == 0 and row["verified"] == {"agrees": True, "differences": [], "error": None,
-                                             "measured": {"refused": "0A000", "message": row["verified"]["measured"]["message"]}}
-    assert "unique constraint on partitioned table must include all partitioning columns" in row["verified"]["measured"]["message"]
-    code, out, _ = run(capsys, "locks", "--dialect", "mariadb", "--verify", mariadb_server.dsn(""), "--format", "json",
-                       ROOT / "fixtures" / "demo" / "mysql" / "schema.sql")
+    assert code == 0 and row["verified"] == {
+        "agrees": True,
+        "differences": [],
+        "error": None,
+        "measured": {"refused": "0A000", "message": row["verified"]["measured"]["message"]},
+    }
+    assert (
+        "unique constraint on partitioned table must include all partitioning columns"
+        in row["verified"]["measured"]["message"]
+    )
+    code, out, _ = run(
+        capsys,
+        "locks",
+        "--dialect",
+        "mariadb",
+        "--verify",
+        mariadb_server.dsn(""),
+        "--format",
+        "json",
+        ROOT / "fixtures" / "demo" / "mysql" / "schema.sql",
+    )
     rows = json.loads(out)
     assert code == 0 and all(r["verified"]["agrees"] for r in rows)
     assert [r["verified"]["measured"] for r in rows if r["line"] == 37][0]["refused"] == "1503"

@@ -11,6 +11,7 @@ Compared per case, when the server lets us see it:
   lock       when the server takes a LOCK clause for the statement
   rebuild    table id changed, or (partition maintenance) rows copied
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -19,8 +20,10 @@ import os
 from pathlib import Path
 
 import pytest
+
 from schemacite.locks import mysql as locks
 from schemacite.locks import mysql_table as T
+from schemacite.locks.modes import ALGORITHMS, MYSQL_LOCKS
 from schemacite.locks.verify_mysql import measure, run_as_written
 from schemacite.model import Schema
 from schemacite.model.statements import Statement
@@ -31,9 +34,11 @@ HERE = Path(__file__).parent
 # --------------------------------------------------------------------------- tables
 ROWS3 = "INSERT INTO t (id, a, b, c, d, e, n) VALUES (1,1,'a','a','a','x',1),(2,2,'b','b','b','y',2),(3,NULL,NULL,'c',NULL,NULL,3)"
 BASE_SQL = [
-    ("CREATE TABLE t (id INT NOT NULL PRIMARY KEY, a INT NULL, b VARCHAR(50) NULL, "
-    "c VARCHAR(20) NOT NULL DEFAULT '', d VARCHAR(100) NULL, e ENUM('x','y') NULL, n INT NULL, "
-    "KEY ib (b)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4"),
+    (
+        "CREATE TABLE t (id INT NOT NULL PRIMARY KEY, a INT NULL, b VARCHAR(50) NULL, "
+        "c VARCHAR(20) NOT NULL DEFAULT '', d VARCHAR(100) NULL, e ENUM('x','y') NULL, n INT NULL, "
+        "KEY ib (b)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4"
+    ),
     ROWS3,
 ]
 SIMPLE_ROWS = "INSERT INTO t (id, a, b) VALUES (1,1,'a'),(2,2,'b'),(3,3,'c')"
@@ -43,41 +48,76 @@ TABLES: dict[str, list[str]] = {
     "base": BASE_SQL,
     "nopk": ["CREATE TABLE t (id INT NOT NULL, a INT, b VARCHAR(50))", SIMPLE_ROWS],
     "nopk_null": ["CREATE TABLE t (id INT NULL, a INT, b VARCHAR(50))", SIMPLE_ROWS],
-    "fulltext": ["CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50), c VARCHAR(50), FULLTEXT KEY fb (b))",
-                  "INSERT INTO t VALUES (1,1,'a','a'),(2,2,'b','b'),(3,3,'c','c')"],
-    "fulltext2": [("CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50), c VARCHAR(50), "
-                   "FULLTEXT KEY fb (b), FULLTEXT KEY fc (c))"),
-                   "INSERT INTO t VALUES (1,1,'a','a'),(2,2,'b','b'),(3,3,'c','c')"],
-    "geo": ["CREATE TABLE t (id INT PRIMARY KEY, a INT, g GEOMETRY NOT NULL)",
-             "INSERT INTO t VALUES (1,1,POINT(1,1)),(2,2,POINT(2,2))"],
-    "spatial": ["CREATE TABLE t (id INT PRIMARY KEY, a INT, g GEOMETRY NOT NULL, SPATIAL KEY sg (g))",
-                 "INSERT INTO t VALUES (1,1,POINT(1,1)),(2,2,POINT(2,2))"],
-    "generated": ["CREATE TABLE t (id INT PRIMARY KEY, a INT, s INT AS (a + 1) STORED, v INT AS (a + 2) VIRTUAL)",
-                   "INSERT INTO t (id, a) VALUES (1,1),(2,2)"],
-    "utf8mb3": ["CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50)) DEFAULT CHARSET=utf8mb3",
-                 "INSERT INTO t VALUES (1,1,'a'),(2,2,'b')"],
-    "latin1": ["CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50)) DEFAULT CHARSET=latin1",
-                "INSERT INTO t VALUES (1,1,'a'),(2,2,'b')"],
-    "parent": ["CREATE TABLE p (id INT PRIMARY KEY)", "INSERT INTO p VALUES (1),(2),(3)",
-                "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50))", SIMPLE_ROWS],
-    "child": ["CREATE TABLE p (id INT PRIMARY KEY)", "INSERT INTO p VALUES (1),(2),(3)",
-               "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50), CONSTRAINT fk FOREIGN KEY (a) REFERENCES p (id))",
-               SIMPLE_ROWS],
+    "fulltext": [
+        "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50), c VARCHAR(50), FULLTEXT KEY fb (b))",
+        "INSERT INTO t VALUES (1,1,'a','a'),(2,2,'b','b'),(3,3,'c','c')",
+    ],
+    "fulltext2": [
+        (
+            "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50), c VARCHAR(50), "
+            "FULLTEXT KEY fb (b), FULLTEXT KEY fc (c))"
+        ),
+        "INSERT INTO t VALUES (1,1,'a','a'),(2,2,'b','b'),(3,3,'c','c')",
+    ],
+    "geo": [
+        "CREATE TABLE t (id INT PRIMARY KEY, a INT, g GEOMETRY NOT NULL)",
+        "INSERT INTO t VALUES (1,1,POINT(1,1)),(2,2,POINT(2,2))",
+    ],
+    "spatial": [
+        "CREATE TABLE t (id INT PRIMARY KEY, a INT, g GEOMETRY NOT NULL, SPATIAL KEY sg (g))",
+        "INSERT INTO t VALUES (1,1,POINT(1,1)),(2,2,POINT(2,2))",
+    ],
+    "generated": [
+        "CREATE TABLE t (id INT PRIMARY KEY, a INT, s INT AS (a + 1) STORED, v INT AS (a + 2) VIRTUAL)",
+        "INSERT INTO t (id, a) VALUES (1,1),(2,2)",
+    ],
+    "utf8mb3": [
+        "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50)) DEFAULT CHARSET=utf8mb3",
+        "INSERT INTO t VALUES (1,1,'a'),(2,2,'b')",
+    ],
+    "latin1": [
+        "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50)) DEFAULT CHARSET=latin1",
+        "INSERT INTO t VALUES (1,1,'a'),(2,2,'b')",
+    ],
+    "parent": [
+        "CREATE TABLE p (id INT PRIMARY KEY)",
+        "INSERT INTO p VALUES (1),(2),(3)",
+        "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50))",
+        SIMPLE_ROWS,
+    ],
+    "child": [
+        "CREATE TABLE p (id INT PRIMARY KEY)",
+        "INSERT INTO p VALUES (1),(2),(3)",
+        "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50), CONSTRAINT fk FOREIGN KEY (a) REFERENCES p (id))",
+        SIMPLE_ROWS,
+    ],
     "check": ["CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50), CONSTRAINT ck CHECK (a > 0))", SIMPLE_ROWS],
     "noai": ["CREATE TABLE t (id INT NOT NULL PRIMARY KEY, a INT, b VARCHAR(50))", SIMPLE_ROWS],
-    "range": [("CREATE TABLE t (id INT NOT NULL, a INT, b VARCHAR(50), PRIMARY KEY (id)) PARTITION BY RANGE (id) "
-               "(PARTITION p0 VALUES LESS THAN (10), PARTITION p1 VALUES LESS THAN (20), "
-               "PARTITION p2 VALUES LESS THAN (30))"),
-               "INSERT INTO t VALUES (1,1,'a'),(11,2,'b'),(21,3,'c')"],
-    "hash": [("CREATE TABLE t (id INT NOT NULL, a INT, b VARCHAR(50), PRIMARY KEY (id)) "
-              "PARTITION BY HASH (id) PARTITIONS 4"),
-              "INSERT INTO t VALUES (1,1,'a'),(11,2,'b'),(21,3,'c')"],
-    "exchange": [("CREATE TABLE t (id INT NOT NULL, a INT, b VARCHAR(50), PRIMARY KEY (id)) PARTITION BY RANGE (id) "
-                  "(PARTITION p0 VALUES LESS THAN (10), PARTITION p1 VALUES LESS THAN (20), "
-                  "PARTITION p2 VALUES LESS THAN (30))"),
-                  "INSERT INTO t VALUES (1,1,'a'),(11,2,'b'),(21,3,'c')",
-                  "CREATE TABLE x (id INT NOT NULL, a INT, b VARCHAR(50), PRIMARY KEY (id))",
-                  "INSERT INTO x VALUES (25,5,'e')"],
+    "range": [
+        (
+            "CREATE TABLE t (id INT NOT NULL, a INT, b VARCHAR(50), PRIMARY KEY (id)) PARTITION BY RANGE (id) "
+            "(PARTITION p0 VALUES LESS THAN (10), PARTITION p1 VALUES LESS THAN (20), "
+            "PARTITION p2 VALUES LESS THAN (30))"
+        ),
+        "INSERT INTO t VALUES (1,1,'a'),(11,2,'b'),(21,3,'c')",
+    ],
+    "hash": [
+        (
+            "CREATE TABLE t (id INT NOT NULL, a INT, b VARCHAR(50), PRIMARY KEY (id)) "
+            "PARTITION BY HASH (id) PARTITIONS 4"
+        ),
+        "INSERT INTO t VALUES (1,1,'a'),(11,2,'b'),(21,3,'c')",
+    ],
+    "exchange": [
+        (
+            "CREATE TABLE t (id INT NOT NULL, a INT, b VARCHAR(50), PRIMARY KEY (id)) PARTITION BY RANGE (id) "
+            "(PARTITION p0 VALUES LESS THAN (10), PARTITION p1 VALUES LESS THAN (20), "
+            "PARTITION p2 VALUES LESS THAN (30))"
+        ),
+        "INSERT INTO t VALUES (1,1,'a'),(11,2,'b'),(21,3,'c')",
+        "CREATE TABLE x (id INT NOT NULL, a INT, b VARCHAR(50), PRIMARY KEY (id))",
+        "INSERT INTO x VALUES (25,5,'e')",
+    ],
 }
 
 
@@ -130,7 +170,12 @@ CASES = [
     alter("modify_varchar_latin1_crossing_255", "latin1", "MODIFY b VARCHAR(300)"),
     alter("modify_varchar_latin1_within_255", "latin1", "MODIFY b VARCHAR(255)"),
     alter("modify_not_null", "base", "MODIFY n INT NOT NULL"),
-    alter("modify_not_null_fulltext_table", "fulltext", "MODIFY c VARCHAR(50) NOT NULL", setup=["UPDATE t SET c = '' WHERE c IS NULL"]),
+    alter(
+        "modify_not_null_fulltext_table",
+        "fulltext",
+        "MODIFY c VARCHAR(50) NOT NULL",
+        setup=["UPDATE t SET c = '' WHERE c IS NULL"],
+    ),
     alter("modify_null", "base", "MODIFY c VARCHAR(20) NULL DEFAULT ''"),
     alter("modify_null_implicit", "base", "MODIFY id INT"),
     alter("modify_pk_column_not_null_omitted", "base", "MODIFY id INT"),
@@ -168,7 +213,12 @@ CASES = [
     alter("replace_primary_key", "base", "DROP PRIMARY KEY, ADD PRIMARY KEY (id, c)"),
     # ---- foreign keys and checks
     alter("add_foreign_key", "parent", "ADD CONSTRAINT fk FOREIGN KEY (a) REFERENCES p (id)"),
-    alter("add_foreign_key_checks_off", "parent", "ADD CONSTRAINT fk FOREIGN KEY (a) REFERENCES p (id)", setup=["SET SESSION foreign_key_checks = 0"]),
+    alter(
+        "add_foreign_key_checks_off",
+        "parent",
+        "ADD CONSTRAINT fk FOREIGN KEY (a) REFERENCES p (id)",
+        setup=["SET SESSION foreign_key_checks = 0"],
+    ),
     alter("drop_foreign_key", "child", "DROP FOREIGN KEY fk"),
     alter("add_check", "base", "ADD CONSTRAINT ck CHECK (n > 0)"),
     alter("drop_check", "check", "DROP CONSTRAINT ck"),
@@ -209,7 +259,11 @@ CASES = [
     alter("drop_partition", "range", "DROP PARTITION p0"),
     alter("truncate_partition", "range", "TRUNCATE PARTITION p0"),
     alter("coalesce_partition", "hash", "COALESCE PARTITION 2"),
-    alter("reorganize_partition", "range", "REORGANIZE PARTITION p2 INTO (PARTITION p2a VALUES LESS THAN (25), PARTITION p2b VALUES LESS THAN (30))"),
+    alter(
+        "reorganize_partition",
+        "range",
+        "REORGANIZE PARTITION p2 INTO (PARTITION p2a VALUES LESS THAN (25), PARTITION p2b VALUES LESS THAN (30))",
+    ),
     alter("exchange_partition", "exchange", "EXCHANGE PARTITION p2 WITH TABLE x"),
     alter("rebuild_partition", "range", "REBUILD PARTITION p0"),
     alter("optimize_partition", "range", "OPTIMIZE PARTITION p0"),
@@ -315,8 +369,11 @@ def test_matrix_matches_mariadb(case: Case, maria):
     aspects = compare(case, pred, m)
     agreed = {k: p == v for k, (p, v) in aspects.items()}
     RESULTS[case.id] = {
-        "sql": case.sql, "server": full, "aspects": {k: list(v) for k, v in aspects.items()},
-        "agreed": all(agreed.values()), "measured_note": m.note,
+        "sql": case.sql,
+        "server": full,
+        "aspects": {k: list(v) for k, v in aspects.items()},
+        "agreed": all(agreed.values()),
+        "measured_note": m.note,
     }
     assert all(agreed.values()), (
         f"{case.sql}: predicted vs measured {aspects} (prediction note: {pred.note}; measurement: "
@@ -357,7 +414,8 @@ def test_clause_refusals_match_mariadb(table, clause, maria):
 def test_every_mariadb_10_11_row_is_measured():
     """Each row marked verified for MariaDB 10.11 is the row at least one case lands on."""
     verified_keys = {
-        key for key, versions in T.MARIADB.items()
+        key
+        for key, versions in T.MARIADB.items()
         if (row := locks.lookup("mariadb", key, (10, 11))) is not None and row.verified
     }
     covered = {key for key in verified_keys if _key_hit(key)}
@@ -393,15 +451,19 @@ def test_zz_summary(maria):
             by_aspect.setdefault(k, [0, 0])
             by_aspect[k][0] += 1
             by_aspect[k][1] += p == v
-    summary = {"server": maria[2], "statements_checked": checked, "statements_agreed": agreed,
-               "aspects_checked": aspects, "aspects_agreed": aspects_agreed,
-               "by_aspect_checked_agreed": by_aspect,
-               "disagreements": {k: r for k, r in RESULTS.items() if not r["agreed"]}}
+    summary = {
+        "server": maria[2],
+        "statements_checked": checked,
+        "statements_agreed": agreed,
+        "aspects_checked": aspects,
+        "aspects_agreed": aspects_agreed,
+        "by_aspect_checked_agreed": by_aspect,
+        "disagreements": {k: r for k, r in RESULTS.items() if not r["agreed"]},
+    }
     out = os.environ.get("SCHEMACITE_LOCKS_SUMMARY")
     if out:
         Path(out).write_text(json.dumps(summary, indent=2, default=str))
-    print(f"\nMariaDB {maria[2]}: {agreed}/{checked} statements agreed, {aspects_agreed}/{aspects} aspects "
-          f"{by_aspect}")
+    print(f"\nMariaDB {maria[2]}: {agreed}/{checked} statements agreed, {aspects_agreed}/{aspects} aspects {by_aspect}")
 
 
 # --------------------------------------------------------------------------- no server needed
@@ -518,7 +580,7 @@ def test_every_row_names_its_page():
     for server, table in T.TABLES.items():
         for key, versions in table.items():
             assert versions, key
-            for since, row in versions:
+            for _since, row in versions:
                 assert row.source.startswith("https://"), (server, key)
-                assert row.lock in T.LOCK_LEVELS and row.algorithm in (*T.ALGORITHMS, None), (server, key)
+                assert row.lock in MYSQL_LOCKS and row.algorithm in (*ALGORITHMS, None), (server, key)
             assert [s for s, _ in versions] == sorted(s for s, _ in versions), (server, key)

@@ -10,6 +10,7 @@ Every fact the prediction uses (foreign keys both ways, which partition is the
 DEFAULT one, what a materialized view reads, validated CHECK constraints) comes
 from replaying the setup SQL: nothing is supplied by hand.
 """
+
 from __future__ import annotations
 
 import os
@@ -17,18 +18,16 @@ import pwd
 import shutil
 import tempfile
 import types
-from collections.abc import Callable
 from dataclasses import dataclass
 
+import psycopg
 import pytest
 
-psycopg = pytest.importorskip("psycopg")
-
-from schemacite.sources import replay
 from schemacite.locks import postgres, postgres_table
 from schemacite.locks.modes import MODES, SPELLINGS
 from schemacite.locks.verify_postgres import compare, measure
 from schemacite.model import Schema
+from schemacite.sources import replay
 from schemacite.sources.read import parse_text
 
 TABLESPACE = "schemacite_verify_ts"
@@ -51,10 +50,11 @@ PART = (
 )
 DEFAULT_PART = ("CREATE TABLE ptd PARTITION OF pt DEFAULT",)
 FK = ("ALTER TABLE t ADD CONSTRAINT fk FOREIGN KEY (p_id) REFERENCES p (id)",)
-TRIGGER_FN = (
-    "CREATE FUNCTION trf() RETURNS trigger LANGUAGE plpgsql AS 'begin return new; end'",
+TRIGGER_FN = ("CREATE FUNCTION trf() RETURNS trigger LANGUAGE plpgsql AS 'begin return new; end'",)
+IDENT = (
+    "ALTER TABLE t ALTER COLUMN p_id SET NOT NULL",
+    "ALTER TABLE t ALTER COLUMN p_id ADD GENERATED ALWAYS AS IDENTITY",
 )
-IDENT = ("ALTER TABLE t ALTER COLUMN p_id SET NOT NULL", "ALTER TABLE t ALTER COLUMN p_id ADD GENERATED ALWAYS AS IDENTITY")
 MATVIEW = ("CREATE MATERIALIZED VIEW mv AS SELECT id, c FROM t", "CREATE UNIQUE INDEX mv_id ON mv (id)")
 
 
@@ -106,15 +106,31 @@ CASES = [
     C("type_numeric_unbounded", "ALTER TABLE t ALTER COLUMN n TYPE numeric", A + "alter_column_type"),
     C("type_int_bigint", "ALTER TABLE t ALTER COLUMN c TYPE bigint", A + "alter_column_type"),
     C("type_same", "ALTER TABLE t ALTER COLUMN c TYPE integer", A + "alter_column_type"),
-    C("type_timestamp_tz", "ALTER TABLE t ALTER COLUMN ts TYPE timestamptz", A + "alter_column_type",
-      "SET TimeZone = 'America/New_York'"),
+    C(
+        "type_timestamp_tz",
+        "ALTER TABLE t ALTER COLUMN ts TYPE timestamptz",
+        A + "alter_column_type",
+        "SET TimeZone = 'America/New_York'",
+    ),
     C("type_timestamp_precision", "ALTER TABLE t ALTER COLUMN ts TYPE timestamp(3)", A + "alter_column_type"),
-    C("type_cidr_inet", "ALTER TABLE t ALTER COLUMN ci TYPE inet", A + "alter_column_type",
-      "ALTER TABLE t ADD COLUMN ci cidr"),
-    C("type_varbit", "ALTER TABLE t ALTER COLUMN vb TYPE varbit(8)", A + "alter_column_type",
-      "ALTER TABLE t ADD COLUMN vb varbit(4)"),
-    C("type_json_jsonb", "ALTER TABLE t ALTER COLUMN j TYPE jsonb", A + "alter_column_type",
-      "ALTER TABLE t ADD COLUMN j json"),
+    C(
+        "type_cidr_inet",
+        "ALTER TABLE t ALTER COLUMN ci TYPE inet",
+        A + "alter_column_type",
+        "ALTER TABLE t ADD COLUMN ci cidr",
+    ),
+    C(
+        "type_varbit",
+        "ALTER TABLE t ALTER COLUMN vb TYPE varbit(8)",
+        A + "alter_column_type",
+        "ALTER TABLE t ADD COLUMN vb varbit(4)",
+    ),
+    C(
+        "type_json_jsonb",
+        "ALTER TABLE t ALTER COLUMN j TYPE jsonb",
+        A + "alter_column_type",
+        "ALTER TABLE t ADD COLUMN j json",
+    ),
     C("type_using", "ALTER TABLE t ALTER COLUMN b TYPE int USING length(b)", A + "alter_column_type"),
     C("type_partitioned", "ALTER TABLE pt ALTER COLUMN w TYPE bigint", A + "alter_column_type", part=True),
     C("type_referenced", "ALTER TABLE p ALTER COLUMN id TYPE bigint", A + "alter_column_type", *FK),
@@ -125,54 +141,111 @@ CASES = [
     C("drop_default", "ALTER TABLE t ALTER COLUMN c DROP DEFAULT", A + "drop_default"),
     C("set_not_null", "ALTER TABLE t ALTER COLUMN c SET NOT NULL", A + "set_not_null"),
     C("set_not_null_partitioned", "ALTER TABLE pt ALTER COLUMN w SET NOT NULL", A + "set_not_null", part=True),
-    C("drop_not_null", "ALTER TABLE t ALTER COLUMN id DROP NOT NULL", A + "drop_not_null",
-      "ALTER TABLE t DROP CONSTRAINT t_pkey"),
+    C(
+        "drop_not_null",
+        "ALTER TABLE t ALTER COLUMN id DROP NOT NULL",
+        A + "drop_not_null",
+        "ALTER TABLE t DROP CONSTRAINT t_pkey",
+    ),
     C("set_statistics", "ALTER TABLE t ALTER COLUMN c SET STATISTICS 500", A + "set_statistics"),
-    C("set_statistics_partitioned", "ALTER TABLE pt ALTER COLUMN w SET STATISTICS 500", A + "set_statistics",
-      part=True),
+    C(
+        "set_statistics_partitioned",
+        "ALTER TABLE pt ALTER COLUMN w SET STATISTICS 500",
+        A + "set_statistics",
+        part=True,
+    ),
     C("set_attribute_options", "ALTER TABLE t ALTER COLUMN c SET (n_distinct = 10)", A + "set_statistics"),
     C("set_storage", "ALTER TABLE t ALTER COLUMN b SET STORAGE EXTERNAL", A + "set_storage"),
     C("set_storage_partitioned", "ALTER TABLE pt ALTER COLUMN w SET STORAGE PLAIN", A + "set_storage", part=True),
-    C("set_compression", "ALTER TABLE t ALTER COLUMN b SET COMPRESSION pglz", A + "set_compression",
-      min_version=14),
-    C("add_identity", "ALTER TABLE t ALTER COLUMN p_id ADD GENERATED ALWAYS AS IDENTITY", A + "add_identity",
-      "ALTER TABLE t ALTER COLUMN p_id SET NOT NULL"),
+    C("set_compression", "ALTER TABLE t ALTER COLUMN b SET COMPRESSION pglz", A + "set_compression", min_version=14),
+    C(
+        "add_identity",
+        "ALTER TABLE t ALTER COLUMN p_id ADD GENERATED ALWAYS AS IDENTITY",
+        A + "add_identity",
+        "ALTER TABLE t ALTER COLUMN p_id SET NOT NULL",
+    ),
     C("set_identity", "ALTER TABLE t ALTER COLUMN p_id SET GENERATED BY DEFAULT", A + "set_identity", *IDENT),
     C("drop_identity", "ALTER TABLE t ALTER COLUMN p_id DROP IDENTITY", A + "drop_identity", *IDENT),
-    C("drop_expression", "ALTER TABLE t ALTER COLUMN g DROP EXPRESSION", A + "drop_expression",
-      "ALTER TABLE t ADD COLUMN g int GENERATED ALWAYS AS (c * 2) STORED", min_version=13),
+    C(
+        "drop_expression",
+        "ALTER TABLE t ALTER COLUMN g DROP EXPRESSION",
+        A + "drop_expression",
+        "ALTER TABLE t ADD COLUMN g int GENERATED ALWAYS AS (c * 2) STORED",
+        min_version=13,
+    ),
     # constraints
     C("add_primary_key", "ALTER TABLE q ADD PRIMARY KEY (id)", A + "add_primary_key", "CREATE TABLE q (id int)"),
     C("add_primary_key_partitioned", "ALTER TABLE pt ADD PRIMARY KEY (k)", A + "add_primary_key", part=True),
-    C("add_primary_key_using_index", "ALTER TABLE q ADD CONSTRAINT q_pk PRIMARY KEY USING INDEX q_id",
-      A + "add_primary_key", "CREATE TABLE q (id int NOT NULL)", "CREATE UNIQUE INDEX q_id ON q (id)"),
+    C(
+        "add_primary_key_using_index",
+        "ALTER TABLE q ADD CONSTRAINT q_pk PRIMARY KEY USING INDEX q_id",
+        A + "add_primary_key",
+        "CREATE TABLE q (id int NOT NULL)",
+        "CREATE UNIQUE INDEX q_id ON q (id)",
+    ),
     C("add_unique", "ALTER TABLE t ADD UNIQUE (c)", A + "add_unique"),
-    C("add_unique_using_index", "ALTER TABLE t ADD CONSTRAINT t_c_u UNIQUE USING INDEX t_c_u", A + "add_unique",
-      "CREATE UNIQUE INDEX t_c_u ON t (c)"),
+    C(
+        "add_unique_using_index",
+        "ALTER TABLE t ADD CONSTRAINT t_c_u UNIQUE USING INDEX t_c_u",
+        A + "add_unique",
+        "CREATE UNIQUE INDEX t_c_u ON t (c)",
+    ),
     C("add_exclude", "ALTER TABLE t ADD CONSTRAINT ex EXCLUDE USING btree (c WITH =)", A + "add_exclude"),
-    C("add_foreign_key", "ALTER TABLE t ADD CONSTRAINT fk FOREIGN KEY (p_id) REFERENCES p (id)",
-      A + "add_foreign_key"),
-    C("add_foreign_key_not_valid", "ALTER TABLE t ADD CONSTRAINT fk FOREIGN KEY (p_id) REFERENCES p (id) NOT VALID",
-      A + "add_foreign_key"),
-    C("add_foreign_key_partitioned", "ALTER TABLE pt ADD CONSTRAINT fk FOREIGN KEY (w) REFERENCES p (id)",
-      A + "add_foreign_key", part=True),
+    C("add_foreign_key", "ALTER TABLE t ADD CONSTRAINT fk FOREIGN KEY (p_id) REFERENCES p (id)", A + "add_foreign_key"),
+    C(
+        "add_foreign_key_not_valid",
+        "ALTER TABLE t ADD CONSTRAINT fk FOREIGN KEY (p_id) REFERENCES p (id) NOT VALID",
+        A + "add_foreign_key",
+    ),
+    C(
+        "add_foreign_key_partitioned",
+        "ALTER TABLE pt ADD CONSTRAINT fk FOREIGN KEY (w) REFERENCES p (id)",
+        A + "add_foreign_key",
+        part=True,
+    ),
     C("add_check", "ALTER TABLE t ADD CONSTRAINT ck CHECK (c > 0)", A + "add_check"),
     C("add_check_not_valid", "ALTER TABLE t ADD CONSTRAINT ck CHECK (c > 0) NOT VALID", A + "add_check"),
     C("add_check_partitioned", "ALTER TABLE pt ADD CONSTRAINT ck CHECK (w > 0)", A + "add_check", part=True),
-    C("validate_check", "ALTER TABLE t VALIDATE CONSTRAINT ck", A + "validate_constraint",
-      "ALTER TABLE t ADD CONSTRAINT ck CHECK (c > 0) NOT VALID"),
-    C("validate_foreign_key", "ALTER TABLE t VALIDATE CONSTRAINT fk", A + "validate_constraint",
-      "ALTER TABLE t ADD CONSTRAINT fk FOREIGN KEY (p_id) REFERENCES p (id) NOT VALID"),
-    C("validate_check_partitioned", "ALTER TABLE pt VALIDATE CONSTRAINT ck", A + "validate_constraint",
-      "ALTER TABLE pt ADD CONSTRAINT ck CHECK (w > 0) NOT VALID", part=True),
-    C("drop_check", "ALTER TABLE t DROP CONSTRAINT ck", A + "drop_constraint",
-      "ALTER TABLE t ADD CONSTRAINT ck CHECK (c > 0)"),
+    C(
+        "validate_check",
+        "ALTER TABLE t VALIDATE CONSTRAINT ck",
+        A + "validate_constraint",
+        "ALTER TABLE t ADD CONSTRAINT ck CHECK (c > 0) NOT VALID",
+    ),
+    C(
+        "validate_foreign_key",
+        "ALTER TABLE t VALIDATE CONSTRAINT fk",
+        A + "validate_constraint",
+        "ALTER TABLE t ADD CONSTRAINT fk FOREIGN KEY (p_id) REFERENCES p (id) NOT VALID",
+    ),
+    C(
+        "validate_check_partitioned",
+        "ALTER TABLE pt VALIDATE CONSTRAINT ck",
+        A + "validate_constraint",
+        "ALTER TABLE pt ADD CONSTRAINT ck CHECK (w > 0) NOT VALID",
+        part=True,
+    ),
+    C(
+        "drop_check",
+        "ALTER TABLE t DROP CONSTRAINT ck",
+        A + "drop_constraint",
+        "ALTER TABLE t ADD CONSTRAINT ck CHECK (c > 0)",
+    ),
     C("drop_foreign_key", "ALTER TABLE t DROP CONSTRAINT fk", A + "drop_constraint", *FK),
-    C("drop_check_partitioned", "ALTER TABLE pt DROP CONSTRAINT ck", A + "drop_constraint",
-      "ALTER TABLE pt ADD CONSTRAINT ck CHECK (w > 0)", part=True),
+    C(
+        "drop_check_partitioned",
+        "ALTER TABLE pt DROP CONSTRAINT ck",
+        A + "drop_constraint",
+        "ALTER TABLE pt ADD CONSTRAINT ck CHECK (w > 0)",
+        part=True,
+    ),
     C("alter_constraint", "ALTER TABLE t ALTER CONSTRAINT fk DEFERRABLE", A + "alter_constraint", *FK),
-    C("rename_constraint", "ALTER TABLE t RENAME CONSTRAINT ck TO ck2", A + "rename_constraint",
-      "ALTER TABLE t ADD CONSTRAINT ck CHECK (c > 0)"),
+    C(
+        "rename_constraint",
+        "ALTER TABLE t RENAME CONSTRAINT ck TO ck2",
+        A + "rename_constraint",
+        "ALTER TABLE t ADD CONSTRAINT ck CHECK (c > 0)",
+    ),
     # table-level forms
     C("rename_table", "ALTER TABLE t RENAME TO t2", A + "rename_table"),
     C("rename_table_partitioned", "ALTER TABLE pt RENAME TO ptx", A + "rename_table", part=True),
@@ -183,28 +256,52 @@ CASES = [
     C("set_tablespace_partitioned", f"ALTER TABLE pt SET TABLESPACE {TABLESPACE}", A + "set_tablespace", part=True),
     C("set_unlogged", "ALTER TABLE t SET UNLOGGED", A + "set_unlogged"),
     C("set_logged", "ALTER TABLE u SET LOGGED", A + "set_logged", "CREATE UNLOGGED TABLE u (id int)"),
-    C("set_access_method", f"ALTER TABLE t SET ACCESS METHOD {ACCESS_METHOD}", A + "set_access_method",
-      min_version=15),
+    C("set_access_method", f"ALTER TABLE t SET ACCESS METHOD {ACCESS_METHOD}", A + "set_access_method", min_version=15),
     C("set_fillfactor", "ALTER TABLE t SET (fillfactor = 70)", A + "set_storage_params"),
-    C("set_autovacuum", "ALTER TABLE t SET (autovacuum_enabled = false, toast.autovacuum_enabled = false)",
-      A + "set_storage_params"),
+    C(
+        "set_autovacuum",
+        "ALTER TABLE t SET (autovacuum_enabled = false, toast.autovacuum_enabled = false)",
+        A + "set_storage_params",
+    ),
     C("set_parallel_workers", "ALTER TABLE t SET (parallel_workers = 2)", A + "set_storage_params"),
     C("set_user_catalog_table", "ALTER TABLE t SET (user_catalog_table = true)", A + "set_storage_params"),
-    C("set_mixed_params", "ALTER TABLE t SET (fillfactor = 70, user_catalog_table = true)",
-      A + "set_storage_params"),
+    C("set_mixed_params", "ALTER TABLE t SET (fillfactor = 70, user_catalog_table = true)", A + "set_storage_params"),
     C("reset_fillfactor", "ALTER TABLE t RESET (fillfactor)", A + "reset_storage_params"),
     C("cluster_on", "ALTER TABLE t CLUSTER ON t_c", A + "cluster_on"),
-    C("set_without_cluster", "ALTER TABLE t SET WITHOUT CLUSTER", A + "set_without_cluster",
-      "ALTER TABLE t CLUSTER ON t_c"),
-    C("enable_trigger", "ALTER TABLE t ENABLE TRIGGER tr", A + "enable_trigger", *TRIGGER_FN,
-      "CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW EXECUTE FUNCTION trf()"),
+    C(
+        "set_without_cluster",
+        "ALTER TABLE t SET WITHOUT CLUSTER",
+        A + "set_without_cluster",
+        "ALTER TABLE t CLUSTER ON t_c",
+    ),
+    C(
+        "enable_trigger",
+        "ALTER TABLE t ENABLE TRIGGER tr",
+        A + "enable_trigger",
+        *TRIGGER_FN,
+        "CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW EXECUTE FUNCTION trf()",
+    ),
     C("disable_trigger", "ALTER TABLE t DISABLE TRIGGER ALL", A + "disable_trigger"),
-    C("disable_trigger_partitioned", "ALTER TABLE pt DISABLE TRIGGER tr", A + "disable_trigger", *TRIGGER_FN,
-      "CREATE TRIGGER tr AFTER INSERT ON pt FOR EACH ROW EXECUTE FUNCTION trf()", part=True),
-    C("enable_rule", "ALTER TABLE t ENABLE RULE r", A + "enable_rule",
-      "CREATE RULE r AS ON INSERT TO t DO ALSO NOTHING"),
-    C("disable_rule", "ALTER TABLE t DISABLE RULE r", A + "disable_rule",
-      "CREATE RULE r AS ON INSERT TO t DO ALSO NOTHING"),
+    C(
+        "disable_trigger_partitioned",
+        "ALTER TABLE pt DISABLE TRIGGER tr",
+        A + "disable_trigger",
+        *TRIGGER_FN,
+        "CREATE TRIGGER tr AFTER INSERT ON pt FOR EACH ROW EXECUTE FUNCTION trf()",
+        part=True,
+    ),
+    C(
+        "enable_rule",
+        "ALTER TABLE t ENABLE RULE r",
+        A + "enable_rule",
+        "CREATE RULE r AS ON INSERT TO t DO ALSO NOTHING",
+    ),
+    C(
+        "disable_rule",
+        "ALTER TABLE t DISABLE RULE r",
+        A + "disable_rule",
+        "CREATE RULE r AS ON INSERT TO t DO ALSO NOTHING",
+    ),
     C("enable_rls", "ALTER TABLE t ENABLE ROW LEVEL SECURITY", A + "enable_rls"),
     C("disable_rls", "ALTER TABLE t DISABLE ROW LEVEL SECURITY", A + "disable_rls"),
     C("force_rls", "ALTER TABLE t FORCE ROW LEVEL SECURITY", A + "force_rls"),
@@ -215,32 +312,72 @@ CASES = [
     C("owner_to", f"ALTER TABLE t OWNER TO {OWNER}", A + "owner_to"),
     C("inherit", "ALTER TABLE q INHERIT p", A + "inherit", "CREATE TABLE q (id int NOT NULL, v int)"),
     C("no_inherit", "ALTER TABLE q NO INHERIT p", A + "no_inherit", "CREATE TABLE q (x int) INHERITS (p)"),
-    C("of_type", "ALTER TABLE q OF ty", A + "of_type", "CREATE TYPE ty AS (id int, v int)",
-      "CREATE TABLE q (id int, v int)"),
+    C(
+        "of_type",
+        "ALTER TABLE q OF ty",
+        A + "of_type",
+        "CREATE TYPE ty AS (id int, v int)",
+        "CREATE TABLE q (id int, v int)",
+    ),
     C("not_of", "ALTER TABLE q NOT OF", A + "not_of", "CREATE TYPE ty AS (id int, v int)", "CREATE TABLE q OF ty"),
     # partitions
-    C("attach_partition", "ALTER TABLE pt ATTACH PARTITION x FOR VALUES FROM (30) TO (40)", A + "attach_partition",
-      "CREATE TABLE x (k int, v int, w int)", part=True),
-    C("attach_partition_default", "ALTER TABLE pt ATTACH PARTITION x FOR VALUES FROM (30) TO (40)",
-      A + "attach_partition", *DEFAULT_PART, "CREATE TABLE x (k int, v int, w int)", part=True),
-    C("attach_partitioned", "ALTER TABLE pt ATTACH PARTITION x FOR VALUES FROM (30) TO (40)", A + "attach_partition",
-      "CREATE TABLE x (k int, v int, w int) PARTITION BY RANGE (k)",
-      "CREATE TABLE xa PARTITION OF x FOR VALUES FROM (30) TO (35)", part=True),
+    C(
+        "attach_partition",
+        "ALTER TABLE pt ATTACH PARTITION x FOR VALUES FROM (30) TO (40)",
+        A + "attach_partition",
+        "CREATE TABLE x (k int, v int, w int)",
+        part=True,
+    ),
+    C(
+        "attach_partition_default",
+        "ALTER TABLE pt ATTACH PARTITION x FOR VALUES FROM (30) TO (40)",
+        A + "attach_partition",
+        *DEFAULT_PART,
+        "CREATE TABLE x (k int, v int, w int)",
+        part=True,
+    ),
+    C(
+        "attach_partitioned",
+        "ALTER TABLE pt ATTACH PARTITION x FOR VALUES FROM (30) TO (40)",
+        A + "attach_partition",
+        "CREATE TABLE x (k int, v int, w int) PARTITION BY RANGE (k)",
+        "CREATE TABLE xa PARTITION OF x FOR VALUES FROM (30) TO (35)",
+        part=True,
+    ),
     C("detach_partition", "ALTER TABLE pt DETACH PARTITION pt1", A + "detach_partition", part=True),
-    C("detach_partition_default", "ALTER TABLE pt DETACH PARTITION pt1", A + "detach_partition", *DEFAULT_PART,
-      part=True),
+    C(
+        "detach_partition_default",
+        "ALTER TABLE pt DETACH PARTITION pt1",
+        A + "detach_partition",
+        *DEFAULT_PART,
+        part=True,
+    ),
     C("detach_partitioned", "ALTER TABLE pt DETACH PARTITION pt2", A + "detach_partition", part=True),
-    C("detach_concurrently", "ALTER TABLE pt DETACH PARTITION pt2 CONCURRENTLY",
-      A + "detach_partition_concurrently", part=True, min_version=14),
+    C(
+        "detach_concurrently",
+        "ALTER TABLE pt DETACH PARTITION pt2 CONCURRENTLY",
+        A + "detach_partition_concurrently",
+        part=True,
+        min_version=14,
+    ),
     # CREATE TABLE forms
     C("create_table", "CREATE TABLE q (id int)", "create_table"),
     C("create_table_references", "CREATE TABLE q (id int, p_id int REFERENCES p (id))", "create_table"),
     C("create_table_like", "CREATE TABLE q (LIKE t INCLUDING ALL)", "create_table_like"),
     C("create_table_as", "CREATE TABLE q AS SELECT t.id FROM t JOIN p ON p.id = t.p_id", "create_table_as"),
-    C("create_partition", "CREATE TABLE pt3 PARTITION OF pt FOR VALUES FROM (20) TO (30)", "create_partition",
-      part=True),
-    C("create_partition_default", "CREATE TABLE pt3 PARTITION OF pt FOR VALUES FROM (20) TO (30)",
-      "create_partition", *DEFAULT_PART, part=True),
+    C(
+        "create_partition",
+        "CREATE TABLE pt3 PARTITION OF pt FOR VALUES FROM (20) TO (30)",
+        "create_partition",
+        part=True,
+    ),
+    C(
+        "create_partition_default",
+        "CREATE TABLE pt3 PARTITION OF pt FOR VALUES FROM (20) TO (30)",
+        "create_partition",
+        *DEFAULT_PART,
+        part=True,
+    ),
     C("create_view", "CREATE VIEW vw AS SELECT t.id, p.v FROM t JOIN p ON p.id = t.p_id", "create_view"),
     C("create_matview", "CREATE MATERIALIZED VIEW mv2 AS SELECT id FROM t", "create_matview"),
     C("drop_view", "DROP VIEW vw", "drop_view", "CREATE VIEW vw AS SELECT id FROM t"),
@@ -256,17 +393,32 @@ CASES = [
     C("alter_index_rename", "ALTER INDEX t_c RENAME TO t_c2", "alter_index.rename"),
     C("alter_index_tablespace", f"ALTER INDEX t_c SET TABLESPACE {TABLESPACE}", "alter_index.set_tablespace"),
     C("alter_index_set", "ALTER INDEX t_c SET (fillfactor = 50)", "alter_index.set_storage_params"),
-    C("alter_index_statistics", "ALTER INDEX te ALTER COLUMN 1 SET STATISTICS 100", "alter_index.set_statistics",
-      "CREATE INDEX te ON t ((c + 1))"),
-    C("alter_index_attach", "ALTER INDEX pti ATTACH PARTITION pt1i", "alter_index.attach_partition",
-      "CREATE INDEX pti ON ONLY pt (v)", "CREATE INDEX pt1i ON pt1 (v)", part=True),
+    C(
+        "alter_index_statistics",
+        "ALTER INDEX te ALTER COLUMN 1 SET STATISTICS 100",
+        "alter_index.set_statistics",
+        "CREATE INDEX te ON t ((c + 1))",
+    ),
+    C(
+        "alter_index_attach",
+        "ALTER INDEX pti ATTACH PARTITION pt1i",
+        "alter_index.attach_partition",
+        "CREATE INDEX pti ON ONLY pt (v)",
+        "CREATE INDEX pt1i ON pt1 (v)",
+        part=True,
+    ),
     C("reindex_index", "REINDEX INDEX t_c", "reindex"),
     C("reindex_table", "REINDEX TABLE t", "reindex"),
     C("reindex_partitioned", "REINDEX TABLE pt", "reindex", part=True, min_version=14),
     C("reindex_index_concurrently", "REINDEX INDEX CONCURRENTLY t_c", "reindex.concurrently"),
     C("reindex_table_concurrently", "REINDEX TABLE CONCURRENTLY t", "reindex.concurrently"),
-    C("reindex_partitioned_concurrently", "REINDEX TABLE CONCURRENTLY pt", "reindex.concurrently", part=True,
-      min_version=14),
+    C(
+        "reindex_partitioned_concurrently",
+        "REINDEX TABLE CONCURRENTLY pt",
+        "reindex.concurrently",
+        part=True,
+        min_version=14,
+    ),
     # whole-table statements
     C("drop_table", "DROP TABLE t", "drop_table"),
     C("drop_table_with_fk", "DROP TABLE t", "drop_table", *FK),
@@ -288,25 +440,52 @@ CASES = [
     C("cluster", "CLUSTER t USING t_c", "cluster"),
     C("cluster_marked", "CLUSTER t", "cluster", "ALTER TABLE t CLUSTER ON t_c"),
     C("refresh_matview", "REFRESH MATERIALIZED VIEW mv", "refresh_matview", *MATVIEW),
-    C("refresh_matview_concurrently", "REFRESH MATERIALIZED VIEW CONCURRENTLY mv", "refresh_matview.concurrently",
-      *MATVIEW),
+    C(
+        "refresh_matview_concurrently",
+        "REFRESH MATERIALIZED VIEW CONCURRENTLY mv",
+        "refresh_matview.concurrently",
+        *MATVIEW,
+    ),
     C("lock_default", "LOCK TABLE t", "lock_table.access_exclusive"),
     C("lock_partitioned", "LOCK TABLE pt IN SHARE MODE", "lock_table.share", part=True),
     C("lock_only_partitioned", "LOCK TABLE ONLY pt IN SHARE MODE", "lock_table.share", part=True),
     *[
-        C(f"lock_{m.lower().replace(' ', '_')}", f"LOCK TABLE t, p IN {m} MODE",
-          "lock_table." + m.lower().replace(" ", "_"))
+        C(
+            f"lock_{m.lower().replace(' ', '_')}",
+            f"LOCK TABLE t, p IN {m} MODE",
+            "lock_table." + m.lower().replace(" ", "_"),
+        )
         for m in SPELLINGS
     ],
     # triggers, rules, policies, statistics, comments
-    C("create_trigger", "CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW EXECUTE FUNCTION trf()",
-      "create_trigger", *TRIGGER_FN),
-    C("create_trigger_partitioned", "CREATE TRIGGER tr AFTER INSERT ON pt FOR EACH ROW EXECUTE FUNCTION trf()",
-      "create_trigger", *TRIGGER_FN, part=True),
-    C("drop_trigger", "DROP TRIGGER tr ON t", "drop_trigger", *TRIGGER_FN,
-      "CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW EXECUTE FUNCTION trf()"),
-    C("drop_trigger_partitioned", "DROP TRIGGER tr ON pt", "drop_trigger", *TRIGGER_FN,
-      "CREATE TRIGGER tr AFTER INSERT ON pt FOR EACH ROW EXECUTE FUNCTION trf()", part=True),
+    C(
+        "create_trigger",
+        "CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW EXECUTE FUNCTION trf()",
+        "create_trigger",
+        *TRIGGER_FN,
+    ),
+    C(
+        "create_trigger_partitioned",
+        "CREATE TRIGGER tr AFTER INSERT ON pt FOR EACH ROW EXECUTE FUNCTION trf()",
+        "create_trigger",
+        *TRIGGER_FN,
+        part=True,
+    ),
+    C(
+        "drop_trigger",
+        "DROP TRIGGER tr ON t",
+        "drop_trigger",
+        *TRIGGER_FN,
+        "CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW EXECUTE FUNCTION trf()",
+    ),
+    C(
+        "drop_trigger_partitioned",
+        "DROP TRIGGER tr ON pt",
+        "drop_trigger",
+        *TRIGGER_FN,
+        "CREATE TRIGGER tr AFTER INSERT ON pt FOR EACH ROW EXECUTE FUNCTION trf()",
+        part=True,
+    ),
     C("create_rule", "CREATE RULE r AS ON INSERT TO t DO ALSO NOTHING", "create_rule"),
     C("drop_rule", "DROP RULE r ON t", "drop_rule", "CREATE RULE r AS ON INSERT TO t DO ALSO NOTHING"),
     C("create_policy", "CREATE POLICY pol ON t USING (true)", "create_policy"),
@@ -341,13 +520,14 @@ def server(request):
     if srv is not None:
         srv.create_database("schemacite_locks")
         conn = srv.connect("schemacite_locks")
-        cleanup = lambda: None
+
+        def cleanup() -> None:
+            pass
     else:
         admin = psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=postgres", autocommit=True)
         admin.execute("DROP DATABASE IF EXISTS schemacite_locks_test WITH (FORCE)")
         admin.execute("CREATE DATABASE schemacite_locks_test")
-        conn = psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=schemacite_locks_test",
-                               autocommit=True)
+        conn = psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=schemacite_locks_test", autocommit=True)
 
         def cleanup() -> None:
             admin.execute("DROP DATABASE IF EXISTS schemacite_locks_test WITH (FORCE)")
@@ -461,11 +641,16 @@ def _alter(clause: str, table: str = "t"):
 def test_version_ranges():
     schema = Schema(dialect="postgres")
     for version, clause, available in [
-        (13, "DETACH PARTITION p1 CONCURRENTLY", False), (14, "DETACH PARTITION p1 CONCURRENTLY", True),
-        (14, "SET ACCESS METHOD heap", False), (15, "SET ACCESS METHOD heap", True),
-        (12, "ALTER COLUMN g DROP EXPRESSION", False), (13, "ALTER COLUMN g DROP EXPRESSION", True),
-        (16, "ALTER COLUMN g SET EXPRESSION AS (1)", False), (17, "ALTER COLUMN g SET EXPRESSION AS (1)", True),
-        (13, "ALTER COLUMN c SET COMPRESSION pglz", False), (14, "ALTER COLUMN c SET COMPRESSION pglz", True),
+        (13, "DETACH PARTITION p1 CONCURRENTLY", False),
+        (14, "DETACH PARTITION p1 CONCURRENTLY", True),
+        (14, "SET ACCESS METHOD heap", False),
+        (15, "SET ACCESS METHOD heap", True),
+        (12, "ALTER COLUMN g DROP EXPRESSION", False),
+        (13, "ALTER COLUMN g DROP EXPRESSION", True),
+        (16, "ALTER COLUMN g SET EXPRESSION AS (1)", False),
+        (17, "ALTER COLUMN g SET EXPRESSION AS (1)", True),
+        (13, "ALTER COLUMN c SET COMPRESSION pglz", False),
+        (14, "ALTER COLUMN c SET COMPRESSION pglz", True),
     ]:
         (impact,) = postgres.impacts(_alter(clause), schema, version)
         assert bool(impact.locks) is available, (version, clause, impact)
@@ -478,9 +663,12 @@ def test_version_ranges():
 def test_blocks_follow_the_mode():
     schema = Schema(dialect="postgres")
     cases = {
-        "ADD FOREIGN KEY (c) REFERENCES p (id)": "writes", "VALIDATE CONSTRAINT ck": "nothing",
-        "ALTER COLUMN c SET STATISTICS 100": "nothing", "ENABLE TRIGGER tr": "writes",
-        "DROP COLUMN c": "reads+writes", "ATTACH PARTITION x FOR VALUES IN (1)": "reads+writes",
+        "ADD FOREIGN KEY (c) REFERENCES p (id)": "writes",
+        "VALIDATE CONSTRAINT ck": "nothing",
+        "ALTER COLUMN c SET STATISTICS 100": "nothing",
+        "ENABLE TRIGGER tr": "writes",
+        "DROP COLUMN c": "reads+writes",
+        "ATTACH PARTITION x FOR VALUES IN (1)": "reads+writes",
     }
     for clause, blocks in cases.items():
         (impact,) = postgres.impacts(_alter(clause), schema, 15)
@@ -507,7 +695,7 @@ def test_prediction_matches_server(case: Case, server):
     problems += compare(predicted, measured)
     RESULTS[case.id] = problems
     assert not problems, (
-        f"{case.sql}\n  predicted: {[(i.operation, [(l.relation, l.mode) for l in i.locks], i.rewrite) for i in predicted]}"
+        f"{case.sql}\n  predicted: {[(i.operation, [(lk.relation, lk.mode) for lk in i.locks], i.rewrite) for i in predicted]}"
         f"\n  measured ({measured.method}): {measured.locks} rewritten={sorted(measured.rewritten)}"
         f"\n  " + "\n  ".join(problems)
     )

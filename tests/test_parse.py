@@ -1,13 +1,14 @@
 """What the front-end reads out of real DDL, including the forms sqlglot does not parse."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-
 import pytest
 
 from schemacite.sources.read import parse_text, read_sql_file
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def one(sql: str, dialect: str = "postgres"):
@@ -42,12 +43,16 @@ def test_maintenance_statements(sql, kind, facts):
 
 
 def test_mysql_partition_forms():
-    stmt = one("CREATE TABLE t (id int, k int, PRIMARY KEY (id, k)) ENGINE=InnoDB PARTITION BY HASH(k) PARTITIONS 8", "mysql")
+    stmt = one(
+        "CREATE TABLE t (id int, k int, PRIMARY KEY (id, k)) ENGINE=InnoDB PARTITION BY HASH(k) PARTITIONS 8", "mysql"
+    )
     part = stmt.op.model.partitioning
     assert (part.method, part.columns) == ("hash", ("k",))
     stmt = one(
         "CREATE TABLE t (d date) PARTITION BY RANGE (YEAR(d)) "
-        "(PARTITION p0 VALUES LESS THAN (2000), PARTITION p1 VALUES LESS THAN MAXVALUE)", "mysql")
+        "(PARTITION p0 VALUES LESS THAN (2000), PARTITION p1 VALUES LESS THAN MAXVALUE)",
+        "mysql",
+    )
     assert stmt.op.model.partitioning.columns == ("d",)
     stmt = one("CREATE TABLE t (id int PRIMARY KEY) PARTITION BY KEY() PARTITIONS 2", "mysql")
     assert stmt.op.model.partitioning.uses_primary_key
@@ -66,7 +71,12 @@ def test_alter_table_actions_carry_what_locks_need():
     (attach,) = one("ALTER TABLE orders ATTACH PARTITION orders_2024 FOR VALUES FROM (1) TO (2)").actions
     assert add.definition.default_calls == ("random",) and not add.definition.nullable
     assert (fk.key.name, fk.key.columns, fk.key.references, fk.key.ref_columns, fk.not_valid) == (
-        "fk", ("a",), "accounts", ("id",), True)
+        "fk",
+        ("a",),
+        "accounts",
+        ("id",),
+        True,
+    )
     assert validate.name == "fk"
     assert (typ.base_type, typ.using, typ.using_only_column) == ("int8", "total::bigint", True)
     assert (attach.partition, attach.bound) == ("orders_2024", "FOR VALUES FROM (1) TO (2)")
@@ -75,18 +85,28 @@ def test_alter_table_actions_carry_what_locks_need():
 def test_mysql_alter_options_without_commas():
     stmt = one("ALTER TABLE t ADD INDEX i (a), ALGORITHM=INPLACE, LOCK=NONE, ENGINE=InnoDB ROW_FORMAT=DYNAMIC", "mysql")
     assert [(a.op, a.value) for a in stmt.actions[1:]] == [
-        ("algorithm", "INPLACE"), ("lock", "NONE"), ("engine", "InnoDB"), ("row_format", "DYNAMIC")]
+        ("algorithm", "INPLACE"),
+        ("lock", "NONE"),
+        ("engine", "InnoDB"),
+        ("row_format", "DYNAMIC"),
+    ]
     assert stmt.actions[0].index.columns == ("a",)
 
 
 def test_bad_statements_are_located_and_the_rest_still_parsed():
-    parsed = parse_text("CREATE TABLE ok1 (id int);\nCRATE TABLE x (a int);\nCREATE TABLE bad (a int;\n"
-                        "ALTER TABLE ok1 FROBNICATE;\nCREATE TABLE ok2 (id int);\n", "f.sql", "postgres")
+    parsed = parse_text(
+        "CREATE TABLE ok1 (id int);\nCRATE TABLE x (a int);\nCREATE TABLE bad (a int;\n"
+        "ALTER TABLE ok1 FROBNICATE;\nCREATE TABLE ok2 (id int);\n",
+        "f.sql",
+        "postgres",
+    )
     assert [s.table for s in parsed.statements] == ["ok1", "ok2"]
     # PostgreSQL's own messages, at the line and column of the token it stopped at
     assert [(e.line, e.column, e.message) for e in parsed.errors] == [
-        (2, 1, 'syntax error at or near "CRATE"'), (3, 24, "syntax error at end of input"),
-        (4, 17, 'syntax error at or near "FROBNICATE"')]
+        (2, 1, 'syntax error at or near "CRATE"'),
+        (3, 24, "syntax error at end of input"),
+        (4, 17, 'syntax error at or near "FROBNICATE"'),
+    ]
 
 
 def test_binary_and_non_utf8_files(tmp_path):
@@ -99,8 +119,12 @@ def test_binary_and_non_utf8_files(tmp_path):
 
 
 def test_directives_attach_to_the_next_statement():
-    parsed = parse_text("-- schemacite: ignore[no-primary-key, SC104] legacy\nCREATE TABLE a (v int);\n"
-                        "-- schemacite: insert-heavy\nCREATE TABLE b (v int);\n", "f.sql", "postgres")
+    parsed = parse_text(
+        "-- schemacite: ignore[no-primary-key, SC104] legacy\nCREATE TABLE a (v int);\n"
+        "-- schemacite: insert-heavy\nCREATE TABLE b (v int);\n",
+        "f.sql",
+        "postgres",
+    )
     a, b = parsed.statements
     assert a.suppressed == {"no-primary-key", "sc104"} and not a.annotations
     assert b.annotations == {"insert-heavy"} and not b.suppressed
@@ -109,7 +133,12 @@ def test_directives_attach_to_the_next_statement():
 def test_mariadb_column_definitions_read_as_mysql():
     stmt = one("ALTER TABLE t ADD COLUMN c varchar(10) NOT NULL DEFAULT 'x' AFTER id", "mariadb")
     add = stmt.actions[0]
-    assert (add.position, add.after, add.definition.base_type, add.definition.type_args) == ("after", "id", "varchar", "10")
+    assert (add.position, add.after, add.definition.base_type, add.definition.type_args) == (
+        "after",
+        "id",
+        "varchar",
+        "10",
+    )
 
 
 def test_ddl_inside_prepare_strings_and_called_procedures_is_read():
@@ -128,8 +157,10 @@ def test_ddl_inside_prepare_strings_and_called_procedures_is_read():
 
 
 def test_ddl_in_do_blocks_but_not_dynamic_format_strings():
-    sql = ("DO $$\nBEGIN\n  IF NOT EXISTS (SELECT 1) THEN\n    ALTER TABLE t ADD COLUMN x bigint DEFAULT '0'::bigint;\n"
-           "  END IF;\n  EXECUTE format('DROP INDEX %I', 'i');\nEND $$;\n")
+    sql = (
+        "DO $$\nBEGIN\n  IF NOT EXISTS (SELECT 1) THEN\n    ALTER TABLE t ADD COLUMN x bigint DEFAULT '0'::bigint;\n"
+        "  END IF;\n  EXECUTE format('DROP INDEX %I', 'i');\nEND $$;\n"
+    )
     parsed = parse_text(sql, "d.sql", "postgres")
     assert not parsed.errors
     assert [(s.location.line, s.kind) for s in parsed.statements if s.embedded] == [(4, "alter_table")]
@@ -141,8 +172,8 @@ def test_ddl_in_do_blocks_but_not_dynamic_format_strings():
 def _create_tables(text: str, dialect: str):
     import re
 
-    from schemacite.sources.names import tokenize
     from schemacite.sources.mysql.partition import find_partition_by
+    from schemacite.sources.names import tokenize
     from schemacite.sources.split import split_sql
 
     for chunk in split_sql(text, dialect).chunks:
@@ -165,8 +196,12 @@ def test_dump_layout_reading_equals_sqlglot_reading(tmp_path):
     corpus = ROOT.parent / "shared" / "corpus"
     generated = tmp_path / "generated-dump.sql"
     make_dump(str(generated), 0.3, "mysql")
-    sources = [ROOT / "tests" / "data" / "mariadb-10.11-dump.sql", ROOT / "fixtures" / "demo" / "mysql" / "schema.sql",
-               generated, *sorted(corpus.glob("*mysql*/**/*.sql"))]
+    sources = [
+        ROOT / "tests" / "data" / "mariadb-10.11-dump.sql",
+        ROOT / "fixtures" / "demo" / "mysql" / "schema.sql",
+        generated,
+        *sorted(corpus.glob("*mysql*/**/*.sql")),
+    ]
     accepted = 0
     for path in sources:
         for body in _create_tables(path.read_text(errors="replace"), "mysql"):
@@ -187,17 +222,21 @@ def test_dump_layout_hands_anything_else_to_sqlglot():
     assert read_dump_layout("CREATE TABLE `t` (\n  `a` int NOT NULL PRIMARY KEY\n) ENGINE=InnoDB", "mysql") is None
     assert read_dump_layout("CREATE TABLE `t` (\n  `a` int,\n  KEY `k` ((`a` + 1))\n)", "mysql") is None
     table, refs = read_dump_layout(
-        "CREATE TABLE `t` (\n  `a` int NOT NULL COMMENT 'x, y',\n  PRIMARY KEY (`a`)\n) ENGINE=MyISAM COMMENT='it''s'", "mysql")
+        "CREATE TABLE `t` (\n  `a` int NOT NULL COMMENT 'x, y',\n  PRIMARY KEY (`a`)\n) ENGINE=MyISAM COMMENT='it''s'",
+        "mysql",
+    )
     assert (table.engine, list(table.columns), table.primary_key.columns, refs) == ("MyISAM", ["a"], ("a",), [])
 
 
 def test_a_real_mariadb_dump_reads_without_errors(capsys):
     """mysqldump of MariaDB 10.11 (tests/data): the sandbox-mode line is a client command, spatial
     columns are read, and every table is known."""
-    from schemacite.lint.engine import Linter
     from schemacite.lint.config import load_config
+    from schemacite.lint.engine import Linter
 
-    result = Linter(load_config(None, {"dialect": "mariadb"})).lint([str(ROOT / "tests" / "data" / "mariadb-10.11-dump.sql")])
+    result = Linter(load_config(None, {"dialect": "mariadb"})).lint(
+        [str(ROOT / "tests" / "data" / "mariadb-10.11-dump.sql")]
+    )
     assert result.errors == [] and result.statements > 40
     from schemacite.sources.read import parse_text
 
@@ -213,20 +252,30 @@ def test_a_real_mariadb_dump_reads_without_errors(capsys):
 REAL_POSTGRES = [
     # pagila: a range-typed column, an EXCLUDE constraint, enum and array columns, a domain
     ("CREATE TYPE public.mpaa_rating AS ENUM ('G', 'PG', 'PG-13', 'R', 'NC-17')", "other"),
-    ("CREATE DOMAIN public.year AS integer CONSTRAINT year_check CHECK (((VALUE >= 1901) AND (VALUE <= 2155)))",
-     "other"),
-    ("CREATE TABLE public.film (film_id integer DEFAULT nextval('public.film_film_id_seq'::regclass) NOT NULL,"
-     " title text NOT NULL, rating public.mpaa_rating DEFAULT 'G'::public.mpaa_rating,"
-     " special_features text[], fulltext tsvector NOT NULL)", "create_table"),
-    ("CREATE TABLE public.rental (rental_id integer NOT NULL, inventory_id integer NOT NULL,"
-     " rental_period tstzrange, EXCLUDE USING gist (inventory_id WITH =, rental_period WITH &&))", "create_table"),
+    (
+        "CREATE DOMAIN public.year AS integer CONSTRAINT year_check CHECK (((VALUE >= 1901) AND (VALUE <= 2155)))",
+        "other",
+    ),
+    (
+        "CREATE TABLE public.film (film_id integer DEFAULT nextval('public.film_film_id_seq'::regclass) NOT NULL,"
+        " title text NOT NULL, rating public.mpaa_rating DEFAULT 'G'::public.mpaa_rating,"
+        " special_features text[], fulltext tsvector NOT NULL)",
+        "create_table",
+    ),
+    (
+        "CREATE TABLE public.rental (rental_id integer NOT NULL, inventory_id integer NOT NULL,"
+        " rental_period tstzrange, EXCLUDE USING gist (inventory_id WITH =, rental_period WITH &&))",
+        "create_table",
+    ),
     ("CREATE TEMPORARY TABLE staging (id int) ON COMMIT DROP", "create_table"),
-    ("CREATE TABLE tags (id int PRIMARY KEY, names text[] DEFAULT '{}'::text[] NOT NULL,"
-     " scores int[] DEFAULT ARRAY[1, 2])", "create_table"),
+    (
+        "CREATE TABLE tags (id int PRIMARY KEY, names text[] DEFAULT '{}'::text[] NOT NULL,"
+        " scores int[] DEFAULT ARRAY[1, 2])",
+        "create_table",
+    ),
     ("CLUSTER VERBOSE orders USING orders_pkey", "cluster"),
     ('CREATE TABLE "Documents" (id uuid PRIMARY KEY, format "public"."ImageFormat" NOT NULL)', "create_table"),
-    ('ALTER TABLE "Documents" ALTER COLUMN format TYPE "ImageFormat" USING format::text::"ImageFormat"',
-     "alter_table"),
+    ('ALTER TABLE "Documents" ALTER COLUMN format TYPE "ImageFormat" USING format::text::"ImageFormat"', "alter_table"),
     # PostgreSQL 18
     ("CREATE TABLE v18 (a int, b int GENERATED ALWAYS AS (a * 2) VIRTUAL)", "create_table"),
     ("ALTER TABLE v18 ADD CONSTRAINT a_nn NOT NULL a NOT VALID", "alter_table"),
@@ -283,19 +332,26 @@ def test_every_statement_postgres_accepts_is_read():
         checked += len(parsed.statements)
         for error in parsed.errors:
             lines = text.splitlines()
-            statement = "\n".join(lines[error.line - 1:])
+            statement = "\n".join(lines[error.line - 1 :])
             with pytest.raises(pg.ParseError):  # the grammar refuses it too
                 pg.parse_sql(statement.split(";")[0])
     assert checked > 100
 
 
 def test_statements_start_after_their_leading_comments():
-    parsed = parse_text("-- first\nCREATE TABLE a (v int);\n/* a /* nested */ note */\n  CREATE TABLE b (v int);\n"
-                        "SELECT 'é';\nCREATE TABLE c (v int) ;\n", "f.sql", "postgres")
+    parsed = parse_text(
+        "-- first\nCREATE TABLE a (v int);\n/* a /* nested */ note */\n  CREATE TABLE b (v int);\n"
+        "SELECT 'é';\nCREATE TABLE c (v int) ;\n",
+        "f.sql",
+        "postgres",
+    )
     assert not parsed.errors
     assert [(s.location.line, s.location.column, s.sql) for s in parsed.statements] == [
-        (2, 1, "CREATE TABLE a (v int)"), (4, 3, "CREATE TABLE b (v int)"), (5, 1, "SELECT 'é'"),
-        (6, 1, "CREATE TABLE c (v int)")]
+        (2, 1, "CREATE TABLE a (v int)"),
+        (4, 3, "CREATE TABLE b (v int)"),
+        (5, 1, "SELECT 'é'"),
+        (6, 1, "CREATE TABLE c (v int)"),
+    ]
 
 
 def test_a_long_file_is_read_in_batches_and_one_bad_statement_costs_only_itself():

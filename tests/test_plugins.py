@@ -1,4 +1,5 @@
 """The plugin API: registration, entry points, broken packs, and the built-in rules' contract."""
+
 from __future__ import annotations
 
 import inspect
@@ -9,8 +10,8 @@ import pluggy
 import pytest
 
 from schemacite import hookimpl
-from schemacite.lint import hookspecs
 from schemacite.evidence import load_catalogue
+from schemacite.lint import hookspecs
 from schemacite.lint.plugins import BUILTIN_PLUGINS, plugin_manager, rule_classes
 from schemacite.lint.rule import Rule, Severity
 from schemacite.testing import run_case
@@ -44,7 +45,9 @@ PACK = Pack()
 def test_an_inline_pack_runs_beside_the_builtins():
     pm = plugin_manager(load_entrypoints=False)
     pm.register(Pack(), name="acme")
-    result = run_case({"rule": "no-blobs", "dialect": "mysql", "sql": "CREATE TABLE t (id int PRIMARY KEY, b blob);"}, pm)
+    result = run_case(
+        {"rule": "no-blobs", "dialect": "mysql", "sql": "CREATE TABLE t (id int PRIMARY KEY, b blob);"}, pm
+    )
     assert [(f.code, f.table) for f in result.findings] == [("ACME001", "t")]
 
 
@@ -172,11 +175,13 @@ class BrokenPack:
 def test_a_failing_rule_is_a_located_error_and_others_still_run():
     pm = plugin_manager(load_entrypoints=False)
     pm.register(BrokenPack(), name="broken")
-    result = run_case({"rule": "always-fails", "rules": ["no-primary-key"], "dialect": "mysql",
-                       "sql": "CREATE TABLE t (v int);"}, pm)
+    result = run_case(
+        {"rule": "always-fails", "rules": ["no-primary-key"], "dialect": "mysql", "sql": "CREATE TABLE t (v int);"}, pm
+    )
     assert [f.rule for f in result.findings] == ["no-primary-key"]
     assert [(e.line, e.message) for e in result.errors] == [
-        (1, "rule always-fails (ACME002) failed: RuntimeError('bug in a pack')")]
+        (1, "rule always-fails (ACME002) failed: RuntimeError('bug in a pack')")
+    ]
 
 
 def test_entry_points_are_read_from_installed_distributions(tmp_path, monkeypatch):
@@ -185,7 +190,8 @@ def test_entry_points_are_read_from_installed_distributions(tmp_path, monkeypatc
     dist = tmp_path / "acme_schemacite-1.0.dist-info"
     dist.mkdir()
     (dist / "entry_points.txt").write_text(
-        "[console_scripts]\nacme = acme:main\n\n[schemacite]\nacme = tests.test_plugins:PACK [extra]\n")
+        "[console_scripts]\nacme = acme:main\n\n[schemacite]\nacme = tests.test_plugins:PACK [extra]\n"
+    )
     (tmp_path / "other-2.0.dist-info").mkdir()  # no entry_points.txt
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.syspath_prepend(str(ROOT))
@@ -207,7 +213,9 @@ def test_rule_pages_are_generated_from_the_rules(tmp_path):
     (tmp_path / "no-primary-key.md").write_text(page.replace("InnoDB", "MyISAM"))
     assert docs.main(["--check", "--out", str(tmp_path)]) == 1
     for cls in BUILTIN_RULES:  # every finding's URL names a page that exists
-        assert cls.url().endswith(f"docs/rules/{cls.name}.md") and (ROOT / "docs" / "rules" / f"{cls.name}.md").is_file()
+        assert (
+            cls.url().endswith(f"docs/rules/{cls.name}.md") and (ROOT / "docs" / "rules" / f"{cls.name}.md").is_file()
+        )
 
 
 def test_distributions_in_the_current_directory_are_not_plugins(tmp_path, monkeypatch):

@@ -1,5 +1,6 @@
 """Machine output formats (SARIF, GitHub, GitLab, JUnit), fingerprints, baselines,
 statistics and the pytest plugin, on a LintResult built by hand (no engine, no CLI)."""
+
 from __future__ import annotations
 
 import io
@@ -18,13 +19,13 @@ import pytest
 import schemacite
 import schemacite.evidence
 from schemacite.lint import hookspecs
+from schemacite.lint.rule import Finding, Rule, Severity
+from schemacite.model import Location
+from schemacite.model.results import LintResult
+from schemacite.model.statements import ParseError
+from schemacite.report import github, gitlab, junit, sarif
 from schemacite.report.baseline import BaselineError, filter_new, write_baseline
 from schemacite.report.fingerprint import fingerprint
-from schemacite.model import Location
-from schemacite.report import github, gitlab, junit, sarif
-from schemacite.model.results import LintResult
-from schemacite.lint.rule import Finding, Rule, Severity
-from schemacite.model.statements import ParseError
 from schemacite.report.statistics import statistics_json, statistics_lines
 
 pytest_plugins = ["pytester"]
@@ -74,16 +75,23 @@ class StubEvidence:
     published: str
 
     def as_dict(self) -> dict:
-        return {"id": self.id, "title": self.title, "url": self.url, "source": self.source,
-                "published": self.published, "figures": [{"metric": "inserts/s", "value": "87 %"}]}
+        return {
+            "id": self.id,
+            "title": self.title,
+            "url": self.url,
+            "source": self.source,
+            "published": self.published,
+            "figures": [{"metric": "inserts/s", "value": "87 %"}],
+        }
 
     def citation(self) -> str:
         return f"{self.source} {self.published[:4]}"
 
 
 CATALOGUE = {
-    "stub-rowid": StubEvidence("stub-rowid", "Hidden row ids slow inserts", "https://example.org/rowid",
-                               "Example Lab", "2013-05-01"),
+    "stub-rowid": StubEvidence(
+        "stub-rowid", "Hidden row ids slow inserts", "https://example.org/rowid", "Example Lab", "2013-05-01"
+    ),
 }
 
 
@@ -103,21 +111,36 @@ def make_finding(rule: type[Rule], file: str, line: int, table: str, sql: str = 
 def result() -> LintResult:
     return LintResult(
         findings=[
-            make_finding(KeylessTable, "migrations/001_init.sql", 3, "events",
-                         sql="CREATE TABLE events (id int, payload json)", suggestion="Add a primary key."),
-            make_finding(BlockingIndex, "migrations/002_idx.sql", 5, "orders",
-                         sql="CREATE INDEX orders_created ON orders (created_at)",
-                         suggestion="Use CREATE INDEX CONCURRENTLY."),
+            make_finding(
+                KeylessTable,
+                "migrations/001_init.sql",
+                3,
+                "events",
+                sql="CREATE TABLE events (id int, payload json)",
+                suggestion="Add a primary key.",
+            ),
+            make_finding(
+                BlockingIndex,
+                "migrations/002_idx.sql",
+                5,
+                "orders",
+                sql="CREATE INDEX orders_created ON orders (created_at)",
+                suggestion="Use CREATE INDEX CONCURRENTLY.",
+            ),
             make_finding(KeylessTable, "mysql://db.example/shop", 0, "audit_log", severity=Severity.INFO),
         ],
         suppressed=[
-            make_finding(KeylessTable, "migrations/001_init.sql", 10, "scratch",
-                         sql="CREATE TABLE scratch (v text)"),
+            make_finding(KeylessTable, "migrations/001_init.sql", 10, "scratch", sql="CREATE TABLE scratch (v text)"),
         ],
         errors=[ParseError("migrations/003_bad.sql", 7, "unexpected token ')'")],
         rules=[KeylessTable(), BlockingIndex()],
-        files=["migrations/001_init.sql", "migrations/002_idx.sql", "migrations/003_bad.sql",
-               "migrations/004_clean.sql", "mysql://db.example/shop"],
+        files=[
+            "migrations/001_init.sql",
+            "migrations/002_idx.sql",
+            "migrations/003_bad.sql",
+            "migrations/004_clean.sql",
+            "mysql://db.example/shop",
+        ],
         statements=6,
     )
 
@@ -133,8 +156,12 @@ def render(reporter: type, result: LintResult) -> str:
 
 @pytest.mark.parametrize(
     "module, fmt, cls",
-    [(sarif, "sarif", sarif.SarifReporter), (github, "github", github.GithubReporter),
-     (gitlab, "gitlab", gitlab.GitlabReporter), (junit, "junit", junit.JunitReporter)],
+    [
+        (sarif, "sarif", sarif.SarifReporter),
+        (github, "github", github.GithubReporter),
+        (gitlab, "gitlab", gitlab.GitlabReporter),
+        (junit, "junit", junit.JunitReporter),
+    ],
 )
 def test_reporters_register_through_the_hook(module, fmt, cls):
     pm = pluggy.PluginManager("schemacite")
@@ -155,7 +182,8 @@ def test_schema_copy_is_the_oasis_sarif_2_1_0_schema():
     import hashlib
 
     assert hashlib.sha256(SARIF_SCHEMA.read_bytes()).hexdigest() == (
-        "c3b4bb2d6093897483348925aaa73af03b3e3f4bd4ca38cef26dcb4212a2682e")
+        "c3b4bb2d6093897483348925aaa73af03b3e3f4bd4ca38cef26dcb4212a2682e"
+    )
     doc = json.loads(SARIF_SCHEMA.read_text())
     assert doc["id"] == "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
@@ -247,8 +275,14 @@ def test_sarif_clean_run_and_unlisted_rule():
     assert clean["runs"][0]["invocations"][0]["executionSuccessful"] is True
     assert clean["runs"][0]["results"] == []
 
-    stray = Finding(rule="unused-ignore", code="SC000", severity=Severity.WARNING,
-                    location=Location("a b.sql", 2, 0), message="unused ignore", url="https://example.org/x")
+    stray = Finding(
+        rule="unused-ignore",
+        code="SC000",
+        severity=Severity.WARNING,
+        location=Location("a b.sql", 2, 0),
+        message="unused ignore",
+        url="https://example.org/x",
+    )
     doc = sarif_doc(LintResult(findings=[stray], rules=[KeylessTable()]))
     run = doc["runs"][0]
     res = run["results"][0]
@@ -263,8 +297,7 @@ COMMAND = re.compile(r"^::(?P<cmd>error|warning|notice)(?: (?P<props>[^:]*))?::(
 
 
 def unescape(text: str) -> str:
-    return (text.replace("%0D", "\r").replace("%0A", "\n").replace("%3A", ":")
-            .replace("%2C", ",").replace("%25", "%"))
+    return text.replace("%0D", "\r").replace("%0A", "\n").replace("%3A", ":").replace("%2C", ",").replace("%25", "%")
 
 
 def parse_command(line: str) -> tuple[str, dict[str, str], str]:
@@ -287,8 +320,9 @@ def test_github_lines(result):
     cmd, props, msg = next(p for p in parsed if p[1].get("file") == "migrations/001_init.sql")
     assert cmd == "warning"
     assert props == {"file": "migrations/001_init.sql", "line": "3", "col": "1", "title": "SC901 keyless-table"}
-    assert msg == ("Table events has no primary key. Add a primary key. "
-                   f"(evidence: stub-rowid; see {KeylessTable.url()})")
+    assert msg == (
+        f"Table events has no primary key. Add a primary key. (evidence: stub-rowid; see {KeylessTable.url()})"
+    )
     cmd, props, msg = next(p for p in parsed if p[1].get("file") == "migrations/002_idx.sql")
     assert cmd == "error" and "evidence: none (documented behaviour, not measured)" in msg
     cmd, props, msg = next(p for p in parsed if "file" not in p[1])
@@ -296,11 +330,19 @@ def test_github_lines(result):
 
 
 def test_github_escaping():
-    f = Finding(rule="r", code="SC1", severity=Severity.WARNING, location=Location("odd,dir/a:b.sql", 4, 2),
-                message="100% sure\r\nsecond: line, really", url="")
+    f = Finding(
+        rule="r",
+        code="SC1",
+        severity=Severity.WARNING,
+        location=Location("odd,dir/a:b.sql", 4, 2),
+        message="100% sure\r\nsecond: line, really",
+        url="",
+    )
     line = github.finding_line(f)
     assert "\n" not in line and "\r" not in line
-    assert line.startswith("::warning file=odd%2Cdir/a%3Ab.sql,line=4,col=2,title=SC1 r::100%25 sure%0D%0Asecond: line, really")
+    assert line.startswith(
+        "::warning file=odd%2Cdir/a%3Ab.sql,line=4,col=2,title=SC1 r::100%25 sure%0D%0Asecond: line, really"
+    )
     cmd, props, msg = parse_command(line)
     assert props["file"] == "odd,dir/a:b.sql" and msg.startswith("100% sure\r\nsecond: line, really")
 
@@ -449,8 +491,10 @@ def test_statistics_ordering():
 
 
 def test_plugin_import_is_light():
-    code = ("import sys, schemacite.pytest_plugin; "
-            "print(sorted(m for m in sys.modules if m.startswith(('schemacite.', 'sqlglot', 'rich'))))")
+    code = (
+        "import sys, schemacite.pytest_plugin; "
+        "print(sorted(m for m in sys.modules if m.startswith(('schemacite.', 'sqlglot', 'rich'))))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "['schemacite.pytest_plugin']"
 
@@ -464,8 +508,7 @@ def fake_lint(monkeypatch):
         base = Path(paths[0])
         return LintResult(
             findings=[
-                make_finding(KeylessTable, str(base / "001_init.sql"), 2, "events",
-                             suggestion="Add a primary key."),
+                make_finding(KeylessTable, str(base / "001_init.sql"), 2, "events", suggestion="Add a primary key."),
                 make_finding(KeylessTable, str(base / "002_more.sql"), 1, "notes", severity=Severity.INFO),
             ],
             files=[str(base / n) for n in ("001_init.sql", "002_more.sql", "003_ok.sql")],
@@ -494,12 +537,14 @@ def test_plugin_flag_lints_each_file(pytester, fake_lint):
     result = pytester.runpytest_inprocess("--schemacite", "-p", "no:cacheprovider", "test_unit.py")
     # the unit test plus one item per migration, added though only test_unit.py was named
     result.assert_outcomes(passed=3, failed=1)
-    result.stdout.fnmatch_lines([
-        "migrations/001_init.sql:2:1: SC901 keyless-table [[]warning] Table events has no primary key",
-        "*suggestion: Add a primary key.",
-        "*evidence: stub-rowid (Example Lab 2013)",
-        "*schemacite: 1 finding",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "migrations/001_init.sql:2:1: SC901 keyless-table [[]warning] Table events has no primary key",
+            "*suggestion: Add a primary key.",
+            "*evidence: stub-rowid (Example Lab 2013)",
+            "*schemacite: 1 finding",
+        ]
+    )
     assert len(fake_lint) == 1  # linted once for all files
     result = pytester.runpytest_inprocess("--schemacite", "--schemacite-fail-on", "info", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=2, failed=2)

@@ -1,4 +1,5 @@
 """The throwaway servers start, answer, and run with the settings the catalog tests rely on."""
+
 from __future__ import annotations
 
 
@@ -29,9 +30,7 @@ def test_mariadb_server_runs_with_counters(mariadb_server):
     conn = mariadb_server.connect("servers_check")
     try:
         cur = conn.cursor()
-        cur.execute(
-            "SELECT @@performance_schema, @@userstat, @@port, @@datadir, @@innodb_buffer_pool_size, DATABASE()"
-        )
+        cur.execute("SELECT @@performance_schema, @@userstat, @@port, @@datadir, @@innodb_buffer_pool_size, DATABASE()")
         performance_schema, userstat, port, datadir, pool, database = cur.fetchone()
     finally:
         conn.close()

@@ -1,4 +1,5 @@
 """Splitting real-world files into statements with exact positions."""
+
 from __future__ import annotations
 
 from schemacite.sources.split import split_sql
@@ -33,8 +34,9 @@ def test_delimiter_blocks():
 
 
 def test_routine_body_without_delimiter_stays_whole():
-    sql = ("CREATE PROCEDURE q() BEGIN IF 1 THEN SELECT 1; END IF; "
-           "CASE WHEN 1 THEN SELECT 2; END CASE; END;\nCALL q();\n")
+    sql = (
+        "CREATE PROCEDURE q() BEGIN IF 1 THEN SELECT 1; END IF; CASE WHEN 1 THEN SELECT 2; END CASE; END;\nCALL q();\n"
+    )
     got = [t for _, _, t in texts(sql, "mysql")]
     assert len(got) == 2 and got[0].endswith("END CASE; END")
 

@@ -1,4 +1,5 @@
 """The `schemacite` command."""
+
 from __future__ import annotations
 
 import argparse
@@ -12,20 +13,31 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--dialect", choices=("mysql", "mariadb", "postgres"), help="SQL dialect (default from config, else postgres)")
+    p.add_argument(
+        "--dialect", choices=("mysql", "mariadb", "postgres"), help="SQL dialect (default from config, else postgres)"
+    )
     p.add_argument("--target", help="server version: mysql-5.7|8.0|8.4, mariadb-10.6|10.11|11.4, postgres-12..17")
-    p.add_argument("--history", action="append", default=[], metavar="PATH",
-                   help="migrations (file, folder or glob) replayed before PATHS; repeatable")
+    p.add_argument(
+        "--history",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="migrations (file, folder or glob) replayed before PATHS; repeatable",
+    )
     p.add_argument("--snapshot", metavar="FILE", help="start from a snapshot taken with `schemacite snapshot`")
     p.add_argument("--schema", dest="old_snapshot", metavar="FILE", help=argparse.SUPPRESS)  # before 0.2
     p.add_argument("--config", metavar="FILE", help="pyproject.toml or .schemacite.toml to read (default: nearest one)")
     p.add_argument("--no-plugins", action="store_true", help="do not load third-party rule packs")
-    p.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache (in ~/.cache/schemacite)")
+    p.add_argument(
+        "--no-cache", action="store_true", help="do not read or write the parse cache (in ~/.cache/schemacite)"
+    )
 
 
 def _output(p: argparse.ArgumentParser, formats=FORMATS) -> None:
     p.add_argument("--format", choices=formats, default="text")
-    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (the terminal gets the text summary)")
+    p.add_argument(
+        "--output", "-o", metavar="FILE", help="write the report to FILE (the terminal gets the text summary)"
+    )
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress display")
 
@@ -33,7 +45,9 @@ def _output(p: argparse.ArgumentParser, formats=FORMATS) -> None:
 def parser() -> argparse.ArgumentParser:
     from schemacite import __version__
 
-    top = argparse.ArgumentParser(prog="schemacite", description="Evidence-backed schema linter for MySQL, MariaDB and PostgreSQL.")
+    top = argparse.ArgumentParser(
+        prog="schemacite", description="Evidence-backed schema linter for MySQL, MariaDB and PostgreSQL."
+    )
     top.add_argument("--version", action="version", version=f"schemacite {__version__}")
     top.add_argument("--debug", action="store_true", help="print the traceback of an internal error")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -42,15 +56,21 @@ def parser() -> argparse.ArgumentParser:
     lint.add_argument("paths", nargs="*", metavar="PATH", help="files, folders or globs (default: .)")
     _common(lint)
     _output(lint)
-    lint.add_argument("--fail-on", choices=("info", "warning", "error"), help="lowest severity that fails the run (default: warning)")
-    lint.add_argument("--select", action="append", default=[], metavar="RULE", help="only these rules (name, code or code prefix)")
+    lint.add_argument(
+        "--fail-on", choices=("info", "warning", "error"), help="lowest severity that fails the run (default: warning)"
+    )
+    lint.add_argument(
+        "--select", action="append", default=[], metavar="RULE", help="only these rules (name, code or code prefix)"
+    )
     lint.add_argument("--disable", action="append", default=[], metavar="RULE", help="turn a rule off; repeatable")
     lint.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
     lint.add_argument("--write-baseline", metavar="FILE", help="record today's findings in FILE and exit 0")
     lint.add_argument("--statistics", action="store_true", help="count findings per rule")
 
     rules = sub.add_parser("rules", help="list the rules")
-    rules.add_argument("selectors", nargs="*", metavar="RULE", help="only these rules (code, name or code prefix, any case)")
+    rules.add_argument(
+        "selectors", nargs="*", metavar="RULE", help="only these rules (code, name or code prefix, any case)"
+    )
     rules.add_argument("--format", choices=("text", "json"), default="text")
     rules.add_argument("--no-plugins", action="store_true")
 
@@ -70,21 +90,37 @@ def parser() -> argparse.ArgumentParser:
 
     audit = sub.add_parser("audit", help="audit live servers (read-only)")
     audit.add_argument("dsns", nargs="+", metavar="DSN", help="mysql://, mariadb:// or postgresql:// URL")
-    audit.add_argument("--schema", dest="schemas", action="append", default=[], metavar="NAME", help="limit to schema; repeatable")
-    audit.add_argument("--sample", type=float, default=0, metavar="SECONDS", help="read counters twice, SECONDS apart, and use the difference")
+    audit.add_argument(
+        "--schema", dest="schemas", action="append", default=[], metavar="NAME", help="limit to schema; repeatable"
+    )
+    audit.add_argument(
+        "--sample",
+        type=float,
+        default=0,
+        metavar="SECONDS",
+        help="read counters twice, SECONDS apart, and use the difference",
+    )
     audit.add_argument("--config", metavar="FILE")
     audit.add_argument("--fail-on", choices=("info", "warning", "error"))
     audit.add_argument("--no-plugins", action="store_true")
     audit.add_argument("--statistics", action="store_true")
     audit.add_argument("--jobs", type=int, default=4, help="targets audited at once (default 4)")
-    audit.add_argument("--timeout", type=float, default=10, metavar="SECONDS", help="connection timeout per target (default 10)")
+    audit.add_argument(
+        "--timeout", type=float, default=10, metavar="SECONDS", help="connection timeout per target (default 10)"
+    )
     _output(audit)
 
     snap = sub.add_parser("snapshot", help="write a server's schema and workload to JSON")
     snap.add_argument("dsn", metavar="DSN")
     snap.add_argument("-o", "--output", required=True, metavar="FILE")
     snap.add_argument("--schema", dest="schemas", action="append", default=[], metavar="NAME")
-    snap.add_argument("--sample", type=float, default=0, metavar="SECONDS", help="read counters twice, SECONDS apart, and use the difference")
+    snap.add_argument(
+        "--sample",
+        type=float,
+        default=0,
+        metavar="SECONDS",
+        help="read counters twice, SECONDS apart, and use the difference",
+    )
     snap.add_argument("--timeout", type=float, default=10, metavar="SECONDS", help="connection timeout (default 10)")
     snap.add_argument("--quiet", "-q", action="store_true", help="no progress display or summary line")
     return top
@@ -118,8 +154,6 @@ def main(argv: list[str] | None = None) -> int:
             traceback.print_exc()
         print(f"schemacite: {internal_error(e)}", file=sys.stderr)
         return EXIT_ERROR
-
-
 
 
 def _command(name: str):

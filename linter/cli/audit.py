@@ -1,4 +1,5 @@
 """`schemacite audit` and `schemacite snapshot`: live servers, read-only."""
+
 from __future__ import annotations
 
 import argparse
@@ -97,8 +98,9 @@ def _targets(urls: list[str]) -> tuple[list[Target], list[ParseError]]:
     return targets, errors
 
 
-def read_all(targets: list[Target], schemas: list[str], sample: float, timeout: float, jobs: int,
-             progress: bool) -> list[Reading]:
+def read_all(
+    targets: list[Target], schemas: list[str], sample: float, timeout: float, jobs: int, progress: bool
+) -> list[Reading]:
     """Read every target, at most `jobs` at a time; results in the order given."""
     readings: list[Reading | None] = [None] * len(targets)
     if not targets:
@@ -197,8 +199,9 @@ def run_snapshot(args) -> int:
     if unwritable:
         print(f"schemacite: error: {args.output}: {unwritable}", file=sys.stderr)
         return 2
-    (reading,) = read_all([target], args.schemas, args.sample, getattr(args, "timeout", CONNECT_TIMEOUT), 1,
-                          _show_progress(args))
+    (reading,) = read_all(
+        [target], args.schemas, args.sample, getattr(args, "timeout", CONNECT_TIMEOUT), 1, _show_progress(args)
+    )
     if reading.error is not None:
         print(f"schemacite: error: {target.masked}: {reading.error}", file=sys.stderr)
         return 2

@@ -1,5 +1,6 @@
 """What every command shares: configuration, cache and plugins from the command line, the
 report and its streams (findings on stdout, errors and notes on stderr)."""
+
 from __future__ import annotations
 
 import argparse
@@ -26,8 +27,11 @@ def _config(args: argparse.Namespace, paths: list[str]):
     from schemacite.lint.engine import resolve_config
 
     if getattr(args, "old_snapshot", None):
-        print("schemacite: note: `--schema FILE` is now `--snapshot FILE` for lint and locks "
-              "(`audit --schema NAME` names a schema)", file=sys.stderr)
+        print(
+            "schemacite: note: `--schema FILE` is now `--snapshot FILE` for lint and locks "
+            "(`audit --schema NAME` names a schema)",
+            file=sys.stderr,
+        )
         args.snapshot = args.snapshot or args.old_snapshot
         args.old_snapshot = None
 
@@ -95,5 +99,3 @@ def diagnostics(errors, notes=()) -> None:
         print(f"error: {e}", file=sys.stderr)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
-
-

@@ -1,4 +1,5 @@
 """`schemacite lint`: migration files and dumps, replayed and checked."""
+
 from __future__ import annotations
 
 import argparse
@@ -48,5 +49,3 @@ def cmd_lint(args: argparse.Namespace) -> int:
             result.notes.append(f"{matched} finding(s) already in baseline {args.baseline} not shown")
     emit_report(args, pm, result)
     return result.exit_code(config.fail_on)
-
-

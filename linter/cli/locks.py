@@ -1,8 +1,8 @@
 """`schemacite locks`: what each statement locks, for a server version, and `--verify`."""
+
 from __future__ import annotations
 
 import argparse
-
 import json
 import os
 import sys
@@ -93,8 +93,14 @@ def _print_table(rows: list[Row], config: Config, color: bool) -> None:
         if verified:
             table.add_column("measured", overflow="fold", max_width=40)
         for r, c in zip(rows, cells):
-            row = [c["where"], c["statement"][:160], c["locks"], c["rewrite"], f"[{style[r.blocks]}]{r.blocks}[/]",
-                   c["alternative"]]
+            row = [
+                c["where"],
+                c["statement"][:160],
+                c["locks"],
+                c["rewrite"],
+                f"[{style[r.blocks]}]{r.blocks}[/]",
+                c["alternative"],
+            ]
             table.add_row(*row, *([c["measured"]] if verified else []))
         console.print(table)
     if mysql and rows:

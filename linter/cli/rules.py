@@ -1,4 +1,5 @@
 """`schemacite rules`, `explain` (alias `rule`) and `plugins`."""
+
 from __future__ import annotations
 
 import argparse
@@ -31,7 +32,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
     width = max(len(c.name) for c in classes)
     for c in classes:
         dialects = ",".join(sorted(c.dialects))
-        print(f"{c.code}  {c.name:<{width}}  {str(c.default_severity):<7}  {c.status:<7}  {dialects:<22}  {c.doc().splitlines()[0]}")
+        print(
+            f"{c.code}  {c.name:<{width}}  {str(c.default_severity):<7}  {c.status:<7}  {dialects:<22}  {c.doc().splitlines()[0]}"
+        )
     return EXIT_CLEAN
 
 
@@ -94,5 +97,3 @@ def cmd_plugins(args: argparse.Namespace) -> int:
         hooks = sorted(h.name for h in pm.get_hookcallers(plugin) or [])
         print(f"{name}  {', '.join(hooks)}")
     return EXIT_CLEAN
-
-

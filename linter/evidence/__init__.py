@@ -14,6 +14,7 @@ Record keys (see ``catalogue.toml`` for examples):
 
 Only the standard library is imported, so loading stays cheap.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -110,7 +111,7 @@ def load_catalogue(extra_paths: Iterable[Path] = ()) -> dict[str, Evidence]:
     with ``"<path>: entry <N>: <message>"`` (N counts ``[[evidence]]`` records from 1).
     """
     catalogue = dict(_builtin())
-    origin = {key: "built-in catalogue" for key in catalogue}
+    origin = dict.fromkeys(catalogue, "built-in catalogue")
     for path in extra_paths:
         path = Path(path)
         try:
@@ -128,6 +129,7 @@ def load_catalogue(extra_paths: Iterable[Path] = ()) -> dict[str, Evidence]:
 
 
 # --- internals ---------------------------------------------------------------------------------
+
 
 @functools.lru_cache(maxsize=1)
 def _builtin() -> dict[str, Evidence]:
@@ -187,10 +189,10 @@ def _entry(raw: dict, prefix: str, *, namespaced: bool) -> Evidence:
     if isinstance(published, datetime.date) and not isinstance(published, datetime.datetime):
         published = published.isoformat()
     if published == "" and kind != "documentation":
-        raise ValueError(f"{prefix}: missing required key published (\"YYYY-MM-DD\")")
+        raise ValueError(f'{prefix}: missing required key published ("YYYY-MM-DD")')
     if published != "":
         if not isinstance(published, str) or not _DATE.fullmatch(published):
-            raise ValueError(f"{prefix}: published must be a date \"YYYY-MM-DD\", got {published!r}")
+            raise ValueError(f'{prefix}: published must be a date "YYYY-MM-DD", got {published!r}')
         try:
             datetime.date.fromisoformat(published)
         except ValueError:
@@ -230,7 +232,9 @@ def _entry(raw: dict, prefix: str, *, namespaced: bool) -> Evidence:
         raise ValueError(f"{prefix}: applies_to must be a non-empty list of dialects")
     bad = sorted(set(applies_to) - DIALECTS)
     if bad:
-        raise ValueError(f"{prefix}: unknown dialect(s) {', '.join(bad)} in applies_to (use {', '.join(sorted(DIALECTS))})")
+        raise ValueError(
+            f"{prefix}: unknown dialect(s) {', '.join(bad)} in applies_to (use {', '.join(sorted(DIALECTS))})"
+        )
 
     limits = raw.get("limits", "")
     if not isinstance(limits, str):

@@ -1,4 +1,5 @@
 """Settings from `[tool.schemacite]` in pyproject.toml or a `.schemacite.toml`, then the command line."""
+
 from __future__ import annotations
 
 import os
@@ -7,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from schemacite.lint.rule import Severity
-
-from schemacite.model.dialects import DEFAULT_TARGET, DIALECT_ALIASES, DIALECTS, TARGETS  # noqa: F401
+from schemacite.model.dialects import DEFAULT_TARGET, DIALECT_ALIASES, DIALECTS, TARGETS
 
 
 class ConfigError(ValueError):
@@ -50,8 +50,20 @@ class Config:
 
 
 KEYS = {
-    "dialect", "target", "history", "insert_heavy", "max_secondary_indexes", "infer_insert_heavy", "disable",
-    "select", "rules", "fail_on", "snapshot", "schema", "pytest", "pytest_paths",
+    "dialect",
+    "target",
+    "history",
+    "insert_heavy",
+    "max_secondary_indexes",
+    "infer_insert_heavy",
+    "disable",
+    "select",
+    "rules",
+    "fail_on",
+    "snapshot",
+    "schema",
+    "pytest",
+    "pytest_paths",
 }
 
 
@@ -66,8 +78,10 @@ def find_config(start: Path) -> Path | None:
         if dotfile.is_file():
             return dotfile
         pyproject = folder / "pyproject.toml"
-        if pyproject.is_file() and "schemacite" in pyproject.read_text(errors="replace") and (
-            "schemacite" in _read(pyproject).get("tool", {})
+        if (
+            pyproject.is_file()
+            and "schemacite" in pyproject.read_text(errors="replace")
+            and ("schemacite" in _read(pyproject).get("tool", {}))
         ):
             return pyproject
     return None

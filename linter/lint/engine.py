@@ -1,4 +1,5 @@
 """Run the rules: over SQL files replayed onto a schema, or over a schema read from a server."""
+
 from __future__ import annotations
 
 import fnmatch
@@ -8,17 +9,24 @@ from pathlib import Path
 from typing import Any
 
 from schemacite.lint.config import Config, find_config, load_config
-from schemacite.model import Location, Schema
-from schemacite.model.results import LintResult
 from schemacite.lint.rule import Context, Rule
-from schemacite.model.results import Finding, Severity, Suppression
-from schemacite.model.statements import CreateTable, ParseError, Statement
 from schemacite.lint.workload import is_insert_heavy
+from schemacite.model import Location, Schema
+from schemacite.model.results import Finding, LintResult, Severity, Suppression
+from schemacite.model.statements import CreateTable, ParseError, Statement
 from schemacite.sources.replay import Replay
 
 # names that say a table only ever grows; matches are reported as inferred
 APPEND_ONLY_NAMES = (
-    "*_log", "*_logs", "*_events", "*_history", "*_audit", "audit_*", "*_audit_log", "*_journal", "*_metrics",
+    "*_log",
+    "*_logs",
+    "*_events",
+    "*_history",
+    "*_audit",
+    "audit_*",
+    "*_audit_log",
+    "*_journal",
+    "*_metrics",
 )
 
 
@@ -69,8 +77,10 @@ def mark_insert_heavy(schema: Schema, config: Config) -> None:
             table.insert_heavy = "config"
         elif table.workload is not None and is_insert_heavy(table.workload):
             table.insert_heavy = "workload"
-        elif config.infer_insert_heavy and table.workload is None and any(
-            fnmatch.fnmatchcase(table.name, pat) for pat in APPEND_ONLY_NAMES
+        elif (
+            config.infer_insert_heavy
+            and table.workload is None
+            and any(fnmatch.fnmatchcase(table.name, pat) for pat in APPEND_ONLY_NAMES)
         ):
             table.insert_heavy = "name"
 
@@ -103,8 +113,9 @@ class Linter:
         result.findings.sort(key=Finding.sort_key)
         return result
 
-    def lint(self, paths: Iterable[str], history: Iterable[str] = (), base: Schema | None = None,
-             cache=None) -> LintResult:
+    def lint(
+        self, paths: Iterable[str], history: Iterable[str] = (), base: Schema | None = None, cache=None
+    ) -> LintResult:
         from schemacite.locks import NO_LOCK_KINDS, impacts_for
 
         run = Replay(self.config.dialect, paths, history, base, cache)
@@ -117,9 +128,15 @@ class Linter:
             result.statements += 1
             statements[(stmt.location.file, stmt.location.line)] = stmt
             if self.statement_rules and stmt.kind not in NO_LOCK_KINDS:
-                impacts = impacts_for(stmt, step.schema, self.config.target) if locks_existing(stmt, step.schema) else []
-                ctx = self._context(step.schema, in_transaction=step.in_transaction,
-                                    lock_timeout_set=step.lock_timeout_set, impacts=impacts)
+                impacts = (
+                    impacts_for(stmt, step.schema, self.config.target) if locks_existing(stmt, step.schema) else []
+                )
+                ctx = self._context(
+                    step.schema,
+                    in_transaction=step.in_transaction,
+                    lock_timeout_set=step.lock_timeout_set,
+                    impacts=impacts,
+                )
                 for rule in self.statement_rules:
                     if not rule.statement_kinds or stmt.kind in rule.statement_kinds:
                         result.findings.extend(_run(rule, "check_statement", stmt, ctx, result, stmt.location))
@@ -148,18 +165,26 @@ class Linter:
             file_ids, file_at = run.file_ignores.get(f.location.file, (frozenset(), 0))
             stmt = statements.get((f.location.file, f.location.line))
             hit = False
-            for where, listed in (((f.location.file, file_at), file_ids),
-                                  ((f.location.file, stmt.suppressed_at if stmt else 0), stmt.suppressed if stmt else ())):
+            for where, listed in (
+                ((f.location.file, file_at), file_ids),
+                ((f.location.file, stmt.suppressed_at if stmt else 0), stmt.suppressed if stmt else ()),
+            ):
                 matched = ids & set(listed)
                 if matched:
                     used.setdefault(where, set()).update(matched)
                     hit = True
             (result.suppressed if hit else kept).append(f)
         result.findings = kept
-        comments = [(Location(path, at), "file", ids) for path, (ids, at) in run.file_ignores.items()
-                    if ids and os.path.abspath(path) in run.reported_set]
-        comments += [(Location(s.location.file, s.suppressed_at), "statement", s.suppressed)
-                     for s in statements.values() if s.suppressed]
+        comments = [
+            (Location(path, at), "file", ids)
+            for path, (ids, at) in run.file_ignores.items()
+            if ids and os.path.abspath(path) in run.reported_set
+        ]
+        comments += [
+            (Location(s.location.file, s.suppressed_at), "statement", s.suppressed)
+            for s in statements.values()
+            if s.suppressed
+        ]
         return [
             Suppression(
                 location=at,

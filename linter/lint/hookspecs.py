@@ -1,4 +1,5 @@
 """The plugin hooks. Every hook is prefixed `schemacite_` and documented in docs/plugins.md."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,8 +8,8 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
-    from schemacite.report import Reporter
     from schemacite.lint.rule import Rule
+    from schemacite.report import Reporter
 
 hookspec = pluggy.HookspecMarker("schemacite")
 

@@ -1,4 +1,5 @@
 """The plugin manager: built-in rules and reporters are plugins like any third-party pack."""
+
 from __future__ import annotations
 
 import importlib
@@ -9,7 +10,6 @@ from dataclasses import dataclass
 import pluggy
 
 from schemacite.lint import hookspecs
-
 
 BUILTIN_PLUGINS = (
     "schemacite.rules.no_primary_key",
@@ -78,7 +78,9 @@ def entry_points(group: str) -> list[EntryPoint]:
     return list(found.values())
 
 
-def plugin_manager(*, load_entrypoints: bool = True, builtins: tuple[str, ...] = BUILTIN_PLUGINS) -> pluggy.PluginManager:
+def plugin_manager(
+    *, load_entrypoints: bool = True, builtins: tuple[str, ...] = BUILTIN_PLUGINS
+) -> pluggy.PluginManager:
     pm = pluggy.PluginManager("schemacite")
     pm.add_hookspecs(hookspecs)
     for name in builtins:

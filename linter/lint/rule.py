@@ -1,4 +1,5 @@
 """The public API a rule (built-in or third-party) is written against."""
+
 from __future__ import annotations
 
 import inspect

@@ -7,6 +7,7 @@ COUNT_INSERT / COUNT_FETCH (MySQL, MariaDB), TABLE_STATISTICS ROWS_CHANGED /
 ROWS_READ (MariaDB userstat) or pg_stat_user_tables n_tup_ins / seq_tup_read +
 idx_tup_fetch (PostgreSQL).
 """
+
 from __future__ import annotations
 
 from schemacite.model import Workload

@@ -4,11 +4,13 @@
 and `schemacite locks` both read it. The tables behind it are data modules,
 one per dialect family (`postgres_table`, `mysql_table`).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from schemacite.locks.modes import ALGORITHMS, BLOCKS_ORDER, MYSQL_LOCKS, rank, worst  # noqa: F401
+
 # statement kinds that take no lock on a table that exists before the change
 NO_LOCK_KINDS = frozenset({"other", "set", "begin", "commit", "create_view", "drop_view"})
 

@@ -9,6 +9,7 @@ overload of it is volatile on any server read.
 
     python -m schemacite.locks.functions postgresql://postgres@127.0.0.1:5432/postgres ...
 """
+
 from __future__ import annotations
 
 import functools
@@ -52,7 +53,8 @@ def read_server(dsn: str) -> tuple[str, set[str], set[str]]:
                         pass  # not installed on this server
                 rows = conn.execute(
                     "SELECT p.proname, p.provolatile FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace"
-                    " WHERE n.nspname IN ('pg_catalog', 'public')").fetchall()
+                    " WHERE n.nspname IN ('pg_catalog', 'public')"
+                ).fetchall()
         finally:
             scratch.pg_drop_database(admin, name)
     return version, {n for n, v in rows if v == "v"}, {n for n, _ in rows}
@@ -65,8 +67,11 @@ def main(dsns: list[str]) -> int:
         versions.append(version)
         volatile_names |= names
     path = resources.files(__package__).joinpath("postgres_functions.json")
-    doc = {"read_from": sorted(versions), "query": "pg_proc.provolatile = 'v' in pg_catalog and the extensions "
-           + ", ".join(EXTENSIONS), "volatile": sorted(volatile_names)}
+    doc = {
+        "read_from": sorted(versions),
+        "query": "pg_proc.provolatile = 'v' in pg_catalog and the extensions " + ", ".join(EXTENSIONS),
+        "volatile": sorted(volatile_names),
+    }
     with open(str(path), "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")

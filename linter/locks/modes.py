@@ -9,6 +9,7 @@ only with ROW EXCLUSIVE blocks writes.
 MySQL/MariaDB: the online DDL lock levels (LOCK=NONE, SHARED, EXCLUSIVE) and algorithms
 (INSTANT, NOCOPY, INPLACE, COPY), least costly first.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -23,21 +24,32 @@ EXCLUSIVE = "ExclusiveLock"
 ACCESS_EXCLUSIVE = "AccessExclusiveLock"
 
 # weakest to strongest (the numbering of lockdefs.h)
-MODES = (ACCESS_SHARE, ROW_SHARE, ROW_EXCLUSIVE, SHARE_UPDATE_EXCLUSIVE, SHARE, SHARE_ROW_EXCLUSIVE, EXCLUSIVE,
-         ACCESS_EXCLUSIVE)
+MODES = (
+    ACCESS_SHARE,
+    ROW_SHARE,
+    ROW_EXCLUSIVE,
+    SHARE_UPDATE_EXCLUSIVE,
+    SHARE,
+    SHARE_ROW_EXCLUSIVE,
+    EXCLUSIVE,
+    ACCESS_EXCLUSIVE,
+)
 
 # Table 13.2 "Conflicting Lock Modes"
 CONFLICTS: dict[str, frozenset[str]] = {
     ACCESS_SHARE: frozenset({ACCESS_EXCLUSIVE}),
     ROW_SHARE: frozenset({EXCLUSIVE, ACCESS_EXCLUSIVE}),
     ROW_EXCLUSIVE: frozenset({SHARE, SHARE_ROW_EXCLUSIVE, EXCLUSIVE, ACCESS_EXCLUSIVE}),
-    SHARE_UPDATE_EXCLUSIVE: frozenset({SHARE_UPDATE_EXCLUSIVE, SHARE, SHARE_ROW_EXCLUSIVE, EXCLUSIVE,
-                                       ACCESS_EXCLUSIVE}),
+    SHARE_UPDATE_EXCLUSIVE: frozenset(
+        {SHARE_UPDATE_EXCLUSIVE, SHARE, SHARE_ROW_EXCLUSIVE, EXCLUSIVE, ACCESS_EXCLUSIVE}
+    ),
     SHARE: frozenset({ROW_EXCLUSIVE, SHARE_UPDATE_EXCLUSIVE, SHARE_ROW_EXCLUSIVE, EXCLUSIVE, ACCESS_EXCLUSIVE}),
-    SHARE_ROW_EXCLUSIVE: frozenset({ROW_EXCLUSIVE, SHARE_UPDATE_EXCLUSIVE, SHARE, SHARE_ROW_EXCLUSIVE, EXCLUSIVE,
-                                    ACCESS_EXCLUSIVE}),
-    EXCLUSIVE: frozenset({ROW_SHARE, ROW_EXCLUSIVE, SHARE_UPDATE_EXCLUSIVE, SHARE, SHARE_ROW_EXCLUSIVE, EXCLUSIVE,
-                          ACCESS_EXCLUSIVE}),
+    SHARE_ROW_EXCLUSIVE: frozenset(
+        {ROW_EXCLUSIVE, SHARE_UPDATE_EXCLUSIVE, SHARE, SHARE_ROW_EXCLUSIVE, EXCLUSIVE, ACCESS_EXCLUSIVE}
+    ),
+    EXCLUSIVE: frozenset(
+        {ROW_SHARE, ROW_EXCLUSIVE, SHARE_UPDATE_EXCLUSIVE, SHARE, SHARE_ROW_EXCLUSIVE, EXCLUSIVE, ACCESS_EXCLUSIVE}
+    ),
     ACCESS_EXCLUSIVE: frozenset(MODES),
 }
 
@@ -95,12 +107,14 @@ def worst(values: Iterable[str]) -> str:
 def gate_after(seen: str | None) -> str | None:
     """For measuring: the LOCK TABLE mode that lets a statement take `seen` (or anything weaker)
     but makes it queue for anything stronger; None when nothing is stronger."""
-    stronger = set(MODES[rank(seen) + 1:]) if seen else set(MODES)
+    stronger = set(MODES[rank(seen) + 1 :]) if seen else set(MODES)
     if not stronger:
         return None
     weaker = set(MODES) - stronger
     candidates = [g for g in MODES if all(conflicts(g, m) for m in stronger)]
     # the gate must let `seen` itself through, and queue as few weaker requests as it can
-    gate = min(candidates, key=lambda g: (seen is not None and conflicts(g, seen),
-                                          sum(conflicts(g, m) for m in weaker), rank(g)))
+    gate = min(
+        candidates,
+        key=lambda g: (seen is not None and conflicts(g, seen), sum(conflicts(g, m) for m in weaker), rank(g)),
+    )
     return next(s for s, name in SPELLINGS.items() if name == gate)

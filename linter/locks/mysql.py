@@ -13,13 +13,14 @@ behaviour holds.
 Every DDL also takes a brief exclusive metadata lock at its start and end; that is
 not per row and is returned by `general_note(server)` for the command output.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
 
 from schemacite.locks import Lock, LockImpact
 from schemacite.locks import mysql_table as T
-from schemacite.locks.modes import blocks
+from schemacite.locks.modes import ALGORITHMS, MYSQL_LOCKS, blocks
 from schemacite.locks.mysql_table import Row
 from schemacite.model import Column, Schema, Table
 from schemacite.model.statements import (
@@ -36,15 +37,28 @@ from schemacite.model.statements import (
 )
 from schemacite.sources.mysql.types import STRING_TYPES, TEXT_TYPES, enum_members
 
-ALGO_RANK = {a: i for i, a in enumerate(T.ALGORITHMS)}  # INSTANT 0 .. COPY 3
-LOCK_RANK = {lk: i for i, lk in enumerate(T.LOCK_LEVELS)}  # NONE 0 .. EXCLUSIVE 2
+ALGO_RANK = {a: i for i, a in enumerate(ALGORITHMS)}  # INSTANT 0 .. COPY 3
+LOCK_RANK = {lk: i for i, lk in enumerate(MYSQL_LOCKS)}  # NONE 0 .. EXCLUSIVE 2
 CLAUSE_OPS = frozenset({"algorithm", "lock"})
-PARTITION_OPS = frozenset({
-    "partition_by", "remove_partitioning", "add_partition", "drop_partition", "truncate_partition",
-    "coalesce_partition", "reorganize_partition", "exchange_partition", "rebuild_partition",
-    "optimize_partition", "analyze_partition", "check_partition", "repair_partition",
-    "discard_partition_tablespace", "import_partition_tablespace",
-})
+PARTITION_OPS = frozenset(
+    {
+        "partition_by",
+        "remove_partitioning",
+        "add_partition",
+        "drop_partition",
+        "truncate_partition",
+        "coalesce_partition",
+        "reorganize_partition",
+        "exchange_partition",
+        "rebuild_partition",
+        "optimize_partition",
+        "analyze_partition",
+        "check_partition",
+        "repair_partition",
+        "discard_partition_tablespace",
+        "import_partition_tablespace",
+    }
+)
 
 
 def general_note(server: str) -> tuple[str, str]:
@@ -87,8 +101,10 @@ def impacts(statement: Statement, schema: Schema, server: str, version: tuple[in
         clauses = {"algorithm": _norm(op.algorithm), "lock": _norm(op.lock)}
         impact = _impact("drop_index", "drop_index", row, relation, server, version, clauses)
         if server == "mariadb" and any(clauses.values()):
-            impact.note = ("server refuses: MariaDB's DROP INDEX ... ON takes no ALGORITHM/LOCK clause "
-                           "(syntax error); use ALTER TABLE ... DROP INDEX")
+            impact.note = (
+                "server refuses: MariaDB's DROP INDEX ... ON takes no ALGORITHM/LOCK clause "
+                "(syntax error); use ALTER TABLE ... DROP INDEX"
+            )
         return [impact]
     if kind in ("optimize_table", "truncate", "drop_table", "rename_table"):
         key = f"statement.{kind}"
@@ -125,8 +141,13 @@ def _alter(statement: Statement, table: Table | None, relation: str, server: str
         key, note = _key(action, table, server, version, actions, replaced_pk, fk_checks_off)
         row = _lookup_adjusted(server, key, version, table, actions)
         if row is None:
-            row = Row("COPY", True, "SHARED", T.MY_ALTER if server == "mysql" else T.MDB_OVERVIEW,
-                      f"'{action.op}' is not in the online DDL matrix: assumed to copy the table")
+            row = Row(
+                "COPY",
+                True,
+                "SHARED",
+                T.MY_ALTER if server == "mysql" else T.MDB_OVERVIEW,
+                f"'{action.op}' is not in the online DDL matrix: assumed to copy the table",
+            )
         planned.append((action, key, row, note))
 
     # INSTANT column changes combined with anything not INSTANT: the statement rebuilds.
@@ -134,9 +155,12 @@ def _alter(statement: Statement, table: Table | None, relation: str, server: str
         adjusted = []
         for action, key, row, note in planned:
             if key in T.INSTANT_ONLY_ALONE and row.algorithm == "INSTANT":
-                row = replace(row, algorithm="INPLACE", rebuild=True,
-                              note="combined with an action that is not INSTANT, the statement "
-                                   "rebuilds the table in place")
+                row = replace(
+                    row,
+                    algorithm="INPLACE",
+                    rebuild=True,
+                    note="combined with an action that is not INSTANT, the statement rebuilds the table in place",
+                )
                 row = _facts(server, key, row, table, version)
             adjusted.append((action, key, row, note))
         planned = adjusted
@@ -224,9 +248,11 @@ def _index_key(action: AddKey, table, actions) -> tuple[str, str | None]:
     index = action.index
     if index.kind == "fulltext":
         has_ft = table is not None and any(i.kind == "fulltext" for i in table.indexes)
-        earlier = any(
-            isinstance(a, AddKey) and a.index.kind == "fulltext" for a in actions[: actions.index(action)]
-        ) if action in actions else False
+        earlier = (
+            any(isinstance(a, AddKey) and a.index.kind == "fulltext" for a in actions[: actions.index(action)])
+            if action in actions
+            else False
+        )
         return ("add_index.fulltext" if has_ft or earlier else "add_index.fulltext_first"), None
     if index.kind == "spatial":
         return "add_index.spatial", None
@@ -286,7 +312,11 @@ def _modify_key(action: AddColumn, table, server, version) -> tuple[str, str | N
                 changes.append("enum_append")
             else:
                 changes.append("type")
-        elif old.base_type in ("varchar", "varbinary", "char", "binary") and old.type_args != new.type_args or o_cs != n_cs:
+        elif (
+            old.base_type in ("varchar", "varbinary", "char", "binary")
+            and old.type_args != new.type_args
+            or o_cs != n_cs
+        ):
             changes.append(_string_change(old, new, o_cs, n_cs))
         elif old.type_args != new.type_args:
             changes.append("type")
@@ -368,13 +398,16 @@ def _facts(server, key, row: Row, table: Table | None, version) -> Row:
             row = replace(row, algorithm="INPLACE", rebuild=True, note=why, source=source)
         if row.rebuild and row.algorithm in ("INPLACE", "NOCOPY", "INSTANT"):
             lock, source, why = rules["rebuild_lock"]
-            copy = (
-                key in rules.get("rebuild_copy_ops", ())
-                or (rules.get("rebuild_copy_if_more_than_one") and ft > 1)
-            )
+            copy = key in rules.get("rebuild_copy_ops", ()) or (rules.get("rebuild_copy_if_more_than_one") and ft > 1)
             if copy:
-                row = replace(row, algorithm="COPY", lock=_max_lock(row.lock, "SHARED"), scan=True,
-                              note=rules["rebuild_copy_note"], source=source)
+                row = replace(
+                    row,
+                    algorithm="COPY",
+                    lock=_max_lock(row.lock, "SHARED"),
+                    scan=True,
+                    note=rules["rebuild_copy_note"],
+                    source=source,
+                )
             else:
                 row = replace(row, lock=_max_lock(row.lock, lock), note=_join(row.note, why))
     if spatial and row.rebuild and row.algorithm in ("INPLACE", "NOCOPY"):
@@ -403,8 +436,14 @@ def _has_text_columns(table: Table | None) -> bool:
 # --------------------------------------------------------------------------- clauses -> impact
 def _impact(operation, key, row: Row | None, relation, server, version, clauses, note=None) -> LockImpact:
     if row is None:
-        return LockImpact(operation, [Lock(relation, "EXCLUSIVE", blocks("EXCLUSIVE"))], rewrite=True,
-                          algorithm=None, note=f"'{key}' is not in the MySQL/MariaDB online DDL matrix", row=key)
+        return LockImpact(
+            operation,
+            [Lock(relation, "EXCLUSIVE", blocks("EXCLUSIVE"))],
+            rewrite=True,
+            algorithm=None,
+            note=f"'{key}' is not in the MySQL/MariaDB online DDL matrix",
+            row=key,
+        )
     algorithm, rebuild, lock, scan = row.algorithm, row.rebuild, row.lock, row.scan
     notes = [n for n in (row.note, note) if n]
     refused: list[str] = []
@@ -443,8 +482,10 @@ def _impact(operation, key, row: Row | None, relation, server, version, clauses,
                 # a LOCK clause rules INSTANT out on MySQL: it falls back to INPLACE
                 algorithm = "INPLACE"
                 rebuild = row.rebuild if row.inplace_rebuild is None else row.inplace_rebuild
-                notes.append(f"LOCK={want_lock} rules out INSTANT on MySQL: the statement runs in place"
-                             + (" and rebuilds the table" if rebuild else ""))
+                notes.append(
+                    f"LOCK={want_lock} rules out INSTANT on MySQL: the statement runs in place"
+                    + (" and rebuilds the table" if rebuild else "")
+                )
         if (
             not refused
             and want_lock == "NONE"
@@ -464,11 +505,14 @@ def _impact(operation, key, row: Row | None, relation, server, version, clauses,
 
     impact_note = "; ".join(dict.fromkeys(notes))
     if refused:
-        impact_note = "server refuses: " + "; ".join(refused) + (f". Without the clause: {impact_note}"
-                                                                  if impact_note else "")
+        impact_note = (
+            "server refuses: " + "; ".join(refused) + (f". Without the clause: {impact_note}" if impact_note else "")
+        )
     alternative = T.ALTERNATIVES.get(key)
-    if alternative is None and (algorithm == "COPY" or (rebuild and lock != "NONE")) and not key.startswith(
-        "statement.lock_table"
+    if (
+        alternative is None
+        and (algorithm == "COPY" or (rebuild and lock != "NONE"))
+        and not key.startswith("statement.lock_table")
     ):
         alternative = T.ALTERNATIVES["copy"]
     return LockImpact(
@@ -486,8 +530,14 @@ def _impact(operation, key, row: Row | None, relation, server, version, clauses,
 
 def _copy_min_lock(server, version, key) -> str:
     """The least lock ALGORITHM=COPY accepts: SHARED, or NONE on MariaDB 11.2+ (online copy)."""
-    if server == "mariadb" and version >= T.MARIADB_ONLINE_COPY_SINCE and key not in (
-        "add_column.auto_increment", "order_by",
+    if (
+        server == "mariadb"
+        and version >= T.MARIADB_ONLINE_COPY_SINCE
+        and key
+        not in (
+            "add_column.auto_increment",
+            "order_by",
+        )
     ):
         return "NONE"
     return "SHARED"

@@ -8,12 +8,13 @@ proves NOT NULL, partitions and their DEFAULT partition, foreign keys on either 
 statement's typed facts and the schema model. Where the model lacks a fact, the answer is the
 cautious one and `LockImpact.note` says what was assumed.
 """
+
 from __future__ import annotations
 
 from schemacite.locks import Lock, LockImpact, rank
-from schemacite.locks.modes import blocks
 from schemacite.locks import postgres_table as T
 from schemacite.locks.functions import volatile
+from schemacite.locks.modes import blocks
 from schemacite.model import Schema, Table
 from schemacite.model.schema import Column
 from schemacite.model.statements import (
@@ -126,8 +127,9 @@ def _unavailable(key: str, version: int) -> LockImpact | None:
 
 def _unknown(key: str, main: str | None) -> LockImpact:
     locks = [Lock(main, T.ACCESS_EXCLUSIVE, "reads+writes")] if main else []
-    return LockImpact(operation=key, locks=locks,
-                      note="no PostgreSQL lock-table row for this form: assumed ACCESS EXCLUSIVE")
+    return LockImpact(
+        operation=key, locks=locks, note="no PostgreSQL lock-table row for this form: assumed ACCESS EXCLUSIVE"
+    )
 
 
 def _partitions(schema: Schema, key: str | None) -> list[str]:
@@ -224,8 +226,9 @@ def type_change_rewrites(old: tuple[str, str], new: tuple[str, str]) -> tuple[bo
             return True, f"{before} -> {after}: every value's length must be checked"
         return False, f"{before} -> {after} is binary-coercible"
     if {ob, nb} == {"timestamp", "timestamptz"}:
-        return True, ("timestamp <-> timestamptz: no rewrite only when the session TimeZone is UTC (12+); "
-                      "assumed rewritten")
+        return True, (
+            "timestamp <-> timestamptz: no rewrite only when the session TimeZone is UTC (12+); assumed rewritten"
+        )
     return True, f"{before} -> {after} is not binary-coercible"
 
 
@@ -289,12 +292,17 @@ def _alter_action(stmt_op: AlterTable, action: Action, schema: Schema, version: 
                 b.lock(fk.references, T.ACCESS_EXCLUSIVE)
         if _is_key_column(tmodel, action.column):
             for r in schema.referencing(table):
-                if any(action.column in fk.ref_columns or not fk.ref_columns
-                       for fk in schema.tables[r].foreign_keys if fk.references == table):
+                if any(
+                    action.column in fk.ref_columns or not fk.ref_columns
+                    for fk in schema.tables[r].foreign_keys
+                    if fk.references == table
+                ):
                     b.lock(r, T.ACCESS_EXCLUSIVE)
         if tmodel is None:
-            b.note("if the column is part of a foreign key (on either side), the table on the other side is "
-                   "locked ACCESS EXCLUSIVE too (the table was not seen in the history)")
+            b.note(
+                "if the column is part of a foreign key (on either side), the table on the other side is "
+                "locked ACCESS EXCLUSIVE too (the table was not seen in the history)"
+            )
     elif op == "set_not_null":
         if tmodel is not None and action.column and tmodel.proven_not_null(action.column):
             b.scan = False
@@ -302,8 +310,9 @@ def _alter_action(stmt_op: AlterTable, action: Action, schema: Schema, version: 
         else:
             b.scan = True
             if tmodel is None:
-                b.note("the table was not seen in the history: a valid CHECK (col IS NOT NULL) would spare the "
-                       "scan (12+)")
+                b.note(
+                    "the table was not seen in the history: a valid CHECK (col IS NOT NULL) would spare the scan (12+)"
+                )
     elif isinstance(action, AddKey):
         if action.using_index:
             b.scan = action.index.primary and _nullable_key(tmodel, action.using_index)
@@ -323,8 +332,10 @@ def _alter_action(stmt_op: AlterTable, action: Action, schema: Schema, version: 
             b.lock(fk.references, other_mode)
         if tmodel is None:
             word = "ROW SHARE" if op == "validate_constraint" else "ACCESS EXCLUSIVE"
-            b.note(f"if the constraint is a foreign key, the referenced table is also locked {word} "
-                   "(the table was not seen in the history)")
+            b.note(
+                f"if the constraint is a foreign key, the referenced table is also locked {word} "
+                "(the table was not seen in the history)"
+            )
         if op == "validate_constraint" and tmodel is not None:
             check = next((c for c in tmodel.checks if c.name == action.name and c.not_null), None)
             if check is not None:
@@ -361,12 +372,16 @@ def _partition_action(b: _Build, action: PartitionAction, row: T.Row, schema: Sc
             if op == "attach_partition":
                 b.note("the DEFAULT partition is scanned for rows that belong to the new bound")
         elif not known and _partitions(schema, table):
-            b.note("if the parent has a DEFAULT partition it is locked ACCESS EXCLUSIVE too "
-                   "(the model does not say which partition is the default)")
+            b.note(
+                "if the parent has a DEFAULT partition it is locked ACCESS EXCLUSIVE too "
+                "(the model does not say which partition is the default)"
+            )
     if op == "attach_partition":
         b.scan = True
-        b.note("assumed to scan the new partition: the model cannot tell whether a CHECK constraint "
-               "already implies the partition bound")
+        b.note(
+            "assumed to scan the new partition: the model cannot tell whether a CHECK constraint "
+            "already implies the partition bound"
+        )
     if op == "detach_partition_concurrently" and default:
         b.note("refused: the parent has a DEFAULT partition")
 
@@ -484,8 +499,10 @@ def _statement(statement: Statement, schema: Schema, version: int) -> LockImpact
                     for p in _partitions(schema, owner):
                         b.lock(p, table_mode)
             else:
-                b.note(f"the table owning {name} was not seen in the history: it is locked "
-                       f"{'SHARE UPDATE EXCLUSIVE' if key.endswith('concurrently') else 'ACCESS EXCLUSIVE'} too")
+                b.note(
+                    f"the table owning {name} was not seen in the history: it is locked "
+                    f"{'SHARE UPDATE EXCLUSIVE' if key.endswith('concurrently') else 'ACCESS EXCLUSIVE'} too"
+                )
     elif isinstance(op, AlterIndex):
         index_mode = next((o.mode for o in row.others if o.role == "index"), T.ACCESS_EXCLUSIVE)
         b.lock(op.name, index_mode)
@@ -502,8 +519,10 @@ def _statement(statement: Statement, schema: Schema, version: int) -> LockImpact
             if owner:
                 lock_tree(owner, row.mode)
             else:
-                b.note("the table owning the index was not seen in the history: it is locked "
-                       + ("SHARE UPDATE EXCLUSIVE" if key.endswith("concurrently") else "SHARE"))
+                b.note(
+                    "the table owning the index was not seen in the history: it is locked "
+                    + ("SHARE UPDATE EXCLUSIVE" if key.endswith("concurrently") else "SHARE")
+                )
         elif op.object == "table":
             lock_tree(op.name, row.mode)
             if not _is_partitioned(schema, op.name):  # partitions' index names are not in the model
@@ -552,8 +571,10 @@ def _statement(statement: Statement, schema: Schema, version: int) -> LockImpact
             b.scan = True
             b.note("the DEFAULT partition is scanned for rows that belong to the new bound")
         elif not known and _partitions(schema, op.parent):
-            b.note("if the parent has a DEFAULT partition it is locked ACCESS EXCLUSIVE and scanned "
-                   "(the model does not say which partition is the default)")
+            b.note(
+                "if the parent has a DEFAULT partition it is locked ACCESS EXCLUSIVE and scanned "
+                "(the model does not say which partition is the default)"
+            )
     elif isinstance(op, CreateTable):
         for r in op.references:
             if r != op.model.name:

@@ -31,6 +31,7 @@ A row says:
 Locks on objects the statement itself creates (the new index, the new table,
 an identity sequence) are left out: no other session can see them yet.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -102,489 +103,792 @@ _REFERENCED_SRE = Other("referenced", SRE)
 
 ROWS: dict[str, tuple[Row, ...]] = {
     # ------------------------------------------------------------------ ALTER TABLE: columns
-    "alter_table.add_column": (Row(
-        AE, recurse=True,
-        others=(Other("referenced", SRE, when="the column has REFERENCES"),),
-        rewrite=None,
-        rewrite_when="a volatile DEFAULT (random(), clock_timestamp(), gen_random_uuid(), nextval()), "
-        "a serial type, GENERATED ... AS IDENTITY or GENERATED ALWAYS AS (...) STORED; "
-        "a constant or stable default (now()) is stored in the catalog instead (11+)",
-        scan=None, scan_when="a REFERENCES or CHECK clause is validated against every row",
-        alternative="add the column without the volatile default (or nullable), backfill in batches, "
-        "then SET DEFAULT / SET NOT NULL",
-        source=f"{_ALTER} (ADD COLUMN); {_ALTER_NOTES} (volatile defaults, stored generated columns "
-        "and identity columns force a rewrite)",
-    ),),
-    "alter_table.drop_column": (Row(
-        AE, recurse=True,
-        note="the column is only hidden; its space is reclaimed as rows are rewritten later",
-        source=f"{_ALTER} (DROP COLUMN); {_ALTER_NOTES} (DROP COLUMN does not physically remove the column)",
-    ),),
-    "alter_table.alter_column_type": (Row(
-        AE, recurse=True,
-        others=(Other("referencing", AE, when="other tables' foreign keys point at this column"),
-                Other("fk_parents", AE, when="the column belongs to a foreign key of this table"),),
-        rewrite=None,
-        rewrite_when="unless the old type is binary-coercible to the new one and USING does not change "
-        "the value: varchar(n)->varchar(m>=n)/varchar/text, text->varchar, numeric(p,s)->numeric(q>=p,s) or "
-        "numeric, varbit(n)->varbit(m>=n), cidr->inet, timestamp(p)->timestamp(q>=p); timestamp<->"
-        "timestamptz only when the session TimeZone is UTC (12+)",
-        scan=None, scan_when="a rewrite; indexes on the column are rebuilt",
-        alternative="add a new column of the new type, backfill it in batches, swap names in one short "
-        "transaction",
-        source=f"{_ALTER} (SET DATA TYPE); {_ALTER_NOTES} (binary-coercible changes skip the rewrite); "
-        f"locks on the other side of a foreign key: {_MEASURED}",
-    ),),
-    "alter_table.set_default": (Row(
-        AE, recurse=True, note="affects only rows inserted later; existing rows are not touched",
-        source=f"{_ALTER} (SET/DROP DEFAULT)",
-    ),),
+    "alter_table.add_column": (
+        Row(
+            AE,
+            recurse=True,
+            others=(Other("referenced", SRE, when="the column has REFERENCES"),),
+            rewrite=None,
+            rewrite_when="a volatile DEFAULT (random(), clock_timestamp(), gen_random_uuid(), nextval()), "
+            "a serial type, GENERATED ... AS IDENTITY or GENERATED ALWAYS AS (...) STORED; "
+            "a constant or stable default (now()) is stored in the catalog instead (11+)",
+            scan=None,
+            scan_when="a REFERENCES or CHECK clause is validated against every row",
+            alternative="add the column without the volatile default (or nullable), backfill in batches, "
+            "then SET DEFAULT / SET NOT NULL",
+            source=f"{_ALTER} (ADD COLUMN); {_ALTER_NOTES} (volatile defaults, stored generated columns "
+            "and identity columns force a rewrite)",
+        ),
+    ),
+    "alter_table.drop_column": (
+        Row(
+            AE,
+            recurse=True,
+            note="the column is only hidden; its space is reclaimed as rows are rewritten later",
+            source=f"{_ALTER} (DROP COLUMN); {_ALTER_NOTES} (DROP COLUMN does not physically remove the column)",
+        ),
+    ),
+    "alter_table.alter_column_type": (
+        Row(
+            AE,
+            recurse=True,
+            others=(
+                Other("referencing", AE, when="other tables' foreign keys point at this column"),
+                Other("fk_parents", AE, when="the column belongs to a foreign key of this table"),
+            ),
+            rewrite=None,
+            rewrite_when="unless the old type is binary-coercible to the new one and USING does not change "
+            "the value: varchar(n)->varchar(m>=n)/varchar/text, text->varchar, numeric(p,s)->numeric(q>=p,s) or "
+            "numeric, varbit(n)->varbit(m>=n), cidr->inet, timestamp(p)->timestamp(q>=p); timestamp<->"
+            "timestamptz only when the session TimeZone is UTC (12+)",
+            scan=None,
+            scan_when="a rewrite; indexes on the column are rebuilt",
+            alternative="add a new column of the new type, backfill it in batches, swap names in one short transaction",
+            source=f"{_ALTER} (SET DATA TYPE); {_ALTER_NOTES} (binary-coercible changes skip the rewrite); "
+            f"locks on the other side of a foreign key: {_MEASURED}",
+        ),
+    ),
+    "alter_table.set_default": (
+        Row(
+            AE,
+            recurse=True,
+            note="affects only rows inserted later; existing rows are not touched",
+            source=f"{_ALTER} (SET/DROP DEFAULT)",
+        ),
+    ),
     "alter_table.drop_default": (Row(AE, recurse=True, source=f"{_ALTER} (SET/DROP DEFAULT)"),),
-    "alter_table.set_not_null": (Row(
-        AE, recurse=True,
-        scan=None,
-        scan_when="unless a valid CHECK (col IS NOT NULL) constraint already proves no row is NULL (12+)",
-        alternative="ADD CONSTRAINT ... CHECK (col IS NOT NULL) NOT VALID; VALIDATE CONSTRAINT (SHARE UPDATE "
-        "EXCLUSIVE); then SET NOT NULL skips its scan (12+) and the CHECK can be dropped",
-        source=f"{_ALTER} (SET/DROP NOT NULL: the full-table check and when it is skipped)",
-    ),),
+    "alter_table.set_not_null": (
+        Row(
+            AE,
+            recurse=True,
+            scan=None,
+            scan_when="unless a valid CHECK (col IS NOT NULL) constraint already proves no row is NULL (12+)",
+            alternative="ADD CONSTRAINT ... CHECK (col IS NOT NULL) NOT VALID; VALIDATE CONSTRAINT (SHARE UPDATE "
+            "EXCLUSIVE); then SET NOT NULL skips its scan (12+) and the CHECK can be dropped",
+            source=f"{_ALTER} (SET/DROP NOT NULL: the full-table check and when it is skipped)",
+        ),
+    ),
     "alter_table.drop_not_null": (Row(AE, recurse=True, source=f"{_ALTER} (SET/DROP NOT NULL)"),),
-    "alter_table.set_statistics": (Row(
-        SUE, recurse=True, source=f"{_ALTER} (SET STATISTICS: SHARE UPDATE EXCLUSIVE)",
-    ),),
-    "alter_table.set_storage": (Row(
-        AE, recurse=True, note="affects only values stored later",
-        source=f"{_ALTER} (SET STORAGE; no lock level given, so ACCESS EXCLUSIVE)",
-    ),),
-    "alter_table.set_compression": (Row(
-        AE, recurse=True, since=14, note="affects only values compressed later",
-        source=f"{_ALTER} (SET COMPRESSION, 14+)",
-    ),),
-    "alter_table.add_identity": (Row(
-        AE, recurse=True, note="existing rows keep their values; the column must already be NOT NULL",
-        source=f"{_ALTER} (ADD GENERATED ... AS IDENTITY)",
-    ),),
-    "alter_table.set_identity": (Row(
-        AE, recurse=True, note="the identity sequence is also locked (SHARE ROW EXCLUSIVE)",
-        source=f"{_ALTER} (SET GENERATED / SET sequence_option)",
-    ),),
+    "alter_table.set_statistics": (
+        Row(
+            SUE,
+            recurse=True,
+            source=f"{_ALTER} (SET STATISTICS: SHARE UPDATE EXCLUSIVE)",
+        ),
+    ),
+    "alter_table.set_storage": (
+        Row(
+            AE,
+            recurse=True,
+            note="affects only values stored later",
+            source=f"{_ALTER} (SET STORAGE; no lock level given, so ACCESS EXCLUSIVE)",
+        ),
+    ),
+    "alter_table.set_compression": (
+        Row(
+            AE,
+            recurse=True,
+            since=14,
+            note="affects only values compressed later",
+            source=f"{_ALTER} (SET COMPRESSION, 14+)",
+        ),
+    ),
+    "alter_table.add_identity": (
+        Row(
+            AE,
+            recurse=True,
+            note="existing rows keep their values; the column must already be NOT NULL",
+            source=f"{_ALTER} (ADD GENERATED ... AS IDENTITY)",
+        ),
+    ),
+    "alter_table.set_identity": (
+        Row(
+            AE,
+            recurse=True,
+            note="the identity sequence is also locked (SHARE ROW EXCLUSIVE)",
+            source=f"{_ALTER} (SET GENERATED / SET sequence_option)",
+        ),
+    ),
     "alter_table.drop_identity": (Row(AE, recurse=True, source=f"{_ALTER} (DROP IDENTITY)"),),
-    "alter_table.drop_expression": (Row(
-        AE, recurse=True, since=13, source=f"{_ALTER} (DROP EXPRESSION, 13+)",
-    ),),
-    "alter_table.set_expression": (Row(
-        AE, recurse=True, since=17, rewrite=True, scan=True,
-        source=f"{_ALTER} (SET EXPRESSION, 17+: rewrites the table)",
-    ),),
+    "alter_table.drop_expression": (
+        Row(
+            AE,
+            recurse=True,
+            since=13,
+            source=f"{_ALTER} (DROP EXPRESSION, 13+)",
+        ),
+    ),
+    "alter_table.set_expression": (
+        Row(
+            AE,
+            recurse=True,
+            since=17,
+            rewrite=True,
+            scan=True,
+            source=f"{_ALTER} (SET EXPRESSION, 17+: rewrites the table)",
+        ),
+    ),
     # ------------------------------------------------------------------ ALTER TABLE: constraints
-    "alter_table.add_primary_key": (Row(
-        AE, recurse=True,
-        scan=None,
-        scan_when="always builds the index (reads every row) unless USING INDEX; with USING INDEX, only "
-        "when a key column is still nullable (an implicit SET NOT NULL scan)",
-        alternative="CREATE UNIQUE INDEX CONCURRENTLY, then ADD CONSTRAINT ... PRIMARY KEY USING INDEX "
-        "(columns already NOT NULL)",
-        source=f"{_ALTER} (ADD table_constraint, ADD table_constraint_using_index); CREATE INDEX reference "
-        "page (building an index reads the whole table)",
-    ),),
-    "alter_table.add_unique": (Row(
-        AE, recurse=True,
-        scan=None, scan_when="builds the index, unless USING INDEX",
-        alternative="CREATE UNIQUE INDEX CONCURRENTLY, then ADD CONSTRAINT ... UNIQUE USING INDEX",
-        source=f"{_ALTER} (ADD table_constraint, ADD table_constraint_using_index)",
-    ),),
-    "alter_table.add_constraint_using_index": (Row(
-        AE,
-        scan=None, scan_when="a PRIMARY KEY over columns not yet NOT NULL (implicit SET NOT NULL scan)",
-        note="the index is renamed to the constraint name (SHARE UPDATE EXCLUSIVE on the index)",
-        source=f"{_ALTER} (ADD table_constraint_using_index)",
-    ),),
-    "alter_table.add_exclude": (Row(
-        AE, recurse=True, scan=True, since=12,
-        note="partitioned tables accept exclusion constraints from 17 on",
-        alternative="none online: the exclusion index cannot be attached with USING INDEX",
-        source=f"{_ALTER} (ADD table_constraint)",
-    ),),
-    "alter_table.add_foreign_key": (Row(
-        SRE, recurse=True, others=(_REFERENCED_SRE,),
-        scan=None, scan_when="unless NOT VALID: every row is checked against the referenced table",
-        alternative="ADD CONSTRAINT ... FOREIGN KEY ... NOT VALID, then VALIDATE CONSTRAINT in a later "
-        "transaction (SHARE UPDATE EXCLUSIVE here, ROW SHARE on the referenced table)",
-        source=f"{_ALTER} (ADD table_constraint: SHARE ROW EXCLUSIVE here and on the referenced table); "
-        f"{_ALTER_NOTES} (NOT VALID)",
-    ),),
-    "alter_table.add_check": (Row(
-        AE, recurse=True,
-        scan=None, scan_when="unless NOT VALID",
-        alternative="ADD CONSTRAINT ... CHECK (...) NOT VALID, then VALIDATE CONSTRAINT",
-        source=f"{_ALTER} (ADD table_constraint, NOT VALID)",
-    ),),
-    "alter_table.validate_constraint": (Row(
-        SUE, recurse=True,
-        others=(Other("referenced", ROW_SHARE, when="the constraint is a foreign key"),),
-        scan=True,
-        note="the scan runs under SHARE UPDATE EXCLUSIVE: reads and writes go on",
-        source=f"{_ALTER} (VALIDATE CONSTRAINT: SHARE UPDATE EXCLUSIVE, ROW SHARE on the referenced table "
-        "for a foreign key)",
-    ),),
-    "alter_table.drop_constraint": (Row(
-        AE, recurse=True,
-        others=(Other("referenced", AE, when="the constraint is a foreign key"),),
-        note="dropping a foreign key also takes ACCESS EXCLUSIVE on the referenced table, which loses "
-        "its RI triggers",
-        source=f"{_ALTER} (DROP CONSTRAINT); lock on the referenced table: {_MEASURED}",
-    ),),
-    "alter_table.alter_constraint": (Row(
-        AE, recurse=True, note="changes only the constraint's deferrability",
-        source=f"{_ALTER} (ALTER CONSTRAINT)",
-    ),),
-    "alter_table.rename_constraint": (Row(
-        AE, recurse=True,
-        note="renaming a PRIMARY KEY/UNIQUE constraint also renames its index (SHARE UPDATE EXCLUSIVE)",
-        source=f"{_ALTER} (RENAME CONSTRAINT)",
-    ),),
+    "alter_table.add_primary_key": (
+        Row(
+            AE,
+            recurse=True,
+            scan=None,
+            scan_when="always builds the index (reads every row) unless USING INDEX; with USING INDEX, only "
+            "when a key column is still nullable (an implicit SET NOT NULL scan)",
+            alternative="CREATE UNIQUE INDEX CONCURRENTLY, then ADD CONSTRAINT ... PRIMARY KEY USING INDEX "
+            "(columns already NOT NULL)",
+            source=f"{_ALTER} (ADD table_constraint, ADD table_constraint_using_index); CREATE INDEX reference "
+            "page (building an index reads the whole table)",
+        ),
+    ),
+    "alter_table.add_unique": (
+        Row(
+            AE,
+            recurse=True,
+            scan=None,
+            scan_when="builds the index, unless USING INDEX",
+            alternative="CREATE UNIQUE INDEX CONCURRENTLY, then ADD CONSTRAINT ... UNIQUE USING INDEX",
+            source=f"{_ALTER} (ADD table_constraint, ADD table_constraint_using_index)",
+        ),
+    ),
+    "alter_table.add_constraint_using_index": (
+        Row(
+            AE,
+            scan=None,
+            scan_when="a PRIMARY KEY over columns not yet NOT NULL (implicit SET NOT NULL scan)",
+            note="the index is renamed to the constraint name (SHARE UPDATE EXCLUSIVE on the index)",
+            source=f"{_ALTER} (ADD table_constraint_using_index)",
+        ),
+    ),
+    "alter_table.add_exclude": (
+        Row(
+            AE,
+            recurse=True,
+            scan=True,
+            since=12,
+            note="partitioned tables accept exclusion constraints from 17 on",
+            alternative="none online: the exclusion index cannot be attached with USING INDEX",
+            source=f"{_ALTER} (ADD table_constraint)",
+        ),
+    ),
+    "alter_table.add_foreign_key": (
+        Row(
+            SRE,
+            recurse=True,
+            others=(_REFERENCED_SRE,),
+            scan=None,
+            scan_when="unless NOT VALID: every row is checked against the referenced table",
+            alternative="ADD CONSTRAINT ... FOREIGN KEY ... NOT VALID, then VALIDATE CONSTRAINT in a later "
+            "transaction (SHARE UPDATE EXCLUSIVE here, ROW SHARE on the referenced table)",
+            source=f"{_ALTER} (ADD table_constraint: SHARE ROW EXCLUSIVE here and on the referenced table); "
+            f"{_ALTER_NOTES} (NOT VALID)",
+        ),
+    ),
+    "alter_table.add_check": (
+        Row(
+            AE,
+            recurse=True,
+            scan=None,
+            scan_when="unless NOT VALID",
+            alternative="ADD CONSTRAINT ... CHECK (...) NOT VALID, then VALIDATE CONSTRAINT",
+            source=f"{_ALTER} (ADD table_constraint, NOT VALID)",
+        ),
+    ),
+    "alter_table.validate_constraint": (
+        Row(
+            SUE,
+            recurse=True,
+            others=(Other("referenced", ROW_SHARE, when="the constraint is a foreign key"),),
+            scan=True,
+            note="the scan runs under SHARE UPDATE EXCLUSIVE: reads and writes go on",
+            source=f"{_ALTER} (VALIDATE CONSTRAINT: SHARE UPDATE EXCLUSIVE, ROW SHARE on the referenced table "
+            "for a foreign key)",
+        ),
+    ),
+    "alter_table.drop_constraint": (
+        Row(
+            AE,
+            recurse=True,
+            others=(Other("referenced", AE, when="the constraint is a foreign key"),),
+            note="dropping a foreign key also takes ACCESS EXCLUSIVE on the referenced table, which loses "
+            "its RI triggers",
+            source=f"{_ALTER} (DROP CONSTRAINT); lock on the referenced table: {_MEASURED}",
+        ),
+    ),
+    "alter_table.alter_constraint": (
+        Row(
+            AE,
+            recurse=True,
+            note="changes only the constraint's deferrability",
+            source=f"{_ALTER} (ALTER CONSTRAINT)",
+        ),
+    ),
+    "alter_table.rename_constraint": (
+        Row(
+            AE,
+            recurse=True,
+            note="renaming a PRIMARY KEY/UNIQUE constraint also renames its index (SHARE UPDATE EXCLUSIVE)",
+            source=f"{_ALTER} (RENAME CONSTRAINT)",
+        ),
+    ),
     # ------------------------------------------------------------------ ALTER TABLE: table-level
     "alter_table.rename_table": (Row(AE, source=f"{_ALTER} (RENAME)"),),
     "alter_table.rename_column": (Row(AE, recurse=True, source=f"{_ALTER} (RENAME COLUMN)"),),
     "alter_table.set_schema": (Row(AE, source=f"{_ALTER} (SET SCHEMA)"),),
-    "alter_table.set_tablespace": (Row(
-        AE, rewrite=True, scan=True,
-        rewrite_when="the data files are copied to the new tablespace (no-op when already there; "
-        "a partitioned table only changes the default for future partitions)",
-        alternative="pg_repack --tablespace, or create the table in the right tablespace from the start",
-        source=f"{_ALTER} (SET TABLESPACE: the data files are moved)",
-    ),),
-    "alter_table.set_logged": (Row(
-        AE, rewrite=True, scan=True, source=f"{_ALTER} (SET LOGGED / UNLOGGED: the table is rewritten)",
-    ),),
-    "alter_table.set_unlogged": (Row(
-        AE, rewrite=True, scan=True, source=f"{_ALTER} (SET LOGGED / UNLOGGED: the table is rewritten)",
-    ),),
-    "alter_table.set_access_method": (Row(
-        AE, rewrite=True, scan=True, since=15,
-        rewrite_when="the table is rewritten into the new access method (no-op when it is already that one)",
-        alternative="pg_repack-style copy, or create the table with the right access method",
-        source=f"{_ALTER} (SET ACCESS METHOD, 15+: rewrites the table)",
-    ),),
-    "alter_table.set_storage_params": (Row(
-        None,  # resolved per parameter from RELOPTION_LOCKS: the strongest one listed wins
-        note="lock level depends on the parameters; fillfactor affects only pages written later",
-        source=f"{_ALTER} (SET ( storage_parameter ...): SHARE UPDATE EXCLUSIVE for fillfactor, toast and "
-        "autovacuum parameters and parallel_workers, else ACCESS EXCLUSIVE)",
-    ),),
-    "alter_table.reset_storage_params": (Row(
-        None, source=f"{_ALTER} (RESET ( storage_parameter ...): same levels as SET)",
-    ),),
-    "alter_table.cluster_on": (Row(
-        SUE, others=(Other("index", SUE),),
-        note="only marks the index; nothing is reordered until CLUSTER runs",
-        source=f"{_ALTER} (CLUSTER ON / SET WITHOUT CLUSTER: SHARE UPDATE EXCLUSIVE)",
-    ),),
-    "alter_table.set_without_cluster": (Row(
-        SUE, source=f"{_ALTER} (CLUSTER ON / SET WITHOUT CLUSTER: SHARE UPDATE EXCLUSIVE)",
-    ),),
-    "alter_table.enable_trigger": (Row(
-        SRE, recurse=True, source=f"{_ALTER} (ENABLE/DISABLE TRIGGER: SHARE ROW EXCLUSIVE)",
-    ),),
-    "alter_table.disable_trigger": (Row(
-        SRE, recurse=True, source=f"{_ALTER} (ENABLE/DISABLE TRIGGER: SHARE ROW EXCLUSIVE)",
-    ),),
+    "alter_table.set_tablespace": (
+        Row(
+            AE,
+            rewrite=True,
+            scan=True,
+            rewrite_when="the data files are copied to the new tablespace (no-op when already there; "
+            "a partitioned table only changes the default for future partitions)",
+            alternative="pg_repack --tablespace, or create the table in the right tablespace from the start",
+            source=f"{_ALTER} (SET TABLESPACE: the data files are moved)",
+        ),
+    ),
+    "alter_table.set_logged": (
+        Row(
+            AE,
+            rewrite=True,
+            scan=True,
+            source=f"{_ALTER} (SET LOGGED / UNLOGGED: the table is rewritten)",
+        ),
+    ),
+    "alter_table.set_unlogged": (
+        Row(
+            AE,
+            rewrite=True,
+            scan=True,
+            source=f"{_ALTER} (SET LOGGED / UNLOGGED: the table is rewritten)",
+        ),
+    ),
+    "alter_table.set_access_method": (
+        Row(
+            AE,
+            rewrite=True,
+            scan=True,
+            since=15,
+            rewrite_when="the table is rewritten into the new access method (no-op when it is already that one)",
+            alternative="pg_repack-style copy, or create the table with the right access method",
+            source=f"{_ALTER} (SET ACCESS METHOD, 15+: rewrites the table)",
+        ),
+    ),
+    "alter_table.set_storage_params": (
+        Row(
+            None,  # resolved per parameter from RELOPTION_LOCKS: the strongest one listed wins
+            note="lock level depends on the parameters; fillfactor affects only pages written later",
+            source=f"{_ALTER} (SET ( storage_parameter ...): SHARE UPDATE EXCLUSIVE for fillfactor, toast and "
+            "autovacuum parameters and parallel_workers, else ACCESS EXCLUSIVE)",
+        ),
+    ),
+    "alter_table.reset_storage_params": (
+        Row(
+            None,
+            source=f"{_ALTER} (RESET ( storage_parameter ...): same levels as SET)",
+        ),
+    ),
+    "alter_table.cluster_on": (
+        Row(
+            SUE,
+            others=(Other("index", SUE),),
+            note="only marks the index; nothing is reordered until CLUSTER runs",
+            source=f"{_ALTER} (CLUSTER ON / SET WITHOUT CLUSTER: SHARE UPDATE EXCLUSIVE)",
+        ),
+    ),
+    "alter_table.set_without_cluster": (
+        Row(
+            SUE,
+            source=f"{_ALTER} (CLUSTER ON / SET WITHOUT CLUSTER: SHARE UPDATE EXCLUSIVE)",
+        ),
+    ),
+    "alter_table.enable_trigger": (
+        Row(
+            SRE,
+            recurse=True,
+            source=f"{_ALTER} (ENABLE/DISABLE TRIGGER: SHARE ROW EXCLUSIVE)",
+        ),
+    ),
+    "alter_table.disable_trigger": (
+        Row(
+            SRE,
+            recurse=True,
+            source=f"{_ALTER} (ENABLE/DISABLE TRIGGER: SHARE ROW EXCLUSIVE)",
+        ),
+    ),
     "alter_table.enable_rule": (Row(AE, source=f"{_ALTER} (ENABLE/DISABLE RULE)"),),
     "alter_table.disable_rule": (Row(AE, source=f"{_ALTER} (ENABLE/DISABLE RULE)"),),
     "alter_table.enable_rls": (Row(AE, source=f"{_ALTER} (ENABLE/DISABLE ROW LEVEL SECURITY)"),),
     "alter_table.disable_rls": (Row(AE, source=f"{_ALTER} (ENABLE/DISABLE ROW LEVEL SECURITY)"),),
     "alter_table.force_rls": (Row(AE, source=f"{_ALTER} (FORCE/NO FORCE ROW LEVEL SECURITY)"),),
     "alter_table.no_force_rls": (Row(AE, source=f"{_ALTER} (FORCE/NO FORCE ROW LEVEL SECURITY)"),),
-    "alter_table.replica_identity": (Row(
-        AE, note="REPLICA IDENTITY USING INDEX also takes SHARE on that index",
-        source=f"{_ALTER} (REPLICA IDENTITY)",
-    ),),
-    "alter_table.owner_to": (Row(
-        AE, note="when the owner really changes, the table's indexes are locked ACCESS EXCLUSIVE too",
-        source=f"{_ALTER} (OWNER TO)",
-    ),),
-    "alter_table.inherit": (Row(
-        AE, others=(Other("inherit_parent", SUE),),
-        note="the child's columns and constraints are compared with the parent's; no data is read",
-        source=f"{_ALTER} (INHERIT); lock on the parent: {_MEASURED}",
-    ),),
-    "alter_table.no_inherit": (Row(
-        AE, others=(Other("inherit_parent", ACCESS_SHARE),),
-        source=f"{_ALTER} (NO INHERIT); lock on the parent: {_MEASURED}",
-    ),),
+    "alter_table.replica_identity": (
+        Row(
+            AE,
+            note="REPLICA IDENTITY USING INDEX also takes SHARE on that index",
+            source=f"{_ALTER} (REPLICA IDENTITY)",
+        ),
+    ),
+    "alter_table.owner_to": (
+        Row(
+            AE,
+            note="when the owner really changes, the table's indexes are locked ACCESS EXCLUSIVE too",
+            source=f"{_ALTER} (OWNER TO)",
+        ),
+    ),
+    "alter_table.inherit": (
+        Row(
+            AE,
+            others=(Other("inherit_parent", SUE),),
+            note="the child's columns and constraints are compared with the parent's; no data is read",
+            source=f"{_ALTER} (INHERIT); lock on the parent: {_MEASURED}",
+        ),
+    ),
+    "alter_table.no_inherit": (
+        Row(
+            AE,
+            others=(Other("inherit_parent", ACCESS_SHARE),),
+            source=f"{_ALTER} (NO INHERIT); lock on the parent: {_MEASURED}",
+        ),
+    ),
     "alter_table.of_type": (Row(AE, source=f"{_ALTER} (OF type_name)"),),
     "alter_table.not_of": (Row(AE, source=f"{_ALTER} (NOT OF)"),),
     # ------------------------------------------------------------------ ALTER TABLE: partitions
-    "alter_table.attach_partition": (Row(
-        SUE,
-        others=(
-            Other("partition", AE, recurse=True),
-            Other("default_partition", AE, when="the parent has a DEFAULT partition (it is scanned too)",
-                  recurse=True),
+    "alter_table.attach_partition": (
+        Row(
+            SUE,
+            others=(
+                Other("partition", AE, recurse=True),
+                Other(
+                    "default_partition", AE, when="the parent has a DEFAULT partition (it is scanned too)", recurse=True
+                ),
+            ),
+            scan=None,
+            scan_when="unless a valid CHECK constraint on the new partition implies its bound; a DEFAULT "
+            "partition is scanned unless its constraints exclude the new bound",
+            alternative="before attaching, ADD a CHECK constraint matching the bound (NOT VALID + VALIDATE), "
+            "and one on the DEFAULT partition excluding it; drop them afterwards",
+            source=f"{_ALTER} (ATTACH PARTITION: SHARE UPDATE EXCLUSIVE on the parent, ACCESS EXCLUSIVE on "
+            "the partition and the DEFAULT partition, 12+); 5.11 Table Partitioning, Partition Maintenance",
         ),
-        scan=None,
-        scan_when="unless a valid CHECK constraint on the new partition implies its bound; a DEFAULT "
-        "partition is scanned unless its constraints exclude the new bound",
-        alternative="before attaching, ADD a CHECK constraint matching the bound (NOT VALID + VALIDATE), "
-        "and one on the DEFAULT partition excluding it; drop them afterwards",
-        source=f"{_ALTER} (ATTACH PARTITION: SHARE UPDATE EXCLUSIVE on the parent, ACCESS EXCLUSIVE on "
-        "the partition and the DEFAULT partition, 12+); 5.11 Table Partitioning, Partition Maintenance",
-    ),),
-    "alter_table.detach_partition": (Row(
-        AE,
-        others=(
-            Other("partition", AE, recurse=True),
-            Other("default_partition", AE, when="the parent has a DEFAULT partition", recurse=True),
+    ),
+    "alter_table.detach_partition": (
+        Row(
+            AE,
+            others=(
+                Other("partition", AE, recurse=True),
+                Other("default_partition", AE, when="the parent has a DEFAULT partition", recurse=True),
+            ),
+            alternative="DETACH PARTITION ... CONCURRENTLY (14+, no DEFAULT partition, not in a transaction block)",
+            source=f"{_ALTER} (DETACH PARTITION); lock on the DEFAULT partition: {_MEASURED}",
         ),
-        alternative="DETACH PARTITION ... CONCURRENTLY (14+, no DEFAULT partition, not in a transaction "
-        "block)",
-        source=f"{_ALTER} (DETACH PARTITION); lock on the DEFAULT partition: {_MEASURED}",
-    ),),
-    "alter_table.detach_partition_concurrently": (Row(
-        SUE, since=14,
-        others=(Other("partition", SUE, recurse=True),),
-        note="runs as two transactions and waits for every transaction using the parent; refused when "
-        "the parent has a DEFAULT partition or inside a transaction block",
-        source=f"{_ALTER} (DETACH PARTITION ... CONCURRENTLY, 14+: SHARE UPDATE EXCLUSIVE on both tables)",
-    ),),
-    "alter_table.detach_partition_finalize": (Row(
-        SUE, since=14,
-        others=(Other("partition", SUE),),
-        note="completes a DETACH ... CONCURRENTLY that was cancelled or interrupted",
-        source=f"{_ALTER} (DETACH PARTITION ... FINALIZE, 14+)",
-    ),),
+    ),
+    "alter_table.detach_partition_concurrently": (
+        Row(
+            SUE,
+            since=14,
+            others=(Other("partition", SUE, recurse=True),),
+            note="runs as two transactions and waits for every transaction using the parent; refused when "
+            "the parent has a DEFAULT partition or inside a transaction block",
+            source=f"{_ALTER} (DETACH PARTITION ... CONCURRENTLY, 14+: SHARE UPDATE EXCLUSIVE on both tables)",
+        ),
+    ),
+    "alter_table.detach_partition_finalize": (
+        Row(
+            SUE,
+            since=14,
+            others=(Other("partition", SUE),),
+            note="completes a DETACH ... CONCURRENTLY that was cancelled or interrupted",
+            source=f"{_ALTER} (DETACH PARTITION ... FINALIZE, 14+)",
+        ),
+    ),
     # ------------------------------------------------------------------ other statements
-    "create_table": (Row(
-        None, others=(Other("referenced", SRE, when="a column or table constraint has REFERENCES"),),
-        note="the new table itself is invisible to other sessions until commit",
-        source=f"{_LOCKING} (SHARE ROW EXCLUSIVE, taken to add the RI triggers on the referenced table); "
-        f"{_MEASURED}",
-    ),),
-    "create_table_like": (Row(
-        None, others=(Other("sources", ACCESS_SHARE),), source=f"CREATE TABLE reference page (LIKE); {_MEASURED}",
-    ),),
-    "create_table_as": (Row(
-        None, others=(Other("sources", ACCESS_SHARE),), scan=True,
-        source="CREATE TABLE AS reference page (runs the query)",
-    ),),
-    "create_partition": (Row(
-        None,
-        others=(
-            Other("parent", AE),
-            Other("default_partition", AE, when="the parent has a DEFAULT partition (it is scanned too)",
-                  recurse=True),
+    "create_table": (
+        Row(
+            None,
+            others=(Other("referenced", SRE, when="a column or table constraint has REFERENCES"),),
+            note="the new table itself is invisible to other sessions until commit",
+            source=f"{_LOCKING} (SHARE ROW EXCLUSIVE, taken to add the RI triggers on the referenced table); "
+            f"{_MEASURED}",
         ),
-        scan=None, scan_when="the DEFAULT partition is scanned for rows belonging to the new bound",
-        alternative="CREATE TABLE ... (LIKE parent INCLUDING ALL), load it, add a CHECK matching the bound, "
-        "then ALTER TABLE parent ATTACH PARTITION (SHARE UPDATE EXCLUSIVE on the parent)",
-        source="CREATE TABLE reference page (PARTITION OF: ACCESS EXCLUSIVE on the parent); 5.11 Table "
-        f"Partitioning; {_MEASURED}",
-    ),),
-    "create_index": (Row(
-        SHARE, recurse=True, scan=True,
-        alternative="CREATE INDEX CONCURRENTLY (on a partitioned table: CREATE INDEX ON ONLY the parent, "
-        "CONCURRENTLY on each partition, then ALTER INDEX ... ATTACH PARTITION)",
-        source=f"CREATE INDEX reference page (a normal build locks out writes, not reads); {_LOCKING} (SHARE)",
-    ),),
-    "create_index.concurrently": (Row(
-        SUE, scan=True,
-        note="two table scans and waits for older transactions; not in a transaction block; refused on "
-        "partitioned tables before 18; a failure leaves an INVALID index to drop",
-        source="CREATE INDEX reference page, Building Indexes Concurrently (SHARE UPDATE EXCLUSIVE)",
-    ),),
-    "drop_index": (Row(
-        None,
-        others=(Other("index_table", AE, recurse=True), Other("index", AE)),
-        note="an ACCESS EXCLUSIVE lock on any index blocks every query that plans against its table",
-        alternative="DROP INDEX CONCURRENTLY (not for partitioned indexes, not in a transaction block)",
-        source=f"DROP INDEX reference page (ACCESS EXCLUSIVE on the table unless CONCURRENTLY); {_LOCKING}",
-    ),),
-    "drop_index.concurrently": (Row(
-        None,
-        others=(Other("index_table", SUE), Other("index", SUE)),
-        note="waits for every transaction using the table; not in a transaction block",
-        source="DROP INDEX reference page (CONCURRENTLY); server: SHARE UPDATE EXCLUSIVE on table and index, "
-        + _MEASURED,
-    ),),
-    "alter_index.rename": (Row(
-        None, others=(Other("index", SUE),),
-        source="ALTER INDEX reference page (RENAME: SHARE UPDATE EXCLUSIVE, 12+)",
-    ),),
-    "alter_index.set_tablespace": (Row(
-        None, others=(Other("index", AE),), scan=True,
-        note="the index (not the table) is copied; ACCESS EXCLUSIVE on an index blocks every query that plans against its "
-        "table",
-        alternative="REINDEX INDEX CONCURRENTLY ... TABLESPACE (14+)",
-        source="ALTER INDEX reference page (SET TABLESPACE)",
-    ),),
-    "alter_index.set_storage_params": (Row(
-        None, others=(Other("index", SUE),), note="affects only index pages written later",
-        source=f"ALTER INDEX reference page (SET/RESET ( storage_parameter )); {_MEASURED}",
-    ),),
-    "alter_index.set_statistics": (Row(
-        None, others=(Other("index", SUE),), source=f"ALTER INDEX reference page (ALTER COLUMN ... SET "
-        f"STATISTICS); {_MEASURED}",
-    ),),
-    "alter_index.attach_partition": (Row(
-        None, others=(Other("index", SUE),),
-        note="the partition's index is locked ACCESS EXCLUSIVE, both tables ACCESS SHARE",
-        source=f"ALTER INDEX reference page (ATTACH PARTITION); {_MEASURED}",
-    ),),
-    "alter_index.other": (Row(
-        None, others=(Other("index", AE),),
-        note="unrecognised ALTER INDEX form: assumed ACCESS EXCLUSIVE on the index",
-        source="ALTER INDEX reference page",
-    ),),
-    "reindex": (Row(
-        SHARE,
-        others=(Other("table_indexes", AE),),
-        recurse=True,
-        scan=True, rewrite=False,
-        note="REINDEX TABLE/INDEX: SHARE on the table, ACCESS EXCLUSIVE on each index, which blocks every "
-        "query that plans against the table (the planner opens all its indexes), not only those that "
-        "would use the index; REINDEX SCHEMA/DATABASE/SYSTEM and partitioned tables (14+) run one "
-        "transaction per table and not in a transaction block",
-        alternative="REINDEX ... CONCURRENTLY (12+)",
-        source="REINDEX reference page (Description, Notes: locks out writes, ACCESS EXCLUSIVE on the "
-        "index); reads blocked: " + _MEASURED,
-    ),),
-    "reindex.concurrently": (Row(
-        SUE, since=12, recurse=True, partition_mode=SHARE,
-        others=(Other("table_indexes", SUE),),
-        scan=True,
-        note="builds a new copy of each index then swaps it in; waits for older transactions; the old copy "
-        "is dropped at the end under ACCESS EXCLUSIVE once no query can use it; not in a transaction "
-        "block; on a partitioned table (14+) the partitions are first listed under SHARE "
-        "(blocks writes until that opening transaction commits)",
-        source="REINDEX reference page, Rebuilding Indexes Concurrently (SHARE UPDATE EXCLUSIVE); "
-        "partitions under SHARE: " + _MEASURED,
-    ),),
-    "drop_table": (Row(
-        AE, recurse=True,
-        others=(Other("fk_parents", AE, when="the dropped table has foreign keys (their RI triggers on "
-                      "the referenced tables are dropped)"),
+    ),
+    "create_table_like": (
+        Row(
+            None,
+            others=(Other("sources", ACCESS_SHARE),),
+            source=f"CREATE TABLE reference page (LIKE); {_MEASURED}",
+        ),
+    ),
+    "create_table_as": (
+        Row(
+            None,
+            others=(Other("sources", ACCESS_SHARE),),
+            scan=True,
+            source="CREATE TABLE AS reference page (runs the query)",
+        ),
+    ),
+    "create_partition": (
+        Row(
+            None,
+            others=(
+                Other("parent", AE),
+                Other(
+                    "default_partition", AE, when="the parent has a DEFAULT partition (it is scanned too)", recurse=True
+                ),
+            ),
+            scan=None,
+            scan_when="the DEFAULT partition is scanned for rows belonging to the new bound",
+            alternative="CREATE TABLE ... (LIKE parent INCLUDING ALL), load it, add a CHECK matching the bound, "
+            "then ALTER TABLE parent ATTACH PARTITION (SHARE UPDATE EXCLUSIVE on the parent)",
+            source="CREATE TABLE reference page (PARTITION OF: ACCESS EXCLUSIVE on the parent); 5.11 Table "
+            f"Partitioning; {_MEASURED}",
+        ),
+    ),
+    "create_index": (
+        Row(
+            SHARE,
+            recurse=True,
+            scan=True,
+            alternative="CREATE INDEX CONCURRENTLY (on a partitioned table: CREATE INDEX ON ONLY the parent, "
+            "CONCURRENTLY on each partition, then ALTER INDEX ... ATTACH PARTITION)",
+            source=f"CREATE INDEX reference page (a normal build locks out writes, not reads); {_LOCKING} (SHARE)",
+        ),
+    ),
+    "create_index.concurrently": (
+        Row(
+            SUE,
+            scan=True,
+            note="two table scans and waits for older transactions; not in a transaction block; refused on "
+            "partitioned tables before 18; a failure leaves an INVALID index to drop",
+            source="CREATE INDEX reference page, Building Indexes Concurrently (SHARE UPDATE EXCLUSIVE)",
+        ),
+    ),
+    "drop_index": (
+        Row(
+            None,
+            others=(Other("index_table", AE, recurse=True), Other("index", AE)),
+            note="an ACCESS EXCLUSIVE lock on any index blocks every query that plans against its table",
+            alternative="DROP INDEX CONCURRENTLY (not for partitioned indexes, not in a transaction block)",
+            source=f"DROP INDEX reference page (ACCESS EXCLUSIVE on the table unless CONCURRENTLY); {_LOCKING}",
+        ),
+    ),
+    "drop_index.concurrently": (
+        Row(
+            None,
+            others=(Other("index_table", SUE), Other("index", SUE)),
+            note="waits for every transaction using the table; not in a transaction block",
+            source="DROP INDEX reference page (CONCURRENTLY); server: SHARE UPDATE EXCLUSIVE on table and index, "
+            + _MEASURED,
+        ),
+    ),
+    "alter_index.rename": (
+        Row(
+            None,
+            others=(Other("index", SUE),),
+            source="ALTER INDEX reference page (RENAME: SHARE UPDATE EXCLUSIVE, 12+)",
+        ),
+    ),
+    "alter_index.set_tablespace": (
+        Row(
+            None,
+            others=(Other("index", AE),),
+            scan=True,
+            note="the index (not the table) is copied; ACCESS EXCLUSIVE on an index blocks every query that plans against its "
+            "table",
+            alternative="REINDEX INDEX CONCURRENTLY ... TABLESPACE (14+)",
+            source="ALTER INDEX reference page (SET TABLESPACE)",
+        ),
+    ),
+    "alter_index.set_storage_params": (
+        Row(
+            None,
+            others=(Other("index", SUE),),
+            note="affects only index pages written later",
+            source=f"ALTER INDEX reference page (SET/RESET ( storage_parameter )); {_MEASURED}",
+        ),
+    ),
+    "alter_index.set_statistics": (
+        Row(
+            None,
+            others=(Other("index", SUE),),
+            source=f"ALTER INDEX reference page (ALTER COLUMN ... SET STATISTICS); {_MEASURED}",
+        ),
+    ),
+    "alter_index.attach_partition": (
+        Row(
+            None,
+            others=(Other("index", SUE),),
+            note="the partition's index is locked ACCESS EXCLUSIVE, both tables ACCESS SHARE",
+            source=f"ALTER INDEX reference page (ATTACH PARTITION); {_MEASURED}",
+        ),
+    ),
+    "alter_index.other": (
+        Row(
+            None,
+            others=(Other("index", AE),),
+            note="unrecognised ALTER INDEX form: assumed ACCESS EXCLUSIVE on the index",
+            source="ALTER INDEX reference page",
+        ),
+    ),
+    "reindex": (
+        Row(
+            SHARE,
+            others=(Other("table_indexes", AE),),
+            recurse=True,
+            scan=True,
+            rewrite=False,
+            note="REINDEX TABLE/INDEX: SHARE on the table, ACCESS EXCLUSIVE on each index, which blocks every "
+            "query that plans against the table (the planner opens all its indexes), not only those that "
+            "would use the index; REINDEX SCHEMA/DATABASE/SYSTEM and partitioned tables (14+) run one "
+            "transaction per table and not in a transaction block",
+            alternative="REINDEX ... CONCURRENTLY (12+)",
+            source="REINDEX reference page (Description, Notes: locks out writes, ACCESS EXCLUSIVE on the "
+            "index); reads blocked: " + _MEASURED,
+        ),
+    ),
+    "reindex.concurrently": (
+        Row(
+            SUE,
+            since=12,
+            recurse=True,
+            partition_mode=SHARE,
+            others=(Other("table_indexes", SUE),),
+            scan=True,
+            note="builds a new copy of each index then swaps it in; waits for older transactions; the old copy "
+            "is dropped at the end under ACCESS EXCLUSIVE once no query can use it; not in a transaction "
+            "block; on a partitioned table (14+) the partitions are first listed under SHARE "
+            "(blocks writes until that opening transaction commits)",
+            source="REINDEX reference page, Rebuilding Indexes Concurrently (SHARE UPDATE EXCLUSIVE); "
+            "partitions under SHARE: " + _MEASURED,
+        ),
+    ),
+    "drop_table": (
+        Row(
+            AE,
+            recurse=True,
+            others=(
+                Other(
+                    "fk_parents",
+                    AE,
+                    when="the dropped table has foreign keys (their RI triggers on the referenced tables are dropped)",
+                ),
                 Other("referencing", AE, when="CASCADE drops other tables' foreign keys"),
-                Other("partition_parent", AE, when="the dropped table is a partition")),
-        source=f"DROP TABLE reference page; {_LOCKING} (ACCESS EXCLUSIVE); referenced tables: {_MEASURED}",
-    ),),
+                Other("partition_parent", AE, when="the dropped table is a partition"),
+            ),
+            source=f"DROP TABLE reference page; {_LOCKING} (ACCESS EXCLUSIVE); referenced tables: {_MEASURED}",
+        ),
+    ),
     "drop_view": (Row(AE, source=f"DROP VIEW reference page; {_LOCKING}"),),
-    "truncate": (Row(
-        AE, recurse=True, new_storage=True,
-        others=(Other("referencing", AE, when="CASCADE (tables referencing it are truncated too)"),),
-        note="fast (a new empty file) but ACCESS EXCLUSIVE",
-        alternative="DELETE in batches when other sessions must keep reading",
-        source=f"TRUNCATE reference page (ACCESS EXCLUSIVE on each table); {_LOCKING}",
-    ),),
-    "vacuum": (Row(
-        SUE, scan=True, recurse=True,
-        note="first looks each table up under ACCESS SHARE, then takes SHARE UPDATE EXCLUSIVE on it (and "
-        "on each partition of a partitioned table) in turn, one transaction per table; not in a "
-        "transaction block",
-        source=f"VACUUM reference page; {_LOCKING} (SHARE UPDATE EXCLUSIVE)",
-    ),),
-    "vacuum.full": (Row(
-        AE, rewrite=True, scan=True, recurse=True,
-        alternative="pg_repack (or pg_squeeze), which copy the table online and hold ACCESS EXCLUSIVE "
-        "only briefly at the swap",
-        source=f"VACUUM reference page (FULL rewrites the table under ACCESS EXCLUSIVE); {_LOCKING}",
-    ),),
-    "analyze": (Row(
-        SUE, recurse=True, scan=True, scan_when="a sample of rows is read",
-        source=f"ANALYZE reference page; {_LOCKING} (SHARE UPDATE EXCLUSIVE)",
-    ),),
-    "cluster": (Row(
-        AE, others=(Other("table_indexes", AE),), rewrite=True, scan=True,
-        alternative="pg_repack --order-by (online reordering)",
-        source=f"CLUSTER reference page (ACCESS EXCLUSIVE while it rewrites the table); {_LOCKING}",
-    ),),
-    "refresh_matview": (Row(
-        AE, others=(Other("sources", ACCESS_SHARE),), rewrite=True, scan=True,
-        alternative="REFRESH MATERIALIZED VIEW CONCURRENTLY (needs a unique index on the view)",
-        source=f"REFRESH MATERIALIZED VIEW reference page; {_LOCKING} (ACCESS EXCLUSIVE without CONCURRENTLY)",
-    ),),
-    "refresh_matview.concurrently": (Row(
-        EXCLUSIVE, others=(Other("sources", ACCESS_SHARE),), scan=True,
-        note="reads of the view go on; it is updated by diff, not swapped",
-        source=f"REFRESH MATERIALIZED VIEW reference page (CONCURRENTLY); {_LOCKING} (EXCLUSIVE)",
-    ),),
-    "create_trigger": (Row(
-        SRE, recurse=True, source=f"CREATE TRIGGER reference page; {_LOCKING} (SHARE ROW EXCLUSIVE)",
-    ),),
-    "drop_trigger": (Row(
-        AE, recurse=True,
-        note="a trigger on a partitioned table is dropped from every partition as well",
-        source=f"DROP TRIGGER reference page; {_MEASURED}",
-    ),),
-    "create_rule": (Row(
-        AE, source=f"CREATE RULE reference page; {_MEASURED} (the lock-mode list names SHARE ROW EXCLUSIVE "
-        "only for CREATE TRIGGER)",
-    ),),
+    "truncate": (
+        Row(
+            AE,
+            recurse=True,
+            new_storage=True,
+            others=(Other("referencing", AE, when="CASCADE (tables referencing it are truncated too)"),),
+            note="fast (a new empty file) but ACCESS EXCLUSIVE",
+            alternative="DELETE in batches when other sessions must keep reading",
+            source=f"TRUNCATE reference page (ACCESS EXCLUSIVE on each table); {_LOCKING}",
+        ),
+    ),
+    "vacuum": (
+        Row(
+            SUE,
+            scan=True,
+            recurse=True,
+            note="first looks each table up under ACCESS SHARE, then takes SHARE UPDATE EXCLUSIVE on it (and "
+            "on each partition of a partitioned table) in turn, one transaction per table; not in a "
+            "transaction block",
+            source=f"VACUUM reference page; {_LOCKING} (SHARE UPDATE EXCLUSIVE)",
+        ),
+    ),
+    "vacuum.full": (
+        Row(
+            AE,
+            rewrite=True,
+            scan=True,
+            recurse=True,
+            alternative="pg_repack (or pg_squeeze), which copy the table online and hold ACCESS EXCLUSIVE "
+            "only briefly at the swap",
+            source=f"VACUUM reference page (FULL rewrites the table under ACCESS EXCLUSIVE); {_LOCKING}",
+        ),
+    ),
+    "analyze": (
+        Row(
+            SUE,
+            recurse=True,
+            scan=True,
+            scan_when="a sample of rows is read",
+            source=f"ANALYZE reference page; {_LOCKING} (SHARE UPDATE EXCLUSIVE)",
+        ),
+    ),
+    "cluster": (
+        Row(
+            AE,
+            others=(Other("table_indexes", AE),),
+            rewrite=True,
+            scan=True,
+            alternative="pg_repack --order-by (online reordering)",
+            source=f"CLUSTER reference page (ACCESS EXCLUSIVE while it rewrites the table); {_LOCKING}",
+        ),
+    ),
+    "refresh_matview": (
+        Row(
+            AE,
+            others=(Other("sources", ACCESS_SHARE),),
+            rewrite=True,
+            scan=True,
+            alternative="REFRESH MATERIALIZED VIEW CONCURRENTLY (needs a unique index on the view)",
+            source=f"REFRESH MATERIALIZED VIEW reference page; {_LOCKING} (ACCESS EXCLUSIVE without CONCURRENTLY)",
+        ),
+    ),
+    "refresh_matview.concurrently": (
+        Row(
+            EXCLUSIVE,
+            others=(Other("sources", ACCESS_SHARE),),
+            scan=True,
+            note="reads of the view go on; it is updated by diff, not swapped",
+            source=f"REFRESH MATERIALIZED VIEW reference page (CONCURRENTLY); {_LOCKING} (EXCLUSIVE)",
+        ),
+    ),
+    "create_trigger": (
+        Row(
+            SRE,
+            recurse=True,
+            source=f"CREATE TRIGGER reference page; {_LOCKING} (SHARE ROW EXCLUSIVE)",
+        ),
+    ),
+    "drop_trigger": (
+        Row(
+            AE,
+            recurse=True,
+            note="a trigger on a partitioned table is dropped from every partition as well",
+            source=f"DROP TRIGGER reference page; {_MEASURED}",
+        ),
+    ),
+    "create_rule": (
+        Row(
+            AE,
+            source=f"CREATE RULE reference page; {_MEASURED} (the lock-mode list names SHARE ROW EXCLUSIVE "
+            "only for CREATE TRIGGER)",
+        ),
+    ),
     "drop_rule": (Row(AE, source=f"DROP RULE reference page; {_MEASURED}"),),
     "create_policy": (Row(AE, source=f"CREATE POLICY reference page; {_MEASURED}"),),
-    "create_statistics": (Row(
-        SUE, source=f"CREATE STATISTICS reference page; {_LOCKING} (SHARE UPDATE EXCLUSIVE)",
-    ),),
-    "comment": (Row(
-        SUE, source=f"COMMENT reference page; {_LOCKING} (SHARE UPDATE EXCLUSIVE, COMMENT ON)",
-    ),),
-    "create_view": (Row(
-        None, others=(Other("sources", ACCESS_SHARE),), source=f"CREATE VIEW reference page; {_MEASURED}",
-    ),),
-    "create_matview": (Row(
-        None, others=(Other("sources", ACCESS_SHARE),), scan=True,
-        note="WITH NO DATA skips the query run",
-        source=f"CREATE MATERIALIZED VIEW reference page; {_MEASURED}",
-    ),),
+    "create_statistics": (
+        Row(
+            SUE,
+            source=f"CREATE STATISTICS reference page; {_LOCKING} (SHARE UPDATE EXCLUSIVE)",
+        ),
+    ),
+    "comment": (
+        Row(
+            SUE,
+            source=f"COMMENT reference page; {_LOCKING} (SHARE UPDATE EXCLUSIVE, COMMENT ON)",
+        ),
+    ),
+    "create_view": (
+        Row(
+            None,
+            others=(Other("sources", ACCESS_SHARE),),
+            source=f"CREATE VIEW reference page; {_MEASURED}",
+        ),
+    ),
+    "create_matview": (
+        Row(
+            None,
+            others=(Other("sources", ACCESS_SHARE),),
+            scan=True,
+            note="WITH NO DATA skips the query run",
+            source=f"CREATE MATERIALIZED VIEW reference page; {_MEASURED}",
+        ),
+    ),
     "rename_table": (Row(AE, source=f"{_ALTER} (RENAME)"),),
 }
 
 # LOCK TABLE: one row per mode (LOCK reference page; ACCESS EXCLUSIVE when no mode is given).
 for _spelling, _mode in SPELLINGS.items():
-    ROWS["lock_table." + _spelling.lower().replace(" ", "_")] = (Row(
-        _mode, recurse=True,
-        note="held until the transaction ends",
-        source="LOCK reference page; " + _LOCKING,
-    ),)
+    ROWS["lock_table." + _spelling.lower().replace(" ", "_")] = (
+        Row(
+            _mode,
+            recurse=True,
+            note="held until the transaction ends",
+            source="LOCK reference page; " + _LOCKING,
+        ),
+    )
 
 # Storage parameters of tables (and their TOAST tables) whose change needs only
 # SHARE UPDATE EXCLUSIVE; every other one takes ACCESS EXCLUSIVE (ALTER TABLE
 # reference page, SET ( storage_parameter ); the per-parameter levels come from
 # the server and were checked by tests/test_locks_postgres.py).
-RELOPTION_SUE = frozenset({
-    "fillfactor",
-    "toast_tuple_target",
-    "parallel_workers",
-    "autovacuum_enabled",
-    "autovacuum_vacuum_threshold",
-    "autovacuum_vacuum_scale_factor",
-    "autovacuum_vacuum_insert_threshold",
-    "autovacuum_vacuum_insert_scale_factor",
-    "autovacuum_analyze_threshold",
-    "autovacuum_analyze_scale_factor",
-    "autovacuum_vacuum_cost_delay",
-    "autovacuum_vacuum_cost_limit",
-    "autovacuum_freeze_min_age",
-    "autovacuum_freeze_max_age",
-    "autovacuum_freeze_table_age",
-    "autovacuum_multixact_freeze_min_age",
-    "autovacuum_multixact_freeze_max_age",
-    "autovacuum_multixact_freeze_table_age",
-    "log_autovacuum_min_duration",
-    "vacuum_index_cleanup",
-    "vacuum_truncate",
-})
+RELOPTION_SUE = frozenset(
+    {
+        "fillfactor",
+        "toast_tuple_target",
+        "parallel_workers",
+        "autovacuum_enabled",
+        "autovacuum_vacuum_threshold",
+        "autovacuum_vacuum_scale_factor",
+        "autovacuum_vacuum_insert_threshold",
+        "autovacuum_vacuum_insert_scale_factor",
+        "autovacuum_analyze_threshold",
+        "autovacuum_analyze_scale_factor",
+        "autovacuum_vacuum_cost_delay",
+        "autovacuum_vacuum_cost_limit",
+        "autovacuum_freeze_min_age",
+        "autovacuum_freeze_max_age",
+        "autovacuum_freeze_table_age",
+        "autovacuum_multixact_freeze_min_age",
+        "autovacuum_multixact_freeze_max_age",
+        "autovacuum_multixact_freeze_table_age",
+        "log_autovacuum_min_duration",
+        "vacuum_index_cleanup",
+        "vacuum_truncate",
+    }
+)
 
 # ALTER TABLE forms of MySQL/MariaDB that PostgreSQL has no equivalent for.
-NOT_POSTGRES = frozenset({
-    "add_index", "drop_index", "drop_foreign_key", "drop_primary_key", "rename_index", "partition_by",
-    "remove_partitioning", "add_partition", "drop_partition", "truncate_partition", "coalesce_partition",
-    "reorganize_partition", "exchange_partition", "rebuild_partition", "optimize_partition",
-    "analyze_partition", "check_partition", "repair_partition", "discard_partition_tablespace",
-    "import_partition_tablespace", "modify_column", "change_column", "alter_column_visibility", "engine",
-    "convert_charset", "default_charset", "row_format", "key_block_size", "auto_increment", "table_comment",
-    "table_option", "force", "order_by", "enable_keys", "disable_keys", "alter_index_visibility",
-    "algorithm", "lock",
-})
+NOT_POSTGRES = frozenset(
+    {
+        "add_index",
+        "drop_index",
+        "drop_foreign_key",
+        "drop_primary_key",
+        "rename_index",
+        "partition_by",
+        "remove_partitioning",
+        "add_partition",
+        "drop_partition",
+        "truncate_partition",
+        "coalesce_partition",
+        "reorganize_partition",
+        "exchange_partition",
+        "rebuild_partition",
+        "optimize_partition",
+        "analyze_partition",
+        "check_partition",
+        "repair_partition",
+        "discard_partition_tablespace",
+        "import_partition_tablespace",
+        "modify_column",
+        "change_column",
+        "alter_column_visibility",
+        "engine",
+        "convert_charset",
+        "default_charset",
+        "row_format",
+        "key_block_size",
+        "auto_increment",
+        "table_comment",
+        "table_option",
+        "force",
+        "order_by",
+        "enable_keys",
+        "disable_keys",
+        "alter_index_visibility",
+        "algorithm",
+        "lock",
+    }
+)
 
 
 def rows_for(key: str) -> tuple[Row, ...]:

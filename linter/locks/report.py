@@ -4,14 +4,15 @@ The answers come from the same lock tables the lint rules read. With `--verify D
 every statement is also run on a scratch copy on that server (history replayed
 into it first) and the measurement is printed beside the prediction.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from schemacite.sources.replay import Replay
 from schemacite.locks import NO_LOCK_KINDS, LockImpact, existing_locks, impacts_for, worst, worst_algorithm
 from schemacite.model.statements import Statement
+from schemacite.sources.replay import Replay
 
 MYSQL_MDL_NOTE = (
     "every ALTER TABLE also takes a brief exclusive metadata lock when it starts and when it ends; "
@@ -30,7 +31,9 @@ class Row:
     verify_error: str | None = None
 
 
-def analyse(dialect: str, target: str, paths: list[str], history: list[str], cache=None) -> tuple[list[Row], list, list]:
+def analyse(
+    dialect: str, target: str, paths: list[str], history: list[str], cache=None
+) -> tuple[list[Row], list, list]:
     """(rows, errors, script): a row per reported statement that can lock something, and, for
     --verify, every statement the run applies in order, each with its row if it has one."""
     run = Replay(dialect, paths, history, cache=cache)
@@ -75,9 +78,12 @@ def row_json(row: Row, dialect: str) -> dict[str, Any]:
     if mysql:
         out["algorithm"] = worst_algorithm(row.impacts)
     if row.measured is not None or row.verify_error:
-        out["verified"] = {"agrees": not row.disagreements and not row.verify_error,
-                           "differences": row.disagreements, "error": row.verify_error,
-                           "measured": _measured_json(row.measured)}
+        out["verified"] = {
+            "agrees": not row.disagreements and not row.verify_error,
+            "differences": row.disagreements,
+            "error": row.verify_error,
+            "measured": _measured_json(row.measured),
+        }
     return out
 
 
@@ -86,6 +92,6 @@ def _measured_json(m: Any) -> Any:
         return None
     if hasattr(m, "code") and hasattr(m, "message"):
         return {"refused": m.code, "message": m.message}
-    if hasattr(m, "locks") and isinstance(getattr(m, "locks"), dict):
+    if hasattr(m, "locks") and isinstance(m.locks, dict):
         return {"locks": m.locks, "rewritten": sorted(m.rewritten), "method": m.method}
     return {"algorithm": m.algorithm, "lock": m.lock, "rebuild": m.rebuild}

@@ -8,6 +8,7 @@ prefix whose lock is free: areas left by a run that was killed (SIGKILL, a lost 
 SIGTERM and SIGHUP become `Stopped` while a `signals_stop()` block runs, so the `finally` that
 drops an area runs before the process exits.
 """
+
 from __future__ import annotations
 
 import calendar
@@ -49,6 +50,7 @@ def pending() -> int | None:
 @contextlib.contextmanager
 def signals_stop() -> Iterator[None]:
     """Turn SIGTERM and SIGHUP into `Stopped` inside the block (main thread only)."""
+
     def stop(signum: int, _frame: Any) -> None:
         _pending.append(signum)
         raise Stopped(signum)
@@ -78,8 +80,9 @@ def pg_create(conn: Any, name: str | None = None) -> str:
         conn.execute(f'CREATE SCHEMA "{name}"')
     except psycopg.errors.InsufficientPrivilege as e:
         pg_release(conn, name)
-        raise ScratchDenied(f"cannot create a scratch schema: {e.diag.message_primary} "
-                            "(needs CREATE on the database)") from None
+        raise ScratchDenied(
+            f"cannot create a scratch schema: {e.diag.message_primary} (needs CREATE on the database)"
+        ) from None
     return name
 
 
@@ -96,8 +99,12 @@ def pg_release(conn: Any, name: str) -> None:
 
 def pg_drop_stale(conn: Any) -> list[str]:
     """Drop the scratch schemas no live session holds; return their names."""
-    names = [n for (n,) in conn.execute(
-        "SELECT nspname FROM pg_namespace WHERE starts_with(nspname, %s)", (PREFIX,)).fetchall()]
+    names = [
+        n
+        for (n,) in conn.execute(
+            "SELECT nspname FROM pg_namespace WHERE starts_with(nspname, %s)", (PREFIX,)
+        ).fetchall()
+    ]
     dropped = []
     for name in names:
         if conn.execute("SELECT pg_try_advisory_lock(%s, hashtext(%s))", (_PG_CLASS, name)).fetchone()[0]:
@@ -114,7 +121,7 @@ _STALE_AFTER = 5  # seconds: a live run connects to its database at once
 
 
 def _created(name: str) -> float | None:
-    stamp = name[len(PREFIX):].split("_", 1)[0]
+    stamp = name[len(PREFIX) :].split("_", 1)[0]
     try:
         return calendar.timegm(time.strptime(stamp, "%Y%m%dt%H%M%S"))
     except ValueError:
@@ -143,15 +150,19 @@ def pg_drop_database(admin: Any, name: str) -> None:
             if attempt == 49:
                 raise
             # our own sessions still in it: a query cut short by a signal, helpers closing
-            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s"
-                          " AND pid <> pg_backend_pid()", (name,))
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                (name,),
+            )
             time.sleep(0.1)
 
 
 def pg_drop_stale_databases(admin: Any) -> list[str]:
     rows = admin.execute(
         "SELECT d.datname, EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.datname = d.datname)"
-        " FROM pg_database d WHERE starts_with(d.datname, %s)", (PREFIX,)).fetchall()
+        " FROM pg_database d WHERE starts_with(d.datname, %s)",
+        (PREFIX,),
+    ).fetchall()
     dropped = []
     for name, busy in rows:
         created = _created(name)
@@ -195,8 +206,10 @@ def mysql_drop(conn: Any, name: str) -> None:
 
 
 def mysql_drop_stale(conn: Any) -> list[str]:
-    names = [n.decode() if isinstance(n, bytes) else n for (n,) in _execute(conn, "SHOW DATABASES LIKE %s",
-                                                                               (PREFIX.replace("_", "\\_") + "%",))]
+    names = [
+        n.decode() if isinstance(n, bytes) else n
+        for (n,) in _execute(conn, "SHOW DATABASES LIKE %s", (PREFIX.replace("_", "\\_") + "%",))
+    ]
     dropped = []
     for name in names:
         if _execute(conn, "SELECT IS_FREE_LOCK(%s)", (name,))[0][0] == 1:

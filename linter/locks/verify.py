@@ -21,6 +21,7 @@ applied, against the schema as the earlier statements left it:
 A statement the server refuses with the error the prediction expects (a partitioned table
 whose key lacks the partition column: MySQL 1503, PostgreSQL 0A000) agrees.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -62,7 +63,9 @@ def verify_rows(dsn: str, dialect: str, script: list) -> list[str]:
                 return _postgres(conn, target, script)
             return _mysql(conn, target, script, lambda: connect(target))
     except scratch.ScratchDenied as e:
-        raise VerifyError(f"{target.masked}: {e}; verify writes only inside a scratch area it creates and drops") from None
+        raise VerifyError(
+            f"{target.masked}: {e}; verify writes only inside a scratch area it creates and drops"
+        ) from None
     finally:
         with contextlib.suppress(Exception):
             conn.close()
@@ -118,18 +121,22 @@ def _postgres(admin: Any, target, script: list) -> list[str]:
                         measured = measure_here(work, stmt.sql, version)
                     except NeedsOwnTransaction:
                         setup = _touching(done, stmt, row)
-                        measured = measure_observed(lambda: _ScratchDatabase(admin, connect, setup), stmt.sql, version)
+                        measured = measure_observed(
+                            lambda setup=setup: _ScratchDatabase(admin, connect, setup), stmt.sql, version
+                        )
                     row.measured = measured
                     row.disagreements = compare(row.impacts, measured)
                 except psycopg.Error as e:
                     _refused(row, getattr(e, "sqlstate", None), target.scrub(_first_line(e)))
-                except Exception as e:  # noqa: BLE001 - one statement's failure must not end the run
+                except Exception as e:
                     row.verify_error = target.scrub(_first_line(e))
             try:
                 work.execute(stmt.sql)
             except psycopg.Error as e:
                 if row is None:
-                    notes.append(f"{stmt.location}: not applied to the scratch database: {target.scrub(_first_line(e))}")
+                    notes.append(
+                        f"{stmt.location}: not applied to the scratch database: {target.scrub(_first_line(e))}"
+                    )
             done.append(stmt)
     finally:
         if work is not None:
@@ -147,7 +154,7 @@ class _ScratchDatabase:
         self.name = scratch.new_name()
         self.conn: Any = None
 
-    def __enter__(self) -> _ScratchDatabase:  # noqa: PYI034
+    def __enter__(self) -> _ScratchDatabase:
         scratch.pg_create_database(self.admin, self.name)
         try:
             self.conn = self.connect(self.name)
@@ -198,21 +205,23 @@ def _mysql(conn: Any, target, script: list, reconnect) -> list[str]:
                 tables = _linked_tables(conn, main, list(stmt.op.relations()))
                 try:
                     measured = measure(conn, _copier(conn, main, tables), stmt.sql)
-                except Exception as e:  # noqa: BLE001 - one statement must not end the run
+                except Exception as e:
                     row.verify_error = target.scrub(_first_line(e))
                 else:
                     _compare_mysql(row, measured)
             _rows(conn, f"USE `{main}`")
             try:
                 _run(conn, stmt.sql)
-            except Exception as e:  # noqa: BLE001 - the server refused it: later statements still run
+            except Exception as e:
                 scratch.check()
                 if row is None:
-                    notes.append(f"{stmt.location}: not applied to the scratch database: {target.scrub(_first_line(e))}")
+                    notes.append(
+                        f"{stmt.location}: not applied to the scratch database: {target.scrub(_first_line(e))}"
+                    )
     finally:
         try:
             scratch.mysql_drop(conn, main)
-        except Exception:  # noqa: BLE001 - a query cut short by a signal leaves this session unusable
+        except Exception:
             other = reconnect()
             try:
                 scratch.mysql_drop(other, main)
@@ -241,12 +250,23 @@ def _compare_mysql(row, measured) -> None:
 
 def _linked_tables(conn: Any, db: str, keys: list[str]) -> list[str]:
     """The tables of `db` among `keys`, with every table a foreign key links to them, both ways."""
-    present = {str(_text(n)).lower(): str(_text(n)) for (n,) in _rows(
-        conn, "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = %s AND TABLE_TYPE = 'BASE TABLE'",
-        (db,))}
-    links = [(str(_text(a)).lower(), str(_text(b)).lower()) for a, b in _rows(
-        conn, "SELECT TABLE_NAME, REFERENCED_TABLE_NAME FROM information_schema.KEY_COLUMN_USAGE"
-        " WHERE TABLE_SCHEMA = %s AND REFERENCED_TABLE_SCHEMA = %s", (db, db))]
+    present = {
+        str(_text(n)).lower(): str(_text(n))
+        for (n,) in _rows(
+            conn,
+            "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = %s AND TABLE_TYPE = 'BASE TABLE'",
+            (db,),
+        )
+    }
+    links = [
+        (str(_text(a)).lower(), str(_text(b)).lower())
+        for a, b in _rows(
+            conn,
+            "SELECT TABLE_NAME, REFERENCED_TABLE_NAME FROM information_schema.KEY_COLUMN_USAGE"
+            " WHERE TABLE_SCHEMA = %s AND REFERENCED_TABLE_SCHEMA = %s",
+            (db, db),
+        )
+    ]
     wanted = {k.lower() for k in keys if k.lower() in present}
     grew = True
     while grew:
@@ -261,12 +281,21 @@ def _linked_tables(conn: Any, db: str, keys: list[str]) -> list[str]:
 def _copier(conn: Any, main: str, tables: list[str]):
     """Fill a copy database with copies of `tables` of `main`: their definitions and rows."""
     definitions = [_rows(conn, f"SHOW CREATE TABLE `{main}`.`{t}`")[0][1] for t in tables]
-    columns = {t: [str(_text(c)) for (c,) in _rows(
-        conn, "SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = %s AND TABLE_NAME = %s"
-        " AND EXTRA NOT LIKE %s ORDER BY ORDINAL_POSITION", (main, t, "%GENERATED%"))] for t in tables}
+    columns = {
+        t: [
+            str(_text(c))
+            for (c,) in _rows(
+                conn,
+                "SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = %s AND TABLE_NAME = %s"
+                " AND EXTRA NOT LIKE %s ORDER BY ORDINAL_POSITION",
+                (main, t, "%GENERATED%"),
+            )
+        ]
+        for t in tables
+    }
 
     def fill(c: Any) -> None:
-        (checks,), = _rows(c, "SELECT @@SESSION.foreign_key_checks")
+        ((checks,),) = _rows(c, "SELECT @@SESSION.foreign_key_checks")
         _rows(c, "SET SESSION foreign_key_checks = 0")  # tables come in any order
         try:
             for ddl in definitions:

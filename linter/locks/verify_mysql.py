@@ -13,6 +13,7 @@ INFORMATION_SCHEMA.INNODB_SYS_TABLES (MariaDB, MySQL 5.7) / INNODB_TABLES (MySQL
 It serves the lock-table tests and `schemacite locks --verify DSN`. It only ever
 creates and drops its own `schemacite_scratch_*` database.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -130,7 +131,7 @@ def _table_ids(conn, db: str, server: str, version: tuple[int, ...]) -> dict[str
     try:
         cur.execute(f"SELECT NAME, TABLE_ID FROM INFORMATION_SCHEMA.{table} WHERE NAME LIKE %s", (pattern,))
         return {name.lower(): int(tid) for name, tid in cur.fetchall()}
-    except Exception:  # noqa: BLE001  (no PROCESS privilege, or the table is absent)
+    except Exception:
         return None
     finally:
         cur.close()
@@ -147,7 +148,7 @@ class _Session:
             try:
                 cur.execute(f"SELECT @@SESSION.{var}")
                 self.saved[var] = cur.fetchone()[0]
-            except Exception:  # noqa: BLE001, S110  (variable absent on this server)
+            except Exception:
                 pass
         cur.close()
 
@@ -262,7 +263,7 @@ def measure(
             sql = with_clauses(sql_in, algorithm, lock, placement) if clauses else without_clauses(sql_in)
             try:
                 affected, result_set, rebuild = execute(sql, watch)
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 code, text = _error_text(exc)
                 if isinstance(exc, _InBandError):
                     code = exc.args[0]
@@ -281,9 +282,17 @@ def measure(
 
     def result(algorithm, lock, rebuild, affected, result_set, error=None, clauses=True) -> Measured:
         return Measured(
-            statement_sql, algorithm, lock, rebuild,
+            statement_sql,
+            algorithm,
+            lock,
+            rebuild,
             None if result_set else affected,
-            server, full, attempts, error, "; ".join(notes) or None, clauses,
+            server,
+            full,
+            attempts,
+            error,
+            "; ".join(notes) or None,
+            clauses,
         )
 
     def plain() -> Measured:
@@ -300,8 +309,10 @@ def measure(
             if ok:
                 best = algorithm
                 break
-            if code in CLAUSES_UNSUPPORTED or code == CLAUSES_SYNTAX or (
-                text and "do not yet support LOCK/ALGORITHM" in text
+            if (
+                code in CLAUSES_UNSUPPORTED
+                or code == CLAUSES_SYNTAX
+                or (text and "do not yet support LOCK/ALGORITHM" in text)
             ):
                 return plain()  # the server takes no ALGORITHM here (partition maintenance)
             if code not in REFUSALS:
@@ -322,8 +333,11 @@ def measure(
                 return result(best, None, None, None, False, text)
         # MySQL: ALGORITHM=INSTANT takes only LOCK=DEFAULT, which never blocks DML
         ok, code, text, affected, result_set, rebuild = attempt(best, None, watch=True)
-        return _copy_check(result(best, "NONE" if ok and best == "INSTANT" else None, rebuild, affected,
-                                  result_set, None if ok else text))
+        return _copy_check(
+            result(
+                best, "NONE" if ok and best == "INSTANT" else None, rebuild, affected, result_set, None if ok else text
+            )
+        )
     finally:
         try:
             scratch.drop()
@@ -361,7 +375,7 @@ def run_as_written(conn, setup_sql: list[str], statement_sql: str, *, database: 
         try:
             optimize = _kind(statement_sql, server_of(conn)[0]) == "optimize_table"
             affected, _result_set = _run(conn, statement_sql, optimize=optimize)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             return False, _error_text(exc)[1], None
         return True, None, affected
     finally:

@@ -48,6 +48,7 @@ Two methods, chosen automatically:
     the method gives a lower bound.
     ``Measured.method`` says which method produced a figure.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -161,7 +162,7 @@ class _Scratch:
         self.setup_sql = setup_sql
         self._connect = connect
 
-    def __enter__(self) -> _Scratch:  # noqa: PYI034
+    def __enter__(self) -> _Scratch:
         c = self.conn
         scratch.pg_create(c, self.name)
         c.execute(f'SET search_path TO "{self.name}", public')
@@ -303,7 +304,7 @@ class _Runner(threading.Thread):
     def run(self) -> None:
         try:
             self.conn.execute(self.sql)
-        except Exception as exc:  # noqa: BLE001 - handed to the measuring thread, which re-raises it
+        except Exception as exc:
             self.error = exc
 
 
@@ -449,9 +450,7 @@ def compare(predicted: Iterable[Any], measured: Measured) -> list[str]:
             out.append(f"{rel}: predicted {want[rel]}, but no such relation in the setup")
         elif want.get(rel) != got.get(rel):
             out.append(f"{rel}: predicted {want.get(rel) or 'no lock'}, measured {got.get(rel) or 'no lock'}")
-    new_storage = any(
-        any(row.new_storage for row in postgres_table.rows_for(i.operation)) for i in impacts
-    )
+    new_storage = any(any(row.new_storage for row in postgres_table.rows_for(i.operation)) for i in impacts)
     predicted_rewrite = any(i.rewrite for i in impacts) or new_storage
     measured_rewrite = any(measured.relkinds.get(r) in TABLE_KINDS for r in measured.rewritten)
     if predicted_rewrite != measured_rewrite:

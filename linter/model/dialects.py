@@ -3,6 +3,7 @@
 One place for this knowledge: configuration, live servers, evidence records and the lock tables
 all read it from here.
 """
+
 from __future__ import annotations
 
 DIALECTS = ("mysql", "mariadb", "postgres")

@@ -9,6 +9,7 @@ Encoding: JSON scalars stay as they are; a list stays a list; a tuple, frozenset
 `{"@": "tuple" | "frozenset" | "set", "v": [...]}`; a dict `{"@": "dict", "v": {...}}` (string
 keys only); a dataclass `{"@": "ClassName", "f": {field: value}}`.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -134,6 +135,7 @@ class Codec:
             return
         if not isinstance(base, type) or not isinstance(value, base) or (base is int and isinstance(value, bool)):
             raise PlainError(f"{where}: expected {getattr(base, '__name__', base)}, got {type(value).__name__}")
+        value = typing.cast(Any, value)  # checked above to be an instance of `base`
         if base in (list, set, frozenset) and args:
             for item in value:
                 self._check(item, args[0], where)

@@ -1,5 +1,6 @@
 """What a run reports: findings with their severity, suppression comments, and the whole result
 as every reporter receives it."""
+
 from __future__ import annotations
 
 import enum
@@ -45,7 +46,7 @@ class Finding:
     sql: str = ""  # the statement, normalised, for fingerprints
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[str, int, int, str]:
         return (self.location.file, self.location.line, self.location.column, self.code)
 
 
@@ -65,8 +66,6 @@ class Suppression:
     used: frozenset[str]
     unknown: frozenset[str]
     inactive: frozenset[str]
-
-
 
 
 @dataclass

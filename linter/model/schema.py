@@ -4,6 +4,7 @@ Table and index names are stored lower-cased and unquoted (see sources.names.tab
 so `Events`, `events` and `` `events` `` meet in one table. Replay, the catalog readers and
 snapshots fill the same fields, so a live schema and a replayed one are one model.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace

@@ -7,6 +7,7 @@ readers own all SQL reading: nothing downstream looks at the SQL text, only at t
 `Statement.kind` (the op's `kind`) and `Action.op` (one per ALTER TABLE sub-command) are the
 keys the lock tables are indexed by.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -593,10 +594,52 @@ class ParseError:
 
 # every class a parse-cache entry may hold (sources.cache rebuilds only these)
 STORED = (
-    Action, AddColumn, AlterColumnType, SetDefault, Rename, AddKey, AddForeignKey, AddCheck, ConstraintAction,
-    IndexAction, PartitionAction, PartitionBy, Inherit, Option, Other, Begin, Commit, SetVariable, CreateTable,
-    CreateTableAs, CreatePartition, CreateTableLike, AlterTable, RenameTable, DropTable, Truncate, Vacuum, Analyze,
-    OptimizeTable, LockTable, CreateIndex, DropIndex, AlterIndex, Reindex, CreateView, CreateMatview, DropView,
-    RefreshMatview, Cluster, CreateTrigger, DropTrigger, CreateRule, DropRule, CreatePolicy, CreateStatistics,
-    Comment, Statement, ParseError,
+    Action,
+    AddColumn,
+    AlterColumnType,
+    SetDefault,
+    Rename,
+    AddKey,
+    AddForeignKey,
+    AddCheck,
+    ConstraintAction,
+    IndexAction,
+    PartitionAction,
+    PartitionBy,
+    Inherit,
+    Option,
+    Other,
+    Begin,
+    Commit,
+    SetVariable,
+    CreateTable,
+    CreateTableAs,
+    CreatePartition,
+    CreateTableLike,
+    AlterTable,
+    RenameTable,
+    DropTable,
+    Truncate,
+    Vacuum,
+    Analyze,
+    OptimizeTable,
+    LockTable,
+    CreateIndex,
+    DropIndex,
+    AlterIndex,
+    Reindex,
+    CreateView,
+    CreateMatview,
+    DropView,
+    RefreshMatview,
+    Cluster,
+    CreateTrigger,
+    DropTrigger,
+    CreateRule,
+    DropRule,
+    CreatePolicy,
+    CreateStatistics,
+    Comment,
+    Statement,
+    ParseError,
 )

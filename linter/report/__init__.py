@@ -1,5 +1,6 @@
 """Reporters turn a LintResult into text. Each format is a module registered through
 the `schemacite_reporter` hook, exactly as a third-party format would be."""
+
 from __future__ import annotations
 
 from typing import IO, TYPE_CHECKING, ClassVar

@@ -17,6 +17,7 @@ number, so edits that shift statements up or down keep matching. Each entry matc
 at most once: a baseline holding a fingerprint twice absorbs two findings with that
 fingerprint, and a third one is new.
 """
+
 from __future__ import annotations
 
 import json

@@ -11,6 +11,7 @@ text; they hash the finding's `identity` instead (what tells two findings of one
 table apart, such as the key SC103 names), never the message, whose figures change from one
 audit to the next.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -8,14 +8,15 @@ inside properties. Findings on live servers carry no `file`; the server and tabl
 the message instead. Suppressed findings are not annotated. Parse errors become `::error`
 lines titled `parse error`.
 """
+
 from __future__ import annotations
 
 from typing import IO
 
 from schemacite import hookimpl
-from schemacite.report import Reporter, finding_text
-from schemacite.model.results import LintResult
 from schemacite.lint.rule import Finding, Severity
+from schemacite.model.results import LintResult
+from schemacite.report import Reporter, finding_text
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 

@@ -9,6 +9,7 @@ which stop the analysis of a file, are `critical`. GitLab keeps one issue per fi
 so a second identical finding in the same file gets a fingerprint derived from the first and
 its occurrence number. Suppressed findings are left out.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -17,10 +18,10 @@ from collections import Counter
 from typing import IO, Any
 
 from schemacite import hookimpl
-from schemacite.report.fingerprint import error_fingerprint, fingerprint
-from schemacite.report import Reporter, finding_text
-from schemacite.model.results import LintResult
 from schemacite.lint.rule import Finding, Severity
+from schemacite.model.results import LintResult
+from schemacite.report import Reporter, finding_text
+from schemacite.report.fingerprint import error_fingerprint, fingerprint
 
 SEVERITIES = {Severity.INFO: "info", Severity.WARNING: "minor", Severity.ERROR: "major"}
 PARSE_ERROR_SEVERITY = "critical"

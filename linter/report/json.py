@@ -1,13 +1,14 @@
 """`--format json`: version 1, stable. Findings carry their full evidence records."""
+
 from __future__ import annotations
 
 import json
 from typing import IO, Any
 
 from schemacite import hookimpl
-from schemacite.report import Reporter
-from schemacite.model.results import LintResult
 from schemacite.lint.rule import Finding
+from schemacite.model.results import LintResult
+from schemacite.report import Reporter
 
 VERSION = 1
 

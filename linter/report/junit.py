@@ -13,6 +13,7 @@ doc URL), one `<error>` testcase per parse error, one `<skipped>` testcase per s
 finding, and one passing testcase per reported file that has neither findings nor parse
 errors, so a clean run is a suite of passes rather than an empty suite.
 """
+
 from __future__ import annotations
 
 import re
@@ -20,9 +21,9 @@ import xml.etree.ElementTree as ET
 from typing import IO
 
 from schemacite import hookimpl
-from schemacite.report import Reporter
-from schemacite.model.results import LintResult
 from schemacite.lint.rule import Finding
+from schemacite.model.results import LintResult
+from schemacite.report import Reporter
 
 # characters XML 1.0 cannot carry, even escaped
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")

@@ -10,6 +10,7 @@
   fingerprint that baselines use.
 - parse errors: `invocations[0].toolExecutionNotifications`, and `executionSuccessful` false.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,10 +19,10 @@ from typing import IO, Any
 from urllib.parse import quote
 
 from schemacite import __version__, hookimpl
-from schemacite.report.fingerprint import fingerprint
-from schemacite.report import Reporter
-from schemacite.model.results import LintResult
 from schemacite.lint.rule import Finding, Rule, Severity
+from schemacite.model.results import LintResult
+from schemacite.report import Reporter
+from schemacite.report.fingerprint import fingerprint
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://github.com/schemacite/schemacite"

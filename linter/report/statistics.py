@@ -4,6 +4,7 @@
 the caller prints the `Found N findings.` footer. `statistics_json` gives the same rows as a
 JSON-ready list of `{"code", "name", "count"}` objects.
 """
+
 from __future__ import annotations
 
 from collections import Counter

@@ -4,6 +4,7 @@ Input errors and notes are not part of it: the command line prints them on stder
 
 Plain text when piped or with NO_COLOR; rich markup (colour, links) on a terminal.
 """
+
 from __future__ import annotations
 
 import functools
@@ -12,9 +13,9 @@ from itertools import groupby
 from typing import IO
 
 from schemacite import hookimpl
-from schemacite.report import Reporter
-from schemacite.model.results import LintResult
 from schemacite.lint.rule import Finding, Severity
+from schemacite.model.results import LintResult
+from schemacite.report import Reporter
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -122,8 +123,11 @@ class TextReporter(Reporter):
             summary += f", {len(result.suppressed)} suppressed"
         if result.errors:
             summary += f", {len(result.errors)} input error{'s' if len(result.errors) != 1 else ''}"
-        what = f"{len(result.files)} file(s), {result.statements} statement(s)" if result.statements else (
-            ", ".join(result.files) or "nothing")
+        what = (
+            f"{len(result.files)} file(s), {result.statements} statement(s)"
+            if result.statements
+            else (", ".join(result.files) or "nothing")
+        )
         lines.append(f"{summary} in {what}.")
         return lines
 

@@ -14,6 +14,7 @@ entries a pull request could commit would otherwise decide what the linter belie
 migrations say. `--no-cache` turns it off. The key also covers the reader's own code, so a
 changed reader never reads an entry written by the old one.
 """
+
 from __future__ import annotations
 
 import functools
@@ -46,8 +47,21 @@ def _codec() -> Codec:
     from schemacite.model.statements import STORED
     from schemacite.sources.read import ParsedFile
 
-    return Codec((ParsedFile, *STORED, schema.Location, schema.Table, schema.Column, schema.Index, schema.Check,
-                  schema.ForeignKey, schema.Partitioning, schema.View, schema.Workload))
+    return Codec(
+        (
+            ParsedFile,
+            *STORED,
+            schema.Location,
+            schema.Table,
+            schema.Column,
+            schema.Index,
+            schema.Check,
+            schema.ForeignKey,
+            schema.Partitioning,
+            schema.View,
+            schema.Workload,
+        )
+    )
 
 
 @functools.lru_cache(maxsize=1)

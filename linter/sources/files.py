@@ -9,6 +9,7 @@ does not own. So inside a git work tree, every file schemacite reads on a reposi
 (SQL files, their includes, paths a config file names) must resolve inside that work tree.
 Outside any work tree nothing is confined: the user named the files themselves.
 """
+
 from __future__ import annotations
 
 import functools

@@ -1,4 +1,5 @@
 """Identifiers and a small tokenizer for the statement forms we read ourselves."""
+
 from __future__ import annotations
 
 import re
@@ -8,6 +9,7 @@ from typing import NamedTuple
 NAME = r'(?:`(?:[^`]|``)+`|"(?:[^"]|"")+"|[^\W\d][\w$]*)'
 QNAME = rf"{NAME}(?:\s*\.\s*{NAME}){{0,2}}"
 _PART = re.compile(NAME)
+
 
 def sqlglot_dialect(dialect: str) -> str:
     """sqlglot's name for our dialect (MariaDB DDL reads as MySQL)."""
@@ -39,9 +41,13 @@ def _mysql_tokenizer():
     class Tokenizer(MySQL.Tokenizer):
         KEYWORDS = {
             **MySQL.Tokenizer.KEYWORDS,
-            "POINT": T.POINT, "LINESTRING": T.LINESTRING, "POLYGON": T.POLYGON,
-            "MULTILINESTRING": T.MULTILINESTRING, "MULTIPOLYGON": T.MULTIPOLYGON,
-            "MULTIPOINT": T.GEOMETRY, "GEOMETRYCOLLECTION": T.GEOMETRY,
+            "POINT": T.POINT,
+            "LINESTRING": T.LINESTRING,
+            "POLYGON": T.POLYGON,
+            "MULTILINESTRING": T.MULTILINESTRING,
+            "MULTIPOLYGON": T.MULTIPOLYGON,
+            "MULTIPOINT": T.GEOMETRY,
+            "GEOMETRYCOLLECTION": T.GEOMETRY,
         }
 
     return Tokenizer
@@ -67,7 +73,7 @@ DEFAULT_SCHEMAS = {"postgres": {"public"}, "mysql": set(), "mariadb": set()}
 
 
 def unquote(part: str) -> str:
-    if part[:1] in "`\"" and part[-1:] == part[:1]:
+    if part[:1] in '`"' and part[-1:] == part[:1]:
         q = part[0]
         return part[1:-1].replace(q + q, q)
     return part
@@ -209,6 +215,5 @@ def idents_in(toks: list[Tok]) -> tuple[str, ...]:
 
 
 EXPR_KEYWORDS = frozenset(
-    "AND OR NOT DIV MOD IS NULL TRUE FALSE CASE WHEN THEN ELSE END INTERVAL AS COLLATE "
-    "BETWEEN IN LIKE ASC DESC".split()
+    "AND OR NOT DIV MOD IS NULL TRUE FALSE CASE WHEN THEN ELSE END INTERVAL AS COLLATE BETWEEN IN LIKE ASC DESC".split()
 )

@@ -7,6 +7,7 @@ then read by its dialect's reader: PostgreSQL's own grammar for PostgreSQL
 statements they precede; DDL that runs from inside another statement (a MySQL procedure
 CALLed in the file, a PREPARE string, a PostgreSQL DO block) is read as statements of its own.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -87,8 +88,11 @@ def parse_text(text: str, path: str, dialect: str) -> ParsedFile:
     file_lines = sorted(line for line, (kind, _) in directives.items() if kind == "ignore-file")
     result.ignore_file = frozenset(r for line in file_lines for r in directives[line][1] or {"*"})
     result.ignore_file_at = file_lines[0] if file_lines else 0
-    groups = (_postgres(text, split, path, result.errors) if dialect == "postgres"
-              else _mysql(split, path, dialect, result.errors))
+    groups = (
+        _postgres(text, split, path, result.errors)
+        if dialect == "postgres"
+        else _mysql(split, path, dialect, result.errors)
+    )
     prev_end = 0
     for end_line, statements in groups:
         suppressed: set[str] = set()
@@ -122,8 +126,12 @@ _OURS = re.compile("schemacite:", re.I)
 
 
 def _needs_splitter(text: str) -> bool:
-    return (("\\" in text and _META.search(text) is not None) or "stdin" in text or "STDIN" in text
-            or _OURS.search(text) is not None)
+    return (
+        ("\\" in text and _META.search(text) is not None)
+        or "stdin" in text
+        or "STDIN" in text
+        or _OURS.search(text) is not None
+    )
 
 
 def _directives(comments) -> dict[int, tuple[str, set[str]]]:
@@ -142,15 +150,20 @@ def _directives(comments) -> dict[int, tuple[str, set[str]]]:
 _BATCH = 64_000  # characters parsed at once: a dump's parse trees never all live together
 
 
-def _postgres(text: str, split: Split | None, path: str, errors: list[ParseError]) -> Iterator[tuple[int, list[Statement]]]:
+def _postgres(
+    text: str, split: Split | None, path: str, errors: list[ParseError]
+) -> Iterator[tuple[int, list[Statement]]]:
     """Statements as PostgreSQL's grammar reads them, a batch of statements at a time; a batch the
     grammar refuses is read statement by statement, so one bad statement costs only itself."""
     from schemacite.sources.postgres.reader import SyntaxProblem, parse, statement_ends
 
     lines = Lines(text)
     sql_text = blank_spans(text, split.non_sql) if split else text  # what the parser reads: comments stay
-    shown = sql_text if split is None or not split.comments else \
-        blank_spans(text, sorted(split.non_sql + [(c.start, c.stop) for c in split.comments]))
+    shown = (
+        sql_text
+        if split is None or not split.comments
+        else blank_spans(text, sorted(split.non_sql + [(c.start, c.stop) for c in split.comments]))
+    )
     for first, last in _batches(statement_ends(sql_text), len(sql_text)):
         chunk = sql_text[first:last]
         try:
@@ -159,8 +172,10 @@ def _postgres(text: str, split: Split | None, path: str, errors: list[ParseError
             pieces = []
             for part in split_sql(chunk, "postgres").chunks:
                 try:
-                    pieces += [(first + part.start + s, first + part.start + e, tree, part.text, first + part.start)
-                               for s, e, tree in parse(part.text)]
+                    pieces += [
+                        (first + part.start + s, first + part.start + e, tree, part.text, first + part.start)
+                        for s, e, tree in parse(part.text)
+                    ]
                 except SyntaxProblem as problem:
                     at = first + part.start + problem.offset
                     errors.append(ParseError(path, lines.line(at), problem.message, lines.column(at)))
@@ -175,7 +190,7 @@ def _postgres(text: str, split: Split | None, path: str, errors: list[ParseError
             offset = start + lead
             local = offset - origin
             base = local if parsed.isascii() else len(parsed[:local].encode())
-            stmt = _postgres_statement(tree, parsed[local:end - origin], base, sql, path, lines, offset, errors)
+            stmt = _postgres_statement(tree, parsed[local : end - origin], base, sql, path, lines, offset, errors)
             if stmt is None:
                 continue
             end_line = lines.line(start + len(body.rstrip()) - 1)
@@ -217,8 +232,9 @@ def _batches(ends: list[int], length: int) -> Iterator[tuple[int, int]]:
         yield first, length
 
 
-def _postgres_statement(tree, parsed_sql: str, base: int, shown_sql: str, path: str, lines: Lines, offset: int,
-                        errors: list[ParseError]) -> Statement | None:
+def _postgres_statement(
+    tree, parsed_sql: str, base: int, shown_sql: str, path: str, lines: Lines, offset: int, errors: list[ParseError]
+) -> Statement | None:
     from schemacite.sources.postgres.reader import Source, build
 
     location = Location(path, lines.line(offset), lines.column(offset), next(_SEQ))
@@ -245,10 +261,18 @@ def _embedded_postgres(stmt: Statement, path: str, errors: list[ParseError]) -> 
         for s, e, tree in parsed:
             try:
                 op = build(tree, Source(text[s:e], 0))
-            except Exception:  # noqa: BLE001 - an embedded piece we cannot read is skipped
+            except Exception:
                 continue
-            out.append(Statement(text[s:e].strip(), Location(path, line, column, next(_SEQ)), "postgres", op,
-                                 end_line=line + text.count("\n"), embedded=True))
+            out.append(
+                Statement(
+                    text[s:e].strip(),
+                    Location(path, line, column, next(_SEQ)),
+                    "postgres",
+                    op,
+                    end_line=line + text.count("\n"),
+                    embedded=True,
+                )
+            )
     return out
 
 
@@ -291,7 +315,9 @@ _DDL_IN_BODY = re.compile(
     rf"(?:^|;|\bTHEN\b|\bELSE\b|\bBEGIN\b|\bLOOP\b|\$\$)\s*({_DDL_START}(?:[^;']|'(?:[^']|'')*')*)", re.I
 )
 _PLACEHOLDER = re.compile(r"%[ILs]|\$\d")  # format()/EXECUTE ... USING: the DDL is built at run time
-_PROCEDURE = re.compile(rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?PROCEDURE\s+(?:IF\s+NOT\s+EXISTS\s+)?({QNAME})", re.I)
+_PROCEDURE = re.compile(
+    rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?PROCEDURE\s+(?:IF\s+NOT\s+EXISTS\s+)?({QNAME})", re.I
+)
 _CALL = re.compile(rf"CALL\s+({QNAME})", re.I)
 
 
@@ -309,7 +335,9 @@ def embedded_ddl(text: str, line: int, column: int, dialect: str, procedures: di
     if dialect != "postgres":
         proc = _PROCEDURE.match(text)
         if proc:
-            procedures[table_key(proc.group(1), dialect)] = [at(m.start(1), m.group(1)) for m in _DDL_IN_BODY.finditer(text)]
+            procedures[table_key(proc.group(1), dialect)] = [
+                at(m.start(1), m.group(1)) for m in _DDL_IN_BODY.finditer(text)
+            ]
             return []
         call = _CALL.match(text)
         if call:

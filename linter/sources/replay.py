@@ -4,6 +4,7 @@
 statement with `apply`, which changes the model as the statement changes the server. Replay
 reads only the typed facts of each statement (model.statements).
 """
+
 from __future__ import annotations
 
 import os
@@ -530,8 +531,9 @@ class Replay:
     are not applied twice. `*.down.sql` files are checked on a copy and never kept.
     """
 
-    def __init__(self, dialect: str, paths: Iterable[str], history: Iterable[str] = (), base: Schema | None = None,
-                 cache=None):
+    def __init__(
+        self, dialect: str, paths: Iterable[str], history: Iterable[str] = (), base: Schema | None = None, cache=None
+    ):
         self.dialect = dialect
         self.cache = cache
         self.reported, self.errors = expand(paths)
@@ -551,8 +553,9 @@ class Replay:
             with reading(path):
                 yield from self._file(path, apply, read_sql_file)
 
-    def _file(self, path: str, apply, read_sql_file, reported: bool | None = None,
-              including: tuple[str, ...] = ()) -> Iterator[Step]:
+    def _file(
+        self, path: str, apply, read_sql_file, reported: bool | None = None, including: tuple[str, ...] = ()
+    ) -> Iterator[Step]:
         if reported is None:
             reported = os.path.abspath(path) in self.reported_set
         parsed = read_sql_file(path, self.dialect, self.cache)
@@ -573,8 +576,17 @@ class Replay:
             yield Step(stmt, schema, reported, session.in_transaction, session.lock_timeout)
             apply(schema, stmt, new=reported)
 
-    def _include(self, path: str, line: int, target: str, relative: bool, apply, read_sql_file, reported: bool,
-                 including: tuple[str, ...]) -> Iterator[Step]:
+    def _include(
+        self,
+        path: str,
+        line: int,
+        target: str,
+        relative: bool,
+        apply,
+        read_sql_file,
+        reported: bool,
+        including: tuple[str, ...],
+    ) -> Iterator[Step]:
         """The statements of a file `path` includes at `line` (psql \\i, \\ir; mysql source), in place."""
         base = os.path.dirname(path) if relative else os.getcwd()
         full = os.path.normpath(os.path.join(base, os.path.expanduser(target)))
@@ -583,7 +595,9 @@ class Replay:
             where = "the including file's folder" if relative else "the working directory"
             self.errors.append(ParseError(path, line, f"included file {target} not found (looked in {where}: {full})"))
         elif os.path.abspath(full) in chain:
-            self.errors.append(ParseError(path, line, f"included file {target} includes itself (through {len(chain)} file(s))"))
+            self.errors.append(
+                ParseError(path, line, f"included file {target} includes itself (through {len(chain)} file(s))")
+            )
         elif why := escapes(full, repository_root(path)):
             self.errors.append(ParseError(path, line, f"included file {target} {why}"))
         else:

@@ -18,6 +18,7 @@ Every session is read-only with short lock and statement timeouts (the catalog
 modules' `prepare_session`); the catalog readers send a fixed number of queries per
 target, whatever the number of tables.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -29,8 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from schemacite.model.dialects import nearest_target
 from schemacite.model import Location, Schema
+from schemacite.model.dialects import nearest_target
 
 SCHEMES = {"mysql": "mysql", "mariadb": "mysql", "postgresql": "postgres", "postgres": "postgres"}
 DEFAULT_PORTS = {"mysql": 3306, "postgres": 5432}
@@ -129,7 +130,9 @@ def parse_dsn(url: str) -> Target:
     """A Target from a mysql://, mariadb://, postgresql:// or postgres:// URL."""
     scheme = url.split("://", 1)[0].lower() if "://" in url else ""
     if scheme not in SCHEMES:
-        raise DsnError(url, "not a server URL (use mysql://user@host:port/db, mariadb://..., or postgresql://user@host:port/db)")
+        raise DsnError(
+            url, "not a server URL (use mysql://user@host:port/db, mariadb://..., or postgresql://user@host:port/db)"
+        )
     kind = SCHEMES[scheme]
     try:
         parts = urlsplit(url)
@@ -277,7 +280,9 @@ def describe_error(target: Target, exc: BaseException, connecting: bool = False)
             reason = "a catalog query waited too long for a lock (lock timeout)"
         elif "statement timeout" in low or "canceling statement" in low:
             reason = "a catalog query exceeded the statement timeout"
-        elif "server closed the connection" in low or "terminating connection" in low or "consuming input failed" in low:
+        elif (
+            "server closed the connection" in low or "terminating connection" in low or "consuming input failed" in low
+        ):
             reason = "the server went away during the audit"
         elif connecting:
             reason = "cannot connect"
@@ -340,7 +345,7 @@ def read_target(
             raise
         except NothingToRead as e:
             raise AuditError(str(e)) from None
-        except Exception as e:  # noqa: BLE001 - one target's failure must not stop the others
+        except Exception as e:
             if _is_driver_error(target.kind, e):
                 raise AuditError(describe_error(target, e)) from None
             raise AuditError(target.scrub(f"unexpected error while reading: {type(e).__name__}: {e}")) from None
@@ -355,8 +360,9 @@ def read_target(
     return reading
 
 
-def _read(conn: Any, target: Target, schemas: list[str], sample: float, status: Callable[[str], None],
-          reading: Reading) -> Schema:
+def _read(
+    conn: Any, target: Target, schemas: list[str], sample: float, status: Callable[[str], None], reading: Reading
+) -> Schema:
     catalog = _catalog(target.kind)
     dialect, name, version = server_dialect(conn, target.kind)
     reading.dialect, reading.target_name, reading.version = dialect, name, version
@@ -418,14 +424,18 @@ def _difference(first: Schema, later: Schema, seconds: float) -> str:
             if min(deltas) >= 0:  # a negative change: counters were reset between the readings
                 w.inserts, w.reads, w.updates, w.deletes = deltas
             w.since = b.sampled_at
-            old_scans = {i.name: i.scans for i in (before.indexes + ([before.primary_key] if before.primary_key else []))}
+            old_scans = {
+                i.name: i.scans for i in (before.indexes + ([before.primary_key] if before.primary_key else []))
+            }
             for index in table.indexes + ([table.primary_key] if table.primary_key else []):
                 was = old_scans.get(index.name)
                 if index.scans is not None and was is not None and index.scans >= was:
                     index.scans -= was
         w.source = "sample"
     where = "/".join(sorted(s for s in sources if s and s != "sample")) or "the counters"
-    return f"workload figures are the change in {where} over a {seconds:g} s sample (from {start or 'the first reading'})"
+    return (
+        f"workload figures are the change in {where} over a {seconds:g} s sample (from {start or 'the first reading'})"
+    )
 
 
 def _relocate(schema: Schema, target: Target) -> None:

@@ -28,6 +28,7 @@ checks every value against its field's declared type and refuses fields the mode
 have. `key` is the name the table is known by in the model (and in migrations replayed on top
 of it); `location` is where findings about the table point. `scans` null means unknown.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -39,7 +40,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from schemacite.model import Location, Schema, Table, View
-from schemacite.model.schema import Column, Index
+from schemacite.model.schema import Column
 
 VERSION = 2
 READS = (1, 2)
@@ -148,9 +149,15 @@ def _value(raw: Any, hint: Any, where: str, key: str) -> Any:
         if not isinstance(raw, list):
             raise _Bad(where, f"{key!r} must be a list")
         item = args[0] if args else Any
-        values = [_value(v, item, f"{where}.{key}[{i}]" if dataclasses.is_dataclass(item) else where,
-                         key if not dataclasses.is_dataclass(item) else "")
-                  for i, v in enumerate(raw)]
+        values = [
+            _value(
+                v,
+                item,
+                f"{where}.{key}[{i}]" if dataclasses.is_dataclass(item) else where,
+                key if not dataclasses.is_dataclass(item) else "",
+            )
+            for i, v in enumerate(raw)
+        ]
         return tuple(values) if origin is tuple else values
     if hint is Any:
         return raw
@@ -228,11 +235,14 @@ def schema_from_dict(doc: Any) -> Schema:
     try:
         doc = _object(doc, "snapshot")
         if "version" not in doc:
-            raise _Bad("", "not a schemacite snapshot (no \"version\")")
+            raise _Bad("", 'not a schemacite snapshot (no "version")')
         version = doc["version"]
         if version not in READS or isinstance(version, bool):
-            raise _Bad("", f"snapshot version {version!r} is not supported (this schemacite reads versions "
-                           f"{', '.join(map(str, READS))})")
+            raise _Bad(
+                "",
+                f"snapshot version {version!r} is not supported (this schemacite reads versions "
+                f"{', '.join(map(str, READS))})",
+            )
         dialect = doc.get("dialect")
         if dialect not in ("mysql", "mariadb", "postgres"):
             raise _Bad("", f"unknown dialect {dialect!r}")

@@ -6,6 +6,7 @@ lines and columns in the blanked text are those of the original file. MySQL
 executable comments (`/*!50100 PARTITION BY ... */`) are real DDL: only their
 markers are blanked and the content stays.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -170,8 +171,13 @@ def split_sql(text: str, dialect: str) -> Split:
         if stripped:
             start = stmt_start + len(body) - len(body.lstrip())
             result.chunks.append(
-                Chunk(stripped, start, lines.line(start), lines.column(start),
-                      lines.line(stmt_start + len(body.rstrip()) - 1))
+                Chunk(
+                    stripped,
+                    start,
+                    lines.line(start),
+                    lines.column(start),
+                    lines.line(stmt_start + len(body.rstrip()) - 1),
+                )
             )
         cur.clear()
         stmt_start = end
@@ -196,7 +202,9 @@ def split_sql(text: str, dialect: str) -> Split:
                 eol = n if eol < 0 else eol
                 m = _PSQL_INCLUDE.match(text, i, eol)
                 if m:
-                    result.includes.append((lines.line(i), _unquote_path(m.group(2)), m.group(1) in ("ir", "include_relative")))
+                    result.includes.append(
+                        (lines.line(i), _unquote_path(m.group(2)), m.group(1) in ("ir", "include_relative"))
+                    )
                 result.non_sql.append((i, eol))
                 blank(i, eol)
                 i = eol
@@ -318,8 +326,8 @@ def _find_quote_end(text: str, pos: int, tok: str, family: str) -> int:
     if tok.startswith("$"):
         end = text.find(tok, pos + len(tok))
         return -1 if end < 0 else end + len(tok)
-    backslash = family == "mysql" and tok != "`" or (
-        family == "postgres" and tok == "'" and pos > 0 and text[pos - 1] in "eE"
+    backslash = (
+        family == "mysql" and tok != "`" or (family == "postgres" and tok == "'" and pos > 0 and text[pos - 1] in "eE")
     )
     m = _QUOTED[(tok, backslash)].match(text, pos)
     return m.end() if m else -1

@@ -1,4 +1,5 @@
 """Read-only readers of live server catalogs, one module per server family."""
+
 from __future__ import annotations
 
 

@@ -47,14 +47,14 @@ Workload figures
       truncated its tables. userstat counts from when `userstat` was turned on or last flushed
       (FLUSH TABLE_STATISTICS), which the server does not record: `since` is then unknown.
 """
+
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
 import threading
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from schemacite.sources.catalogs import NothingToRead
 from schemacite.model import (
     Column,
     Index,
@@ -66,6 +66,7 @@ from schemacite.model import (
     Workload,
 )
 from schemacite.model.schema import Check, ForeignKey
+from schemacite.sources.catalogs import NothingToRead
 from schemacite.sources.mysql.types import canonical_charset, canonical_collation, parse_type
 from schemacite.sources.names import table_key
 
@@ -231,22 +232,27 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
     # the schemas asked for that this account can see, in the same round trip (a few names:
     # GROUP_CONCAT's 1024-byte limit is far off)
     where, params = _schema_filter("SCHEMA_NAME", schemas)
-    visible_sql = (f"(SELECT GROUP_CONCAT(SCHEMA_NAME SEPARATOR '\\n') FROM information_schema.SCHEMATA WHERE {where})"
-                   if schemas else "NULL")
-    (version_text, perf_schema_on, now, user, port, visible), = _rows(
-        cur, f"SELECT VERSION(), @@performance_schema, UTC_TIMESTAMP(), CURRENT_USER(), @@port, {visible_sql}",
+    visible_sql = (
+        f"(SELECT GROUP_CONCAT(SCHEMA_NAME SEPARATOR '\\n') FROM information_schema.SCHEMATA WHERE {where})"
+        if schemas
+        else "NULL"
+    )
+    ((version_text, perf_schema_on, now, user, port, visible),) = _rows(
+        cur,
+        f"SELECT VERSION(), @@performance_schema, UTC_TIMESTAMP(), CURRENT_USER(), @@port, {visible_sql}",
         params if schemas else (),
     )
     mariadb = "mariadb" in str(version_text).lower()  # what the server has, whatever the dialect asked
     if mariadb != (dialect == "mariadb"):
         notes.append(f"the server reports {version_text}; dialect {dialect} was asked for")
     if mariadb:
-        (userstat_on, uptime), = _rows(
-            cur, "SELECT @@userstat, VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'UPTIME'"
+        ((userstat_on, uptime),) = _rows(
+            cur,
+            "SELECT @@userstat, VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'UPTIME'",
         )
     else:
         userstat_on = 0
-        (_name, uptime), = _rows(cur, "SHOW GLOBAL STATUS LIKE 'Uptime'")
+        ((_name, uptime),) = _rows(cur, "SHOW GLOBAL STATUS LIKE 'Uptime'")
     version = server_version(str(version_text))
     # the server start, to the minute: `now` and the uptime tick at different sub-second
     # phases, so to the second two readings of one server could disagree
@@ -259,8 +265,10 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         if len(missing) == len(schemas):
             raise NothingToRead(f"no schema {', '.join(missing)} on this server, or none this account can see")
         if missing:
-            notes.append(f"no schema {', '.join(missing)} on this server, or this account cannot see it; "
-                         f"read {', '.join(s for s in schemas if s.lower() in visible)}")
+            notes.append(
+                f"no schema {', '.join(missing)} on this server, or this account cannot see it; "
+                f"read {', '.join(s for s in schemas if s.lower() in visible)}"
+            )
     schema = Schema(dialect=dialect, origin=_origin(conn, dialect, user, port, schemas))
     background = None
     counters = None
@@ -331,11 +339,21 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         base, args, unsigned, zerofill = parse_type(column_type)
         extra = (extra or "").upper()
         charset, collation = canonical_charset(charset), canonical_collation(collation)
-        generated = "stored" if "STORED" in extra or "PERSISTENT" in extra else "virtual" if "VIRTUAL" in extra else None
+        generated = (
+            "stored" if "STORED" in extra or "PERSISTENT" in extra else "virtual" if "VIRTUAL" in extra else None
+        )
         table.columns[name_key] = Column(
-            name=name_key, type=column_type, nullable=nullable == "YES", default=None if generated else default,
-            base_type=base, type_args=args, unsigned=unsigned, zerofill=zerofill,
-            auto_increment="AUTO_INCREMENT" in extra, generated=generated, invisible="INVISIBLE" in extra,
+            name=name_key,
+            type=column_type,
+            nullable=nullable == "YES",
+            default=None if generated else default,
+            base_type=base,
+            type_args=args,
+            unsigned=unsigned,
+            zerofill=zerofill,
+            auto_increment="AUTO_INCREMENT" in extra,
+            generated=generated,
+            invisible="INVISIBLE" in extra,
             expression=generation if generated else None,
             # as a definition names them: only where they differ from the table's
             charset=charset if charset != table.charset else None,
@@ -423,22 +441,36 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
     return schema
 
 
-def _read_constraints(cur: Any, where: str, params: list[Any], by_name: dict[tuple[str, str], Table], schema: Schema,
-                      dialect: str, mariadb: bool, version: tuple[int, ...]) -> None:
+def _read_constraints(
+    cur: Any,
+    where: str,
+    params: list[Any],
+    by_name: dict[tuple[str, str], Table],
+    schema: Schema,
+    dialect: str,
+    mariadb: bool,
+    version: tuple[int, ...],
+) -> None:
     checks = mariadb and version >= (10, 2, 22) or not mariadb and version >= (8, 0, 16)
     check_sql = (
-        " UNION ALL SELECT 'c', tc.TABLE_SCHEMA, tc.TABLE_NAME, tc.CONSTRAINT_NAME, NULL, 0, NULL, NULL, NULL,"
-        " cc.CHECK_CLAUSE FROM information_schema.TABLE_CONSTRAINTS tc"
-        " JOIN information_schema.CHECK_CONSTRAINTS cc ON cc.CONSTRAINT_SCHEMA = tc.CONSTRAINT_SCHEMA"
-        " AND cc.CONSTRAINT_NAME = tc.CONSTRAINT_NAME" + (" AND cc.TABLE_NAME = tc.TABLE_NAME" if mariadb else "")
-        + f" WHERE tc.CONSTRAINT_TYPE = 'CHECK' AND tc.{where}"
-    ) if checks else ""
+        (
+            " UNION ALL SELECT 'c', tc.TABLE_SCHEMA, tc.TABLE_NAME, tc.CONSTRAINT_NAME, NULL, 0, NULL, NULL, NULL,"
+            " cc.CHECK_CLAUSE FROM information_schema.TABLE_CONSTRAINTS tc"
+            " JOIN information_schema.CHECK_CONSTRAINTS cc ON cc.CONSTRAINT_SCHEMA = tc.CONSTRAINT_SCHEMA"
+            " AND cc.CONSTRAINT_NAME = tc.CONSTRAINT_NAME"
+            + (" AND cc.TABLE_NAME = tc.TABLE_NAME" if mariadb else "")
+            + f" WHERE tc.CONSTRAINT_TYPE = 'CHECK' AND tc.{where}"
+        )
+        if checks
+        else ""
+    )
     rows = _rows(
         cur,
         "SELECT 'f', TABLE_SCHEMA, TABLE_NAME, CONSTRAINT_NAME, COLUMN_NAME, ORDINAL_POSITION,"
         " REFERENCED_TABLE_SCHEMA, REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME, NULL"
         f" FROM information_schema.KEY_COLUMN_USAGE WHERE REFERENCED_TABLE_NAME IS NOT NULL AND {where}"
-        + check_sql + " ORDER BY 2, 3, 4, 6",
+        + check_sql
+        + " ORDER BY 2, 3, 4, 6",
         params + (params if checks else []),
     )
     keys: dict[tuple[str, str, str], ForeignKey] = {}
@@ -499,7 +531,9 @@ def _denied(exc: BaseException, what: str) -> str:
     code = exc.args[0] if exc.args else "?"
     message = exc.args[-1] if exc.args else str(exc)
     if code in (1142, 1044, 1143):
-        return f"performance_schema counters unreadable ({message}): GRANT SELECT ON performance_schema.* TO this account"
+        return (
+            f"performance_schema counters unreadable ({message}): GRANT SELECT ON performance_schema.* TO this account"
+        )
     return f"performance_schema counters unreadable: reading {what} failed ({code}: {message})"
 
 
@@ -607,16 +641,17 @@ def _read_userstat(
     exact = "ROWS_INSERTED" in names
     if not exact:
         notes.append(
-            "userstat counts inserted, updated and deleted rows together (ROWS_CHANGED);"
-            " they are reported as inserts"
+            "userstat counts inserted, updated and deleted rows together (ROWS_CHANGED); they are reported as inserts"
         )
     for table in by_name.values():
         table.workload.source = "userstat"
         # userstat counts from when it was turned on (or last flushed), which the server does not
         # record: the server start would claim a longer quiet period than was watched
         table.workload.since = None
-    notes.append("userstat counts since it was turned on or last flushed; the server does not record when,"
-                 " so no start time is given")
+    notes.append(
+        "userstat counts since it was turned on or last flushed; the server does not record when,"
+        " so no start time is given"
+    )
     for index in indexes.values():
         index.scans = 0
     for row in table_rows:

@@ -35,6 +35,7 @@ Workload figures
     stats_reset when recorded; otherwise the server start, with a note, because
     counters survive a clean restart and may be older.
 """
+
 from __future__ import annotations
 
 import re
@@ -186,11 +187,15 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
     if missing and len(missing) == len(schemas or []):
         raise NothingToRead(f"no schema {', '.join(missing)} in this database")
     if missing:
-        notes.append(f"no schema {', '.join(missing)} in this database; read {', '.join(s for s in schemas if s in found)}")
+        notes.append(
+            f"no schema {', '.join(missing)} in this database; read {', '.join(s for s in schemas if s in found)}"
+        )
     if locked:
-        notes.append(f"held ACCESS EXCLUSIVE by another session while read: {', '.join(sorted(locked))}"
-                     " (read from the catalog, which needs no lock on them; their defaults, CHECK expressions"
-                     " and partition bounds were left out)")
+        notes.append(
+            f"held ACCESS EXCLUSIVE by another session while read: {', '.join(sorted(locked))}"
+            " (read from the catalog, which needs no lock on them; their defaults, CHECK expressions"
+            " and partition bounds were left out)"
+        )
     if stats_reset is not None:
         since = _iso(stats_reset)
     else:
@@ -227,15 +232,31 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         params,
     )
     views: dict[int, View] = {}
-    for (oid, nsp, name, kind, persistence, access_method, parent, bound, reltuples, relpages, strategy, key_columns,
-         key_exprs) in cur.fetchall():
+    for (
+        oid,
+        nsp,
+        name,
+        kind,
+        persistence,
+        access_method,
+        parent,
+        bound,
+        reltuples,
+        relpages,
+        strategy,
+        key_columns,
+        key_exprs,
+    ) in cur.fetchall():
         key = table_key(f"{_quote(nsp)}.{_quote(name)}", dialect)  # public.events -> events
         if key in schema.tables or key in schema.views:
             notes.append(f"{nsp}.{name} differs from another relation only in letter case; it was left out")
             continue
         if kind in ("v", "m"):
             views[oid] = schema.views[key] = View(
-                name=name.lower(), schema=nsp.lower(), materialized=kind == "m", defined_at=Location(f"{nsp}.{name}"),
+                name=name.lower(),
+                schema=nsp.lower(),
+                materialized=kind == "m",
+                defined_at=Location(f"{nsp}.{name}"),
                 reads=(),
             )
             keys[oid] = key
@@ -280,8 +301,14 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         if table is None:
             continue
         base, args = parse_type(column_type)
-        column = Column(name=name.lower(), type=column_type, nullable=not not_null, base_type=base, type_args=args,
-                        collation=collation)
+        column = Column(
+            name=name.lower(),
+            type=column_type,
+            nullable=not not_null,
+            base_type=base,
+            type_args=args,
+            collation=collation,
+        )
         if identity in ("a", "d"):
             column.identity = "always" if identity == "a" else "by default"
         elif generated in ("s", "v"):
@@ -392,8 +419,15 @@ def _unlocked(oids: list[int]):
     return sql
 
 
-def _read_constraints_and_view_reads(cur: Any, where: str, params: list[Any], tables: dict[int, Table],
-                                     keys: dict[int, str], views: dict[int, View], unlocked) -> None:
+def _read_constraints_and_view_reads(
+    cur: Any,
+    where: str,
+    params: list[Any],
+    tables: dict[int, Table],
+    keys: dict[int, str],
+    views: dict[int, View],
+    unlocked,
+) -> None:
     """CHECK, NOT NULL (PostgreSQL 18 records them) and FOREIGN KEY constraints of the tables, and
     the relations each view reads (its rewrite rule's dependencies), in one round trip."""
     cur.execute(
@@ -426,17 +460,32 @@ def _read_constraints_and_view_reads(cur: Any, where: str, params: list[Any], ta
             continue
         name = name.lower()
         if contype == "f":
-            table.foreign_keys.append(ForeignKey(
-                name, tuple(c.lower() for c in columns), keys.get(other, str(other)),
-                tuple(c.lower() for c in ref_columns), validated=validated, enforced=enforced))
+            table.foreign_keys.append(
+                ForeignKey(
+                    name,
+                    tuple(c.lower() for c in columns),
+                    keys.get(other, str(other)),
+                    tuple(c.lower() for c in ref_columns),
+                    validated=validated,
+                    enforced=enforced,
+                )
+            )
         elif contype == "n":
             column = columns[0].lower() if columns else None
-            table.checks.append(Check(name, f"{column} IS NOT NULL", validated=validated, not_null=column,
-                                      proves_not_null=column))
+            table.checks.append(
+                Check(name, f"{column} IS NOT NULL", validated=validated, not_null=column, proves_not_null=column)
+            )
         else:
             expression = (definition or "").removeprefix("CHECK ").removesuffix(" NOT VALID")
-            table.checks.append(Check(name, expression, validated=validated, enforced=enforced,
-                                      proves_not_null=_not_null_column(expression)))
+            table.checks.append(
+                Check(
+                    name,
+                    expression,
+                    validated=validated,
+                    enforced=enforced,
+                    proves_not_null=_not_null_column(expression),
+                )
+            )
     for oid, view in views.items():
         view.reads = tuple(keys[r] for r in dict.fromkeys(reads.get(oid, ())) if r in keys)
 
@@ -504,7 +553,9 @@ def _roll_up_partitions(
         if oid not in index_children or oid in index_summed:
             return index.scans
         index_summed.add(oid)
-        known = [s for s in [index.scans, *(index_sum(c) for c in index_children[oid] if c in index_by_oid)] if s is not None]
+        known = [
+            s for s in [index.scans, *(index_sum(c) for c in index_children[oid] if c in index_by_oid)] if s is not None
+        ]
         index.scans = sum(known) if known else None
         return index.scans
 

@@ -5,6 +5,7 @@ sqlglot falls back to an opaque command for many sub-forms that decide how a sta
 classified here into an `Action` whose `op` keys the lock tables. Column definitions still go
 through sqlglot.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -26,21 +27,45 @@ from schemacite.model.statements import (
 )
 from schemacite.sources.mysql.partition import find_partition_by, parse_partition_by
 from schemacite.sources.mysql.types import canonical_charset, canonical_collation
-from schemacite.sources.names import Tok, column_list, paren_group, split_top, sqlglot_column, table_key, text_of, tokenize
+from schemacite.sources.names import (
+    Tok,
+    column_list,
+    paren_group,
+    split_top,
+    sqlglot_column,
+    table_key,
+    text_of,
+    tokenize,
+)
 
 CONSTRAINT_WORDS = {"PRIMARY", "UNIQUE", "FOREIGN", "CHECK", "EXCLUDE"}
 INDEX_WORDS = {"INDEX", "KEY", "FULLTEXT", "SPATIAL"}
 PARTITION_OPS = {
-    "ADD": "add_partition", "DROP": "drop_partition", "TRUNCATE": "truncate_partition",
-    "COALESCE": "coalesce_partition", "REORGANIZE": "reorganize_partition",
-    "EXCHANGE": "exchange_partition", "REBUILD": "rebuild_partition", "OPTIMIZE": "optimize_partition",
-    "ANALYZE": "analyze_partition", "CHECK": "check_partition", "REPAIR": "repair_partition",
-    "DISCARD": "discard_partition_tablespace", "IMPORT": "import_partition_tablespace",
+    "ADD": "add_partition",
+    "DROP": "drop_partition",
+    "TRUNCATE": "truncate_partition",
+    "COALESCE": "coalesce_partition",
+    "REORGANIZE": "reorganize_partition",
+    "EXCHANGE": "exchange_partition",
+    "REBUILD": "rebuild_partition",
+    "OPTIMIZE": "optimize_partition",
+    "ANALYZE": "analyze_partition",
+    "CHECK": "check_partition",
+    "REPAIR": "repair_partition",
+    "DISCARD": "discard_partition_tablespace",
+    "IMPORT": "import_partition_tablespace",
 }
 TABLE_OPTIONS = {
-    "ENGINE": "engine", "ROW_FORMAT": "row_format", "KEY_BLOCK_SIZE": "key_block_size",
-    "AUTO_INCREMENT": "auto_increment", "COMMENT": "table_comment", "CHARACTER": "default_charset",
-    "CHARSET": "default_charset", "COLLATE": "default_charset", "ALGORITHM": "algorithm", "LOCK": "lock",
+    "ENGINE": "engine",
+    "ROW_FORMAT": "row_format",
+    "KEY_BLOCK_SIZE": "key_block_size",
+    "AUTO_INCREMENT": "auto_increment",
+    "COMMENT": "table_comment",
+    "CHARACTER": "default_charset",
+    "CHARSET": "default_charset",
+    "COLLATE": "default_charset",
+    "ALGORITHM": "algorithm",
+    "LOCK": "lock",
 }
 
 
@@ -235,7 +260,9 @@ def _add(part: list[Tok], src: str, text: str, dialect: str) -> list[Action]:
 def _drop(part: list[Tok], text: str) -> list[Action]:
     w1 = _w(part, 1)
     if w1 == "CONSTRAINT":
-        return [ConstraintAction("drop_constraint", text, name=_after_if_exists(part, 2), if_exists=_w(part, 2) == "IF")]
+        return [
+            ConstraintAction("drop_constraint", text, name=_after_if_exists(part, 2), if_exists=_w(part, 2) == "IF")
+        ]
     if w1 == "PRIMARY":
         return [Action("drop_primary_key", text)]
     if w1 in ("INDEX", "KEY"):
@@ -263,8 +290,14 @@ def _alter_column(part: list[Tok], src: str, text: str) -> list[Action]:
     if w1 in ("INDEX", "KEY"):  # ALTER INDEX i [IN]VISIBLE
         return [IndexAction("alter_index_visibility", text, index=part[2].ident.lower())]
     if w1 == "CHECK" or w1 == "CONSTRAINT":  # MySQL 8: ALTER CHECK c [NOT] ENFORCED
-        return [ConstraintAction("alter_constraint", text, name=part[2].ident.lower() if len(part) > 2 else None,
-                                 enforced=not any(t.upper == "NOT" for t in part[3:]))]
+        return [
+            ConstraintAction(
+                "alter_constraint",
+                text,
+                name=part[2].ident.lower() if len(part) > 2 else None,
+                enforced=not any(t.upper == "NOT" for t in part[3:]),
+            )
+        ]
     i = 2 if w1 == "COLUMN" else 1
     if i >= len(part):
         raise AlterSyntaxError("ALTER COLUMN without a column")
@@ -274,7 +307,7 @@ def _alter_column(part: list[Tok], src: str, text: str) -> list[Action]:
         return [SetDefault("set_default", text, col, default=text_of(part[i + 3 :], src))]
     if rest.startswith("DROP DEFAULT"):
         return [Action("drop_default", text, col)]
-    if rest.startswith("SET VISIBLE") or rest.startswith("SET INVISIBLE"):
+    if rest.startswith(("SET VISIBLE", "SET INVISIBLE")):
         return [Action("alter_column_visibility", text, col)]
     raise AlterSyntaxError(f"cannot read ALTER COLUMN action {text!r}")
 
@@ -282,7 +315,9 @@ def _alter_column(part: list[Tok], src: str, text: str) -> list[Action]:
 _POSITION_WORDS = ("FIRST", "AFTER")
 
 
-def _column_action(op: str, toks: list[Tok], src: str, text: str, dialect: str, if_not_exists: bool = False) -> AddColumn:
+def _column_action(
+    op: str, toks: list[Tok], src: str, text: str, dialect: str, if_not_exists: bool = False
+) -> AddColumn:
     """ADD/MODIFY/CHANGE column: the definition read with sqlglot."""
     position = after = None
     for k, t in enumerate(toks):
@@ -306,9 +341,20 @@ def _column_action(op: str, toks: list[Tok], src: str, text: str, dialect: str, 
     if not isinstance(coldef, exp.ColumnDef):
         raise AlterSyntaxError(f"cannot read column definition {definition!r}")
     column, flags = column_from(coldef, dialect)
-    return AddColumn(op, text, column.name, definition=column, references=(flags.references,) if flags.references else (),
-                     check=flags.check is not None, primary=flags.primary, unique=flags.unique, position=position,
-                     after=after, if_not_exists=if_not_exists, old_name=column.name if op == "modify_column" else None)
+    return AddColumn(
+        op,
+        text,
+        column.name,
+        definition=column,
+        references=(flags.references,) if flags.references else (),
+        check=flags.check is not None,
+        primary=flags.primary,
+        unique=flags.unique,
+        position=position,
+        after=after,
+        if_not_exists=if_not_exists,
+        old_name=column.name if op == "modify_column" else None,
+    )
 
 
 def _first_line(e: Exception) -> str:

@@ -4,12 +4,14 @@
 running it with each in turn. Rewriting the statement is reading SQL text, so it lives here with
 the other MySQL readers; what kind of statement it is comes from its typed facts.
 """
+
 from __future__ import annotations
 
 import re
 
-_CLAUSE = re.compile(r",?\s*\b(ALGORITHM|LOCK)\s*=?\s*(DEFAULT|INSTANT|NOCOPY|INPLACE|COPY|NONE|SHARED|EXCLUSIVE)\b",
-                     re.IGNORECASE)
+_CLAUSE = re.compile(
+    r",?\s*\b(ALGORITHM|LOCK)\s*=?\s*(DEFAULT|INSTANT|NOCOPY|INPLACE|COPY|NONE|SHARED|EXCLUSIVE)\b", re.IGNORECASE
+)
 _ALTER_HEAD = re.compile(
     r"^\s*ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(?:`[^`]+`|[\w$]+)(?:\s*\.\s*(?:`[^`]+`|[\w$]+))?\s*", re.IGNORECASE
 )
@@ -40,7 +42,7 @@ def with_clauses(sql: str, algorithm: str | None, lock: str | None, placement: i
     if head is None:
         # CREATE INDEX ... / DROP INDEX ... ON t: options follow, space separated
         return base + " " + " ".join(parts)
-    rest = base[head.end():]
+    rest = base[head.end() :]
     if placement == 1 and rest:
         return base[: head.end()] + clause + ", " + rest
     if placement == 2 and rest:

@@ -5,6 +5,7 @@ SHOW CREATE TABLE and mysqldump write (one element per line), `read_dump_layout`
 with the patterns below and has sqlglot read each distinct column definition once. Any line,
 option or clause outside that layout sends the whole statement to sqlglot (`table_from_create`).
 """
+
 from __future__ import annotations
 
 import re
@@ -238,20 +239,38 @@ def _add_element(table: Table, node: exp.Expression, dialect: str, name: Any = N
     elif isinstance(node, exp.ForeignKey):
         ref = node.args.get("reference")
         parent = _table_ref(ref.this) if ref is not None else None
-        ref_cols = tuple(_name(e) for e in ref.this.expressions) if ref is not None and isinstance(ref.this, exp.Schema) else ()
+        ref_cols = (
+            tuple(_name(e) for e in ref.this.expressions)
+            if ref is not None and isinstance(ref.this, exp.Schema)
+            else ()
+        )
         if parent:
-            table.foreign_keys.append(ForeignKey(_name(name) if name is not None else None,
-                                                 tuple(_name(c) for c in node.expressions), parent, ref_cols))
+            table.foreign_keys.append(
+                ForeignKey(
+                    _name(name) if name is not None else None,
+                    tuple(_name(c) for c in node.expressions),
+                    parent,
+                    ref_cols,
+                )
+            )
     elif isinstance(node, exp.CheckColumnConstraint):
-        table.checks.append(Check(_name(name) if name is not None else None,
-                                  node.this.sql(dialect=sqlglot_dialect(dialect)) if node.this is not None else ""))
+        table.checks.append(
+            Check(
+                _name(name) if name is not None else None,
+                node.this.sql(dialect=sqlglot_dialect(dialect)) if node.this is not None else "",
+            )
+        )
 
 
 # ---- MySQL CREATE TABLE in the layout SHOW CREATE TABLE and mysqldump write -----------------
 
 _IDENT = r"`(?:[^`]|``)+`"
-_COLUMN_LINE = re.compile(rf"\s*(?P<name>{_IDENT})\s+(?P<def>.+?)(?P<comment>\s+COMMENT\s+'(?:[^'\\]|\\.|'')*')?\s*,?\s*")
-_KEY_PARTS = rf"\((?P<cols>{_IDENT}(?:\(\d+\))?(?:\s+(?:ASC|DESC))?(?:\s*,\s*{_IDENT}(?:\(\d+\))?(?:\s+(?:ASC|DESC))?)*)\)"
+_COLUMN_LINE = re.compile(
+    rf"\s*(?P<name>{_IDENT})\s+(?P<def>.+?)(?P<comment>\s+COMMENT\s+'(?:[^'\\]|\\.|'')*')?\s*,?\s*"
+)
+_KEY_PARTS = (
+    rf"\((?P<cols>{_IDENT}(?:\(\d+\))?(?:\s+(?:ASC|DESC))?(?:\s*,\s*{_IDENT}(?:\(\d+\))?(?:\s+(?:ASC|DESC))?)*)\)"
+)
 _KEY_TAIL = r"(?:\s+USING\s+(?:BTREE|HASH))?(?:\s+KEY_BLOCK_SIZE\s*=\s*\d+)?(?:\s+COMMENT\s+'(?:[^'\\]|\\.|'')*')?"
 _KEY_LINE = re.compile(
     rf"\s*(?:(?P<primary>PRIMARY\s+KEY)|(?P<kind>UNIQUE|FULLTEXT|SPATIAL)?\s*(?:KEY|INDEX)\s+(?P<name>{_IDENT}))"
@@ -265,9 +284,13 @@ _FK_LINE = re.compile(
     re.I,
 )
 _CHECK_LINE = re.compile(rf"\s*CONSTRAINT\s+(?P<name>{_IDENT})\s+CHECK\s*\((?P<expr>.*)\)\s*,?\s*", re.I)
-_OPTIONS_LINE = re.compile(r"\)\s*(?:(?:DEFAULT\s+)?[A-Z_]+(?:\s+SET)?\s*=\s*(?:'(?:[^'\\]|\\.|'')*'|[\w.]+)\s*)*", re.I)
+_OPTIONS_LINE = re.compile(
+    r"\)\s*(?:(?:DEFAULT\s+)?[A-Z_]+(?:\s+SET)?\s*=\s*(?:'(?:[^'\\]|\\.|'')*'|[\w.]+)\s*)*", re.I
+)
 _OPTION = re.compile(r"\b(ENGINE|CHARSET|CHARACTER\s+SET|COLLATE|ROW_FORMAT)\s*=\s*(\w+)", re.I)
-_HEAD = re.compile(rf"CREATE\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:{_IDENT}\.)?(?P<name>{_IDENT})\s*\(\s*", re.I)
+_HEAD = re.compile(
+    rf"CREATE\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:{_IDENT}\.)?(?P<name>{_IDENT})\s*\(\s*", re.I
+)
 _DEFINITIONS: dict[tuple[str, str], tuple[Column, ColumnFlags] | None] = {}
 _CHECKS: dict[str, str | None] = {}
 
@@ -313,7 +336,7 @@ def read_dump_layout(body: str, dialect: str) -> tuple[Table, list[str]] | None:
     head = _HEAD.match(body)
     if head is None or dialect == "postgres":
         return None
-    lines = body[head.end():].rstrip().split("\n")
+    lines = body[head.end() :].rstrip().split("\n")
     options = lines.pop().strip() if lines else ""
     if not options.startswith(")") or _OPTIONS_LINE.fullmatch(options) is None:
         return None
@@ -349,14 +372,25 @@ def read_dump_layout(body: str, dialect: str) -> tuple[Table, list[str]] | None:
                 table.primary_key = Index(None, cols, unique=True, primary=True)
             else:
                 kind = (m.group("kind") or "").lower()
-                table.indexes.append(Index(_unquote(m.group("name")), cols, unique=kind == "unique",
-                                           kind=kind if kind in ("fulltext", "spatial") else "btree"))
+                table.indexes.append(
+                    Index(
+                        _unquote(m.group("name")),
+                        cols,
+                        unique=kind == "unique",
+                        kind=kind if kind in ("fulltext", "spatial") else "btree",
+                    )
+                )
             continue
         m = _FK_LINE.fullmatch(line)
         if m is not None:
-            table.foreign_keys.append(ForeignKey(
-                _unquote(m.group("name")), tuple(_unquote(c) for c in re.findall(_IDENT, m.group("cols"))),
-                _unquote(m.group("ref")), tuple(_unquote(c) for c in re.findall(_IDENT, m.group("refcols")))))
+            table.foreign_keys.append(
+                ForeignKey(
+                    _unquote(m.group("name")),
+                    tuple(_unquote(c) for c in re.findall(_IDENT, m.group("cols"))),
+                    _unquote(m.group("ref")),
+                    tuple(_unquote(c) for c in re.findall(_IDENT, m.group("refcols"))),
+                )
+            )
             continue
         m = _CHECK_LINE.fullmatch(line)
         expression = _check_text(m.group("expr")) if m else None

@@ -1,5 +1,6 @@
 """`PARTITION BY` clauses, read by us: sqlglot does not parse MySQL's forms
 (`HASH(k) PARTITIONS 8`, `VALUES LESS THAN MAXVALUE`, `KEY()`, subpartitions)."""
+
 from __future__ import annotations
 
 from schemacite.model import Partitioning
@@ -61,7 +62,9 @@ def parse_partition_by(toks: list[Tok], source: str) -> Partitioning | None:
             expression = text_of(toks[0:i], source)
             first = False
         # skip PARTITIONS n and partition definitions up to a SUBPARTITION BY
-        while i < len(toks) and not (toks[i].upper == "SUBPARTITION" and i + 1 < len(toks) and toks[i + 1].upper == "BY"):
+        while i < len(toks) and not (
+            toks[i].upper == "SUBPARTITION" and i + 1 < len(toks) and toks[i + 1].upper == "BY"
+        ):
             i += 1
         i += 2  # SUBPARTITION BY: read its method and columns the same way
     if method is None:

@@ -4,6 +4,7 @@ CREATE TABLE goes through sqlglot (with the PARTITION BY clause read by us, and 
 line by line, see create_table); ALTER TABLE sub-commands, index, lock and maintenance statements
 are read here and in alter.
 """
+
 from __future__ import annotations
 
 import functools
@@ -64,7 +65,7 @@ def handles(pattern: str, first: tuple[str, ...] | None = None) -> Callable[[Han
     return register
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _compiled(pattern: str) -> re.Pattern:
     return re.compile(pattern, re.I | re.S)
 
@@ -104,7 +105,9 @@ _PARTITION_BY = re.compile(r"\bPARTITION\s+BY\b", re.I)
 _LIKE = re.compile(rf"\s*\(?\s*LIKE\s+(?P<src>{QNAME})", re.I)
 
 
-@handles(rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?P<temp>TEMPORARY\s+)?TABLE\s+(?P<ine>IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME})")
+@handles(
+    rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?P<temp>TEMPORARY\s+)?TABLE\s+(?P<ine>IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME})"
+)
 def _create_table(m: re.Match, sql: str, dialect: str) -> Op:
     import sqlglot
     from sqlglot import exp
@@ -115,8 +118,12 @@ def _create_table(m: re.Match, sql: str, dialect: str) -> Op:
     rest = sql[m.end() :]
     like = _LIKE.match(rest)
     if like:
-        return CreateTableLike(name=key, source=_key(like.group("src"), dialect), copies_keys=True,
-                               persistence="temporary" if m.group("temp") else "permanent")
+        return CreateTableLike(
+            name=key,
+            source=_key(like.group("src"), dialect),
+            copies_keys=True,
+            persistence="temporary" if m.group("temp") else "permanent",
+        )
     # the PARTITION BY clause is read by us, the rest by sqlglot
     toks = tokenize(sql) if _PARTITION_BY.search(sql) else []
     cut = find_partition_by(toks)
@@ -188,7 +195,9 @@ def _create_index(m: re.Match, sql: str, dialect: str) -> Op:
         raise StatementError("CREATE INDEX without a complete column list")
     inner = rest[open_at + 1 : close_at]
     simple = _SIMPLE_COLUMNS.fullmatch(inner)
-    columns = tuple(table_key(c, dialect) for c in _COLUMN_NAME.findall(inner)) if simple else column_list(tokenize(inner))
+    columns = (
+        tuple(table_key(c, dialect) for c in _COLUMN_NAME.findall(inner)) if simple else column_list(tokenize(inner))
+    )
     if not columns:
         raise StatementError("CREATE INDEX with an empty column list")
     name = m.group("name")
@@ -199,8 +208,9 @@ def _create_index(m: re.Match, sql: str, dialect: str) -> Op:
         kind=(m.group("kind") or "").strip().lower() or "btree",
     )
     clauses = _clauses(rest[close_at + 1 :])
-    return CreateIndex(on=_key(m.group("table"), dialect), index=index, algorithm=clauses.get("algorithm"),
-                       lock=clauses.get("lock"))
+    return CreateIndex(
+        on=_key(m.group("table"), dialect), index=index, algorithm=clauses.get("algorithm"), lock=clauses.get("lock")
+    )
 
 
 def _closing_paren(text: str, start: int) -> int:
@@ -227,14 +237,22 @@ def _closing_paren(text: str, start: int) -> int:
 @handles(rf"DROP\s+INDEX\s+(?P<ifx>IF\s+EXISTS\s+)?(?P<name>{QNAME})\s+ON\s+(?P<table>{QNAME})")
 def _drop_index(m: re.Match, sql: str, dialect: str) -> Op:
     clauses = _clauses(sql[m.end() :])
-    return DropIndex(names=(table_key(m.group("name"), dialect),), on=_key(m.group("table"), dialect),
-                     if_exists=_ifx(m), algorithm=clauses.get("algorithm"), lock=clauses.get("lock"))
+    return DropIndex(
+        names=(table_key(m.group("name"), dialect),),
+        on=_key(m.group("table"), dialect),
+        if_exists=_ifx(m),
+        algorithm=clauses.get("algorithm"),
+        lock=clauses.get("lock"),
+    )
 
 
 @handles(rf"DROP\s+(?:TEMPORARY\s+)?TABLE\s+(?P<ifx>IF\s+EXISTS\s+)?(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)")
 def _drop_table(m: re.Match, sql: str, dialect: str) -> Op:
-    return DropTable(tables=tuple(_names(m.group("names"), dialect)), if_exists=_ifx(m),
-                     cascade=bool(re.search(r"\bCASCADE\s*$", sql, re.I)))
+    return DropTable(
+        tables=tuple(_names(m.group("names"), dialect)),
+        if_exists=_ifx(m),
+        cascade=bool(re.search(r"\bCASCADE\s*$", sql, re.I)),
+    )
 
 
 @handles(rf"TRUNCATE\s+(?:TABLE\s+)?(?P<names>{QNAME})")
@@ -286,8 +304,11 @@ def _lock(m: re.Match, sql: str, dialect: str) -> Op:
             continue
         mode = "WRITE" if "WRITE" in (w.upper() for w in words) else "READ"
         locks.append((_key(words[0], dialect), mode))
-    return LockTable(tables=tuple(t for t, _ in locks), modes=tuple(locks),
-                     mode="WRITE" if any(md == "WRITE" for _, md in locks) else "READ")
+    return LockTable(
+        tables=tuple(t for t, _ in locks),
+        modes=tuple(locks),
+        mode="WRITE" if any(md == "WRITE" for _, md in locks) else "READ",
+    )
 
 
 @handles(
@@ -336,5 +357,3 @@ _OTHER = (
 def _other(m: re.Match, sql: str, dialect: str) -> Op:
     what = m.group("what") or " ".join(m.group("ddl").split()[:2])
     return Other(what=what.upper())
-
-

@@ -3,17 +3,37 @@
 One reading for the SQL reader (sqlglot's rendering of a column type) and the catalog reader
 (information_schema.COLUMNS.COLUMN_TYPE), so a replayed column and a live one compare alike.
 """
+
 from __future__ import annotations
 
 import re
 
 _TYPE = re.compile(r"^\s*([a-z_]+(?:\s+(?:varying|precision))?)\s*(?:\((.*?)\))?\s*(.*)$", re.I | re.S)
-_ALIASES = {"integer": "int", "bool": "tinyint", "boolean": "tinyint", "dec": "decimal", "numeric": "decimal",
-            "character varying": "varchar", "character": "char", "double precision": "double", "real": "double",
-            "fixed": "decimal", "int1": "tinyint", "int2": "smallint", "int3": "mediumint", "int4": "int",
-            "int8": "bigint", "middleint": "mediumint", "long": "mediumtext", "long varchar": "mediumtext",
-            "uint": "int", "ubigint": "bigint", "usmallint": "smallint", "utinyint": "tinyint",
-            "umediumint": "mediumint"}
+_ALIASES = {
+    "integer": "int",
+    "bool": "tinyint",
+    "boolean": "tinyint",
+    "dec": "decimal",
+    "numeric": "decimal",
+    "character varying": "varchar",
+    "character": "char",
+    "double precision": "double",
+    "real": "double",
+    "fixed": "decimal",
+    "int1": "tinyint",
+    "int2": "smallint",
+    "int3": "mediumint",
+    "int4": "int",
+    "int8": "bigint",
+    "middleint": "mediumint",
+    "long": "mediumtext",
+    "long varchar": "mediumtext",
+    "uint": "int",
+    "ubigint": "bigint",
+    "usmallint": "smallint",
+    "utinyint": "tinyint",
+    "umediumint": "mediumint",
+}
 INT_TYPES = frozenset({"tinyint", "smallint", "mediumint", "int", "bigint"})
 STRING_TYPES = frozenset({"char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set"})
 TEXT_TYPES = frozenset({"tinytext", "text", "mediumtext", "longtext"})

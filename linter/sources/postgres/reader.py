@@ -10,6 +10,7 @@ the node type and, inside ALTER TABLE, on `AlterTableCmd.subtype`, the enumerati
 own lock-level choice switches on. Expressions are kept as the text they were written in (cut
 from the source by PostgreSQL's scanner), with the functions they call.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -22,7 +23,6 @@ from typing import Any
 from pglast import parser as pg
 
 from schemacite.model.schema import Check, Column, ForeignKey, Index, Partitioning, Table
-from schemacite.sources.postgres.types import SERIAL_TYPES
 from schemacite.model.statements import (
     Action,
     AddCheck,
@@ -70,10 +70,19 @@ from schemacite.model.statements import (
     Truncate,
     Vacuum,
 )
+from schemacite.sources.postgres.types import SERIAL_TYPES
 
 Node = dict[str, Any]
-LOCK_MODES = {1: "ACCESS SHARE", 2: "ROW SHARE", 3: "ROW EXCLUSIVE", 4: "SHARE UPDATE EXCLUSIVE", 5: "SHARE",
-              6: "SHARE ROW EXCLUSIVE", 7: "EXCLUSIVE", 8: "ACCESS EXCLUSIVE"}
+LOCK_MODES = {
+    1: "ACCESS SHARE",
+    2: "ROW SHARE",
+    3: "ROW EXCLUSIVE",
+    4: "SHARE UPDATE EXCLUSIVE",
+    5: "SHARE",
+    6: "SHARE ROW EXCLUSIVE",
+    7: "EXCLUSIVE",
+    8: "ACCESS EXCLUSIVE",
+}
 
 
 class SyntaxProblem(ValueError):
@@ -225,8 +234,22 @@ class Source:
 
 
 # words that end a column's DEFAULT expression: the next clause of the column definition
-_AFTER_DEFAULT = frozenset({"NOT", "NULL_P", "CONSTRAINT", "CHECK", "DEFAULT", "GENERATED", "REFERENCES", "PRIMARY",
-                            "UNIQUE", "COLLATE", "DEFERRABLE", "INITIALLY"})
+_AFTER_DEFAULT = frozenset(
+    {
+        "NOT",
+        "NULL_P",
+        "CONSTRAINT",
+        "CHECK",
+        "DEFAULT",
+        "GENERATED",
+        "REFERENCES",
+        "PRIMARY",
+        "UNIQUE",
+        "COLLATE",
+        "DEFERRABLE",
+        "INITIALLY",
+    }
+)
 
 
 # ---------------------------------------------------------------- tree helpers
@@ -321,10 +344,15 @@ def _bound(spec: Node | None) -> str | None:
     if strategy == "l":
         return f"FOR VALUES IN ({', '.join(_const(d) for d in spec.get('listdatums', []))})"
     if strategy == "r":
+
         def datums(key: str) -> str:
-            return ", ".join(_const(d) if "A_Const" in d else str(d.get("ColumnRef", {}).get("fields", [{}])[0]
-                                                                 .get("String", {}).get("sval", "…")).upper()
-                             for d in spec.get(key, []))
+            return ", ".join(
+                _const(d)
+                if "A_Const" in d
+                else str(d.get("ColumnRef", {}).get("fields", [{}])[0].get("String", {}).get("sval", "…")).upper()
+                for d in spec.get(key, [])
+            )
+
         return f"FOR VALUES FROM ({datums('lowerdatums')}) TO ({datums('upperdatums')})"
     if strategy == "h":
         return f"FOR VALUES WITH (MODULUS {spec.get('modulus', 0)}, REMAINDER {spec.get('remainder', 0)})"
@@ -455,18 +483,30 @@ def constraint(c: Node, table: str, src: Source, column_name: str | None = None)
         return "exclude", Index(name, _index_columns(elems, src), kind="exclude")
     if kind == "CONSTR_FOREIGN":
         return "foreign", ForeignKey(
-            name, tuple(k.lower() for k in _strings(c.get("fk_attrs"))) or cols, _rel(c.get("pktable")),
-            tuple(k.lower() for k in _strings(c.get("pk_attrs"))), validated=not c.get("skip_validation"),
+            name,
+            tuple(k.lower() for k in _strings(c.get("fk_attrs"))) or cols,
+            _rel(c.get("pktable")),
+            tuple(k.lower() for k in _strings(c.get("pk_attrs"))),
+            validated=not c.get("skip_validation"),
             enforced=c.get("is_enforced", True) is not False,
         )
     if kind == "CONSTR_CHECK":
         expr = src.inside(c.get("location"))
-        return "check", Check(name, expr, validated=not c.get("skip_validation"),
-                              enforced=c.get("is_enforced", True) is not False,
-                              proves_not_null=_null_test(c.get("raw_expr")))
+        return "check", Check(
+            name,
+            expr,
+            validated=not c.get("skip_validation"),
+            enforced=c.get("is_enforced", True) is not False,
+            proves_not_null=_null_test(c.get("raw_expr")),
+        )
     if kind == "CONSTR_NOTNULL" and cols:
-        return "not_null", Check(name, f"{cols[0]} IS NOT NULL", validated=not c.get("skip_validation"),
-                                 not_null=cols[0], proves_not_null=cols[0])
+        return "not_null", Check(
+            name,
+            f"{cols[0]} IS NOT NULL",
+            validated=not c.get("skip_validation"),
+            not_null=cols[0],
+            proves_not_null=cols[0],
+        )
     return "other", None
 
 
@@ -502,7 +542,7 @@ def _apply_constraint(table: Table, kind: str, value: Any) -> None:
 
 def build(tree: Node, src: Source) -> Op:
     """The typed Op of one statement's parse tree."""
-    (kind, fields), = tree.items()
+    ((kind, fields),) = tree.items()
     builder = _BUILDERS.get(kind)
     if builder is None:
         return Other(what=_what(kind))
@@ -523,8 +563,9 @@ def _create(f: Node, src: Source) -> Op:
     if like is not None and len(elts) == 1:
         options = like.get("options", 0)
         # CREATE_TABLE_LIKE_INDEXES is bit 5 (1 << 5); ALL sets every bit
-        return CreateTableLike(name=name, source=_rel(like.get("relation")), copies_keys=bool(options & (1 << 5)),
-                               persistence=persistence)
+        return CreateTableLike(
+            name=name, source=_rel(like.get("relation")), copies_keys=bool(options & (1 << 5)), persistence=persistence
+        )
     table = Table(name=name, persistence=persistence)
     if f.get("accessMethod"):
         table.engine = f["accessMethod"]
@@ -556,14 +597,21 @@ def _create(f: Node, src: Source) -> Op:
     parents = f.get("inhRelations") or []
     if f.get("partbound") is not None and parents:
         table.partition_bound = _bound(f["partbound"])
-        return CreatePartition(model=table, parent=_rel(parents[0].get("RangeVar")), references=tuple(references),
-                               if_not_exists=bool(f.get("if_not_exists")))
+        return CreatePartition(
+            model=table,
+            parent=_rel(parents[0].get("RangeVar")),
+            references=tuple(references),
+            if_not_exists=bool(f.get("if_not_exists")),
+        )
     return CreateTable(model=table, if_not_exists=bool(f.get("if_not_exists")), references=tuple(references))
 
 
 def _partitioning(spec: Node, src: Source) -> Partitioning:
-    method = {"PARTITION_STRATEGY_RANGE": "range", "PARTITION_STRATEGY_LIST": "list",
-              "PARTITION_STRATEGY_HASH": "hash"}.get(spec.get("strategy", ""), str(spec.get("strategy", "")).lower())
+    method = {
+        "PARTITION_STRATEGY_RANGE": "range",
+        "PARTITION_STRATEGY_LIST": "list",
+        "PARTITION_STRATEGY_HASH": "hash",
+    }.get(spec.get("strategy", ""), str(spec.get("strategy", "")).lower())
     cols: list[str] = []
     parts: list[str] = []
     for p in spec.get("partParams") or []:
@@ -594,7 +642,9 @@ def _create_as(f: Node, src: Source) -> Op:
     for c in into.get("colNames") or []:
         col = c["String"]["sval"].lower()
         table.columns[col] = Column(col)
-    return CreateTableAs(model=table, reads=query_reads, with_data=with_data, if_not_exists=bool(f.get("if_not_exists")))
+    return CreateTableAs(
+        model=table, reads=query_reads, with_data=with_data, if_not_exists=bool(f.get("if_not_exists"))
+    )
 
 
 def _index(f: Node, src: Source) -> Op:
@@ -607,8 +657,13 @@ def _index(f: Node, src: Source) -> Op:
         kind=f.get("accessMethod", "btree"),
         partial=f.get("whereClause") is not None,
     )
-    return CreateIndex(on=_rel(rv), index=idx, concurrently=bool(f.get("concurrent")), only=_only(rv),
-                       if_not_exists=bool(f.get("if_not_exists")))
+    return CreateIndex(
+        on=_rel(rv),
+        index=idx,
+        concurrently=bool(f.get("concurrent")),
+        only=_only(rv),
+        if_not_exists=bool(f.get("if_not_exists")),
+    )
 
 
 def _drop(f: Node, src: Source) -> Op:
@@ -632,8 +687,11 @@ def _drop(f: Node, src: Source) -> Op:
 
 def _truncate(f: Node, src: Source) -> Op:
     rels = [r["RangeVar"] for r in f.get("relations") or [] if "RangeVar" in r]
-    return Truncate(tables=tuple(_rel(r) for r in rels), only=any(_only(r) for r in rels),
-                    cascade=f.get("behavior") == "DROP_CASCADE")
+    return Truncate(
+        tables=tuple(_rel(r) for r in rels),
+        only=any(_only(r) for r in rels),
+        cascade=f.get("behavior") == "DROP_CASCADE",
+    )
 
 
 def _rename(f: Node, src: Source) -> Op:
@@ -641,15 +699,26 @@ def _rename(f: Node, src: Source) -> Op:
     rel = _rel(f.get("relation"))
     new = (f.get("newname") or "").lower()
     if kind in ("OBJECT_TABLE", "OBJECT_FOREIGN_TABLE"):
-        return AlterTable(name=rel, actions=[Rename("rename_table", "RENAME TO",
-                                                    new_name=key_of(f.get("relation", {}).get("schemaname"), new))],
-                          if_exists=bool(f.get("missing_ok")))
+        return AlterTable(
+            name=rel,
+            actions=[
+                Rename("rename_table", "RENAME TO", new_name=key_of(f.get("relation", {}).get("schemaname"), new))
+            ],
+            if_exists=bool(f.get("missing_ok")),
+        )
     if kind == "OBJECT_COLUMN":
-        return AlterTable(name=rel, actions=[Rename("rename_column", "RENAME COLUMN", (f.get("subname") or "").lower(),
-                                                    new_name=new)], if_exists=bool(f.get("missing_ok")))
+        return AlterTable(
+            name=rel,
+            actions=[Rename("rename_column", "RENAME COLUMN", (f.get("subname") or "").lower(), new_name=new)],
+            if_exists=bool(f.get("missing_ok")),
+        )
     if kind == "OBJECT_TABCONSTRAINT":
-        return AlterTable(name=rel, actions=[Rename("rename_constraint", "RENAME CONSTRAINT", new_name=new,
-                                                    name=(f.get("subname") or "").lower())])
+        return AlterTable(
+            name=rel,
+            actions=[
+                Rename("rename_constraint", "RENAME CONSTRAINT", new_name=new, name=(f.get("subname") or "").lower())
+            ],
+        )
     if kind == "OBJECT_INDEX":
         return AlterIndex(name=rel, action="rename", new_name=new, if_exists=bool(f.get("missing_ok")))
     if kind in ("OBJECT_VIEW", "OBJECT_MATVIEW"):
@@ -659,8 +728,10 @@ def _rename(f: Node, src: Source) -> Op:
 
 def _set_schema(f: Node, src: Source) -> Op:
     if f.get("objectType") in ("OBJECT_TABLE", "OBJECT_FOREIGN_TABLE"):
-        return AlterTable(name=_rel(f.get("relation")), actions=[Option("set_schema", "SET SCHEMA", option="schema",
-                                                                        value=f.get("newschema"))])
+        return AlterTable(
+            name=_rel(f.get("relation")),
+            actions=[Option("set_schema", "SET SCHEMA", option="schema", value=f.get("newschema"))],
+        )
     return Other(what="ALTER … SET SCHEMA")
 
 
@@ -684,25 +755,52 @@ def _alter_index(name: str, cmds: list[Node], f: Node) -> Op:
     if sub == "AT_AttachPartition":
         part = _rel(cmds[0].get("def", {}).get("PartitionCmd", {}).get("name"))
         return AlterIndex(name=name, action="attach_partition", partition=part)
-    action = {"AT_SetTableSpace": "set_tablespace", "AT_SetRelOptions": "set_storage_params",
-              "AT_ResetRelOptions": "set_storage_params", "AT_SetStatistics": "set_statistics"}.get(sub, "other")
+    action = {
+        "AT_SetTableSpace": "set_tablespace",
+        "AT_SetRelOptions": "set_storage_params",
+        "AT_ResetRelOptions": "set_storage_params",
+        "AT_SetStatistics": "set_statistics",
+    }.get(sub, "other")
     return AlterIndex(name=name, action=action, if_exists=bool(f.get("missing_ok")))
 
 
 # ALTER TABLE sub-commands that carry nothing but their own lock level
 _PLAIN = {
-    "AT_DropNotNull": "drop_not_null", "AT_SetNotNull": "set_not_null", "AT_SetStatistics": "set_statistics",
-    "AT_SetStorage": "set_storage", "AT_SetCompression": "set_compression", "AT_AddIdentity": "add_identity",
-    "AT_SetIdentity": "set_identity", "AT_DropIdentity": "drop_identity", "AT_DropExpression": "drop_expression",
-    "AT_SetExpression": "set_expression", "AT_ColumnDefault": "set_default", "AT_SetLogged": "set_logged",
-    "AT_SetUnLogged": "set_unlogged", "AT_DropCluster": "set_without_cluster",
-    "AT_EnableTrig": "enable_trigger", "AT_EnableAlwaysTrig": "enable_trigger", "AT_EnableReplicaTrig": "enable_trigger",
-    "AT_EnableTrigAll": "enable_trigger", "AT_EnableTrigUser": "enable_trigger", "AT_DisableTrig": "disable_trigger",
-    "AT_DisableTrigAll": "disable_trigger", "AT_DisableTrigUser": "disable_trigger", "AT_EnableRule": "enable_rule",
-    "AT_EnableAlwaysRule": "enable_rule", "AT_EnableReplicaRule": "enable_rule", "AT_DisableRule": "disable_rule",
-    "AT_EnableRowSecurity": "enable_rls", "AT_DisableRowSecurity": "disable_rls", "AT_ForceRowSecurity": "force_rls",
-    "AT_NoForceRowSecurity": "no_force_rls", "AT_ChangeOwner": "owner_to", "AT_AddOf": "of_type",
-    "AT_DropOf": "not_of", "AT_SetOptions": "set_statistics", "AT_ResetOptions": "set_statistics",
+    "AT_DropNotNull": "drop_not_null",
+    "AT_SetNotNull": "set_not_null",
+    "AT_SetStatistics": "set_statistics",
+    "AT_SetStorage": "set_storage",
+    "AT_SetCompression": "set_compression",
+    "AT_AddIdentity": "add_identity",
+    "AT_SetIdentity": "set_identity",
+    "AT_DropIdentity": "drop_identity",
+    "AT_DropExpression": "drop_expression",
+    "AT_SetExpression": "set_expression",
+    "AT_ColumnDefault": "set_default",
+    "AT_SetLogged": "set_logged",
+    "AT_SetUnLogged": "set_unlogged",
+    "AT_DropCluster": "set_without_cluster",
+    "AT_EnableTrig": "enable_trigger",
+    "AT_EnableAlwaysTrig": "enable_trigger",
+    "AT_EnableReplicaTrig": "enable_trigger",
+    "AT_EnableTrigAll": "enable_trigger",
+    "AT_EnableTrigUser": "enable_trigger",
+    "AT_DisableTrig": "disable_trigger",
+    "AT_DisableTrigAll": "disable_trigger",
+    "AT_DisableTrigUser": "disable_trigger",
+    "AT_EnableRule": "enable_rule",
+    "AT_EnableAlwaysRule": "enable_rule",
+    "AT_EnableReplicaRule": "enable_rule",
+    "AT_DisableRule": "disable_rule",
+    "AT_EnableRowSecurity": "enable_rls",
+    "AT_DisableRowSecurity": "disable_rls",
+    "AT_ForceRowSecurity": "force_rls",
+    "AT_NoForceRowSecurity": "no_force_rls",
+    "AT_ChangeOwner": "owner_to",
+    "AT_AddOf": "of_type",
+    "AT_DropOf": "not_of",
+    "AT_SetOptions": "set_statistics",
+    "AT_ResetOptions": "set_statistics",
 }
 
 
@@ -723,8 +821,19 @@ def _action(cmd: Node, table: str, src: Source) -> list[Action]:
             checks = checks or kind == "check"
             primary = primary or kind == "primary"
             unique = unique or kind == "unique"
-        return [AddColumn("add_column", "ADD COLUMN", definition.name, definition=definition, references=tuple(refs),
-                          check=checks, primary=primary, unique=unique, if_not_exists=bool(cmd.get("missing_ok")))]
+        return [
+            AddColumn(
+                "add_column",
+                "ADD COLUMN",
+                definition.name,
+                definition=definition,
+                references=tuple(refs),
+                check=checks,
+                primary=primary,
+                unique=unique,
+                if_not_exists=bool(cmd.get("missing_ok")),
+            )
+        ]
     if sub == "AT_DropColumn":
         return [Action("drop_column", "DROP COLUMN", col)]
     if sub == "AT_AlterColumnType":
@@ -733,29 +842,60 @@ def _action(cmd: Node, table: str, src: Source) -> list[Action]:
         using = cd.get("raw_default")
         using_text = src.after("USING", _location(using)) if using else None
         only_column = bool(using) and _is_column(using, col)
-        return [AlterColumnType("alter_column_type", "ALTER COLUMN TYPE", col, type=text_, base_type=base,
-                                type_args=args, using=using_text, using_only_column=only_column)]
+        return [
+            AlterColumnType(
+                "alter_column_type",
+                "ALTER COLUMN TYPE",
+                col,
+                type=text_,
+                base_type=base,
+                type_args=args,
+                using=using_text,
+                using_only_column=only_column,
+            )
+        ]
     if sub == "AT_ColumnDefault":
         if not d:
             return [Action("drop_default", "ALTER COLUMN DROP DEFAULT", col)]
-        return [SetDefault("set_default", "ALTER COLUMN SET DEFAULT", col,
-                           default=src.after("DEFAULT", _location(d)), default_calls=calls(d))]
+        return [
+            SetDefault(
+                "set_default",
+                "ALTER COLUMN SET DEFAULT",
+                col,
+                default=src.after("DEFAULT", _location(d)),
+                default_calls=calls(d),
+            )
+        ]
     if sub == "AT_AddConstraint" or sub == "AT_ReAddConstraint":
         return [_add_constraint(d.get("Constraint", {}), table, src)]
     if sub == "AT_ValidateConstraint":
         return [ConstraintAction("validate_constraint", "VALIDATE CONSTRAINT", name=col)]
     if sub == "AT_DropConstraint":
-        return [ConstraintAction("drop_constraint", "DROP CONSTRAINT", name=col, if_exists=bool(cmd.get("missing_ok")),
-                                 cascade=cmd.get("behavior") == "DROP_CASCADE")]
+        return [
+            ConstraintAction(
+                "drop_constraint",
+                "DROP CONSTRAINT",
+                name=col,
+                if_exists=bool(cmd.get("missing_ok")),
+                cascade=cmd.get("behavior") == "DROP_CASCADE",
+            )
+        ]
     if sub == "AT_AlterConstraint":
         spec = d.get("ATAlterConstraint") or d.get("Constraint") or {}
         enforced = spec.get("is_enforced", False) if spec.get("alterEnforceability") else None
-        return [ConstraintAction("alter_constraint", "ALTER CONSTRAINT", name=(spec.get("conname") or "").lower(),
-                                 enforced=enforced)]
+        return [
+            ConstraintAction(
+                "alter_constraint", "ALTER CONSTRAINT", name=(spec.get("conname") or "").lower(), enforced=enforced
+            )
+        ]
     if sub in ("AT_SetRelOptions", "AT_ResetRelOptions"):
-        params = tuple(p["DefElem"].get("defname", "").lower() if not p["DefElem"].get("defnamespace")
-                       else f"{p['DefElem']['defnamespace']}.{p['DefElem']['defname']}".lower()
-                       for p in d.get("List", {}).get("items", []) if "DefElem" in p)
+        params = tuple(
+            p["DefElem"].get("defname", "").lower()
+            if not p["DefElem"].get("defnamespace")
+            else f"{p['DefElem']['defnamespace']}.{p['DefElem']['defname']}".lower()
+            for p in d.get("List", {}).get("items", [])
+            if "DefElem" in p
+        )
         op = "set_storage_params" if sub == "AT_SetRelOptions" else "reset_storage_params"
         return [Option(op, "SET (...)", option="storage", params=params)]
     if sub == "AT_SetTableSpace":
@@ -768,18 +908,29 @@ def _action(cmd: Node, table: str, src: Source) -> list[Action]:
         ident = d.get("ReplicaIdentityStmt", {})
         return [IndexAction("replica_identity", "REPLICA IDENTITY", index=(ident.get("name") or "").lower() or None)]
     if sub in ("AT_AddInherit", "AT_DropInherit"):
-        return [Inherit("inherit" if sub == "AT_AddInherit" else "no_inherit", "INHERIT", parent=_rel(d.get("RangeVar")))]
+        return [
+            Inherit("inherit" if sub == "AT_AddInherit" else "no_inherit", "INHERIT", parent=_rel(d.get("RangeVar")))
+        ]
     if sub in ("AT_AttachPartition", "AT_DetachPartition", "AT_DetachPartitionFinalize"):
         pc = d.get("PartitionCmd", {})
         part = _rel(pc.get("name"))
         if sub == "AT_AttachPartition":
-            return [PartitionAction("attach_partition", "ATTACH PARTITION", partition=part, bound=_bound(pc.get("bound")))]
+            return [
+                PartitionAction("attach_partition", "ATTACH PARTITION", partition=part, bound=_bound(pc.get("bound")))
+            ]
         if sub == "AT_DetachPartitionFinalize":
-            return [PartitionAction("detach_partition_finalize", "DETACH PARTITION FINALIZE", partition=part,
-                                    finalize=True)]
+            return [
+                PartitionAction("detach_partition_finalize", "DETACH PARTITION FINALIZE", partition=part, finalize=True)
+            ]
         conc = bool(pc.get("concurrent"))
-        return [PartitionAction("detach_partition_concurrently" if conc else "detach_partition", "DETACH PARTITION",
-                                partition=part, concurrently=conc)]
+        return [
+            PartitionAction(
+                "detach_partition_concurrently" if conc else "detach_partition",
+                "DETACH PARTITION",
+                partition=part,
+                concurrently=conc,
+            )
+        ]
     if sub in _PLAIN:
         return [Action(_PLAIN[sub], text, col)]
     return [Action("unknown", text, col)]
@@ -818,16 +969,20 @@ def _view(f: Node, src: Source) -> Op:
 
 
 def _refresh(f: Node, src: Source) -> Op:
-    return RefreshMatview(name=_rel(f.get("relation")), concurrently=bool(f.get("concurrent")),
-                          with_data=not f.get("skipData", False))
+    return RefreshMatview(
+        name=_rel(f.get("relation")), concurrently=bool(f.get("concurrent")), with_data=not f.get("skipData", False)
+    )
 
 
 def _vacuum(f: Node, src: Source) -> Op:
     tables = tuple(_rel(r["VacuumRelation"].get("relation")) for r in f.get("rels") or [] if "VacuumRelation" in r)
     if not f.get("is_vacuumcmd"):
         return Analyze(tables=tables)
-    options = {o["DefElem"].get("defname", "").lower(): o["DefElem"].get("arg") for o in f.get("options") or []
-               if "DefElem" in o}
+    options = {
+        o["DefElem"].get("defname", "").lower(): o["DefElem"].get("arg")
+        for o in f.get("options") or []
+        if "DefElem" in o
+    }
     full = "full" in options and not _false(options["full"])
     return Vacuum(tables=tables, full=full)
 
@@ -843,8 +998,10 @@ def _false(arg: Node | None) -> bool:
 
 def _reindex(f: Node, src: Source) -> Op:
     obj = str(f.get("kind", "")).removeprefix("REINDEX_OBJECT_").lower()
-    conc = any(p.get("DefElem", {}).get("defname") == "concurrently" and not _false(p["DefElem"].get("arg"))
-               for p in f.get("params") or [])
+    conc = any(
+        p.get("DefElem", {}).get("defname") == "concurrently" and not _false(p["DefElem"].get("arg"))
+        for p in f.get("params") or []
+    )
     name = _rel(f.get("relation")) if f.get("relation") else (f.get("name") or "").lower() or None
     return Reindex(object=obj, name=name, concurrently=conc)
 
@@ -855,16 +1012,24 @@ def _cluster(f: Node, src: Source) -> Op:
 
 def _lock(f: Node, src: Source) -> Op:
     rels = [r["RangeVar"] for r in f.get("relations") or [] if "RangeVar" in r]
-    return LockTable(tables=tuple(_rel(r) for r in rels), mode=LOCK_MODES.get(f.get("mode", 8), "ACCESS EXCLUSIVE"),
-                     only=any(_only(r) for r in rels))
+    return LockTable(
+        tables=tuple(_rel(r) for r in rels),
+        mode=LOCK_MODES.get(f.get("mode", 8), "ACCESS EXCLUSIVE"),
+        only=any(_only(r) for r in rels),
+    )
 
 
 def _transaction(f: Node, src: Source) -> Op:
     kind = f.get("kind", "")
     if kind in ("TRANS_STMT_BEGIN", "TRANS_STMT_START"):
         return Begin()
-    if kind in ("TRANS_STMT_COMMIT", "TRANS_STMT_ROLLBACK", "TRANS_STMT_COMMIT_PREPARED",
-                "TRANS_STMT_ROLLBACK_PREPARED", "TRANS_STMT_PREPARE"):
+    if kind in (
+        "TRANS_STMT_COMMIT",
+        "TRANS_STMT_ROLLBACK",
+        "TRANS_STMT_COMMIT_PREPARED",
+        "TRANS_STMT_ROLLBACK_PREPARED",
+        "TRANS_STMT_PREPARE",
+    ):
         return Commit(rollback="ROLLBACK" in kind)
     return Other(what=kind.removeprefix("TRANS_STMT_").replace("_", " "))
 
@@ -904,15 +1069,23 @@ def _statistics(f: Node, src: Source) -> Op:
 
 def _comment(f: Node, src: Source) -> Op:
     obj = str(f.get("objtype", "")).removeprefix("OBJECT_").lower()
-    items = _strings(f.get("object", {}).get("List", {}).get("items")) if "List" in (f.get("object") or {}) else \
-        _strings([f.get("object")]) if f.get("object") else []
+    items = (
+        _strings(f.get("object", {}).get("List", {}).get("items"))
+        if "List" in (f.get("object") or {})
+        else _strings([f.get("object")])
+        if f.get("object")
+        else []
+    )
     on = None
     if obj in ("table", "view", "matview", "foreign_table") and items:
         on = _qualified(items)
     elif obj in ("column", "tabconstraint", "trigger", "rule", "policy") and len(items) >= 2:
         on = _qualified(items[:-1])
-    return Comment(on=on, name=items[-1].lower() if items else None,
-                   object={"tabconstraint": "constraint", "matview": "materialized view"}.get(obj, obj))
+    return Comment(
+        on=on,
+        name=items[-1].lower() if items else None,
+        object={"tabconstraint": "constraint", "matview": "materialized view"}.get(obj, obj),
+    )
 
 
 _BUILDERS: dict[str, Callable[[Node, Source], Op]] = {

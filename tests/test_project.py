@@ -1,0 +1,53 @@
+"""The project's own habits, run with the tests so CI keeps them: ruff (lint and format) over the
+code, mypy strict on the model, the statement contract and the rule API."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CODE = ["linter", "rules", "tests", "bench"]
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name, path=os.path.dirname(sys.executable)) or shutil.which(name)
+    assert found, f"{name} is not installed: pip install -e '.[test]'"
+    return found
+
+
+def test_ruff_finds_nothing():
+    run = subprocess.run([_tool("ruff"), "check", *CODE], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_code_is_formatted():
+    run = subprocess.run([_tool("ruff"), "format", "--check", *CODE], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_mypy_strict_on_the_model_and_rule_api(tmp_path):
+    # the package's import name is not its folder's (linter/ is schemacite): give mypy the name
+    (tmp_path / "schemacite").symlink_to(ROOT / "linter")
+    env = {**os.environ, "MYPYPATH": str(tmp_path)}
+    run = subprocess.run(
+        [
+            _tool("mypy"),
+            "--config-file",
+            "pyproject.toml",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "-p",
+            "schemacite.model",
+            "-m",
+            "schemacite.lint.rule",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
