@@ -85,7 +85,10 @@ def snapshot_dict(schema: Schema, target: str | None = None) -> dict[str, Any]:
         "origin": schema.origin,
         "sampled_at": sampled_at,
         "tables": [_table(k, t) for k, t in sorted(schema.tables.items())],
-        "views": [{"key": k, **_plain(v)} for k, v in sorted(schema.views.items())],
+        "views": [
+            {"key": k, **_plain(v), "location": v.defined_at.file if v.defined_at else None}
+            for k, v in sorted(schema.views.items())
+        ],
     }
 
 
@@ -265,8 +268,11 @@ def schema_from_dict(doc: Any) -> Schema:
             at = f"views[{i}]"
             raw = dict(_object(raw, at))
             key = raw.pop("key", None)
+            file = raw.pop("location", None)
             view = _build(View, raw, at)
-            view.defined_at = Location(f"{origin}/{view.schema}" if view.schema else origin)
+            view.defined_at = Location(
+                file if isinstance(file, str) and file else f"{origin}/{view.schema}" if view.schema else origin
+            )
             schema.views[key if isinstance(key, str) and key else view.name] = view
     except _Bad as e:
         raise ValueError(str(e)) from None

@@ -284,16 +284,21 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
     # read keeps its schema ("shop.events") so that none hides another.
     relations = _rows(
         cur,
-        "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_TYPE, ENGINE, TABLE_ROWS, TABLE_COLLATION, ROW_FORMAT,"
-        " DATA_LENGTH, INDEX_LENGTH"
-        f" FROM information_schema.TABLES WHERE {where} ORDER BY TABLE_SCHEMA, TABLE_NAME",
+        # as a CREATE TABLE states them: the collation when it is not its character set's default,
+        # the row format when CREATE_OPTIONS says it was asked for
+        "SELECT t.TABLE_SCHEMA, t.TABLE_NAME, t.TABLE_TYPE, t.ENGINE, t.TABLE_ROWS, t.TABLE_COLLATION,"
+        " co.IS_DEFAULT, t.CREATE_OPTIONS, t.DATA_LENGTH, t.INDEX_LENGTH"
+        " FROM information_schema.TABLES t"
+        " LEFT JOIN information_schema.COLLATIONS co ON co.COLLATION_NAME = t.TABLE_COLLATION"
+        f" WHERE t.{where} ORDER BY t.TABLE_SCHEMA, t.TABLE_NAME",
         params,
     )
     schemas_of: dict[str, set[str]] = {}
     for db, name, *_ in relations:
         schemas_of.setdefault(name.lower(), set()).add(db.lower())
     by_name: dict[tuple[str, str], Table] = {}
-    for db, name, kind, engine, rows, collation, row_format, data_length, _index_length in relations:
+    actual_collation: dict[tuple[str, str], str | None] = {}
+    for db, name, kind, engine, rows, collation, default_collation, options, data_length, _index_length in relations:
         key = table_key(f"{_quote(db)}.{_quote(name)}", dialect)
         if len(schemas_of[name.lower()]) > 1:
             key = f"{db.lower()}.{key}"
@@ -306,14 +311,22 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         if kind not in ("BASE TABLE", "SYSTEM VERSIONED", "TEMPORARY"):
             continue  # SEQUENCE and the like
         collation = canonical_collation(collation)
+        row_format = next(
+            (
+                o.split("=", 1)[1].upper()
+                for o in str(_text(options) or "").split()
+                if o.lower().startswith("row_format=")
+            ),
+            None,
+        )
         table = Table(
             name=name.lower(),
             schema=db.lower(),
             engine=engine,
             persistence="temporary" if kind == "TEMPORARY" else "permanent",
             charset=canonical_charset(collation.split("_", 1)[0]) if collation else None,
-            collation=collation,
-            row_format=row_format.lower() if row_format else None,
+            collation=None if str(_text(default_collation) or "").lower() == "yes" else collation,
+            row_format=row_format,
             rows=int(rows) if rows is not None else None,
             bytes=int(data_length) if data_length is not None else None,
             defined_at=Location(f"{db}.{name}"),
@@ -321,6 +334,7 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         table.workload = Workload(rows=rows, since=since, sampled_at=sampled_at)  # dropped below if no counters
         schema.tables[key] = table
         by_name[(db, name)] = table
+        actual_collation[(db, name)] = collation
 
     # 4: columns
     for db, name, column, _pos, column_type, nullable, default, charset, collation, extra, generation in _rows(
@@ -357,7 +371,7 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
             expression=generation if generated else None,
             # as a definition names them: only where they differ from the table's
             charset=charset if charset != table.charset else None,
-            collation=collation if collation != table.collation else None,
+            collation=collation if collation != actual_collation[(db, name)] else None,
         )
 
     # 5: indexes; MySQL 8.0.13+ has functional key parts (COLUMN_NAME NULL, EXPRESSION set)

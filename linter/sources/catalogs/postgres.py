@@ -348,11 +348,11 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
     )
     index_by_oid: dict[int, Index] = {}
     index_parent: dict[int, int] = {}
-    for relid, index_oid, name, unique, primary, method, partial, keys, scans, parent in cur.fetchall():
+    for relid, index_oid, name, unique, primary, method, partial, key_parts, scans, parent in cur.fetchall():
         table = tables.get(relid)
         if table is None:
             continue
-        columns = tuple(k.lower() if k.lower() in table.columns else k for k in keys)
+        columns = tuple(k.lower() if k.lower() in table.columns else k for k in key_parts)
         index = Index(
             name=name.lower(),
             columns=columns,

@@ -1,0 +1,151 @@
+"""A live schema and a replayed one are one model.
+
+The same DDL runs on a real server and goes through the SQL reader and replay; the catalog
+reader's tables and views must carry the same facts: columns (type, nullability, identity,
+generated), keys, CHECK and NOT NULL constraints with their validated state, foreign keys both
+ways, partitions and their bounds, persistence, character sets, what views read. A snapshot of
+the live schema reads back the same.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from schemacite.model import Schema
+from schemacite.sources.catalogs import mysql as mysql_catalog
+from schemacite.sources.catalogs import postgres as pg_catalog
+from schemacite.sources.read import parse_text
+from schemacite.sources.replay import apply
+from schemacite.sources.snapshot import schema_from_dict, snapshot_dict
+
+PG_DDL = """
+CREATE TABLE parent (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    code varchar(20) NOT NULL,
+    amount numeric(12,2) DEFAULT 0,
+    CONSTRAINT parent_code UNIQUE (code)
+);
+CREATE UNLOGGED TABLE scratch (id serial PRIMARY KEY, v int, CONSTRAINT v_positive CHECK (v > 0));
+CREATE TABLE child (
+    id bigint PRIMARY KEY,
+    parent_id bigint CONSTRAINT child_parent REFERENCES parent (id),
+    qty int NOT NULL,
+    doubled int GENERATED ALWAYS AS (qty * 2) STORED,
+    at timestamptz
+);
+ALTER TABLE child ADD CONSTRAINT parent_set CHECK (parent_id IS NOT NULL) NOT VALID;
+ALTER TABLE child ADD CONSTRAINT at_set CHECK (at IS NOT NULL);
+CREATE INDEX child_qty ON child (qty) WHERE qty > 10;
+CREATE TABLE events (id bigint NOT NULL, day date NOT NULL, PRIMARY KEY (id, day)) PARTITION BY RANGE (day);
+CREATE TABLE events_2024 PARTITION OF events FOR VALUES FROM ('2024-01-01') TO ('2025-01-01');
+CREATE TABLE events_rest PARTITION OF events DEFAULT;
+CREATE VIEW child_totals AS SELECT p.code, sum(c.qty) AS total FROM parent p JOIN child c ON c.parent_id = p.id GROUP BY p.code;
+CREATE MATERIALIZED VIEW parent_codes AS SELECT code FROM parent;
+"""
+
+MARIADB_DDL = """
+CREATE TABLE parent (id bigint NOT NULL AUTO_INCREMENT PRIMARY KEY, code varchar(20) NOT NULL,
+    note varchar(50) CHARACTER SET latin1, UNIQUE KEY parent_code (code))
+    ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci ROW_FORMAT=DYNAMIC;
+CREATE TABLE child (id bigint NOT NULL PRIMARY KEY, parent_id bigint, qty int NOT NULL,
+    doubled int AS (qty * 2) STORED, hidden int INVISIBLE,
+    CONSTRAINT child_parent FOREIGN KEY (parent_id) REFERENCES parent (id),
+    CONSTRAINT qty_positive CHECK (qty > 0)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+CREATE VIEW child_totals AS SELECT p.code, sum(c.qty) AS total FROM parent p JOIN child c ON c.parent_id = p.id
+    GROUP BY p.code;
+"""
+
+
+def replayed(ddl: str, dialect: str) -> Schema:
+    parsed = parse_text(ddl, "schema.sql", dialect)
+    assert not parsed.errors, [str(e) for e in parsed.errors]
+    schema = Schema(dialect)
+    for stmt in parsed.statements:
+        apply(schema, stmt, new=False)
+    return schema
+
+
+def facts(schema: Schema) -> dict:
+    """What both readers must agree on, per table and view; names of keys the DDL leaves to the
+    server are not compared (each server names them its own way)."""
+    out: dict = {}
+    for key, t in schema.tables.items():
+        out[key.rsplit(".", 1)[-1]] = {
+            "columns": {
+                c.name: (
+                    c.base_type,
+                    c.type_args,
+                    c.nullable,
+                    c.identity,
+                    c.generated,
+                    c.serial or c.auto_increment,
+                    c.charset,
+                    c.invisible,
+                )
+                for c in t.columns.values()
+            },
+            "primary_key": t.primary_key.columns if t.primary_key else None,
+            "indexes": sorted((i.columns, i.unique, i.partial) for i in t.indexes if i.kind != "fulltext"),
+            "named_indexes": sorted(i.name for i in t.indexes if i.name and not i.name.endswith(("_key", "_idx"))),
+            "checks": sorted((c.name, c.validated, c.proves_not_null) for c in t.checks if not c.not_null),
+            "foreign_keys": sorted(
+                (fk.name, fk.columns, fk.references.rsplit(".", 1)[-1], fk.ref_columns, fk.validated)
+                for fk in t.foreign_keys
+            ),
+            "referenced_by": schema.referencing(key),
+            "partition_of": t.partition_of,
+            "default_partition": t.default_partition,
+            "partition_bound": bool(t.partition_bound),
+            "partitioning": (t.partitioning.method, t.partitioning.columns) if t.partitioning else None,
+            "persistence": t.persistence,
+            "charset": t.charset,
+            "collation": t.collation,
+            "row_format": t.row_format,
+        }
+    for key, v in schema.views.items():
+        out[f"view {key}"] = (v.materialized, sorted(r.rsplit(".", 1)[-1] for r in v.reads or ()))
+    return out
+
+
+def test_postgres_catalog_and_replay_agree(pg_server):
+    db = pg_server.create_database("one_model_pg")
+    with pg_server.connect(db) as conn:
+        conn.execute(PG_DDL)
+    with pg_server.connect(db) as conn:
+        live, notes = pg_catalog.read_schema(conn, None)
+    assert facts(live) == facts(replayed(PG_DDL, "postgres"))
+    child = facts(live)["child"]
+    assert child["checks"] == [("at_set", True, "at"), ("parent_set", False, "parent_id")]
+    assert child["foreign_keys"] == [("child_parent", ("parent_id",), "parent", ("id",), True)]
+    assert facts(live)["events_rest"]["default_partition"]
+    assert facts(live)["view child_totals"] == (False, ["child", "parent"])
+    assert schema_from_dict(snapshot_dict(live)) == live
+
+
+def test_mariadb_catalog_and_replay_agree(mariadb_server):
+    db = mariadb_server.create_database("one_model_maria")
+    conn = mariadb_server.connect(db)
+    try:
+        cur = conn.cursor()
+        for statement in filter(str.strip, MARIADB_DDL.split(";")):
+            cur.execute(statement)
+    finally:
+        conn.close()
+    conn = mariadb_server.connect()
+    try:
+        live, notes = mysql_catalog.read_schema(conn, [db], "mariadb")
+    finally:
+        conn.close()
+    want = facts(replayed(MARIADB_DDL, "mariadb"))
+    got = facts(live)
+    assert got == want
+    assert got["parent"]["columns"]["note"][6] == "latin1" and got["parent"]["row_format"] == "DYNAMIC"
+    assert got["child"]["columns"]["hidden"][7] is True
+    assert schema_from_dict(snapshot_dict(live)) == live
+
+
+@pytest.mark.parametrize("dialect", ["postgres", "mariadb"])
+def test_replayed_schemas_survive_a_snapshot(dialect):
+    schema = replayed(PG_DDL if dialect == "postgres" else MARIADB_DDL, dialect)
+    again = schema_from_dict(snapshot_dict(schema))
+    assert facts(again) == facts(schema)
