@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite.lint.rule import Context, Finding, Rule, Severity
-from schemacite.locks import existing_locks, unseen
+from schemacite.locks import existing_locks, label, unseen
 from schemacite.model.statements import Statement
 
 
@@ -27,7 +27,7 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
     else:
         severity = Severity.INFO if ctx.lock_timeout_set else None
         why = ""
-    what = impact.operation.replace("alter_table.", "ALTER TABLE ").replace("_", " ").upper()
+    what = label(impact.operation)
     suggestion = impact.alternative or ""
     if not ctx.lock_timeout_set:
         wait = "SET lock_timeout" if ctx.dialect == "postgres" else "SET SESSION lock_wait_timeout"

@@ -5,8 +5,11 @@ A test that asks for one of them errors, never skips, when the server cannot sta
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
+import pg_builds
 import servers
 
 
@@ -20,10 +23,25 @@ def _private_parse_cache(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def pg_server():
-    """A private PostgreSQL server: .dsn(db), .connect(db="postgres"), .create_database(name), .version."""
-    with servers.postgres_server() as server:
+def pg_majors():
+    """pg_majors(major) -> a private server of that PostgreSQL major (12..18), started on first use
+    and kept for the session; builds other than the machine's own are fetched once (pg_builds)."""
+    with contextlib.ExitStack() as stack:
+        started: dict[int, servers.PostgresServer] = {}
+
+        def server(major: int) -> servers.PostgresServer:
+            if major not in started:
+                bin_dir = pg_builds.bin_dir(major)
+                started[major] = stack.enter_context(servers.postgres_server(bin_dir=bin_dir))
+            return started[major]
+
         yield server
+
+
+@pytest.fixture(scope="session")
+def pg_server(pg_majors):
+    """A private PostgreSQL 15 server: .dsn(db), .connect(db="postgres"), .create_database(name), .version."""
+    return pg_majors(15)
 
 
 @pytest.fixture(scope="session")

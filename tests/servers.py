@@ -123,36 +123,52 @@ class PostgresServer:
         from psycopg import sql
 
         with self.connect() as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+            # DROP DATABASE ... WITH (FORCE) is 13+: end the sessions in it first, as it would
+            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         return name
 
 
-@contextlib.contextmanager
-def postgres_server(settings: dict[str, str] | None = None) -> Iterator[PostgresServer]:
-    """Start a private PostgreSQL server; stop it and delete its files on exit.
-
-    `settings` override or extend POSTGRES_SETTINGS.
-    """
+def _postgres_executor_class():
+    from packaging.version import parse
     from pytest_postgresql.executors.proc import PostgreSQLExecutor
 
+    class Executor(PostgreSQLExecutor):
+        """pytest-postgresql's executor, for 12 and 13 as well: the lock table claims them, and
+        initdb and pg_ctl take the same arguments there."""
+
+        MIN_SUPPORTED_VERSION = parse("12")
+
+    return Executor
+
+
+@contextlib.contextmanager
+def postgres_server(settings: dict[str, str] | None = None, bin_dir: Path | None = None) -> Iterator[PostgresServer]:
+    """Start a private PostgreSQL server; stop it and delete its files on exit.
+
+    `settings` override or extend POSTGRES_SETTINGS; `bin_dir` is the build to run (default:
+    PG_BIN, the machine's own).
+    """
+    pg_bin = bin_dir or PG_BIN
+    _PostgreSQLExecutor = _postgres_executor_class()
     try:
         postgres_user = pwd.getpwnam("postgres")
     except KeyError:
         raise ServerStartError("PostgreSQL: no 'postgres' OS user to run the server as") from None
-    if not (PG_BIN / "pg_ctl").exists():
-        raise ServerStartError(f"PostgreSQL: {PG_BIN / 'pg_ctl'} not found (set SCHEMACITE_PG_BIN)")
+    if not (pg_bin / "pg_ctl").exists():
+        raise ServerStartError(f"PostgreSQL: {pg_bin / 'pg_ctl'} not found (set SCHEMACITE_PG_BIN)")
 
     base = Path(tempfile.mkdtemp(prefix="schemacite-pg-"))
     executor = None
     try:
         os.chown(base, postgres_user.pw_uid, postgres_user.pw_gid)
-        pg_ctl = str(PG_BIN / "pg_ctl")
+        pg_ctl = str(pg_bin / "pg_ctl")
         if os.geteuid() == 0:
             pg_ctl = _write_wrapper(base / "pg_ctl-as-postgres", ["runuser", "-u", "postgres", "--", pg_ctl])
         port = free_port()
         options = " ".join(f"-c {name}={value}" for name, value in {**POSTGRES_SETTINGS, **(settings or {})}.items())
-        executor = PostgreSQLExecutor(
+        executor = _PostgreSQLExecutor(
             executable=pg_ctl,
             host="127.0.0.1",
             port=port,

@@ -52,6 +52,16 @@ class LockImpact:
         return not self.rewrite and not self.scan
 
 
+def label(operation: str) -> str:
+    """An operation key as words: `alter_table.add_column.virtual` -> `ALTER TABLE ADD COLUMN (VIRTUAL)`,
+    `lock_table.access_exclusive` -> `LOCK TABLE (ACCESS EXCLUSIVE)`."""
+    parts = operation.split(".")
+    if parts[0] == "alter_table" and len(parts) > 1:
+        parts = [f"alter_table {parts[1]}", *parts[2:]]
+    words = [p.replace("_", " ").upper() for p in parts]
+    return words[0] + "".join(f" ({w})" for w in words[1:])
+
+
 def worst_algorithm(impacts: list[LockImpact]) -> str | None:
     """The costliest MySQL/MariaDB algorithm among the impacts, if any names one."""
     return max((i.algorithm for i in impacts if i.algorithm in ALGORITHMS), key=ALGORITHMS.index, default=None)

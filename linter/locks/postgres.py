@@ -1,75 +1,457 @@
 """PostgreSQL: what a statement locks, rewrites and scans, from the lock table and the schema.
 
 `impacts(statement, schema, version)` returns one `LockImpact` per ALTER TABLE sub-command, or
-one for any other statement that touches existing relations. The facts live in
-`postgres_table`; this module picks the row, names the relations, and settles the "it depends"
-cases (volatile defaults, binary-coercible type changes, USING INDEX, NOT VALID, a CHECK that
-proves NOT NULL, partitions and their DEFAULT partition, foreign keys on either side) from the
-statement's typed facts and the schema model. Where the model lacks a fact, the answer is the
-cautious one and `LockImpact.note` says what was assumed.
+one for any other statement that touches existing relations. The table (`postgres_table`)
+drives it: the row for the statement's key on that major names the lock on the statement's own
+relations and, by role, the locks on others; `ROLES` below resolves each role to relations
+from the statement's typed facts and the schema model, in one place. Version facts live only in
+the rows' since/until. What remains here settles the "it depends" of a row (rewrite and scan)
+from facts: volatile defaults, binary-coercible type changes, USING INDEX, NOT VALID, a CHECK
+that proves NOT NULL, the DEFAULT partition. Where the model lacks a fact, the answer is the
+cautious one and the impact's note says what was assumed.
 """
 
 from __future__ import annotations
 
-from schemacite.locks import Lock, LockImpact, rank
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from schemacite.locks import Lock, LockImpact
 from schemacite.locks import postgres_table as T
 from schemacite.locks.functions import volatile
-from schemacite.locks.modes import blocks
+from schemacite.locks.modes import ACCESS_EXCLUSIVE, SHARE_UPDATE_EXCLUSIVE, blocks, rank
 from schemacite.model import Schema, Table
 from schemacite.model.schema import Column
 from schemacite.model.statements import (
     Action,
+    AddCheck,
     AddColumn,
     AddForeignKey,
     AddKey,
     AlterColumnType,
     AlterIndex,
+    AlterSequence,
     AlterTable,
+    AlterView,
     Cluster,
     ConstraintAction,
-    CreateIndex,
     CreatePartition,
+    CreateSequence,
     CreateTable,
     CreateTableAs,
     CreateTableLike,
     CreateView,
+    Delete,
     DropIndex,
     DropTable,
-    DropView,
     IndexAction,
     Inherit,
+    Insert,
     LockTable,
     Option,
     PartitionAction,
+    Publication,
     RefreshMatview,
     Reindex,
     RenameTable,
+    Select,
     SetDefault,
     Statement,
     Truncate,
+    Update,
 )
 
-# statement kinds with no lock on existing relations worth reporting
-_SILENT = frozenset({"begin", "commit", "set", "other"})
+# statements that take no lock on a relation that exists before them
+NO_LOCK = frozenset({"begin", "commit", "set", "other"})
 
 
 def impacts(statement: Statement, schema: Schema, version: int) -> list[LockImpact]:
     """Lock outcome of `statement` on PostgreSQL major `version` (12..18; 150020 or "15" accepted)."""
     version = _major(version)
-    if statement.kind in _SILENT:
+    if statement.kind in NO_LOCK:
         return []
     op = statement.op
     if isinstance(op, AlterTable):
-        return [_alter_action(op, a, schema, version) for a in op.actions]
-    return [_statement(statement, schema, version)]
-
-
-# --------------------------------------------------------------------------- helpers
+        return [_impact(_Ctx(statement, schema, version, a)) for a in op.actions]
+    return [_impact(_Ctx(statement, schema, version, None))]
 
 
 def _major(version: int | str) -> int:
     v = int(str(version).split(".")[0])
     return v // 10000 if v >= 1000 else v
+
+
+# --------------------------------------------------------------------------- the statement at hand
+
+
+@dataclass
+class _Ctx:
+    statement: Statement
+    schema: Schema
+    version: int
+    action: Action | None
+
+    @property
+    def op(self):
+        return self.statement.op
+
+    @property
+    def table(self) -> Table | None:
+        key = self.statement.table
+        return self.schema.tables.get(key) if key else None
+
+    def partitioned(self, key: str | None) -> bool:
+        t = self.schema.tables.get(key) if key else None
+        return bool(t is not None and (t.partitioning is not None or self.schema.partitions(key)))
+
+    def partitions(self, key: str | None) -> list[str]:
+        """Every partition below `key`, depth first."""
+        out: list[str] = []
+        todo = [key] if key else []
+        while todo:
+            for name in self.schema.partitions(todo.pop()):
+                if name not in out:
+                    out.append(name)
+                    todo.append(name)
+        return out
+
+    def default_partition(self, parent: str | None) -> tuple[str | None, bool]:
+        """(the DEFAULT partition of `parent`, whether the model could tell)."""
+        known = False
+        for name in self.schema.partitions(parent) if parent else ():
+            t = self.schema.tables.get(name)
+            if t is not None and t.partition_bound is not None:
+                known = True
+                if t.default_partition:
+                    return name, True
+        return None, known
+
+
+def _key(ctx: _Ctx) -> str:
+    """The lock-table key of the statement (or ALTER TABLE sub-command): its operation, and the
+    variant its facts select (CONCURRENTLY, a partitioned table, a virtual column, ...)."""
+    op, a = ctx.op, ctx.action
+    if a is not None:
+        key = f"alter_table.{a.op}"
+        table = ctx.table
+        if isinstance(a, AddColumn) and a.definition.generated == "virtual":
+            return key + ".virtual"
+        if a.op == "set_expression" and table is not None and a.column in table.columns:
+            if table.columns[a.column or ""].generated == "virtual":
+                return key + ".virtual"
+        if isinstance(a, ConstraintAction) and a.op == "alter_constraint" and a.enforced is not None:
+            return key + (".enforced" if a.enforced else ".not_enforced")
+        if isinstance(a, AddForeignKey) and not a.key.enforced or isinstance(a, AddCheck) and not a.constraint.enforced:
+            return key + ".not_enforced"
+        if isinstance(a, AddForeignKey) and a.not_valid and ctx.partitioned(op.name):
+            return key + ".not_valid_partitioned"
+        if ctx.partitioned(op.name) and T.rows_for(key + ".partitioned"):
+            return key + ".partitioned"
+        return key
+    kind = ctx.statement.kind
+    if getattr(op, "concurrently", False) and kind in ("create_index", "drop_index", "reindex", "refresh_matview"):
+        return kind + ".concurrently"
+    if kind == "vacuum":
+        return "vacuum.full" if op.full else "vacuum"
+    if isinstance(op, LockTable):
+        return "lock_table." + "_".join(op.mode.lower().split())
+    if isinstance(op, AlterIndex):
+        return f"alter_index.{op.action}"
+    if isinstance(op, Select) and op.row_lock:
+        return "select.for_update"
+    return kind
+
+
+# --------------------------------------------------------------------------- relations by role
+
+
+# statements whose own relation is the table (or object) they name first
+_NAMED = frozenset(
+    {
+        "insert",
+        "update",
+        "delete",
+        "merge",
+        "copy",
+        "comment",
+        "create_trigger",
+        "drop_trigger",
+        "create_rule",
+        "drop_rule",
+        "create_policy",
+        "alter_policy",
+        "drop_policy",
+        "create_statistics",
+        "create_index",
+        "refresh_matview",
+        "alter_view",
+        "alter_sequence",
+    }
+)
+
+
+def _main(ctx: _Ctx) -> list[str]:
+    """The statement's own relations: they take the row's `mode`."""
+    op, kind = ctx.op, ctx.statement.kind
+    if ctx.action is not None:
+        return [op.name]
+    if isinstance(op, (DropTable, Truncate, LockTable)) or kind in ("vacuum", "analyze"):
+        return list(op.relations()) or ["*"]
+    if isinstance(op, Reindex):
+        if op.object == "index":
+            owner = ctx.schema.index_owner_key(op.name) if op.name else None
+            return [owner] if owner else []
+        return [op.name] if op.object == "table" and op.name else ["*"]
+    if isinstance(op, Cluster):
+        return [op.name] if op.name else ["*"]
+    if isinstance(op, RenameTable):
+        return [old for old, _ in op.pairs]
+    if isinstance(op, Select):
+        return list(op.locked if op.row_lock else op.reads or ())
+    if kind == "drop_view":
+        return list(op.relations())
+    if kind in _NAMED:
+        own = ctx.statement.table or ctx.statement.target
+        return [own] if own else []
+    return []
+
+
+Resolved = tuple[list[str], str | None]  # relations, and a note when the model could not tell
+
+
+def _referenced(ctx: _Ctx) -> Resolved:
+    op, a, t = ctx.op, ctx.action, ctx.table
+    if isinstance(a, AddColumn):
+        return list(a.references), None
+    if isinstance(a, AddForeignKey):
+        return [a.key.references], None
+    if isinstance(a, ConstraintAction):
+        if t is None:
+            return (
+                [],
+                "if the constraint is a foreign key, the referenced table is locked too (the table was "
+                "not seen in the history)",
+            )
+        return [fk.references for fk in t.foreign_keys if fk.name == a.name], None
+    if isinstance(op, CreatePartition):
+        return [r for r in op.references if r not in (op.model.name, op.parent)], None
+    if isinstance(op, CreateTable):
+        return [r for r in op.references if r != op.model.name], None
+    return [], None
+
+
+def _fk_parents(ctx: _Ctx) -> Resolved:
+    """Tables the foreign keys of the statement's table point at, where the statement touches them."""
+    t, a, op = ctx.table, ctx.action, ctx.op
+    if t is None:
+        if isinstance(a, AlterColumnType):
+            return [], (
+                "if the column is part of a foreign key (on either side), the table on the other side is "
+                "locked ACCESS EXCLUSIVE too (the table was not seen in the history)"
+            )
+        return [], None
+    keys = t.foreign_keys
+    if isinstance(a, AlterColumnType):
+        keys = [fk for fk in keys if a.column in fk.columns]
+    elif isinstance(op, Insert) and op.columns:
+        keys = [fk for fk in keys if set(fk.columns) & set(op.columns)]
+    elif isinstance(op, Update):
+        keys = [fk for fk in keys if set(fk.columns) & set(op.columns)]
+    elif isinstance(op, DropTable):
+        keys = [fk for t2 in op.tables if (m := ctx.schema.tables.get(t2)) is not None for fk in m.foreign_keys]
+        return [k.references for k in keys if k.references not in op.tables], None
+    return [fk.references for fk in keys if fk.references != t.name], None
+
+
+def _referencing(ctx: _Ctx) -> Resolved:
+    """Tables whose foreign keys point at the statement's table, where the statement reaches them."""
+    op, a = ctx.op, ctx.action
+    schema = ctx.schema
+    if isinstance(a, AlterColumnType):
+        t = ctx.table
+        if t is None:
+            return [], None
+        keys = ([t.primary_key] if t.primary_key else []) + t.unique_keys
+        if not any(a.column in k.columns for k in keys):
+            return [], None
+        return [
+            r
+            for r in schema.referencing(op.name)
+            if any(
+                a.column in fk.ref_columns or not fk.ref_columns
+                for fk in schema.tables[r].foreign_keys
+                if fk.references == op.name
+            )
+        ], None
+    if isinstance(op, (DropTable, Truncate)):
+        if not op.cascade:
+            return [], None
+        return [r for t in op.tables for r in schema.referencing(t) if r not in op.tables], None
+    if isinstance(op, Delete):
+        return schema.referencing(op.into), None
+    if isinstance(op, Update):
+        return [
+            r
+            for r in schema.referencing(op.into)
+            if any(
+                set(fk.ref_columns) & set(op.columns)
+                for fk in schema.tables[r].foreign_keys
+                if fk.references == op.into
+            )
+        ], None
+    return [], None
+
+
+def _partition(ctx: _Ctx) -> Resolved:
+    a = ctx.action
+    return ([a.partition] if isinstance(a, PartitionAction) else []), None
+
+
+def _partition_children(ctx: _Ctx) -> Resolved:
+    a = ctx.action
+    return (ctx.partitions(a.partition) if isinstance(a, PartitionAction) else []), None
+
+
+def _default_partition(ctx: _Ctx) -> Resolved:
+    a, op = ctx.action, ctx.op
+    if isinstance(op, DropTable):
+        parents = {ctx.schema.tables[t].partition_of for t in op.tables if t in ctx.schema.tables}
+        defaults = [ctx.default_partition(p)[0] for p in parents if p]
+        return [d for d in defaults if d and d not in op.tables], None
+    parent = op.parent if isinstance(op, CreatePartition) else op.name if isinstance(a, PartitionAction) else None
+    if isinstance(op, CreatePartition) and op.model.default_partition:
+        return [], None  # the new partition is the DEFAULT one
+    default, known = ctx.default_partition(parent)
+    if default and not (isinstance(a, PartitionAction) and default == a.partition):
+        return [default], None
+    if not known and ctx.schema.partitions(parent):
+        return [], (
+            "if the parent has a DEFAULT partition it is locked ACCESS EXCLUSIVE too (the model does not "
+            "say which partition is the default)"
+        )
+    return [], None
+
+
+def _parent(ctx: _Ctx) -> Resolved:
+    return ([ctx.op.parent] if isinstance(ctx.op, CreatePartition) else []), None
+
+
+def _inherit_parent(ctx: _Ctx) -> Resolved:
+    return ([ctx.action.parent] if isinstance(ctx.action, Inherit) else []), None
+
+
+def _index(ctx: _Ctx) -> Resolved:
+    op, a = ctx.op, ctx.action
+    if isinstance(a, IndexAction):
+        return [i for i in (a.index,) if i], None
+    if isinstance(op, DropIndex):
+        return list(op.names), None
+    if isinstance(op, AlterIndex):
+        return [op.name], None
+    return [], None
+
+
+def _table_indexes(ctx: _Ctx) -> Resolved:
+    op, schema = ctx.op, ctx.schema
+    if isinstance(op, Reindex) and op.object == "index":
+        return [i for i in (op.name,) if i], None
+    name = op.name if isinstance(op, (Reindex, Cluster)) else None
+    t = schema.tables.get(name) if name else None
+    if t is None or ctx.partitioned(name):  # partitions' index names are not in the model
+        return [], None
+    names = [t.primary_key.name or f"{t.name.split('.')[-1]}_pkey"] if t.primary_key is not None else []
+    return names + [i.name for i in t.indexes if i.name], None
+
+
+def _index_table(ctx: _Ctx) -> Resolved:
+    op = ctx.op
+    if isinstance(op, DropIndex):
+        owners, missing = [], []
+        for name in op.names:
+            owner = op.on or ctx.schema.index_owner_key(name)
+            (owners if owner else missing).append(owner or name)
+        note = (
+            f"the table owning {', '.join(missing)} was not seen in the history: it is locked too" if missing else None
+        )
+        return owners, note
+    if isinstance(op, AlterIndex) and op.action == "attach_partition":
+        return [
+            o for o in (ctx.schema.index_owner_key(op.name), ctx.schema.index_owner_key(op.partition or "")) if o
+        ], None
+    return [], None
+
+
+def _partition_index(ctx: _Ctx) -> Resolved:
+    op = ctx.op
+    return ([op.partition] if isinstance(op, AlterIndex) and op.partition else []), None
+
+
+def _sources(ctx: _Ctx) -> Resolved:
+    op = ctx.op
+    if isinstance(op, RefreshMatview):
+        view = ctx.schema.views.get(op.name)
+        if view is None or view.reads is None:
+            return [], "the tables its query reads are locked ACCESS SHARE (the view was not seen in the history)"
+        return list(view.reads), None
+    if isinstance(op, CreateTableLike):
+        return [op.source], None
+    if isinstance(op, (CreateView, CreateTableAs)):
+        created = op.name if isinstance(op, CreateView) else op.model.name
+        if op.reads is None:
+            return [], "could not tell which tables the query reads: each is locked ACCESS SHARE"
+        return [r for r in op.reads if r != created], None
+    if isinstance(op, Select):
+        return [r for r in op.reads or () if r not in op.locked], None
+    reads = getattr(op, "reads", None)
+    return list(reads or ()), None
+
+
+def _replaced_view(ctx: _Ctx) -> Resolved:
+    op = ctx.op
+    known = isinstance(op, CreateView) and op.or_replace and op.name in ctx.schema.views
+    return ([op.name] if known else []), None
+
+
+def _partition_parent(ctx: _Ctx) -> Resolved:
+    op = ctx.op
+    if not isinstance(op, DropTable):
+        return [], None
+    parents = [ctx.schema.tables[t].partition_of for t in op.tables if t in ctx.schema.tables]
+    return [p for p in parents if p and p not in op.tables], None
+
+
+def _owned_table(ctx: _Ctx) -> Resolved:
+    op = ctx.op
+    return ([op.owned_by] if isinstance(op, (CreateSequence, AlterSequence)) and op.owned_by else []), None
+
+
+def _published(ctx: _Ctx) -> Resolved:
+    return (list(ctx.op.tables) if isinstance(ctx.op, Publication) else []), None
+
+
+# the one map from a row's roles to the relations they name (postgres_table.ROLES says what each is)
+ROLES: dict[str, Callable[[_Ctx], Resolved]] = {
+    "referenced": _referenced,
+    "fk_parents": _fk_parents,
+    "referencing": _referencing,
+    "partition": _partition,
+    "partition_children": _partition_children,
+    "default_partition": _default_partition,
+    "parent": _parent,
+    "inherit_parent": _inherit_parent,
+    "index": _index,
+    "table_indexes": _table_indexes,
+    "index_table": _index_table,
+    "partition_index": _partition_index,
+    "sources": _sources,
+    "replaced_view": _replaced_view,
+    "partition_parent": _partition_parent,
+    "owned_table": _owned_table,
+    "published": _published,
+}
+
+
+# --------------------------------------------------------------------------- one impact
 
 
 class _Build:
@@ -90,7 +472,7 @@ class _Build:
         if old is None or rank(mode) > rank(old):
             self.locks[relation] = mode
 
-    def note(self, text: str) -> None:
+    def note(self, text: str | None) -> None:
         if text and text not in self.notes:
             self.notes.append(text)
 
@@ -109,8 +491,46 @@ class _Build:
             alternative=alternative,
             note="; ".join(dict.fromkeys(self.notes)) or None,
             source=self.row.source,
+            refused=self.row.refused or None,
             row=self.key,
         )
+
+
+def _impact(ctx: _Ctx) -> LockImpact:
+    key = _key(ctx)
+    a = ctx.action
+    if a is not None and a.op in T.NOT_POSTGRES:
+        return LockImpact(operation=key, note="a MySQL/MariaDB form: PostgreSQL rejects it", refused="42601")
+    row = T.row_for(key, ctx.version)
+    if row is None:
+        return _unavailable(key, ctx.version) or _unknown(key, ctx.statement.table)
+    b = _Build(key, row)
+    mode = row.mode
+    if isinstance(a, Option) and a.op in ("set_storage_params", "reset_storage_params"):
+        mode = _reloption_mode(a.params)
+    elif isinstance(ctx.op, AlterView) and ctx.op.params:
+        mode = _reloption_mode(ctx.op.params)
+    only = bool(getattr(ctx.op, "only", False))
+    for main in _main(ctx):
+        if main == "*":
+            b.lock("*", mode)
+            continue
+        b.lock(main, row.partitioned_mode if row.partitioned_mode and ctx.partitioned(main) else mode)
+        if row.recurse and not only:
+            for p in ctx.partitions(main):
+                b.lock(p, row.partition_mode or mode)
+    for other in row.others:
+        relations, note = ROLES[other.role](ctx)
+        b.note(note)
+        for rel in relations:
+            b.lock(rel, other.mode)
+            if other.recurse:
+                for p in ctx.partitions(rel):
+                    b.lock(p, other.mode)
+    settle = _FACTS.get(key.split(".", 2)[0] if a is None else ".".join(key.split(".")[:2]))
+    if settle is not None:
+        settle(b, ctx)
+    return b.impact()
 
 
 def _unavailable(key: str, version: int) -> LockImpact | None:
@@ -118,69 +538,36 @@ def _unavailable(key: str, version: int) -> LockImpact | None:
     if not rows:
         return None
     first = min(r.since for r in rows)
+    if version >= first:
+        return None
     return LockImpact(
         operation=key,
         note=f"not available on PostgreSQL {version} (from {first}): the server rejects the statement",
         source=rows[0].source,
+        refused="0A000",
+        row=key,
     )
 
 
 def _unknown(key: str, main: str | None) -> LockImpact:
-    locks = [Lock(main, T.ACCESS_EXCLUSIVE, "reads+writes")] if main else []
+    locks = [Lock(main, ACCESS_EXCLUSIVE, "reads+writes")] if main else []
     return LockImpact(
         operation=key, locks=locks, note="no PostgreSQL lock-table row for this form: assumed ACCESS EXCLUSIVE"
     )
 
 
-def _partitions(schema: Schema, key: str | None) -> list[str]:
-    """Every partition below `key`, depth first."""
-    if not key:
-        return []
-    out: list[str] = []
-    todo = [key]
-    seen = {key}
-    while todo:
-        for name in schema.partitions(todo.pop()):
-            if name not in seen:
-                seen.add(name)
-                out.append(name)
-                todo.append(name)
-    return out
+def _reloption_mode(params: tuple[str, ...]) -> str:
+    if not params:
+        return ACCESS_EXCLUSIVE
+    strongest = SHARE_UPDATE_EXCLUSIVE
+    for n in params:
+        bare = n.split(".", 1)[1] if n.startswith("toast.") else n
+        if bare not in T.RELOPTION_SUE:
+            strongest = ACCESS_EXCLUSIVE
+    return strongest
 
 
-def _is_partitioned(schema: Schema, key: str | None) -> bool:
-    t = schema.tables.get(key) if key else None
-    return bool(t is not None and (t.partitioning is not None or schema.partitions(key)))
-
-
-def _default_partition(schema: Schema, parent: str | None) -> tuple[str | None, bool]:
-    """(name of the parent's DEFAULT partition, whether the model could tell)."""
-    known = False
-    for name in schema.partitions(parent) if parent else ():
-        t = schema.tables.get(name)
-        if t is not None and t.partition_bound is not None:
-            known = True
-            if t.default_partition:
-                return name, True
-    return None, known
-
-
-def _fk_targets(table: Table | None) -> list[str]:
-    return [fk.references for fk in table.foreign_keys] if table is not None else []
-
-
-def _index_names(schema: Schema, key: str | None) -> list[str]:
-    t = schema.tables.get(key) if key else None
-    if t is None:
-        return []
-    names = []
-    if t.primary_key is not None:
-        names.append(t.primary_key.name or f"{t.name.split('.')[-1]}_pkey")
-    names.extend(i.name for i in t.indexes if i.name)
-    return names
-
-
-# ------------------------------------------------------------------ rewrite rules
+# --------------------------------------------------------------------------- rewrite and scan, from facts
 
 # typmod arguments whose widening keeps the stored bytes (types with a length-coercion support function)
 _WIDENABLE = {"varchar", "numeric", "varbit", "timestamp", "timestamptz", "time", "timetz"}
@@ -227,7 +614,8 @@ def type_change_rewrites(old: tuple[str, str], new: tuple[str, str]) -> tuple[bo
         return False, f"{before} -> {after} is binary-coercible"
     if {ob, nb} == {"timestamp", "timestamptz"}:
         return True, (
-            "timestamp <-> timestamptz: no rewrite only when the session TimeZone is UTC (12+); assumed rewritten"
+            "timestamp <-> timestamptz: rewrites unless the session TimeZone is UTC when the statement "
+            "runs; set TimeZone = 'UTC' for it to be a catalog-only change"
         )
     return True, f"{before} -> {after} is not binary-coercible"
 
@@ -248,164 +636,205 @@ def rewrites_on_add(column: Column) -> str | None:
     return None
 
 
-# ------------------------------------------------------------------ ALTER TABLE
+def _add_column(b: _Build, ctx: _Ctx) -> None:
+    a = ctx.action
+    assert isinstance(a, AddColumn)
+    column = a.definition
+    why = rewrites_on_add(column)
+    b.rewrite = why is not None
+    # a new column's REFERENCES is checked only when it gets values: a NULL column holds none
+    filled = column.default is not None and column.default.upper() != "NULL"
+    not_null_virtual = column.generated == "virtual" and not column.nullable
+    b.scan = b.rewrite or bool(a.references) and filled or a.check or not_null_virtual
+    b.note(why)
 
 
-def _alter_action(stmt_op: AlterTable, action: Action, schema: Schema, version: int) -> LockImpact:
-    key = f"alter_table.{action.op}"
-    table = stmt_op.name
-    if action.op in T.NOT_POSTGRES:
-        return LockImpact(operation=key, note="a MySQL/MariaDB form: PostgreSQL rejects it")
-    row = T.row_for(key, version)
-    if row is None:
-        return _unavailable(key, version) or _unknown(key, table)
-    b = _Build(key, row)
-    mode = row.mode
-    if isinstance(action, Option) and action.op in ("set_storage_params", "reset_storage_params"):
-        mode = _reloption_mode(action.params)
-    main_mode = row.partitioned_mode if row.partitioned_mode and _is_partitioned(schema, table) else mode
-    b.lock(table, main_mode)
-    if row.recurse and not stmt_op.only:
-        for p in _partitions(schema, table):
-            b.lock(p, row.partition_mode or mode)
-    tmodel = schema.tables.get(table) if table else None
-    op = action.op
-
-    if isinstance(action, AddColumn):
-        for r in action.references:
-            b.lock(r, T.SHARE_ROW_EXCLUSIVE)
-        why = rewrites_on_add(action.definition)
-        if action.definition.generated == "virtual" and version < 18:
-            b.note("GENERATED ALWAYS AS without STORED is a virtual column, which PostgreSQL accepts from 18 on")
-        b.rewrite = why is not None
-        b.scan = b.rewrite or bool(action.references) or action.check
-        if why:
-            b.note(why)
-    elif isinstance(action, AlterColumnType):
-        b.rewrite, why = _column_type_rewrite(tmodel, action)
-        b.scan = b.rewrite
-        b.note(why)
-        if b.rewrite and tmodel is not None and any(action.column in i.columns for i in _keys(tmodel)):
-            b.note("the indexes on the column are rebuilt")
-        for fk in tmodel.foreign_keys if tmodel is not None else []:
-            if action.column in fk.columns:
-                b.lock(fk.references, T.ACCESS_EXCLUSIVE)
-        if _is_key_column(tmodel, action.column):
-            for r in schema.referencing(table):
-                if any(
-                    action.column in fk.ref_columns or not fk.ref_columns
-                    for fk in schema.tables[r].foreign_keys
-                    if fk.references == table
-                ):
-                    b.lock(r, T.ACCESS_EXCLUSIVE)
-        if tmodel is None:
-            b.note(
-                "if the column is part of a foreign key (on either side), the table on the other side is "
-                "locked ACCESS EXCLUSIVE too (the table was not seen in the history)"
-            )
-    elif op == "set_not_null":
-        if tmodel is not None and action.column and tmodel.proven_not_null(action.column):
-            b.scan = False
-            b.note("a valid CHECK (col IS NOT NULL) already proves it: no scan (12+)")
+def _alter_column_type(b: _Build, ctx: _Ctx) -> None:
+    a, t = ctx.action, ctx.table
+    assert isinstance(a, AlterColumnType)
+    if a.using and not a.using_only_column:
+        b.rewrite, why = True, "USING computes new values: the table is rewritten"
+    else:
+        col = t.columns.get(a.column or "") if t is not None else None
+        if col is None or not col.base_type:
+            b.rewrite, why = True, "old column type unknown: assumed rewritten"
+        elif not a.base_type:
+            b.rewrite, why = True, "new column type unknown: assumed rewritten"
         else:
-            b.scan = True
-            if tmodel is None:
-                b.note(
-                    "the table was not seen in the history: a valid CHECK (col IS NOT NULL) would spare the scan (12+)"
-                )
-    elif isinstance(action, AddKey):
-        if action.using_index:
-            b.scan = action.index.primary and _nullable_key(tmodel, action.using_index)
-            if b.scan:
-                b.note("a key column is still nullable: the implicit SET NOT NULL scans the table")
-        else:
-            b.scan = True
-    elif isinstance(action, AddForeignKey):
-        b.lock(action.key.references, T.SHARE_ROW_EXCLUSIVE)
-        b.scan = not action.not_valid and action.key.enforced
-    elif op in ("add_check", "add_not_null"):
-        b.scan = not getattr(action, "not_valid", False)
-    elif isinstance(action, ConstraintAction) and op in ("validate_constraint", "drop_constraint"):
-        other_mode = T.ROW_SHARE if op == "validate_constraint" else T.ACCESS_EXCLUSIVE
-        fks = [fk for fk in (tmodel.foreign_keys if tmodel is not None else []) if fk.name == action.name]
-        for fk in fks:
-            b.lock(fk.references, other_mode)
-        if tmodel is None:
-            word = "ROW SHARE" if op == "validate_constraint" else "ACCESS EXCLUSIVE"
-            b.note(
-                f"if the constraint is a foreign key, the referenced table is also locked {word} "
-                "(the table was not seen in the history)"
-            )
-        if op == "validate_constraint" and tmodel is not None:
-            check = next((c for c in tmodel.checks if c.name == action.name and c.not_null), None)
-            if check is not None:
-                b.note("validating a NOT NULL constraint scans under SHARE UPDATE EXCLUSIVE (18+)")
-    elif isinstance(action, IndexAction) and op == "cluster_on":
-        b.lock(action.index, T.SHARE_UPDATE_EXCLUSIVE)
-    elif isinstance(action, IndexAction) and op == "replica_identity":
-        b.lock(action.index, T.SHARE)
-    elif isinstance(action, Inherit):
-        b.lock(action.parent, T.SHARE_UPDATE_EXCLUSIVE if op == "inherit" else T.ACCESS_SHARE)
-    elif isinstance(action, PartitionAction):
-        _partition_action(b, action, row, schema, table)
-    elif op == "set_tablespace" and tmodel is not None and tmodel.partitioning is not None:
+            b.rewrite, why = type_change_rewrites((col.base_type, col.type_args), (a.base_type, a.type_args))
+    b.scan = b.rewrite
+    b.note(why)
+    if b.rewrite and t is not None and any(a.column in i.columns for i in _keys(t)):
+        b.note("the indexes on the column are rebuilt")
+
+
+def _set_not_null(b: _Build, ctx: _Ctx) -> None:
+    a, t = ctx.action, ctx.table
+    if t is not None and a is not None and a.column and t.proven_not_null(a.column):
+        b.scan = False
+        b.note("a valid CHECK (col IS NOT NULL) already proves it: no scan (12+)")
+    else:
+        b.scan = True
+        if t is None:
+            b.note("the table was not seen in the history: a valid CHECK (col IS NOT NULL) would spare the scan (12+)")
+
+
+def _add_key(b: _Build, ctx: _Ctx) -> None:
+    a, t = ctx.action, ctx.table
+    assert isinstance(a, AddKey)
+    if a.using_index:
+        b.scan = a.index.primary and _nullable_key(t, a.using_index)
+        if b.scan:
+            b.note("a key column is still nullable: the implicit SET NOT NULL scans the table")
+    else:
+        b.scan = True
+
+
+def _add_foreign_key(b: _Build, ctx: _Ctx) -> None:
+    a = ctx.action
+    assert isinstance(a, AddForeignKey)
+    b.scan = not a.not_valid and a.key.enforced
+
+
+def _add_check(b: _Build, ctx: _Ctx) -> None:
+    a = ctx.action
+    b.scan = not getattr(a, "not_valid", False) and (not isinstance(a, AddCheck) or a.constraint.enforced)
+
+
+def _validate(b: _Build, ctx: _Ctx) -> None:
+    a, t = ctx.action, ctx.table
+    if t is not None and isinstance(a, ConstraintAction):
+        if any(c.name == a.name and c.not_null for c in t.checks):
+            b.note("validating a NOT NULL constraint scans under SHARE UPDATE EXCLUSIVE (18+)")
+
+
+def _attach(b: _Build, ctx: _Ctx) -> None:
+    b.scan = True
+    default, _known = ctx.default_partition(ctx.op.name)
+    if default and default != getattr(ctx.action, "partition", None):
+        b.note("the DEFAULT partition is scanned for rows that belong to the new bound")
+    b.note(
+        "assumed to scan the new partition: the model cannot tell whether a CHECK constraint already implies "
+        "the partition bound"
+    )
+
+
+def _detach_concurrently(b: _Build, ctx: _Ctx) -> None:
+    if ctx.default_partition(ctx.op.name)[0]:
+        b.note("refused: the parent has a DEFAULT partition")
+
+
+def _set_tablespace(b: _Build, ctx: _Ctx) -> None:
+    if ctx.partitioned(ctx.op.name):
         b.rewrite = b.scan = False
         b.note("a partitioned table holds no data: only the default for new partitions changes")
-    elif isinstance(action, SetDefault) and any(volatile(f) for f in action.default_calls):
+
+
+def _set_default(b: _Build, ctx: _Ctx) -> None:
+    if isinstance(ctx.action, SetDefault) and any(volatile(f) for f in ctx.action.default_calls):
         b.note("affects only rows inserted later, even with a volatile default")
-    return b.impact()
 
 
-def _partition_action(b: _Build, action: PartitionAction, row: T.Row, schema: Schema, table: str) -> None:
-    op = action.op
-    part_mode = next((o.mode for o in row.others if o.role == "partition"), T.ACCESS_EXCLUSIVE)
-    b.lock(action.partition, part_mode)
-    if op != "detach_partition_finalize":
-        for p in _partitions(schema, action.partition):
-            b.lock(p, part_mode)
-    default, known = _default_partition(schema, table)
-    if op in ("attach_partition", "detach_partition"):
-        if default and default != action.partition:
-            b.lock(default, T.ACCESS_EXCLUSIVE)
-            for p in _partitions(schema, default):
-                b.lock(p, T.ACCESS_EXCLUSIVE)
-            if op == "attach_partition":
-                b.note("the DEFAULT partition is scanned for rows that belong to the new bound")
-        elif not known and _partitions(schema, table):
-            b.note(
-                "if the parent has a DEFAULT partition it is locked ACCESS EXCLUSIVE too "
-                "(the model does not say which partition is the default)"
-            )
-    if op == "attach_partition":
-        b.scan = True
+def _create_index(b: _Build, ctx: _Ctx) -> None:
+    op = ctx.op
+    if op.only and ctx.partitioned(op.on):
+        b.scan = False  # an index on the parent alone, invalid until each partition's is attached
+    if op.concurrently and ctx.partitioned(op.on):
         b.note(
-            "assumed to scan the new partition: the model cannot tell whether a CHECK constraint "
-            "already implies the partition bound"
+            "CREATE INDEX CONCURRENTLY is refused on a partitioned table: build it ON ONLY the parent, "
+            "CONCURRENTLY on each partition, then ATTACH"
         )
-    if op == "detach_partition_concurrently" and default:
-        b.note("refused: the parent has a DEFAULT partition")
+
+
+def _create_partition(b: _Build, ctx: _Ctx) -> None:
+    op = ctx.op
+    default, _known = ctx.default_partition(op.parent)
+    b.scan = bool(default) and not op.model.default_partition
+    if b.scan:
+        b.note("the DEFAULT partition is scanned for rows that belong to the new bound")
+
+
+def _whole_table(b: _Build, ctx: _Ctx) -> None:
+    """Data statements: without a WHERE every row is read (a backfill); with one, the plan decides."""
+    op, kind = ctx.op, ctx.statement.kind
+    if kind == "insert":
+        b.scan = op.every_row and bool(op.reads)  # INSERT ... SELECT reads its source whole
+    elif kind != "copy":
+        b.scan = op.every_row
+    if b.scan:
+        b.note("no WHERE: every row is read" + ("" if kind in ("select", "insert") else " and written"))
+    if kind in ("update", "delete"):
+        unindexed = [r for r in (_referencing(ctx)[0]) if not _fk_indexed(ctx.schema.tables.get(r), op.into)]
+        if unindexed:
+            b.scan = True
+            b.note(
+                f"{', '.join(unindexed)} has no index on its foreign key to {op.into}: the check of every row "
+                "deleted or changed here reads it whole"
+            )
+
+
+def _star(b: _Build, ctx: _Ctx) -> None:
+    op = ctx.op
+    if "*" in _main(ctx):
+        if isinstance(op, Reindex):
+            b.note(f"REINDEX {op.object.upper()}: every table in it in turn, one transaction each")
+        elif isinstance(op, Cluster):
+            b.note("CLUSTER without a table: every table clustered before, one after another")
+        else:
+            b.note("no table named: every table of the database, one after another")
+    if isinstance(op, Reindex) and op.object == "index" and not _main(ctx):
+        b.note(
+            "the table owning the index was not seen in the history: it is locked "
+            + ("SHARE UPDATE EXCLUSIVE" if op.concurrently else "SHARE")
+            + " too"
+        )
+
+
+_FACTS: dict[str, Callable[[_Build, _Ctx], None]] = {
+    "alter_table.add_column": _add_column,
+    "alter_table.alter_column_type": _alter_column_type,
+    "alter_table.set_not_null": _set_not_null,
+    "alter_table.add_primary_key": _add_key,
+    "alter_table.add_unique": _add_key,
+    "alter_table.add_foreign_key": _add_foreign_key,
+    "alter_table.add_check": _add_check,
+    "alter_table.add_not_null": _add_check,
+    "alter_table.validate_constraint": _validate,
+    "alter_table.attach_partition": _attach,
+    "alter_table.detach_partition_concurrently": _detach_concurrently,
+    "alter_table.set_tablespace": _set_tablespace,
+    "alter_table.set_default": _set_default,
+    "create_index": _create_index,
+    "create_partition": _create_partition,
+    "insert": _whole_table,
+    "update": _whole_table,
+    "delete": _whole_table,
+    "merge": _whole_table,
+    "copy": _whole_table,
+    "select": _whole_table,
+    "drop_table": _star,
+    "truncate": _star,
+    "vacuum": _star,
+    "analyze": _star,
+    "lock_table": _star,
+    "reindex": _star,
+    "cluster": _star,
+}
+
+
+def _fk_indexed(t: Table | None, target: str) -> bool:
+    """Whether every foreign key of `t` to `target` leads some index of `t` (or `t` is unknown)."""
+    if t is None:
+        return True
+    return all(
+        any(idx.columns[: len(fk.columns)] == fk.columns for idx in _keys(t))
+        for fk in t.foreign_keys
+        if fk.references == target
+    )
 
 
 def _keys(t: Table) -> list:
     return ([t.primary_key] if t.primary_key else []) + t.indexes
-
-
-def _column_type_rewrite(tmodel: Table | None, action: AlterColumnType) -> tuple[bool, str]:
-    if action.using and not action.using_only_column:
-        return True, "USING computes new values: the table is rewritten"
-    col = tmodel.columns.get(action.column or "") if tmodel is not None else None
-    if col is None or not col.base_type:
-        return True, "old column type unknown: assumed rewritten"
-    if not action.base_type:
-        return True, "new column type unknown: assumed rewritten"
-    return type_change_rewrites((col.base_type, col.type_args), (action.base_type, action.type_args))
-
-
-def _is_key_column(tmodel: Table | None, column: str | None) -> bool:
-    if tmodel is None or column is None:
-        return True
-    keys = ([tmodel.primary_key] if tmodel.primary_key else []) + tmodel.unique_keys
-    return any(column in k.columns for k in keys)
 
 
 def _nullable_key(tmodel: Table | None, index_name: str) -> bool:
@@ -415,178 +844,3 @@ def _nullable_key(tmodel: Table | None, index_name: str) -> bool:
     if idx is None or not idx.columns:
         return True
     return any(c not in tmodel.columns or tmodel.columns[c].nullable for c in idx.columns)
-
-
-def _reloption_mode(params: tuple[str, ...]) -> str:
-    if not params:
-        return T.ACCESS_EXCLUSIVE
-    strongest = T.SHARE_UPDATE_EXCLUSIVE
-    for n in params:
-        bare = n.split(".", 1)[1] if n.startswith("toast.") else n
-        if bare not in T.RELOPTION_SUE:
-            strongest = T.ACCESS_EXCLUSIVE
-    return strongest
-
-
-# ------------------------------------------------------------------ other statements
-
-
-def _statement_key(statement: Statement) -> str:
-    op = statement.op
-    kind = statement.kind
-    if getattr(op, "concurrently", False) and kind in ("create_index", "drop_index", "reindex", "refresh_matview"):
-        return kind + ".concurrently"
-    if kind == "vacuum":
-        return "vacuum.full" if getattr(op, "full", False) else "vacuum"
-    if isinstance(op, LockTable):
-        return "lock_table." + " ".join(op.mode.upper().split()).lower().replace(" ", "_")
-    if isinstance(op, AlterIndex):
-        return f"alter_index.{op.action}"
-    return kind
-
-
-def _statement(statement: Statement, schema: Schema, version: int) -> LockImpact:
-    key = _statement_key(statement)
-    row = T.row_for(key, version)
-    if row is None:
-        return _unavailable(key, version) or _unknown(key, statement.table)
-    b = _Build(key, row)
-    op = statement.op
-    only = bool(getattr(op, "only", False))
-
-    def lock_tree(rel: str | None, mode: str | None, partition_mode: str | None = None) -> None:
-        if not rel:
-            return
-        partitioned = _is_partitioned(schema, rel)
-        b.lock(rel, row.partitioned_mode if (row.partitioned_mode and partitioned) else mode)
-        if row.recurse and not only:
-            for p in _partitions(schema, rel):
-                b.lock(p, partition_mode or row.partition_mode or mode)
-
-    kind = statement.kind
-    if kind in ("drop_table", "truncate", "lock_table", "vacuum", "analyze"):
-        tables = list(op.relations())
-        if not tables:
-            b.lock("*", row.mode)
-            b.note("no table named: every table of the database, one after another")
-        for t in tables:
-            lock_tree(t, row.mode)
-        if isinstance(op, DropTable):
-            for t in tables:
-                parent = schema.tables[t].partition_of if t in schema.tables else None
-                if parent and parent not in tables:
-                    b.lock(parent, T.ACCESS_EXCLUSIVE)
-                for r in _fk_targets(schema.tables.get(t)):
-                    if r not in tables:
-                        b.lock(r, T.ACCESS_EXCLUSIVE)
-        if isinstance(op, (DropTable, Truncate)) and op.cascade:
-            for t in tables:
-                for r in schema.referencing(t):
-                    lock_tree(r, T.ACCESS_EXCLUSIVE)
-    elif isinstance(op, CreateIndex):
-        lock_tree(op.on, row.mode)
-        if key == "create_index.concurrently" and _is_partitioned(schema, op.on) and version < 18:
-            b.note("refused on a partitioned table before PostgreSQL 18")
-    elif isinstance(op, DropIndex):
-        index_mode = next((o.mode for o in row.others if o.role == "index"), T.ACCESS_EXCLUSIVE)
-        table_mode = next((o.mode for o in row.others if o.role == "index_table"), T.ACCESS_EXCLUSIVE)
-        for name in op.names:
-            owner = op.on or schema.index_owner_key(name)
-            b.lock(name, index_mode)
-            if owner:
-                b.lock(owner, table_mode)
-                if key == "drop_index":
-                    for p in _partitions(schema, owner):
-                        b.lock(p, table_mode)
-            else:
-                b.note(
-                    f"the table owning {name} was not seen in the history: it is locked "
-                    f"{'SHARE UPDATE EXCLUSIVE' if key.endswith('concurrently') else 'ACCESS EXCLUSIVE'} too"
-                )
-    elif isinstance(op, AlterIndex):
-        index_mode = next((o.mode for o in row.others if o.role == "index"), T.ACCESS_EXCLUSIVE)
-        b.lock(op.name, index_mode)
-        if op.action == "attach_partition":
-            b.lock(op.partition, T.ACCESS_EXCLUSIVE)
-            for idx in (op.name, op.partition):
-                owner = schema.index_owner_key(idx) if idx else None
-                b.lock(owner, T.ACCESS_SHARE)
-    elif isinstance(op, Reindex):
-        index_mode = next((o.mode for o in row.others if o.role == "table_indexes"), T.ACCESS_EXCLUSIVE)
-        if op.object == "index":
-            owner = schema.index_owner_key(op.name) if op.name else None
-            b.lock(op.name, index_mode)
-            if owner:
-                lock_tree(owner, row.mode)
-            else:
-                b.note(
-                    "the table owning the index was not seen in the history: it is locked "
-                    + ("SHARE UPDATE EXCLUSIVE" if key.endswith("concurrently") else "SHARE")
-                )
-        elif op.object == "table":
-            lock_tree(op.name, row.mode)
-            if not _is_partitioned(schema, op.name):  # partitions' index names are not in the model
-                for idx in _index_names(schema, op.name):
-                    b.lock(idx, index_mode)
-        else:
-            b.lock("*", row.mode)
-            b.note(f"REINDEX {op.object.upper()}: every table in it in turn, one transaction each")
-    elif isinstance(op, Cluster):
-        if not op.name:
-            b.lock("*", row.mode)
-            b.note("CLUSTER without a table: every table clustered before, one after another")
-        else:
-            b.lock(op.name, row.mode)
-            for idx in _index_names(schema, op.name):
-                b.lock(idx, T.ACCESS_EXCLUSIVE)
-    elif isinstance(op, RefreshMatview):
-        b.lock(op.name, row.mode)
-        view = schema.views.get(op.name)
-        reads = view.reads if view is not None else None
-        if reads is None:
-            b.note("the tables its query reads are locked ACCESS SHARE (the view was not seen in the history)")
-        for r in reads or ():
-            b.lock(r, T.ACCESS_SHARE)
-    elif isinstance(op, (CreateView, CreateTableAs)):
-        created = op.name if isinstance(op, CreateView) else op.model.name
-        if op.reads is None:
-            b.note("could not tell which tables the query reads: each is locked ACCESS SHARE")
-        for s in op.reads or ():
-            if s != created:
-                b.lock(s, T.ACCESS_SHARE)
-    elif isinstance(op, CreateTableLike):
-        b.lock(op.source, T.ACCESS_SHARE)
-    elif isinstance(op, CreatePartition):
-        b.lock(op.parent, T.ACCESS_EXCLUSIVE)
-        for r in op.references:
-            if r not in (op.model.name, op.parent):
-                b.lock(r, T.SHARE_ROW_EXCLUSIVE)
-        default, known = _default_partition(schema, op.parent)
-        if op.model.default_partition:
-            pass  # the new partition is the DEFAULT one: nothing else is scanned
-        elif default:
-            b.lock(default, T.ACCESS_EXCLUSIVE)
-            for p in _partitions(schema, default):
-                b.lock(p, T.ACCESS_EXCLUSIVE)
-            b.scan = True
-            b.note("the DEFAULT partition is scanned for rows that belong to the new bound")
-        elif not known and _partitions(schema, op.parent):
-            b.note(
-                "if the parent has a DEFAULT partition it is locked ACCESS EXCLUSIVE and scanned "
-                "(the model does not say which partition is the default)"
-            )
-    elif isinstance(op, CreateTable):
-        for r in op.references:
-            if r != op.model.name:
-                b.lock(r, T.SHARE_ROW_EXCLUSIVE)
-    elif kind == "comment":
-        b.lock(statement.table or statement.target, row.mode)
-    elif isinstance(op, DropView):
-        for v in op.names:
-            b.lock(v, row.mode)
-    elif isinstance(op, RenameTable):
-        for old, _ in op.pairs:
-            b.lock(old, row.mode)
-    else:  # create_trigger, drop_trigger, create_rule, drop_rule, create_policy, create_statistics, ...
-        lock_tree(statement.table, row.mode)
-    return b.impact()

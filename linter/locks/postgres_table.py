@@ -1,4 +1,4 @@
-"""PostgreSQL lock table, PostgreSQL 12 to 17: data only, read by `postgres.impacts`.
+"""PostgreSQL lock table, PostgreSQL 12 to 18: data only, read by `postgres.impacts`.
 
 One entry per operation key. ALTER TABLE sub-commands are keyed
 ``alter_table.<op>`` (the `Action.op` names of `schemacite.model.statements`);
@@ -22,11 +22,15 @@ A row says:
   the table (and rebuilds its indexes); a scan reads the whole table (or builds
   an index) while the lock is held. ``new_storage`` marks statements that give
   the table a fresh, empty file without copying rows (TRUNCATE);
-- ``since`` / ``until``: the major versions the row holds for (inclusive);
+- ``since`` / ``until``: the major versions the row holds for (inclusive); a key with no row
+  for a major is a form that major does not accept yet;
+- ``refused``: the SQLSTATE the server answers instead, for a form a major no longer accepts;
 - ``alternative``: the less disruptive way to reach the same end;
 - ``source``: the documentation the row rests on. "measured" means the
-  documentation is silent or says otherwise and the row follows what
-  PostgreSQL 15 did under `verify_postgres` (tests/test_locks_postgres.py).
+  documentation is silent or says otherwise and the row follows what the
+  servers did under `verify_postgres`;
+- ``unmeasured``: why no server case checks the row (empty for every row that
+  tests/test_locks_postgres.py checks on each major of MEASURED_ON it holds for).
 
 Locks on objects the statement itself creates (the new index, the new table,
 an identity sequence) are left out: no other session can see them yet.
@@ -36,7 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from schemacite.locks.modes import (  # noqa: F401 - the rows below name the modes
+from schemacite.locks.modes import (
     ACCESS_EXCLUSIVE,
     ACCESS_SHARE,
     EXCLUSIVE,
@@ -48,26 +52,36 @@ from schemacite.locks.modes import (  # noqa: F401 - the rows below name the mod
     SPELLINGS,
 )
 
-# Roles of `Other` locks, resolved by postgres.py:
+# The servers every row was checked on (tests/test_locks_postgres.py, through `verify_postgres`):
+# major -> the release measured
+MEASURED_ON = {12: "12.22", 13: "13.23", 14: "14.23", 15: "15.20", 16: "16.14", 17: "17.10", 18: "18.4"}
+
+# Roles of `Other` locks; postgres.ROLES resolves each to relations:
 ROLES = {
-    "referenced": "table a new or dropped foreign key points at",
-    "partition": "partition being attached or detached, with its own partitions",
+    "referenced": "table a new, validated, altered or dropped foreign key points at",
+    "partition": "partition being attached or detached",
+    "partition_children": "the partitions of the partition being attached or detached, all the way down",
     "default_partition": "the parent's DEFAULT partition, if it has one",
     "parent": "partitioned table a new partition is created in",
     "inherit_parent": "parent table named by INHERIT / NO INHERIT",
     "index": "the index the statement names",
     "table_indexes": "every index of the table",
     "index_table": "the table that owns the named index",
+    "partition_index": "the partition's index ALTER INDEX ... ATTACH PARTITION names",
     "sources": "tables and views a query reads",
-    "fk_parents": "tables the table's own foreign keys point at",
+    "replaced_view": "the view CREATE OR REPLACE VIEW replaces",
+    "fk_parents": "tables the table's own foreign keys point at, where the statement touches those keys",
     "partition_parent": "the partitioned table a dropped partition belongs to",
-    "referencing": "tables whose foreign keys point at this one",
+    "referencing": "tables whose foreign keys point at this one, where the statement reaches them",
+    "owned_table": "the table of a sequence's OWNED BY",
+    "published": "tables a publication adds, sets or drops",
 }
 
 _ALTER = "ALTER TABLE reference page, Description (lock level of each subform)"
 _ALTER_NOTES = "ALTER TABLE reference page, Notes"
 _LOCKING = "13.3 Explicit Locking, 13.3.1 Table-Level Locks"
-_MEASURED = "measured on PostgreSQL 15 (tests/test_locks_postgres.py)"
+_MEASURED = "measured (tests/test_locks_postgres.py)"
+_RELEASE = "release notes of PostgreSQL"
 
 
 @dataclass(frozen=True)
@@ -95,6 +109,8 @@ class Row:
     alternative: str | None = None
     note: str = ""
     source: str = ""
+    refused: str = ""
+    unmeasured: str = ""
 
 
 AE, SUE, SRE = ACCESS_EXCLUSIVE, SHARE_UPDATE_EXCLUSIVE, SHARE_ROW_EXCLUSIVE
@@ -118,6 +134,18 @@ ROWS: dict[str, tuple[Row, ...]] = {
             "then SET DEFAULT / SET NOT NULL",
             source=f"{_ALTER} (ADD COLUMN); {_ALTER_NOTES} (volatile defaults, stored generated columns "
             "and identity columns force a rewrite)",
+        ),
+    ),
+    "alter_table.add_column.virtual": (
+        Row(
+            AE,
+            recurse=True,
+            since=18,
+            scan=None,
+            scan_when="the column is NOT NULL: every row's value is computed and checked",
+            note="a virtual generated column stores nothing: no rewrite",
+            source=f"{_ALTER} (18: adding a virtual generated column never requires a rewrite); CREATE TABLE "
+            "reference page (18: VIRTUAL is the default kind); NOT NULL scan: " + _MEASURED,
         ),
     ),
     "alter_table.drop_column": (
@@ -201,6 +229,21 @@ ROWS: dict[str, tuple[Row, ...]] = {
             source=f"{_ALTER} (ADD GENERATED ... AS IDENTITY)",
         ),
     ),
+    "alter_table.add_identity.partitioned": (
+        Row(
+            AE,
+            until=16,
+            note="before 17 the identity is added to the parent alone: its partitions are neither locked nor changed",
+            source=f"{_RELEASE} 17 (identity columns on partitioned tables); {_MEASURED}",
+        ),
+        Row(
+            AE,
+            recurse=True,
+            since=17,
+            note="existing rows keep their values; the column must already be NOT NULL",
+            source=f"{_RELEASE} 17 (identity columns on partitioned tables); {_MEASURED}",
+        ),
+    ),
     "alter_table.set_identity": (
         Row(
             AE,
@@ -228,6 +271,15 @@ ROWS: dict[str, tuple[Row, ...]] = {
             source=f"{_ALTER} (SET EXPRESSION, 17+: rewrites the table)",
         ),
     ),
+    "alter_table.set_expression.virtual": (
+        Row(
+            AE,
+            recurse=True,
+            since=18,
+            note="a virtual column's values are computed when read: nothing is rewritten",
+            source=f"{_ALTER} (18: only a stored generated column is rewritten by SET EXPRESSION)",
+        ),
+    ),
     # ------------------------------------------------------------------ ALTER TABLE: constraints
     "alter_table.add_primary_key": (
         Row(
@@ -252,13 +304,28 @@ ROWS: dict[str, tuple[Row, ...]] = {
             source=f"{_ALTER} (ADD table_constraint, ADD table_constraint_using_index)",
         ),
     ),
-    "alter_table.add_constraint_using_index": (
+    "alter_table.add_unique.partitioned": (
         Row(
             AE,
-            scan=None,
-            scan_when="a PRIMARY KEY over columns not yet NOT NULL (implicit SET NOT NULL scan)",
-            note="the index is renamed to the constraint name (SHARE UPDATE EXCLUSIVE on the index)",
-            source=f"{_ALTER} (ADD table_constraint_using_index)",
+            recurse=True,
+            partition_mode=SHARE,
+            until=17,
+            scan=True,
+            note="each partition's index is built under SHARE (writes wait, reads go on)",
+            alternative="CREATE UNIQUE INDEX ON ONLY the parent, CREATE UNIQUE INDEX CONCURRENTLY on each "
+            "partition, ALTER INDEX ... ATTACH PARTITION",
+            source=f"{_ALTER} (ADD table_constraint); partitions under SHARE: {_MEASURED}",
+        ),
+        Row(
+            AE,
+            recurse=True,
+            since=18,
+            scan=True,
+            note="from 18 each partition is locked ACCESS EXCLUSIVE while its index is built",
+            alternative="CREATE UNIQUE INDEX ON ONLY the parent, CREATE UNIQUE INDEX CONCURRENTLY on each "
+            "partition, ALTER INDEX ... ATTACH PARTITION",
+            source=f"{_ALTER} (ADD table_constraint); partitions under ACCESS EXCLUSIVE from 18: {_MEASURED} "
+            "(no release note says so)",
         ),
     ),
     "alter_table.add_exclude": (
@@ -267,9 +334,27 @@ ROWS: dict[str, tuple[Row, ...]] = {
             recurse=True,
             scan=True,
             since=12,
-            note="partitioned tables accept exclusion constraints from 17 on",
             alternative="none online: the exclusion index cannot be attached with USING INDEX",
             source=f"{_ALTER} (ADD table_constraint)",
+        ),
+    ),
+    "alter_table.add_exclude.partitioned": (
+        Row(
+            AE,
+            recurse=True,
+            partition_mode=SHARE,
+            since=17,
+            until=17,
+            scan=True,
+            source=f"{_RELEASE} 17 (exclusion constraints on partitioned tables); partitions under SHARE: " + _MEASURED,
+        ),
+        Row(
+            AE,
+            recurse=True,
+            since=18,
+            scan=True,
+            source=f"{_RELEASE} 17 (exclusion constraints on partitioned tables); partitions under ACCESS "
+            f"EXCLUSIVE from 18: {_MEASURED}",
         ),
     ),
     "alter_table.add_foreign_key": (
@@ -283,6 +368,48 @@ ROWS: dict[str, tuple[Row, ...]] = {
             "transaction (SHARE UPDATE EXCLUSIVE here, ROW SHARE on the referenced table)",
             source=f"{_ALTER} (ADD table_constraint: SHARE ROW EXCLUSIVE here and on the referenced table); "
             f"{_ALTER_NOTES} (NOT VALID)",
+        ),
+    ),
+    "alter_table.add_foreign_key.not_valid_partitioned": (
+        Row(
+            SRE,
+            recurse=True,
+            others=(_REFERENCED_SRE,),
+            since=18,
+            note="NOT VALID: no row is checked until VALIDATE CONSTRAINT",
+            source=f"{_RELEASE} 18 (NOT VALID foreign keys on partitioned tables); {_MEASURED}",
+        ),
+    ),
+    "alter_table.add_foreign_key.not_enforced": (
+        Row(
+            SRE,
+            recurse=True,
+            others=(_REFERENCED_SRE,),
+            since=18,
+            note="NOT ENFORCED: existing rows are not checked, and neither are later writes",
+            source=f"{_RELEASE} 18 (NOT ENFORCED constraints); {_ALTER} (ADD table_constraint); {_MEASURED}",
+        ),
+    ),
+    "alter_table.add_check.not_enforced": (
+        Row(
+            AE,
+            recurse=True,
+            since=18,
+            note="NOT ENFORCED: no row is checked",
+            source=f"{_RELEASE} 18 (NOT ENFORCED constraints); {_ALTER} (18: a NOT ENFORCED CHECK is not verified)",
+        ),
+    ),
+    "alter_table.add_not_null": (
+        Row(
+            AE,
+            recurse=True,
+            since=18,
+            scan=None,
+            scan_when="unless NOT VALID",
+            alternative="ADD CONSTRAINT ... NOT NULL col NOT VALID (no scan), then VALIDATE CONSTRAINT under SHARE "
+            "UPDATE EXCLUSIVE",
+            source=f"{_ALTER} (18: ADD table_constraint NOT NULL scans the table unless NOT VALID); "
+            f"{_RELEASE} 18 (NOT VALID NOT NULL constraints)",
         ),
     ),
     "alter_table.add_check": (
@@ -320,8 +447,30 @@ ROWS: dict[str, tuple[Row, ...]] = {
         Row(
             AE,
             recurse=True,
-            note="changes only the constraint's deferrability",
+            note="changes only the constraint's deferrability or inheritance",
             source=f"{_ALTER} (ALTER CONSTRAINT)",
+        ),
+    ),
+    "alter_table.alter_constraint.enforced": (
+        Row(
+            AE,
+            recurse=True,
+            others=(Other("referenced", SRE),),
+            since=18,
+            scan=True,
+            note="making a foreign key ENFORCED checks every row against the referenced table",
+            source=f"{_RELEASE} 18 (NOT ENFORCED constraints); {_ALTER} (18: ALTER CONSTRAINT ... ENFORCED, "
+            f"foreign keys only); {_MEASURED}",
+        ),
+    ),
+    "alter_table.alter_constraint.not_enforced": (
+        Row(
+            AE,
+            recurse=True,
+            others=(Other("referenced", AE),),
+            since=18,
+            note="the referenced table loses the constraint's triggers",
+            source=f"{_RELEASE} 18 (NOT ENFORCED constraints); {_MEASURED}",
         ),
     ),
     "alter_table.rename_constraint": (
@@ -340,9 +489,8 @@ ROWS: dict[str, tuple[Row, ...]] = {
         Row(
             AE,
             rewrite=True,
-            scan=True,
-            rewrite_when="the data files are copied to the new tablespace (no-op when already there; "
-            "a partitioned table only changes the default for future partitions)",
+            rewrite_when="the data files are copied to the new tablespace, block by block, not read row by row "
+            "(no-op when already there; a partitioned table only changes the default for future partitions)",
             alternative="pg_repack --tablespace, or create the table in the right tablespace from the start",
             source=f"{_ALTER} (SET TABLESPACE: the data files are moved)",
         ),
@@ -363,6 +511,22 @@ ROWS: dict[str, tuple[Row, ...]] = {
             source=f"{_ALTER} (SET LOGGED / UNLOGGED: the table is rewritten)",
         ),
     ),
+    "alter_table.set_unlogged.partitioned": (
+        Row(
+            AE,
+            until=17,
+            note="a partitioned table holds no data: before 18 nothing changes",
+            source=f"{_ALTER} (SET LOGGED / UNLOGGED); {_MEASURED}",
+        ),
+        Row(
+            AE,
+            since=18,
+            refused="42809",
+            note="refused from 18: a partitioned table cannot be unlogged",
+            source=f"{_RELEASE} 18 (unlogged partitioned tables disallowed); {_MEASURED}",
+            unmeasured="the server refuses it: there is nothing to measure",
+        ),
+    ),
     "alter_table.set_access_method": (
         Row(
             AE,
@@ -372,6 +536,14 @@ ROWS: dict[str, tuple[Row, ...]] = {
             rewrite_when="the table is rewritten into the new access method (no-op when it is already that one)",
             alternative="pg_repack-style copy, or create the table with the right access method",
             source=f"{_ALTER} (SET ACCESS METHOD, 15+: rewrites the table)",
+        ),
+    ),
+    "alter_table.set_access_method.partitioned": (
+        Row(
+            AE,
+            since=17,
+            note="a partitioned table holds no data: only the access method of partitions created later changes",
+            source=f"{_ALTER} (17: SET ACCESS METHOD on a partitioned table); {_RELEASE} 17",
         ),
     ),
     "alter_table.set_storage_params": (
@@ -476,11 +648,24 @@ ROWS: dict[str, tuple[Row, ...]] = {
         Row(
             AE,
             others=(
+                Other("partition", SUE),
+                Other("partition_children", AE, when="the detached partition is itself partitioned"),
+                Other("default_partition", AE, when="the parent has a DEFAULT partition", recurse=True),
+            ),
+            until=13,
+            source=f"{_ALTER} (DETACH PARTITION); the partition under SHARE UPDATE EXCLUSIVE before 14, the "
+            f"DEFAULT partition: {_MEASURED}",
+        ),
+        Row(
+            AE,
+            others=(
                 Other("partition", AE, recurse=True),
                 Other("default_partition", AE, when="the parent has a DEFAULT partition", recurse=True),
             ),
+            since=14,
             alternative="DETACH PARTITION ... CONCURRENTLY (14+, no DEFAULT partition, not in a transaction block)",
-            source=f"{_ALTER} (DETACH PARTITION); lock on the DEFAULT partition: {_MEASURED}",
+            source=f"{_ALTER} (DETACH PARTITION); the partition under ACCESS EXCLUSIVE from 14, the DEFAULT "
+            f"partition: {_MEASURED}",
         ),
     ),
     "alter_table.detach_partition_concurrently": (
@@ -500,6 +685,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
             others=(Other("partition", SUE),),
             note="completes a DETACH ... CONCURRENTLY that was cancelled or interrupted",
             source=f"{_ALTER} (DETACH PARTITION ... FINALIZE, 14+)",
+            unmeasured="needs a DETACH ... CONCURRENTLY interrupted halfway",
         ),
     ),
     # ------------------------------------------------------------------ other statements
@@ -532,6 +718,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
             None,
             others=(
                 Other("parent", AE),
+                Other("referenced", SRE, when="a column or table constraint has REFERENCES"),
                 Other(
                     "default_partition", AE, when="the parent has a DEFAULT partition (it is scanned too)", recurse=True
                 ),
@@ -566,7 +753,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     "drop_index": (
         Row(
             None,
-            others=(Other("index_table", AE, recurse=True), Other("index", AE)),
+            others=(Other("index", AE), Other("index_table", AE, recurse=True)),
             note="an ACCESS EXCLUSIVE lock on any index blocks every query that plans against its table",
             alternative="DROP INDEX CONCURRENTLY (not for partitioned indexes, not in a transaction block)",
             source=f"DROP INDEX reference page (ACCESS EXCLUSIVE on the table unless CONCURRENTLY); {_LOCKING}",
@@ -575,7 +762,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     "drop_index.concurrently": (
         Row(
             None,
-            others=(Other("index_table", SUE), Other("index", SUE)),
+            others=(Other("index", SUE), Other("index_table", SUE)),
             note="waits for every transaction using the table; not in a transaction block",
             source="DROP INDEX reference page (CONCURRENTLY); server: SHARE UPDATE EXCLUSIVE on table and index, "
             + _MEASURED,
@@ -592,9 +779,8 @@ ROWS: dict[str, tuple[Row, ...]] = {
         Row(
             None,
             others=(Other("index", AE),),
-            scan=True,
-            note="the index (not the table) is copied; ACCESS EXCLUSIVE on an index blocks every query that plans against its "
-            "table",
+            note="the index's files (not the table's) are copied; ACCESS EXCLUSIVE on an index blocks every query "
+            "that plans against its table",
             alternative="REINDEX INDEX CONCURRENTLY ... TABLESPACE (14+)",
             source="ALTER INDEX reference page (SET TABLESPACE)",
         ),
@@ -617,8 +803,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     "alter_index.attach_partition": (
         Row(
             None,
-            others=(Other("index", SUE),),
-            note="the partition's index is locked ACCESS EXCLUSIVE, both tables ACCESS SHARE",
+            others=(Other("index", SUE), Other("partition_index", AE), Other("index_table", ACCESS_SHARE)),
             source=f"ALTER INDEX reference page (ATTACH PARTITION); {_MEASURED}",
         ),
     ),
@@ -628,6 +813,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
             others=(Other("index", AE),),
             note="unrecognised ALTER INDEX form: assumed ACCESS EXCLUSIVE on the index",
             source="ALTER INDEX reference page",
+            unmeasured="the fallback for ALTER INDEX forms no row names",
         ),
     ),
     "reindex": (
@@ -674,6 +860,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
                 ),
                 Other("referencing", AE, when="CASCADE drops other tables' foreign keys"),
                 Other("partition_parent", AE, when="the dropped table is a partition"),
+                Other("default_partition", AE, when="the dropped partition's parent has a DEFAULT partition"),
             ),
             source=f"DROP TABLE reference page; {_LOCKING} (ACCESS EXCLUSIVE); referenced tables: {_MEASURED}",
         ),
@@ -716,8 +903,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
         Row(
             SUE,
             recurse=True,
-            scan=True,
-            scan_when="a sample of rows is read",
+            note="reads a sample of the table (300 x the statistics target rows), never the whole of it",
             source=f"ANALYZE reference page; {_LOCKING} (SHARE UPDATE EXCLUSIVE)",
         ),
     ),
@@ -789,8 +975,117 @@ ROWS: dict[str, tuple[Row, ...]] = {
     "create_view": (
         Row(
             None,
-            others=(Other("sources", ACCESS_SHARE),),
+            others=(Other("sources", ACCESS_SHARE), Other("replaced_view", AE, when="OR REPLACE of an existing view")),
             source=f"CREATE VIEW reference page; {_MEASURED}",
+        ),
+    ),
+    "alter_view": (
+        Row(
+            AE,
+            note="readers of the view wait; the tables it reads are not locked",
+            source=f"ALTER VIEW / ALTER MATERIALIZED VIEW reference pages; {_MEASURED}",
+        ),
+    ),
+    "alter_policy": (Row(AE, source=f"ALTER POLICY reference page; {_MEASURED}"),),
+    "drop_policy": (Row(AE, source=f"DROP POLICY reference page; {_MEASURED}"),),
+    "create_sequence": (
+        Row(
+            None,
+            others=(Other("owned_table", ACCESS_SHARE, when="OWNED BY a table's column"),),
+            source=f"CREATE SEQUENCE reference page; {_MEASURED}",
+        ),
+    ),
+    "alter_sequence": (
+        Row(
+            SRE,
+            others=(Other("owned_table", ACCESS_SHARE, when="OWNED BY a table's column"),),
+            note="nextval() on the sequence waits (a column DEFAULT nextval() makes inserts wait)",
+            source=f"ALTER SEQUENCE reference page; {_MEASURED}",
+        ),
+    ),
+    "publication": (
+        Row(
+            None,
+            others=(Other("published", SUE),),
+            note="tables added to or dropped from a publication; FOR ALL TABLES names none",
+            source=f"CREATE PUBLICATION / ALTER PUBLICATION reference pages; {_MEASURED}",
+        ),
+    ),
+    # ------------------------------------------------------------------ data statements a migration runs
+    "insert": (
+        Row(
+            ROW_EXCLUSIVE,
+            others=(
+                Other("sources", ACCESS_SHARE, when="INSERT ... SELECT"),
+                Other("fk_parents", ROW_SHARE, when="the rows carry foreign-key values (the RI checks lock them)"),
+            ),
+            scan=None,
+            scan_when="INSERT ... SELECT without WHERE reads its source whole",
+            note="ROW EXCLUSIVE blocks no reads and no writes, only DDL that needs SHARE or stronger",
+            source=f"{_LOCKING} (ROW EXCLUSIVE: INSERT, UPDATE, DELETE, MERGE); {_MEASURED}",
+        ),
+    ),
+    "update": (
+        Row(
+            ROW_EXCLUSIVE,
+            others=(
+                Other("sources", ACCESS_SHARE, when="UPDATE ... FROM"),
+                Other("fk_parents", ROW_SHARE, when="a foreign-key column is set"),
+                Other("referencing", ROW_SHARE, when="a referenced key column is set"),
+            ),
+            scan=None,
+            scan_when="no WHERE: every row is read and rewritten (a backfill); with one, the plan decides",
+            alternative="backfill in batches of a few thousand rows, each in its own transaction",
+            note="the updated rows stay locked until the transaction ends",
+            source=f"{_LOCKING} (ROW EXCLUSIVE); {_MEASURED}",
+        ),
+    ),
+    "delete": (
+        Row(
+            ROW_EXCLUSIVE,
+            others=(
+                Other("sources", ACCESS_SHARE, when="DELETE ... USING"),
+                Other("referencing", ROW_SHARE, when="rows other tables reference are deleted (the RI checks)"),
+            ),
+            scan=None,
+            scan_when="no WHERE: every row is read and deleted; with one, the plan decides",
+            alternative="delete in batches, each in its own transaction, or TRUNCATE when nobody reads the table",
+            source=f"{_LOCKING} (ROW EXCLUSIVE); {_MEASURED}",
+        ),
+    ),
+    "merge": (
+        Row(
+            ROW_EXCLUSIVE,
+            since=15,
+            others=(Other("sources", ACCESS_SHARE),),
+            scan=True,
+            source=f"MERGE reference page (15+); {_LOCKING} (ROW EXCLUSIVE); {_MEASURED}",
+        ),
+    ),
+    "copy": (
+        Row(
+            ROW_EXCLUSIVE,
+            source=f"COPY reference page; {_LOCKING} (ROW EXCLUSIVE for COPY FROM); {_MEASURED}",
+            unmeasured="COPY ... FROM STDIN needs a client feeding rows; the lock is INSERT's",
+        ),
+    ),
+    "select": (
+        Row(
+            ACCESS_SHARE,
+            scan=None,
+            scan_when="no WHERE: the whole table is read",
+            note="ACCESS SHARE blocks only ACCESS EXCLUSIVE (DDL such as ALTER TABLE, DROP, TRUNCATE)",
+            source=f"{_LOCKING} (ACCESS SHARE: SELECT); {_MEASURED}",
+        ),
+    ),
+    "select.for_update": (
+        Row(
+            ROW_SHARE,
+            others=(Other("sources", ACCESS_SHARE, when="tables read but not locked (FOR ... OF)"),),
+            scan=None,
+            scan_when="no WHERE: every row is read and locked",
+            note="the rows stay locked until the transaction ends; writers of those rows wait",
+            source=f"{_LOCKING} (ROW SHARE: SELECT FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE); {_MEASURED}",
         ),
     ),
     "create_matview": (
@@ -802,7 +1097,13 @@ ROWS: dict[str, tuple[Row, ...]] = {
             source=f"CREATE MATERIALIZED VIEW reference page; {_MEASURED}",
         ),
     ),
-    "rename_table": (Row(AE, source=f"{_ALTER} (RENAME)"),),
+    "rename_table": (
+        Row(
+            AE,
+            source=f"{_ALTER} (RENAME)",
+            unmeasured="MySQL's RENAME TABLE; PostgreSQL renames through ALTER TABLE, measured there",
+        ),
+    ),
 }
 
 # LOCK TABLE: one row per mode (LOCK reference page; ACCESS EXCLUSIVE when no mode is given).

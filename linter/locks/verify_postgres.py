@@ -87,6 +87,9 @@ class Measured:
     seen: list[SeenLock] = field(default_factory=list)
     relkinds: dict[str, str] = field(default_factory=dict)  # every relation of the setup
     rewritten: frozenset[str] = frozenset()  # relations whose relfilenode changed
+    # tables the statement read in full (sequential scans it started, index builds included); None:
+    # not measured (statements that run outside a transaction block, on another session)
+    scanned: frozenset[str] | None = None
 
     @property
     def locks(self) -> dict[str, str]:
@@ -265,6 +268,7 @@ def _in_transaction(conn: Any, sql: str, before: dict[int, tuple[str, str, int]]
     import psycopg
 
     conn.execute("BEGIN")
+    scans_before = _seq_scans(conn, before)
     try:
         conn.execute(sql)
     except psycopg.Error as exc:
@@ -280,6 +284,7 @@ def _in_transaction(conn: Any, sql: str, before: dict[int, tuple[str, str, int]]
                 "SELECT oid, relfilenode FROM pg_class WHERE oid = ANY(%s)", (list(before),)
             ).fetchall()
         }
+        scans_after = _seq_scans(conn, before)
     finally:
         conn.execute("ROLLBACK")
     return Measured(
@@ -289,7 +294,16 @@ def _in_transaction(conn: Any, sql: str, before: dict[int, tuple[str, str, int]]
         seen=_seen(before, locks),
         relkinds={name: kind for name, kind, _ in before.values()},
         rewritten=_rewritten(before, after),
+        scanned=frozenset(before[oid][0] for oid, n in scans_after.items() if n > scans_before.get(oid, 0)),
     )
+
+
+def _seq_scans(conn: Any, relations: dict[int, tuple[str, str, int]]) -> dict[int, int]:
+    """Sequential scans of each table so far, this transaction's own included (the xact view)."""
+    rows = conn.execute(
+        "SELECT relid, seq_scan FROM pg_stat_xact_user_tables WHERE relid = ANY(%s)", (list(relations),)
+    ).fetchall()
+    return {int(oid): int(n or 0) for oid, n in rows}
 
 
 class _Runner(threading.Thread):
@@ -458,4 +472,12 @@ def compare(predicted: Iterable[Any], measured: Measured) -> list[str]:
             f"rewrite: predicted {predicted_rewrite}, measured {measured_rewrite} "
             f"(new relfilenode: {', '.join(sorted(measured.rewritten)) or 'none'})"
         )
+    if measured.scanned is not None and not new_storage:  # TRUNCATE builds empty indexes on its empty file
+        predicted_scan = any(i.scan for i in impacts)
+        measured_scan = bool(measured.scanned)
+        if predicted_scan != measured_scan:
+            out.append(
+                f"scan: predicted {predicted_scan}, measured {measured_scan} "
+                f"(scanned: {', '.join(sorted(measured.scanned)) or 'none'})"
+            )
     return out

@@ -31,43 +31,54 @@ from schemacite.model.statements import (
     AddKey,
     AlterColumnType,
     AlterIndex,
+    AlterPolicy,
+    AlterSequence,
     AlterTable,
+    AlterView,
     Analyze,
     Begin,
     Cluster,
     Comment,
     Commit,
     ConstraintAction,
+    CopyFrom,
     CreateIndex,
     CreateMatview,
     CreatePartition,
     CreatePolicy,
     CreateRule,
+    CreateSequence,
     CreateStatistics,
     CreateTable,
     CreateTableAs,
     CreateTableLike,
     CreateTrigger,
     CreateView,
+    Delete,
     DropIndex,
+    DropPolicy,
     DropRule,
     DropTable,
     DropTrigger,
     DropView,
     IndexAction,
     Inherit,
+    Insert,
     LockTable,
+    Merge,
     Op,
     Option,
     Other,
     PartitionAction,
+    Publication,
     RefreshMatview,
     Reindex,
     Rename,
-    RenameTable,
+    Select,
     SetDefault,
     SetVariable,
     Truncate,
+    Update,
     Vacuum,
 )
 from schemacite.sources.postgres.types import SERIAL_TYPES
@@ -488,7 +499,7 @@ def constraint(c: Node, table: str, src: Source, column_name: str | None = None)
             _rel(c.get("pktable")),
             tuple(k.lower() for k in _strings(c.get("pk_attrs"))),
             validated=not c.get("skip_validation"),
-            enforced=c.get("is_enforced", True) is not False,
+            enforced=bool(c.get("is_enforced")),
         )
     if kind == "CONSTR_CHECK":
         expr = src.inside(c.get("location"))
@@ -496,7 +507,7 @@ def constraint(c: Node, table: str, src: Source, column_name: str | None = None)
             name,
             expr,
             validated=not c.get("skip_validation"),
-            enforced=c.get("is_enforced", True) is not False,
+            enforced=bool(c.get("is_enforced")),
             proves_not_null=_null_test(c.get("raw_expr")),
         )
     if kind == "CONSTR_NOTNULL" and cols:
@@ -678,9 +689,9 @@ def _drop(f: Node, src: Source) -> Op:
         return DropIndex(names=keys, concurrently=bool(f.get("concurrent")), if_exists=if_exists, cascade=cascade)
     if kind in ("OBJECT_VIEW", "OBJECT_MATVIEW"):
         return DropView(names=keys, materialized=kind == "OBJECT_MATVIEW", if_exists=if_exists, cascade=cascade)
-    if kind in ("OBJECT_TRIGGER", "OBJECT_RULE") and names and len(names[0]) >= 2:
+    if kind in ("OBJECT_TRIGGER", "OBJECT_RULE", "OBJECT_POLICY") and names and len(names[0]) >= 2:
         on, name = _qualified(names[0][:-1]), names[0][-1].lower()
-        cls = DropTrigger if kind == "OBJECT_TRIGGER" else DropRule
+        cls = {"OBJECT_TRIGGER": DropTrigger, "OBJECT_RULE": DropRule, "OBJECT_POLICY": DropPolicy}[kind]
         return cls(on=on, name=name, if_exists=if_exists)
     return Other(what="DROP " + str(kind).removeprefix("OBJECT_").replace("_", " "))
 
@@ -722,7 +733,11 @@ def _rename(f: Node, src: Source) -> Op:
     if kind == "OBJECT_INDEX":
         return AlterIndex(name=rel, action="rename", new_name=new, if_exists=bool(f.get("missing_ok")))
     if kind in ("OBJECT_VIEW", "OBJECT_MATVIEW"):
-        return RenameTable(pairs=((rel, new),))
+        return AlterView(
+            name=rel,
+            materialized=kind == "OBJECT_MATVIEW",
+            new_name=key_of(f.get("relation", {}).get("schemaname"), new),
+        )
     return Other(what="ALTER … RENAME")
 
 
@@ -742,6 +757,14 @@ def _alter_table(f: Node, src: Source) -> Op:
     cmds = [c["AlterTableCmd"] for c in f.get("cmds") or [] if "AlterTableCmd" in c]
     if objtype == "OBJECT_INDEX":
         return _alter_index(name, cmds, f)
+    if objtype in ("OBJECT_VIEW", "OBJECT_MATVIEW"):
+        params = tuple(
+            p
+            for c in cmds
+            if c.get("subtype") in ("AT_SetRelOptions", "AT_ResetRelOptions")
+            for p in _reloptions(c.get("def") or {})
+        )
+        return AlterView(name=name, materialized=objtype == "OBJECT_MATVIEW", params=params)
     if objtype not in ("OBJECT_TABLE", "OBJECT_FOREIGN_TABLE", None):
         return Other(what="ALTER " + str(objtype).removeprefix("OBJECT_").replace("_", " "))
     actions = []
@@ -889,13 +912,7 @@ def _action(cmd: Node, table: str, src: Source) -> list[Action]:
             )
         ]
     if sub in ("AT_SetRelOptions", "AT_ResetRelOptions"):
-        params = tuple(
-            p["DefElem"].get("defname", "").lower()
-            if not p["DefElem"].get("defnamespace")
-            else f"{p['DefElem']['defnamespace']}.{p['DefElem']['defname']}".lower()
-            for p in d.get("List", {}).get("items", [])
-            if "DefElem" in p
-        )
+        params = _reloptions(d)
         op = "set_storage_params" if sub == "AT_SetRelOptions" else "reset_storage_params"
         return [Option(op, "SET (...)", option="storage", params=params)]
     if sub == "AT_SetTableSpace":
@@ -934,6 +951,17 @@ def _action(cmd: Node, table: str, src: Source) -> list[Action]:
     if sub in _PLAIN:
         return [Action(_PLAIN[sub], text, col)]
     return [Action("unknown", text, col)]
+
+
+def _reloptions(d: Node) -> tuple[str, ...]:
+    """The storage parameters SET (...) or RESET (...) names, `toast.` prefixed where given so."""
+    return tuple(
+        p["DefElem"].get("defname", "").lower()
+        if not p["DefElem"].get("defnamespace")
+        else f"{p['DefElem']['defnamespace']}.{p['DefElem']['defname']}".lower()
+        for p in d.get("List", {}).get("items", [])
+        if "DefElem" in p
+    )
 
 
 def _is_column(expr: Node, name: str | None) -> bool:
@@ -1067,6 +1095,115 @@ def _statistics(f: Node, src: Source) -> Op:
     return CreateStatistics(on=_rel(rels[0]) if rels else None, name=".".join(_strings(f.get("defnames"))).lower())
 
 
+def _alter_policy(f: Node, src: Source) -> Op:
+    return AlterPolicy(on=_rel(f.get("table")), name=(f.get("policy_name") or "").lower())
+
+
+def _owned_by(f: Node) -> str | None:
+    """The table of a sequence's OWNED BY table.column."""
+    for o in f.get("options") or []:
+        d = o.get("DefElem", {})
+        if d.get("defname") == "owned_by":
+            names = _strings(d.get("arg", {}).get("List", {}).get("items"))
+            return _qualified(names[:-1]) if len(names) >= 2 else None
+    return None
+
+
+def _create_sequence(f: Node, src: Source) -> Op:
+    return CreateSequence(name=_rel(f.get("sequence")), owned_by=_owned_by(f))
+
+
+def _alter_sequence(f: Node, src: Source) -> Op:
+    return AlterSequence(name=_rel(f.get("sequence")), owned_by=_owned_by(f))
+
+
+def _publication(f: Node, src: Source) -> Op:
+    tables = tuple(
+        _rel(o["PublicationObjSpec"].get("pubtable", {}).get("relation"))
+        for o in f.get("pubobjects") or []
+        if o.get("PublicationObjSpec", {}).get("pubobjtype") == "PUBLICATIONOBJ_TABLE"
+    )
+    return Publication(name=(f.get("pubname") or "").lower(), tables=tables)
+
+
+def _ctes(f: Node) -> set[str]:
+    return {
+        c["CommonTableExpr"].get("ctename", "").lower()
+        for c in (f.get("withClause") or {}).get("ctes") or []
+        if "CommonTableExpr" in c
+    }
+
+
+def _others(f: Node, written: str, skip: tuple[str, ...] = ("relation",)) -> tuple[str, ...]:
+    """The relations a data statement reads besides the one it writes."""
+    ctes = _ctes(f)
+    body = {k: v for k, v in f.items() if k not in skip}
+    return tuple(r for r in reads(body) if r != written and r not in ctes)
+
+
+def _insert(f: Node, src: Source) -> Op:
+    into = _rel(f.get("relation"))
+    query = (f.get("selectStmt") or {}).get("SelectStmt", {})
+    from_rows = bool(query.get("fromClause"))
+    columns = tuple((c.get("ResTarget", {}).get("name") or "").lower() for c in f.get("cols") or [])
+    return Insert(
+        into=into, reads=_others(f, into), every_row=from_rows and query.get("whereClause") is None, columns=columns
+    )
+
+
+def _update(f: Node, src: Source) -> Op:
+    into = _rel(f.get("relation"))
+    columns = tuple((t.get("ResTarget", {}).get("name") or "").lower() for t in f.get("targetList") or [])
+    return Update(into=into, reads=_others(f, into), every_row=f.get("whereClause") is None, columns=columns)
+
+
+def _delete(f: Node, src: Source) -> Op:
+    into = _rel(f.get("relation"))
+    return Delete(into=into, reads=_others(f, into), every_row=f.get("whereClause") is None)
+
+
+def _merge(f: Node, src: Source) -> Op:
+    into = _rel(f.get("relation"))
+    return Merge(into=into, reads=_others(f, into), every_row=True)
+
+
+def _copy(f: Node, src: Source) -> Op:
+    if f.get("is_from") and f.get("relation"):
+        return CopyFrom(into=_rel(f.get("relation")))
+    query = f.get("query")
+    relation = [_rel(f["relation"])] if f.get("relation") else []
+    return Select(reads=tuple(relation) or reads(query), every_row=True)
+
+
+_ROW_LOCKS = {
+    "LCS_FORUPDATE": "FOR UPDATE",
+    "LCS_FORNOKEYUPDATE": "FOR NO KEY UPDATE",
+    "LCS_FORSHARE": "FOR SHARE",
+    "LCS_FORKEYSHARE": "FOR KEY SHARE",
+}
+
+
+def _select(f: Node, src: Source) -> Op:
+    if f.get("intoClause"):  # SELECT ... INTO new_table: CREATE TABLE AS
+        into = f["intoClause"]
+        rv = into.get("rel", {})
+        return CreateTableAs(model=Table(name=_rel(rv)), reads=reads({k: v for k, v in f.items() if k != "intoClause"}))
+    if f.get("valuesLists") and not f.get("fromClause"):
+        return Other(what="VALUES")
+    read = tuple(r for r in reads(f) if r not in _ctes(f))
+    if not read:
+        return Other(what="SELECT")  # computes values, reads no table (SELECT 1, setval(...), a function call)
+    clauses = [c["LockingClause"] for c in f.get("lockingClause") or [] if "LockingClause" in c]
+    row_lock = _ROW_LOCKS.get(clauses[0].get("strength", ""), "FOR UPDATE") if clauses else None
+    locked: list[str] = []
+    for c in clauses:
+        named = [_rel(r.get("RangeVar")) for r in c.get("lockedRels") or [] if "RangeVar" in r]
+        locked += named or list(read)
+    return Select(
+        reads=read, every_row=f.get("whereClause") is None, row_lock=row_lock, locked=tuple(dict.fromkeys(locked))
+    )
+
+
 def _comment(f: Node, src: Source) -> Op:
     obj = str(f.get("objtype", "")).removeprefix("OBJECT_").lower()
     items = (
@@ -1108,6 +1245,17 @@ _BUILDERS: dict[str, Callable[[Node, Source], Op]] = {
     "CreateTrigStmt": _trigger,
     "RuleStmt": _rule,
     "CreatePolicyStmt": _policy,
+    "AlterPolicyStmt": _alter_policy,
+    "CreateSeqStmt": _create_sequence,
+    "AlterSeqStmt": _alter_sequence,
+    "CreatePublicationStmt": _publication,
+    "AlterPublicationStmt": _publication,
+    "InsertStmt": _insert,
+    "UpdateStmt": _update,
+    "DeleteStmt": _delete,
+    "MergeStmt": _merge,
+    "CopyStmt": _copy,
+    "SelectStmt": _select,
     "CreateStatsStmt": _statistics,
     "CommentStmt": _comment,
 }
