@@ -1,10 +1,12 @@
-"""Write (or check) docs/rules/<name>.md from the rules themselves.
+"""Write (or check) the generated documentation: docs/rules/<name>.md from the rules themselves,
+docs/locks/<dialect>.md from the lock tables.
 
     python -m schemacite.docs           # regenerate
     python -m schemacite.docs --check   # exit 1 when a page is missing or stale
 
-Each page is the rule's docstring followed by the evidence it cites, exactly what
-`schemacite explain NAME` prints, so documentation cannot drift from the code.
+A rule's page is its docstring followed by the evidence it cites, exactly what
+`schemacite explain NAME` prints; a lock page is the whole table with the versions each row
+holds for and was measured on. Documentation cannot drift from the code.
 """
 
 from __future__ import annotations
@@ -17,15 +19,21 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def pages() -> dict[str, str]:
+    """Generated pages by path under docs/: rules/<name>.md and locks/<dialect>.md."""
     from schemacite.lint.plugins import plugin_manager, rule_classes
+    from schemacite.locks.pages import PAGES
 
-    return {f"{cls.name}.md": explanation(cls) + "\n" for cls in rule_classes(plugin_manager(load_entrypoints=False))}
+    out = {
+        f"rules/{cls.name}.md": explanation(cls) + "\n" for cls in rule_classes(plugin_manager(load_entrypoints=False))
+    }
+    out.update({f"locks/{name}": render() for name, render in PAGES.items()})
+    return out
 
 
 def stale(folder: Path) -> list[str]:
-    """Pages that are missing, differ, or belong to no rule."""
+    """Pages under `folder` (docs/) that are missing, differ, or belong to no rule or lock table."""
     wanted = pages()
-    found = {p.name for p in folder.glob("*.md")} if folder.is_dir() else set()
+    found = {str(p.relative_to(folder)) for sub in ("rules", "locks") for p in (folder / sub).glob("*.md")}
     out = [
         name for name, text in wanted.items() if not (folder / name).is_file() or (folder / name).read_text() != text
     ]
@@ -35,15 +43,15 @@ def stale(folder: Path) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m schemacite.docs")
     ap.add_argument("--check", action="store_true")
-    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "rules")
+    ap.add_argument("--out", type=Path, default=ROOT / "docs", help="the docs folder (default: the repository's)")
     args = ap.parse_args(argv)
     if args.check:
         bad = stale(args.out)
         for name in bad:
             print(f"{args.out / name}: out of date (run python -m schemacite.docs)", file=sys.stderr)
         return 1 if bad else 0
-    args.out.mkdir(parents=True, exist_ok=True)
     for name, text in pages().items():
+        (args.out / name).parent.mkdir(parents=True, exist_ok=True)
         (args.out / name).write_text(text)
     for extra in stale(args.out):
         (args.out / extra).unlink()

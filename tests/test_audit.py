@@ -134,7 +134,7 @@ def test_bad_dsn_on_the_command_line_is_exit_2_masked(capsys):
         ("mariadb", (11, 8, 2), "mariadb-11.4"),
         ("postgres", (11, 22), "postgres-12"),
         ("postgres", (15, 8), "postgres-15"),
-        ("postgres", (18, 0), "postgres-17"),
+        ("postgres", (18, 0), "postgres-18"),
     ],
 )
 def test_server_version_maps_to_the_nearest_target_not_newer(dialect, version, target):

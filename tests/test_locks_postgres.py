@@ -122,6 +122,12 @@ CASES = [
         A + "alter_column_type",
         "SET TimeZone = 'America/New_York'",
     ),
+    C(
+        "type_timestamp_tz_utc",
+        "ALTER TABLE t ALTER COLUMN ts TYPE timestamptz",
+        A + "alter_column_type",
+        "SET TimeZone = 'UTC'",
+    ),
     C("type_timestamp_precision", "ALTER TABLE t ALTER COLUMN ts TYPE timestamp(3)", A + "alter_column_type"),
     C(
         "type_cidr_inet",
@@ -707,10 +713,15 @@ def schema_from(setup: list[str]) -> Schema:
     return schema
 
 
-def statement_from(sql: str):
+def statement_from(sql: str, setup: list[str] = ()):
+    """The statement as the reader reads it, with what the setup's SET statements left in the session."""
     parsed = parse_text(sql + ";\n", "case.sql", "postgres")
     assert not parsed.errors, [str(e) for e in parsed.errors]
     assert len(parsed.statements) == 1
+    session = replay.Session()
+    for stmt in parse_text(";\n".join(setup) + ";\n", "setup.sql", "postgres").statements if setup else ():
+        session.see(stmt)
+    session.see(parsed.statements[0])
     return parsed.statements[0]
 
 
@@ -828,7 +839,7 @@ def test_prediction_matches_server(case: Case, major: int, lock_db):
     server.conn.execute("SET TimeZone = 'UTC'")
     setup = case.full_setup()
     schema = schema_from(setup)
-    stmt = statement_from(case.sql)
+    stmt = statement_from(case.sql, setup)
     predicted = postgres.impacts(stmt, schema, server.version)
     keys = [i.operation for i in predicted]
     try:

@@ -203,15 +203,21 @@ def test_entry_points_are_read_from_installed_distributions(tmp_path, monkeypatc
     assert any(ep.value == "schemacite.pytest_plugin" for ep in plugins.entry_points("pytest11"))
 
 
-def test_rule_pages_are_generated_from_the_rules(tmp_path):
-    """docs/rules/*.md is what `schemacite explain` prints; a stale page fails here."""
+def test_rule_and_lock_pages_are_generated(tmp_path):
+    """docs/rules/*.md is what `schemacite explain` prints, docs/locks/*.md the lock tables; a stale
+    page fails here."""
     from schemacite import docs
 
-    assert docs.stale(ROOT / "docs" / "rules") == [], "run: python -m schemacite.docs"
+    assert docs.stale(ROOT / "docs") == [], "run: python -m schemacite.docs"
     assert docs.main(["--out", str(tmp_path)]) == 0
-    page = (tmp_path / "no-primary-key.md").read_text()
-    (tmp_path / "no-primary-key.md").write_text(page.replace("InnoDB", "MyISAM"))
+    page = (tmp_path / "rules" / "no-primary-key.md").read_text()
+    (tmp_path / "rules" / "no-primary-key.md").write_text(page.replace("InnoDB", "MyISAM"))
     assert docs.main(["--check", "--out", str(tmp_path)]) == 1
+    docs.main(["--out", str(tmp_path)])
+    postgres = (tmp_path / "locks" / "postgres.md").read_text()
+    assert "| ALTER TABLE DETACH PARTITION | AccessExclusiveLock |" in postgres and "12.22, 13.23 |" in postgres
+    mysql = (tmp_path / "locks" / "mysql.md").read_text()
+    assert "every MySQL row rests on MySQL's documentation only" in mysql and "measured on mariadb 10.11" in mysql
     for cls in BUILTIN_RULES:  # every finding's URL names a page that exists
         assert (
             cls.url().endswith(f"docs/rules/{cls.name}.md") and (ROOT / "docs" / "rules" / f"{cls.name}.md").is_file()

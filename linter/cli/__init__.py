@@ -16,7 +16,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--dialect", choices=("mysql", "mariadb", "postgres"), help="SQL dialect (default from config, else postgres)"
     )
-    p.add_argument("--target", help="server version: mysql-5.7|8.0|8.4, mariadb-10.6|10.11|11.4, postgres-12..17")
+    p.add_argument(
+        "--target",
+        help="server version: mysql-5.7|8.0|8.4, mariadb-10.6|10.11|11.4, postgres-12..18 (default postgres-15)",
+    )
     p.add_argument(
         "--history",
         action="append",

@@ -620,6 +620,37 @@ def type_change_rewrites(old: tuple[str, str], new: tuple[str, str]) -> tuple[bo
     return True, f"{before} -> {after} is not binary-coercible"
 
 
+_UTC = frozenset(
+    {
+        "utc",
+        "etc/utc",
+        "etc/universal",
+        "universal",
+        "zulu",
+        "etc/zulu",
+        "gmt",
+        "etc/gmt",
+        "gmt0",
+        "etc/gmt0",
+        "greenwich",
+        "utc0",
+        "z",
+    }
+)
+
+
+def _time_zone_rewrite(zone: str | None) -> tuple[bool, str]:
+    """timestamp <-> timestamptz keeps the stored values only when the session TimeZone is UTC (12+)."""
+    if zone is not None and zone.lower() in _UTC:
+        return False, f"timestamp <-> timestamptz under SET TimeZone = '{zone}' earlier in the file: no rewrite (12+)"
+    if zone:
+        return True, f"timestamp <-> timestamptz under SET TimeZone = '{zone}': every value is converted"
+    return True, (
+        "timestamp <-> timestamptz: rewrites unless the session TimeZone is UTC when it runs (the "
+        "server's or role's setting decides; SET TimeZone = 'UTC' first makes it a catalog-only change)"
+    )
+
+
 def rewrites_on_add(column: Column) -> str | None:
     """Why adding this column rewrites every row, or None: a volatile default, an identity, serial
     or stored generated column. A stable or immutable default is evaluated once and stored in the
@@ -662,6 +693,8 @@ def _alter_column_type(b: _Build, ctx: _Ctx) -> None:
             b.rewrite, why = True, "new column type unknown: assumed rewritten"
         else:
             b.rewrite, why = type_change_rewrites((col.base_type, col.type_args), (a.base_type, a.type_args))
+            if {col.base_type, a.base_type} == {"timestamp", "timestamptz"}:
+                b.rewrite, why = _time_zone_rewrite(ctx.statement.time_zone)
     b.scan = b.rewrite
     b.note(why)
     if b.rewrite and t is not None and any(a.column in i.columns for i in _keys(t)):

@@ -191,9 +191,20 @@ ROWS: dict[str, tuple[Row, ...]] = {
             recurse=True,
             scan=None,
             scan_when="unless a valid CHECK (col IS NOT NULL) constraint already proves no row is NULL (12+)",
+            until=17,
             alternative="ADD CONSTRAINT ... CHECK (col IS NOT NULL) NOT VALID; VALIDATE CONSTRAINT (SHARE UPDATE "
-            "EXCLUSIVE); then SET NOT NULL skips its scan (12+) and the CHECK can be dropped",
+            "EXCLUSIVE); then SET NOT NULL skips its scan and the CHECK can be dropped",
             source=f"{_ALTER} (SET/DROP NOT NULL: the full-table check and when it is skipped)",
+        ),
+        Row(
+            AE,
+            recurse=True,
+            scan=None,
+            scan_when="unless a valid CHECK (col IS NOT NULL) or NOT NULL constraint already proves no row is NULL",
+            since=18,
+            alternative="ADD CONSTRAINT ... NOT NULL col NOT VALID (no scan), then VALIDATE CONSTRAINT (SHARE UPDATE "
+            "EXCLUSIVE, reads and writes go on)",
+            source=f"{_ALTER} (SET/DROP NOT NULL; 18: ADD CONSTRAINT ... NOT NULL ... NOT VALID)",
         ),
     ),
     "alter_table.drop_not_null": (Row(AE, recurse=True, source=f"{_ALTER} (SET/DROP NOT NULL)"),),
@@ -663,7 +674,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
                 Other("default_partition", AE, when="the parent has a DEFAULT partition", recurse=True),
             ),
             since=14,
-            alternative="DETACH PARTITION ... CONCURRENTLY (14+, no DEFAULT partition, not in a transaction block)",
+            alternative="DETACH PARTITION ... CONCURRENTLY (with no DEFAULT partition, not in a transaction block)",
             source=f"{_ALTER} (DETACH PARTITION); the partition under ACCESS EXCLUSIVE from 14, the DEFAULT "
             f"partition: {_MEASURED}",
         ),
@@ -781,8 +792,17 @@ ROWS: dict[str, tuple[Row, ...]] = {
             others=(Other("index", AE),),
             note="the index's files (not the table's) are copied; ACCESS EXCLUSIVE on an index blocks every query "
             "that plans against its table",
-            alternative="REINDEX INDEX CONCURRENTLY ... TABLESPACE (14+)",
+            until=13,
             source="ALTER INDEX reference page (SET TABLESPACE)",
+        ),
+        Row(
+            None,
+            others=(Other("index", AE),),
+            note="the index's files (not the table's) are copied; ACCESS EXCLUSIVE on an index blocks every query "
+            "that plans against its table",
+            since=14,
+            alternative="REINDEX INDEX CONCURRENTLY ... TABLESPACE",
+            source="ALTER INDEX reference page (SET TABLESPACE); REINDEX reference page (TABLESPACE, 14+)",
         ),
     ),
     "alter_index.set_storage_params": (
@@ -827,7 +847,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
             "query that plans against the table (the planner opens all its indexes), not only those that "
             "would use the index; REINDEX SCHEMA/DATABASE/SYSTEM and partitioned tables (14+) run one "
             "transaction per table and not in a transaction block",
-            alternative="REINDEX ... CONCURRENTLY (12+)",
+            alternative="REINDEX ... CONCURRENTLY",
             source="REINDEX reference page (Description, Notes: locks out writes, ACCESS EXCLUSIVE on the "
             "index); reads blocked: " + _MEASURED,
         ),

@@ -13,9 +13,12 @@ DIALECT_ALIASES = {"postgresql": "postgres", "pg": "postgres"}
 TARGETS = {
     "mysql": ("5.7", "8.0", "8.4"),
     "mariadb": ("10.6", "10.11", "11.4"),
-    "postgres": ("12", "13", "14", "15", "16", "17"),
+    "postgres": ("12", "13", "14", "15", "16", "17", "18"),
 }
-DEFAULT_TARGET = {"mysql": "mysql-8.4", "mariadb": "mariadb-11.4", "postgres": "postgres-17"}
+# PostgreSQL: the oldest major the community still supports (14 had its last release in November
+# 2026), so a migration judged for it is judged for every server it may still run on. MySQL and
+# MariaDB: their current long-term releases.
+DEFAULT_TARGET = {"mysql": "mysql-8.4", "mariadb": "mariadb-11.4", "postgres": "postgres-15"}
 
 
 def canonical(dialect: str) -> str:

@@ -677,6 +677,7 @@ class Statement:
     annotations: frozenset[str] = frozenset()  # `-- schemacite: insert-heavy` ...
     embedded: bool = False  # DDL found inside another statement (a procedure CALLed, a DO block)
     foreign_key_checks: bool = True  # MySQL: off after SET foreign_key_checks = 0
+    time_zone: str | None = None  # PostgreSQL: the TimeZone an earlier SET in the file chose ("" = default)
 
     @property
     def kind(self) -> str:

@@ -497,6 +497,7 @@ class Session:
     in_transaction: bool = False
     lock_timeout: bool = False
     foreign_key_checks: bool = True
+    time_zone: str | None = None
 
     def see(self, stmt: Statement) -> None:
         if stmt.kind == "begin":
@@ -508,7 +509,10 @@ class Session:
             self.lock_timeout = self.lock_timeout or var in LOCK_TIMEOUT_VARIABLES
             if var == "foreign_key_checks":
                 self.foreign_key_checks = stmt.op.value.upper() not in ("0", "OFF", "FALSE")
+            elif var == "timezone":
+                self.time_zone = stmt.op.value
         stmt.foreign_key_checks = self.foreign_key_checks
+        stmt.time_zone = self.time_zone
 
 
 @dataclass
