@@ -62,8 +62,11 @@ def test_verify_against_postgres(capsys, pg_server):
     dsn = pg_server.dsn("verify_demo")
     code, out, _ = run(capsys, "locks", "--verify", dsn, "--format", "json", MIGRATIONS / "000003_orders_status.up.sql")
     rows = json.loads(out)
-    assert code == 0, [r["verified"] for r in rows]
-    assert all(r["verified"]["agrees"] for r in rows) and len(rows) == 5
+    checked = [r for r in rows if "verified" in r]
+    assert code == 0, [r["verified"] for r in checked]
+    assert all(r["verified"]["agrees"] for r in checked) and len(checked) == 5
+    (session,) = [r for r in rows if "verified" not in r]  # SET lock_timeout: nothing to measure
+    assert session["sql"].startswith("SET") and session["notes"] == ["takes no lock on existing tables"]
     with pg_server.connect("verify_demo") as conn:  # nothing left behind
         left = conn.execute(
             "SELECT count(*) FROM pg_namespace WHERE nspname NOT LIKE 'pg_%' "
@@ -296,6 +299,50 @@ def test_a_refusal_the_prediction_expects_agrees(capsys, pg_server, mariadb_serv
         "json",
         ROOT / "fixtures" / "demo" / "mysql" / "schema.sql",
     )
-    rows = json.loads(out)
-    assert code == 0 and all(r["verified"]["agrees"] for r in rows)
+    rows = [r for r in json.loads(out) if "verified" in r]  # the dump's SET lines lock nothing: not measured
+    assert code == 0 and rows and all(r["verified"]["agrees"] for r in rows)
     assert [r["verified"]["measured"] for r in rows if r["line"] == 37][0]["refused"] == "1503"
+
+
+VERSIONED = (
+    "CREATE TABLE pt (k int NOT NULL, v int) PARTITION BY RANGE (k);\n"
+    "CREATE TABLE pt1 PARTITION OF pt FOR VALUES FROM (0) TO (10);\n"
+    "CREATE TABLE pt2 PARTITION OF pt FOR VALUES FROM (10) TO (20);\n"
+    "CREATE TABLE t (id int PRIMARY KEY, c int, ts timestamp);\n"
+)
+CHANGE = (
+    "ALTER TABLE pt DETACH PARTITION pt1;\n"  # the partition: SHARE UPDATE EXCLUSIVE before 14, then ACCESS EXCLUSIVE
+    "ALTER TABLE pt ADD UNIQUE (k);\n"  # the partitions: SHARE before 18, then ACCESS EXCLUSIVE
+    "ALTER TABLE t ALTER COLUMN c SET NOT NULL;\n"
+    "CREATE INDEX CONCURRENTLY t_c ON t (c);\n"
+    "UPDATE t SET c = 1;\n"
+)
+
+
+@pytest.mark.parametrize("major", [12, 13, 14, 15, 16, 17, 18], ids=lambda m: f"pg{m}")
+def test_verify_works_on_every_major(capsys, tmp_path, pg_majors, major):
+    """Without --target, verify predicts for the server it measures on: every major agrees."""
+    server = pg_majors(major)
+    server.create_database("verify_versions")
+    (tmp_path / "h.sql").write_text(VERSIONED)
+    (tmp_path / "m.sql").write_text(CHANGE)
+    code, out, err = run(
+        capsys,
+        "locks",
+        "--dialect",
+        "postgres",
+        "--history",
+        tmp_path / "h.sql",
+        "--verify",
+        server.dsn("verify_versions"),
+        "--format",
+        "json",
+        tmp_path / "m.sql",
+    )
+    rows = json.loads(out)
+    assert code == 0 and len(rows) == 5, (err, [r.get("verified") for r in rows])
+    assert all(r["verified"]["agrees"] for r in rows)
+    detach = {lk["relation"]: lk["mode"] for lk in rows[0]["locks"]}
+    assert detach["pt1"] == ("ShareUpdateExclusiveLock" if major < 14 else "AccessExclusiveLock")
+    unique = {lk["relation"]: lk["mode"] for lk in rows[1]["locks"]}
+    assert unique["pt2"] == ("ShareLock" if major < 18 else "AccessExclusiveLock")

@@ -884,3 +884,18 @@ def test_agreement_figure(major: int):
         }
         path.write_text(json.dumps(summary, indent=1))
     assert checked == sum(1 for _c, m in PAIRS if m == major) and agreed == checked
+
+
+@pytest.mark.parametrize("major", MAJORS, ids=[f"pg{m}" for m in MAJORS])
+def test_volatile_functions_are_read_from_every_major(major, pg_majors):
+    """The list that decides whether a DEFAULT rewrites (locks/postgres_functions.json) holds every
+    volatile function of each major, as its pg_proc says (regenerate: python -m
+    schemacite.locks.functions DSN...)."""
+    from schemacite.locks import functions
+
+    version, volatile, every = functions.read_server(pg_majors(major).dsn())
+    data = functions._data()
+    assert any(v.split()[0].startswith(f"{major}.") for v in data["read_from"]), version
+    assert volatile <= set(data["volatile"]), sorted(volatile - set(data["volatile"]))
+    assert {"now", "statement_timestamp", "transaction_timestamp"} <= every - volatile  # stable: no rewrite
+    assert functions.volatile("gen_random_uuid") and not functions.volatile("statement_timestamp")

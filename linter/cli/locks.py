@@ -23,6 +23,15 @@ def run_locks(args, config: Config, cache=None) -> int:
     from schemacite.errors import UsageError
 
     paths = args.paths or ["."]
+    if args.verify and not config.target_given:
+        from schemacite.locks.verify import VerifyError, server_target
+
+        try:  # predict for the server that measures, unless a target was asked for
+            found = server_target(args.verify)
+        except VerifyError as e:
+            raise UsageError(str(e)) from None
+        if (found.rpartition("-")[0] == "postgres") == (config.dialect == "postgres"):
+            config.target = found  # a server of another family is refused by verify_rows below
     rows, errors, script = analyse(config.dialect, config.target, paths, [*config.history, *args.history], cache=cache)
     if args.verify:
         from schemacite.locks.verify import VerifyError, verify_rows
@@ -58,7 +67,7 @@ def _print_table(rows: list[Row], config: Config, color: bool) -> None:
     width = None if color else int(os.environ.get("COLUMNS") or 160)
     console = Console(highlight=False, no_color=not color, width=width)
     mysql = config.dialect != "postgres"
-    verified = any(r.measured is not None or r.verify_error for r in rows)
+    verified = any(r.checked for r in rows)
     style = {"nothing": "green", "writes": "yellow", "reads+writes": "bold red"}
     title = f"What each statement locks on {config.target}"
     cells = [_cells(r, mysql, verified) for r in rows]
@@ -106,8 +115,9 @@ def _print_table(rows: list[Row], config: Config, color: bool) -> None:
     if mysql and rows:
         print(f"note: {MYSQL_MDL_NOTE}", file=sys.stderr)
     if verified:
-        agreed = sum(1 for r in rows if not r.disagreements and not r.verify_error)
-        console.print(f"verified: {agreed} of {len(rows)} statements agree with the server")
+        checked = [r for r in rows if r.checked]
+        agreed = sum(1 for r in checked if not r.disagreements and not r.verify_error)
+        console.print(f"verified: {agreed} of {len(checked)} statements agree with the server")
 
 
 def _cells(r: Row, mysql: bool, verified: bool) -> dict[str, str]:
@@ -118,7 +128,7 @@ def _cells(r: Row, mysql: bool, verified: bool) -> dict[str, str]:
             if text not in locks:
                 locks.append(text)
     measured = ""
-    if verified:
+    if verified and r.checked:
         if r.verify_error:
             measured = f"[red]error: {r.verify_error}[/]"
         elif r.disagreements:
@@ -130,7 +140,7 @@ def _cells(r: Row, mysql: bool, verified: bool) -> dict[str, str]:
     return {
         "where": f"{Path(r.statement.location.file).name}:{r.statement.location.line}",
         "statement": " ".join(r.statement.sql.split()),
-        "locks": "\n".join(locks) or "-",
+        "locks": "\n".join(locks) if r.existing else r.summary or "-",
         "rewrite": "yes" if any(i.rewrite for i in r.impacts) else ("scan" if any(i.scan for i in r.impacts) else "no"),
         "alternative": next((i.alternative for i in r.impacts if i.alternative), "") or "",
         "measured": measured,

@@ -32,6 +32,7 @@ class Config:
     pytest_paths: list[str] = field(default_factory=list)
     source: Path | None = None  # the file the settings came from
     dialect_given: bool = False
+    target_given: bool = False  # a config file or --target named it (else the dialect's default)
     from_cli: frozenset[str] = frozenset()  # settings the command line gave, for messages
 
     def where(self, key: str) -> str:
@@ -177,6 +178,7 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
     dialect = dialect or "postgres"
     if dialect not in DIALECTS:
         raise ConfigError(f"{where('dialect')}: unknown dialect {dialect!r} (use {', '.join(DIALECTS)})")
+    target_given = bool(target)
     target = target.replace("postgresql-", "postgres-") or DEFAULT_TARGET[dialect]
     server, _, version = target.rpartition("-")
     if server != dialect or version not in TARGETS[dialect]:
@@ -209,5 +211,6 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
         pytest_paths=_as_list(raw.get("pytest_paths", []), path, "pytest_paths"),
         source=path,
         dialect_given=given,
+        target_given=target_given,
         from_cli=frozenset(from_cli),
     )

@@ -32,7 +32,7 @@ def volatile(name: str) -> bool:
 
 @functools.lru_cache(maxsize=1)
 def _volatile() -> frozenset[str]:
-    return frozenset(_data()["volatile"])
+    return frozenset(name.lower() for name in _data()["volatile"])
 
 
 def read_server(dsn: str) -> tuple[str, set[str], set[str]]:

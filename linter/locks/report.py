@@ -21,6 +21,9 @@ MYSQL_MDL_NOTE = (
 )
 
 
+NO_LOCK = "takes no lock on existing tables"
+
+
 @dataclass
 class Row:
     statement: Statement
@@ -29,13 +32,23 @@ class Row:
     measured: Any = None
     disagreements: list[str] = field(default_factory=list)
     verify_error: str | None = None
+    existing: int = 0  # locks on relations that exist before the change
+
+    @property
+    def summary(self) -> str | None:
+        """NO_LOCK for a statement that locks nothing anybody else uses (yet)."""
+        return None if self.existing else NO_LOCK
+
+    @property
+    def checked(self) -> bool:
+        return self.measured is not None or bool(self.verify_error)
 
 
 def analyse(
     dialect: str, target: str, paths: list[str], history: list[str], cache=None
 ) -> tuple[list[Row], list, list]:
-    """(rows, errors, script): a row per reported statement that can lock something, and, for
-    --verify, every statement the run applies in order, each with its row if it has one."""
+    """(rows, errors, script): a row per reported statement (those that lock nothing say so), and,
+    for --verify, every statement the run applies in order, each with its row if it can lock."""
     run = Replay(dialect, paths, history, cache=cache)
     rows: list[Row] = []
     script: list[tuple[Statement, Row | None]] = []
@@ -43,13 +56,13 @@ def analyse(
         stmt = step.statement
         embedded = stmt.embedded
         row = None
-        if step.reported and stmt.kind not in NO_LOCK_KINDS and not embedded:
-            impacts = impacts_for(stmt, step.schema, target)
-            blocks = worst(lk.blocks for i in impacts for lk in existing_locks(i, step.schema, stmt))
-            row = Row(stmt, impacts, blocks)
+        if step.reported and not embedded:
+            impacts = [] if stmt.kind in NO_LOCK_KINDS else impacts_for(stmt, step.schema, target)
+            existing = [lk for i in impacts for lk in existing_locks(i, step.schema, stmt)]
+            row = Row(stmt, impacts, worst(lk.blocks for lk in existing), existing=len(existing))
             rows.append(row)
         if stmt.kind not in ("begin", "commit") and not embedded:
-            script.append((stmt, row))
+            script.append((stmt, row if stmt.kind not in NO_LOCK_KINDS else None))
     return rows, run.errors, script
 
 
@@ -73,7 +86,7 @@ def row_json(row: Row, dialect: str) -> dict[str, Any]:
         "scan": any(i.scan for i in row.impacts),
         "blocks": row.blocks,
         "alternative": next((i.alternative for i in row.impacts if i.alternative), None),
-        "notes": [i.note for i in row.impacts if i.note],
+        "notes": [i.note for i in row.impacts if i.note] + ([row.summary] if row.summary else []),
     }
     if mysql:
         out["algorithm"] = worst_algorithm(row.impacts)

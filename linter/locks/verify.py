@@ -43,6 +43,22 @@ class Refusal:
     message: str
 
 
+def server_target(dsn: str) -> str:
+    """The target (`postgres-13`, `mariadb-10.11`) of the server `dsn` names."""
+    from schemacite.sources.servers import AuditError, connect, parse_dsn, server_dialect
+
+    try:
+        target = parse_dsn(dsn)
+        conn = connect(target)
+    except AuditError as e:
+        raise VerifyError(str(e)) from None
+    try:
+        return server_dialect(conn, target.kind)[1]
+    finally:
+        with contextlib.suppress(Exception):
+            conn.close()
+
+
 def verify_rows(dsn: str, dialect: str, script: list) -> list[str]:
     """Measure the rows of `script` (every applied statement, with its Row or None) and fill each
     row's `measured`, `disagreements` or `verify_error`. Returns notes for the user."""
