@@ -71,6 +71,10 @@ TABLES: dict[str, list[str]] = {
         "CREATE TABLE t (id INT PRIMARY KEY, a INT, s INT AS (a + 1) STORED, v INT AS (a + 2) VIRTUAL)",
         "INSERT INTO t (id, a) VALUES (1,1),(2,2)",
     ],
+    "compressed": [
+        "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50)) ROW_FORMAT=COMPRESSED",
+        "INSERT INTO t VALUES (1,1,'a'),(2,2,'b')",
+    ],
     "utf8mb3": [
         "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50)) DEFAULT CHARSET=utf8mb3",
         "INSERT INTO t VALUES (1,1,'a'),(2,2,'b')",
@@ -146,6 +150,8 @@ CASES = [
     alter("add_column_fulltext_table", "fulltext", "ADD COLUMN x INT"),
     alter("add_column_spatial_table", "spatial", "ADD COLUMN x INT"),
     alter("drop_column", "base", "DROP COLUMN a"),
+    alter("add_column_compressed", "compressed", "ADD COLUMN x INT"),
+    alter("drop_column_compressed", "compressed", "DROP COLUMN a"),
     alter("drop_column_indexed", "base", "DROP COLUMN b"),
     alter("drop_column_stored", "generated", "DROP COLUMN s"),
     alter("drop_column_virtual", "generated", "DROP COLUMN v"),

@@ -386,9 +386,12 @@ def _lookup_adjusted(server, key, version, table, actions) -> Row | None:
 
 
 def _facts(server, key, row: Row, table: Table | None, version) -> Row:
-    """Adjust a row for what the table already has: FULLTEXT and SPATIAL indexes."""
+    """Adjust a row for what the table already has: its row format, FULLTEXT and SPATIAL indexes."""
     if table is None:
         return row
+    if (table.row_format or "").upper() == "COMPRESSED" and key in T.INSTANT_ONLY_ALONE and row.algorithm == "INSTANT":
+        source, why = T.COMPRESSED_NO_INSTANT[server]
+        row = replace(row, algorithm="INPLACE", rebuild=True, note=why, source=source)
     ft = sum(1 for i in table.indexes if i.kind == "fulltext")
     spatial = any(i.kind == "spatial" for i in table.indexes)
     rules = T.MARIADB_FULLTEXT if server == "mariadb" else T.MYSQL_FULLTEXT

@@ -1895,6 +1895,16 @@ MARIADB_FULLTEXT = {
     "rebuild_copy_if_more_than_one": True,
     "rebuild_copy_note": "a table with more than one FULLTEXT index cannot be rebuilt in place",
 }
+# ROW_FORMAT=COMPRESSED: no instant column changes; the table is rebuilt in place instead
+COMPRESSED_NO_INSTANT = {
+    "mysql": (MY84, "ROW_FORMAT=COMPRESSED tables do not support ALGORITHM=INSTANT: the table is rebuilt"),
+    "mariadb": (
+        MDB_INSTANT,
+        "ROW_FORMAT=COMPRESSED tables cannot add, drop or reorder columns instantly "
+        "(measured: ALGORITHM=INSTANT refused, error 1845): the table is rebuilt in place",
+    ),
+}
+
 SPATIAL_REBUILD = (
     "SHARED",
     MDB_INPLACE,
