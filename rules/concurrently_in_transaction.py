@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from schemacite import hookimpl
 from schemacite.lint.rule import Context, Finding, Rule, Severity
-from schemacite.model.statements import Statement
+from schemacite.model.statements import Statement, needs_own_transaction
 
 
 class ConcurrentlyInTransaction(Rule):
@@ -14,9 +14,12 @@ class ConcurrentlyInTransaction(Rule):
 
     ## What it does
     Flags `CREATE INDEX CONCURRENTLY`, `DROP INDEX CONCURRENTLY`,
-    `REINDEX ... CONCURRENTLY`, `ALTER TABLE ... DETACH PARTITION ... CONCURRENTLY`
-    and `VACUUM` between `BEGIN` (or `START TRANSACTION`) and `COMMIT` in the same
-    file.
+    `REINDEX ... CONCURRENTLY`, `ALTER TABLE ... DETACH PARTITION ... CONCURRENTLY`,
+    `VACUUM` and the other statements PostgreSQL refuses in a transaction block,
+    when they run in one: between `BEGIN` and `COMMIT`, in the transaction the
+    migration runner wraps each migration in (goose, dbmate, Liquibase, Atlas,
+    Flyway), or in the implicit transaction of a multi-statement query (a
+    golang-migrate or Prisma file holding other statements too).
 
     ## Why is this bad?
     PostgreSQL refuses them with "cannot run inside a transaction block": the
@@ -34,38 +37,34 @@ class ConcurrentlyInTransaction(Rule):
     ```sql postgres
     CREATE INDEX CONCURRENTLY orders_customer_idx ON orders (customer_id);
     ```
+    In a framework's migration, opt out of its transaction (`-- +goose NO TRANSACTION`,
+    `-- migrate:up transaction:false`, `runInTransaction:false`, `-- atlas:txmode none`)
+    and keep the statement alone in its file.
+
+    ## References
+    - [PostgreSQL: CREATE INDEX, Building Indexes Concurrently](https://www.postgresql.org/docs/current/sql-createindex.html#SQL-CREATEINDEX-CONCURRENTLY)
+    - [PostgreSQL: multiple statements in a simple Query](https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-MULTI-STATEMENT)
     """
 
     code = "SC106"
     name = "concurrently-in-transaction"
-    summary = "{what} cannot run inside a transaction block"
+    summary = "{what} cannot run inside a transaction block ({why})"
     default_severity = Severity.ERROR
     dialects = frozenset({"postgres"})
     evidence_note = "Documented PostgreSQL behaviour (the statement is refused), not a measurement."
-    statement_kinds = frozenset({"create_index", "drop_index", "reindex", "vacuum", "alter_table"})
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
-        if not ctx.in_transaction:
-            return
-        concurrent = getattr(stmt.op, "concurrently", False) or any(
-            a.op == "detach_partition_concurrently" for a in stmt.actions
-        )
-        if stmt.kind == "vacuum":
-            what = "VACUUM"
-        elif concurrent:
-            what = {
-                "create_index": "CREATE INDEX CONCURRENTLY",
-                "drop_index": "DROP INDEX CONCURRENTLY",
-                "reindex": "REINDEX CONCURRENTLY",
-            }.get(stmt.kind, "DETACH PARTITION CONCURRENTLY")
-        else:
+        what = needs_own_transaction(stmt.op)
+        if not ctx.in_transaction or what is None:
             return
         yield self.finding(
             stmt.location,
             table=stmt.table,
             sql=stmt.sql,
             what=what,
-            suggestion="move it out of BEGIN ... COMMIT (and out of migration-tool transactions) into its own migration",
+            why=ctx.transaction_why or "BEGIN ... COMMIT",
+            suggestion="run it outside any transaction: out of BEGIN ... COMMIT, opted out of the migration "
+            "runner's transaction, alone in its migration",
         )
 
 

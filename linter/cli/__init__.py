@@ -47,6 +47,7 @@ def _output(p: argparse.ArgumentParser, formats=FORMATS) -> None:
 
 def parser() -> argparse.ArgumentParser:
     from schemacite import __version__
+    from schemacite.cli.common import add_project_options
 
     top = argparse.ArgumentParser(
         prog="schemacite", description="Evidence-backed schema linter for MySQL, MariaDB and PostgreSQL."
@@ -56,8 +57,11 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     lint = sub.add_parser("lint", help="lint migration files and schema dumps")
-    lint.add_argument("paths", nargs="*", metavar="PATH", help="files, folders or globs (default: .)")
+    lint.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files, folders or globs (default: .); - reads standard input"
+    )
     _common(lint)
+    add_project_options(lint)
     _output(lint)
     lint.add_argument(
         "--fail-on", choices=("info", "warning", "error"), help="lowest severity that fails the run (default: warning)"
@@ -87,6 +91,7 @@ def parser() -> argparse.ArgumentParser:
     locks = sub.add_parser("locks", help="what each statement locks, per server version")
     locks.add_argument("paths", nargs="*", metavar="PATH")
     _common(locks)
+    add_project_options(locks)
     locks.add_argument("--format", choices=("text", "json"), default="text")
     locks.add_argument("--verify", metavar="DSN", help="measure each statement on a scratch copy on this server")
     locks.add_argument("--color", choices=("auto", "always", "never"), default="auto")

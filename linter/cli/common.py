@@ -35,19 +35,18 @@ def _config(args: argparse.Namespace, paths: list[str]):
         args.snapshot = args.snapshot or args.old_snapshot
         args.old_snapshot = None
 
-    overrides = {
-        "dialect": getattr(args, "dialect", None),
-        "target": getattr(args, "target", None),
-        "snapshot": getattr(args, "snapshot", None),
-        "fail_on": getattr(args, "fail_on", None),
-        "select": getattr(args, "select", None),
-        "disable": getattr(args, "disable", None),
-    }
     try:
-        config = resolve_config(paths, getattr(args, "config", None), overrides)
+        config = resolve_config(paths, getattr(args, "config", None), _overrides(args))
     except ConfigError as e:
         raise UsageError(str(e)) from None
     return config
+
+
+def _overrides(args: argparse.Namespace) -> dict:
+    return {
+        key: getattr(args, key, None)
+        for key in ("dialect", "target", "snapshot", "fail_on", "select", "disable", "framework")
+    }
 
 
 def _cache(args: argparse.Namespace, config):
@@ -99,3 +98,106 @@ def diagnostics(errors, notes=()) -> None:
         print(f"error: {e}", file=sys.stderr)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
+
+
+def add_project_options(p: argparse.ArgumentParser) -> None:
+    """Options saying what the files are: their framework, the change among them, standard input."""
+    from schemacite.sources.frameworks import FRAMEWORKS
+
+    p.add_argument(
+        "--framework",
+        choices=tuple(FRAMEWORKS),
+        metavar="NAME",
+        help=f"migration framework ({', '.join(FRAMEWORKS)}; default: detected from the files)",
+    )
+    p.add_argument(
+        "--since",
+        metavar="REV",
+        help="git: files changed since REV are the change, the other files under PATHS its history",
+    )
+    p.add_argument(
+        "--stdin-filename",
+        metavar="NAME",
+        default="stdin.sql",
+        help="the name SQL read from standard input (PATH -) is reported under (default stdin.sql)",
+    )
+
+
+class Inputs:
+    """What a lint or locks run reads: the change, its history, standard input, and the settings
+    once the dialect is known (from the config, the command line, or the files)."""
+
+    def __init__(self, args: argparse.Namespace, config, paths: list[str]):
+        self.args, self.config, self.notes = args, config, []
+        self.paths = list(paths)
+        self.history = [*config.history, *getattr(args, "history", [])]
+        self.stdin: tuple[str, bytes] | None = None
+        self.dialect: tuple[str, str] | None = None
+        if "-" in self.paths:
+            name = args.stdin_filename
+            self.stdin = (name, sys.stdin.buffer.read())
+            self.paths = [name if p == "-" else p for p in self.paths]
+        if getattr(args, "since", None):
+            self._since(args.since)
+        if not config.dialect_given and not config.snapshot:
+            self._detect()
+
+    def _since(self, rev: str) -> None:
+        from schemacite.sources.files import expand
+        from schemacite.sources.git import GitError, changed_since
+
+        others = [p for p in self.paths if not self.stdin or p != self.stdin[0]]
+        try:
+            changed, base = changed_since(rev, others[0] if others else ".")
+        except GitError as e:
+            raise UsageError(str(e)) from None
+        files, _ = expand(others)  # errors are reported when the run reads them
+        change = [f for f in files if os.path.realpath(f) in changed]
+        self.history += [f for f in files if os.path.realpath(f) not in changed]
+        kept = [p for p in others if not os.path.exists(p) and not any(c in p for c in "*?[")]  # missing: errors
+        self.paths = change + kept + ([self.stdin[0]] if self.stdin else [])
+        self.notes.append(
+            f"--since {rev} (merge base {base}): {len(change)} changed file(s) linted, "
+            f"{len(files) - len(change)} unchanged file(s) replayed as history"
+        )
+
+    def _detect(self) -> None:
+        from schemacite.lint.config import ConfigError
+        from schemacite.lint.engine import resolve_config
+        from schemacite.sources.dialect import detect_dialect
+        from schemacite.sources.files import expand
+        from schemacite.sources.frameworks import prisma_provider
+
+        named = [p for p in self.paths if not self.stdin or p != self.stdin[0]]
+        files, missing = expand([*self.history, *named])
+        if missing or not files and not self.stdin:
+            return  # names that lead nowhere: the run reports them (exit 2) in any dialect
+        texts = [_head(f) for f in files[:200]]
+        if self.stdin:
+            texts.append(self.stdin[1][:65536].decode("utf-8", "replace"))
+        provider = prisma_provider(files)
+        dialect, why = detect_dialect(texts, provider)
+        if dialect is None and files:  # a file or two may not say: the other files of their folders may
+            folders = sorted({os.path.dirname(f) or "." for f in files})
+            more, _ = expand(folders)
+            texts += [_head(f) for f in more if f not in files][:200]
+            dialect, why = detect_dialect(texts, provider)
+            why = why if dialect is None else f"{why}, in the files beside them"
+        if dialect is None:
+            raise UsageError(f"cannot tell the SQL dialect ({why}): pass --dialect mysql, mariadb or postgres")
+        self.dialect = (dialect, why)
+        overrides = _overrides(self.args)
+        overrides["dialect"] = dialect
+        try:
+            self.config = resolve_config(self.paths, getattr(self.args, "config", None), overrides)
+        except ConfigError as e:
+            raise UsageError(str(e)) from None
+        self.config.dialect_given = False
+
+
+def _head(path: str) -> str:
+    try:
+        with open(path, "rb") as f:
+            return f.read(65536).decode("utf-8", "replace")
+    except OSError:
+        return ""

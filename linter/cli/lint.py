@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from schemacite.cli.common import _cache, _config, _plugin_manager, diagnostics, emit_report
+from schemacite.cli.common import Inputs, _cache, _config, _plugin_manager, diagnostics, emit_report
 from schemacite.errors import UsageError
 
 
@@ -27,10 +27,19 @@ def cmd_lint(args: argparse.Namespace) -> int:
             config = _config(args, paths)
     pm = _plugin_manager(args)
     try:
+        Linter(config, pm)  # settings mistakes first, before the files are read for their dialect
+        inputs = Inputs(args, config, paths)
+        config = inputs.config
         linter = Linter(config, pm)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    result = linter.lint(paths, [*config.history, *args.history], base, cache=_cache(args, config))
+    if not inputs.paths:  # --since found no changed file: a pull request without migrations
+        diagnostics([], inputs.notes)
+        print("schemacite: nothing changed under the given paths: nothing to lint", file=sys.stderr)
+        return 0
+    result = linter.lint(inputs.paths, inputs.history, base, cache=_cache(args, config), stdin=inputs.stdin)
+    result.notes[:0] = inputs.notes
+    result.dialect = inputs.dialect
     if args.write_baseline:
         from schemacite.report.baseline import write_baseline
 

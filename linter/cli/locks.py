@@ -8,13 +8,12 @@ import os
 import sys
 from pathlib import Path
 
-from schemacite.cli.common import _cache, _config, use_color
+from schemacite.cli.common import Inputs, _cache, _config, use_color
 from schemacite.lint.config import Config
 from schemacite.locks.report import MYSQL_MDL_NOTE, Row, analyse, row_json
 
 
 def cmd_locks(args: argparse.Namespace) -> int:
-
     config = _config(args, args.paths or ["."])
     return run_locks(args, config, _cache(args, config))
 
@@ -22,7 +21,12 @@ def cmd_locks(args: argparse.Namespace) -> int:
 def run_locks(args, config: Config, cache=None) -> int:
     from schemacite.errors import UsageError
 
-    paths = args.paths or ["."]
+    inputs = Inputs(args, config, args.paths or ["."])
+    config, paths = inputs.config, inputs.paths
+    for note in inputs.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if inputs.dialect:
+        print(f"note: dialect {inputs.dialect[0]}, {inputs.dialect[1]}", file=sys.stderr)
     if args.verify and not config.target_given:
         from schemacite.locks.verify import VerifyError, server_target
 
@@ -32,7 +36,15 @@ def run_locks(args, config: Config, cache=None) -> int:
             raise UsageError(str(e)) from None
         if (found.rpartition("-")[0] == "postgres") == (config.dialect == "postgres"):
             config.target = found  # a server of another family is refused by verify_rows below
-    rows, errors, script = analyse(config.dialect, config.target, paths, [*config.history, *args.history], cache=cache)
+    rows, errors, script = analyse(
+        config.dialect,
+        config.target,
+        paths,
+        inputs.history,
+        cache=cache,
+        framework=config.framework,
+        stdin=inputs.stdin,
+    )
     if args.verify:
         from schemacite.locks.verify import VerifyError, verify_rows
 

@@ -28,6 +28,7 @@ class Config:
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> {severity, options...}
     fail_on: Severity = Severity.WARNING
     snapshot: str | None = None  # snapshot JSON to start from
+    framework: str | None = None  # the migration framework (None: detected from the files)
     pytest: bool = False
     pytest_paths: list[str] = field(default_factory=list)
     source: Path | None = None  # the file the settings came from
@@ -62,6 +63,7 @@ KEYS = {
     "rules",
     "fail_on",
     "snapshot",
+    "framework",
     "schema",
     "pytest",
     "pytest_paths",
@@ -162,7 +164,7 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
             return f"--{key.replace('_', '-')}"
         return str(path) if path else "command line"
 
-    for key in ("dialect", "target", "snapshot"):
+    for key in ("dialect", "target", "snapshot", "framework"):
         if key in raw and not isinstance(raw[key], str):
             raise ConfigError(f"{where(key)}: {key} must be a string")
     for key in ("infer_insert_heavy", "pytest"):
@@ -181,9 +183,18 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
     target_given = bool(target)
     target = target.replace("postgresql-", "postgres-") or DEFAULT_TARGET[dialect]
     server, _, version = target.rpartition("-")
+    if {server, dialect} == {"mysql", "mariadb"}:  # one family: the target names the server
+        dialect = server
     if server != dialect or version not in TARGETS[dialect]:
         choices = ", ".join(f"{dialect}-{v}" for v in TARGETS[dialect])
         raise ConfigError(f"{where('target')}: unknown target {target!r} for dialect {dialect} (use {choices})")
+    framework = raw.get("framework")
+    if framework is not None:
+        from schemacite.sources.frameworks import FRAMEWORKS
+
+        framework = framework.lower()
+        if framework not in FRAMEWORKS:
+            raise ConfigError(f"{where('framework')}: unknown framework {framework!r} (use {', '.join(FRAMEWORKS)})")
     try:
         fail_on = raw.get("fail_on", "warning")
         fail_on = fail_on if isinstance(fail_on, Severity) else Severity.parse(str(fail_on))
@@ -207,6 +218,7 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
         rules={k.lower(): v for k, v in rules.items()},
         fail_on=fail_on,
         snapshot=raw.get("snapshot"),
+        framework=framework,
         pytest=bool(raw.get("pytest", False)),
         pytest_paths=_as_list(raw.get("pytest_paths", []), path, "pytest_paths"),
         source=path,

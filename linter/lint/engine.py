@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from schemacite.lint.config import Config, find_config, load_config
-from schemacite.lint.rule import Context, Rule
+from schemacite.lint.rule import Context, Held, Rule
 from schemacite.lint.workload import is_insert_heavy
 from schemacite.model import Location, Schema
 from schemacite.model.results import Finding, LintResult, Severity, Suppression
@@ -114,32 +114,58 @@ class Linter:
         return result
 
     def lint(
-        self, paths: Iterable[str], history: Iterable[str] = (), base: Schema | None = None, cache=None
+        self,
+        paths: Iterable[str],
+        history: Iterable[str] = (),
+        base: Schema | None = None,
+        cache=None,
+        stdin: tuple[str, bytes] | None = None,
     ) -> LintResult:
-        from schemacite.locks import NO_LOCK_KINDS, impacts_for
+        """Lint `paths` replayed after `history`; `stdin` is (display name, bytes) of a file read
+        from standard input, named among `paths` by that display name."""
+        from schemacite.locks import NO_LOCK_KINDS, existing_locks, impacts_for, label, long_work
 
-        run = Replay(self.config.dialect, paths, history, base, cache)
+        run = Replay(self.config.dialect, paths, history, base, cache, self.config.framework, stdin)
         result = LintResult(rules=self.rules, files=run.reported, errors=run.errors)
         statements: dict[tuple[str, int], Statement] = {}
+        transaction: int | None = None
+        earlier: list[Held] = []  # the reported statements before this one in its transaction
         for step in run:
             if not step.reported:
                 continue
             stmt = step.statement
+            if stmt.transaction != transaction or stmt.transaction is None:
+                transaction, earlier = stmt.transaction, []
             result.statements += 1
             statements[(stmt.location.file, stmt.location.line)] = stmt
             if self.statement_rules and stmt.kind not in NO_LOCK_KINDS:
                 impacts = (
                     impacts_for(stmt, step.schema, self.config.target) if locks_existing(stmt, step.schema) else []
                 )
+                work = long_work(stmt, step.schema, impacts) if transaction is not None else None
                 ctx = self._context(
                     step.schema,
                     in_transaction=step.in_transaction,
+                    transaction_why=step.transaction_why,
+                    earlier=list(earlier),
+                    work=work,
                     lock_timeout_set=step.lock_timeout_set,
                     impacts=impacts,
                 )
                 for rule in self.statement_rules:
                     if not rule.statement_kinds or stmt.kind in rule.statement_kinds:
                         result.findings.extend(_run(rule, "check_statement", stmt, ctx, result, stmt.location))
+                if transaction is not None:
+                    blocking = [
+                        (impact, lk)
+                        for impact in impacts
+                        for lk in existing_locks(impact, step.schema, stmt)
+                        if lk.blocks != "nothing"
+                    ]
+                    what = label(blocking[0][0].operation) if blocking else ""
+                    earlier.append(Held(stmt, what, [lk for _, lk in blocking], work))
+        result.framework = (run.framework.name, run.framework_why)
+        result.units = run.units
         schema = run.schema
         mark_insert_heavy(schema, self.config)
         ctx = self._context(schema)

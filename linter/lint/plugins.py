@@ -18,6 +18,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.access_exclusive_lock",
     "schemacite.rules.write_blocking_lock",
     "schemacite.rules.concurrently_in_transaction",
+    "schemacite.rules.lock_held_during_long_work",
     "schemacite.rules.unused_index",
     "schemacite.rules.unused_ignore",
     "schemacite.report.builtin",

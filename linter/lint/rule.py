@@ -11,7 +11,7 @@ from schemacite.model import Location, Schema, Table
 from schemacite.model.results import Finding, Severity, Suppression
 
 if TYPE_CHECKING:
-    from schemacite.locks import LockImpact
+    from schemacite.locks import Lock, LockImpact
     from schemacite.model.statements import Statement
 
 DOCS_URL = "https://github.com/schemacite/schemacite/blob/main/docs/rules/{name}.md"
@@ -25,6 +25,18 @@ class Option:
 
 
 @dataclass
+class Held:
+    """An earlier statement of the transaction a statement runs in: the locks it took that block
+    reads or writes of tables existing before the change (held until the transaction ends), and
+    the long work it did, if any (see `locks.long_work`)."""
+
+    statement: Statement
+    operation: str  # the locking operation, in words (`ALTER TABLE ADD COLUMN`)
+    locks: list[Lock]
+    work: str | None
+
+
+@dataclass
 class Context:
     """What a rule may consult besides the object it is checking."""
 
@@ -33,6 +45,11 @@ class Context:
     schema: Schema  # before the statement, for check_statement; final, for check_table
     # statement rules only
     in_transaction: bool = False
+    transaction_why: str = (
+        ""  # who opened the transaction: "BEGIN ... COMMIT", "goose runs each migration in one transaction"
+    )
+    earlier: list[Held] = field(default_factory=list)  # the statements before it in its transaction
+    work: str | None = None  # the long work the statement does itself (`locks.long_work`)
     lock_timeout_set: bool = False
     impacts: list[LockImpact] = field(default_factory=list)
 

@@ -118,3 +118,27 @@ def existing_locks(impact: LockImpact, schema, statement=None) -> list[Lock]:
 def unseen(relations, schema) -> list[str]:
     """The relations the model has never seen (no CREATE in the history, not in the snapshot)."""
     return [r for r in relations if r != "*" and not schema.knows(r)]
+
+
+def long_work(statement, schema, impacts: list[LockImpact]) -> str | None:
+    """What long-running work the statement does on tables that exist before the change, in
+    words ("rewrites orders", "UPDATE of every row of orders"), or None: work whose duration
+    grows with a table's size, so that locks held meanwhile are held for that long."""
+    from schemacite.model.statements import CopyFrom, Delete, Insert, Merge, Update
+
+    def existing(name: str | None) -> bool:  # a table never seen is taken to exist: the change does not create it
+        table = schema.tables.get(name) if name else None
+        return bool(name) and not (table is not None and table.new)
+
+    op = statement.op
+    if isinstance(op, (Update, Delete, Merge)) and op.every_row and existing(op.into):
+        return f"{statement.kind.upper()} of every row of {op.into}"
+    if isinstance(op, Insert) and (read := next((r for r in op.reads or () if existing(r)), None)):
+        return f"INSERT ... SELECT reading {read}"
+    if isinstance(op, CopyFrom) and existing(op.into):
+        return f"COPY into {op.into}"
+    for impact in impacts:
+        for lk in impact.locks:
+            if existing(lk.relation) and (impact.rewrite or impact.scan):
+                return f"{label(impact.operation)} {'rewrites' if impact.rewrite else 'scans'} {lk.relation}"
+    return None

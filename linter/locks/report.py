@@ -45,11 +45,17 @@ class Row:
 
 
 def analyse(
-    dialect: str, target: str, paths: list[str], history: list[str], cache=None
+    dialect: str,
+    target: str,
+    paths: list[str],
+    history: list[str],
+    cache=None,
+    framework: str | None = None,
+    stdin: tuple[str, bytes] | None = None,
 ) -> tuple[list[Row], list, list]:
     """(rows, errors, script): a row per reported statement (those that lock nothing say so), and,
     for --verify, every statement the run applies in order, each with its row if it can lock."""
-    run = Replay(dialect, paths, history, cache=cache)
+    run = Replay(dialect, paths, history, cache=cache, framework=framework, stdin=stdin)
     rows: list[Row] = []
     script: list[tuple[Statement, Row | None]] = []
     for step in run:

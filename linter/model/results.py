@@ -77,6 +77,9 @@ class LintResult:
     statements: int = 0  # statements analysed
     suppressed: list[Finding] = field(default_factory=list)  # silenced inline, for SARIF `suppressions`
     notes: list[str] = field(default_factory=list)  # degraded parts of a run (audit privileges, counters off)
+    framework: tuple[str, str] | None = None  # (name, what showed it) for SQL files
+    units: int = 0  # deploys walked (migrations, changesets), history included
+    dialect: tuple[str, str] | None = None  # (dialect, what showed it) when detected from the files
 
     def exit_code(self, fail_on: Severity) -> int:
         if self.errors:

@@ -677,6 +677,7 @@ class Statement:
     annotations: frozenset[str] = frozenset()  # `-- schemacite: insert-heavy` ...
     embedded: bool = False  # DDL found inside another statement (a procedure CALLed, a DO block)
     foreign_key_checks: bool = True  # MySQL: off after SET foreign_key_checks = 0
+    transaction: int | None = None  # the transaction it runs in (shared ids: one transaction); None: alone
     time_zone: str | None = None  # PostgreSQL: the TimeZone an earlier SET in the file chose ("" = default)
 
     @property
@@ -702,6 +703,34 @@ class Statement:
     @property
     def first_line(self) -> str:
         return self.sql.strip().splitlines()[0] if self.sql.strip() else ""
+
+
+# PostgreSQL statements that cannot run inside a transaction block (named by Other.what)
+_OWN_TRANSACTION_OTHERS = {
+    "CREATEDB": "CREATE DATABASE",
+    "DROPDB": "DROP DATABASE",
+    "CREATE TABLE SPACE": "CREATE TABLESPACE",
+    "DROP TABLE SPACE": "DROP TABLESPACE",
+    "ALTER SYSTEM": "ALTER SYSTEM",
+}
+
+
+def needs_own_transaction(op: Op) -> str | None:
+    """What the statement is, when PostgreSQL refuses it inside a transaction block (`CREATE INDEX
+    CONCURRENTLY`); None when it may run in one."""
+    if isinstance(op, Vacuum):
+        return "VACUUM"
+    if isinstance(op, CreateIndex) and op.concurrently:
+        return "CREATE INDEX CONCURRENTLY"
+    if isinstance(op, DropIndex) and op.concurrently:
+        return "DROP INDEX CONCURRENTLY"
+    if isinstance(op, Reindex) and (op.concurrently or op.object in ("schema", "database", "system")):
+        return "REINDEX CONCURRENTLY" if op.concurrently else f"REINDEX {op.object.upper()}"
+    if isinstance(op, AlterTable) and any(a.op == "detach_partition_concurrently" for a in op.actions):
+        return "DETACH PARTITION CONCURRENTLY"
+    if isinstance(op, Other):
+        return _OWN_TRANSACTION_OTHERS.get(op.what)
+    return None
 
 
 @dataclass

@@ -45,6 +45,10 @@ class JsonReporter(Reporter):
         }
         if result.notes:
             doc["notes"] = result.notes
+        if result.framework:
+            doc["framework"] = {"name": result.framework[0], "why": result.framework[1]}
+        if result.dialect:
+            doc["dialect"] = {"name": result.dialect[0], "why": result.dialect[1]}
         if self.statistics:
             from schemacite.report.statistics import statistics_json
 

@@ -128,8 +128,19 @@ class TextReporter(Reporter):
             if result.statements
             else (", ".join(result.files) or "nothing")
         )
-        lines.append(f"{summary} in {what}.")
+        lines.append(f"{summary} in {what}{project_line(result)}.")
         return lines
+
+
+def project_line(result: LintResult) -> str:
+    """What the run took the files for, when it chose: `; framework goose (-- +goose Up in 001_a.sql)`."""
+    parts = []
+    if result.framework and result.framework[0] != "plain":
+        name, why = result.framework
+        parts.append(f"framework {name} ({why})" if why else f"framework {name}")
+    if result.dialect:
+        parts.append(f"dialect {result.dialect[0]} ({result.dialect[1]})")
+    return "".join(f"; {p}" for p in parts)
 
 
 @hookimpl

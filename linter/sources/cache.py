@@ -45,11 +45,13 @@ def cache_root() -> Path:
 def _codec() -> Codec:
     from schemacite.model import schema
     from schemacite.model.statements import STORED
+    from schemacite.sources.frameworks.base import Unit
     from schemacite.sources.read import ParsedFile
 
     return Codec(
         (
             ParsedFile,
+            Unit,
             *STORED,
             schema.Location,
             schema.Table,

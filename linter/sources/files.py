@@ -55,16 +55,19 @@ def natural_key(path: str) -> list:
     return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", path)]
 
 
-def expand(paths: Iterable[str]) -> tuple[list[str], list[ParseError]]:
+def expand(paths: Iterable[str], stdin_name: str | None = None) -> tuple[list[str], list[ParseError]]:
     """Files named by paths (files, folders, globs): folders give their *.sql files, without *.down.sql.
 
     A name that leads nowhere (missing, a broken or looping symlink) and a folder or pattern
-    holding no SQL file to lint are errors: checking nothing is not a pass.
+    holding no SQL file to lint are errors: checking nothing is not a pass. `stdin_name` is the
+    name standard input is read under: it is taken as given, whether or not a file has it.
     """
     files: list[str] = []
     errors: list[ParseError] = []
     for p in paths:
-        if os.path.isdir(p):
+        if p == stdin_name:
+            files.append(p)
+        elif os.path.isdir(p):
             found, skipped = [], 0
             for root, dirs, names in os.walk(p):
                 dirs.sort()
@@ -98,7 +101,7 @@ def expand(paths: Iterable[str]) -> tuple[list[str], list[ParseError]]:
         if key in seen:
             continue
         seen.add(key)
-        why = escapes(f)
+        why = escapes(f) if f != stdin_name else None
         if why:
             errors.append(ParseError(f, 0, why))
             continue

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from schemacite.model import Location
 from schemacite.model.statements import ParseError, Statement
+from schemacite.sources.frameworks.base import Unit, blank_placeholders
 from schemacite.sources.names import QNAME, table_key
 from schemacite.sources.split import Lines, Split, blank_spans, split_sql
 
@@ -39,26 +40,35 @@ class ParsedFile:
     ignore_file: frozenset[str] = frozenset()  # rules ignored for the whole file ("*" = all)
     ignore_file_at: int = 0  # the line of the first ignore-file comment
     includes: list[tuple[int, str, bool]] = field(default_factory=list)  # (line, path, relative to this file)
+    units: list[Unit] = field(default_factory=list)  # the deploys the framework makes of it (not cached)
 
 
-def read_sql_file(path: str, dialect: str, cache=None) -> ParsedFile:
-    """Read and parse one file; unreadable, binary or non-UTF-8 files become a located error."""
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        return ParsedFile(path, errors=[ParseError(path, 0, f"cannot read file: {e.strerror}")])
-    key = cache.key(raw, dialect) if cache is not None else None
-    if key is not None:
-        parsed = cache.get(key, path)
-        if parsed is not None:
-            return parsed
-    size = len(raw)
+def read_sql_file(path: str, dialect: str, cache=None, framework=None, data: bytes | None = None) -> ParsedFile:
+    """Read and parse one file (or `data`, read from standard input under the name `path`);
+    unreadable, binary or non-UTF-8 files become a located error. The framework, when given,
+    blanks its placeholders before parsing and says which parts of the file deploy."""
+    if data is not None:
+        raw = data
+    else:
+        try:
+            with open(path, "rb") as f:
+                raw = f.read()
+        except OSError as e:
+            return ParsedFile(path, errors=[ParseError(path, 0, f"cannot read file: {e.strerror}")])
+    blanks = bool(framework and framework.placeholders)
+    key = cache.key(raw, dialect + ("+placeholders" if blanks else "")) if cache is not None else None
+    parsed = cache.get(key, path) if key is not None else None
     text = _decode(raw, path)
+    size = len(raw)
     del raw  # a dump's bytes need not stay beside its text while it is read
-    parsed = text if isinstance(text, ParsedFile) else parse_text(text, path, dialect)
-    if key is not None:
-        cache.put(key, parsed, size=size)
+    if isinstance(text, ParsedFile):
+        return text
+    if parsed is None:
+        parsed = parse_text(blank_placeholders(text) if blanks else text, path, dialect)
+        if key is not None:
+            cache.put(key, parsed, size=size)
+    if framework is not None:
+        parsed.units = framework.units(path, text)
     return parsed
 
 

@@ -7,9 +7,10 @@ reads only the typed facts of each statement (model.statements).
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from schemacite.errors import reading
 from schemacite.model import Index, Schema, Table, View
@@ -43,8 +44,10 @@ from schemacite.model.statements import (
     SetDefault,
     SetVariable,
     Statement,
+    needs_own_transaction,
 )
 from schemacite.sources.files import escapes, expand, repository_root
+from schemacite.sources.frameworks.base import Unit
 
 LOCK_TIMEOUT_VARIABLES = {"lock_timeout", "lock_wait_timeout", "innodb_lock_wait_timeout"}
 
@@ -489,21 +492,58 @@ _STATEMENTS = {
 # ---- the walk ------------------------------------------------------------------------
 
 
+# statements MySQL and MariaDB run inside a transaction; every other one commits it first (DDL)
+_MYSQL_TRANSACTIONAL = frozenset({"insert", "update", "delete", "select", "set", "other", "begin", "commit"})
+
+
 @dataclass
 class Session:
-    """What earlier statements of a file set for the ones after them: an open transaction, a lock
-    timeout, MySQL's foreign_key_checks. `see` records a statement's effect and stamps it."""
+    """What earlier statements set for the ones after them: the transaction open (the runner's, or
+    an explicit BEGIN), a lock timeout, MySQL's foreign_key_checks, the TimeZone. `see` records a
+    statement's effect and stamps the statement with it."""
 
-    in_transaction: bool = False
+    dialect: str = "postgres"
+    ids: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+    transaction: int | None = None
+    explicit: bool = False  # the open transaction came from BEGIN, not from the runner
+    why: str = ""  # who opened it
     lock_timeout: bool = False
     foreign_key_checks: bool = True
     time_zone: str | None = None
 
+    @property
+    def in_transaction(self) -> bool:
+        return self.transaction is not None
+
+    def open_unit(self, unit: Unit, statements: list[Statement]) -> None:
+        """A unit starts: the runner opens its transaction, if it does (see frameworks.base)."""
+        self.close_unit()
+        if self.dialect != "postgres":
+            return  # MySQL/MariaDB DDL commits whatever transaction the runner opened
+        mode = unit.transaction
+        if mode == "flyway":  # none when every statement must run alone; Flyway refuses a mix
+            alone = [s for s in statements if needs_own_transaction(s.op)]
+            mode = "script" if alone and len(alone) == len(statements) else "unit"
+        if mode == "unit" or mode == "implicit" and len(statements) > 1:
+            self.transaction, self.explicit = next(self.ids), False
+            self.why = (
+                unit.why
+                if mode == "unit"
+                else unit.why + ": PostgreSQL runs a multi-statement query as one implicit transaction"
+            )
+
+    def close_unit(self) -> None:
+        if not self.explicit:
+            self.transaction, self.why = None, ""
+
     def see(self, stmt: Statement) -> None:
         if stmt.kind == "begin":
-            self.in_transaction = True
+            if self.transaction is None:
+                self.transaction, self.explicit, self.why = next(self.ids), True, "BEGIN ... COMMIT"
         elif stmt.kind == "commit":
-            self.in_transaction = False
+            self.transaction, self.explicit, self.why = None, False, ""
+        elif self.dialect != "postgres" and stmt.kind not in _MYSQL_TRANSACTIONAL:
+            self.transaction, self.explicit, self.why = None, False, ""  # DDL commits first, and itself
         elif isinstance(stmt.op, SetVariable):
             var = stmt.op.variable
             self.lock_timeout = self.lock_timeout or var in LOCK_TIMEOUT_VARIABLES
@@ -513,6 +553,7 @@ class Session:
                 self.time_zone = stmt.op.value
         stmt.foreign_key_checks = self.foreign_key_checks
         stmt.time_zone = self.time_zone
+        stmt.transaction = self.transaction
 
 
 @dataclass
@@ -524,61 +565,116 @@ class Step:
     reported: bool
     in_transaction: bool = False
     lock_timeout_set: bool = False
+    unit: Unit | None = None  # the deploy it belongs to
+    transaction_why: str = ""  # who opened the transaction it runs in
 
 
 class Replay:
     """Walk history and reported files in replay order.
 
-    Iterating yields a Step per statement, then applies the statement to `schema`.
-    History files come first in their version order; reported files follow unless
-    the history already names them, in which case they keep their place there and
-    are not applied twice. `*.down.sql` files are checked on a copy and never kept.
+    Iterating yields a Step per statement that runs on deploy, then applies the statement to
+    `schema`. The project's framework (detected, or named in the config) decides the order of
+    the files, which parts of them deploy (down sections, rollback and revert scripts are only
+    read for their syntax) and which statements share a transaction. History files come first;
+    reported files follow unless the history already names them, in which case they keep their
+    place there and are not applied twice. Each deploy (a file, a changeset) is judged against
+    the schema every earlier one left: a table is new only within the deploy that created it.
     """
 
     def __init__(
-        self, dialect: str, paths: Iterable[str], history: Iterable[str] = (), base: Schema | None = None, cache=None
+        self,
+        dialect: str,
+        paths: Iterable[str],
+        history: Iterable[str] = (),
+        base: Schema | None = None,
+        cache=None,
+        framework: str | None = None,
+        stdin: tuple[str, bytes] | None = None,
     ):
+        from schemacite.sources.frameworks import FRAMEWORKS, detect
+
         self.dialect = dialect
         self.cache = cache
-        self.reported, self.errors = expand(paths)
+        self.stdin = stdin
+        self.reported, self.errors = expand(paths, stdin_name=stdin[0] if stdin else None)
         past, history_errors = expand(history)
         self.errors += history_errors
         as_given = {os.path.abspath(f): f for f in self.reported}
         self.reported_set = set(as_given)
         past = [as_given.get(os.path.abspath(f), f) for f in past]
-        self.order = past + [f for f in self.reported if f not in past]
+        later = [f for f in self.reported if f not in past]
+        if framework:
+            self.framework, self.framework_why = FRAMEWORKS[framework], "configured"
+        else:
+            self.framework, self.framework_why = detect([f for f in past + later if not stdin or f != stdin[0]])
+        self.order = self.framework.order(past) + self.framework.order(later)
         self.schema = base.copy() if base is not None else Schema(dialect)
         self.file_ignores: dict[str, tuple[frozenset[str], int]] = {}  # ids, line of the comment
+        self.units = 0  # deploys walked
+        self._ids = itertools.count(1)
+        self._new: set[str] = set()  # tables the current deploy created
 
     def __iter__(self) -> Iterator[Step]:
-        from schemacite.sources.read import read_sql_file
-
         for path in self.order:
             with reading(path):
-                yield from self._file(path, apply, read_sql_file)
+                yield from self._file(path)
 
-    def _file(
-        self, path: str, apply, read_sql_file, reported: bool | None = None, including: tuple[str, ...] = ()
-    ) -> Iterator[Step]:
-        if reported is None:
-            reported = os.path.abspath(path) in self.reported_set
-        parsed = read_sql_file(path, self.dialect, self.cache)
+    def _read(self, path: str):
+        from schemacite.sources.read import read_sql_file
+
+        data = self.stdin[1] if self.stdin and path == self.stdin[0] else None
+        return read_sql_file(path, self.dialect, self.cache, framework=self.framework, data=data)
+
+    def _file(self, path: str) -> Iterator[Step]:
+        reported = os.path.abspath(path) in self.reported_set
+        parsed = self._read(path)
         self.errors.extend(parsed.errors)
         self.file_ignores.setdefault(path, (parsed.ignore_file, parsed.ignore_file_at))
+        if not self.framework.deployed(path):
+            return  # a down or revert script: read for its syntax only
+        session = Session(self.dialect, self._ids)
+        pairs = list(self._statements(path, parsed, reported, ()))
+        units = parsed.units or [Unit(os.path.basename(path))]
+        current = None
+        for stmt, own, unit_of in pairs:
+            unit = unit_of or _unit_at(units, stmt.location.line) or units[-1]
+            if not unit.deploy:
+                continue
+            if unit is not current:
+                current = unit
+                self.units += 1
+                self._start_unit()
+                session.open_unit(unit, [s for s, _, u in pairs if (u or _unit_at(units, s.location.line)) is unit])
+            session.see(stmt)
+            yield Step(stmt, self.schema, own, session.in_transaction, session.lock_timeout, unit, session.why)
+            apply(self.schema, stmt, new=own)
+            if own:
+                self._new.update(k for k in stmt.op.relations() if k and (t := self.schema.tables.get(k)) and t.new)
+        session.close_unit()
+
+    def _start_unit(self) -> None:
+        """A new deploy: what earlier deploys created exists on the server by now."""
+        for key in self._new:
+            table = self.schema.tables.get(key)
+            if table is not None and not table.temporary:
+                table.new = False
+        self._new.clear()
+
+    def _statements(self, path: str, parsed, reported: bool, including: tuple[str, ...]):
+        """(statement, reported?, unit or None) of a file, with those of the files it includes in
+        place (they run in the including file's deploy)."""
         if reported:
             self.reported_set.add(os.path.abspath(path))  # included files are part of the change
-        schema = self.schema.copy() if path.lower().endswith(".down.sql") else self.schema
-        session = Session()
         includes = list(parsed.includes)
         for stmt in [*parsed.statements, None]:
             while includes and (stmt is None or includes[0][0] < stmt.location.line):
                 line, target, relative = includes.pop(0)
-                yield from self._include(path, line, target, relative, apply, read_sql_file, reported, including)
+                unit = _unit_at(parsed.units, line)
+                for inner, own, _ in self._include(path, line, target, relative, reported, including):
+                    yield inner, own, unit
             if stmt is None:
                 break
-            session.see(stmt)
-            yield Step(stmt, schema, reported, session.in_transaction, session.lock_timeout)
-            apply(schema, stmt, new=reported)
+            yield stmt, reported, None
 
     def _include(
         self,
@@ -586,11 +682,9 @@ class Replay:
         line: int,
         target: str,
         relative: bool,
-        apply,
-        read_sql_file,
         reported: bool,
         including: tuple[str, ...],
-    ) -> Iterator[Step]:
+    ) -> Iterator[tuple[Statement, bool, Unit | None]]:
         """The statements of a file `path` includes at `line` (psql \\i, \\ir; mysql source), in place."""
         base = os.path.dirname(path) if relative else os.getcwd()
         full = os.path.normpath(os.path.join(base, os.path.expanduser(target)))
@@ -606,4 +700,10 @@ class Replay:
             self.errors.append(ParseError(path, line, f"included file {target} {why}"))
         else:
             with reading(full):
-                yield from self._file(full, apply, read_sql_file, reported, chain)
+                parsed = self._read(full)
+                self.errors.extend(parsed.errors)
+                yield from self._statements(full, parsed, reported, chain)
+
+
+def _unit_at(units: list[Unit], line: int) -> Unit | None:
+    return next((u for u in units if u.holds(line)), None)

@@ -1,0 +1,81 @@
+"""Which SQL a project's files are written in, when neither --dialect nor a config says.
+
+Each side has marks the other's grammar does not accept: backticks, AUTO_INCREMENT, ENGINE=
+and `/*!40101 ... */` for MySQL and MariaDB; `::` casts, `$$` bodies, SERIAL, jsonb and
+plpgsql for PostgreSQL. A Prisma project names its provider outright. The guess is sure only
+when the marks point one way (the other side's are none, or a fifth as many); otherwise the run
+stops and asks for --dialect rather than lint with the wrong grammar.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+HEAD = 65536  # bytes of each file read for marks
+FILES = 200  # files read at most
+
+MYSQL_MARKS = {
+    "backticks": re.compile(r"`[^`\n]{1,64}`"),
+    "AUTO_INCREMENT": re.compile(r"\bauto_increment\b", re.I),
+    "ENGINE=": re.compile(r"\)\s*engine\s*=", re.I),
+    "DEFAULT CHARSET": re.compile(r"\bdefault\s+(charset|character\s+set)\s*=", re.I),
+    "/*!version comments": re.compile(r"/\*!\d{5}"),
+    "UNSIGNED": re.compile(r"\b(int|bigint|smallint|tinyint|mediumint)(\(\d+\))?\s+unsigned\b", re.I),
+    "MODIFY/CHANGE COLUMN": re.compile(r"\balter\s+table\s+\S+\s+(modify|change)\s+(column\s+)?\S", re.I),
+    "DELIMITER": re.compile(r"^\s*delimiter\s+\S", re.I | re.M),
+    "tinyint/mediumtext/longtext": re.compile(r"\b(tinyint|mediumint|mediumtext|longtext|longblob)\b", re.I),
+}
+POSTGRES_MARKS = {
+    ":: casts": re.compile(r"\w::\w"),
+    "$$ bodies": re.compile(r"\$(\w*)\$"),
+    "SERIAL": re.compile(r"\b(big|small)?serial\b", re.I),
+    "jsonb/timestamptz/bytea": re.compile(r"\b(jsonb|timestamptz|bytea|tsvector|uuid\[\]|text\[\])", re.I),
+    "plpgsql": re.compile(r"\bplpgsql\b", re.I),
+    "CREATE EXTENSION": re.compile(r"\bcreate\s+extension\b", re.I),
+    "CONCURRENTLY": re.compile(r"\bconcurrently\b", re.I),
+    "ALTER TABLE ONLY": re.compile(r"\balter\s+table\s+only\b", re.I),
+    "OWNER TO": re.compile(r"\bowner\s+to\b", re.I),
+    "USING gin/gist/brin": re.compile(r"\busing\s+(gin|gist|brin|spgist)\b", re.I),
+}
+_MARIADB = re.compile(r"^--\s*MariaDB dump|\bmariadb\b", re.I | re.M)
+
+
+def _marks(text: str, marks: dict[str, re.Pattern[str]]) -> Counter[str]:
+    return Counter({name: n for name, pattern in marks.items() if (n := len(pattern.findall(text)))})
+
+
+def detect_dialect(texts: list[str], provider: str | None = None) -> tuple[str | None, str]:
+    """(dialect, what showed it) for the files' texts; (None, why not) when unsure."""
+    if provider in ("postgresql", "postgres", "cockroachdb"):
+        return "postgres", f'migration_lock.toml: provider = "{provider}"'
+    if provider == "mysql":
+        return "mysql", 'migration_lock.toml: provider = "mysql"'
+    mysql: Counter[str] = Counter()
+    postgres: Counter[str] = Counter()
+    mariadb = False
+    for text in texts[:FILES]:
+        text = _without_comments(text[:HEAD])
+        mysql += _marks(text, MYSQL_MARKS)
+        postgres += _marks(text, POSTGRES_MARKS)
+        mariadb = mariadb or bool(_MARIADB.search(text[:2000]))
+    m, p = sum(mysql.values()), sum(postgres.values())
+    seen = f"MySQL marks: {_list(mysql)}; PostgreSQL marks: {_list(postgres)}"
+    if m and m >= 5 * p:
+        dialect = "mariadb" if mariadb else "mysql"
+        return dialect, f"detected from {_list(mysql)}" + (f" (PostgreSQL marks: {_list(postgres)})" if p else "")
+    if p and p >= 5 * m:
+        return "postgres", f"detected from {_list(postgres)}" + (f" (MySQL marks: {_list(mysql)})" if m else "")
+    return None, seen if m or p else "no mark of either dialect in the files"
+
+
+def _list(counts: Counter[str]) -> str:
+    return ", ".join(f"{name} ×{n}" for name, n in counts.most_common(3)) or "none"
+
+
+_COMMENT_OR_STRING = re.compile(r"--[^\n]*|/\*(?!!)[\s\S]*?\*/|'(?:[^'\\]|\\.|'')*'")
+
+
+def _without_comments(text: str) -> str:
+    """The text without comments and quoted strings, where either dialect's words may appear."""
+    return _COMMENT_OR_STRING.sub(" ", text)

@@ -1,0 +1,168 @@
+"""Frameworks that mark up the SQL itself: goose, dbmate and Liquibase formatted SQL."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from schemacite.sources.frameworks.base import Framework, Unit, _stem, version_key
+
+# ---------------------------------------------------------------- goose
+
+_GOOSE = re.compile(r"^--\s*\+goose\s+(up|down|no\s+transaction)\b", re.I | re.M)
+
+
+@dataclass
+class Goose(Framework):
+    """`-- +goose Up` runs, `-- +goose Down` does not; one transaction per file unless
+    `-- +goose NO TRANSACTION` appears anywhere in it (then each statement commits alone)."""
+
+    def units(self, path: str, text: str) -> list[Unit]:
+        marks = [(text.count("\n", 0, m.start()) + 1, m.group(1).lower()) for m in _GOOSE.finditer(text)]
+        own = any(" " in kind or "\t" in kind for _, kind in marks)
+        mode, why = (
+            ("script", "goose runs this file without a transaction (-- +goose NO TRANSACTION)")
+            if own
+            else ("unit", "goose runs each migration in one transaction")
+        )
+        name = _stem(path)
+        up = next((line for line, kind in marks if kind == "up"), None)
+        down = next((line for line, kind in marks if kind == "down"), None)
+        units = []
+        if up is not None:
+            units.append(Unit(name, up + 1, (down - 1) if down and down > up else 0, True, mode, why))
+        if down is not None:
+            units.append(Unit(f"{name} (down)", down + 1, 0 if not up or up < down else up - 1, False))
+        if up is None:
+            units.insert(0, Unit(f"{name} (before -- +goose Up)", 1, 0, False))
+        return units
+
+    def order(self, files: list[str]) -> list[str]:
+        return sorted(files, key=lambda f: _leading_number(_stem(f)))
+
+
+def _leading_number(name: str) -> tuple:
+    m = re.match(r"(\d+)", name)
+    return (0, int(m.group(1)), name) if m else (1, 0, name)
+
+
+# ---------------------------------------------------------------- dbmate
+
+_DBMATE = re.compile(r"^--\s*migrate:(up|down)(.*)$", re.I | re.M)
+
+
+@dataclass
+class Dbmate(Framework):
+    """`-- migrate:up` blocks run (each in its own transaction unless `transaction:false` on the
+    directive line); `-- migrate:down` blocks do not. Files run in the order of their names."""
+
+    def units(self, path: str, text: str) -> list[Unit]:
+        marks = [(text.count("\n", 0, m.start()) + 1, m.group(1).lower(), m.group(2)) for m in _DBMATE.finditer(text)]
+        name = _stem(path)
+        units = []
+        for n, (line, kind, options) in enumerate(marks):
+            last = marks[n + 1][0] - 1 if n + 1 < len(marks) else 0
+            if kind == "down":
+                units.append(Unit(f"{name} (down)", line + 1, last, False))
+                continue
+            if re.search(r"\btransaction:\s*false\b", options, re.I):
+                units.append(
+                    Unit(name, line + 1, last, True, "implicit", "dbmate sends a transaction:false block as one query")
+                )
+            else:
+                units.append(Unit(name, line + 1, last, True, "unit", "dbmate runs each up block in one transaction"))
+        if not marks or marks[0][0] > 1:
+            units.insert(0, Unit(f"{name} (before -- migrate:up)", 1, (marks[0][0] - 1) if marks else 0, False))
+        return units
+
+    def order(self, files: list[str]) -> list[str]:
+        return sorted(files, key=lambda f: f.replace("\\", "/").rsplit("/", 1)[-1])  # as dbmate does: by name
+
+
+# ---------------------------------------------------------------- Liquibase formatted SQL
+
+_CHANGESET = re.compile(r"^\s*--\s*changeset\s+(\S+)(.*)$", re.I | re.M)
+LIQUIBASE_HEADER = re.compile(r"\A\s*--\s*liquibase\s+formatted", re.I)
+
+
+@dataclass
+class Liquibase(Framework):
+    """Each `--changeset author:id` is a deploy, in one transaction unless `runInTransaction:false`
+    (then each statement commits alone; with `splitStatements:false` too, the body is one query).
+    `--rollback` lines and `/* liquibase rollback */` blocks are comments to the SQL reader: they
+    never run on deploy. Changesets with `ignore:true` do not run."""
+
+    def units(self, path: str, text: str) -> list[Unit]:
+        marks = [(text.count("\n", 0, m.start()) + 1, m.group(1), m.group(2)) for m in _CHANGESET.finditer(text)]
+        units = []
+        if not marks or marks[0][0] > 1:
+            units.append(
+                Unit(f"{_stem(path)} (before the first changeset)", 1, (marks[0][0] - 1) if marks else 0, False)
+            )
+        for n, (line, ident, attrs) in enumerate(marks):
+            last = marks[n + 1][0] - 1 if n + 1 < len(marks) else 0
+            settings = {k.lower(): v.lower() for k, v in re.findall(r"(\w+):(\S+)", attrs)}
+            if settings.get("ignore") == "true":
+                units.append(Unit(f"changeset {ident} (ignore:true)", line + 1, last, False))
+            elif settings.get("runintransaction") == "false":
+                split = settings.get("splitstatements") != "false"
+                units.append(
+                    Unit(
+                        f"changeset {ident}",
+                        line + 1,
+                        last,
+                        True,
+                        "script" if split else "implicit",
+                        "Liquibase runs this changeset without a transaction (runInTransaction:false)",
+                    )
+                )
+            else:
+                units.append(
+                    Unit(
+                        f"changeset {ident}",
+                        line + 1,
+                        last,
+                        True,
+                        "unit",
+                        "Liquibase runs each changeset in one transaction",
+                    )
+                )
+        return units
+
+    def order(self, files: list[str]) -> list[str]:
+        return sorted(files, key=lambda f: f.replace("\\", "/"))  # includeAll: by path
+
+
+GOOSE = Goose(
+    "goose",
+    "goose",
+    "https://github.com/pressly/goose#sql-migrations",
+    "unit",
+    "goose runs each migration in one transaction",
+    marker=re.compile(r"^--\s*\+goose\s+up\b", re.I | re.M),
+    sign="-- +goose Up",
+    placeholders=True,
+)
+DBMATE = Dbmate(
+    "dbmate",
+    "dbmate",
+    "https://github.com/amacneil/dbmate#migration-options",
+    "unit",
+    "dbmate runs each up block in one transaction",
+    marker=re.compile(r"^--\s*migrate:up", re.I | re.M),
+    sign="-- migrate:up",
+)
+LIQUIBASE = Liquibase(
+    "liquibase",
+    "Liquibase formatted SQL",
+    "https://docs.liquibase.com/concepts/changelogs/sql-format.html",
+    "unit",
+    "Liquibase runs each changeset in one transaction",
+    marker=LIQUIBASE_HEADER,
+    sign="--liquibase formatted sql",
+    placeholders=True,
+)
+
+
+def by_version(files: list[str]) -> list[str]:
+    return sorted(files, key=lambda f: version_key(_stem(f).split("_", 1)[0]))

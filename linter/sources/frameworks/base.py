@@ -1,0 +1,95 @@
+"""What a migration framework decides about the SQL files it runs: the shared shapes.
+
+A framework reads a project's files and says which of them, and which parts of them, run on
+deploy, in what order, and which statements share a transaction. Each deploy is a `Unit`: a
+migration file, or part of one (a Liquibase changeset, a dbmate up block, an Alembic revision).
+A unit's `transaction` says how the runner sends it:
+
+- ``unit``: the runner wraps the unit in one transaction (goose, dbmate, Liquibase, Atlas);
+- ``implicit``: the runner sends the unit as one multi-statement query, which PostgreSQL runs
+  as one implicit transaction when it holds more than one statement (golang-migrate, Prisma,
+  dbmate without a transaction);
+- ``script``: the runner adds nothing; only the file's own BEGIN ... COMMIT make transactions
+  (plain files, sqitch, Django's and Alembic's printed SQL);
+- ``flyway``: one transaction, unless every statement is one PostgreSQL refuses in a
+  transaction block (then none), and Flyway refuses a file that mixes both.
+
+Sections that do not run on deploy (down, rollback, revert, verify) are units with
+``deploy=False``: read for syntax, never replayed or linted.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Unit:
+    """One deploy, as the framework runs it: lines `first`..`last` of a file (`last` 0: to the end)."""
+
+    name: str
+    first: int = 1
+    last: int = 0
+    deploy: bool = True
+    transaction: str = "script"  # unit | implicit | script | flyway
+    why: str = ""  # the runner's rule, for messages: "goose runs each migration in one transaction"
+
+    def holds(self, line: int) -> bool:
+        return line >= self.first and (not self.last or line <= self.last)
+
+
+@dataclass
+class Framework:
+    """A migration framework: how to recognise it, and what it does with a project's files."""
+
+    name: str
+    title: str
+    docs: str
+    transaction: str = "script"  # the default of its units
+    why: str = ""
+    marker: re.Pattern[str] | None = None  # content that names the framework
+    sign: str = ""  # that content, in words
+    placeholders: bool = False  # ${name} placeholders are replaced before the SQL is run
+    flags: dict[str, str] = field(default_factory=dict)
+
+    def units(self, path: str, text: str) -> list[Unit]:
+        """The deploys (and the sections that do not run on deploy) of one file."""
+        return [Unit(_stem(path), transaction=self.transaction, why=self.why)]
+
+    def order(self, files: list[str]) -> list[str]:
+        """The files in the order the framework runs them."""
+        return files
+
+    def deployed(self, path: str) -> bool:
+        """Whether the file runs on deploy at all (down files, revert and verify scripts do not)."""
+        return not path.lower().endswith(".down.sql")
+
+
+def _stem(path: str) -> str:
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return name[:-4] if name.lower().endswith(".sql") else name
+
+
+# ${name} placeholders (Flyway, Liquibase, goose ENVSUB): replaced before the SQL runs, so the
+# reader sees text of the same length that parses. A schema placeholder before a dot (`${schema}.t`)
+# is blanked with its dot, leaving the bare table name.
+_PLACEHOLDER = re.compile(r"\$\{[^}\n]{1,200}\}(\.)?")
+
+
+def blank_placeholders(text: str) -> str:
+    if "${" not in text:
+        return text
+
+    def fill(m: re.Match[str]) -> str:
+        if m.group(1):
+            return " " * len(m.group(0))
+        return "p" + "_" * (len(m.group(0)) - 1)
+
+    return _PLACEHOLDER.sub(fill, text)
+
+
+def version_key(text: str) -> tuple:
+    """Dotted or underscored numeric versions, compared part by part as numbers (`1.10` after `1.9`)."""
+    parts = re.split(r"[._]", text)
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts)

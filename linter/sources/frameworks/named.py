@@ -1,0 +1,242 @@
+"""Frameworks known by their files' names and layout: golang-migrate, Flyway, Prisma, Atlas, sqitch."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from schemacite.sources.frameworks.base import Framework, Unit, _stem, version_key
+
+# ---------------------------------------------------------------- golang-migrate
+
+GOLANG_MIGRATE_NAME = re.compile(r"^(\d+)_.*\.(up|down)\.sql$", re.I)
+
+
+@dataclass
+class GolangMigrate(Framework):
+    """`N_title.up.sql` runs in version order, `.down.sql` does not. The PostgreSQL driver sends a
+    file as one query: one implicit transaction when it holds several statements."""
+
+    def order(self, files: list[str]) -> list[str]:
+        def key(f: str) -> tuple:
+            m = GOLANG_MIGRATE_NAME.match(os.path.basename(f))
+            return (0, int(m.group(1)), f) if m else (1, 0, f)
+
+        return sorted(files, key=key)
+
+
+# ---------------------------------------------------------------- morph (Mattermost)
+
+MORPH_NONTRANSACTIONAL = "-- morph:nontransactional"
+
+
+@dataclass
+class Morph(GolangMigrate):
+    """golang-migrate's file names, another runner: each file runs in one transaction, unless it
+    starts with `-- morph:nontransactional` (then it is sent as one query: an implicit
+    transaction when it holds several statements)."""
+
+    def units(self, path: str, text: str) -> list[Unit]:
+        if text.startswith(MORPH_NONTRANSACTIONAL):
+            return [
+                Unit(
+                    _stem(path), transaction="implicit", why="morph sends a -- morph:nontransactional file as one query"
+                )
+            ]
+        return [Unit(_stem(path), transaction="unit", why="morph runs each migration in one transaction")]
+
+
+# ---------------------------------------------------------------- Flyway
+
+FLYWAY_NAME = re.compile(r"^(?P<prefix>[VUB])(?P<version>\d[\w.]*?)__(?P<desc>.+)\.sql$|^R__(?P<repeat>.+)\.sql$", re.I)
+FLYWAY_CALLBACKS = re.compile(r"^(before|after)\w*\.sql$", re.I)
+
+
+@dataclass
+class Flyway(Framework):
+    """`V<version>__<desc>.sql` runs in version order (`1.10` after `1.9`), then the repeatable
+    `R__<desc>.sql` files by description. One transaction per migration, unless PostgreSQL refuses
+    every statement of it in a transaction block (then none) or a `<file>.conf` beside it says
+    `executeInTransaction=false`. `U` (undo) files do not run on deploy; callbacks
+    (`beforeMigrate.sql`, `afterMigrate.sql`, ...) are not migrations."""
+
+    def units(self, path: str, text: str) -> list[Unit]:
+        name = _stem(path)
+        if not self.deployed(path):
+            return [Unit(name, deploy=False)]
+        if _conf_says_no_transaction(path):
+            return [Unit(name, transaction="script", why=f"{os.path.basename(path)}.conf: executeInTransaction=false")]
+        return [Unit(name, transaction="flyway", why="Flyway runs each migration in one transaction")]
+
+    def deployed(self, path: str) -> bool:
+        base = os.path.basename(path)
+        m = FLYWAY_NAME.match(base)
+        return bool(m) and (m.group("prefix") or "R").upper() != "U" and not FLYWAY_CALLBACKS.match(base)
+
+    def order(self, files: list[str]) -> list[str]:
+        def key(f: str) -> tuple:
+            m = FLYWAY_NAME.match(os.path.basename(f))
+            if not m:
+                return (2, (), f)
+            if m.group("repeat"):
+                return (1, (), m.group("repeat"))
+            version = version_key(m.group("version"))
+            while len(version) > 1 and version[-1] == (0, 0, ""):  # 1.0 is 1
+                version = version[:-1]
+            return (0, version, f)
+
+        return sorted(files, key=key)
+
+
+def _conf_says_no_transaction(path: str) -> bool:
+    try:
+        with open(path + ".conf", encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return False
+    return re.search(r"^\s*executeInTransaction\s*=\s*false\s*$", text, re.I | re.M) is not None
+
+
+# ---------------------------------------------------------------- Prisma
+
+
+@dataclass
+class Prisma(Framework):
+    """`migrations/<timestamp>_<name>/migration.sql`, in the order of the folders' names; the whole
+    file is sent as one query (one implicit transaction on PostgreSQL)."""
+
+    def order(self, files: list[str]) -> list[str]:
+        return sorted(files, key=lambda f: os.path.basename(os.path.dirname(f)))
+
+
+def prisma_provider(files: list[str]) -> str | None:
+    """The provider migration_lock.toml names (postgresql, mysql), for the dialect."""
+    for f in files[:1]:
+        lock = os.path.join(os.path.dirname(os.path.dirname(f)), "migration_lock.toml")
+        try:
+            with open(lock, encoding="utf-8") as handle:
+                m = re.search(r'^\s*provider\s*=\s*"(\w+)"', handle.read(), re.M)
+        except OSError:
+            return None
+        return m.group(1).lower() if m else None
+    return None
+
+
+# ---------------------------------------------------------------- Atlas
+
+_ATLAS_TXMODE = re.compile(r"\A(?:\s*--[^\n]*\n)*?\s*--\s*atlas:txmode\s+(\w+)", re.I)
+
+
+@dataclass
+class Atlas(Framework):
+    """Files in the order of their names, each in one transaction unless the file starts with
+    `-- atlas:txmode none`."""
+
+    def units(self, path: str, text: str) -> list[Unit]:
+        m = _ATLAS_TXMODE.match(text)
+        if m and m.group(1).lower() == "none":
+            return [Unit(_stem(path), transaction="script", why="-- atlas:txmode none: no transaction")]
+        return [Unit(_stem(path), transaction="unit", why="Atlas runs each migration file in one transaction")]
+
+    def order(self, files: list[str]) -> list[str]:
+        return sorted(files, key=os.path.basename)
+
+
+# ---------------------------------------------------------------- sqitch
+
+
+@dataclass
+class Sqitch(Framework):
+    """`deploy/<change>.sql` runs, in the order of sqitch.plan; `revert/` and `verify/` scripts do
+    not. sqitch adds no transaction: a script's own BEGIN ... COMMIT (its template's default) do."""
+
+    def deployed(self, path: str) -> bool:
+        parts = path.replace("\\", "/").split("/")
+        return "deploy" in parts[:-1] and not any(p in ("revert", "verify") for p in parts[:-1])
+
+    def order(self, files: list[str]) -> list[str]:
+        ranks: dict[str, int] = {}
+        for f in files:
+            plan = sqitch_plan(f)
+            if plan is None:
+                continue
+            top = os.path.dirname(plan)
+            for n, change in enumerate(_plan_changes(plan)):
+                ranks.setdefault(os.path.normpath(os.path.join(top, "deploy", change + ".sql")), n)
+            break
+        return sorted(files, key=lambda f: (ranks.get(os.path.normpath(f), len(ranks)), f))
+
+
+def sqitch_plan(path: str) -> str | None:
+    """The sqitch.plan of the project holding `path` (looked for in its folder and up)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    for _ in range(6):
+        plan = os.path.join(folder, "sqitch.plan")
+        if os.path.isfile(plan):
+            return plan
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+    return None
+
+
+def _plan_changes(plan: str) -> list[str]:
+    """Change names in plan order (pragmas, tags, comments and blank lines left out)."""
+    try:
+        with open(plan, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        line = line.strip()
+        if not line or line[0] in "%@#":
+            continue
+        name = line.lstrip("+-").split()[0]
+        out.append(name)
+    return out
+
+
+GOLANG_MIGRATE = GolangMigrate(
+    "golang-migrate",
+    "golang-migrate",
+    "https://github.com/golang-migrate/migrate/blob/master/database/postgres/README.md",
+    "implicit",
+    "golang-migrate sends each file as one query",
+)
+MORPH = Morph(
+    "morph",
+    "morph (Mattermost)",
+    "https://github.com/mattermost/morph",
+    "unit",
+    "morph runs each migration in one transaction",
+    marker=re.compile(r"\A-- morph:nontransactional"),
+    sign="-- morph:nontransactional",
+)
+FLYWAY = Flyway(
+    "flyway",
+    "Flyway",
+    "https://documentation.red-gate.com/fd/flyway-execute-in-transaction-setting-277578997.html",
+    "flyway",
+    "Flyway runs each migration in one transaction",
+    placeholders=True,
+)
+PRISMA = Prisma(
+    "prisma",
+    "Prisma Migrate",
+    "https://www.prisma.io/docs/orm/prisma-migrate/understanding-prisma-migrate/migration-histories",
+    "implicit",
+    "prisma migrate sends each migration.sql as one query",
+)
+ATLAS = Atlas(
+    "atlas", "Atlas", "https://atlasgo.io/versioned/apply", "unit", "Atlas runs each migration file in one transaction"
+)
+SQITCH = Sqitch(
+    "sqitch",
+    "sqitch",
+    "https://sqitch.org/docs/manual/sqitchtutorial/",
+    "script",
+    "sqitch runs the script as psql does: only its own BEGIN ... COMMIT",
+)

@@ -1,0 +1,45 @@
+"""Which files a change touches, from git: `--since REV`.
+
+The change is everything that differs from where the branch left REV (their merge base):
+commits since, staged and unstaged edits, and new files git does not ignore. git runs with
+external diff drivers, text conversion and the fsmonitor hook off, so no program the
+repository's attributes or settings name is started.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+SAFE = ["-c", "core.fsmonitor=false", "-c", "diff.external="]
+
+
+class GitError(ValueError):
+    pass
+
+
+def _git(root: str, *args: str) -> str:
+    try:
+        done = subprocess.run(["git", *SAFE, *args], cwd=root, capture_output=True, text=True, timeout=60, check=False)
+    except FileNotFoundError:
+        raise GitError("--since needs git, which is not installed") from None
+    except subprocess.TimeoutExpired:
+        raise GitError(f"git {args[0]} took longer than 60 s") from None
+    if done.returncode != 0:
+        raise GitError(f"git {' '.join(args)}: {done.stderr.strip() or 'failed'}")
+    return done.stdout
+
+
+def changed_since(rev: str, where: str = ".") -> tuple[set[str], str]:
+    """(real paths of the files changed since `rev`, the commit they are compared with)."""
+    if not rev or rev.startswith("-"):
+        raise GitError(f"--since {rev!r}: not a revision")
+    folder = where if os.path.isdir(where) else os.path.dirname(os.path.abspath(where)) or "."
+    root = _git(folder, "rev-parse", "--show-toplevel").strip()
+    try:
+        base = _git(root, "merge-base", rev, "HEAD").strip()
+    except GitError:
+        base = _git(root, "rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}").strip()
+    names = _git(root, "diff", "--name-only", "--no-ext-diff", "--no-textconv", "-z", base, "--").split("\0")
+    names += _git(root, "ls-files", "--others", "--exclude-standard", "-z").split("\0")
+    return {os.path.realpath(os.path.join(root, n)) for n in names if n}, base[:12]

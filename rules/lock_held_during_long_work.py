@@ -1,0 +1,104 @@
+"""lock-held-during-long-work: a blocking lock kept while the same transaction does long work."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from schemacite import hookimpl
+from schemacite.lint.rule import Context, Finding, Rule, Severity
+from schemacite.locks import existing_locks
+from schemacite.model.statements import Statement
+
+BLOCKS = ("nothing", "writes", "reads+writes")
+
+
+class LockHeldDuringLongWork(Rule):
+    """Blocking lock held while the same transaction does long work.
+
+    ## What it does
+    Flags a statement whose lock blocks reads or writes of an existing table when a
+    later statement of the same transaction does work that grows with a table's
+    size: a backfill (`UPDATE` or `DELETE` of every row, `INSERT ... SELECT`,
+    `COPY`), a table rewrite, or a scan (an index build, a constraint validated).
+    Locks the long work itself takes as strongly on the same table are not
+    counted. The transaction may be an explicit `BEGIN ... COMMIT` or the one the migration
+    runner wraps each migration in (goose, dbmate, Liquibase, Atlas, Flyway), or
+    the implicit transaction of a multi-statement query (golang-migrate, Prisma).
+
+    ## Why is this bad?
+    PostgreSQL keeps every table lock until the transaction ends. A brief
+    `ALTER TABLE a ADD COLUMN` followed by a backfill of `b` in the same
+    migration keeps `a` locked, and its readers or writers queued, for as long as
+    the backfill runs, which grows with `b`.
+
+    ## Example
+    ```sql postgres
+    BEGIN;
+    ALTER TABLE accounts ADD COLUMN plan text;
+    UPDATE invoices SET total_cents = total * 100;
+    COMMIT;
+    ```
+
+    ## Use instead
+    Split the migration: the brief locking statement in one transaction, the long
+    work in another (or in batches, outside any migration transaction).
+    ```sql postgres
+    BEGIN;
+    ALTER TABLE accounts ADD COLUMN plan text;
+    COMMIT;
+    BEGIN;
+    UPDATE invoices SET total_cents = total * 100;
+    COMMIT;
+    ```
+
+    ## References
+    - [PostgreSQL: Explicit Locking, table-level locks are held until the end of the transaction](https://www.postgresql.org/docs/current/explicit-locking.html#LOCKING-TABLES)
+    """
+
+    code = "SC109"
+    name = "lock-held-during-long-work"
+    summary = (
+        "{what} locks {on} ({mode}: blocks {blocks}) until the transaction ends, while line {line} does long work:"
+        " {work} ({why})"
+    )
+    default_severity = Severity.WARNING
+    dialects = frozenset({"postgres"})  # MySQL and MariaDB commit before and after every DDL statement
+    evidence = ("pg-doc-explicit-locking",)
+    evidence_note = "Documented PostgreSQL behaviour (locks last until the transaction ends), not a measurement."
+
+    def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
+        if ctx.work is None or not ctx.in_transaction:
+            return
+        # a table the long work itself blocks as much is held no worse for the earlier lock
+        own: dict[str, int] = {}
+        for impact in ctx.impacts:
+            for lk in existing_locks(impact, ctx.schema, stmt):
+                own[lk.relation] = max(own.get(lk.relation, 0), BLOCKS.index(lk.blocks))
+        # each locking statement is reported once, for the first long work after it
+        for n, held in enumerate(ctx.earlier):
+            if any(later.work for later in ctx.earlier[n + 1 :]):
+                continue
+            locks = [lk for lk in held.locks if BLOCKS.index(lk.blocks) > own.get(lk.relation, 0)]
+            if not locks:
+                continue
+            blocks = "reads and writes" if any(lk.blocks == "reads+writes" for lk in locks) else "writes"
+            on = ", ".join(dict.fromkeys(lk.relation for lk in locks))
+            yield self.finding(
+                held.statement.location,
+                table=on,
+                sql=held.statement.sql,
+                what=held.operation,
+                on=on,
+                mode="/".join(dict.fromkeys(lk.mode for lk in locks)),
+                blocks=blocks,
+                why=ctx.transaction_why or "the transaction",
+                work=ctx.work,
+                line=stmt.location.line,
+                suggestion="split the migration: commit after this statement and do the long work in a transaction "
+                "of its own (or in batches)",
+            )
+
+
+@hookimpl
+def schemacite_rules():
+    return [LockHeldDuringLongWork]
