@@ -69,16 +69,16 @@ class LockHeldDuringLongWork(Rule):
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
         if ctx.work is None or not ctx.in_transaction:
             return
-        # a table the long work itself blocks as much is held no worse for the earlier lock
-        own: dict[str, int] = {}
-        for impact in ctx.impacts:
-            for lk in existing_locks(impact, ctx.schema, stmt):
-                own[lk.relation] = max(own.get(lk.relation, 0), BLOCKS.index(lk.blocks))
-        # each locking statement is reported once, for the first long work after it
+        own = _levels(lk for impact in ctx.impacts for lk in existing_locks(impact, ctx.schema, stmt))
+        taken: dict[str, int] = {}  # what the transaction held before each earlier statement
         for n, held in enumerate(ctx.earlier):
-            if any(later.work for later in ctx.earlier[n + 1 :]):
+            fresh = [lk for lk in held.locks if _level(lk) > taken.get(lk.relation, 0)]
+            taken = _levels(held.locks, taken)
+            # a lock is reported where the transaction took it, at the first long work it makes worse:
+            # a table the long work itself blocks as much loses nothing more to the earlier lock
+            if any(later.work and _worse(fresh, _levels(later.locks)) for later in ctx.earlier[n + 1 :]):
                 continue
-            locks = [lk for lk in held.locks if BLOCKS.index(lk.blocks) > own.get(lk.relation, 0)]
+            locks = _worse(fresh, own)
             if not locks:
                 continue
             blocks = "reads and writes" if any(lk.blocks == "reads+writes" for lk in locks) else "writes"
@@ -97,6 +97,22 @@ class LockHeldDuringLongWork(Rule):
                 suggestion="split the migration: commit after this statement and do the long work in a transaction "
                 "of its own (or in batches)",
             )
+
+
+def _level(lock) -> int:
+    return BLOCKS.index(lock.blocks)
+
+
+def _levels(locks, start: dict[str, int] | None = None) -> dict[str, int]:
+    """The strongest block per relation (0 nothing, 1 writes, 2 reads and writes)."""
+    out = dict(start or {})
+    for lk in locks:
+        out[lk.relation] = max(out.get(lk.relation, 0), _level(lk))
+    return out
+
+
+def _worse(locks, levels: dict[str, int]) -> list:
+    return [lk for lk in locks if _level(lk) > levels.get(lk.relation, 0)]
 
 
 @hookimpl

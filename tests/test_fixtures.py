@@ -22,7 +22,8 @@ CASE_DIRS = sorted(p for p in (FIXTURES.parent / "cases").iterdir() if p.is_dir(
 
 @pytest.mark.parametrize("case_dir", CASE_DIRS, ids=[p.name for p in CASE_DIRS])
 def test_multi_file_case(case_dir, monkeypatch):
-    """A project folder: migrations, a pyproject.toml read as a user's would be, and expect.yml."""
+    """A project folder: migrations, a pyproject.toml read as a user's would be, and expect.yml
+    (the paths to lint, their `history`, the `framework` the run must take them for, the findings)."""
     import yaml
 
     from schemacite import lint_paths
@@ -30,8 +31,10 @@ def test_multi_file_case(case_dir, monkeypatch):
 
     spec = yaml.safe_load((case_dir / "expect.yml").read_text())
     monkeypatch.chdir(case_dir)
-    result = lint_paths(spec["paths"])
+    result = lint_paths(spec["paths"], history=spec.get("history", []))
     assert not result.errors, [str(e) for e in result.errors]
+    if "framework" in spec:
+        assert result.framework is not None and result.framework[0] == spec["framework"], result.framework
     unmatched = list(result.findings)
     for want in spec["expect"]:
         want = dict(want)

@@ -13,7 +13,7 @@ from schemacite.lint.rule import Context, Held, Rule
 from schemacite.lint.workload import is_insert_heavy
 from schemacite.model import Location, Schema
 from schemacite.model.results import Finding, LintResult, Severity, Suppression
-from schemacite.model.statements import CreateTable, ParseError, Statement
+from schemacite.model.statements import CreateTable, ParseError, Statement, needs_own_transaction
 from schemacite.sources.replay import Replay
 
 # names that say a table only ever grows; matches are reported as inferred
@@ -142,7 +142,9 @@ class Linter:
                 impacts = (
                     impacts_for(stmt, step.schema, self.config.target) if locks_existing(stmt, step.schema) else []
                 )
-                work = long_work(stmt, step.schema, impacts) if transaction is not None else None
+                # a statement refused in a transaction (SC106) does no work there
+                runs = transaction is not None and not needs_own_transaction(stmt.op)
+                work = long_work(stmt, step.schema, impacts) if runs else None
                 ctx = self._context(
                     step.schema,
                     in_transaction=step.in_transaction,

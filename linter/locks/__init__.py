@@ -107,7 +107,7 @@ def existing_locks(impact: LockImpact, schema, statement=None) -> list[Lock]:
     out = []
     for lk in impact.locks:
         table = schema.tables.get(lk.relation) or schema.index_owner(lk.relation)
-        if table is not None and table.new:
+        if table is not None and table.new or table is None and lk.relation in schema.fresh:
             continue
         if if_exists and table is None and not schema.knows(lk.relation):
             continue
@@ -128,7 +128,7 @@ def long_work(statement, schema, impacts: list[LockImpact]) -> str | None:
 
     def existing(name: str | None) -> bool:  # a table never seen is taken to exist: the change does not create it
         table = schema.tables.get(name) if name else None
-        return bool(name) and not (table is not None and table.new)
+        return bool(name) and not (table.new if table is not None else name in schema.fresh)
 
     op = statement.op
     if isinstance(op, (Update, Delete, Merge)) and op.every_row and existing(op.into):

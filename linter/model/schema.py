@@ -234,10 +234,18 @@ class Schema:
     views: dict[str, View] = field(default_factory=dict)
     # where the model came from: "sql", a snapshot path, or a server DSN without password
     origin: str = "sql"
+    # views and sequences the current deploy created: like new tables, nobody uses them yet
+    fresh: set[str] = field(default_factory=set, repr=False, compare=False)
     _lookup: _Lookup | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> Schema:
-        return replace(self, tables={k: t.copy() for k, t in self.tables.items()}, views=dict(self.views), _lookup=None)
+        return replace(
+            self,
+            tables={k: t.copy() for k, t in self.tables.items()},
+            views=dict(self.views),
+            fresh=set(self.fresh),
+            _lookup=None,
+        )
 
     def table(self, key: str) -> Table | None:
         return self.tables.get(key)

@@ -38,7 +38,7 @@ POSTGRES_MARKS = {
     "OWNER TO": re.compile(r"\bowner\s+to\b", re.I),
     "USING gin/gist/brin": re.compile(r"\busing\s+(gin|gist|brin|spgist)\b", re.I),
 }
-_MARIADB = re.compile(r"^--\s*MariaDB dump|\bmariadb\b", re.I | re.M)
+_MARIADB = re.compile(r"^--\s*MariaDB dump", re.I | re.M)
 
 
 def _marks(text: str, marks: dict[str, re.Pattern[str]]) -> Counter[str]:
@@ -55,10 +55,10 @@ def detect_dialect(texts: list[str], provider: str | None = None) -> tuple[str |
     postgres: Counter[str] = Counter()
     mariadb = False
     for text in texts[:FILES]:
+        mariadb = mariadb or bool(_MARIADB.search(text[:2000]))  # a dump's header comment
         text = _without_comments(text[:HEAD])
         mysql += _marks(text, MYSQL_MARKS)
         postgres += _marks(text, POSTGRES_MARKS)
-        mariadb = mariadb or bool(_MARIADB.search(text[:2000]))
     m, p = sum(mysql.values()), sum(postgres.values())
     seen = f"MySQL marks: {_list(mysql)}; PostgreSQL marks: {_list(postgres)}"
     if m and m >= 5 * p:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from schemacite.model import Location
 from schemacite.model.statements import ParseError, Statement
-from schemacite.sources.frameworks.base import Unit, blank_placeholders
+from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.names import QNAME, table_key
 from schemacite.sources.split import Lines, Split, blank_spans, split_sql
 
@@ -55,8 +55,7 @@ def read_sql_file(path: str, dialect: str, cache=None, framework=None, data: byt
                 raw = f.read()
         except OSError as e:
             return ParsedFile(path, errors=[ParseError(path, 0, f"cannot read file: {e.strerror}")])
-    blanks = bool(framework and framework.placeholders)
-    key = cache.key(raw, dialect + ("+placeholders" if blanks else "")) if cache is not None else None
+    key = cache.key(raw, f"{dialect}+{framework.name}" if framework else dialect) if cache is not None else None
     parsed = cache.get(key, path) if key is not None else None
     text = _decode(raw, path)
     size = len(raw)
@@ -64,7 +63,7 @@ def read_sql_file(path: str, dialect: str, cache=None, framework=None, data: byt
     if isinstance(text, ParsedFile):
         return text
     if parsed is None:
-        parsed = parse_text(blank_placeholders(text) if blanks else text, path, dialect)
+        parsed = parse_text(framework.prepare(path, text) if framework else text, path, dialect)
         if key is not None:
             cache.put(key, parsed, size=size)
     if framework is not None:

@@ -27,6 +27,7 @@ from schemacite.model.statements import (
     CreateIndex,
     CreateMatview,
     CreatePartition,
+    CreateSequence,
     CreateTable,
     CreateTableAs,
     CreateTableLike,
@@ -190,11 +191,19 @@ def _create_view(schema: Schema, stmt: Statement, new: bool) -> None:
     op = stmt.op
     assert isinstance(op, CreateView)
     schema.views[op.name] = View(op.name, materialized=op.materialized, defined_at=stmt.location, reads=op.reads)
+    if new:
+        schema.fresh.add(op.name)
+
+
+def _create_sequence(schema: Schema, stmt: Statement, new: bool) -> None:
+    if new:
+        schema.fresh.add(stmt.op.name)
 
 
 def _drop_view(schema: Schema, stmt: Statement, new: bool) -> None:
     for name in stmt.op.relations():
         schema.views.pop(name, None)
+        schema.fresh.discard(name)
 
 
 def _alter_table(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -486,6 +495,7 @@ _STATEMENTS = {
     CreateIndex: _create_index,
     CreateView: _create_view,
     CreateMatview: _create_view,
+    CreateSequence: _create_sequence,
 }
 
 
@@ -520,16 +530,16 @@ class Session:
         self.close_unit()
         if self.dialect != "postgres":
             return  # MySQL/MariaDB DDL commits whatever transaction the runner opened
-        mode = unit.transaction
-        if mode == "flyway":  # none when every statement must run alone; Flyway refuses a mix
+        mode, why = unit.transaction, unit.why
+        if mode == "flyway":  # none when every statement must run alone; a mix is refused
             alone = [s for s in statements if needs_own_transaction(s.op)]
             mode = "script" if alone and len(alone) == len(statements) else "unit"
+            if alone and mode == "unit":
+                why = "Flyway refuses a migration mixing it with statements that run in a transaction (mixed = false)"
         if mode == "unit" or mode == "implicit" and len(statements) > 1:
             self.transaction, self.explicit = next(self.ids), False
             self.why = (
-                unit.why
-                if mode == "unit"
-                else unit.why + ": PostgreSQL runs a multi-statement query as one implicit transaction"
+                why if mode == "unit" else f"{why}: PostgreSQL runs a multi-statement query as one implicit transaction"
             )
 
     def close_unit(self) -> None:
@@ -659,6 +669,7 @@ class Replay:
             if table is not None and not table.temporary:
                 table.new = False
         self._new.clear()
+        self.schema.fresh.clear()
 
     def _statements(self, path: str, parsed, reported: bool, including: tuple[str, ...]):
         """(statement, reported?, unit or None) of a file, with those of the files it includes in

@@ -72,7 +72,7 @@ def detect(files: list[str]) -> tuple[Framework, str]:
             return framework, f"{framework.sign} in {os.path.basename(hit)}"
     plan = next((p for p in (sqitch_plan(f) for f in files[:20]) if p), None)
     if plan:
-        return SQITCH, f"{plan}"
+        return SQITCH, f"{os.path.relpath(plan)}"
     if any(GOLANG_MIGRATE_NAME.match(n) for n in names):
         return GOLANG_MIGRATE, "N_title.up.sql / .down.sql file names"
     if sum(1 for n in names if FLYWAY_NAME.match(n)) >= max(1, len(names) // 2):

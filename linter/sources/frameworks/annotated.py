@@ -132,6 +132,23 @@ class Liquibase(Framework):
     def order(self, files: list[str]) -> list[str]:
         return sorted(files, key=lambda f: f.replace("\\", "/"))  # includeAll: by path
 
+    def prepare(self, path: str, text: str) -> str:
+        """Placeholders filled in; in a changeset with `endDelimiter:X`, a line holding only X ends
+        a statement as `;` would."""
+        text = super().prepare(path, text)
+        if "enddelimiter" not in text.lower():
+            return text
+        lines = text.split("\n")
+        delimiter = None
+        for n, line in enumerate(lines):
+            m = _CHANGESET.match(line)
+            if m:
+                found = re.search(r"\bendDelimiter:(\S+)", m.group(2), re.I)
+                delimiter = found.group(1) if found else None
+            elif delimiter and line.strip() == delimiter:
+                lines[n] = ";".ljust(len(line))
+        return "\n".join(lines)
+
 
 GOOSE = Goose(
     "goose",

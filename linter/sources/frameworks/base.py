@@ -61,6 +61,11 @@ class Framework:
         """The files in the order the framework runs them."""
         return files
 
+    def prepare(self, path: str, text: str) -> str:
+        """The SQL as the runner sends it, same lines and columns: placeholders filled in, the
+        framework's own statement ends made `;`."""
+        return blank_placeholders(text) if self.placeholders else text
+
     def deployed(self, path: str) -> bool:
         """Whether the file runs on deploy at all (down files, revert and verify scripts do not)."""
         return not path.lower().endswith(".down.sql")

@@ -163,9 +163,9 @@ class Sqitch(Framework):
                 continue
             top = os.path.dirname(plan)
             for n, change in enumerate(_plan_changes(plan)):
-                ranks.setdefault(os.path.normpath(os.path.join(top, "deploy", change + ".sql")), n)
+                ranks.setdefault(os.path.join(top, "deploy", change + ".sql"), n)
             break
-        return sorted(files, key=lambda f: (ranks.get(os.path.normpath(f), len(ranks)), f))
+        return sorted(files, key=lambda f: (ranks.get(os.path.abspath(f), len(ranks)), f))
 
 
 def sqitch_plan(path: str) -> str | None:

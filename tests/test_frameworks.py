@@ -1,0 +1,299 @@
+"""Real migration projects: frameworks detected, their deploys and transactions, the change
+chosen by --since, SQL from standard input, and the dialect told from the files."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from schemacite.cli import main
+from schemacite.sources.dialect import detect_dialect
+from schemacite.sources.frameworks import FRAMEWORKS, detect
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = ROOT / "fixtures" / "cases"
+
+
+def run(capsys, *args, stdin: bytes | None = None, monkeypatch=None) -> tuple[int, str, str]:
+    if stdin is not None:
+        import io
+        import sys
+
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ------------------------------------------------------------------ detection and deploys
+
+
+@pytest.mark.parametrize(
+    "case, framework",
+    [
+        ("goose", "goose"),
+        ("dbmate", "dbmate"),
+        ("liquibase", "liquibase"),
+        ("sqitch", "sqitch"),
+        ("flyway-postgres", "flyway"),
+        ("flyway-mysql", "flyway"),
+        ("golang-migrate-history", "golang-migrate"),
+        ("morph", "morph"),
+        ("prisma", "prisma"),
+        ("atlas", "atlas"),
+        ("alembic", "alembic"),
+        ("rails", "rails"),
+    ],
+)
+def test_each_fixture_project_is_recognised(case, framework, monkeypatch):
+    monkeypatch.chdir(CASES / case)
+    from schemacite.sources.files import expand
+
+    files, errors = expand(["."])
+    assert not errors
+    found, why = detect(files)
+    assert found.name == framework and why
+
+
+def test_plain_files_are_plain():
+    assert detect([str(CASES / "golang-migrate-history" / "pyproject.toml")])[0].name == "plain"
+    assert detect([])[0].name == "plain"
+
+
+def test_goose_sections():
+    text = "-- +goose Up\nCREATE TABLE a (id int);\n\n-- +goose Down\nDROP TABLE a;\n"
+    up, down = FRAMEWORKS["goose"].units("1_a.sql", text)
+    assert (up.first, up.last, up.deploy, up.transaction) == (2, 3, True, "unit")
+    assert (down.first, down.deploy) == (5, False)
+    (up,) = [u for u in FRAMEWORKS["goose"].units("1_a.sql", "-- +goose NO TRANSACTION\n" + text) if u.deploy]
+    assert up.transaction == "script" and "NO TRANSACTION" in up.why
+
+
+def test_liquibase_changesets_and_end_delimiter():
+    text = (
+        "--liquibase formatted sql\n--changeset a:1 runInTransaction:false splitStatements:false\nSELECT 1;\n"
+        "--changeset a:2 endDelimiter:/\nCREATE TABLE t (id int)\n/\n--changeset a:3 ignore:true\nDROP TABLE t;\n"
+    )
+    lb = FRAMEWORKS["liquibase"]
+    units = lb.units("x.sql", text)
+    assert [(u.name, u.deploy, u.transaction) for u in units] == [
+        ("x (before the first changeset)", False, "script"),
+        ("changeset a:1", True, "implicit"),
+        ("changeset a:2", True, "unit"),
+        ("changeset a:3 (ignore:true)", False, "script"),
+    ]
+    prepared = lb.prepare("x.sql", text)
+    assert prepared.splitlines()[5] == ";" and len(prepared) == len(text)
+
+
+def test_flyway_versions_order_as_numbers_and_undo_files_do_not_deploy():
+    fw = FRAMEWORKS["flyway"]
+    files = ["V10__c.sql", "R__view.sql", "V2__b.sql", "V1.1__a2.sql", "V1__a.sql", "U2__b.sql"]
+    deployed = [f for f in fw.order(files) if fw.deployed(f)]
+    assert deployed == ["V1__a.sql", "V1.1__a2.sql", "V2__b.sql", "V10__c.sql", "R__view.sql"]
+    assert not fw.deployed("U2__b.sql") and not fw.deployed("afterMigrate.sql") and fw.deployed("R__view.sql")
+
+
+def test_placeholders_keep_lines_and_columns():
+    from schemacite.sources.frameworks import blank_placeholders
+
+    text = "CREATE TABLE ${schema}.t (a ${type});\n"
+    out = blank_placeholders(text)
+    assert len(out) == len(text) and "${" not in out and out.startswith("CREATE TABLE           t")
+
+
+# ------------------------------------------------------------------ deploys on real projects
+
+
+def test_a_folder_is_a_series_of_deploys(capsys, tmp_path):
+    """Linting a whole migrations folder judges each migration against the ones before it: the
+    tables earlier migrations created exist by then, while a table is new within the migration
+    that creates it."""
+    m = tmp_path / "migrations"
+    m.mkdir()
+    (m / "000001_orders.up.sql").write_text("CREATE TABLE orders (id int PRIMARY KEY, total int);\n")
+    (m / "000001_orders.down.sql").write_text("DROP TABLE orders;\n")
+    (m / "000002_note.up.sql").write_text(
+        "ALTER TABLE orders ADD COLUMN note text;\nCREATE TABLE notes (id int PRIMARY KEY);\n"
+        "CREATE INDEX notes_id ON notes (id);\n"
+    )
+    code, out, _ = run(capsys, "lint", "--dialect", "postgres", "--format", "json", m)
+    doc = json.loads(out)
+    assert [(Path(f["file"]).name, f["line"], f["rule"]) for f in doc["findings"]] == [
+        ("000002_note.up.sql", 1, "access-exclusive-lock")
+    ]
+    assert doc["framework"] == {"name": "golang-migrate", "why": "N_title.up.sql / .down.sql file names"}
+
+
+def test_down_sections_are_read_for_syntax_only(capsys, tmp_path):
+    m = tmp_path / "db"
+    m.mkdir()
+    (m / "001_a.sql").write_text("-- +goose Up\nCREATE TABLE a (id int PRIMARY KEY);\n-- +goose Down\nDROP TABLE a;\n")
+    (m / "002_b.sql").write_text(
+        "-- +goose Up\nALTER TABLE a ADD COLUMN b int;\n-- +goose Down\nALTER TABLE a DROPP b;\n"
+    )
+    code, out, err = run(capsys, "lint", "--dialect", "postgres", "--format", "json", m)
+    doc = json.loads(out)
+    assert [(Path(f["file"]).name, f["line"]) for f in doc["findings"]] == [("002_b.sql", 2)]
+    assert code == 2 and "002_b.sql:4:" in err  # the down section's syntax error is still reported
+
+
+def test_framework_option_and_setting(capsys, tmp_path):
+    f = tmp_path / "1_a.sql"
+    f.write_text("CREATE TABLE a (id int PRIMARY KEY);\nCREATE INDEX CONCURRENTLY a_i ON a (id);\n")
+    code, out, _ = run(capsys, "lint", "--dialect", "postgres", f)
+    assert code == 0 and "framework" not in out  # plain: no transaction, the table is new
+    code, out, _ = run(capsys, "lint", "--dialect", "postgres", "--framework", "atlas", f)
+    assert code == 1 and "SC106" in out and "framework atlas (configured)" in out
+    (tmp_path / ".schemacite.toml").write_text('dialect = "postgres"\nframework = "nope"\n')
+    code, _, err = run(capsys, "lint", f)
+    assert code == 2 and "unknown framework 'nope'" in err
+
+
+# ------------------------------------------------------------------ standard input
+
+
+def test_sql_from_standard_input(capsys, monkeypatch, tmp_path):
+    history = tmp_path / "0001.sql"
+    history.write_text("CREATE TABLE orders (id int PRIMARY KEY, total int);\n")
+    sql = b"BEGIN;\nALTER TABLE orders ADD COLUMN note text;\nUPDATE orders SET total = 0;\nCOMMIT;\n"
+    code, out, err = run(
+        capsys,
+        "lint",
+        "--dialect",
+        "postgres",
+        "--history",
+        history,
+        "--stdin-filename",
+        "shop/0002_note.sql",
+        "-",
+        stdin=sql,
+        monkeypatch=monkeypatch,
+    )
+    assert code == 1 and err == ""
+    assert out.startswith("shop/0002_note.sql\n  2:1 warning SC104")
+    assert "SC109" in out
+
+
+def test_django_sqlmigrate_piped_in(capsys, monkeypatch):
+    monkeypatch.chdir(CASES / "django")
+    sql = (CASES / "django" / "sql" / "shop" / "0002_order_status.sql").read_bytes()
+    code, out, err = run(
+        capsys,
+        "lint",
+        "--framework",
+        "django",
+        "--stdin-filename",
+        "shop/0002_order_status",
+        "-",
+        stdin=sql,
+        monkeypatch=monkeypatch,
+    )
+    assert code == 1, err
+    assert "shop/0002_order_status\n  5:1 warning SC104" in out and "SC105" in out
+    assert "framework django (configured)" in out
+
+
+def test_a_syntax_error_on_standard_input_is_located(capsys, monkeypatch):
+    code, _, err = run(
+        capsys, "lint", "--dialect", "postgres", "-", stdin=b"SELECT 1;\nALTER TABLE;\n", monkeypatch=monkeypatch
+    )
+    assert code == 2 and err.startswith("error: stdin.sql:2:")
+
+
+# ------------------------------------------------------------------ --since
+
+
+@pytest.fixture
+def repo(tmp_path):
+    if shutil.which("git") is None:
+        pytest.fail("git is needed for --since")
+    r = tmp_path / "repo"
+    (r / "migrations").mkdir(parents=True)
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@e",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@e",
+        "HOME": str(tmp_path),
+    }
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=r, check=True, capture_output=True, env=env)
+
+    git("init", "-q", "-b", "main")
+    (r / "migrations" / "000001_orders.up.sql").write_text("CREATE TABLE orders (id int PRIMARY KEY, total int);\n")
+    (r / "migrations" / "000002_events.up.sql").write_text("CREATE TABLE events (at timestamptz);\n")
+    git("add", ".")
+    git("commit", "-q", "-m", "base")
+    git("checkout", "-q", "-b", "feature")
+    (r / "migrations" / "000003_note.up.sql").write_text("ALTER TABLE orders ADD COLUMN note text;\n")
+    git("add", ".")
+    git("commit", "-q", "-m", "note")
+    (r / "migrations" / "000004_index.up.sql").write_text("CREATE INDEX orders_total ON orders (total);\n")
+    return r, git
+
+
+def test_since_lints_the_change_against_everything_before(capsys, repo, monkeypatch):
+    r, _ = repo
+    monkeypatch.chdir(r)
+    code, out, err = run(capsys, "lint", "--dialect", "postgres", "--format", "json", "--since", "main", "migrations")
+    doc = json.loads(out)
+    # committed on the branch, and untracked: both are the change; 000002's missing key is history
+    assert {(Path(f["file"]).name, f["rule"]) for f in doc["findings"]} == {
+        ("000003_note.up.sql", "access-exclusive-lock"),
+        ("000004_index.up.sql", "write-blocking-lock"),
+    }
+    assert "2 changed file(s) linted, 2 unchanged file(s) replayed as history" in doc["notes"][0]
+
+
+def test_since_with_nothing_changed_passes_and_says_so(capsys, repo, monkeypatch):
+    r, git = repo
+    (r / "migrations" / "000004_index.up.sql").unlink()
+    monkeypatch.chdir(r)
+    code, out, err = run(capsys, "lint", "--dialect", "postgres", "--since", "feature", "migrations")
+    assert code == 0 and "nothing changed under the given paths" in err
+
+
+def test_since_refuses_what_is_not_a_revision(capsys, repo, monkeypatch):
+    r, _ = repo
+    monkeypatch.chdir(r)
+    code, _, err = run(capsys, "lint", "--dialect", "postgres", "--since=--output=/tmp/x", "migrations")
+    assert code == 2 and "not a revision" in err
+    code, _, err = run(capsys, "lint", "--dialect", "postgres", "--since", "no-such-branch", "migrations")
+    assert code == 2 and "no-such-branch" in err
+
+
+# ------------------------------------------------------------------ dialect
+
+
+def test_dialect_is_told_from_the_files():
+    assert detect_dialect(["CREATE TABLE `a` (id int AUTO_INCREMENT) ENGINE=InnoDB;"])[0] == "mysql"
+    assert detect_dialect(["-- MariaDB dump 10.19\nCREATE TABLE `a` (id int) ENGINE=InnoDB;"])[0] == "mariadb"
+    assert detect_dialect(["CREATE TABLE a (id bigserial, d jsonb); SELECT 1::int;"])[0] == "postgres"
+    # words in comments and strings are not marks
+    assert detect_dialect(["-- ENGINE=InnoDB `x`\nCREATE TABLE a (note text DEFAULT 'AUTO_INCREMENT');"])[0] is None
+    assert detect_dialect(["CREATE TABLE a (id int);"]) == (None, "no mark of either dialect in the files")
+
+
+def test_an_unsure_dialect_asks_for_it(capsys, tmp_path):
+    f = tmp_path / "a.sql"
+    f.write_text("CREATE TABLE a (id int PRIMARY KEY);\n")
+    code, _, err = run(capsys, "lint", f)
+    assert code == 2 and "cannot tell the SQL dialect" in err and "--dialect" in err
+    (tmp_path / "b.sql").write_text("CREATE TABLE b (id int AUTO_INCREMENT PRIMARY KEY) ENGINE=InnoDB;\n")
+    code, out, err = run(capsys, "lint", f)  # the file beside it says
+    assert code == 0 and "dialect mysql (detected from" in out and "in the files beside them" in out
+
+
+def test_a_mariadb_target_names_the_family(capsys, tmp_path):
+    f = tmp_path / "a.sql"
+    f.write_text("CREATE TABLE a (id int PRIMARY KEY);\nALTER TABLE a ADD COLUMN b int;\n")
+    code, out, err = run(capsys, "lint", "--dialect", "mysql", "--target", "mariadb-10.11", "--format", "json", f)
+    assert code == 0 and json.loads(out)["errors"] == [], err
