@@ -64,9 +64,7 @@ def explanation(cls) -> str:
 
     catalogue = load_catalogue()
     lines = [f"# {cls.code} {cls.name}", "", cls.doc(), "", "## Evidence", ""]
-    if not cls.evidence:
-        lines.append(cls.evidence_note or "No measurement supports this rule.")
-    for eid in cls.evidence:
+    for eid in cls.cited():
         e = catalogue.get(eid)
         if e is None:
             lines.append(f"- `{eid}` (missing from the catalogue)")
@@ -88,8 +86,8 @@ def explanation(cls) -> str:
         if e.limits:
             lines.append(f"Limits: {e.limits}")
         lines.append("")
-    if cls.evidence_note and cls.evidence:
-        lines.append(f"Note: {cls.evidence_note}")
+    for dialect, note in cls.unmeasured_notes().items():
+        lines.append(f"No measurement on {dialect}: {note}")
     return "\n".join(lines)
 
 

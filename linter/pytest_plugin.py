@@ -304,8 +304,8 @@ def render(findings: list, errors: list, base: Path) -> str:
         if f.evidence:
             cited = [f"{i} ({citations[i]})" if i in citations else i for i in f.evidence]
             lines.append("    evidence: " + "; ".join(cited))
-        elif f.evidence_note:
-            lines.append(f"    evidence: none ({f.evidence_note})")
+        if f.evidence_note:
+            lines.append(f"    no measurement: {f.evidence_note}")
         if f.url:
             lines.append(f"    see: {f.url}")
     count = f"{len(findings)} finding{'s' if len(findings) != 1 else ''}"

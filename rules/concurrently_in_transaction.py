@@ -51,7 +51,8 @@ class ConcurrentlyInTransaction(Rule):
     summary = "{what} cannot run inside a transaction block ({why})"
     default_severity = Severity.ERROR
     dialects = frozenset({"postgres"})
-    evidence_note = "Documented PostgreSQL behaviour (the statement is refused), not a measurement."
+    evidence = ("pg-doc-create-index-concurrently",)
+    evidence_note = "Documented PostgreSQL behaviour (the statement is refused): there is no cost to measure."
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
         what = needs_own_transaction(stmt.op)

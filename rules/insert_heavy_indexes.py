@@ -59,8 +59,13 @@ class InsertHeavyIndexes(Rule):
     name = "insert-heavy-indexes"
     summary = "Insert-heavy table {table} has {count} secondary indexes (limit {limit})"
     default_severity = Severity.WARNING
-    evidence = ("percona-2012-iibench-secondary-indexes",)
-    evidence_note = "The catalogue holds InnoDB measurements only; none is cited for PostgreSQL tables."
+    evidence = (
+        "percona-2012-iibench-secondary-indexes",
+        "tomfern-2019-mariadb-idle-indexes",
+        "klotzandrew-2019-pg-insert-indexes",
+        "postgresai-2023-over-indexing-planning",
+        "pganalyze-doc-index-write-overhead",
+    )
     options = {"max_secondary_indexes": Option(int, 2, "secondary indexes allowed on an insert-heavy table")}
 
     def check_table(self, table: Table, ctx: Context) -> Iterator[Finding]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite.lint.rule import Context, Finding, Rule, Severity
-from schemacite.locks import existing_locks, label, unseen
+from schemacite.locks import existing_locks, label, unseen, works_on_existing
+from schemacite.locks.duration import estimate, human_bytes, human_seconds
 from schemacite.model.statements import Statement
 
 
@@ -19,16 +20,33 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
     ]
     if not hits:
         return
-    heavy = [h for h in hits if h[0].rewrite or h[0].scan]
+    heavy = [h for h in hits if h[0].rewrite or h[0].scan] if works_on_existing(stmt, ctx.schema) else []
     impact, locks = (heavy or hits)[0]
-    if heavy:
+    sized = estimate(impact, ctx.schema, ctx.dialect, ctx.target) if heavy else None
+    extra: dict = {}
+    if sized is not None:
+        # the lock lasts as long as the work: an error only when that is longer than allowed
+        severity = Severity.ERROR if sized.seconds > ctx.max_lock_seconds else None
+        rows = f", {sized.rows:,} rows" if sized.rows is not None else ""
+        why = (
+            f": it {sized.work} {sized.relation} ({human_bytes(sized.bytes)}{rows}) under the lock,"
+            f" {human_seconds(sized.seconds)} at {human_bytes(sized.rate)}/s ({sized.evidence})"
+        )
+        extra = {
+            "table_rows": sized.rows,
+            "table_bytes": sized.bytes,
+            "estimated_lock_seconds": round(sized.seconds, 1),
+            "rate_evidence": sized.evidence,
+        }
+    elif heavy:
         severity = Severity.ERROR
         why = " while it " + ("rewrites the table" if impact.rewrite else "scans the table")
     else:
         severity = Severity.INFO if ctx.lock_timeout_set else None
         why = ""
     what = label(impact.operation)
-    suggestion = impact.alternative or ""
+    # the safer form (NOT VALID, CONCURRENTLY) is for work on a table that holds rows
+    suggestion = (impact.alternative or "") if works_on_existing(stmt, ctx.schema) else ""
     if not ctx.lock_timeout_set:
         wait = "SET lock_timeout" if ctx.dialect == "postgres" else "SET SESSION lock_wait_timeout"
         suggestion = (
@@ -48,7 +66,7 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
     mode = "/".join(dict.fromkeys(lk.mode if ctx.dialect == "postgres" else f"LOCK={lk.mode}" for lk in locks))
     if impact.algorithm:
         mode += f" (ALGORITHM={impact.algorithm})"
-    yield rule.finding(
+    finding = rule.finding(
         stmt.location,
         table=", ".join(tables) or None,
         index=", ".join(indexes) or None,
@@ -61,3 +79,7 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
         why=why,
         on=", ".join(names),
     )
+    if extra:
+        finding.extra.update(extra)
+        finding.evidence = tuple(dict.fromkeys((*finding.evidence, sized.evidence)))
+    yield finding

@@ -46,7 +46,20 @@ class NoPrimaryKey(Rule):
     name = "no-primary-key"
     summary = "Table {table} has no primary key"
     default_severity = Severity.WARNING
-    evidence = ("percona-2013-hidden-rowid", "pg-doc-replica-identity")
+    evidence = (
+        "percona-2013-hidden-rowid",
+        "mysql-bug-53375-rbr-no-pk-delete",
+        "cloudfoundry-2018-galera-no-pk-delete",
+        "baidu-rds-no-pk-replication-delay",
+        "mysql-doc-rbr-row-searches-hash-scan",
+        "mariadb-kb-rbr-no-primary-key",
+        "mysql-doc-innodb-hidden-row-id",
+        "mysql-wl11807-sql-require-primary-key",
+        "aiven-doc-mysql-rbr-no-pk",
+        "pg-doc-replica-identity",
+        "aws-doc-replica-identity-full",
+        "pgsql-hackers-2026-ri-full-index-selection",
+    )
 
     def check_table(self, table: Table, ctx: Context) -> Iterator[Finding]:
         if table.primary_key is not None or not table.complete or table.temporary or table.partition_of:

@@ -52,8 +52,12 @@ class UnusedIndex(Rule):
     name = "unused-index"
     summary = "Index {index} on {table} was never used since {since}"
     default_severity = Severity.WARNING
-    evidence = ("percona-2012-iibench-secondary-indexes",)
-    evidence_note = "The catalogue holds InnoDB measurements only; none is cited for PostgreSQL tables."
+    evidence = (
+        "percona-2012-iibench-secondary-indexes",
+        "tomfern-2019-mariadb-idle-indexes",
+        "klotzandrew-2019-pg-insert-indexes",
+        "postgresai-2023-over-indexing-planning",
+    )
 
     def check_table(self, table: Table, ctx: Context) -> Iterator[Finding]:
         w = table.workload

@@ -227,10 +227,18 @@ def test_unused_index_rule(dialect, tmp_path):
     ]
     heavy = result.findings[0]
     assert heavy.location.file == "mysql://ro@db1:3306/app" and heavy.location.line == 0
+    # only records that hold for the dialect, a measurement among them, the nearest own run last
+    from schemacite.evidence import load_catalogue
+
+    catalogue = load_catalogue()
+    assert heavy.evidence and all(catalogue[i].applies(dialect) for i in heavy.evidence)
+    assert heavy.evidence_note is None
     if dialect == "postgres":
-        assert heavy.evidence == () and "InnoDB" in heavy.evidence_note
+        assert "klotzandrew-2019-pg-insert-indexes" in heavy.evidence and heavy.evidence[-1].endswith(
+            "-secondary-indexes"
+        )
     else:
-        assert heavy.evidence == ("percona-2012-iibench-secondary-indexes",)
+        assert heavy.evidence[0] == "percona-2012-iibench-secondary-indexes"
 
 
 def test_snapshot_file_errors(tmp_path, capsys):
@@ -377,7 +385,10 @@ def test_mariadb_audit_findings(capsys, mariadb_server, maria_shop):
     assert re.search(
         r"has 3 secondary indexes \(limit 2\) \(20\.0k inserts vs 0 reads since \d{4}-\d\d-\d\dT", heavy["message"]
     )
-    assert [e["id"] for e in heavy["evidence"]] == ["percona-2012-iibench-secondary-indexes"]
+    ids = [e["id"] for e in heavy["evidence"]]
+    # InnoDB measurements, and our own run on the MariaDB version the audit found
+    assert ids[0] == "percona-2012-iibench-secondary-indexes" and ids[-1].startswith("schemacite-")
+    assert all("mariadb" in e["applies_to"] for e in heavy["evidence"])
 
     unused = {(f["table"], f["message"].split()[1], f["severity"]) for f in by_rule(doc, "SC107")}
     assert unused == {
@@ -560,7 +571,9 @@ def test_postgres_audit_findings(capsys, pg_server, pg_shop):
     (heavy,) = by_rule(doc, "SC102")
     assert heavy["table"] == "app.events"
     assert re.search(r"\(20\.0k inserts vs 0 reads since \d{4}-", heavy["message"])
-    assert heavy["evidence"] == [] and "InnoDB" in heavy["evidence_note"]  # no PostgreSQL measurement is cited
+    # PostgreSQL measurements only (never an InnoDB one), ours on the server's own version last
+    assert heavy["evidence"] and all(e["applies_to"] == ["postgres"] for e in heavy["evidence"])
+    assert heavy["evidence"][-1]["id"] == "schemacite-2026-pg15-secondary-indexes" and heavy["evidence_note"] is None
 
     unused = {(f["table"], f["message"].split()[1], f["severity"]) for f in by_rule(doc, "SC107")}
     assert unused == {

@@ -88,6 +88,31 @@ def parser() -> argparse.ArgumentParser:
 
     sub.add_parser("plugins", help="list loaded plugins")
 
+    evidence = sub.add_parser("evidence", help="the evidence catalogue; its experiments on your own server")
+    actions = evidence.add_subparsers(dest="action", required=True, metavar="ACTION")
+    listing = actions.add_parser("list", help="every record: id, kind, source, dialects")
+    show = actions.add_parser("show", help="one record in full")
+    show.add_argument("id")
+    reproduce = actions.add_parser(
+        "reproduce", help="run a rule's experiments on your server, inside a scratch area dropped at the end"
+    )
+    reproduce.add_argument("rule", help="rule name or code")
+    reproduce.add_argument("--dsn", required=True, help="the server: mysql://, mariadb:// or postgresql:// URL")
+    reproduce.add_argument("--rows", type=int, metavar="N", help="rows per table (default: each experiment's own)")
+    reproduce.add_argument(
+        "--threads", type=int, metavar="N", help="concurrent writers (default: each experiment's own)"
+    )
+    reproduce.add_argument(
+        "--subscriber-dsn",
+        metavar="DSN",
+        help="PostgreSQL no-primary-key: the subscriber server (default: a scratch database on the same server)",
+    )
+    reproduce.add_argument("--save", metavar="FILE", help="append the results to FILE as evidence records")
+    for p in (listing, show, reproduce):
+        p.add_argument("--format", choices=("text", "json"), default="text")
+        p.add_argument("--config", metavar="FILE")
+        p.add_argument("--no-plugins", action="store_true")
+
     locks = sub.add_parser("locks", help="what each statement locks, per server version")
     locks.add_argument("paths", nargs="*", metavar="PATH")
     _common(locks)
@@ -181,4 +206,5 @@ COMMANDS = {
     "locks": ("locks", "cmd_locks"),
     "audit": ("audit", "cmd_audit"),
     "snapshot": ("audit", "cmd_snapshot"),
+    "evidence": ("evidence", "cmd_evidence"),
 }

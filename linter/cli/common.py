@@ -39,7 +39,21 @@ def _config(args: argparse.Namespace, paths: list[str]):
         config = resolve_config(paths, getattr(args, "config", None), _overrides(args))
     except ConfigError as e:
         raise UsageError(str(e)) from None
+    use_evidence(config.evidence)
     return config
+
+
+def use_evidence(paths) -> None:
+    """Cite these catalogue files too (checked now: a bad record stops the run, exit 2)."""
+    from schemacite.evidence import load_catalogue, use_files
+
+    if not paths:
+        return
+    use_files(paths)
+    try:
+        load_catalogue()
+    except ValueError as e:
+        raise UsageError(f"evidence: {e}") from None
 
 
 def _overrides(args: argparse.Namespace) -> dict:
@@ -58,9 +72,11 @@ def _cache(args: argparse.Namespace, config):
 
 
 def _plugin_manager(args: argparse.Namespace):
-    from schemacite.lint.plugins import plugin_manager
+    from schemacite.lint.plugins import evidence_paths, plugin_manager
 
-    return plugin_manager(load_entrypoints=not getattr(args, "no_plugins", False))
+    pm = plugin_manager(load_entrypoints=not getattr(args, "no_plugins", False))
+    use_evidence(evidence_paths(pm))
+    return pm
 
 
 def _reporter(pm, fmt: str, **kw):

@@ -34,8 +34,12 @@ def cmd_lint(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     if not inputs.paths:  # --since found no changed file: a pull request without migrations
-        diagnostics([], inputs.notes)
-        print("schemacite: nothing changed under the given paths: nothing to lint", file=sys.stderr)
+        from schemacite.model.results import LintResult
+
+        empty = LintResult(
+            rules=linter.rules, notes=[*inputs.notes, "nothing changed under the given paths: nothing to lint"]
+        )
+        emit_report(args, pm, empty)  # CI steps still find the report they upload
         return 0
     result = linter.lint(inputs.paths, inputs.history, base, cache=_cache(args, config), stdin=inputs.stdin)
     result.notes[:0] = inputs.notes

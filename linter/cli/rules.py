@@ -47,8 +47,8 @@ def _rule_json(cls) -> dict:
         "status": cls.status,
         "dialects": sorted(cls.dialects),
         "options": {k: {"default": o.default, "help": o.help} for k, o in cls.options.items()},
-        "evidence": list(cls.evidence),
-        "evidence_note": cls.evidence_note,
+        "evidence": list(cls.cited()),
+        "evidence_note": cls.unmeasured_notes() or None,
         "url": cls.url(),
     }
 

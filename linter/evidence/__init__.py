@@ -10,7 +10,10 @@ Record keys (see ``catalogue.toml`` for examples):
 * ``published`` ("YYYY-MM-DD"): required unless ``kind = "documentation"`` (manual pages are
   undated; their edition goes in ``setup.document``)
 * a ``measurement`` also needs a non-empty ``setup`` table and at least one figure
-* optional: ``url``, ``authors``, ``setup``, ``figures`` (``{metric, value, note?}``), ``limits``
+* optional: ``url``, ``authors``, ``setup``, ``figures`` (``{metric, value, note?}``), ``limits``,
+  ``rules`` (the rules a measurement of one's own backs: findings of those rules cite it)
+* a figure may carry a ``quantity`` and its ``number`` (``rewrite_bytes_per_second``, ``"3.1e+07"``):
+  the rates lock estimates read
 
 Only the standard library is imported, so loading stays cheap.
 """
@@ -28,15 +31,15 @@ from pathlib import Path
 
 from schemacite.model import dialects
 
-__all__ = ["DIALECTS", "KINDS", "Evidence", "load_catalogue"]
+__all__ = ["DIALECTS", "KINDS", "Evidence", "load_catalogue", "measured_for", "rate_for", "use_files"]
 
 KINDS = frozenset({"measurement", "documentation", "reasoning"})
 DIALECTS = frozenset(dialects.DIALECTS)
 
 _REQUIRED = ("id", "kind", "title", "source", "shows", "applies_to")
-_OPTIONAL = ("published", "url", "authors", "setup", "figures", "limits")
+_OPTIONAL = ("published", "url", "authors", "setup", "figures", "limits", "rules")
 _ALLOWED = frozenset(_REQUIRED + _OPTIONAL)
-_FIGURE_KEYS = frozenset({"metric", "value", "note"})
+_FIGURE_KEYS = frozenset({"metric", "value", "note", "quantity", "number"})
 
 _SLUG = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 _BUILTIN_ID = re.compile(_SLUG)
@@ -61,6 +64,7 @@ class Evidence:
     shows: str = ""
     limits: str = ""
     applies_to: frozenset[str] = frozenset()
+    rules: tuple[str, ...] = ()
 
     def __hash__(self) -> int:  # setup is a dict; the id identifies a record
         return hash(self.id)
@@ -97,19 +101,52 @@ class Evidence:
             "shows": self.shows,
             "limits": self.limits,
             "applies_to": sorted(self.applies_to),
+            "rules": list(self.rules),
         }
+
+    def rate(self, quantity: str) -> float | None:
+        """The number of the figure measuring `quantity`, if the record has one."""
+        for f in self.figures:
+            if f.get("quantity") == quantity:
+                return float(f["number"])
+        return None
 
     def applies(self, dialect: str) -> bool:
         return dialects.canonical(dialect) in self.applies_to
 
 
+_extra: list[Path] = []  # files every load_catalogue() includes: plugins' and the config's
+
+
+def use_files(paths: Iterable[Path | str]) -> None:
+    """Include these catalogue files (plugin catalogues, `evidence = [...]` in the config, records
+    `evidence reproduce --save` wrote) in every catalogue this process loads."""
+    for path in paths:
+        if Path(path) not in _extra:
+            _extra.append(Path(path))
+    _loaded.cache_clear()
+
+
 def load_catalogue(extra_paths: Iterable[Path] = ()) -> dict[str, Evidence]:
-    """Return the catalogue keyed by id: the built-in file plus any extra (plugin) files.
+    """Return the catalogue keyed by id: the built-in files, the files `use_files` named, and any
+    extra (plugin) files.
 
     The built-in file is parsed once per process. Extra files must use namespaced ids
     (``pack:some-id``) that do not repeat an id already loaded. Bad data raises ValueError
     with ``"<path>: entry <N>: <message>"`` (N counts ``[[evidence]]`` records from 1).
     """
+    extra_paths = tuple(Path(p) for p in extra_paths)
+    if not extra_paths:
+        return dict(_loaded(tuple(_extra)))  # a copy: callers may change theirs, never the cache
+    return _load((*_extra, *extra_paths))
+
+
+@functools.lru_cache(maxsize=4)
+def _loaded(paths: tuple[Path, ...]) -> dict[str, Evidence]:
+    return _load(paths)
+
+
+def _load(extra_paths: tuple[Path, ...]) -> dict[str, Evidence]:
     catalogue = dict(_builtin())
     origin = dict.fromkeys(catalogue, "built-in catalogue")
     for path in extra_paths:
@@ -131,13 +168,64 @@ def load_catalogue(extra_paths: Iterable[Path] = ()) -> dict[str, Evidence]:
 # --- internals ---------------------------------------------------------------------------------
 
 
+BUILTIN_FILES = ("catalogue.toml", "measured.toml")  # published sources; schemacite's own measurements
+
+
 @functools.lru_cache(maxsize=1)
 def _builtin() -> dict[str, Evidence]:
-    res = resources.files(__name__).joinpath("catalogue.toml")
-    return {e.id: e for _, e in _parse(res.read_bytes(), str(res), namespaced=False)}
+    out: dict[str, Evidence] = {}
+    for name in BUILTIN_FILES:
+        res = resources.files(__name__).joinpath(name)
+        for n, e in _parse(res.read_bytes(), str(res), namespaced=False, allow_empty=True):
+            if e.id in out:
+                raise ValueError(f"{res}: entry {n}: duplicate id {e.id!r}")
+            out[e.id] = e
+    return out
 
 
-def _parse(data: bytes, where: str, *, namespaced: bool) -> list[tuple[int, Evidence]]:
+# ---- which measurements a finding cites -------------------------------------------------------
+
+
+def server_version(record: Evidence) -> tuple[int, ...]:
+    """The server version a measurement ran on, from setup.server ("PostgreSQL 15.4", "10.11.6-MariaDB")."""
+    m = re.search(r"(\d+)\.(\d+)", record.setup.get("server", ""))
+    return (int(m.group(1)), int(m.group(2))) if m else ()
+
+
+def _closest(records: list[Evidence], target: str) -> Evidence:
+    """The user's own record (namespaced id) first; else the one measured nearest the target."""
+    want = tuple(int(p) for p in re.findall(r"\d+", target.rpartition("-")[2]))
+    postgres = target.startswith("postgres")
+
+    def distance(e: Evidence) -> tuple:
+        v = server_version(e)[: 1 if postgres else 2]
+        gap = abs(v[0] - want[0]) * 100 + (abs(v[1] - want[1]) if len(v) > 1 and len(want) > 1 else 0) if v else 10**6
+        return (":" not in e.id, gap, e.id)
+
+    return min(records, key=distance)
+
+
+def measured_for(rule: str, dialect: str, target: str, catalogue: dict[str, Evidence]) -> tuple[str, ...]:
+    """The measurements of one's own (records naming `rule` in `rules`) a finding of `rule` cites:
+    per experiment, the user's own run if one is loaded, else the run nearest the target."""
+    by_tool: dict[str, list[Evidence]] = {}
+    for e in catalogue.values():
+        if rule in e.rules and e.applies(dialect):
+            by_tool.setdefault(e.setup.get("tool", e.id), []).append(e)
+    return tuple(_closest(records, target).id for _, records in sorted(by_tool.items()))
+
+
+def rate_for(quantity: str, dialect: str, target: str, catalogue: dict[str, Evidence]) -> tuple[float, Evidence] | None:
+    """(rate, record) of `quantity` measured on this dialect, from the record nearest the target
+    (the user's own first)."""
+    records = [e for e in catalogue.values() if e.applies(dialect) and e.rate(quantity) is not None]
+    if not records:
+        return None
+    best = _closest(records, target)
+    return best.rate(quantity) or 0.0, best
+
+
+def _parse(data: bytes, where: str, *, namespaced: bool, allow_empty: bool = False) -> list[tuple[int, Evidence]]:
     try:
         doc = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
@@ -148,6 +236,8 @@ def _parse(data: bytes, where: str, *, namespaced: bool) -> list[tuple[int, Evid
     if unknown:
         raise ValueError(f"{where}: unknown top-level key(s) {', '.join(unknown)} (expected [[evidence]] records)")
     records = doc.get("evidence")
+    if records is None and allow_empty:
+        return []
     if not isinstance(records, list) or not records:
         raise ValueError(f"{where}: no [[evidence]] records")
     seen: dict[str, int] = {}
@@ -220,6 +310,14 @@ def _entry(raw: dict, prefix: str, *, namespaced: bool) -> Evidence:
             raise ValueError(f"{prefix}: figure {i} must be {{ metric = ..., value = ... }} (optional note)")
         if not all(isinstance(v, str) and v.strip() for v in fig.values()):
             raise ValueError(f"{prefix}: figure {i} values must be non-empty strings")
+        if ("quantity" in fig) != ("number" in fig):
+            raise ValueError(f"{prefix}: figure {i}: quantity and number go together")
+        if "number" in fig:
+            try:
+                if not float(fig["number"]) > 0:
+                    raise ValueError
+            except ValueError:
+                raise ValueError(f"{prefix}: figure {i}: number must be a positive number") from None
 
     if kind == "measurement":
         if not setup:
@@ -239,6 +337,9 @@ def _entry(raw: dict, prefix: str, *, namespaced: bool) -> Evidence:
     limits = raw.get("limits", "")
     if not isinstance(limits, str):
         raise ValueError(f"{prefix}: limits must be a string")
+    rules = raw.get("rules", [])
+    if not isinstance(rules, list) or not all(isinstance(r, str) and r.strip() for r in rules):
+        raise ValueError(f"{prefix}: rules must be a list of rule names")
 
     return Evidence(
         id=ident,
@@ -253,6 +354,7 @@ def _entry(raw: dict, prefix: str, *, namespaced: bool) -> Evidence:
         shows=_text(raw, "shows", prefix),
         limits=limits.strip(),
         applies_to=frozenset(applies_to),
+        rules=tuple(rules),
     )
 
 

@@ -29,6 +29,8 @@ class Config:
     fail_on: Severity = Severity.WARNING
     snapshot: str | None = None  # snapshot JSON to start from
     framework: str | None = None  # the migration framework (None: detected from the files)
+    evidence: list[str] = field(default_factory=list)  # catalogue files of one's own (evidence reproduce --save)
+    max_lock_seconds: float = 5.0  # a lock estimated to last longer is an error
     pytest: bool = False
     pytest_paths: list[str] = field(default_factory=list)
     source: Path | None = None  # the file the settings came from
@@ -64,6 +66,8 @@ KEYS = {
     "fail_on",
     "snapshot",
     "framework",
+    "evidence",
+    "max_lock_seconds",
     "schema",
     "pytest",
     "pytest_paths",
@@ -123,7 +127,7 @@ def load_config(path: Path | None, overrides: dict[str, Any] | None = None) -> C
         if unknown:
             raise ConfigError(f"{path}: unknown setting(s): {', '.join(sorted(unknown))}")
         base = path.parent
-        for key in ("history", "pytest_paths"):
+        for key in ("history", "pytest_paths", "evidence"):
             if key in raw:
                 raw[key] = [_inside(base / p, path, key) for p in _as_list(raw[key], path, key)]
         if "schema" in raw:  # the name of `snapshot` before 0.2
@@ -203,6 +207,9 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
     rules = raw.get("rules", {})
     if not isinstance(rules, dict) or not all(isinstance(v, dict) for v in rules.values()):
         raise ConfigError(f"{where('rules')}: [rules] must map rule names to tables of settings")
+    mls = raw.get("max_lock_seconds", 5.0)
+    if not isinstance(mls, int | float) or isinstance(mls, bool) or mls <= 0:
+        raise ConfigError(f"{where('max_lock_seconds')}: max_lock_seconds must be a number of seconds > 0")
     msi = raw.get("max_secondary_indexes", 2)
     if not isinstance(msi, int) or isinstance(msi, bool) or msi < 0:
         raise ConfigError(f"{where('max_secondary_indexes')}: max_secondary_indexes must be a whole number >= 0")
@@ -219,6 +226,8 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
         fail_on=fail_on,
         snapshot=raw.get("snapshot"),
         framework=framework,
+        evidence=_as_list(raw.get("evidence", []), path, "evidence"),
+        max_lock_seconds=float(mls),
         pytest=bool(raw.get("pytest", False)),
         pytest_paths=_as_list(raw.get("pytest_paths", []), path, "pytest_paths"),
         source=path,

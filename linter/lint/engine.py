@@ -100,7 +100,13 @@ class Linter:
         self.active_ids = {i for r in self.rules for i in (r.name, r.code.lower())}
 
     def _context(self, schema: Schema, **kw: Any) -> Context:
-        return Context(dialect=self.config.dialect, target=self.config.target, schema=schema, **kw)
+        return Context(
+            dialect=self.config.dialect,
+            target=self.config.target,
+            schema=schema,
+            max_lock_seconds=self.config.max_lock_seconds,
+            **kw,
+        )
 
     def check_schema(self, schema: Schema, origin: list[str] | None = None) -> LintResult:
         """Table rules over a schema read from a server or a snapshot."""
@@ -123,7 +129,7 @@ class Linter:
     ) -> LintResult:
         """Lint `paths` replayed after `history`; `stdin` is (display name, bytes) of a file read
         from standard input, named among `paths` by that display name."""
-        from schemacite.locks import NO_LOCK_KINDS, existing_locks, impacts_for, label, long_work
+        from schemacite.locks import NO_LOCK_KINDS, existing_locks, impacts_for, label, long_work, on_tables
 
         run = Replay(self.config.dialect, paths, history, base, cache, self.config.framework, stdin)
         result = LintResult(rules=self.rules, files=run.reported, errors=run.errors)
@@ -165,7 +171,12 @@ class Linter:
                         if lk.blocks != "nothing"
                     ]
                     what = label(blocking[0][0].operation) if blocking else ""
-                    earlier.append(Held(stmt, what, [lk for _, lk in blocking], work))
+                    earlier.append(Held(stmt, what, on_tables([lk for _, lk in blocking], step.schema), work))
+        # a statement of an old migration that cannot be read is not the change's fault: said, not failed
+        history_errors = [e for e in result.errors if e.line > 0 and os.path.abspath(e.file) not in run.reported_set]
+        for e in history_errors:
+            result.errors.remove(e)
+            result.notes.append(f"history {e}; its changes are not replayed")
         result.framework = (run.framework.name, run.framework_why)
         result.units = run.units
         schema = run.schema
@@ -241,14 +252,28 @@ def locks_existing(stmt: Statement, schema: Schema) -> bool:
 
 
 def _run(rule: Rule, method: str, subject: Any, ctx: Context, result: LintResult, where) -> list[Finding]:
-    """A rule's findings; a rule that raises (a plugin bug) becomes a located error, and the
-    other rules and files still run."""
+    """A rule's findings, each citing its measurements; a rule that raises (a plugin bug) becomes
+    a located error, and the other rules and files still run."""
     try:
-        return list(getattr(rule, method)(subject, ctx))
+        findings = list(getattr(rule, method)(subject, ctx))
     except Exception as e:
         file, line = (where.file, where.line) if where is not None else (getattr(subject, "name", "?"), 0)
         result.errors.append(ParseError(file, line, f"rule {rule.name} ({rule.code}) failed: {e!r}"))
         return []
+    for f in findings:
+        cite_measurements(f, rule, ctx.dialect, ctx.target)
+    return findings
+
+
+def cite_measurements(f: Finding, rule: Rule, dialect: str, target: str) -> None:
+    """Add the measurements of one's own that back the rule (the user's saved runs first, else the
+    run nearest the target); a finding left citing no measurement says why."""
+    from schemacite.evidence import load_catalogue, measured_for
+
+    catalogue = load_catalogue()
+    f.evidence = tuple(dict.fromkeys((*f.evidence, *measured_for(f.rule, dialect, target, catalogue))))
+    measured = any(i in catalogue and catalogue[i].kind == "measurement" for i in f.evidence)
+    f.evidence_note = None if measured else rule.why_unmeasured(dialect)
 
 
 def resolve_config(paths: list[str], config_path: str | None = None, overrides: dict[str, Any] | None = None) -> Config:

@@ -52,6 +52,7 @@ class Context:
     work: str | None = None  # the long work the statement does itself (`locks.long_work`)
     lock_timeout_set: bool = False
     impacts: list[LockImpact] = field(default_factory=list)
+    max_lock_seconds: float = 5.0  # a lock estimated to last longer is an error
 
     @property
     def server(self) -> str:
@@ -71,7 +72,8 @@ class Rule:
     default_severity: ClassVar[Severity] = Severity.WARNING
     dialects: ClassVar[frozenset[str]] = frozenset({"mysql", "mariadb", "postgres"})
     evidence: ClassVar[tuple[str, ...]] = ()
-    evidence_note: ClassVar[str | None] = None  # said when no measurement backs the rule
+    # why no measurement backs a finding, per dialect ("*": any), said when none is cited
+    evidence_note: ClassVar[str | dict[str, str] | None] = None
     options: ClassVar[dict[str, Option]] = {}
     statement_kinds: ClassVar[frozenset[str]] = frozenset()  # empty: every kind
     status: ClassVar[str] = "stable"
@@ -90,6 +92,38 @@ class Rule:
 
     def check_suppression(self, suppression: Suppression, ctx: Context) -> Iterator[Finding]:  # pragma: no cover
         raise NotImplementedError
+
+    @classmethod
+    def cited(cls) -> tuple[str, ...]:
+        """Every record a finding of this rule may cite: its own list, then the measurements of
+        schemacite's own that name it (a finding cites those of its dialect nearest its target)."""
+        from schemacite.evidence import load_catalogue
+
+        own = [e.id for e in load_catalogue().values() if cls.name in e.rules and ":" not in e.id]
+        return tuple(dict.fromkeys((*cls.evidence, *own)))
+
+    @classmethod
+    def unmeasured_notes(cls) -> dict[str, str]:
+        """Why no measurement backs the rule, per dialect that has none."""
+        from schemacite.evidence import load_catalogue
+
+        catalogue = load_catalogue()
+        out = {}
+        for dialect in sorted(cls.dialects):
+            if not any(
+                catalogue[i].kind == "measurement" and catalogue[i].applies(dialect)
+                for i in cls.cited()
+                if i in catalogue
+            ):
+                out[dialect] = cls.why_unmeasured(dialect)
+        return out
+
+    @classmethod
+    def why_unmeasured(cls, dialect: str) -> str:
+        note = cls.evidence_note
+        if isinstance(note, dict):
+            note = note.get(dialect) or note.get("*")
+        return note or f"No measurement in the catalogue backs {cls.name} on {dialect}."
 
     @classmethod
     def defines(cls, method: str) -> bool:
@@ -135,7 +169,6 @@ class Rule:
             index=index,
             suggestion=suggestion,
             evidence=ids,
-            evidence_note=self.evidence_note,
             url=self.url(),
             sql=sql,
             extra={"identity": identity} if identity else {},

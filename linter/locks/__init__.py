@@ -99,9 +99,10 @@ def existing_locks(impact: LockImpact, schema, statement=None) -> list[Lock]:
     """The locks of `impact` on relations that exist before this change.
 
     Tables created earlier in the change harm nobody when locked. With `statement` given, a
-    `DROP/ALTER ... IF EXISTS` of an object the model has never seen is not known to exist
-    either (a dump's `DROP TABLE IF EXISTS` preamble, an idempotent migration): it locks nothing
-    we can name.
+    `DROP ... IF EXISTS` of an object the model has never seen is not known to exist either (a
+    dump's `DROP TABLE IF EXISTS` preamble, an idempotent migration): it locks nothing we can
+    name. An `ALTER TABLE IF EXISTS` of a table never seen is judged (it exists in production),
+    unless the replay dropped that table.
     """
     if_exists = statement is not None and statement.if_exists
     out = []
@@ -109,8 +110,11 @@ def existing_locks(impact: LockImpact, schema, statement=None) -> list[Lock]:
         table = schema.tables.get(lk.relation) or schema.index_owner(lk.relation)
         if table is not None and table.new or table is None and lk.relation in schema.fresh:
             continue
+        # a dump's DROP ... IF EXISTS preamble drops what may not be there; an ALTER TABLE IF EXISTS
+        # changes a table that exists, unless the replay dropped it
         if if_exists and table is None and not schema.knows(lk.relation):
-            continue
+            if statement.kind.startswith("drop") or lk.relation in schema.gone:
+                continue
         out.append(lk)
     return out
 
@@ -137,8 +141,28 @@ def long_work(statement, schema, impacts: list[LockImpact]) -> str | None:
         return f"INSERT ... SELECT reading {read}"
     if isinstance(op, CopyFrom) and existing(op.into):
         return f"COPY into {op.into}"
+    if not works_on_existing(statement, schema):
+        return None  # a new table is empty: rewriting, indexing or validating it is quick
     for impact in impacts:
-        for lk in impact.locks:
-            if existing(lk.relation) and (impact.rewrite or impact.scan):
-                return f"{label(impact.operation)} {'rewrites' if impact.rewrite else 'scans'} {lk.relation}"
+        if impact.rewrite or impact.scan:
+            return f"{label(impact.operation)} {'rewrites' if impact.rewrite else 'scans'} {statement.table}"
     return None
+
+
+def on_tables(locks: list[Lock], schema) -> list[Lock]:
+    """The locks, an index's counted on its table (a lock on an index keeps its table's queries
+    from planning; the table is what they wait for)."""
+    out = []
+    for lk in locks:
+        owner = None if lk.relation in schema.tables else schema.index_owner_key(lk.relation)
+        out.append(Lock(owner, lk.mode, lk.blocks) if owner else lk)
+    return out
+
+
+def works_on_existing(statement, schema) -> bool:
+    """Whether the table a statement rewrites, indexes or validates existed before the change: a
+    foreign key added to a table created earlier in the change scans that empty table, whatever
+    the table it references holds."""
+    name = statement.table
+    table = schema.tables.get(name) if name else None
+    return not (table is not None and table.new)

@@ -236,6 +236,8 @@ class Schema:
     origin: str = "sql"
     # views and sequences the current deploy created: like new tables, nobody uses them yet
     fresh: set[str] = field(default_factory=set, repr=False, compare=False)
+    # tables the replay dropped: an ALTER TABLE IF EXISTS of one of them changes nothing
+    gone: set[str] = field(default_factory=set, repr=False, compare=False)
     _lookup: _Lookup | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> Schema:
@@ -244,6 +246,7 @@ class Schema:
             tables={k: t.copy() for k, t in self.tables.items()},
             views=dict(self.views),
             fresh=set(self.fresh),
+            gone=set(self.gone),
             _lookup=None,
         )
 

@@ -30,10 +30,9 @@ def finding_text(f: Finding) -> str:
     text = f.message.rstrip()
     if f.suggestion:
         text = f"{text}{'' if text.endswith(('.', '!', '?')) else '.'} {f.suggestion.strip()}"
-    if f.evidence:
-        cite = "evidence: " + ", ".join(f.evidence)
-    else:
-        cite = "evidence: none" + (f" ({f.evidence_note})" if f.evidence_note else "")
+    cite = "evidence: " + (", ".join(f.evidence) or "none")
+    if f.evidence_note:
+        cite += f"; no measurement: {f.evidence_note}"
     if f.url:
         cite += f"; see {f.url}"
     return f"{text} ({cite})"

@@ -42,10 +42,9 @@ def failure_text(f: Finding) -> str:
     lines = [f"{f.location}: {f.code} {f.rule} [{f.severity}] {f.message}"]
     if f.suggestion:
         lines.append(f"suggestion: {f.suggestion}")
-    if f.evidence:
-        lines.append("evidence: " + ", ".join(f.evidence))
-    else:
-        lines.append("evidence: none" + (f" ({f.evidence_note})" if f.evidence_note else ""))
+    lines.append("evidence: " + (", ".join(f.evidence) or "none"))
+    if f.evidence_note:
+        lines.append(f"no measurement: {f.evidence_note}")
     if f.url:
         lines.append(f"see: {f.url}")
     return "\n".join(lines)

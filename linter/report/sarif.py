@@ -52,18 +52,17 @@ def evidence_record(entry_id: str, catalogue: dict[str, Any]) -> dict[str, Any]:
 def evidence_markdown(rule: type[Rule], catalogue: dict[str, Any]) -> str:
     """The generated `## Evidence` section for a rule."""
     lines = ["## Evidence"]
-    for entry_id in rule.evidence:
+    for entry_id in rule.cited():
         entry = catalogue.get(entry_id)
         if entry is None:
             lines.append(f"- `{entry_id}`")
             continue
         title = f"[{entry.title}]({entry.url})" if entry.url else entry.title
         lines.append(f"- `{entry_id}`: {title} ({entry.citation()})")
-    if not rule.evidence:
-        lines.append(rule.evidence_note or "No measurement is catalogued for this rule.")
-    elif rule.evidence_note:
+    notes = rule.unmeasured_notes()
+    if notes:
         lines.append("")
-        lines.append(rule.evidence_note)
+        lines += [f"No measurement on {dialect}: {note}" for dialect, note in notes.items()]
     return "\n".join(lines)
 
 
@@ -84,8 +83,8 @@ def rule_descriptor(rule: type[Rule], catalogue: dict[str, Any]) -> dict[str, An
         "helpUri": rule.url(),
         "defaultConfiguration": {"level": LEVELS[Severity(rule.default_severity)]},
         "properties": {
-            "evidence": [evidence_record(i, catalogue) for i in rule.evidence],
-            **({"evidenceNote": rule.evidence_note} if rule.evidence_note else {}),
+            "evidence": [evidence_record(i, catalogue) for i in rule.cited()],
+            **({"evidenceNote": rule.unmeasured_notes()} if rule.unmeasured_notes() else {}),
             "status": rule.status,
             "dialects": sorted(rule.dialects),
             "tags": ["schema", *sorted(rule.dialects)],
@@ -152,6 +151,13 @@ def message_text(f: Finding) -> str:
 
 def sarif_result(f: Finding, rule_index: int, suppressed: bool) -> dict[str, Any]:
     properties: dict[str, Any] = {"evidence": list(f.evidence), "severity": str(f.severity)}
+    for key, name in (
+        ("table_rows", "tableRows"),
+        ("table_bytes", "tableBytes"),
+        ("estimated_lock_seconds", "estimatedLockSeconds"),
+    ):
+        if f.extra.get(key) is not None:
+            properties[name] = f.extra[key]
     if f.table:
         properties["table"] = f.table
     if f.index:

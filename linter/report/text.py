@@ -60,8 +60,8 @@ class TextReporter(Reporter):
         cites = _citations(f)
         if cites:
             lines.append(("evidence: ", "dim", "; ".join(cites)))
-        elif f.evidence_note:
-            lines.append(("evidence: ", "dim", "none; " + f.evidence_note))
+        if f.evidence_note:
+            lines.append(("no measurement: ", "dim", f.evidence_note))
         return lines
 
     def _render_plain(self, result: LintResult, out: IO[str]) -> None:

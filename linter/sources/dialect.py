@@ -30,6 +30,7 @@ POSTGRES_MARKS = {
     ":: casts": re.compile(r"\w::\w"),
     "$$ bodies": re.compile(r"\$(\w*)\$"),
     "SERIAL": re.compile(r"\b(big|small)?serial\b", re.I),
+    "GENERATED AS IDENTITY": re.compile(r"\bgenerated\s+(always|by\s+default)\s+as\s+identity\b", re.I),
     "jsonb/timestamptz/bytea": re.compile(r"\b(jsonb|timestamptz|bytea|tsvector|uuid\[\]|text\[\])", re.I),
     "plpgsql": re.compile(r"\bplpgsql\b", re.I),
     "CREATE EXTENSION": re.compile(r"\bcreate\s+extension\b", re.I),

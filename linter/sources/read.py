@@ -73,6 +73,11 @@ def read_sql_file(path: str, dialect: str, cache=None, framework=None, data: byt
 
 def _decode(raw: bytes, path: str) -> str | ParsedFile:
     """The file's text, or a ParsedFile holding why it is not SQL text."""
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with its byte order mark (Windows editors)
+        try:
+            return raw.decode("utf-16").replace("\r\n", "\n")
+        except UnicodeDecodeError:
+            return ParsedFile(path, errors=[ParseError(path, 0, "not valid UTF-16 after its byte order mark")])
     if b"\0" in raw[:8192]:
         return ParsedFile(path, errors=[ParseError(path, 0, "binary file, not SQL")])
     try:

@@ -138,6 +138,7 @@ def _create_like(schema: Schema, stmt: Statement, new: bool) -> None:
 def _drop_table(schema: Schema, stmt: Statement, new: bool) -> None:
     for key in stmt.op.relations():
         schema.tables.pop(key, None)
+        schema.gone.add(key)
 
 
 def _rename_table(schema: Schema, stmt: Statement, new: bool) -> None:

@@ -94,6 +94,8 @@ class Liquibase(Framework):
 
     def units(self, path: str, text: str) -> list[Unit]:
         marks = [(text.count("\n", 0, m.start()) + 1, m.group(1), m.group(2)) for m in _CHANGESET.finditer(text)]
+        if not marks and not LIQUIBASE_HEADER.match(text):  # a plain SQL file a changelog includes
+            return [Unit(_stem(path), transaction="unit", why="Liquibase runs an included SQL file as one changeset")]
         units = []
         if not marks or marks[0][0] > 1:
             units.append(

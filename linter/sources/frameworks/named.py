@@ -156,16 +156,24 @@ class Sqitch(Framework):
         return "deploy" in parts[:-1] and not any(p in ("revert", "verify") for p in parts[:-1])
 
     def order(self, files: list[str]) -> list[str]:
+        """Each script at its place in the plan of its own project (a nested project has its own
+        sqitch.plan); projects in the order of their plans' paths; scripts no plan names last."""
+        plans: dict[str, int] = {}
         ranks: dict[str, int] = {}
         for f in files:
             plan = sqitch_plan(f)
-            if plan is None:
+            if plan is None or plan in plans:
                 continue
+            plans[plan] = len(plans)
             top = os.path.dirname(plan)
-            for n, change in enumerate(_plan_changes(plan)):
-                ranks.setdefault(os.path.join(top, "deploy", change + ".sql"), n)
-            break
-        return sorted(files, key=lambda f: (ranks.get(os.path.abspath(f), len(ranks)), f))
+            for n, script in enumerate(_plan_scripts(plan)):
+                ranks.setdefault(os.path.join(top, "deploy", script), n)
+
+        def key(f: str) -> tuple:
+            plan = sqitch_plan(f)
+            return (sorted(plans).index(plan) if plan in plans else len(plans), ranks.get(os.path.abspath(f), 10**9), f)
+
+        return sorted(files, key=key)
 
 
 def sqitch_plan(path: str) -> str | None:
@@ -182,21 +190,32 @@ def sqitch_plan(path: str) -> str | None:
     return None
 
 
-def _plan_changes(plan: str) -> list[str]:
-    """Change names in plan order (pragmas, tags, comments and blank lines left out)."""
+def _plan_scripts(plan: str) -> list[str]:
+    """The deploy scripts of a plan in deploy order. A reworked change appears more than once:
+    each earlier appearance runs the script frozen under the first tag after it
+    (`name@tag.sql`), the last one runs `name.sql`."""
     try:
         with open(plan, encoding="utf-8") as f:
             lines = f.read().splitlines()
     except OSError:
         return []
-    out = []
+    entries: list[tuple[str, str]] = []  # ("change", name) | ("tag", name)
     for line in lines:
         line = line.strip()
-        if not line or line[0] in "%@#":
+        if not line or line[0] in "%#":
             continue
-        name = line.lstrip("+-").split()[0]
-        out.append(name)
-    return out
+        if line[0] == "@":
+            entries.append(("tag", line[1:].split()[0]))
+        else:
+            entries.append(("change", line.lstrip("+-").split()[0]))
+    scripts = []
+    for n, (kind, name) in enumerate(entries):
+        if kind != "change":
+            continue
+        reworked_later = any(k == "change" and other == name for k, other in entries[n + 1 :])
+        tag = next((other for k, other in entries[n + 1 :] if k == "tag"), None) if reworked_later else None
+        scripts.append(f"{name}@{tag}.sql" if tag else f"{name}.sql")
+    return scripts
 
 
 GOLANG_MIGRATE = GolangMigrate(

@@ -1,0 +1,157 @@
+"""What every insert pays: for each secondary index, and for the key InnoDB clusters on."""
+
+from __future__ import annotations
+
+import random
+
+from schemacite.evidence.experiments import Area, Experiment, Figure, execute, in_parallel, rate
+
+BATCH = 100  # rows per INSERT statement, each its own transaction (autocommit)
+INDEX_COUNTS = (0, 1, 3, 5)
+
+
+def _columns(area: Area) -> str:
+    ident = (
+        "id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
+        if area.postgres
+        else "id bigint NOT NULL AUTO_INCREMENT PRIMARY KEY"
+    )
+    return f"{ident}, c1 int NOT NULL, c2 int NOT NULL, c3 int NOT NULL, c4 int NOT NULL, c5 int NOT NULL, pad char(60) NOT NULL"
+
+
+def _insert_rows(area: Area, table: str, rows: int, writers: int, values) -> float:
+    """Seconds for `writers` sessions to insert `rows` rows together, BATCH rows per statement."""
+    per_writer = rows // writers
+
+    def work(conn, n: int) -> None:
+        rng = random.Random(n)
+        done = 0
+        while done < per_writer:
+            size = min(BATCH, per_writer - done)
+            execute(conn, f"INSERT INTO {table} {values(rng, size, n, done)}")
+            done += size
+
+    return in_parallel(area, writers, work)
+
+
+def _random_values(rng: random.Random, size: int, writer: int, start: int) -> str:
+    rows = (
+        f"({rng.randrange(1 << 30)},{rng.randrange(1 << 30)},{rng.randrange(1 << 30)},"
+        f"{rng.randrange(1 << 30)},{rng.randrange(1 << 30)},'{'x' * 60}')"
+        for _ in range(size)
+    )
+    return "(c1, c2, c3, c4, c5, pad) VALUES " + ",".join(rows)
+
+
+def secondary_indexes(area: Area, rows: int, threads: tuple[int, ...]) -> list[Figure]:
+    figures: list[Figure] = []
+    for writers in threads:
+        base = None
+        for count in INDEX_COUNTS:
+            table = area.q(f"ins_{count}_{writers}")
+            conn = area.connect()
+            execute(conn, f"CREATE TABLE {table} ({_columns(area)})")
+            for i in range(1, count + 1):
+                execute(conn, f"CREATE INDEX ins_{count}_{writers}_c{i} ON {table} (c{i})")
+            seconds = _insert_rows(area, table, rows, writers, _random_values)
+            per_second = rows / seconds
+            base = base or per_second
+            share = f" ({per_second / base:.0%} of the rate without secondary indexes)" if count else ""
+            figures.append(
+                Figure(
+                    f"rows inserted per second, {count} secondary index{'es' if count != 1 else ''}, "
+                    f"{writers} writer{'s' if writers != 1 else ''}",
+                    rate(rows, seconds) + share,
+                    quantity=f"insert_rows_per_second_{count}_indexes_{writers}_writers",
+                    number=per_second,
+                )
+            )
+            execute(conn, f"DROP TABLE {table}")
+            conn.close()
+    return figures
+
+
+def _plan_indexes(dialect: str, rows: int, threads: tuple[int, ...]) -> str:
+    tables = len(INDEX_COUNTS) * len(threads)
+    return (
+        f"{tables} tables of {rows:,} rows each (about {rows * 100 / 1e6:,.0f} MB each with their indexes), "
+        f"inserted {BATCH} rows per statement by {' then '.join(map(str, threads))} writer(s); each table is dropped "
+        "after its run"
+    )
+
+
+SECONDARY_INDEXES = Experiment(
+    name="secondary-indexes",
+    title="Insert throughput with 0, 1, 3 and 5 secondary indexes",
+    rules=("insert-heavy-indexes", "unused-index"),
+    dialects=frozenset({"postgres", "mysql", "mariadb"}),
+    default_rows=200_000,
+    default_threads=(1, 4),
+    shows="Every secondary index is written by every insert: throughput falls as indexes are added.",
+    limits="Random integer keys on a table that fits in memory, on the machine named in setup; a table larger "
+    "than memory (iiBench's case) pays more per index, as index pages must be read before they are written.",
+    plan=_plan_indexes,
+    run=secondary_indexes,
+)
+
+
+# ---------------------------------------------------------------- InnoDB: which key the rows cluster on
+
+KEYS = {
+    "primary key": "id bigint NOT NULL AUTO_INCREMENT PRIMARY KEY, k bigint NOT NULL",
+    "NOT NULL unique key only": "k bigint NOT NULL, UNIQUE KEY k (k)",
+    "no key": "k bigint NOT NULL",
+}
+
+
+def _keyed_values(rng: random.Random, size: int, writer: int, start: int) -> str:
+    # k unique across writers (the unique-key table clusters on it), ascending within a writer
+    rows = (f"({writer * 10**12 + start + i},{rng.randrange(1 << 30)},'{'x' * 60}')" for i in range(size))
+    return "(k, a, pad) VALUES " + ",".join(rows)
+
+
+def clustered_keys(area: Area, rows: int, threads: tuple[int, ...]) -> list[Figure]:
+    figures: list[Figure] = []
+    for writers in threads:
+        for n, (label, key) in enumerate(KEYS.items()):
+            table = area.q(f"keys_{n}_{writers}")
+            conn = area.connect()
+            execute(conn, f"CREATE TABLE {table} ({key}, a int NOT NULL, pad char(60) NOT NULL) ENGINE=InnoDB")
+            seconds = _insert_rows(area, table, rows, writers, _keyed_values)
+            figures.append(
+                Figure(
+                    f"rows inserted per second, {label}, {writers} writer{'s' if writers != 1 else ''}",
+                    rate(rows, seconds),
+                    quantity=f"insert_rows_per_second_{['pk', 'unique', 'none'][n]}_{writers}_writers",
+                    number=rows / seconds,
+                )
+            )
+            execute(conn, f"DROP TABLE {table}")
+            conn.close()
+    return figures
+
+
+def _plan_keys(dialect: str, rows: int, threads: tuple[int, ...]) -> str:
+    return (
+        f"{len(KEYS) * len(threads)} InnoDB tables of {rows:,} rows each (about {rows * 90 / 1e6:,.0f} MB each), "
+        f"inserted {BATCH} rows per statement by {' then '.join(map(str, threads))} writer(s); each table is dropped "
+        "after its run"
+    )
+
+
+CLUSTERED_KEYS = Experiment(
+    name="clustered-keys",
+    title="InnoDB insert throughput with a primary key, with only a NOT NULL unique key, and with neither",
+    rules=("no-primary-key",),
+    dialects=frozenset({"mysql", "mariadb"}),
+    default_rows=200_000,
+    default_threads=(1, 4, 8),
+    shows="InnoDB clusters rows on the primary key, else on the first NOT NULL unique key, else on a hidden "
+    "row id: the figures compare insert throughput in the three cases as writers are added.",
+    limits="Rows arrive in key order per writer, in tables that fit in memory; the hidden row id's cost is a "
+    "shared counter, so it shows, if at all, with many writers on many cores, which a small machine does not have.",
+    plan=_plan_keys,
+    run=clustered_keys,
+)
+
+EXPERIMENTS = [SECONDARY_INDEXES, CLUSTERED_KEYS]

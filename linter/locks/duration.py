@@ -1,0 +1,78 @@
+"""How long a lock lasts: a table's size divided by the rate its work was measured at.
+
+A rewrite, an index build or a validating scan holds its lock for as long as it reads the
+table. When the model knows the table's size (a snapshot or an audit read it from the
+catalog: PostgreSQL relpages and reltuples, InnoDB data_length and rows), the estimate is that
+size over the rate measured for the same work on the same server family: the user's own
+`evidence reproduce --save` record when the config loads one, else schemacite's own measurement
+on the server version nearest the target. Figures, not policy: the rules decide what to do
+with them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from schemacite.locks import LockImpact
+
+
+@dataclass(frozen=True)
+class Estimate:
+    relation: str
+    rows: int | None
+    bytes: int
+    work: str  # "rewrites", "builds an index over", "scans"
+    seconds: float
+    rate: float  # bytes per second
+    evidence: str  # the record the rate comes from
+    measured_on: str  # its server
+
+
+def quantity(impact: LockImpact, dialect: str) -> tuple[str, str]:
+    """(the rate that applies, the work in words)."""
+    if impact.rewrite:
+        if dialect != "postgres" and impact.algorithm != "COPY":
+            return "rebuild_bytes_per_second", "rebuilds"
+        return "rewrite_bytes_per_second", "rewrites"
+    if "index" in impact.operation or "unique" in impact.operation or "primary_key" in impact.operation:
+        return "index_bytes_per_second", "builds an index over"
+    return "scan_bytes_per_second", "scans"
+
+
+def estimate(impact: LockImpact, schema, dialect: str, target: str) -> Estimate | None:
+    """The time `impact`'s work keeps its lock, for the largest table of known size it locks."""
+    if not (impact.rewrite or impact.scan):
+        return None
+    sized = []
+    for lk in impact.locks:
+        table = schema.tables.get(lk.relation) or schema.index_owner(lk.relation)
+        if table is not None and not table.new and table.bytes:
+            sized.append((table.bytes, table.rows, lk.relation))
+    if not sized:
+        return None
+    size, rows, relation = max(sized)
+    from schemacite.evidence import load_catalogue, rate_for
+
+    wanted, work = quantity(impact, dialect)
+    found = rate_for(wanted, dialect, target, load_catalogue())
+    if found is None:
+        return None
+    rate, record = found
+    return Estimate(relation, rows, size, work, size / rate, rate, record.id, record.setup.get("server", ""))
+
+
+def human_seconds(seconds: float) -> str:
+    if seconds < 1:
+        return "under a second"
+    if seconds < 90:
+        return f"about {seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"about {seconds / 60:.0f} min"
+    return f"about {seconds / 3600:.1f} h"
+
+
+def human_bytes(n: float) -> str:
+    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}" if n < size * 10 else f"{n / size:.0f} {unit}"
+    return f"{n:.0f} bytes"
