@@ -297,3 +297,104 @@ def test_a_mariadb_target_names_the_family(capsys, tmp_path):
     f.write_text("CREATE TABLE a (id int PRIMARY KEY);\nALTER TABLE a ADD COLUMN b int;\n")
     code, out, err = run(capsys, "lint", "--dialect", "mysql", "--target", "mariadb-10.11", "--format", "json", f)
     assert code == 0 and json.loads(out)["errors"] == [], err
+
+
+# ------------------------------------------------------------------ found by linting real projects
+
+
+def test_sqitch_reworked_changes_and_nested_projects_keep_their_plan_order(tmp_path):
+    from schemacite.sources.frameworks import FRAMEWORKS
+
+    top = tmp_path / "schema"
+    (top / "deploy").mkdir(parents=True)
+    (top / "sqitch.plan").write_text(
+        "%project=p\nz 2024-01-01T00:00:00Z A <a@b> # z\na 2024-01-02T00:00:00Z A <a@b> # a\n"
+        "@t1 2024-01-03T00:00:00Z A <a@b> # tag\na [a@t1] 2024-01-04T00:00:00Z A <a@b> # a again\n"
+    )
+    for name in ("z", "a@t1", "a"):
+        (top / "deploy" / f"{name}.sql").write_text("SELECT 1;\n")
+    base = top / "baseline"
+    (base / "deploy").mkdir(parents=True)
+    (base / "sqitch.plan").write_text(
+        "%project=b\nb2 2024-01-01T00:00:00Z A <a@b> #\nb1 2024-01-02T00:00:00Z A <a@b> #\n"
+    )
+    for name in ("b1", "b2"):
+        (base / "deploy" / f"{name}.sql").write_text("SELECT 1;\n")
+    files = sorted(str(p) for p in tmp_path.rglob("*.sql"))
+    order = [Path(f).relative_to(tmp_path).as_posix() for f in FRAMEWORKS["sqitch"].order(files)]
+    assert order == [
+        "schema/baseline/deploy/b2.sql",
+        "schema/baseline/deploy/b1.sql",
+        "schema/deploy/z.sql",
+        "schema/deploy/a@t1.sql",  # the frozen script runs where the change first appears
+        "schema/deploy/a.sql",
+    ]
+
+
+def test_liquibase_runs_an_included_file_without_its_header_as_one_changeset(capsys, tmp_path):
+    (tmp_path / "a.sql").write_text(
+        "--liquibase formatted sql\n--changeset a:1\nCREATE TABLE t (id int primary key, c char(3));\n"
+    )
+    (tmp_path / "b.sql").write_text("ALTER TABLE t ALTER COLUMN c TYPE varchar(3) USING c::varchar(3);\n")
+    code, out, _ = run(capsys, "lint", "--dialect", "postgres", "--format", "json", tmp_path)
+    doc = json.loads(out)
+    assert doc["framework"]["name"] == "liquibase"
+    assert [(Path(f["file"]).name, f["rule"]) for f in doc["findings"]] == [("b.sql", "access-exclusive-lock")]
+
+
+def test_a_foreign_key_from_a_table_the_change_created_is_not_long_work(capsys, tmp_path):
+    h = tmp_path / "h.sql"
+    h.write_text("CREATE TABLE court (id int primary key);\nCREATE TABLE docket (id int primary key);\n")
+    m = tmp_path / "m.sql"
+    m.write_text(
+        "BEGIN;\nCREATE TABLE transfer (id int primary key, court_id int, docket_id int);\n"
+        "ALTER TABLE transfer ADD CONSTRAINT f1 FOREIGN KEY (court_id) REFERENCES court (id);\n"
+        "ALTER TABLE transfer ADD CONSTRAINT f2 FOREIGN KEY (docket_id) REFERENCES docket (id);\nCOMMIT;\n"
+    )
+    code, out, _ = run(capsys, "lint", "--dialect", "postgres", "--format", "json", "--history", h, m)
+    findings = json.loads(out)["findings"]
+    # the referenced tables are locked briefly (SC105), the new table's check is no scan worth a word
+    assert [(f["line"], f["rule"]) for f in findings] == [(3, "write-blocking-lock"), (4, "write-blocking-lock")]
+    assert all("scan" not in f["message"] and "NOT VALID" not in (f["suggestion"] or "") for f in findings)
+
+
+def test_a_lock_on_an_index_counts_on_its_table(capsys, tmp_path):
+    h = tmp_path / "h.sql"
+    h.write_text("CREATE TABLE q (a int NOT NULL, b int NOT NULL);\nCREATE UNIQUE INDEX q_ab ON q (a, b);\n")
+    m = tmp_path / "m.sql"
+    m.write_text("BEGIN;\nDROP INDEX IF EXISTS q_ab;\nALTER TABLE q ADD PRIMARY KEY (a, b);\nCOMMIT;\n")
+    code, out, _ = run(capsys, "lint", "--dialect", "postgres", "--format", "json", "--history", h, m)
+    assert "lock-held-during-long-work" not in {f["rule"] for f in json.loads(out)["findings"]}
+
+
+def test_utf16_files_are_read(capsys, tmp_path):
+    f = tmp_path / "a.sql"
+    f.write_bytes("CREATE TABLE é (v int);\n".encode("utf-16"))
+    code, out, err = run(capsys, "lint", "--dialect", "postgres", f)
+    assert code == 1 and "Table é has no primary key" in out and err == ""
+
+
+def test_an_unreadable_statement_in_the_history_is_a_note(capsys, tmp_path):
+    h = tmp_path / "h.sql"
+    h.write_text("CREATE TABLE t (id int primary key);\nALTER TABLE;\n")
+    m = tmp_path / "m.sql"
+    m.write_text("ALTER TABLE t ADD COLUMN v int;\n")
+    code, out, err = run(capsys, "lint", "--dialect", "postgres", "--history", h, m)
+    assert code == 1 and f"note: history {h}:2:" in err and "its changes are not replayed" in err
+    code, out, err = run(capsys, "lint", "--dialect", "postgres", h)  # linted itself: an error
+    assert code == 2 and f"error: {h}:2:" in err
+
+
+def test_since_with_nothing_changed_still_writes_the_report(capsys, repo, monkeypatch, tmp_path):
+    r, _ = repo
+    (r / "migrations" / "000004_index.up.sql").unlink()
+    monkeypatch.chdir(r)
+    report = tmp_path / "report.sarif"
+    code, out, err = run(
+        capsys, "lint", "--dialect", "postgres", "--since", "feature", "--format", "sarif", "-o", report, "migrations"
+    )
+    assert code == 0 and json.loads(report.read_text())["runs"][0]["results"] == []
+    code, out, err = run(
+        capsys, "lint", "--dialect", "postgres", "--since", "feature", "--format", "json", "migrations"
+    )
+    assert code == 0 and json.loads(out)["findings"] == []

@@ -69,6 +69,10 @@ class Area:
         return f'"{self.name}"."{table}"' if self.postgres else f"`{self.name}`.`{table}`"
 
 
+def number(figures: list[Figure], quantity: str) -> float | None:
+    return next((f.number for f in figures if f.quantity == quantity), None)
+
+
 def execute(conn: Any, sql: str, params: tuple | None = None) -> list[tuple]:
     """Run one statement on either driver; the rows it returns, if any."""
     if hasattr(conn, "cursor") and not hasattr(conn, "execute"):  # mysqlclient
@@ -170,6 +174,8 @@ class Experiment:
     run: Callable[..., list[Figure]]  # (area, rows, threads) -> figures
     default_threads: tuple[int, ...] = (1,)
     needs_subscriber: bool = False
+    # what the run's own figures show, in a sentence (else `shows`)
+    conclude: Callable[[list[Figure], str], str] | None = None
 
 
 def registry() -> dict[str, Experiment]:
@@ -267,7 +273,7 @@ class Outcome:
                 "workload": f"{self.rows:,} rows, {' and '.join(map(str, self.threads))} writer(s)",
             },
             "figures": [f.as_dict() for f in self.figures],
-            "shows": e.shows,
+            "shows": e.conclude(self.figures, self.server) if e.conclude else e.shows,
             "limits": e.limits,
         }
 

@@ -17,7 +17,7 @@ import contextlib
 import time
 from typing import Any
 
-from schemacite.evidence.experiments import Area, Experiment, ExperimentError, Figure, execute, rate
+from schemacite.evidence.experiments import Area, Experiment, ExperimentError, Figure, execute, number, rate
 from schemacite.locks import scratch
 
 UPDATES = 2_000  # single-row UPDATEs per table, each its own transaction
@@ -196,6 +196,28 @@ def _plan(dialect: str, rows: int, threads: tuple[int, ...]) -> str:
     )
 
 
+def _conclude(figures: list[Figure], server: str) -> str:
+    pk = number(figures, "replicated_updates_per_second_pk")
+    full = number(figures, "replicated_updates_per_second_full")
+    refused = (
+        "; without any replica identity the publisher refused the UPDATE"
+        if any("refused" in f.value for f in figures)
+        else ""
+    )
+    if not pk or not full:
+        return f"On {server}{refused}."
+    if full < pk * 0.5:
+        return (
+            f"On {server}, the subscriber applied the updates of the REPLICA IDENTITY FULL table {pk / full:.0f} times "
+            f"more slowly than those of the table with a primary key: it found each changed row by a sequential scan, "
+            f"not through the index on id{refused}."
+        )
+    return (
+        f"On {server}, the subscriber found the changed rows of the REPLICA IDENTITY FULL table through its index on "
+        f"id and kept pace with the primary-key table ({full / pk:.0%} of its rate){refused}."
+    )
+
+
 REPLICA_IDENTITY = Experiment(
     name="replica-identity",
     title="Logical replication of UPDATEs to a table with and without a primary key",
@@ -210,6 +232,7 @@ REPLICA_IDENTITY = Experiment(
     plan=_plan,
     run=replica_identity,
     needs_subscriber=True,
+    conclude=_conclude,
 )
 
 EXPERIMENTS = [REPLICA_IDENTITY]
