@@ -415,7 +415,9 @@ def test_mariadb_audit_text_shows_the_figures(capsys, mariadb_server, maria_shop
     assert out.startswith(f"mariadb://root@127.0.0.1:{mariadb_server.port}/{maria_shop}\n")
     assert "  - warning SC102 insert-heavy-indexes Insert-heavy table audit_shop.events has 3 secondary indexes" in out
     assert "(20.0k inserts vs 0 reads since " in out
-    assert "evidence: percona-2012-iibench-secondary-indexes (Percona 2012" in out
+    # our own run on the audited server's family first, then the published ones
+    assert "evidence: schemacite-2026-mariadb1011-secondary-indexes (schemacite 2026 · 10.11" in out
+    assert "percona-2012-iibench-secondary-indexes (Percona 2012 · Percona Server 5.5.22-55)" in out
     assert "\x1b[" not in out
 
 

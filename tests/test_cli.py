@@ -35,7 +35,9 @@ def test_demo_postgres_migrations_text(capsys, monkeypatch):
     assert f"{m}/000002_tracking.up.sql\n  2:1 warning SC101 no-primary-key Table page_views has no primary key" in out
     assert "SC103 partition-key-not-in-pk Partitioned table measurements" in out
     assert "2:1 error SC104 access-exclusive-lock" in out and "rewrites the table" in out
-    assert "evidence: pg-doc-explicit-locking" in out or "pg-doc-explicit-locking (" in out
+    # measurements first, with who ran them on what server; documentation by id
+    assert "evidence: schemacite-2026-pg16-lock-durations (schemacite 2026 · PostgreSQL 16.14);" in out
+    assert "pg10-doc-alter-table-rewrite, pg-doc-explicit-locking" in out
     assert "\x1b[" not in out  # no colour when not a terminal
     # the one-query golang-migrate file holds line 1's lock through the index build of line 3
     # (not through line 2's rewrite, which locks orders as strongly itself)

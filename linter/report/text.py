@@ -29,12 +29,23 @@ def _lines(path: str) -> list[str]:
         return []
 
 
+SHOWN = 3  # measurements cited in full on the terminal; the rest are counted
+
+
 def _citations(f: Finding) -> list[str]:
+    """The measurements first (the user's own, then schemacite's on the nearest server, then the
+    newest published), each with who ran it on what server; the other records by id
+    (`schemacite explain RULE` and the JSON report have every record in full)."""
     from schemacite.evidence import load_catalogue
 
     catalogue = load_catalogue()
-    out = [f"{i} ({catalogue[i].citation()})" if i in catalogue else i for i in f.evidence]
-    return out
+    measured = sorted(
+        (catalogue[i] for i in f.evidence if i in catalogue and catalogue[i].kind == "measurement"),
+        key=lambda e: (":" not in e.id, e.source != "schemacite", e.published and -int(e.published[:4])),
+    )[:SHOWN]
+    out = [f"{e.id} ({e.short_citation()})" for e in measured]
+    others = [i for i in f.evidence if i not in {e.id for e in measured}]
+    return out + ([", ".join(others)] if others else [])
 
 
 class TextReporter(Reporter):
