@@ -7,9 +7,8 @@ from collections.abc import Iterator
 from schemacite import hookimpl
 from schemacite.lint.rule import Context, Finding, Rule, Severity
 from schemacite.locks import existing_locks, on_tables
+from schemacite.locks.held import levels, worse
 from schemacite.model.statements import Statement
-
-BLOCKS = ("nothing", "writes", "reads+writes")
 
 
 class LockHeldDuringLongWork(Rule):
@@ -72,16 +71,12 @@ class LockHeldDuringLongWork(Rule):
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
         if ctx.work is None or not ctx.in_transaction:
             return
-        own = _levels(on_tables([lk for i in ctx.impacts for lk in existing_locks(i, ctx.schema, stmt)], ctx.schema))
-        taken: dict[str, int] = {}  # what the transaction held before each earlier statement
-        for n, held in enumerate(ctx.earlier):
-            fresh = [lk for lk in held.locks if _level(lk) > taken.get(lk.relation, 0)]
-            taken = _levels(held.locks, taken)
-            # a lock is reported where the transaction took it, at the first long work it makes worse:
-            # a table the long work itself blocks as much loses nothing more to the earlier lock
-            if any(later.work and _worse(fresh, _levels(later.locks)) for later in ctx.earlier[n + 1 :]):
-                continue
-            locks = _worse(fresh, own)
+        own = levels(on_tables([lk for i in ctx.impacts for lk in existing_locks(i, ctx.schema, stmt)], ctx.schema))
+        # each lock is reported where the transaction took it, at the first long work it makes worse
+        # (locks.held drops it from `earlier` after that); a table the long work itself blocks as
+        # much loses nothing more to the earlier lock
+        for held in ctx.earlier:
+            locks = worse(held.locks, own)
             if not locks:
                 continue
             blocks = "reads and writes" if any(lk.blocks == "reads+writes" for lk in locks) else "writes"
@@ -100,22 +95,6 @@ class LockHeldDuringLongWork(Rule):
                 suggestion="split the migration: commit after this statement and do the long work in a transaction "
                 "of its own (or in batches)",
             )
-
-
-def _level(lock) -> int:
-    return BLOCKS.index(lock.blocks)
-
-
-def _levels(locks, start: dict[str, int] | None = None) -> dict[str, int]:
-    """The strongest block per relation (0 nothing, 1 writes, 2 reads and writes)."""
-    out = dict(start or {})
-    for lk in locks:
-        out[lk.relation] = max(out.get(lk.relation, 0), _level(lk))
-    return out
-
-
-def _worse(locks, levels: dict[str, int]) -> list:
-    return [lk for lk in locks if _level(lk) > levels.get(lk.relation, 0)]
 
 
 @hookimpl

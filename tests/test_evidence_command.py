@@ -35,6 +35,7 @@ def _no_extra_files():
     yield
     evidence._extra[:] = saved
     evidence._loaded.cache_clear()
+    evidence._measurements.cache_clear()
 
 
 def _pg_areas(server) -> list[str]:

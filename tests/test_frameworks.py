@@ -398,3 +398,10 @@ def test_since_with_nothing_changed_still_writes_the_report(capsys, repo, monkey
         capsys, "lint", "--dialect", "postgres", "--since", "feature", "--format", "json", "migrations"
     )
     assert code == 0 and json.loads(out)["findings"] == []
+
+
+def test_the_help_names_every_framework(capsys):
+    from schemacite.cli import parser
+
+    text = parser()._subparsers._group_actions[0].choices["lint"].format_help()
+    assert all(name in " ".join(text.split()) for name in FRAMEWORKS)

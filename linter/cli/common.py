@@ -45,10 +45,10 @@ def _config(args: argparse.Namespace, paths: list[str]):
 
 def use_evidence(paths) -> None:
     """Cite these catalogue files too (checked now: a bad record stops the run, exit 2)."""
-    from schemacite.evidence import load_catalogue, use_files
-
     if not paths:
         return
+    from schemacite.evidence import load_catalogue, use_files
+
     use_files(paths)
     try:
         load_catalogue()
@@ -118,13 +118,13 @@ def diagnostics(errors, notes=()) -> None:
 
 def add_project_options(p: argparse.ArgumentParser) -> None:
     """Options saying what the files are: their framework, the change among them, standard input."""
-    from schemacite.sources.frameworks import FRAMEWORKS
-
+    # the names are checked with the settings (an unknown one lists them): importing every
+    # framework here would slow down each start
     p.add_argument(
         "--framework",
-        choices=tuple(FRAMEWORKS),
         metavar="NAME",
-        help=f"migration framework ({', '.join(FRAMEWORKS)}; default: detected from the files)",
+        help="migration framework: goose, dbmate, liquibase, sqitch, flyway, golang-migrate, morph, prisma, atlas, "
+        "django, alembic, rails or plain (default: detected from the files)",
     )
     p.add_argument(
         "--since",

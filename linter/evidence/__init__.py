@@ -131,6 +131,7 @@ def use_files(paths: Iterable[Path | str]) -> None:
         if Path(path) not in _extra:
             _extra.append(Path(path))
     _loaded.cache_clear()
+    _measurements.cache_clear()
 
 
 def load_catalogue(extra_paths: Iterable[Path] = ()) -> dict[str, Evidence]:
@@ -219,6 +220,19 @@ def measured_for(rule: str, dialect: str, target: str, catalogue: dict[str, Evid
         if rule in e.rules and e.applies(dialect):
             by_tool.setdefault(e.setup.get("tool", e.id), []).append(e)
     return tuple(_closest(records, target).id for _, records in sorted(by_tool.items()))
+
+
+def measurements(rule: str, dialect: str, target: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """(the measurements of one's own a finding of `rule` cites, the ids of every measurement that
+    holds for `dialect`), for the catalogue as loaded now; kept per run, as findings ask often."""
+    return _measurements(rule, dialect, target, tuple(_extra))
+
+
+@functools.lru_cache(maxsize=256)
+def _measurements(rule: str, dialect: str, target: str, files: tuple) -> tuple[tuple[str, ...], frozenset[str]]:
+    catalogue = _loaded(files)
+    ids = frozenset(i for i, e in catalogue.items() if e.kind == "measurement" and e.applies(dialect))
+    return measured_for(rule, dialect, target, catalogue), ids
 
 
 def rate_for(quantity: str, dialect: str, target: str, catalogue: dict[str, Evidence]) -> tuple[float, Evidence] | None:

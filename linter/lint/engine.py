@@ -11,6 +11,7 @@ from typing import Any
 from schemacite.lint.config import Config, find_config, load_config
 from schemacite.lint.rule import Context, Held, Rule
 from schemacite.lint.workload import is_insert_heavy
+from schemacite.locks.held import Transaction
 from schemacite.model import Location, Schema
 from schemacite.model.results import Finding, LintResult, Severity, Suppression
 from schemacite.model.statements import CreateTable, ParseError, Statement, needs_own_transaction
@@ -135,13 +136,13 @@ class Linter:
         result = LintResult(rules=self.rules, files=run.reported, errors=run.errors)
         statements: dict[tuple[str, int], Statement] = {}
         transaction: int | None = None
-        earlier: list[Held] = []  # the reported statements before this one in its transaction
+        held = Transaction()  # the locks the current transaction holds, not yet outlasted by long work
         for step in run:
             if not step.reported:
                 continue
             stmt = step.statement
             if stmt.transaction != transaction or stmt.transaction is None:
-                transaction, earlier = stmt.transaction, []
+                transaction, held = stmt.transaction, Transaction()
             result.statements += 1
             statements[(stmt.location.file, stmt.location.line)] = stmt
             if self.statement_rules and stmt.kind not in NO_LOCK_KINDS:
@@ -155,7 +156,7 @@ class Linter:
                     step.schema,
                     in_transaction=step.in_transaction,
                     transaction_why=step.transaction_why,
-                    earlier=list(earlier),
+                    earlier=held.pending,
                     work=work,
                     lock_timeout_set=step.lock_timeout_set,
                     impacts=impacts,
@@ -171,7 +172,7 @@ class Linter:
                         if lk.blocks != "nothing"
                     ]
                     what = label(blocking[0][0].operation) if blocking else ""
-                    earlier.append(Held(stmt, what, on_tables([lk for _, lk in blocking], step.schema), work))
+                    held.took(Held(stmt, what, on_tables([lk for _, lk in blocking], step.schema), work))
         # a statement of an old migration that cannot be read is not the change's fault: said, not failed
         history_errors = [e for e in result.errors if e.line > 0 and os.path.abspath(e.file) not in run.reported_set]
         for e in history_errors:
@@ -268,11 +269,11 @@ def _run(rule: Rule, method: str, subject: Any, ctx: Context, result: LintResult
 def cite_measurements(f: Finding, rule: Rule, dialect: str, target: str) -> None:
     """Add the measurements of one's own that back the rule (the user's saved runs first, else the
     run nearest the target); a finding left citing no measurement says why."""
-    from schemacite.evidence import load_catalogue, measured_for
+    from schemacite.evidence import measurements
 
-    catalogue = load_catalogue()
-    f.evidence = tuple(dict.fromkeys((*f.evidence, *measured_for(f.rule, dialect, target, catalogue))))
-    measured = any(i in catalogue and catalogue[i].kind == "measurement" for i in f.evidence)
+    ours, measurement_ids = measurements(f.rule, dialect, target)
+    f.evidence = tuple(dict.fromkeys((*f.evidence, *ours)))
+    measured = any(i in measurement_ids for i in f.evidence)
     f.evidence_note = None if measured else rule.why_unmeasured(dialect)
 
 

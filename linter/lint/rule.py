@@ -48,7 +48,9 @@ class Context:
     transaction_why: str = (
         ""  # who opened the transaction: "BEGIN ... COMMIT", "goose runs each migration in one transaction"
     )
-    earlier: list[Held] = field(default_factory=list)  # the statements before it in its transaction
+    # earlier statements of its transaction whose locks no long work has outlasted yet (`locks.held`),
+    # each with the locks it first took at that strength; read-only
+    earlier: list[Held] = field(default_factory=list)
     work: str | None = None  # the long work the statement does itself (`locks.long_work`)
     lock_timeout_set: bool = False
     impacts: list[LockImpact] = field(default_factory=list)

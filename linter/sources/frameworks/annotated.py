@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from schemacite.sources.frameworks.base import Framework, Unit, _stem, version_key
 
@@ -12,7 +11,6 @@ from schemacite.sources.frameworks.base import Framework, Unit, _stem, version_k
 _GOOSE = re.compile(r"^--\s*\+goose\s+(up|down|no\s+transaction)\b", re.I | re.M)
 
 
-@dataclass
 class Goose(Framework):
     """`-- +goose Up` runs, `-- +goose Down` does not; one transaction per file unless
     `-- +goose NO TRANSACTION` appears anywhere in it (then each statement commits alone)."""
@@ -51,7 +49,6 @@ def _leading_number(name: str) -> tuple:
 _DBMATE = re.compile(r"^--\s*migrate:(up|down)(.*)$", re.I | re.M)
 
 
-@dataclass
 class Dbmate(Framework):
     """`-- migrate:up` blocks run (each in its own transaction unless `transaction:false` on the
     directive line); `-- migrate:down` blocks do not. Files run in the order of their names."""
@@ -85,7 +82,6 @@ _CHANGESET = re.compile(r"^\s*--\s*changeset\s+(\S+)(.*)$", re.I | re.M)
 LIQUIBASE_HEADER = re.compile(r"\A\s*--\s*liquibase\s+formatted", re.I)
 
 
-@dataclass
 class Liquibase(Framework):
     """Each `--changeset author:id` is a deploy, in one transaction unless `runInTransaction:false`
     (then each statement commits alone; with `splitStatements:false` too, the body is one query).

@@ -8,14 +8,12 @@ SQL reaches schemacite through a file or standard input.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from schemacite.sources.frameworks.base import Framework, Unit, _stem
 
 _REVISION = re.compile(r"^--\s*Running upgrade\s+(.*)$", re.M)
 
 
-@dataclass
 class Alembic(Framework):
     """`alembic upgrade A:B --sql` prints each revision after a `-- Running upgrade x -> y` line,
     inside the BEGIN ... COMMIT the environment chose (one around the whole run by default)."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 
 from schemacite.sources.frameworks.base import Framework, Unit, _stem, version_key
 
@@ -13,7 +12,6 @@ from schemacite.sources.frameworks.base import Framework, Unit, _stem, version_k
 GOLANG_MIGRATE_NAME = re.compile(r"^(\d+)_.*\.(up|down)\.sql$", re.I)
 
 
-@dataclass
 class GolangMigrate(Framework):
     """`N_title.up.sql` runs in version order, `.down.sql` does not. The PostgreSQL driver sends a
     file as one query: one implicit transaction when it holds several statements."""
@@ -31,7 +29,6 @@ class GolangMigrate(Framework):
 MORPH_NONTRANSACTIONAL = "-- morph:nontransactional"
 
 
-@dataclass
 class Morph(GolangMigrate):
     """golang-migrate's file names, another runner: each file runs in one transaction, unless it
     starts with `-- morph:nontransactional` (then it is sent as one query: an implicit
@@ -53,7 +50,6 @@ FLYWAY_NAME = re.compile(r"^(?P<prefix>[VUB])(?P<version>\d[\w.]*?)__(?P<desc>.+
 FLYWAY_CALLBACKS = re.compile(r"^(before|after)\w*\.sql$", re.I)
 
 
-@dataclass
 class Flyway(Framework):
     """`V<version>__<desc>.sql` runs in version order (`1.10` after `1.9`), then the repeatable
     `R__<desc>.sql` files by description. One transaction per migration, unless PostgreSQL refuses
@@ -101,7 +97,6 @@ def _conf_says_no_transaction(path: str) -> bool:
 # ---------------------------------------------------------------- Prisma
 
 
-@dataclass
 class Prisma(Framework):
     """`migrations/<timestamp>_<name>/migration.sql`, in the order of the folders' names; the whole
     file is sent as one query (one implicit transaction on PostgreSQL)."""
@@ -128,7 +123,6 @@ def prisma_provider(files: list[str]) -> str | None:
 _ATLAS_TXMODE = re.compile(r"\A(?:\s*--[^\n]*\n)*?\s*--\s*atlas:txmode\s+(\w+)", re.I)
 
 
-@dataclass
 class Atlas(Framework):
     """Files in the order of their names, each in one transaction unless the file starts with
     `-- atlas:txmode none`."""
@@ -146,7 +140,6 @@ class Atlas(Framework):
 # ---------------------------------------------------------------- sqitch
 
 
-@dataclass
 class Sqitch(Framework):
     """`deploy/<change>.sql` runs, in the order of sqitch.plan; `revert/` and `verify/` scripts do
     not. sqitch adds no transaction: a script's own BEGIN ... COMMIT (its template's default) do."""
