@@ -272,3 +272,27 @@ def test_a_bad_evidence_file_is_a_located_error(capsys, tmp_path):
     f.write_text("SELECT 1;\n")
     code, _, err = run(capsys, "lint", f)
     assert code == 2 and f"evidence: {bad}: entry 1:" in err
+
+
+def test_saving_twice_to_one_file_keeps_ids_unique(capsys, tmp_path, mariadb_server):
+    saved = tmp_path / "mine.toml"
+    for _ in range(2):
+        code, _, err = run(
+            capsys,
+            "evidence",
+            "reproduce",
+            "SC101",
+            "--dsn",
+            mariadb_server.dsn(""),
+            "--rows",
+            "400",
+            "--threads",
+            "1",
+            "--save",
+            saved,
+        )
+        assert code == 0, err
+        time.sleep(1.1)
+    use_files([saved])
+    ids = [i for i in load_catalogue() if i.startswith("local:clustered-keys-")]
+    assert len(ids) == 2 and "server_url" in load_catalogue()[ids[0]].setup

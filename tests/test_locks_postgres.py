@@ -97,6 +97,13 @@ CASES = [
     C("add_column_volatile", "ALTER TABLE t ADD COLUMN x timestamptz DEFAULT clock_timestamp()", A + "add_column"),
     C("add_column_uuid", "ALTER TABLE t ADD COLUMN x uuid DEFAULT gen_random_uuid()", A + "add_column", min_version=13),
     C("add_column_identity", "ALTER TABLE t ADD COLUMN x int GENERATED ALWAYS AS IDENTITY", A + "add_column"),
+    C("add_column_unique", "ALTER TABLE t ADD COLUMN x int UNIQUE", A + "add_column"),  # builds an index
+    C(
+        "add_column_primary_key",
+        "ALTER TABLE u ADD COLUMN x int PRIMARY KEY",
+        A + "add_column",
+        "CREATE TABLE u (v int)",
+    ),
     C("add_column_serial", "ALTER TABLE t ADD COLUMN x bigserial", A + "add_column"),
     C("add_column_stored", "ALTER TABLE t ADD COLUMN x int GENERATED ALWAYS AS (c * 2) STORED", A + "add_column"),
     C("add_column_references", "ALTER TABLE t ADD COLUMN x int REFERENCES p (id)", A + "add_column"),

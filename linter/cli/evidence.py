@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from schemacite.cli.common import _config, _plugin_manager
 from schemacite.errors import UsageError
@@ -114,10 +115,10 @@ def _reproduce(args: argparse.Namespace) -> int:
                 raise UsageError(str(err)) from None
             published = _published(e, dialect, server_target, catalogue)
             _print_side_by_side(outcome, published)
-            stamp = outcome.date.replace("-", "") + f"-{len(records) + 1}"
-            records.append(
-                outcome.record(f"local:{e.name}-{stamp}", source=f"schemacite evidence reproduce on {target.masked}")
-            )
+            stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())  # ids stay unique in a file saved to again
+            record = outcome.record(f"local:{e.name}-{stamp}", source="schemacite evidence reproduce")
+            record["setup"]["server_url"] = target.masked
+            records.append(record)
     if args.save:
         text = "\n".join(toml_record(r) for r in records)
         try:

@@ -145,7 +145,11 @@ def long_work(statement, schema, impacts: list[LockImpact]) -> str | None:
         return None  # a new table is empty: rewriting, indexing or validating it is quick
     for impact in impacts:
         if impact.rewrite or impact.scan:
-            return f"{label(impact.operation)} {'rewrites' if impact.rewrite else 'scans'} {statement.table}"
+            # the table it works on; a materialized view's query: the tables it reads
+            on = statement.table or ", ".join(
+                dict.fromkeys(lk.relation for lk in impact.locks if existing(lk.relation))
+            )
+            return f"{label(impact.operation)} {'rewrites' if impact.rewrite else 'scans'} {on}"
     return None
 
 

@@ -676,7 +676,8 @@ def _add_column(b: _Build, ctx: _Ctx) -> None:
     # a new column's REFERENCES is checked only when it gets values: a NULL column holds none
     filled = column.default is not None and column.default.upper() != "NULL"
     not_null_virtual = column.generated == "virtual" and not column.nullable
-    b.scan = b.rewrite or bool(a.references) and filled or a.check or not_null_virtual
+    # an inline UNIQUE or PRIMARY KEY builds its index over every row
+    b.scan = b.rewrite or bool(a.references) and filled or a.check or not_null_virtual or a.unique or a.primary
     b.note(why)
 
 

@@ -129,7 +129,8 @@ ROWS: dict[str, tuple[Row, ...]] = {
             "a serial type, GENERATED ... AS IDENTITY or GENERATED ALWAYS AS (...) STORED; "
             "a constant or stable default (now()) is stored in the catalog instead (11+)",
             scan=None,
-            scan_when="a REFERENCES or CHECK clause is validated against every row",
+            scan_when="a REFERENCES or CHECK clause is validated against every row, or an inline UNIQUE or "
+            "PRIMARY KEY builds its index",
             alternative="add the column without the volatile default (or nullable), backfill in batches, "
             "then SET DEFAULT / SET NOT NULL",
             source=f"{_ALTER} (ADD COLUMN); {_ALTER_NOTES} (volatile defaults, stored generated columns "
