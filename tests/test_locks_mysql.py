@@ -26,7 +26,7 @@ from schemacite.locks import mysql_table as T
 from schemacite.locks.modes import ALGORITHMS, MYSQL_LOCKS
 from schemacite.locks.verify_mysql import measure, run_as_written
 from schemacite.model import Schema
-from schemacite.model.statements import Statement
+from schemacite.model.statements import PARTITION_MAINTENANCE, Statement
 
 HERE = Path(__file__).parent
 
@@ -331,8 +331,6 @@ def maria(request):
 
 
 RESULTS: dict[str, dict] = {}
-
-PARTITION_MAINTENANCE = locks.PARTITION_OPS - {"partition_by", "remove_partitioning"}
 
 
 def compare(case: Case, pred, m) -> dict[str, tuple]:

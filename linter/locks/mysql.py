@@ -40,25 +40,6 @@ from schemacite.sources.mysql.types import STRING_TYPES, TEXT_TYPES, enum_member
 ALGO_RANK = {a: i for i, a in enumerate(ALGORITHMS)}  # INSTANT 0 .. COPY 3
 LOCK_RANK = {lk: i for i, lk in enumerate(MYSQL_LOCKS)}  # NONE 0 .. EXCLUSIVE 2
 CLAUSE_OPS = frozenset({"algorithm", "lock"})
-PARTITION_OPS = frozenset(
-    {
-        "partition_by",
-        "remove_partitioning",
-        "add_partition",
-        "drop_partition",
-        "truncate_partition",
-        "coalesce_partition",
-        "reorganize_partition",
-        "exchange_partition",
-        "rebuild_partition",
-        "optimize_partition",
-        "analyze_partition",
-        "check_partition",
-        "repair_partition",
-        "discard_partition_tablespace",
-        "import_partition_tablespace",
-    }
-)
 
 
 def general_note(server: str) -> tuple[str, str]:

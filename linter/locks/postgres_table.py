@@ -51,6 +51,7 @@ from schemacite.locks.modes import (
     SHARE_UPDATE_EXCLUSIVE,
     SPELLINGS,
 )
+from schemacite.model.statements import PARTITION_OPS
 
 # The servers every row was checked on (tests/test_locks_postgres.py, through `verify_postgres`):
 # major -> the release measured
@@ -1169,47 +1170,35 @@ RELOPTION_SUE = frozenset(
 )
 
 # ALTER TABLE forms of MySQL/MariaDB that PostgreSQL has no equivalent for.
-NOT_POSTGRES = frozenset(
-    {
-        "add_index",
-        "drop_index",
-        "drop_foreign_key",
-        "drop_primary_key",
-        "rename_index",
-        "partition_by",
-        "remove_partitioning",
-        "add_partition",
-        "drop_partition",
-        "truncate_partition",
-        "coalesce_partition",
-        "reorganize_partition",
-        "exchange_partition",
-        "rebuild_partition",
-        "optimize_partition",
-        "analyze_partition",
-        "check_partition",
-        "repair_partition",
-        "discard_partition_tablespace",
-        "import_partition_tablespace",
-        "modify_column",
-        "change_column",
-        "alter_column_visibility",
-        "engine",
-        "convert_charset",
-        "default_charset",
-        "row_format",
-        "key_block_size",
-        "auto_increment",
-        "table_comment",
-        "table_option",
-        "force",
-        "order_by",
-        "enable_keys",
-        "disable_keys",
-        "alter_index_visibility",
-        "algorithm",
-        "lock",
-    }
+NOT_POSTGRES = (
+    frozenset(
+        {
+            "add_index",
+            "drop_index",
+            "drop_foreign_key",
+            "drop_primary_key",
+            "rename_index",
+            "modify_column",
+            "change_column",
+            "alter_column_visibility",
+            "engine",
+            "convert_charset",
+            "default_charset",
+            "row_format",
+            "key_block_size",
+            "auto_increment",
+            "table_comment",
+            "table_option",
+            "force",
+            "order_by",
+            "enable_keys",
+            "disable_keys",
+            "alter_index_visibility",
+            "algorithm",
+            "lock",
+        }
+    )
+    | PARTITION_OPS
 )
 
 

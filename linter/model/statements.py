@@ -120,6 +120,29 @@ class PartitionAction(Action):
     finalize: bool = False
 
 
+# MySQL/MariaDB partition maintenance, ALTER TABLE ... ADD PARTITION and the rest: their `Action.op`
+# names, each the first word of its clause followed by "_partition" (and "_tablespace" for two)
+PARTITION_MAINTENANCE = frozenset(
+    {
+        "add_partition",
+        "drop_partition",
+        "truncate_partition",
+        "coalesce_partition",
+        "reorganize_partition",
+        "exchange_partition",
+        "rebuild_partition",
+        "optimize_partition",
+        "analyze_partition",
+        "check_partition",
+        "repair_partition",
+        "discard_partition_tablespace",
+        "import_partition_tablespace",
+    }
+)
+# every MySQL/MariaDB ALTER TABLE form that changes or maintains a table's partitioning
+PARTITION_OPS = PARTITION_MAINTENANCE | {"partition_by", "remove_partitioning"}
+
+
 @dataclass
 class PartitionBy(Action):
     """MySQL PARTITION BY on an existing table."""

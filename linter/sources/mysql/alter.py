@@ -13,6 +13,7 @@ from dataclasses import replace
 from schemacite.model import Index
 from schemacite.model.schema import Check, ForeignKey
 from schemacite.model.statements import (
+    PARTITION_MAINTENANCE,
     Action,
     AddCheck,
     AddColumn,
@@ -40,21 +41,7 @@ from schemacite.sources.names import (
 
 CONSTRAINT_WORDS = {"PRIMARY", "UNIQUE", "FOREIGN", "CHECK", "EXCLUDE"}
 INDEX_WORDS = {"INDEX", "KEY", "FULLTEXT", "SPATIAL"}
-PARTITION_OPS = {
-    "ADD": "add_partition",
-    "DROP": "drop_partition",
-    "TRUNCATE": "truncate_partition",
-    "COALESCE": "coalesce_partition",
-    "REORGANIZE": "reorganize_partition",
-    "EXCHANGE": "exchange_partition",
-    "REBUILD": "rebuild_partition",
-    "OPTIMIZE": "optimize_partition",
-    "ANALYZE": "analyze_partition",
-    "CHECK": "check_partition",
-    "REPAIR": "repair_partition",
-    "DISCARD": "discard_partition_tablespace",
-    "IMPORT": "import_partition_tablespace",
-}
+PARTITION_OPS = {op.split("_", 1)[0].upper(): op for op in PARTITION_MAINTENANCE}  # ADD -> add_partition
 TABLE_OPTIONS = {
     "ENGINE": "engine",
     "ROW_FORMAT": "row_format",
