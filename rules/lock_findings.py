@@ -20,7 +20,10 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
     ]
     if not hits:
         return
-    heavy = [h for h in hits if h[0].rewrite or h[0].scan] if works_on_existing(stmt, ctx.schema) else []
+    # a rewrite, scan or index build of a table the change created is quick, and the safer forms
+    # (NOT VALID, CONCURRENTLY) are for a table that holds rows
+    on_rows = works_on_existing(stmt, ctx.schema)
+    heavy = [h for h in hits if h[0].rewrite or h[0].scan] if on_rows else []
     impact, locks = (heavy or hits)[0]
     sized = estimate(impact, ctx.schema, ctx.dialect, ctx.target) if heavy else None
     extra: dict = {}
@@ -45,8 +48,7 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
         severity = Severity.INFO if ctx.lock_timeout_set else None
         why = ""
     what = label(impact.operation)
-    # the safer form (NOT VALID, CONCURRENTLY) is for work on a table that holds rows
-    suggestion = (impact.alternative or "") if works_on_existing(stmt, ctx.schema) else ""
+    suggestion = (impact.alternative or "") if on_rows else ""
     if not ctx.lock_timeout_set:
         wait = "SET lock_timeout" if ctx.dialect == "postgres" else "SET SESSION lock_wait_timeout"
         suggestion = (

@@ -180,23 +180,24 @@ class Inputs:
     def _detect(self) -> None:
         from schemacite.lint.config import ConfigError
         from schemacite.lint.engine import resolve_config
-        from schemacite.sources.dialect import detect_dialect
-        from schemacite.sources.files import expand
+        from schemacite.sources.dialect import FILES, HEAD, detect_dialect
+        from schemacite.sources.files import expand, head
         from schemacite.sources.frameworks import prisma_provider
 
         named = [p for p in self.paths if not self.stdin or p != self.stdin[0]]
         files, missing = expand([*self.history, *named])
         if missing or not files and not self.stdin:
             return  # names that lead nowhere: the run reports them (exit 2) in any dialect
-        texts = [_head(f) for f in files[:200]]
+        texts = [head(f, HEAD) for f in files[:FILES]]
         if self.stdin:
-            texts.append(self.stdin[1][:65536].decode("utf-8", "replace"))
+            texts.append(self.stdin[1][:HEAD].decode("utf-8", "replace"))
         provider = prisma_provider(files)
         dialect, why = detect_dialect(texts, provider)
         if dialect is None and files:  # a file or two may not say: the other files of their folders may
             folders = sorted({os.path.dirname(f) or "." for f in files})
             more, _ = expand(folders)
-            texts += [_head(f) for f in more if f not in files][:200]
+            seen = set(files)
+            texts += [head(f, HEAD) for f in [m for m in more if m not in seen][:FILES]]
             dialect, why = detect_dialect(texts, provider)
             why = why if dialect is None else f"{why}, in the files beside them"
         if dialect is None:
@@ -209,11 +210,3 @@ class Inputs:
         except ConfigError as e:
             raise UsageError(str(e)) from None
         self.config.dialect_given = False
-
-
-def _head(path: str) -> str:
-    try:
-        with open(path, "rb") as f:
-            return f.read(65536).decode("utf-8", "replace")
-    except OSError:
-        return ""

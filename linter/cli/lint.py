@@ -27,10 +27,11 @@ def cmd_lint(args: argparse.Namespace) -> int:
             config = _config(args, paths)
     pm = _plugin_manager(args)
     try:
-        Linter(config, pm)  # settings mistakes first, before the files are read for their dialect
+        linter = Linter(config, pm)  # settings mistakes first, before the files are read for their dialect
         inputs = Inputs(args, config, paths)
-        config = inputs.config
-        linter = Linter(config, pm)
+        if inputs.config is not config:  # the dialect came from the files: its rules
+            config = inputs.config
+            linter = Linter(config, pm)
     except ValueError as e:
         raise UsageError(str(e)) from None
     if not inputs.paths:  # --since found no changed file: a pull request without migrations

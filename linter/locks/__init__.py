@@ -107,12 +107,11 @@ def existing_locks(impact: LockImpact, schema, statement=None) -> list[Lock]:
     if_exists = statement is not None and statement.if_exists
     out = []
     for lk in impact.locks:
-        table = schema.tables.get(lk.relation) or schema.index_owner(lk.relation)
-        if table is not None and table.new or table is None and lk.relation in schema.fresh:
+        if not existed(lk.relation, schema):
             continue
         # a dump's DROP ... IF EXISTS preamble drops what may not be there; an ALTER TABLE IF EXISTS
         # changes a table that exists, unless the replay dropped it
-        if if_exists and table is None and not schema.knows(lk.relation):
+        if if_exists and not schema.knows(lk.relation):
             if statement.kind.startswith("drop") or lk.relation in schema.gone:
                 continue
         out.append(lk)
@@ -130,9 +129,8 @@ def long_work(statement, schema, impacts: list[LockImpact]) -> str | None:
     grows with a table's size, so that locks held meanwhile are held for that long."""
     from schemacite.model.statements import CopyFrom, Delete, Insert, Merge, Update
 
-    def existing(name: str | None) -> bool:  # a table never seen is taken to exist: the change does not create it
-        table = schema.tables.get(name) if name else None
-        return bool(name) and not (table.new if table is not None else name in schema.fresh)
+    def existing(name: str | None) -> bool:
+        return bool(name) and existed(name, schema)
 
     op = statement.op
     if isinstance(op, (Update, Delete, Merge)) and op.every_row and existing(op.into):
@@ -167,6 +165,11 @@ def works_on_existing(statement, schema) -> bool:
     """Whether the table a statement rewrites, indexes or validates existed before the change: a
     foreign key added to a table created earlier in the change scans that empty table, whatever
     the table it references holds."""
-    name = statement.table
-    table = schema.tables.get(name) if name else None
-    return not (table is not None and table.new)
+    return not statement.table or existed(statement.table, schema)
+
+
+def existed(name: str, schema) -> bool:
+    """Whether relation `name` existed before the change: not a table (or an index's table), view or
+    sequence the change created. One never seen is taken to exist: the change does not create it."""
+    table = schema.tables.get(name) or schema.index_owner(name)
+    return not (table.new if table is not None else name in schema.fresh)

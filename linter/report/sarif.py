@@ -74,6 +74,7 @@ def rule_descriptor(rule: type[Rule], catalogue: dict[str, Any]) -> dict[str, An
     doc = rule.doc()
     markdown = (doc + "\n\n" if doc else "") + evidence_markdown(rule, catalogue)
     short = first_line(doc) or rule.summary
+    notes = rule.unmeasured_notes()
     return {
         "id": rule.code,
         "name": rule.name,
@@ -84,7 +85,7 @@ def rule_descriptor(rule: type[Rule], catalogue: dict[str, Any]) -> dict[str, An
         "defaultConfiguration": {"level": LEVELS[Severity(rule.default_severity)]},
         "properties": {
             "evidence": [evidence_record(i, catalogue) for i in rule.cited()],
-            **({"evidenceNote": rule.unmeasured_notes()} if rule.unmeasured_notes() else {}),
+            **({"evidenceNote": notes} if notes else {}),
             "status": rule.status,
             "dialects": sorted(rule.dialects),
             "tags": ["schema", *sorted(rule.dialects)],

@@ -50,6 +50,16 @@ def escapes(path: str | os.PathLike, root: str | None = None) -> str | None:
     return f"resolves to {real}, outside the repository {root}: not read"
 
 
+def head(path: str, size: int) -> str:
+    """The first `size` bytes of a file as text ("" when it cannot be read): enough to look for the
+    marks a framework or a dialect leaves, without reading a dump whole."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(size).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
 def natural_key(path: str) -> list:
     """Sort key putting 2 before 10, so golang-migrate, Flyway and numbered files replay in order."""
     return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", path)]

@@ -644,18 +644,23 @@ class Replay:
         if not self.framework.deployed(path):
             return  # a down or revert script: read for its syntax only
         session = Session(self.dialect, self._ids)
-        pairs = list(self._statements(path, parsed, reported, ()))
         units = parsed.units or [Unit(os.path.basename(path))]
+        placed = [
+            (stmt, own, unit_of or _unit_at(units, stmt.location.line) or units[-1])
+            for stmt, own, unit_of in self._statements(path, parsed, reported, ())
+        ]
+        members: dict[int, list[Statement]] = {}  # each unit's statements, for its runner's transaction
+        for stmt, _, unit in placed:
+            members.setdefault(id(unit), []).append(stmt)
         current = None
-        for stmt, own, unit_of in pairs:
-            unit = unit_of or _unit_at(units, stmt.location.line) or units[-1]
+        for stmt, own, unit in placed:
             if not unit.deploy:
                 continue
             if unit is not current:
                 current = unit
                 self.units += 1
                 self._start_unit()
-                session.open_unit(unit, [s for s, _, u in pairs if (u or _unit_at(units, s.location.line)) is unit])
+                session.open_unit(unit, members[id(unit)])
             session.see(stmt)
             yield Step(stmt, self.schema, own, session.in_transaction, session.lock_timeout, unit, session.why)
             apply(self.schema, stmt, new=own)

@@ -34,6 +34,22 @@ def _insert_rows(area: Area, table: str, rows: int, writers: int, values) -> flo
     return in_parallel(area, writers, work)
 
 
+def _timed_table(area: Area, table: str, ddl: list[str], rows: int, writers: int, values) -> float:
+    """Seconds to fill a table made by `ddl` with `rows` rows from `writers` writers; the table is
+    dropped afterwards."""
+    conn = area.connect()
+    for sql in ddl:
+        execute(conn, sql)
+    seconds = _insert_rows(area, table, rows, writers, values)
+    execute(conn, f"DROP TABLE {table}")
+    conn.close()
+    return seconds
+
+
+def _writers(n: int) -> str:
+    return f"{n} writer{'s' if n != 1 else ''}"
+
+
 def _random_values(rng: random.Random, size: int, writer: int, start: int) -> str:
     rows = (
         f"({rng.randrange(1 << 30)},{rng.randrange(1 << 30)},{rng.randrange(1 << 30)},"
@@ -49,25 +65,21 @@ def secondary_indexes(area: Area, rows: int, threads: tuple[int, ...]) -> list[F
         base = None
         for count in INDEX_COUNTS:
             table = area.q(f"ins_{count}_{writers}")
-            conn = area.connect()
-            execute(conn, f"CREATE TABLE {table} ({_columns(area)})")
-            for i in range(1, count + 1):
-                execute(conn, f"CREATE INDEX ins_{count}_{writers}_c{i} ON {table} (c{i})")
-            seconds = _insert_rows(area, table, rows, writers, _random_values)
+            ddl = [f"CREATE TABLE {table} ({_columns(area)})"]
+            ddl += [f"CREATE INDEX ins_{count}_{writers}_c{i} ON {table} (c{i})" for i in range(1, count + 1)]
+            seconds = _timed_table(area, table, ddl, rows, writers, _random_values)
             per_second = rows / seconds
             base = base or per_second
             share = f" ({per_second / base:.0%} of the rate without secondary indexes)" if count else ""
             figures.append(
                 Figure(
                     f"rows inserted per second, {count} secondary index{'es' if count != 1 else ''}, "
-                    f"{writers} writer{'s' if writers != 1 else ''}",
+                    f"{_writers(writers)}",
                     rate(rows, seconds) + share,
                     quantity=f"insert_rows_per_second_{count}_indexes_{writers}_writers",
                     number=per_second,
                 )
             )
-            execute(conn, f"DROP TABLE {table}")
-            conn.close()
     return figures
 
 
@@ -129,19 +141,16 @@ def clustered_keys(area: Area, rows: int, threads: tuple[int, ...]) -> list[Figu
     for writers in threads:
         for n, (label, key) in enumerate(KEYS.items()):
             table = area.q(f"keys_{n}_{writers}")
-            conn = area.connect()
-            execute(conn, f"CREATE TABLE {table} ({key}, a int NOT NULL, pad char(60) NOT NULL) ENGINE=InnoDB")
-            seconds = _insert_rows(area, table, rows, writers, _keyed_values)
+            ddl = [f"CREATE TABLE {table} ({key}, a int NOT NULL, pad char(60) NOT NULL) ENGINE=InnoDB"]
+            seconds = _timed_table(area, table, ddl, rows, writers, _keyed_values)
             figures.append(
                 Figure(
-                    f"rows inserted per second, {label}, {writers} writer{'s' if writers != 1 else ''}",
+                    f"rows inserted per second, {label}, {_writers(writers)}",
                     rate(rows, seconds),
                     quantity=f"insert_rows_per_second_{['pk', 'unique', 'none'][n]}_{writers}_writers",
                     number=rows / seconds,
                 )
             )
-            execute(conn, f"DROP TABLE {table}")
-            conn.close()
     return figures
 
 

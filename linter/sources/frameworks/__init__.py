@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from schemacite.sources.files import head
 from schemacite.sources.frameworks.annotated import DBMATE, GOOSE, LIQUIBASE
 from schemacite.sources.frameworks.base import Framework, Unit, blank_placeholders
 from schemacite.sources.frameworks.generated import ALEMBIC, DJANGO, RAILS
@@ -52,20 +53,12 @@ HEAD = 4096  # bytes of each file read to look for markers
 FILES = 2000  # files read at most
 
 
-def _head(path: str) -> str:
-    try:
-        with open(path, "rb") as f:
-            return f.read(HEAD).decode("utf-8", "replace")
-    except OSError:
-        return ""
-
-
 def detect(files: list[str]) -> tuple[Framework, str]:
     """(framework, what showed it) for a project's files; PLAIN when nothing does."""
     if not files:
         return PLAIN, ""
     names = [os.path.basename(f) for f in files]
-    heads = {f: _head(f) for f in files[:FILES]}
+    heads = {f: head(f, HEAD) for f in files[:FILES]}
     for framework in (LIQUIBASE, GOOSE, DBMATE, MORPH):
         hit = next((f for f, text in heads.items() if framework.marker and framework.marker.search(text)), None)
         if hit:

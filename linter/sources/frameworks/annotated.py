@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from schemacite.sources.frameworks.base import Framework, Unit, _stem, version_key
+from schemacite.sources.frameworks.base import Framework, Unit, _stem
 
 # ---------------------------------------------------------------- goose
 
@@ -177,7 +177,3 @@ LIQUIBASE = Liquibase(
     sign="--liquibase formatted sql",
     placeholders=True,
 )
-
-
-def by_version(files: list[str]) -> list[str]:
-    return sorted(files, key=lambda f: version_key(_stem(f).split("_", 1)[0]))

@@ -151,20 +151,17 @@ class Sqitch(Framework):
     def order(self, files: list[str]) -> list[str]:
         """Each script at its place in the plan of its own project (a nested project has its own
         sqitch.plan); projects in the order of their plans' paths; scripts no plan names last."""
-        plans: dict[str, int] = {}
+        plan_of = {f: sqitch_plan(f) for f in files}
+        plans = sorted({p for p in plan_of.values() if p})
         ranks: dict[str, int] = {}
-        for f in files:
-            plan = sqitch_plan(f)
-            if plan is None or plan in plans:
-                continue
-            plans[plan] = len(plans)
+        for plan in plans:
             top = os.path.dirname(plan)
             for n, script in enumerate(_plan_scripts(plan)):
                 ranks.setdefault(os.path.join(top, "deploy", script), n)
 
         def key(f: str) -> tuple:
-            plan = sqitch_plan(f)
-            return (sorted(plans).index(plan) if plan in plans else len(plans), ranks.get(os.path.abspath(f), 10**9), f)
+            plan = plan_of[f]
+            return (plans.index(plan) if plan else len(plans), ranks.get(os.path.abspath(f), 10**9), f)
 
         return sorted(files, key=key)
 
