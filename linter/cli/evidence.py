@@ -150,14 +150,14 @@ def _command(args: argparse.Namespace) -> str:
 
 def _published(experiment, dialect: str, target: str, catalogue):
     """The catalogue's own run of the same experiment nearest the user's server."""
-    from schemacite.evidence import _closest
+    from schemacite.evidence import nearest
 
     runs = [
         e
         for e in catalogue.values()
         if ":" not in e.id and e.applies(dialect) and e.setup.get("tool", "").endswith(f" {experiment.name}")
     ]
-    return _closest(runs, target) if runs else None
+    return nearest(runs, target) if runs else None
 
 
 def _print_side_by_side(outcome, published) -> None:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from schemacite.model import dialects
 
-__all__ = ["DIALECTS", "KINDS", "Evidence", "load_catalogue", "measured_for", "rate_for", "use_files"]
+__all__ = ["DIALECTS", "KINDS", "Evidence", "load_catalogue", "measured_for", "nearest", "rate_for", "use_files"]
 
 KINDS = frozenset({"measurement", "documentation", "reasoning"})
 DIALECTS = frozenset(dialects.DIALECTS)
@@ -199,7 +199,7 @@ def server_version(record: Evidence) -> tuple[int, ...]:
     return (int(m.group(1)), int(m.group(2))) if m else ()
 
 
-def _closest(records: list[Evidence], target: str) -> Evidence:
+def nearest(records: list[Evidence], target: str) -> Evidence:
     """The user's own record (namespaced id) first; else the one measured nearest the target."""
     want = tuple(int(p) for p in re.findall(r"\d+", target.rpartition("-")[2]))
     postgres = target.startswith("postgres")
@@ -219,7 +219,7 @@ def measured_for(rule: str, dialect: str, target: str, catalogue: dict[str, Evid
     for e in catalogue.values():
         if rule in e.rules and e.applies(dialect):
             by_tool.setdefault(e.setup.get("tool", e.id), []).append(e)
-    return tuple(_closest(records, target).id for _, records in sorted(by_tool.items()))
+    return tuple(nearest(records, target).id for _, records in sorted(by_tool.items()))
 
 
 def measurements(rule: str, dialect: str, target: str) -> tuple[tuple[str, ...], frozenset[str]]:
@@ -241,7 +241,7 @@ def rate_for(quantity: str, dialect: str, target: str, catalogue: dict[str, Evid
     records = [e for e in catalogue.values() if e.applies(dialect) and e.rate(quantity) is not None]
     if not records:
         return None
-    best = _closest(records, target)
+    best = nearest(records, target)
     return best.rate(quantity) or 0.0, best
 
 
