@@ -7,6 +7,8 @@ import json
 import pickle
 from pathlib import Path
 
+import pytest
+
 from schemacite.cli import main
 from schemacite.sources.cache import ParseCache, cache_root
 from schemacite.sources.read import read_sql_file
@@ -112,3 +114,34 @@ def test_cli_runs_agree_with_and_without_cache(capsys, tmp_path, monkeypatch):
         outs.append(json.loads(capsys.readouterr().out))
     assert outs[0] == outs[1] == outs[2] and outs[0]["findings"]
     assert list((tmp_path / "cache").rglob("*.json"))
+
+
+def test_every_field_is_checked_against_its_declared_type():
+    """The codec's readers, built once per annotation, refuse what the old walk refused."""
+    from schemacite.model.plain import PlainError
+    from schemacite.sources.cache import _codec
+    from schemacite.sources.read import ParsedFile, parse_text
+
+    codec = _codec()
+    good = codec.encode(parse_text(SQL.decode(), "a.sql", "postgres"))
+    assert codec.decode(good, ParsedFile) == parse_text(SQL.decode(), "a.sql", "postgres")
+    stmt = good["f"]["statements"][0]["f"]
+
+    def damaged(change) -> dict:
+        doc = json.loads(json.dumps(good))
+        change(doc["f"]["statements"][0]["f"])
+        return doc
+
+    location = next(k for k, v in stmt.items() if isinstance(v, dict) and v.get("@") == "Location")
+    cases = [
+        lambda s: s[location]["f"].__setitem__("line", "1"),  # a string for an int
+        lambda s: s[location]["f"].__setitem__("line", True),  # a bool is not an int
+        lambda s: s[location]["f"].__setitem__("extra", 1),  # a field the class does not declare
+        lambda s: s[location].__setitem__("@", "Table"),  # another stored class
+        lambda s: s[location].__setitem__("@", "Path"),  # a class that is not stored
+        lambda s: s.__setitem__("annotations", {"@": "tuple", "v": []}),  # a tuple for a frozenset
+        lambda s: s.__setitem__("annotations", {"@": "frozenset", "v": [[1]]}),  # unhashable member
+    ]
+    for change in cases:
+        with pytest.raises(PlainError):
+            codec.decode(damaged(change), ParsedFile)

@@ -125,6 +125,37 @@ def test_builtin_is_cached_and_callers_cannot_corrupt_it():
     assert "percona-2013-hidden-rowid" in load_catalogue()
 
 
+def _builtin_fresh() -> dict:
+    from schemacite import evidence
+
+    evidence._builtin.cache_clear()
+    return dict(evidence._builtin())
+
+
+def test_builtin_files_read_through_their_json_copy_give_the_same_records(tmp_path, monkeypatch):
+    from schemacite import evidence
+
+    monkeypatch.setenv("SCHEMACITE_CACHE_DIR", str(tmp_path))
+    direct = {}
+    for name in evidence.BUILTIN_FILES:
+        data = resources.files("schemacite.evidence").joinpath(name).read_bytes()
+        doc = evidence._toml(data, name)
+        direct.update((e.id, e) for _, e in evidence._records(doc, name, namespaced=False, allow_empty=True))
+    try:
+        assert _builtin_fresh() == direct  # the first run writes the copies
+        copies = sorted((tmp_path / "evidence").glob("*.json"))
+        assert len(copies) == len(evidence.BUILTIN_FILES)
+        assert _builtin_fresh() == direct  # the second reads them
+        # a damaged copy (valid JSON, wrong records) is checked like the TOML and then ignored
+        for copy in copies:
+            copy.write_text(json.dumps({"evidence": [{"id": "Not Kebab"}]}))
+        assert _builtin_fresh() == direct
+        copies[0].write_text("[1, 2")
+        assert _builtin_fresh() == direct
+    finally:
+        evidence._builtin.cache_clear()
+
+
 # --- extra (plugin) catalogue files -------------------------------------------------------------
 
 

@@ -15,7 +15,9 @@ Record keys (see ``catalogue.toml`` for examples):
 * a figure may carry a ``quantity`` and its ``number`` (``rewrite_bytes_per_second``, ``"3.1e+07"``):
   the rates lock estimates read
 
-Only the standard library is imported, so loading stays cheap.
+Only the standard library is imported, so loading stays cheap; the built-in files are read
+through a JSON copy in the user's cache (`schemacite.sources.cache.memo_json`), since parsing TOML
+in pure Python took longer than linting a few files. Every record is checked on either path.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from __future__ import annotations
 import datetime
 import functools
 import re
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -183,7 +184,7 @@ def _builtin() -> dict[str, Evidence]:
     out: dict[str, Evidence] = {}
     for name in BUILTIN_FILES:
         res = resources.files(__name__).joinpath(name)
-        for n, e in _parse(res.read_bytes(), str(res), namespaced=False, allow_empty=True):
+        for n, e in _parse(res.read_bytes(), str(res), namespaced=False, allow_empty=True, memo=True):
             if e.id in out:
                 raise ValueError(f"{res}: entry {n}: duplicate id {e.id!r}")
             out[e.id] = e
@@ -245,13 +246,23 @@ def rate_for(quantity: str, dialect: str, target: str, catalogue: dict[str, Evid
     return best.rate(quantity) or 0.0, best
 
 
-def _parse(data: bytes, where: str, *, namespaced: bool, allow_empty: bool = False) -> list[tuple[int, Evidence]]:
-    try:
-        doc = tomllib.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{where}: not UTF-8 text: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{where}: invalid TOML: {exc}") from None
+def _parse(
+    data: bytes, where: str, *, namespaced: bool, allow_empty: bool = False, memo: bool = False
+) -> list[tuple[int, Evidence]]:
+    if memo:  # the built-in files: tomllib is pure Python and took longer than linting a few files
+        from schemacite.sources.cache import memo_json
+
+        try:
+            doc = memo_json("evidence", data, lambda: _jsonable(_toml(data, where)))
+            return _records(doc, where, namespaced=namespaced, allow_empty=allow_empty)
+        except ValueError:
+            pass  # a damaged copy in the cache: read the TOML itself
+    return _records(_toml(data, where), where, namespaced=namespaced, allow_empty=allow_empty)
+
+
+def _records(doc: object, where: str, *, namespaced: bool, allow_empty: bool) -> list[tuple[int, Evidence]]:
+    if not isinstance(doc, dict):
+        raise ValueError(f"{where}: not a TOML document")
     unknown = sorted(set(doc) - {"evidence"})
     if unknown:
         raise ValueError(f"{where}: unknown top-level key(s) {', '.join(unknown)} (expected [[evidence]] records)")
@@ -272,6 +283,28 @@ def _parse(data: bytes, where: str, *, namespaced: bool, allow_empty: bool = Fal
         seen[entry.id] = n
         out.append((n, entry))
     return out
+
+
+def _toml(data: bytes, where: str) -> dict:
+    import tomllib
+
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{where}: not UTF-8 text: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{where}: invalid TOML: {exc}") from None
+
+
+def _jsonable(value: object) -> object:
+    """A TOML document as JSON holds it: dates as the ISO text `_entry` also accepts."""
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    return value
 
 
 def _entry(raw: dict, prefix: str, *, namespaced: bool) -> Evidence:

@@ -21,6 +21,7 @@ import functools
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -39,6 +40,31 @@ def cache_root() -> Path:
         return Path(explicit)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "schemacite"
+
+
+def memo_json(kind: str, raw: bytes, make: Callable[[], object]) -> object:
+    """`make()`, a JSON-ready value that depends only on `raw`, read back from the user's cache
+    when these bytes were seen before (for data schemacite ships in a format that is slow to read:
+    the evidence TOML). Whatever is read back still goes through the caller's own checks."""
+    key = hashlib.blake2b(raw + b"\0" + __version__.encode(), digest_size=20).hexdigest()
+    target = cache_root() / kind / f"{key}.json"
+    try:
+        return json.loads(target.read_bytes())
+    except (OSError, ValueError):
+        pass
+    value = make()
+    try:
+        _write_atomically(target, json.dumps(value, separators=(",", ":")))
+    except (OSError, TypeError, ValueError):
+        pass  # a read-only home or a value JSON cannot hold: made again next time
+    return value
+
+
+def _write_atomically(target: Path, text: str) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, target)  # parallel runs never read half a file
 
 
 @functools.lru_cache(maxsize=1)
@@ -117,10 +143,7 @@ class ParseCache:
         except PlainError:
             return  # a statement holding something the codec does not store: parse it again next time
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, target)  # atomic: parallel runs never read half a file
+            _write_atomically(target, text)
         except OSError:
             pass  # a read-only home still lints, only slower
 
