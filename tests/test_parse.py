@@ -357,7 +357,11 @@ def test_statements_start_after_their_leading_comments():
 def test_a_long_file_is_read_in_batches_and_one_bad_statement_costs_only_itself():
     from schemacite.sources import read
 
-    good = "".join(f"CREATE TABLE t{i} (id int PRIMARY KEY, note text DEFAULT 'é{i}');\n" for i in range(3000))
+    # `lower(...)` is read back from the text, at byte offsets that the 'é' before it shifts
+    good = "".join(
+        f"CREATE TABLE t{i} (id int PRIMARY KEY, low text DEFAULT lower('É{i}'), note text DEFAULT 'é{i}');\n"
+        for i in range(3000)
+    )
     text = good + "CREATE TABLE broken (id int;\n" + good.replace("CREATE TABLE t", "CREATE TABLE u")
     assert len(text) > 3 * read._BATCH
     parsed = parse_text(text, "big.sql", "postgres")
@@ -365,3 +369,7 @@ def test_a_long_file_is_read_in_batches_and_one_bad_statement_costs_only_itself(
     assert [(e.line, e.message) for e in parsed.errors] == [(3001, "syntax error at end of input")]
     last = parsed.statements[-1]
     assert (last.location.line, last.table, last.op.model.columns["note"].default) == (6001, "u2999", "'é2999'")
+    assert [parsed.statements[n].op.model.columns["low"].default for n in (2000, -1)] == [
+        "lower('É2000')",
+        "lower('É2999')",
+    ]
