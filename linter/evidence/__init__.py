@@ -27,7 +27,6 @@ import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from schemacite.model import dialects
@@ -183,7 +182,7 @@ BUILTIN_FILES = ("catalogue.toml", "measured.toml")  # published sources; schema
 def _builtin() -> dict[str, Evidence]:
     out: dict[str, Evidence] = {}
     for name in BUILTIN_FILES:
-        res = resources.files(__name__).joinpath(name)
+        res = Path(__file__).with_name(name)
         for n, e in _parse(res.read_bytes(), str(res), namespaced=False, allow_empty=True, memo=True):
             if e.id in out:
                 raise ValueError(f"{res}: entry {n}: duplicate id {e.id!r}")
