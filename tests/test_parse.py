@@ -373,3 +373,22 @@ def test_a_long_file_is_read_in_batches_and_one_bad_statement_costs_only_itself(
         "lower('É2000')",
         "lower('É2999')",
     ]
+
+
+def test_psql_variables_stand_for_their_names():
+    text = (
+        "\\set schema app\n"
+        "CREATE TABLE :schema.orders (id bigint PRIMARY KEY, tags int[]);\n"
+        "ALTER TABLE :\"tbl\" ADD COLUMN note text DEFAULT :'dflt';\n"
+        "SELECT tags[1:2], 'a:b', now()::date FROM orders;\n"
+        "SELECT :;\n"
+    )
+    parsed = parse_text(text, "v.sql", "postgres")
+    assert [(s.location.line, s.kind, s.table) for s in parsed.statements] == [
+        (2, "create_table", "schema.orders"),
+        (3, "alter_table", "tbl"),
+        (4, "select", None),
+    ]
+    assert parsed.statements[1].op.actions[0].definition.default == "'dflt'"
+    assert parsed.statements[1].sql.endswith("DEFAULT :'dflt'")  # shown as written
+    assert [(e.line, e.message) for e in parsed.errors] == [(5, 'syntax error at or near ":"')]

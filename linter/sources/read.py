@@ -169,7 +169,7 @@ def _postgres(
 ) -> Iterator[tuple[int, list[Statement]]]:
     """Statements as PostgreSQL's grammar reads them, a batch of statements at a time; a batch the
     grammar refuses is read statement by statement, so one bad statement costs only itself."""
-    from schemacite.sources.postgres.reader import SyntaxProblem, parse, statement_ends
+    from schemacite.sources.postgres.reader import SyntaxProblem, parse, parse_psql, statement_ends
 
     lines = Lines(text)
     sql_text = blank_spans(text, split.non_sql) if split else text  # what the parser reads: comments stay
@@ -186,9 +186,10 @@ def _postgres(
             pieces = []
             for part in split_sql(chunk, "postgres").chunks:
                 try:
+                    read, text_read = parse_psql(part.text)
                     pieces += [
-                        (first + part.start + s, first + part.start + e, tree, part.text, first + part.start)
-                        for s, e, tree in parse(part.text)
+                        (first + part.start + s, first + part.start + e, tree, text_read, first + part.start)
+                        for s, e, tree in read
                     ]
                 except SyntaxProblem as problem:
                     at = first + part.start + problem.offset

@@ -135,6 +135,44 @@ def statement_ends(text: str) -> list[int]:
         return []
 
 
+def parse_psql(text: str) -> tuple[list[tuple[int, int, Node]], str]:
+    """`parse`, and for a statement PostgreSQL refuses because it uses psql variables (`:name`,
+    `:'name'`, `:"name"`, which psql fills in from `\\set` or `-v` before the server sees the
+    text), a second reading with each standing for its own name (` name`, ` 'name'`, ` "name"`:
+    the same length, so every offset holds). Returns the statements and the text they were read
+    from; SyntaxProblem when the second reading fails too, with the first one's message."""
+    try:
+        return parse(text), text
+    except SyntaxProblem as problem:
+        named = _psql_variables_as_names(text)
+        if named is None:
+            raise
+        try:
+            return parse(named), named
+        except SyntaxProblem:
+            raise problem from None
+
+
+def _psql_variables_as_names(text: str) -> str | None:
+    try:
+        tokens = pg.scan(text)
+    except pg.ParseError:
+        return None
+    colons = [
+        tok.start
+        for tok, nxt in zip(tokens, tokens[1:])
+        if tok.name == "ASCII_58"
+        and nxt.start == tok.end + 1
+        and (text[nxt.start].isalpha() or text[nxt.start] in "_'\"")
+    ]
+    if not colons:
+        return None
+    chars = list(text)
+    for at in colons:
+        chars[at] = " "
+    return "".join(chars)
+
+
 class _Offsets:
     """Byte offsets into a text's UTF-8 form, as character offsets (the same for ASCII text)."""
 
