@@ -117,6 +117,23 @@ def test_baseline_round_trip(capsys, tmp_path):
     assert code == 1 and recorded
 
 
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (None, "baseline {path}: No such file or directory"),
+        ("nope", "baseline {path}: not a JSON baseline (Expecting value: line 1 column 1 (char 0))"),
+        ('{"findings": 1}', "baseline {path}: not a schemacite baseline (no 'findings' list)"),
+    ],
+)
+def test_a_bad_baseline_is_one_error_naming_the_file_once(capsys, tmp_path, content, message):
+    baseline = tmp_path / "b.json"
+    if content is not None:
+        baseline.write_text(content)
+    code, out, err = run(capsys, "lint", "--baseline", baseline, *DEMO)
+    assert code == 2 and not out
+    assert err.strip() == f"schemacite: error: {message.format(path=baseline)}"
+
+
 @pytest.mark.parametrize("fmt", ["json", "sarif", "github", "gitlab", "junit"])
 def test_machine_formats_never_print_colour_or_headers(capsys, fmt, monkeypatch):
     monkeypatch.setenv("FORCE_COLOR", "1")

@@ -57,8 +57,10 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
         try:
             result.findings, matched = filter_new(result.findings, args.baseline)
-        except (BaselineError, OSError) as e:
-            raise UsageError(f"baseline {args.baseline}: {e}") from None
+        except BaselineError as e:  # its message starts with the file's name
+            raise UsageError(f"baseline {e}") from None
+        except OSError as e:
+            raise UsageError(f"baseline {args.baseline}: {e.strerror or e}") from None
         if matched:
             result.notes.append(f"{matched} finding(s) already in baseline {args.baseline} not shown")
     emit_report(args, pm, result)
