@@ -41,6 +41,7 @@ CREATE TABLE events_2024 PARTITION OF events FOR VALUES FROM ('2024-01-01') TO (
 CREATE TABLE events_rest PARTITION OF events DEFAULT;
 CREATE VIEW child_totals AS SELECT p.code, sum(c.qty) AS total FROM parent p JOIN child c ON c.parent_id = p.id GROUP BY p.code;
 CREATE MATERIALIZED VIEW parent_codes AS SELECT code FROM parent;
+CREATE SEQUENCE invoice_numbers;
 """
 
 MARIADB_DDL = """
@@ -104,6 +105,9 @@ def facts(schema: Schema) -> dict:
         }
     for key, v in schema.views.items():
         out[f"view {key}"] = (v.materialized, sorted(r.rsplit(".", 1)[-1] for r in v.reads or ()))
+    out["sequences"] = sorted(schema.sequences)
+    # the sequences serial and identity columns own, found through their tables
+    out["owned sequences"] = sorted(n for n in ("parent_id_seq", "scratch_id_seq") if schema.sequence_owner(n))
     return out
 
 
@@ -119,6 +123,8 @@ def test_postgres_catalog_and_replay_agree(pg_server):
     assert child["foreign_keys"] == [("child_parent", ("parent_id",), "parent", ("id",), True)]
     assert facts(live)["events_rest"]["default_partition"]
     assert facts(live)["view child_totals"] == (False, ["child", "parent"])
+    assert facts(live)["sequences"] == ["invoice_numbers"]
+    assert facts(live)["owned sequences"] == ["parent_id_seq", "scratch_id_seq"]
     assert schema_from_dict(snapshot_dict(live)) == live
 
 
@@ -149,3 +155,19 @@ def test_replayed_schemas_survive_a_snapshot(dialect):
     schema = replayed(PG_DDL if dialect == "postgres" else MARIADB_DDL, dialect)
     again = schema_from_dict(snapshot_dict(schema))
     assert facts(again) == facts(schema)
+
+
+def test_owned_sequence_names_are_the_servers(pg_server):
+    """The names the model gives serial and identity sequences are PostgreSQL's, long names
+    shortened the way it shortens them."""
+    from schemacite.model.schema import owned_sequence
+
+    pairs = [("orders", "id"), ("t" * 50, "c" * 30), ("x" * 10, "some_rather_long_column_name_" * 2)]
+    db = pg_server.create_database("owned_sequences")
+    with pg_server.connect(db) as conn:
+        for n, (table, column) in enumerate(pairs):
+            conn.execute(f'CREATE TABLE "{table}" ("{column}" serial, other{n} int GENERATED ALWAYS AS IDENTITY)')
+            got = conn.execute("SELECT pg_get_serial_sequence(%s, %s)", (f'"{table}"', column)).fetchone()[0]
+            assert got == f"public.{owned_sequence(table, column)}"
+            got = conn.execute("SELECT pg_get_serial_sequence(%s, %s)", (f'"{table}"', f"other{n}")).fetchone()[0]
+            assert got == f"public.{owned_sequence(table, f'other{n}')}"

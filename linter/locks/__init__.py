@@ -169,7 +169,7 @@ def works_on_existing(statement, schema) -> bool:
 
 
 def existed(name: str, schema) -> bool:
-    """Whether relation `name` existed before the change: not a table (or an index's table), view or
-    sequence the change created. One never seen is taken to exist: the change does not create it."""
-    table = schema.tables.get(name) or schema.index_owner(name)
+    """Whether relation `name` existed before the change: not a table (or the table of an index or
+    of a serial column's sequence), view or sequence the change created. One never seen is taken to exist: the change does not create it."""
+    table = schema.tables.get(name) or schema.index_owner(name) or schema.sequence_owner(name)
     return not (table.new if table is not None else name in schema.fresh)

@@ -234,6 +234,9 @@ class Schema:
     views: dict[str, View] = field(default_factory=dict)
     # where the model came from: "sql", a snapshot path, or a server DSN without password
     origin: str = "sql"
+    # sequences of their own (CREATE SEQUENCE); those serial and identity columns own are found
+    # through their tables (`sequence_owner`)
+    sequences: set[str] = field(default_factory=set)
     # views and sequences the current deploy created: like new tables, nobody uses them yet
     fresh: set[str] = field(default_factory=set, repr=False, compare=False)
     # tables the replay dropped: an ALTER TABLE IF EXISTS of one of them changes nothing
@@ -245,6 +248,7 @@ class Schema:
             self,
             tables={k: t.copy() for k, t in self.tables.items()},
             views=dict(self.views),
+            sequences=set(self.sequences),
             fresh=set(self.fresh),
             gone=set(self.gone),
             _lookup=None,
@@ -275,9 +279,20 @@ class Schema:
         """The tables whose foreign keys reference table `key` (itself excluded)."""
         return [k for k in self._fresh().referencing.get(key, ()) if k != key]
 
+    def sequence_owner(self, name: str) -> Table | None:
+        """The table whose serial or identity column owns the sequence of that name, if any."""
+        key = self._fresh().sequence_owner.get(name)
+        return self.tables.get(key) if key else None
+
     def knows(self, name: str) -> bool:
-        """Whether the model has seen a table, view or index of that name."""
-        return name in self.tables or name in self.views or self.index_owner(name) is not None
+        """Whether the model has seen a table, view, index or sequence of that name."""
+        return (
+            name in self.tables
+            or name in self.views
+            or name in self.sequences
+            or self.index_owner(name) is not None
+            or self.sequence_owner(name) is not None
+        )
 
     def _fresh(self) -> _Lookup:
         if self._lookup is None:
@@ -302,6 +317,8 @@ class _Lookup:
     children: dict[str, dict[str, None]] = field(default_factory=dict)  # ordered sets
     targets_of: dict[str, set[str]] = field(default_factory=dict)  # table -> tables its FKs reference
     referencing: dict[str, dict[str, None]] = field(default_factory=dict)  # table -> tables referencing it
+    sequence_owner: dict[str, str] = field(default_factory=dict)  # sequence a column owns -> table key
+    sequences_of: dict[str, set[str]] = field(default_factory=dict)
 
     def refresh(self, key: str, table: Table | None, dialect: str) -> None:
         for name in self.names_of.pop(key, ()):
@@ -312,8 +329,16 @@ class _Lookup:
             self.children.get(parent, {}).pop(key, None)
         for target in self.targets_of.pop(key, ()):
             self.referencing.get(target, {}).pop(key, None)
+        for name in self.sequences_of.pop(key, ()):
+            if self.sequence_owner.get(name) == key:
+                del self.sequence_owner[name]
         if table is None:
             return
+        if dialect == "postgres":
+            owned = {owned_sequence(key, c.name) for c in table.columns.values() if c.serial or c.identity}
+            for name in owned:
+                self.sequence_owner[name] = key
+            self.sequences_of[key] = owned
         names = {i.name for i in table.indexes if i.name}
         pk = table.primary_key
         if pk is not None:
@@ -328,3 +353,16 @@ class _Lookup:
         for target in targets:
             self.referencing.setdefault(target, {})[key] = None
         self.targets_of[key] = targets
+
+
+def owned_sequence(table_key: str, column: str) -> str:
+    """The name PostgreSQL gives the sequence of a serial or identity column (`orders_id_seq`),
+    shortened as it does to fit 63 bytes: the longer of the two names loses characters first."""
+    schema, _, table = table_key.rpartition(".")
+    room = 63 - len("__seq")
+    while len(table.encode()) + len(column.encode()) > room:
+        if len(table) > len(column):
+            table = table[:-1]
+        else:
+            column = column[:-1]
+    return f"{schema}.{table}_{column}_seq" if schema else f"{table}_{column}_seq"

@@ -158,6 +158,10 @@ def _rename(schema: Schema, old: str, to: str) -> None:
     if view is not None:
         view.name = to
         schema.views[to] = view
+        return
+    if old in schema.sequences:  # ALTER SEQUENCE ... RENAME TO
+        schema.sequences.discard(old)
+        schema.sequences.add(to)
 
 
 def _create_index(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -197,6 +201,7 @@ def _create_view(schema: Schema, stmt: Statement, new: bool) -> None:
 
 
 def _create_sequence(schema: Schema, stmt: Statement, new: bool) -> None:
+    schema.sequences.add(stmt.op.name)
     if new:
         schema.fresh.add(stmt.op.name)
 

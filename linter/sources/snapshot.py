@@ -18,7 +18,8 @@ Format version 2 (stdlib json, one object); version 1 files are read too:
          "partitioning": {"method": "range", "columns": ["created"], "expression": "RANGE(...)"},
          "workload": {"inserts": 12400000, "reads": 300000, "since": "...", "source": "performance_schema", ...}}
       ],
-      "views": [{"key": "v", "name": "v", "schema": "shop", "materialized": false, "reads": ["events"]}]
+      "views": [{"key": "v", "name": "v", "schema": "shop", "materialized": false, "reads": ["events"]}],
+      "sequences": ["invoice_numbers"]         # sequences no column owns (optional)
     }
 
 The fields are the model's own (`schemacite.model.schema`: Table, Column, Index, Check,
@@ -89,6 +90,7 @@ def snapshot_dict(schema: Schema, target: str | None = None) -> dict[str, Any]:
             {"key": k, **_plain(v), "location": v.defined_at.file if v.defined_at else None}
             for k, v in sorted(schema.views.items())
         ],
+        "sequences": sorted(schema.sequences),
     }
 
 
@@ -274,6 +276,10 @@ def schema_from_dict(doc: Any) -> Schema:
                 file if isinstance(file, str) and file else f"{origin}/{view.schema}" if view.schema else origin
             )
             schema.views[key if isinstance(key, str) and key else view.name] = view
+        sequences = doc.get("sequences") or []
+        if not isinstance(sequences, list) or not all(isinstance(n, str) and n for n in sequences):
+            raise _Bad("", "'sequences' must be a list of names")
+        schema.sequences = set(sequences)
     except _Bad as e:
         raise ValueError(str(e)) from None
     return schema

@@ -8,7 +8,7 @@ inside one read-only transaction, whatever the number of tables or schemas:
        pg_stat_database.stats_reset of this database, block size
     2  pg_class + pg_namespace (+ pg_inherits, pg_partitioned_table):
        tables, partitioned tables and their partitions with their bounds, views, materialized
-       views, persistence, size (reltuples, relpages)
+       views, persistence, size (reltuples, relpages); sequences no column owns (pg_depend)
     3  pg_attribute + pg_attrdef: columns, types, NOT NULL, defaults, identity, generated
     4  pg_index (+ pg_am, pg_inherits, pg_stat_user_indexes.idx_scan): primary key
        (indisprimary), unique and other indexes, their key columns or expressions
@@ -220,6 +220,9 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         "SELECT c.oid, n.nspname, c.relname, c.relkind, c.relpersistence, am.amname, inh.inhparent,"
         f" {unlocked('c.oid', 'pg_get_expr(c.relpartbound, c.oid)')}, c.reltuples::float8, c.relpages::int8,"
         " pt.partstrat,"
+        # a serial or identity column's sequence is found through its column: only the others
+        " c.relkind = 'S' AND EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass"
+        "       AND d.objid = c.oid AND d.refclassid = 'pg_class'::regclass AND d.deptype IN ('a', 'i')),"
         " ARRAY(SELECT a.attname FROM unnest(pt.partattrs::int2[]) WITH ORDINALITY AS k(attnum, ord)"
         "       JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum ORDER BY k.ord),"
         f" {unlocked('pt.partrelid', 'pg_get_expr(pt.partexprs, pt.partrelid)')}"
@@ -227,7 +230,7 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         " LEFT JOIN pg_am am ON am.oid = c.relam"
         " LEFT JOIN pg_inherits inh ON inh.inhrelid = c.oid AND c.relispartition"
         " LEFT JOIN pg_partitioned_table pt ON pt.partrelid = c.oid"
-        f" WHERE c.relkind IN ('r', 'p', 'v', 'm') AND {where}"
+        f" WHERE c.relkind IN ('r', 'p', 'v', 'm', 'S') AND {where}"
         " ORDER BY n.nspname, c.relname",
         params,
     )
@@ -244,10 +247,15 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         reltuples,
         relpages,
         strategy,
+        owned_sequence,
         key_columns,
         key_exprs,
     ) in cur.fetchall():
         key = table_key(f"{_quote(nsp)}.{_quote(name)}", dialect)  # public.events -> events
+        if kind == "S":
+            if not owned_sequence:
+                schema.sequences.add(key)
+            continue
         if key in schema.tables or key in schema.views:
             notes.append(f"{nsp}.{name} differs from another relation only in letter case; it was left out")
             continue
