@@ -135,6 +135,8 @@ def long_work(statement, schema, impacts: list[LockImpact]) -> str | None:
     op = statement.op
     if isinstance(op, (Update, Delete, Merge)) and op.every_row and existing(op.into):
         return f"{statement.kind.upper()} of every row of {op.into}"
+    if isinstance(op, (Update, Delete)) and existing(op.into) and (unindexed := _scanned_for(op, schema)):
+        return f"{statement.kind.upper()} of {op.into} finding its rows by {', '.join(unindexed)}, which no index leads"
     if isinstance(op, Insert) and (read := next((r for r in op.reads or () if existing(r)), None)):
         return f"INSERT ... SELECT reading {read}"
     if isinstance(op, CopyFrom) and existing(op.into):
@@ -149,6 +151,18 @@ def long_work(statement, schema, impacts: list[LockImpact]) -> str | None:
             )
             return f"{label(impact.operation)} {'rewrites' if impact.rewrite else 'scans'} {on}"
     return None
+
+
+def _scanned_for(op, schema) -> tuple[str, ...]:
+    """The columns a filtered UPDATE or DELETE looks its rows up by, when none of them is the first
+    column of an index of its table: PostgreSQL then reads every row (a backfill `WHERE new_col IS
+    NULL`). Empty when an index may serve, or the table is not fully known."""
+    table = schema.tables.get(op.into)
+    if table is None or not table.complete or not op.filtered_on:
+        return ()
+    keys = [table.primary_key, *table.indexes] if table.primary_key else table.indexes
+    leading = {k.columns[0].lower() for k in keys if k.columns}
+    return () if leading & set(op.filtered_on) else op.filtered_on
 
 
 def on_tables(locks: list[Lock], schema) -> list[Lock]:

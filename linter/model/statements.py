@@ -635,6 +635,9 @@ class _Dml(Op):
     into: str = ""
     reads: tuple[str, ...] | None = ()  # None: could not tell
     every_row: bool = False
+    # UPDATE and DELETE: every column name the WHERE clause uses, whatever relation it belongs to
+    # (empty: no WHERE, or one not read); whether an index can find the rows depends on them
+    filtered_on: tuple[str, ...] = ()
 
     @property
     def table(self) -> str | None:

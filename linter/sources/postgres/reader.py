@@ -1192,12 +1192,22 @@ def _insert(f: Node, src: Source) -> Op:
 def _update(f: Node, src: Source) -> Op:
     into = _rel(f.get("relation"))
     columns = tuple((t.get("ResTarget", {}).get("name") or "").lower() for t in f.get("targetList") or [])
-    return Update(into=into, reads=_others(f, into), every_row=f.get("whereClause") is None, columns=columns)
+    where = f.get("whereClause")
+    return Update(
+        into=into, reads=_others(f, into), every_row=where is None, filtered_on=_columns_used(where), columns=columns
+    )
 
 
 def _delete(f: Node, src: Source) -> Op:
     into = _rel(f.get("relation"))
-    return Delete(into=into, reads=_others(f, into), every_row=f.get("whereClause") is None)
+    where = f.get("whereClause")
+    return Delete(into=into, reads=_others(f, into), every_row=where is None, filtered_on=_columns_used(where))
+
+
+def _columns_used(expr: Node | None) -> tuple[str, ...]:
+    """Lower-case names of the columns an expression refers to (the last part of each name)."""
+    names = (_strings(fields.get("fields"))[-1:] for kind, fields in walk(expr) if kind == "ColumnRef")
+    return tuple(dict.fromkeys(n[0].lower() for n in names if n))
 
 
 def _merge(f: Node, src: Source) -> Op:
