@@ -405,3 +405,49 @@ def test_the_help_names_every_framework(capsys):
 
     text = parser()._subparsers._group_actions[0].choices["lint"].format_help()
     assert all(name in " ".join(text.split()) for name in FRAMEWORKS)
+
+
+def test_files_read_beside_the_sql_stay_inside_the_repository_and_are_read_bounded(tmp_path):
+    """A plan, a lock file or a .conf that links out of the repository, or to a device, is not
+    read: it would decide order, dialect or transactions from a file the change does not own, and
+    /dev/zero would stall the run."""
+    from schemacite.sources.frameworks import FRAMEWORKS
+    from schemacite.sources.frameworks.named import prisma_provider, sqitch_plan
+
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "sqitch.plan").write_text(
+        "%project=x\nb 2024-01-01T00:00:00Z A <a@b> #\na 2024-01-02T00:00:00Z A <a@b> #\n"
+    )
+    (outside / "migration_lock.toml").write_text('provider = "mysql"\n')
+    (outside / "V1__a.sql.conf").write_text("executeInTransaction=false\n")
+
+    sq = repo / "db"
+    (sq / "deploy").mkdir(parents=True)
+    for name in ("a", "b"):
+        (sq / "deploy" / f"{name}.sql").write_text("SELECT 1;\n")
+    (sq / "sqitch.plan").symlink_to(outside / "sqitch.plan")
+    files = sorted(str(p) for p in (sq / "deploy").glob("*.sql"))
+    assert sqitch_plan(files[0]) is None
+    assert FRAMEWORKS["sqitch"].order(files) == files  # names order them, not the outside plan
+
+    prisma = repo / "prisma" / "migrations"
+    (prisma / "20240101_init").mkdir(parents=True)
+    (prisma / "20240101_init" / "migration.sql").write_text("SELECT 1;\n")
+    (prisma / "migration_lock.toml").symlink_to(outside / "migration_lock.toml")
+    assert prisma_provider([str(prisma / "20240101_init" / "migration.sql")]) is None
+    (prisma / "migration_lock.toml").unlink()
+    (prisma / "migration_lock.toml").symlink_to("/dev/zero")
+    assert prisma_provider([str(prisma / "20240101_init" / "migration.sql")]) is None
+    (prisma / "migration_lock.toml").unlink()
+    (prisma / "migration_lock.toml").write_text('provider = "postgresql"\n')
+    assert prisma_provider([str(prisma / "20240101_init" / "migration.sql")]) == "postgresql"
+
+    fly = repo / "flyway"
+    fly.mkdir()
+    (fly / "V1__a.sql").write_text("CREATE INDEX CONCURRENTLY i ON t (c);\n")
+    (fly / "V1__a.sql.conf").symlink_to(outside / "V1__a.sql.conf")
+    (unit,) = FRAMEWORKS["flyway"].units(str(fly / "V1__a.sql"), (fly / "V1__a.sql").read_text())
+    assert "executeInTransaction" not in unit.why

@@ -60,6 +60,19 @@ def head(path: str, size: int) -> str:
         return ""
 
 
+def side_file(path: str, limit: int = 1_000_000) -> str | None:
+    """The text of a file read beside the SQL (a sqitch plan, Prisma's migration_lock.toml, a
+    Flyway .conf), or None when it is missing, not a regular file, or outside the repository.
+    At most `limit` bytes are read: a link to /dev/zero or a huge file must not stall a run."""
+    if not os.path.isfile(path) or escapes(path):
+        return None
+    try:
+        with open(path, "rb") as f:
+            return f.read(limit).decode("utf-8", "replace")
+    except OSError:
+        return None
+
+
 def natural_key(path: str) -> list:
     """Sort key putting 2 before 10, so golang-migrate, Flyway and numbered files replay in order."""
     return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", path)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 
+from schemacite.sources.files import escapes, side_file
 from schemacite.sources.frameworks.base import Framework, Unit, _stem, version_key
 
 # ---------------------------------------------------------------- golang-migrate
@@ -86,12 +87,8 @@ class Flyway(Framework):
 
 
 def _conf_says_no_transaction(path: str) -> bool:
-    try:
-        with open(path + ".conf", encoding="utf-8") as f:
-            text = f.read()
-    except OSError:
-        return False
-    return re.search(r"^\s*executeInTransaction\s*=\s*false\s*$", text, re.I | re.M) is not None
+    text = side_file(path + ".conf")
+    return text is not None and re.search(r"^\s*executeInTransaction\s*=\s*false\s*$", text, re.I | re.M) is not None
 
 
 # ---------------------------------------------------------------- Prisma
@@ -108,12 +105,8 @@ class Prisma(Framework):
 def prisma_provider(files: list[str]) -> str | None:
     """The provider migration_lock.toml names (postgresql, mysql), for the dialect."""
     for f in files[:1]:
-        lock = os.path.join(os.path.dirname(os.path.dirname(f)), "migration_lock.toml")
-        try:
-            with open(lock, encoding="utf-8") as handle:
-                m = re.search(r'^\s*provider\s*=\s*"(\w+)"', handle.read(), re.M)
-        except OSError:
-            return None
+        text = side_file(os.path.join(os.path.dirname(os.path.dirname(f)), "migration_lock.toml"))
+        m = re.search(r'^\s*provider\s*=\s*"(\w+)"', text or "", re.M)
         return m.group(1).lower() if m else None
     return None
 
@@ -171,7 +164,7 @@ def sqitch_plan(path: str) -> str | None:
     folder = os.path.dirname(os.path.abspath(path))
     for _ in range(6):
         plan = os.path.join(folder, "sqitch.plan")
-        if os.path.isfile(plan):
+        if os.path.isfile(plan) and not escapes(plan):
             return plan
         parent = os.path.dirname(folder)
         if parent == folder:
@@ -184,11 +177,7 @@ def _plan_scripts(plan: str) -> list[str]:
     """The deploy scripts of a plan in deploy order. A reworked change appears more than once:
     each earlier appearance runs the script frozen under the first tag after it
     (`name@tag.sql`), the last one runs `name.sql`."""
-    try:
-        with open(plan, encoding="utf-8") as f:
-            lines = f.read().splitlines()
-    except OSError:
-        return []
+    lines = (side_file(plan) or "").splitlines()
     entries: list[tuple[str, str]] = []  # ("change", name) | ("tag", name)
     for line in lines:
         line = line.strip()
