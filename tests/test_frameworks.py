@@ -451,3 +451,61 @@ def test_files_read_beside_the_sql_stay_inside_the_repository_and_are_read_bound
     (fly / "V1__a.sql.conf").symlink_to(outside / "V1__a.sql.conf")
     (unit,) = FRAMEWORKS["flyway"].units(str(fly / "V1__a.sql"), (fly / "V1__a.sql").read_text())
     assert "executeInTransaction" not in unit.why
+
+
+def test_liquibase_runs_files_in_the_order_of_the_master_changelog(tmp_path):
+    """Found in a real Spring project: the master changelog, not the file names, orders the SQL.
+    XML, YAML and JSON changelogs, relative and classpath paths, includeAll, nested changelogs."""
+    from schemacite.sources.frameworks import FRAMEWORKS
+
+    res = tmp_path / "svc" / "src" / "main" / "resources"
+    log = res / "db" / "changelog"
+    (log / "more").mkdir(parents=True)
+    (log / "all").mkdir()
+    (res / "db" / "db.changelog-master.xml").write_text(
+        '<?xml version="1.0"?>\n<databaseChangeLog xmlns="http://www.liquibase.org/xml/ns/dbchangelog">\n'
+        '  <include file="db/changelog/z-create.sql"/>\n'
+        '  <!-- <include file="db/changelog/a-alter.sql"/> -->\n'
+        '  <include file="changelog/more/nested.yaml" relativeToChangelogFile="true"/>\n'
+        '  <includeAll path="db/changelog/all/"/>\n'
+        "</databaseChangeLog>\n"
+    )
+    (log / "more" / "nested.yaml").write_text(
+        "databaseChangeLog:\n  # - include: {file: db/changelog/m-index.sql}\n"
+        "  - include:\n      file: ../a-alter.sql\n      relativeToChangelogFile: true\n"
+        "  - include: {file: db/changelog/m-index.sql}\n"
+    )
+    (log / "m-index.sql").write_text("CREATE INDEX t_c ON t (c);\n")
+    (log / "z-create.sql").write_text("CREATE TABLE t (id int PRIMARY KEY, c int);\n")
+    (log / "a-alter.sql").write_text("ALTER TABLE t ADD COLUMN d int;\n")
+    (log / "all" / "2-b.sql").write_text("SELECT 2;\n")
+    (log / "all" / "1-a.sql").write_text("SELECT 1;\n")
+    (log / "stray.sql").write_text("SELECT 0;\n")  # named by no changelog: after the others
+    files = sorted(str(p) for p in log.rglob("*.sql"))
+    order = [Path(f).relative_to(log).as_posix() for f in FRAMEWORKS["liquibase"].order(files)]
+    assert order == ["z-create.sql", "a-alter.sql", "m-index.sql", "all/1-a.sql", "all/2-b.sql", "stray.sql"]
+    (tmp_path / "svc" / "src" / "main" / "resources" / "db" / "db.changelog-master.xml").unlink()
+    (log / "more" / "nested.yaml").unlink()
+    # no changelog: by path, as includeAll orders a folder
+    assert FRAMEWORKS["liquibase"].order(files) == sorted(files)
+
+
+def test_liquibase_changelog_json_and_modules_sharing_paths(tmp_path):
+    from schemacite.sources.frameworks import FRAMEWORKS
+
+    for module in ("billing", "cards"):
+        log = tmp_path / module / "db" / "changelog"
+        log.mkdir(parents=True)
+        (log / "master.json").write_text(
+            '{"databaseChangeLog": [{"include": {"file": "db/changelog/b.sql"}}, {"include": {"file": "db/changelog/a.sql"}}]}'
+        )
+        (log / "a.sql").write_text("SELECT 1;\n")
+        (log / "b.sql").write_text("SELECT 2;\n")
+    files = sorted(str(p) for p in tmp_path.rglob("*.sql"))
+    order = [Path(f).relative_to(tmp_path).as_posix() for f in FRAMEWORKS["liquibase"].order(files)]
+    assert order == [
+        "billing/db/changelog/b.sql",
+        "billing/db/changelog/a.sql",
+        "cards/db/changelog/b.sql",
+        "cards/db/changelog/a.sql",
+    ]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
 
+from schemacite.sources.files import side_file
 from schemacite.sources.frameworks.base import Framework, Unit, _stem
 
 # ---------------------------------------------------------------- goose
@@ -128,7 +130,11 @@ class Liquibase(Framework):
         return units
 
     def order(self, files: list[str]) -> list[str]:
-        return sorted(files, key=lambda f: f.replace("\\", "/"))  # includeAll: by path
+        """In the order of the master changelog that includes them (XML, YAML or JSON, found in
+        the files' folders and up to three folders above); files no changelog names after them,
+        by path, as `includeAll` orders a folder."""
+        ranks = changelog_ranks(files)
+        return sorted(files, key=lambda f: (0, *ranks[k], "") if (k := os.path.abspath(f)) in ranks else (1, 0, 0, f))
 
     def prepare(self, path: str, text: str) -> str:
         """Placeholders filled in; in a changeset with `endDelimiter:X`, a line holding only X ends
@@ -146,6 +152,96 @@ class Liquibase(Framework):
             elif delimiter and line.strip() == delimiter:
                 lines[n] = ";".ljust(len(line))
         return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- Liquibase changelogs
+
+_CHANGELOG_FILES = (".xml", ".yaml", ".yml", ".json")
+# one reading for the three formats: <include file="x"/>, `- include: {file: x}`, "include": {"file": "x"}
+_INCLUDE = re.compile(r"\b(includeAll|include)\b")
+_TARGET = re.compile(r"\b(?:file|path)\b[\"']?\s*[:=]\s*[\"']?([^\"'\s,}>]+)")
+_RELATIVE = re.compile(r"\brelativeToChangelogFile\b[\"']?\s*[:=]\s*[\"']?true", re.I)
+_NOT_READ = re.compile(r"<!--[\s\S]*?-->|^[ \t]*#[^\n]*", re.M)  # XML and YAML comments
+
+
+def changelog_ranks(files: list[str]) -> dict[str, tuple[int, int]]:
+    """(changelog number, place in it) of each file a master changelog includes, by absolute path.
+    A master is a changelog no other one includes; masters are numbered in the order of their paths."""
+    changelogs = _changelogs(files)
+    if not changelogs:
+        return {}
+    known = sorted({os.path.abspath(f) for f in files} | set(changelogs))
+    runs = {c: _run_order(c, known, (c,)) for c in changelogs}
+    included = {f for order in runs.values() for f in order}
+    ranks: dict[str, tuple[int, int]] = {}
+    for n, master in enumerate(c for c in changelogs if c not in included):
+        for place, f in enumerate(runs[master]):
+            ranks.setdefault(f, (n, place))
+    return ranks
+
+
+def _changelogs(files: list[str]) -> list[str]:
+    folders: set[str] = set()
+    for f in files:
+        folder = os.path.dirname(os.path.abspath(f))
+        for _ in range(4):
+            folders.add(folder)
+            folder = os.path.dirname(folder)
+    found = []
+    for folder in sorted(folders):
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            if name.lower().endswith(_CHANGELOG_FILES):
+                path = os.path.join(folder, name)
+                text = side_file(path)
+                if text and "databaseChangeLog" in text:
+                    found.append(path)
+    return found
+
+
+def _run_order(changelog: str, known: list[str], chain: tuple[str, ...]) -> list[str]:
+    """The files `changelog` runs, in order, nested changelogs expanded (a loop is cut)."""
+    text = _NOT_READ.sub("", side_file(changelog) or "")
+    marks = list(_INCLUDE.finditer(text))
+    out: list[str] = []
+    for n, mark in enumerate(marks):
+        end = marks[n + 1].start() if n + 1 < len(marks) else len(text)
+        part = text[mark.end() : min(end, mark.end() + 500)]
+        target = _TARGET.search(part)
+        if target is None:
+            continue
+        found = _resolve(target.group(1), bool(_RELATIVE.search(part)), mark.group(1) == "includeAll", changelog, known)
+        for f in found:
+            if f.lower().endswith(_CHANGELOG_FILES):
+                if f not in chain and len(chain) < 10:
+                    out += _run_order(f, known, (*chain, f))
+            else:
+                out.append(f)
+    return out
+
+
+def _resolve(target: str, relative: bool, folder: bool, changelog: str, known: list[str]) -> list[str]:
+    """The known files an include names: relative to the changelog's folder, or (the classpath's
+    own roots being unknown here) any known file whose path ends with it. A folder (includeAll)
+    gives its files in the order of their paths."""
+    target = target.replace("\\", "/").removeprefix("classpath:").strip("/")
+    here = os.path.normpath(os.path.join(os.path.dirname(changelog), target))
+    suffix = "/" + target
+    if folder:
+        inside = [f for f in known if f.startswith(here + os.sep)]
+        if not inside and not relative:
+            inside = [f for f in known if f"{suffix}/" in f.replace(os.sep, "/")]
+        return sorted(inside)
+    if here in known or (here.lower().endswith(_CHANGELOG_FILES) and os.path.isfile(here)):
+        return [here]  # a nested changelog need not sit beside the SQL
+    if relative:
+        return []
+    ends = [f for f in known if f.replace(os.sep, "/").endswith(suffix)]
+    # several modules may hold db/changelog/x.sql: the one nearest the changelog is its own
+    return sorted(ends, key=lambda f: -len(os.path.commonpath([f, changelog])))[:1]
 
 
 GOOSE = Goose(
