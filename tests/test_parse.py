@@ -392,3 +392,25 @@ def test_psql_variables_stand_for_their_names():
     assert parsed.statements[1].op.actions[0].definition.default == "'dflt'"
     assert parsed.statements[1].sql.endswith("DEFAULT :'dflt'")  # shown as written
     assert [(e.line, e.message) for e in parsed.errors] == [(5, 'syntax error at or near ":"')]
+
+
+def test_psql_meta_commands_after_code_end_or_leave_the_query():
+    """`\\gset` and the other sending commands end a statement wherever they stand, as `;` does;
+    backslashes inside strings are not commands."""
+    text = (
+        "SELECT id AS key_id FROM keys WHERE name = 'a\\gset' \\gset\n"
+        "SELECT format('CREATE INDEX ON %I (c)', t)\n"
+        "FROM tables\n"
+        "\\gexec\n"
+        "CREATE TABLE t (id int PRIMARY KEY);\n"
+        "SELECT :'key_id' \\g\n"
+    )
+    parsed = parse_text(text, "s.sql", "postgres")
+    assert not parsed.errors, [str(e) for e in parsed.errors]
+    assert [(s.location.line, s.kind) for s in parsed.statements] == [
+        (1, "select"),
+        (2, "select"),
+        (5, "create_table"),
+        (6, "other"),  # a SELECT that reads no table
+    ]
+    assert parsed.statements[0].sql == "SELECT id AS key_id FROM keys WHERE name = 'a\\gset'"

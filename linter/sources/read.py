@@ -135,7 +135,7 @@ def parse_text(text: str, path: str, dialect: str) -> ParsedFile:
 
 # what only our splitter reads in a PostgreSQL file: psql meta-commands (a line starting with a
 # backslash), COPY ... FROM stdin data, and schemacite's own comments
-_META = re.compile(r"^[ \t]*\\", re.M)
+_META = re.compile(r"^[ \t]*\\|\\(?:g[a-z]*|crosstabview|watch)\b", re.M)
 _OURS = re.compile("schemacite:", re.I)
 
 
@@ -173,6 +173,11 @@ def _postgres(
 
     lines = Lines(text)
     sql_text = blank_spans(text, split.non_sql) if split else text  # what the parser reads: comments stay
+    if split and split.sends:  # `SELECT ... \gset` ends its statement: the parser reads a `;` there
+        chars = list(sql_text)
+        for at in split.sends:
+            chars[at] = ";"
+        sql_text = "".join(chars)
     shown = (
         sql_text
         if split is None or not split.comments

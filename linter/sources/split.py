@@ -17,7 +17,7 @@ from schemacite.model.dialects import MYSQL_FAMILY
 
 _SCAN = {
     "mysql": re.compile(r"'|\"|`|--|#|/\*|;|\n"),
-    "postgres": re.compile(r"'|\"|--|/\*|\$(?:[A-Za-z_][A-Za-z_0-9]*)?\$|;|\n"),
+    "postgres": re.compile(r"'|\"|--|/\*|\$(?:[A-Za-z_][A-Za-z_0-9]*)?\$|;|\n|\\"),
 }
 # Files with no line-level construct (no DELIMITER, no psql meta-command) are scanned faster:
 # one match skips plain code and whole quoted strings and stops at the next token that needs
@@ -43,7 +43,10 @@ _SKIP = {
         r"(?P<tok>;|--|/\*|['\"$]|\Z)"
     ),
 }
-_LINE_CONSTRUCT = re.compile(r"^[ \t]*(?:DELIMITER\b|\\|source[ \t])", re.I | re.M)
+_LINE_CONSTRUCT = re.compile(r"^[ \t]*(?:DELIMITER\b|\\|source[ \t])|\\(?:g[a-z]*|crosstabview|watch)\b", re.I | re.M)
+# psql meta-commands that send the query typed so far, as `;` does, wherever they stand on a line
+# (`SELECT id FROM t \gset`); any other one in mid-line runs and leaves the query open
+PSQL_SENDS = re.compile(r"\\(?:g|gx|gset|gexec|gdesc|crosstabview|watch)(?![A-Za-z])")
 # files another file pulls in: psql's \i and \ir (\include, \include_relative), the mysql
 # client's `source` and `\.`; \ir is relative to the including file, the others to the
 # directory the client runs in
@@ -89,6 +92,7 @@ class Split:
     errors: list[tuple[int, str]] = field(default_factory=list)  # (line, message)
     includes: list[tuple[int, str, bool]] = field(default_factory=list)  # (line, path, relative to this file)
     non_sql: list[tuple[int, int]] = field(default_factory=list)  # psql meta-commands, COPY data: (start, stop)
+    sends: list[int] = field(default_factory=list)  # where a psql meta-command sends the query, as `;` would
 
 
 class Lines:
@@ -235,6 +239,16 @@ def split_sql(text: str, dialect: str) -> Split:
             tok, pos = m.group(0), m.start()
             i = m.end()
         if tok == "\n":
+            continue
+        if tok == "\\":  # a psql meta-command after code on its line: the rest of the line is its own
+            eol = text.find("\n", pos)
+            eol = n if eol < 0 else eol
+            if PSQL_SENDS.match(text, pos):
+                end_statement(pos)
+                result.sends.append(pos)
+            result.non_sql.append((pos, eol))
+            blank(pos, eol)
+            i = eol
             continue
         if tok == ";":
             if delimiter != ";":
