@@ -635,8 +635,8 @@ class _Dml(Op):
     into: str = ""
     reads: tuple[str, ...] | None = ()  # None: could not tell
     every_row: bool = False
-    # UPDATE and DELETE: every column name the WHERE clause uses, whatever relation it belongs to
-    # (empty: no WHERE, or one not read); whether an index can find the rows depends on them
+    # UPDATE and DELETE: the columns of `into` the WHERE clause may use (qualified by its name or
+    # alias, or not qualified); whether an index can find the rows depends on them
     filtered_on: tuple[str, ...] = ()
 
     @property

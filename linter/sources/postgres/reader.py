@@ -1194,20 +1194,34 @@ def _update(f: Node, src: Source) -> Op:
     columns = tuple((t.get("ResTarget", {}).get("name") or "").lower() for t in f.get("targetList") or [])
     where = f.get("whereClause")
     return Update(
-        into=into, reads=_others(f, into), every_row=where is None, filtered_on=_columns_used(where), columns=columns
+        into=into,
+        reads=_others(f, into),
+        every_row=where is None,
+        filtered_on=_columns_of(f.get("relation"), where),
+        columns=columns,
     )
 
 
 def _delete(f: Node, src: Source) -> Op:
     into = _rel(f.get("relation"))
     where = f.get("whereClause")
-    return Delete(into=into, reads=_others(f, into), every_row=where is None, filtered_on=_columns_used(where))
+    return Delete(
+        into=into, reads=_others(f, into), every_row=where is None, filtered_on=_columns_of(f.get("relation"), where)
+    )
 
 
-def _columns_used(expr: Node | None) -> tuple[str, ...]:
-    """Lower-case names of the columns an expression refers to (the last part of each name)."""
-    names = (_strings(fields.get("fields"))[-1:] for kind, fields in walk(expr) if kind == "ColumnRef")
-    return tuple(dict.fromkeys(n[0].lower() for n in names if n))
+def _columns_of(target: Node | None, expr: Node | None) -> tuple[str, ...]:
+    """Lower-case names of the columns of `target` (a RangeVar) that an expression may use: those
+    qualified by its name or alias, and the unqualified ones (which may be its own)."""
+    target = target or {}
+    own = {(target.get("relname") or "").lower(), ((target.get("alias") or {}).get("aliasname") or "").lower()} - {""}
+    used = []
+    for kind, fields in walk(expr):
+        if kind == "ColumnRef":
+            parts = _strings(fields.get("fields"))
+            if parts and (len(parts) == 1 or parts[-2].lower() in own):
+                used.append((fields.get("location", 0), parts[-1].lower()))
+    return tuple(dict.fromkeys(name for _, name in sorted(used)))  # in the order they are written
 
 
 def _merge(f: Node, src: Source) -> Op:
