@@ -629,6 +629,7 @@ CASES = [
     C("drop_policy", "DROP POLICY pol ON t", "drop_policy", "CREATE POLICY pol ON t USING (true)"),
     C("create_sequence_owned", "CREATE SEQUENCE s2 OWNED BY t.c", "create_sequence"),
     C("alter_sequence", "ALTER SEQUENCE s RESTART", "alter_sequence", "CREATE SEQUENCE s"),
+    C("drop_sequence", "DROP SEQUENCE s", "drop_sequence", "CREATE SEQUENCE s"),
     C("alter_sequence_owned", "ALTER SEQUENCE s OWNED BY t.c", "alter_sequence", "CREATE SEQUENCE s"),
     C("create_publication", "CREATE PUBLICATION schemacite_pub FOR TABLE t", "publication"),
     # data statements a migration runs

@@ -42,6 +42,8 @@ CREATE TABLE events_rest PARTITION OF events DEFAULT;
 CREATE VIEW child_totals AS SELECT p.code, sum(c.qty) AS total FROM parent p JOIN child c ON c.parent_id = p.id GROUP BY p.code;
 CREATE MATERIALIZED VIEW parent_codes AS SELECT code FROM parent;
 CREATE SEQUENCE invoice_numbers;
+CREATE SEQUENCE scratch_numbers;
+DROP SEQUENCE scratch_numbers;
 """
 
 MARIADB_DDL = """

@@ -208,7 +208,7 @@ def _main(ctx: _Ctx) -> list[str]:
         return [old for old, _ in op.pairs]
     if isinstance(op, Select):
         return list(op.locked if op.row_lock else op.reads or ())
-    if kind == "drop_view":
+    if kind in ("drop_view", "drop_sequence"):
         return list(op.relations())
     if kind in _NAMED:
         own = ctx.statement.table or ctx.statement.target

@@ -888,6 +888,13 @@ ROWS: dict[str, tuple[Row, ...]] = {
         ),
     ),
     "drop_view": (Row(AE, source=f"DROP VIEW reference page; {_LOCKING}"),),
+    "drop_sequence": (
+        Row(
+            AE,
+            note="a column DEFAULT nextval() on it makes DROP fail unless CASCADE, which drops the default",
+            source=f"DROP SEQUENCE reference page; {_MEASURED}",
+        ),
+    ),
     "truncate": (
         Row(
             AE,

@@ -603,6 +603,21 @@ class CreateSequence(Op):
 
 
 @dataclass
+class DropSequence(Op):
+    kind: ClassVar[str] = "drop_sequence"
+    names: tuple[str, ...] = ()
+    if_exists: bool = False
+    cascade: bool = False
+
+    @property
+    def target(self) -> str | None:
+        return self.names[0] if self.names else None
+
+    def relations(self) -> tuple[str, ...]:
+        return self.names
+
+
+@dataclass
 class AlterSequence(CreateSequence):
     kind: ClassVar[str] = "alter_sequence"
 

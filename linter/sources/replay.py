@@ -33,6 +33,7 @@ from schemacite.model.statements import (
     CreateTableLike,
     CreateView,
     DropIndex,
+    DropSequence,
     DropTable,
     DropView,
     IndexAction,
@@ -204,6 +205,12 @@ def _create_sequence(schema: Schema, stmt: Statement, new: bool) -> None:
     schema.sequences.add(stmt.op.name)
     if new:
         schema.fresh.add(stmt.op.name)
+
+
+def _drop_sequence(schema: Schema, stmt: Statement, new: bool) -> None:
+    for name in stmt.op.relations():
+        schema.sequences.discard(name)
+        schema.fresh.discard(name)
 
 
 def _drop_view(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -502,6 +509,7 @@ _STATEMENTS = {
     CreateView: _create_view,
     CreateMatview: _create_view,
     CreateSequence: _create_sequence,
+    DropSequence: _drop_sequence,
 }
 
 

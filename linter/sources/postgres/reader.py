@@ -58,6 +58,7 @@ from schemacite.model.statements import (
     DropIndex,
     DropPolicy,
     DropRule,
+    DropSequence,
     DropTable,
     DropTrigger,
     DropView,
@@ -727,6 +728,8 @@ def _drop(f: Node, src: Source) -> Op:
         return DropIndex(names=keys, concurrently=bool(f.get("concurrent")), if_exists=if_exists, cascade=cascade)
     if kind in ("OBJECT_VIEW", "OBJECT_MATVIEW"):
         return DropView(names=keys, materialized=kind == "OBJECT_MATVIEW", if_exists=if_exists, cascade=cascade)
+    if kind == "OBJECT_SEQUENCE":
+        return DropSequence(names=keys, if_exists=if_exists, cascade=cascade)
     if kind in ("OBJECT_TRIGGER", "OBJECT_RULE", "OBJECT_POLICY") and names and len(names[0]) >= 2:
         on, name = _qualified(names[0][:-1]), names[0][-1].lower()
         cls = {"OBJECT_TRIGGER": DropTrigger, "OBJECT_RULE": DropRule, "OBJECT_POLICY": DropPolicy}[kind]
