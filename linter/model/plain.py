@@ -196,7 +196,7 @@ class Codec:
     def _fields(self, cls: type) -> Callable[[dict[str, Any]], Any]:
         tag = cls.__name__
         hints = self._field_hints(cls)
-        readers = {name: (self._reader(hint), f"{tag}.{name}") for name, hint in hints.items()}
+        readers = {name: (self._reader(hint), f"{tag}.{name}", _as_is(hint)) for name, hint in hints.items()}
         names = set(hints)
         late = {f.name for f in dataclasses.fields(cls) if not f.init}
 
@@ -208,8 +208,8 @@ class Codec:
                 raise PlainError(f"{tag} fields do not match")
             decoded = {}
             for name, v in values.items():
-                read, where = readers[name]
-                decoded[name] = read(v, where)
+                read, where, as_is = readers[name]
+                decoded[name] = v if type(v) in as_is else read(v, where)
             if not late:
                 return cls(**decoded)
             obj = cls(**{k: v for k, v in decoded.items() if k not in late})
@@ -239,6 +239,21 @@ class Codec:
     def _field_hints(self, cls: type) -> dict[str, Any]:
         every = typing.get_type_hints(cls)
         return {f.name: every[f.name] for f in dataclasses.fields(cls)}
+
+
+def _as_is(expected: Any) -> frozenset[type]:
+    """The exact types of stored values that are already what a field of type `expected` holds
+    (`str` for `str | None`), so most fields skip their reader."""
+    options = (
+        typing.get_args(expected) if typing.get_origin(expected) in (typing.Union, types.UnionType) else (expected,)
+    )
+    out: set[type] = set()
+    for option in options:
+        if option is type(None) or option in (str, int, bool):
+            out.add(option)
+        elif option is float:
+            out.update((float, int))
+    return frozenset(out)
 
 
 def _scalar(base: type) -> _Read:
