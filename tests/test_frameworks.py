@@ -509,3 +509,23 @@ def test_liquibase_changelog_json_and_modules_sharing_paths(tmp_path):
         "cards/db/changelog/b.sql",
         "cards/db/changelog/a.sql",
     ]
+
+
+def test_morph_is_told_from_the_go_module_when_no_file_is_marked(capsys, tmp_path):
+    """golang-migrate and morph share their file names; a module requiring morph runs each file
+    in a transaction, where CREATE INDEX CONCURRENTLY fails even alone."""
+    mig = tmp_path / "server" / "db" / "migrations" / "postgres"
+    mig.mkdir(parents=True)
+    (mig / "000001_t.up.sql").write_text("CREATE TABLE t (id bigint PRIMARY KEY, c int);\n")
+    (mig / "000002_t_c.up.sql").write_text("CREATE INDEX CONCURRENTLY t_c ON t (c);\n")
+
+    code, out, _ = run(capsys, "lint", "--dialect", "postgres", "--format", "json", mig)
+    doc = json.loads(out)
+    assert doc["framework"]["name"] == "golang-migrate" and not doc["findings"]
+    (tmp_path / "go.mod").write_text(
+        "module example.com/plugin\n\ngo 1.22\n\nrequire (\n\tgithub.com/mattermost/morph v1.1.0\n)\n"
+    )
+    code, out, _ = run(capsys, "lint", "--dialect", "postgres", "--format", "json", mig)
+    doc = json.loads(out)
+    assert doc["framework"]["name"] == "morph" and "github.com/mattermost/morph in" in doc["framework"]["why"]
+    assert [(f["code"], f["line"]) for f in doc["findings"]] == [("SC106", 1)]

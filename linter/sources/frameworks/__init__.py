@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from schemacite.sources.files import head
+from schemacite.sources.files import head, side_file
 from schemacite.sources.frameworks.annotated import DBMATE, GOOSE, LIQUIBASE
 from schemacite.sources.frameworks.base import Framework, Unit, blank_placeholders
 from schemacite.sources.frameworks.generated import ALEMBIC, DJANGO, RAILS
@@ -53,6 +53,21 @@ HEAD = 4096  # bytes of each file read to look for markers
 FILES = 2000  # files read at most
 
 
+def go_module_using(path: str, module: str) -> str | None:
+    """The go.mod of the Go module holding `path` (its folder and up, inside the repository),
+    when it requires `module`."""
+    folder = os.path.dirname(os.path.abspath(path))
+    for _ in range(8):
+        text = side_file(os.path.join(folder, "go.mod"))
+        if text is not None:
+            return os.path.join(folder, "go.mod") if f"{module} " in text or f"{module}\n" in text else None
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return None
+
+
 def detect(files: list[str]) -> tuple[Framework, str]:
     """(framework, what showed it) for a project's files; PLAIN when nothing does."""
     if not files:
@@ -67,6 +82,9 @@ def detect(files: list[str]) -> tuple[Framework, str]:
     if plan:
         return SQITCH, f"{os.path.relpath(plan)}"
     if any(GOLANG_MIGRATE_NAME.match(n) for n in names):
+        module = go_module_using(files[0], "github.com/mattermost/morph")
+        if module:  # the same file names; morph wraps each file in a transaction
+            return MORPH, f"N_title.up.sql file names, github.com/mattermost/morph in {os.path.relpath(module)}"
         return GOLANG_MIGRATE, "N_title.up.sql / .down.sql file names"
     if sum(1 for n in names if FLYWAY_NAME.match(n)) >= max(1, len(names) // 2):
         return FLYWAY, "V<version>__<description>.sql file names"
