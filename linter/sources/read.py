@@ -19,7 +19,7 @@ from schemacite.model import Location
 from schemacite.model.statements import ParseError, Statement
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.names import QNAME, table_key
-from schemacite.sources.split import Lines, Split, blank_spans, split_sql
+from schemacite.sources.split import PSQL_SENDS, Lines, Split, blank_spans, split_sql
 
 _SEQ = itertools.count(1)
 
@@ -134,8 +134,9 @@ def parse_text(text: str, path: str, dialect: str) -> ParsedFile:
 
 
 # what only our splitter reads in a PostgreSQL file: psql meta-commands (a line starting with a
-# backslash), COPY ... FROM stdin data, and schemacite's own comments
-_META = re.compile(r"^[ \t]*\\|\\(?:g[a-z]*|crosstabview|watch)\b", re.M)
+# backslash, or a sending one like `\gset` after code), COPY ... FROM stdin data, and
+# schemacite's own comments
+_META = re.compile(r"^[ \t]*\\|" + PSQL_SENDS.pattern, re.M)
 _OURS = re.compile("schemacite:", re.I)
 
 

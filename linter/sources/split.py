@@ -43,10 +43,10 @@ _SKIP = {
         r"(?P<tok>;|--|/\*|['\"$]|\Z)"
     ),
 }
-_LINE_CONSTRUCT = re.compile(r"^[ \t]*(?:DELIMITER\b|\\|source[ \t])|\\(?:g[a-z]*|crosstabview|watch)\b", re.I | re.M)
 # psql meta-commands that send the query typed so far, as `;` does, wherever they stand on a line
 # (`SELECT id FROM t \gset`); any other one in mid-line runs and leaves the query open
 PSQL_SENDS = re.compile(r"\\(?:g|gx|gset|gexec|gdesc|crosstabview|watch)(?![A-Za-z])")
+_LINE_CONSTRUCT = re.compile(r"^[ \t]*(?:DELIMITER\b|\\|source[ \t])|" + PSQL_SENDS.pattern, re.I | re.M)
 # files another file pulls in: psql's \i and \ir (\include, \include_relative), the mysql
 # client's `source` and `\.`; \ir is relative to the including file, the others to the
 # directory the client runs in
