@@ -170,7 +170,7 @@ def changelog_ranks(files: list[str]) -> dict[str, tuple[int, int]]:
     changelogs = _changelogs(files)
     if not changelogs:
         return {}
-    known = sorted({os.path.abspath(f) for f in files} | set(changelogs))
+    known = _Known(sorted({os.path.abspath(f) for f in files} | set(changelogs)))
     runs = {c: _run_order(c, known, (c,)) for c in changelogs}
     included = {f for order in runs.values() for f in order}
     ranks: dict[str, tuple[int, int]] = {}
@@ -202,7 +202,18 @@ def _changelogs(files: list[str]) -> list[str]:
     return found
 
 
-def _run_order(changelog: str, known: list[str], chain: tuple[str, ...]) -> list[str]:
+class _Known:
+    """The files an include may name, by path and by file name (an include names thousands)."""
+
+    def __init__(self, paths: list[str]):
+        self.paths = paths
+        self.exact = set(paths)
+        self.by_name: dict[str, list[str]] = {}
+        for path in paths:
+            self.by_name.setdefault(os.path.basename(path), []).append(path)
+
+
+def _run_order(changelog: str, known: _Known, chain: tuple[str, ...]) -> list[str]:
     """The files `changelog` runs, in order, nested changelogs expanded (a loop is cut)."""
     text = _NOT_READ.sub("", side_file(changelog) or "")
     marks = list(_INCLUDE.finditer(text))
@@ -223,7 +234,7 @@ def _run_order(changelog: str, known: list[str], chain: tuple[str, ...]) -> list
     return out
 
 
-def _resolve(target: str, relative: bool, folder: bool, changelog: str, known: list[str]) -> list[str]:
+def _resolve(target: str, relative: bool, folder: bool, changelog: str, known: _Known) -> list[str]:
     """The known files an include names: relative to the changelog's folder, or (the classpath's
     own roots being unknown here) any known file whose path ends with it. A folder (includeAll)
     gives its files in the order of their paths."""
@@ -231,15 +242,15 @@ def _resolve(target: str, relative: bool, folder: bool, changelog: str, known: l
     here = os.path.normpath(os.path.join(os.path.dirname(changelog), target))
     suffix = "/" + target
     if folder:
-        inside = [f for f in known if f.startswith(here + os.sep)]
+        inside = [f for f in known.paths if f.startswith(here + os.sep)]
         if not inside and not relative:
-            inside = [f for f in known if f"{suffix}/" in f.replace(os.sep, "/")]
+            inside = [f for f in known.paths if f"{suffix}/" in f.replace(os.sep, "/")]
         return sorted(inside)
-    if here in known or (here.lower().endswith(_CHANGELOG_FILES) and os.path.isfile(here)):
+    if here in known.exact or (here.lower().endswith(_CHANGELOG_FILES) and os.path.isfile(here)):
         return [here]  # a nested changelog need not sit beside the SQL
     if relative:
         return []
-    ends = [f for f in known if f.replace(os.sep, "/").endswith(suffix)]
+    ends = [f for f in known.by_name.get(os.path.basename(target), ()) if f.replace(os.sep, "/").endswith(suffix)]
     # several modules may hold db/changelog/x.sql: the one nearest the changelog is its own
     return sorted(ends, key=lambda f: -len(os.path.commonpath([f, changelog])))[:1]
 
