@@ -73,6 +73,21 @@ def side_file(path: str, limit: int = 1_000_000) -> str | None:
         return None
 
 
+def nearest(path: str, name: str, levels: int = 8) -> str | None:
+    """The file called `name` in the folder of `path` or the nearest folder above it, among those
+    `side_file` may read (a project's sqitch.plan, a Go module's go.mod)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    for _ in range(levels):
+        candidate = os.path.join(folder, name)
+        if os.path.isfile(candidate) and not escapes(candidate):
+            return candidate
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+    return None
+
+
 def natural_key(path: str) -> list:
     """Sort key putting 2 before 10, so golang-migrate, Flyway and numbered files replay in order."""
     return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", path)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from schemacite.sources.files import head, side_file
+from schemacite.sources.files import head, nearest, side_file
 from schemacite.sources.frameworks.annotated import DBMATE, GOOSE, LIQUIBASE
 from schemacite.sources.frameworks.base import Framework, Unit, blank_placeholders
 from schemacite.sources.frameworks.generated import ALEMBIC, DJANGO, RAILS
@@ -54,18 +54,10 @@ FILES = 2000  # files read at most
 
 
 def go_module_using(path: str, module: str) -> str | None:
-    """The go.mod of the Go module holding `path` (its folder and up, inside the repository),
-    when it requires `module`."""
-    folder = os.path.dirname(os.path.abspath(path))
-    for _ in range(8):
-        text = side_file(os.path.join(folder, "go.mod"))
-        if text is not None:
-            return os.path.join(folder, "go.mod") if f"{module} " in text or f"{module}\n" in text else None
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        folder = parent
-    return None
+    """The go.mod of the Go module holding `path`, when it requires `module`."""
+    found = nearest(path, "go.mod")
+    text = side_file(found) if found else None
+    return found if text and (f"{module} " in text or f"{module}\n" in text) else None
 
 
 def detect(files: list[str]) -> tuple[Framework, str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 
-from schemacite.sources.files import escapes, side_file
+from schemacite.sources.files import nearest, side_file
 from schemacite.sources.frameworks.base import Framework, Unit, _stem, version_key
 
 # ---------------------------------------------------------------- golang-migrate
@@ -161,16 +161,7 @@ class Sqitch(Framework):
 
 def sqitch_plan(path: str) -> str | None:
     """The sqitch.plan of the project holding `path` (looked for in its folder and up)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    for _ in range(6):
-        plan = os.path.join(folder, "sqitch.plan")
-        if os.path.isfile(plan) and not escapes(plan):
-            return plan
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
-    return None
+    return nearest(path, "sqitch.plan", levels=6)
 
 
 def _plan_scripts(plan: str) -> list[str]:
