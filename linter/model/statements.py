@@ -467,10 +467,10 @@ class CreateMatview(CreateView):
 
 
 @dataclass
-class DropView(Op):
-    kind: ClassVar[str] = "drop_view"
+class _Drop(Op):
+    """DROP of named relations other than tables and indexes."""
+
     names: tuple[str, ...] = ()
-    materialized: bool = False
     if_exists: bool = False
     cascade: bool = False
 
@@ -480,6 +480,12 @@ class DropView(Op):
 
     def relations(self) -> tuple[str, ...]:
         return self.names
+
+
+@dataclass
+class DropView(_Drop):
+    kind: ClassVar[str] = "drop_view"
+    materialized: bool = False
 
 
 @dataclass
@@ -603,18 +609,8 @@ class CreateSequence(Op):
 
 
 @dataclass
-class DropSequence(Op):
+class DropSequence(_Drop):
     kind: ClassVar[str] = "drop_sequence"
-    names: tuple[str, ...] = ()
-    if_exists: bool = False
-    cascade: bool = False
-
-    @property
-    def target(self) -> str | None:
-        return self.names[0] if self.names else None
-
-    def relations(self) -> tuple[str, ...]:
-        return self.names
 
 
 @dataclass
