@@ -529,3 +529,23 @@ def test_morph_is_told_from_the_go_module_when_no_file_is_marked(capsys, tmp_pat
     doc = json.loads(out)
     assert doc["framework"]["name"] == "morph" and "github.com/mattermost/morph in" in doc["framework"]["why"]
     assert [(f["code"], f["line"]) for f in doc["findings"]] == [("SC106", 1)]
+
+
+def test_liquibase_changelogs_a_pull_request_shapes_badly_cost_little(tmp_path):
+    """Changelogs that include each other many times, or open thousands of XML comments, are
+    each read once: the work does not multiply (it was exponential in the nesting)."""
+    from schemacite.sources.frameworks import FRAMEWORKS
+
+    log = tmp_path / "db" / "changelog"
+    log.mkdir(parents=True)
+    (log / "a.sql").write_text("SELECT 1;\n")
+    (log / "b.sql").write_text("SELECT 2;\n")
+    for level in range(9):  # each level includes the next one 40 times
+        inner = f'<include file="l{level + 1}.xml" relativeToChangelogFile="true"/>\n' * 40
+        (log / f"l{level}.xml").write_text(f"<databaseChangeLog>\n{inner}</databaseChangeLog>\n")
+    (log / "l9.xml").write_text(
+        '<databaseChangeLog>\n<include file="b.sql" relativeToChangelogFile="true"/>\n'
+        '<include file="a.sql" relativeToChangelogFile="true"/>\n' + "<!--" * 50_000 + "\n</databaseChangeLog>\n"
+    )
+    files = [str(log / "a.sql"), str(log / "b.sql")]
+    assert FRAMEWORKS["liquibase"].order(files) == [str(log / "b.sql"), str(log / "a.sql")]

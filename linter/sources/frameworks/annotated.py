@@ -161,7 +161,9 @@ _CHANGELOG_FILES = (".xml", ".yaml", ".yml", ".json")
 _INCLUDE = re.compile(r"\b(includeAll|include)\b")
 _TARGET = re.compile(r"\b(?:file|path)\b[\"']?\s*[:=]\s*[\"']?([^\"'\s,}>]+)")
 _RELATIVE = re.compile(r"\brelativeToChangelogFile\b[\"']?\s*[:=]\s*[\"']?true", re.I)
-_NOT_READ = re.compile(r"<!--[\s\S]*?-->|^[ \t]*#[^\n]*", re.M)  # XML and YAML comments
+# XML and YAML comments; an XML comment never closed runs to the end (and is read once, not
+# once for each `<!--` in it)
+_NOT_READ = re.compile(r"<!--[\s\S]*?(?:-->|\Z)|^[ \t]*#[^\n]*", re.M)
 
 
 def changelog_ranks(files: list[str]) -> dict[str, tuple[int, int]]:
@@ -171,7 +173,8 @@ def changelog_ranks(files: list[str]) -> dict[str, tuple[int, int]]:
     if not changelogs:
         return {}
     known = _Known(sorted({os.path.abspath(f) for f in files} | set(changelogs)))
-    runs = {c: _run_order(c, known, (c,)) for c in changelogs}
+    done: dict[str, list[str]] = {}
+    runs = {c: _run_order(c, known, (c,), done) for c in changelogs}
     included = {f for order in runs.values() for f in order}
     ranks: dict[str, tuple[int, int]] = {}
     for n, master in enumerate(c for c in changelogs if c not in included):
@@ -213,8 +216,12 @@ class _Known:
             self.by_name.setdefault(os.path.basename(path), []).append(path)
 
 
-def _run_order(changelog: str, known: _Known, chain: tuple[str, ...]) -> list[str]:
-    """The files `changelog` runs, in order, nested changelogs expanded (a loop is cut)."""
+def _run_order(changelog: str, known: _Known, chain: tuple[str, ...], done: dict[str, list[str]]) -> list[str]:
+    """The files `changelog` runs, in order, nested changelogs expanded (a loop is cut). A file
+    counts once, where it first runs (Liquibase runs a changeset once), and each changelog is
+    read once: changelogs that include each other many times cannot multiply the work."""
+    if changelog in done:
+        return done[changelog]
     text = _NOT_READ.sub("", side_file(changelog) or "")
     marks = list(_INCLUDE.finditer(text))
     out: list[str] = []
@@ -228,10 +235,11 @@ def _run_order(changelog: str, known: _Known, chain: tuple[str, ...]) -> list[st
         for f in found:
             if f.lower().endswith(_CHANGELOG_FILES):
                 if f not in chain and len(chain) < 10:
-                    out += _run_order(f, known, (*chain, f))
+                    out += _run_order(f, known, (*chain, f), done)
             else:
                 out.append(f)
-    return out
+    done[changelog] = list(dict.fromkeys(out))
+    return done[changelog]
 
 
 def _resolve(target: str, relative: bool, folder: bool, changelog: str, known: _Known) -> list[str]:
