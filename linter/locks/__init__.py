@@ -162,7 +162,10 @@ def _scanned_for(op, schema) -> tuple[str, ...]:
         return ()
     keys = [table.primary_key, *table.indexes] if table.primary_key else table.indexes
     leading = {k.columns[0].lower() for k in keys if k.columns}
-    return () if leading & set(op.filtered_on) else op.filtered_on
+    if leading & set(op.filtered_on):
+        return ()
+    # an unqualified name that is not one of its columns belongs to another relation of the query
+    return tuple(c for c in op.filtered_on if c in table.columns) or op.filtered_on
 
 
 def on_tables(locks: list[Lock], schema) -> list[Lock]:
