@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from schemacite.errors import Stopped
+from schemacite.sources.servers import query
 
 PREFIX = "schemacite_scratch_"
 _PG_CLASS = 0x5C17E  # the advisory lock's first key: schemacite's own space
@@ -175,45 +176,36 @@ def pg_drop_stale_databases(admin: Any) -> list[str]:
 # ---- MySQL/MariaDB: one database per area, a named lock per database -------------------------
 
 
-def _execute(conn: Any, sql: str, params: tuple = ()) -> list[tuple]:
-    cur = conn.cursor()
-    try:
-        cur.execute(sql, params or None)
-        return list(cur.fetchall()) if cur.description else []
-    finally:
-        cur.close()
-
-
 def mysql_create(conn: Any, name: str | None = None) -> str:
     """Create and claim a scratch database; ScratchDenied without CREATE."""
     name = name or new_name()
-    _execute(conn, "SELECT GET_LOCK(%s, 0)", (name,))
+    query(conn, "SELECT GET_LOCK(%s, 0)", (name,))
     try:
-        _execute(conn, f"CREATE DATABASE `{name}` DEFAULT CHARACTER SET utf8mb4")
+        query(conn, f"CREATE DATABASE `{name}` DEFAULT CHARACTER SET utf8mb4")
     except Exception as e:
         code = getattr(e, "args", (None,))[0]
         if code in (1044, 1045, 1142, 1227):  # access denied
-            _execute(conn, "SELECT RELEASE_LOCK(%s)", (name,))
+            query(conn, "SELECT RELEASE_LOCK(%s)", (name,))
             raise ScratchDenied(f"cannot create a scratch database: {e.args[-1]} (needs CREATE)") from None
         raise
     return name
 
 
 def mysql_drop(conn: Any, name: str) -> None:
-    _execute(conn, "SET SESSION foreign_key_checks = 0")
-    _execute(conn, f"DROP DATABASE IF EXISTS `{name}`")
-    _execute(conn, "SELECT RELEASE_LOCK(%s)", (name,))
+    query(conn, "SET SESSION foreign_key_checks = 0")
+    query(conn, f"DROP DATABASE IF EXISTS `{name}`")
+    query(conn, "SELECT RELEASE_LOCK(%s)", (name,))
 
 
 def mysql_drop_stale(conn: Any) -> list[str]:
     names = [
         n.decode() if isinstance(n, bytes) else n
-        for (n,) in _execute(conn, "SHOW DATABASES LIKE %s", (PREFIX.replace("_", "\\_") + "%",))
+        for (n,) in query(conn, "SHOW DATABASES LIKE %s", (PREFIX.replace("_", "\\_") + "%",))
     ]
     dropped = []
     for name in names:
-        if _execute(conn, "SELECT IS_FREE_LOCK(%s)", (name,))[0][0] == 1:
-            _execute(conn, "SELECT GET_LOCK(%s, 0)", (name,))
+        if query(conn, "SELECT IS_FREE_LOCK(%s)", (name,))[0][0] == 1:
+            query(conn, "SELECT GET_LOCK(%s, 0)", (name,))
             mysql_drop(conn, name)
             dropped.append(name)
     return dropped

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from schemacite.locks import scratch
+from schemacite.sources.servers import query
 
 
 class VerifyError(Exception):
@@ -43,15 +44,22 @@ class Refusal:
     message: str
 
 
-def server_target(dsn: str) -> str:
-    """The target (`postgres-13`, `mariadb-10.11`) of the server `dsn` names."""
-    from schemacite.sources.servers import AuditError, connect, parse_dsn, server_dialect
+def _connect(dsn: str) -> tuple[Any, Any]:
+    """(target, connection) of the server `dsn` names; VerifyError when it cannot be reached."""
+    from schemacite.sources.servers import AuditError, connect, parse_dsn
 
     try:
         target = parse_dsn(dsn)
-        conn = connect(target)
+        return target, connect(target)
     except AuditError as e:
         raise VerifyError(str(e)) from None
+
+
+def server_target(dsn: str) -> str:
+    """The target (`postgres-13`, `mariadb-10.11`) of the server `dsn` names."""
+    from schemacite.sources.servers import server_dialect
+
+    target, conn = _connect(dsn)
     try:
         return server_dialect(conn, target.kind)[1]
     finally:
@@ -62,13 +70,9 @@ def server_target(dsn: str) -> str:
 def verify_rows(dsn: str, dialect: str, script: list) -> list[str]:
     """Measure the rows of `script` (every applied statement, with its Row or None) and fill each
     row's `measured`, `disagreements` or `verify_error`. Returns notes for the user."""
-    from schemacite.sources.servers import AuditError, connect, parse_dsn, server_dialect
+    from schemacite.sources.servers import connect, server_dialect
 
-    try:
-        target = parse_dsn(dsn)
-        conn = connect(target)
-    except AuditError as e:
-        raise VerifyError(str(e)) from None
+    target, conn = _connect(dsn)
     try:
         server, _, version = server_dialect(conn, target.kind)
         family = "postgres" if server == "postgres" else "mysql"
@@ -206,7 +210,7 @@ def _mysql(conn: Any, target, script: list, reconnect) -> list[str]:
     notes = [f"dropped scratch database {n}, left by an earlier run" for n in scratch.mysql_drop_stale(conn)]
     main = scratch.mysql_create(conn)
     try:
-        databases = {str(_text(n)).lower() for (n,) in _rows(conn, "SHOW DATABASES")} - {main.lower()}
+        databases = {str(_text(n)).lower() for (n,) in query(conn, "SHOW DATABASES")} - {main.lower()}
         for stmt, row in script:
             scratch.check()
             outside = sorted(qualifiers(stmt.sql) & databases)
@@ -225,7 +229,7 @@ def _mysql(conn: Any, target, script: list, reconnect) -> list[str]:
                     row.verify_error = target.scrub(_first_line(e))
                 else:
                     _compare_mysql(row, measured)
-            _rows(conn, f"USE `{main}`")
+            query(conn, f"USE `{main}`")
             try:
                 _run(conn, stmt.sql)
             except Exception as e:
@@ -268,7 +272,7 @@ def _linked_tables(conn: Any, db: str, keys: list[str]) -> list[str]:
     """The tables of `db` among `keys`, with every table a foreign key links to them, both ways."""
     present = {
         str(_text(n)).lower(): str(_text(n))
-        for (n,) in _rows(
+        for (n,) in query(
             conn,
             "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = %s AND TABLE_TYPE = 'BASE TABLE'",
             (db,),
@@ -276,7 +280,7 @@ def _linked_tables(conn: Any, db: str, keys: list[str]) -> list[str]:
     }
     links = [
         (str(_text(a)).lower(), str(_text(b)).lower())
-        for a, b in _rows(
+        for a, b in query(
             conn,
             "SELECT TABLE_NAME, REFERENCED_TABLE_NAME FROM information_schema.KEY_COLUMN_USAGE"
             " WHERE TABLE_SCHEMA = %s AND REFERENCED_TABLE_SCHEMA = %s",
@@ -296,11 +300,11 @@ def _linked_tables(conn: Any, db: str, keys: list[str]) -> list[str]:
 
 def _copier(conn: Any, main: str, tables: list[str]):
     """Fill a copy database with copies of `tables` of `main`: their definitions and rows."""
-    definitions = [_rows(conn, f"SHOW CREATE TABLE `{main}`.`{t}`")[0][1] for t in tables]
+    definitions = [query(conn, f"SHOW CREATE TABLE `{main}`.`{t}`")[0][1] for t in tables]
     columns = {
         t: [
             str(_text(c))
-            for (c,) in _rows(
+            for (c,) in query(
                 conn,
                 "SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = %s AND TABLE_NAME = %s"
                 " AND EXTRA NOT LIKE %s ORDER BY ORDINAL_POSITION",
@@ -311,28 +315,19 @@ def _copier(conn: Any, main: str, tables: list[str]):
     }
 
     def fill(c: Any) -> None:
-        ((checks,),) = _rows(c, "SELECT @@SESSION.foreign_key_checks")
-        _rows(c, "SET SESSION foreign_key_checks = 0")  # tables come in any order
+        ((checks,),) = query(c, "SELECT @@SESSION.foreign_key_checks")
+        query(c, "SET SESSION foreign_key_checks = 0")  # tables come in any order
         try:
             for ddl in definitions:
-                _rows(c, str(_text(ddl)))
+                query(c, str(_text(ddl)))
             for t in tables:
                 cols = ", ".join(f"`{x}`" for x in columns[t])
                 if cols:
-                    _rows(c, f"INSERT INTO `{t}` ({cols}) SELECT {cols} FROM `{main}`.`{t}`")
+                    query(c, f"INSERT INTO `{t}` ({cols}) SELECT {cols} FROM `{main}`.`{t}`")
         finally:
-            _rows(c, f"SET SESSION foreign_key_checks = {int(checks)}")
+            query(c, f"SET SESSION foreign_key_checks = {int(checks)}")
 
     return fill
-
-
-def _rows(conn: Any, sql: str, params: tuple = ()) -> list[tuple]:
-    cur = conn.cursor()
-    try:
-        cur.execute(sql, params or None)
-        return list(cur.fetchall()) if cur.description else []
-    finally:
-        cur.close()
 
 
 def _text(value: Any) -> Any:

@@ -225,6 +225,17 @@ def connect(target: Target, timeout: float = CONNECT_TIMEOUT):
         raise AuditError(describe_error(target, e, connecting=True)) from None
 
 
+def query(conn: Any, sql: str, params: tuple | None = None) -> list[tuple]:
+    """Run one statement on a connection of either driver (psycopg, mysqlclient); the rows it
+    returns, if any. No parameters means none at all, so a literal `%` needs no escaping."""
+    cur = conn.cursor()
+    try:
+        cur.execute(sql, params or None)
+        return list(cur.fetchall()) if cur.description else []
+    finally:
+        cur.close()
+
+
 def server_dialect(conn: Any, kind: str) -> tuple[str, str, str]:
     """(dialect, target, version text) of the connected server, without a query."""
     if kind == "postgres":

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from schemacite.locks import scratch
+from schemacite.sources.servers import query as execute
 
 
 class ExperimentError(Exception):
@@ -71,19 +72,6 @@ class Area:
 
 def number(figures: list[Figure], quantity: str) -> float | None:
     return next((f.number for f in figures if f.quantity == quantity), None)
-
-
-def execute(conn: Any, sql: str, params: tuple | None = None) -> list[tuple]:
-    """Run one statement on either driver; the rows it returns, if any."""
-    if hasattr(conn, "cursor") and not hasattr(conn, "execute"):  # mysqlclient
-        cur = conn.cursor()
-        try:
-            cur.execute(sql, params)
-            return list(cur.fetchall()) if cur.description else []
-        finally:
-            cur.close()
-    cur = conn.execute(sql, params)
-    return cur.fetchall() if cur.description else []
 
 
 def timed(conn: Any, sql: str) -> float:

@@ -95,12 +95,6 @@ def lock_durations(area: Area, rows: int, threads: tuple[int, ...] = (1,)) -> li
             f"ALTER TABLE {table} ALTER COLUMN a TYPE bigint",
             "rewrite_bytes_per_second",
         )
-        step(
-            "UPDATE of every row, one statement (backfill)",
-            f"UPDATE {table} SET b = b + 1",
-            "backfill_rows_per_second",
-            per="rows",
-        )
     else:
         step(
             "ADD INDEX, ALGORITHM=INPLACE, LOCK=NONE (writes allowed)",
@@ -117,12 +111,12 @@ def lock_durations(area: Area, rows: int, threads: tuple[int, ...] = (1,)) -> li
             f"ALTER TABLE {table} MODIFY a bigint NOT NULL, ALGORITHM=COPY",
             "rewrite_bytes_per_second",
         )
-        step(
-            "UPDATE of every row, one statement (backfill)",
-            f"UPDATE {table} SET b = b + 1",
-            "backfill_rows_per_second",
-            per="rows",
-        )
+    step(
+        "UPDATE of every row, one statement (backfill)",
+        f"UPDATE {table} SET b = b + 1",
+        "backfill_rows_per_second",
+        per="rows",
+    )
     execute(conn, f"DROP TABLE {table}")
     conn.close()
     return figures

@@ -106,27 +106,10 @@ class Liquibase(Framework):
                 units.append(Unit(f"changeset {ident} (ignore:true)", line + 1, last, False))
             elif settings.get("runintransaction") == "false":
                 split = settings.get("splitstatements") != "false"
-                units.append(
-                    Unit(
-                        f"changeset {ident}",
-                        line + 1,
-                        last,
-                        True,
-                        "script" if split else "implicit",
-                        "Liquibase runs this changeset without a transaction (runInTransaction:false)",
-                    )
-                )
+                why = "Liquibase runs this changeset without a transaction (runInTransaction:false)"
+                units.append(Unit(f"changeset {ident}", line + 1, last, True, "script" if split else "implicit", why))
             else:
-                units.append(
-                    Unit(
-                        f"changeset {ident}",
-                        line + 1,
-                        last,
-                        True,
-                        "unit",
-                        "Liquibase runs each changeset in one transaction",
-                    )
-                )
+                units.append(Unit(f"changeset {ident}", line + 1, last, True, "unit", self.why))
         return units
 
     def order(self, files: list[str]) -> list[str]:
