@@ -225,6 +225,16 @@ class MariaDBServer:
             kw.setdefault("database", db)
         return MySQLdb.connect(host=self.host, port=self.port, **kw)
 
+    def scratch_databases(self) -> list[str]:
+        """The scratch areas schemacite left on this server (none, after a clean run)."""
+        conn = self.connect()
+        try:
+            cur = conn.cursor()
+            cur.execute("SHOW DATABASES LIKE 'schemacite\\_scratch\\_%'")
+            return [r[0] for r in cur.fetchall()]
+        finally:
+            conn.close()
+
     def create_database(self, name: str) -> str:
         """Create (or recreate, empty) database `name` and return its name."""
         quoted = "`" + name.replace("`", "``") + "`"

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 import servers
+from cli import run
 from schemacite.cli import main
 from schemacite.evidence import load_catalogue
 from schemacite.lint.config import load_config
@@ -52,12 +53,6 @@ def no_ambient_credentials(tmp_path, monkeypatch):
     for name in ("MYSQL_PWD", "PGPASSWORD", "PGPASSFILE", "PGSERVICEFILE", "PGUSER", "PGHOST", "PGPORT", "PGDATABASE"):
         monkeypatch.delenv(name, raising=False)
     return home
-
-
-def run(capsys, *args) -> tuple[int, str, str]:
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def audit_json(capsys, *args) -> tuple[int, dict, str]:

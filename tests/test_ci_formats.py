@@ -11,18 +11,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from schemacite.cli import main
+from cli import run
 
 ROOT = Path(__file__).resolve().parents[1]
 MIGRATIONS = ROOT / "fixtures" / "demo" / "postgres" / "migrations"
 DEMO = [MIGRATIONS / f for f in ("000002_tracking.up.sql", "000003_orders_status.up.sql", "000004_measurements.up.sql")]
 SARIF_SCHEMA = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_sarif_validates_and_carries_rules_evidence_and_fingerprints(capsys):

@@ -9,16 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from schemacite.cli import main
+from cli import run
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "fixtures" / "demo"
-
-
-def run(capsys, *args) -> tuple[int, str, str]:
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_demo_postgres_migrations_text(capsys, monkeypatch):

@@ -11,19 +11,13 @@ import time
 
 import pytest
 
-from schemacite.cli import main
+from cli import run
 from schemacite.evidence import load_catalogue, use_files
 from schemacite.lint.config import load_config
 from schemacite.lint.engine import Linter
 from schemacite.model import Schema, Table
 from schemacite.sources.read import parse_text
 from schemacite.sources.replay import apply
-
-
-def run(capsys, *args) -> tuple[int, str, str]:
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(autouse=True)
@@ -47,16 +41,6 @@ def _pg_areas(server) -> list[str]:
             " UNION ALL SELECT subname FROM pg_subscription UNION ALL SELECT pubname FROM pg_publication"
         ).fetchall()
     return [r[0] for r in rows]
-
-
-def _maria_areas(server) -> list[str]:
-    conn = server.connect()
-    try:
-        cur = conn.cursor()
-        cur.execute("SHOW DATABASES LIKE 'schemacite\\_scratch\\_%'")
-        return [r[0] for r in cur.fetchall()]
-    finally:
-        conn.close()
 
 
 # ------------------------------------------------------------------ the catalogue
@@ -213,7 +197,7 @@ def test_reproduce_on_mariadb(capsys, mariadb_server):
     )
     assert code == 0, err
     assert "rows inserted per second, no key, 2 writers" in out
-    assert _maria_areas(mariadb_server) == []
+    assert mariadb_server.scratch_databases() == []
 
 
 def test_reproduce_logical_replication(capsys):

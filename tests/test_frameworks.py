@@ -11,23 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from schemacite.cli import main
+from cli import run
 from schemacite.sources.dialect import detect_dialect
 from schemacite.sources.frameworks import FRAMEWORKS, detect
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ROOT / "fixtures" / "cases"
-
-
-def run(capsys, *args, stdin: bytes | None = None, monkeypatch=None) -> tuple[int, str, str]:
-    if stdin is not None:
-        import io
-        import sys
-
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # ------------------------------------------------------------------ detection and deploys

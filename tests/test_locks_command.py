@@ -12,16 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from schemacite.cli import main
+from cli import run
 
 ROOT = Path(__file__).resolve().parents[1]
 MIGRATIONS = ROOT / "fixtures" / "demo" / "postgres" / "migrations"
-
-
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_json_report_for_postgres(capsys):
@@ -160,16 +154,6 @@ def _pg_scratch(pg_server) -> list[str]:
         ]
 
 
-def _maria_scratch(mariadb_server) -> list[str]:
-    conn = mariadb_server.connect()
-    try:
-        cur = conn.cursor()
-        cur.execute("SHOW DATABASES LIKE 'schemacite\\_scratch\\_%'")
-        return [r[0] for r in cur.fetchall()]
-    finally:
-        conn.close()
-
-
 def _start_verify(tmp_path, dialect, dsn, slow) -> subprocess.Popen:
     h = tmp_path / "h.sql"
     h.write_text(f"CREATE TABLE t (id int PRIMARY KEY, v int);\n{slow}\n")
@@ -203,7 +187,7 @@ def _wait_for(check, seconds=20.0):
 def test_verify_drops_its_scratch_area_when_stopped(tmp_path, pg_server, mariadb_server, signum):
     for dialect, dsn, slow, listing in [
         ("postgres", pg_server.dsn("postgres"), "SELECT pg_sleep(30);", lambda: _pg_scratch(pg_server)),
-        ("mariadb", mariadb_server.dsn(""), "SELECT SLEEP(2);", lambda: _maria_scratch(mariadb_server)),
+        ("mariadb", mariadb_server.dsn(""), "SELECT SLEEP(2);", lambda: mariadb_server.scratch_databases()),
     ]:
         proc = _start_verify(tmp_path, dialect, dsn, slow)
         _wait_for(listing)  # the scratch area exists: the run is inside it
@@ -218,7 +202,7 @@ def test_verify_drops_its_scratch_area_when_stopped(tmp_path, pg_server, mariadb
 def test_verify_drops_what_a_killed_run_left(capsys, tmp_path, pg_server, mariadb_server):
     runs = [
         ("postgres", pg_server.dsn("postgres"), "SELECT pg_sleep(1);", lambda: _pg_scratch(pg_server)),
-        ("mariadb", mariadb_server.dsn(""), "SELECT SLEEP(1);", lambda: _maria_scratch(mariadb_server)),
+        ("mariadb", mariadb_server.dsn(""), "SELECT SLEEP(1);", lambda: mariadb_server.scratch_databases()),
     ]
     left = {}
     for dialect, dsn, slow, listing in runs:
