@@ -170,7 +170,7 @@ def _postgres(
 ) -> Iterator[tuple[int, list[Statement]]]:
     """Statements as PostgreSQL's grammar reads them, a batch of statements at a time; a batch the
     grammar refuses is read statement by statement, so one bad statement costs only itself."""
-    from schemacite.sources.postgres.reader import SyntaxProblem, parse, parse_psql, statement_ends
+    from schemacite.sources.postgres.reader import Offsets, SyntaxProblem, parse, parse_psql, statement_ends
 
     lines = Lines(text)
     sql_text = blank_spans(text, split.non_sql) if split else text  # what the parser reads: comments stay
@@ -200,7 +200,7 @@ def _postgres(
                 except SyntaxProblem as problem:
                     at = first + part.start + problem.offset
                     errors.append(ParseError(path, lines.line(at), problem.message, lines.column(at)))
-        to_bytes = _ByteOffsets()
+        offsets = None
         for start, end, tree, parsed, origin in pieces:
             if split is None:  # comments before the statement are not part of it
                 start = _after_comments(shown, start, end)
@@ -211,32 +211,14 @@ def _postgres(
             lead = len(body) - len(body.lstrip())
             offset = start + lead
             local = offset - origin
-            base = to_bytes(parsed, local)
+            if offsets is None or offsets.text is not parsed:  # one table per batch, not per statement
+                offsets = Offsets(parsed)
+            base = offsets.bytes(local)
             stmt = _postgres_statement(tree, parsed[local : end - origin], base, sql, path, lines, offset, errors)
             if stmt is None:
                 continue
             end_line = lines.line(start + len(body.rstrip()) - 1)
             yield end_line, [stmt, *_embedded_postgres(stmt, path, errors)]
-
-
-class _ByteOffsets:
-    """UTF-8 byte offsets of ascending character offsets into the same texts, each text looked at
-    once: asking each statement of a 64 kB batch anew made reading a dump quadratic in the batch."""
-
-    def __init__(self) -> None:
-        self.text: str | None = None
-        self.ascii, self.chars, self.bytes = True, 0, 0
-
-    def __call__(self, text: str, chars: int) -> int:
-        if text is not self.text:
-            self.text, self.ascii, self.chars, self.bytes = text, text.isascii(), 0, 0
-        if self.ascii:
-            return chars
-        if chars < self.chars:
-            self.chars, self.bytes = 0, 0
-        self.bytes += len(text[self.chars : chars].encode())
-        self.chars = chars
-        return self.bytes
 
 
 def _after_comments(text: str, start: int, end: int) -> int:

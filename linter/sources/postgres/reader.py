@@ -116,8 +116,8 @@ def parse(text: str) -> list[tuple[int, int, Node]]:
     except pg.ParseError as e:
         message = e.args[0]
         index = e.args[1] if len(e.args) > 1 and isinstance(e.args[1], int) else None
-        raise SyntaxProblem(str(message), len(text) if index is None else _Offsets(text).chars(index)) from None
-    offsets = _Offsets(text)
+        raise SyntaxProblem(str(message), len(text) if index is None else Offsets(text).chars(index)) from None
+    offsets = Offsets(text)
     out = []
     for raw in doc.get("stmts", []):
         start = raw.get("stmt_location", 0)
@@ -174,8 +174,8 @@ def _psql_variables_as_names(text: str) -> str | None:
     return "".join(chars)
 
 
-class _Offsets:
-    """Byte offsets into a text's UTF-8 form, as character offsets (the same for ASCII text)."""
+class Offsets:
+    """Character and UTF-8 byte offsets of one text, either way (the same for ASCII text)."""
 
     def __init__(self, text: str):
         self.ascii = text.isascii()
@@ -184,11 +184,16 @@ class _Offsets:
         self._starts: list[int] | None = None
 
     def chars(self, byte_offset: int) -> int:
-        if self.ascii:
-            return byte_offset
-        if self._starts is None:  # the byte offset of every character
+        return byte_offset if self.ascii else bisect.bisect_left(self._byte_starts(), byte_offset)
+
+    def bytes(self, char_offset: int) -> int:
+        return char_offset if self.ascii else self._byte_starts()[char_offset]
+
+    def _byte_starts(self) -> list[int]:
+        """The byte offset of every character, worked out once per text."""
+        if self._starts is None:
             self._starts = list(itertools.accumulate((len(c.encode()) for c in self.text), initial=0))
-        return bisect.bisect_left(self._starts, byte_offset)
+        return self._starts
 
 
 # ---------------------------------------------------------------- source text of expressions
