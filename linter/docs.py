@@ -79,10 +79,14 @@ def explanation(cls) -> str:
             lines.append("Setup: " + "; ".join(f"{k}: {v}" for k, v in e.setup.items()))
         for fig in e.figures:
             lines.append(
-                f"- {fig.get('metric')}: **{fig.get('value')}**" + (f" ({fig['note']})" if fig.get("note") else "")
+                f"- {fig.get('metric')}: **{fig.get('value')}**"
+                + (f" ({fig['note']})" if fig.get("note") else "")
+                + (f"; source: “{fig['quote']}”" if fig.get("quote") else "")
             )
         if e.shows:
-            lines.append(f"Shows: {e.shows}")
+            lines.append(f"Shows: {e.shows}" + "".join(f" Source: “{q}”" for q in e.quotes))
+        if e.unquoted:
+            lines.append(f"Not quoted: {e.unquoted}")
         if e.limits:
             lines.append(f"Limits: {e.limits}")
         lines.append("")

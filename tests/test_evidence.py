@@ -206,6 +206,12 @@ def test_extra_file_accepts_toml_dates(tmp_path):
         ),
         (GOOD_ENTRY.format(id="acme:a").replace('metric = "tps"', 'name = "tps"'), "entry 1: figure 1 must be"),
         (GOOD_ENTRY.format(id="acme:a") + 'colour = "red"\n', "entry 1: unknown key(s) colour"),
+        (GOOD_ENTRY.format(id="acme:a") + "quote = 3\n", "entry 1: quote must be the source's words"),
+        (GOOD_ENTRY.format(id="acme:a") + f'quote = "{"word " * 26}"\n', "entry 1: quote has 26 words"),
+        (
+            GOOD_ENTRY.format(id="acme:a").replace('value = "1000"', f'value = "1000", quote = "{"w " * 30}"'),
+            "entry 1: figure 1: quote has 30 words",
+        ),
         ("[[evidence]\nid = ", "invalid TOML"),
         ('title = "no records"\n', "unknown top-level key(s) title"),
         ("", "no [[evidence]] records"),

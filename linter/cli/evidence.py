@@ -60,8 +60,14 @@ def record_text(e) -> str:
         lines.append(f"  {key}: {value}")
     for f in e.figures:
         lines.append(f"  - {f['metric']}: {f['value']}" + (f" ({f['note']})" if f.get("note") else ""))
+        if f.get("quote"):
+            lines.append(f"      source: “{f['quote']}”")
     if e.shows:
         lines.append(f"  shows: {e.shows}")
+    for q in e.quotes:
+        lines.append(f"      source: “{q}”")
+    if e.unquoted:
+        lines.append(f"  not quoted: {e.unquoted}")
     if e.limits:
         lines.append(f"  limits: {e.limits}")
     return "\n".join(lines)

@@ -14,6 +14,9 @@ Record keys (see ``catalogue.toml`` for examples):
   ``rules`` (the rules a measurement of one's own backs: findings of those rules cite it)
 * a figure may carry a ``quantity`` and its ``number`` (``rewrite_bytes_per_second``, ``"3.1e+07"``):
   the rates lock estimates read
+* ``quote``: on a figure, the source's own words that support it; on the record, those words (a
+  list when ``shows`` says more than one thing) for its ``shows``. Each at most ``QUOTE_WORDS``
+  words, so a reader can check the claim; ``unquoted`` says why a published record carries none
 
 Only the standard library is imported, so loading stays cheap; the built-in files are read
 through a JSON copy in the user's cache (`schemacite.sources.cache.memo_json`), since parsing TOML
@@ -37,9 +40,10 @@ KINDS = frozenset({"measurement", "documentation", "reasoning"})
 DIALECTS = frozenset(dialects.DIALECTS)
 
 _REQUIRED = ("id", "kind", "title", "source", "shows", "applies_to")
-_OPTIONAL = ("published", "url", "authors", "setup", "figures", "limits", "rules")
+_OPTIONAL = ("published", "url", "authors", "setup", "figures", "limits", "rules", "quote", "unquoted")
 _ALLOWED = frozenset(_REQUIRED + _OPTIONAL)
-_FIGURE_KEYS = frozenset({"metric", "value", "note", "quantity", "number"})
+_FIGURE_KEYS = frozenset({"metric", "value", "note", "quantity", "number", "quote"})
+QUOTE_WORDS = 25  # short enough to be a quotation, long enough to carry a figure and its context
 
 _SLUG = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 _BUILTIN_ID = re.compile(_SLUG)
@@ -65,6 +69,8 @@ class Evidence:
     limits: str = ""
     applies_to: frozenset[str] = frozenset()
     rules: tuple[str, ...] = ()
+    quotes: tuple[str, ...] = ()
+    unquoted: str = ""
 
     def __hash__(self) -> int:  # setup is a dict; the id identifies a record
         return hash(self.id)
@@ -108,6 +114,8 @@ class Evidence:
             "limits": self.limits,
             "applies_to": sorted(self.applies_to),
             "rules": list(self.rules),
+            "quote": list(self.quotes),
+            "unquoted": self.unquoted or None,
         }
 
     def rate(self, quantity: str) -> float | None:
@@ -370,6 +378,7 @@ def _entry(raw: dict, prefix: str, *, namespaced: bool) -> Evidence:
                     raise ValueError
             except ValueError:
                 raise ValueError(f"{prefix}: figure {i}: number must be a positive number") from None
+        _quote(fig.get("quote", ""), f"{prefix}: figure {i}")
 
     if kind == "measurement":
         if not setup:
@@ -393,6 +402,15 @@ def _entry(raw: dict, prefix: str, *, namespaced: bool) -> Evidence:
     if not isinstance(rules, list) or not all(isinstance(r, str) and r.strip() for r in rules):
         raise ValueError(f"{prefix}: rules must be a list of rule names")
 
+    quotes = raw.get("quote", [])
+    quotes = [quotes] if isinstance(quotes, str) else quotes
+    if not isinstance(quotes, list) or not all(isinstance(q, str) and q.strip() for q in quotes):
+        raise ValueError(f"{prefix}: quote must be the source's words: a string or a list of strings")
+    for q in quotes:
+        _quote(q, prefix)
+    if "unquoted" in raw:
+        _text(raw, "unquoted", prefix)
+
     return Evidence(
         id=ident,
         kind=kind,
@@ -407,7 +425,15 @@ def _entry(raw: dict, prefix: str, *, namespaced: bool) -> Evidence:
         limits=limits.strip(),
         applies_to=frozenset(applies_to),
         rules=tuple(rules),
+        quotes=tuple(q.strip() for q in quotes),
+        unquoted=raw.get("unquoted", "").strip(),
     )
+
+
+def _quote(text: str, prefix: str) -> None:
+    words = len(text.split())
+    if words > QUOTE_WORDS:
+        raise ValueError(f"{prefix}: quote has {words} words; quote at most {QUOTE_WORDS} of the source's own")
 
 
 def _text(raw: dict, key: str, prefix: str) -> str:
