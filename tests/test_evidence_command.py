@@ -51,6 +51,8 @@ def test_list_and_show(capsys):
     assert code == 0 and "percona-2013-hidden-rowid  measurement  Percona 2013" in out
     code, out, _ = run(capsys, "evidence", "show", "percona-2012-iibench-secondary-indexes", "--format", "json")
     assert code == 0 and json.loads(out)["setup"]["tool"]
+    code, out, _ = run(capsys, "evidence", "show", "percona-2013-hidden-rowid")
+    assert code == 0 and "source: “" in out and "never goes above 87%" in out  # the source's own words
     code, _, err = run(capsys, "evidence", "show", "percona-2012")
     assert code == 2 and "did you mean percona-2012-iibench-secondary-indexes" in err
 
