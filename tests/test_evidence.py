@@ -253,6 +253,19 @@ def test_bad_extra_files_raise_value_error(tmp_path, text, message):
     assert message in str(info.value)
 
 
+def test_a_pack_record_carries_quotes_or_says_why_not(tmp_path):
+    from schemacite.cli.evidence import record_text
+
+    quoted = GOOD_ENTRY.format(id="acme:quoted").replace('value = "1000"', 'value = "1000", quote = "1000 tps"')
+    quoted += 'quote = ["measured twice", "on one box"]\n'
+    unquoted = GOOD_ENTRY.format(id="acme:unquoted") + 'unquoted = "the page is gone"\n'
+    cat = load_catalogue([write(tmp_path, quoted + unquoted)])
+    assert cat["acme:quoted"].quotes == ("measured twice", "on one box")
+    assert cat["acme:quoted"].as_dict()["figures"][0]["quote"] == "1000 tps"
+    text = record_text(cat["acme:quoted"]) + record_text(cat["acme:unquoted"])
+    assert "source: “1000 tps”" in text and "source: “on one box”" in text and "not quoted: the page is gone" in text
+
+
 def test_duplicate_id_across_extra_files(tmp_path):
     one = write(tmp_path, GOOD_ENTRY.format(id="acme:a"), "one.toml")
     two = write(tmp_path, GOOD_ENTRY.format(id="acme:a"), "two.toml")
