@@ -141,6 +141,17 @@ def test_mariadb_column_definitions_read_as_mysql():
     )
 
 
+@pytest.mark.parametrize("dialect", ["mysql", "mariadb"])
+def test_key_column_order_words_in_a_primary_key(dialect):
+    # both servers accept ASC/DESC in a PRIMARY KEY's columns (ory/keto's migrations use it)
+    stmt = one(
+        "CREATE TABLE t (a int NOT NULL, b int NOT NULL, c int, PRIMARY KEY (a ASC, b DESC), KEY k (c DESC))", dialect
+    )
+    table = stmt.op.model
+    assert table.primary_key.columns == ("a", "b")
+    assert [i.columns for i in table.indexes if not i.primary] == [("c",)]
+
+
 def test_ddl_inside_prepare_strings_and_called_procedures_is_read():
     sql = (
         "CREATE TABLE r (a int NOT NULL, b int NOT NULL);\n"

@@ -103,6 +103,8 @@ def _sqlglot_error(e: Exception) -> str:
 
 _PARTITION_BY = re.compile(r"\bPARTITION\s+BY\b", re.I)
 _LIKE = re.compile(rf"\s*\(?\s*LIKE\s+(?P<src>{QNAME})", re.I)
+_PK_ORDER = re.compile(r"\bPRIMARY\s+KEY\s*\([^()]*\)", re.I)
+_ORDER_WORD = re.compile(r"(?<=\S)\s+(?:ASC|DESC)\b(?=\s*[,)])", re.I)
 
 
 @handles(
@@ -143,7 +145,15 @@ def _create_table(m: re.Match, sql: str, dialect: str) -> Op:
         try:
             parsed = sqlglot_parse(body, dialect)
         except sqlglot.errors.SqlglotError as e:
-            raise StatementError(f"cannot parse CREATE TABLE: {_sqlglot_error(e)}") from None
+            plain = _PK_ORDER.sub(lambda k: _ORDER_WORD.sub("", k.group(0)), body)
+            try:
+                # sqlglot refuses ASC/DESC in a PRIMARY KEY's column list, which both servers
+                # accept; the order of a key's columns is all the model keeps of it
+                parsed = sqlglot_parse(plain, dialect) if plain != body else None
+            except sqlglot.errors.SqlglotError:
+                parsed = None
+            if parsed is None:
+                raise StatementError(f"cannot parse CREATE TABLE: {_sqlglot_error(e)}") from None
         if not isinstance(parsed, exp.Create):
             raise StatementError("cannot parse CREATE TABLE")
         table, refs = table_from_create(parsed, dialect)
