@@ -137,6 +137,20 @@ CASES = [
     ),
     C("type_timestamp_precision", "ALTER TABLE t ALTER COLUMN ts TYPE timestamp(3)", A + "alter_column_type"),
     C(
+        "type_collation_indexed",
+        'ALTER TABLE t ALTER COLUMN b TYPE text COLLATE "C"',
+        A + "alter_column_type",
+        "CREATE INDEX t_b ON t (b)",
+    ),
+    C("type_collation_unindexed", 'ALTER TABLE t ALTER COLUMN b TYPE text COLLATE "C"', A + "alter_column_type"),
+    C(
+        "type_collation_reset",
+        "ALTER TABLE t ALTER COLUMN b TYPE varchar",
+        A + "alter_column_type",
+        'ALTER TABLE t ALTER COLUMN b TYPE text COLLATE "C"',
+        "CREATE INDEX t_b ON t (b)",
+    ),
+    C(
         "type_cidr_inet",
         "ALTER TABLE t ALTER COLUMN ci TYPE inet",
         A + "alter_column_type",

@@ -684,10 +684,10 @@ def _add_column(b: _Build, ctx: _Ctx) -> None:
 def _alter_column_type(b: _Build, ctx: _Ctx) -> None:
     a, t = ctx.action, ctx.table
     assert isinstance(a, AlterColumnType)
+    col = t.columns.get(a.column or "") if t is not None else None
     if a.using and not a.using_only_column:
         b.rewrite, why = True, "USING computes new values: the table is rewritten"
     else:
-        col = t.columns.get(a.column or "") if t is not None else None
         if col is None or not col.base_type:
             b.rewrite, why = True, "old column type unknown: assumed rewritten"
         elif not a.base_type:
@@ -698,8 +698,15 @@ def _alter_column_type(b: _Build, ctx: _Ctx) -> None:
                 b.rewrite, why = _time_zone_rewrite(ctx.statement.time_zone)
     b.scan = b.rewrite
     b.note(why)
-    if b.rewrite and t is not None and any(a.column in i.columns for i in _keys(t)):
+    indexed = t is not None and any(a.column in i.columns for i in _keys(t))
+    if b.rewrite and indexed:
         b.note("the indexes on the column are rebuilt")
+    elif indexed and col is not None and col.collation != a.collation:
+        # the stored values stay, but their order changes: each index on the column is built again
+        b.scan = True
+        b.note(
+            f"the collation changes ({col.collation or 'default'} -> {a.collation or 'default'}): the indexes on the column are rebuilt"
+        )
 
 
 def _set_not_null(b: _Build, ctx: _Ctx) -> None:

@@ -172,7 +172,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
             "numeric, varbit(n)->varbit(m>=n), cidr->inet, timestamp(p)->timestamp(q>=p); timestamp<->"
             "timestamptz only when the session TimeZone is UTC (12+)",
             scan=None,
-            scan_when="a rewrite; indexes on the column are rebuilt",
+            scan_when="a rewrite, or a new collation on an indexed column; indexes on the column are rebuilt",
             alternative="add a new column of the new type, backfill it in batches, swap names in one short transaction",
             source=f"{_ALTER} (SET DATA TYPE); {_ALTER_NOTES} (binary-coercible changes skip the rewrite); "
             f"locks on the other side of a foreign key: {_MEASURED}",

@@ -52,6 +52,7 @@ class AlterColumnType(Action):
     type_args: str = ""
     using: str | None = None  # the USING expression as written
     using_only_column: bool = False  # USING names just the column itself: no new values
+    collation: str | None = None  # COLLATE as written; None: the new type's default collation
 
 
 @dataclass

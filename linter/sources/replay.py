@@ -295,6 +295,7 @@ def _alter_type(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     col = t.columns.get(a.column or "")
     if col is not None:
         col.type, col.base_type, col.type_args = a.type, a.base_type, a.type_args
+        col.collation = a.collation
 
 
 def _set_default(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:

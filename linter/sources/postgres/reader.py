@@ -921,6 +921,7 @@ def _action(cmd: Node, table: str, src: Source) -> list[Action]:
                 type_args=args,
                 using=using_text,
                 using_only_column=only_column,
+                collation=".".join(_strings(cd["collClause"].get("collname"))) if cd.get("collClause") else None,
             )
         ]
     if sub == "AT_ColumnDefault":
