@@ -534,6 +534,7 @@ class Session:
     lock_timeout: bool = False
     foreign_key_checks: bool = True
     time_zone: str | None = None
+    run: int | None = None  # the transaction a `run` unit joins: shared by the change's files
 
     @property
     def in_transaction(self) -> bool:
@@ -550,7 +551,9 @@ class Session:
             mode = "script" if alone and len(alone) == len(statements) else "unit"
             if alone and mode == "unit":
                 why = "Flyway refuses a migration mixing it with statements that run in a transaction (mixed = false)"
-        if mode == "unit" or mode == "implicit" and len(statements) > 1:
+        if mode == "run":  # one transaction around the run's pending migrations (see frameworks.base)
+            self.transaction, self.explicit, self.why = self.run or next(self.ids), False, why
+        elif mode == "unit" or mode == "implicit" and len(statements) > 1:
             self.transaction, self.explicit = next(self.ids), False
             self.why = (
                 why if mode == "unit" else f"{why}: PostgreSQL runs a multi-statement query as one implicit transaction"
@@ -631,7 +634,16 @@ class Replay:
             self.framework, self.framework_why = FRAMEWORKS[framework], "configured"
         else:
             self.framework, self.framework_why = detect([f for f in past + later if not stdin or f != stdin[0]])
+        self.skipped: dict[str, list[str]] = {}  # why -> files no part of this run (another database's)
+        for f in past + later:
+            if why := self.framework.skipped(f, dialect):
+                self.skipped.setdefault(why, []).append(f)
+        left_out = {f for files in self.skipped.values() for f in files}
+        past, later = [f for f in past if f not in left_out], [f for f in later if f not in left_out]
+        self.reported = [f for f in self.reported if f not in left_out]
         self.order = self.framework.order(past) + self.framework.order(later)
+        self.unlinted: dict[str, list[str]] = {}  # why -> files of the change read but not linted
+        self._run_transaction: int | None = None  # the change's files' shared transaction (`run` units)
         self.schema = base.copy() if base is not None else Schema(dialect)
         self.file_ignores: dict[str, tuple[frozenset[str], int]] = {}  # ids, line of the comment
         self.units = 0  # deploys walked
@@ -655,8 +667,13 @@ class Replay:
         self.errors.extend(parsed.errors)
         self.file_ignores.setdefault(path, (parsed.ignore_file, parsed.ignore_file_at))
         if not self.framework.deployed(path):
+            if reported and parsed.statements:
+                self.unlinted.setdefault(f"{self.framework.title} never runs them on deploy", []).append(path)
             return  # a down or revert script: read for its syntax only
         session = Session(self.dialect, self._ids)
+        if reported:
+            self._run_transaction = self._run_transaction or next(self._ids)
+            session.run = self._run_transaction
         units = parsed.units or [Unit(os.path.basename(path))]
         placed = [
             (stmt, own, unit_of or _unit_at(units, stmt.location.line) or units[-1])
@@ -666,6 +683,8 @@ class Replay:
         for stmt, _, unit in placed:
             members.setdefault(id(unit), []).append(stmt)
         current = None
+        if reported and placed and not any(unit.deploy for _, _, unit in placed):
+            self.unlinted.setdefault(f"{self.framework.title} never runs them on deploy", []).append(path)
         for stmt, own, unit in placed:
             if not unit.deploy:
                 continue
