@@ -619,6 +619,10 @@ def test_golang_migrate_names_are_not_taken_for_sqlx_or_pop(tmp_path):
     (tmp_path / "Cargo.toml").unlink()
     (tmp_path / "go.mod").write_text("module x\n\nrequire github.com/gobuffalo/pop/v6 v6.1.1\n")
     assert detect(files)[0].name == "pop"
+    (tmp_path / "go.mod").unlink()
+    (tmp_path / "config.yaml").write_text("version: 2\nendpoint: http://localhost:8080\n")
+    hasura, _ = detect(files)  # the Hasura CLI's older flat layout
+    assert hasura.name == "hasura" and hasura.deployed(files[0]) and not hasura.deployed(str(tmp_path / "1_a.down.sql"))
 
 
 def test_pop_runs_the_linted_dialects_files_and_the_shared_ones(monkeypatch):

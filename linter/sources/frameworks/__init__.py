@@ -109,6 +109,9 @@ def detect(files: list[str]) -> tuple[Framework, str]:
     if found:
         return found
     if any(GOLANG_MIGRATE_NAME.match(n) for n in names):
+        config = hasura_config(files[0])
+        if config:
+            return HASURA, f"N_title.up.sql file names, {os.path.relpath(config)}"
         module = go_module_using(files[0], "github.com/mattermost/morph")
         if module:  # the same file names; morph wraps each file in a transaction
             return MORPH, f"N_title.up.sql file names, github.com/mattermost/morph in {os.path.relpath(module)}"

@@ -98,30 +98,37 @@ def supabase_project(files: list[str]) -> str | None:
 
 # ---------------------------------------------------------------- Hasura CLI
 
-HASURA_FOLDER = re.compile(r"^(\d+)_.+$")
+_HASURA_NAME = re.compile(r"^(\d+)_(.*)\.(up|down)\.sql$")
+
+
+def _hasura_name(path: str) -> re.Match[str] | None:
+    """A migration's name as the CLI parses it: `<version>_<name>/up.sql` is read as
+    `<version>_<name>.up.sql`, the older flat file name."""
+    base, folder = os.path.basename(path), os.path.basename(os.path.dirname(os.path.abspath(path)))
+    return _HASURA_NAME.match(f"{folder}.{base}" if base in ("up.sql", "down.sql") else base)
 
 
 class Hasura(Framework):
-    """`migrations/<database>/<version>_<name>/up.sql` runs in the order of the versions (as
-    numbers); `down.sql` never does. Each migration is sent as a `run_sql` request, which the
-    Hasura server runs in one transaction; there is no way to leave it out."""
+    """`migrations/<database>/<version>_<name>/up.sql` (or the older `<version>_<name>.up.sql`)
+    runs in the order of the versions (as numbers); `down.sql` never does. Each migration is sent
+    as a `run_sql` request, which the Hasura server runs in one transaction; there is no way to
+    leave it out."""
 
     def deployed(self, path: str) -> bool:
-        folder = os.path.basename(os.path.dirname(os.path.abspath(path)))
-        return os.path.basename(path) == "up.sql" and bool(HASURA_FOLDER.match(folder))
+        m = _hasura_name(path)
+        return bool(m) and m.group(3) == "up"
 
     def order(self, files: list[str]) -> list[str]:
         def key(f: str) -> tuple:
-            m = HASURA_FOLDER.match(os.path.basename(os.path.dirname(os.path.abspath(f))))
+            m = _hasura_name(f)
             return (0, int(m.group(1)), f) if m else (1, 0, f)
 
         return sorted(files, key=key)
 
     def units(self, path: str, text: str) -> list[Unit]:
-        name = os.path.basename(os.path.dirname(os.path.abspath(path)))
-        if not self.deployed(path):
-            return [Unit(f"{name}/{os.path.basename(path)}", deploy=False)]
-        return [Unit(name, transaction="unit", why=self.why)]
+        m = _hasura_name(path)
+        name = f"{m.group(1)}_{m.group(2)}" if m else _stem(path)
+        return [Unit(name, deploy=self.deployed(path), transaction="unit", why=self.why)]
 
 
 def hasura_config(path: str) -> str | None:
