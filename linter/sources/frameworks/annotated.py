@@ -11,7 +11,7 @@ from schemacite.sources.frameworks.base import Framework, Unit, _stem
 # ---------------------------------------------------------------- goose
 
 _GOOSE = re.compile(r"^--\s*\+goose\s+(up|down|no\s+transaction)\b", re.I | re.M)
-_STATEMENT_END = re.compile(r"^\s*--\s*\+goose\s+StatementEnd\b", re.I)
+_STATEMENT_END = re.compile(r"^--\s*\+goose\s+StatementEnd\s*$")  # as goose's parser matches it
 
 
 class Goose(Framework):

@@ -7,7 +7,7 @@ import re
 import tomllib
 
 from schemacite.sources.files import nearest, side_file
-from schemacite.sources.frameworks.base import Framework, Unit
+from schemacite.sources.frameworks.base import Framework, Unit, _stem
 
 # ---------------------------------------------------------------- Diesel
 
@@ -75,7 +75,7 @@ class Sqlx(Framework):
         return sorted(files, key=key)
 
     def units(self, path: str, text: str) -> list[Unit]:
-        name = os.path.basename(path)
+        name = _stem(path)
         if not self.deployed(path):
             return [Unit(name, deploy=False)]
         if text.startswith(SQLX_NO_TRANSACTION):
