@@ -566,18 +566,17 @@ def test_liquibase_changelogs_a_pull_request_shapes_badly_cost_little(tmp_path):
 # ------------------------------------------------------------------ runners read from their own source
 
 
-def _read(case: str, paths: list[str], dialect: str = "postgres"):
+def _read(monkeypatch, case: str, paths: list[str], dialect: str = "postgres"):
     from schemacite.sources.replay import Replay
 
-    os.chdir(CASES / case)
+    monkeypatch.chdir(CASES / case)
     run = Replay(dialect, paths)
     steps = list(run)
     return run, steps
 
 
 def test_diesel_versions_compare_without_dashes_and_metadata_leaves_the_transaction_out(monkeypatch):
-    monkeypatch.chdir(CASES)
-    run, steps = _read("diesel", ["migrations"])
+    run, steps = _read(monkeypatch, "diesel", ["migrations"])
     ran = [os.path.basename(os.path.dirname(f)) for f in run.order if run.framework.deployed(f)]
     assert ran == [
         "00000000000000_diesel_initial_setup",
@@ -626,9 +625,8 @@ def test_golang_migrate_names_are_not_taken_for_sqlx_or_pop(tmp_path):
 
 
 def test_pop_runs_the_linted_dialects_files_and_the_shared_ones(monkeypatch):
-    monkeypatch.chdir(CASES)
     for dialect, own in (("postgres", "postgres"), ("mysql", "mysql"), ("mariadb", "mysql")):
-        run, steps = _read("pop", ["persistence"], dialect)
+        run, steps = _read(monkeypatch, "pop", ["persistence"], dialect)
         read = {os.path.basename(f) for f in run.order}
         assert all(f".{own}." in n or n.count(".") == 2 for n in read), read
         assert not run.errors
@@ -639,8 +637,7 @@ def test_pop_runs_the_linted_dialects_files_and_the_shared_ones(monkeypatch):
 
 
 def test_drizzle_journal_order_breakpoints_and_one_transaction_for_the_run(monkeypatch):
-    monkeypatch.chdir(CASES)
-    run, steps = _read("drizzle", ["drizzle"])
+    run, steps = _read(monkeypatch, "drizzle", ["drizzle"])
     assert [os.path.basename(f) for f in run.order if run.framework.deployed(f)] == [
         "0000_bright_hulk.sql",
         "0001_posts_author_index.sql",
@@ -670,8 +667,7 @@ def test_node_pg_migrate_sections():
 
 
 def test_supabase_runs_only_timestamped_files_in_its_migrations_folder(monkeypatch):
-    monkeypatch.chdir(CASES)
-    run, steps = _read("supabase", ["supabase"])
+    run, steps = _read(monkeypatch, "supabase", ["supabase"])
     assert {os.path.basename(s.statement.location.file) for s in steps} == {
         "20240101120000_create_profiles.sql",
         "20240215093000_profiles_username_index.sql",

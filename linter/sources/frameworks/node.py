@@ -171,7 +171,7 @@ NODE_PG_MIGRATE = NodePgMigrate(
     "node-pg-migrate",
     "https://github.com/salsita/node-pg-migrate/blob/main/src/runner.ts",
     "run",
-    "node-pg-migrate runs every pending migration in one transaction (--single-transaction)",
+    "node-pg-migrate's default, --single-transaction, runs every pending migration in one transaction",
     marker=_NODE_PG_SECTION,
     sign="-- Up Migration",
 )
