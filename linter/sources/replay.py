@@ -668,7 +668,7 @@ class Replay:
         self.file_ignores.setdefault(path, (parsed.ignore_file, parsed.ignore_file_at))
         if not self.framework.deployed(path):
             if reported and parsed.statements:
-                self.unlinted.setdefault(f"{self.framework.title} never runs them on deploy", []).append(path)
+                self._not_linted(path)
             return  # a down or revert script: read for its syntax only
         session = Session(self.dialect, self._ids)
         if reported:
@@ -684,7 +684,7 @@ class Replay:
             members.setdefault(id(unit), []).append(stmt)
         current = None
         if reported and placed and not any(unit.deploy for _, _, unit in placed):
-            self.unlinted.setdefault(f"{self.framework.title} never runs them on deploy", []).append(path)
+            self._not_linted(path)  # a seeds file beside goose migrations: no Up section
         for stmt, own, unit in placed:
             if not unit.deploy:
                 continue
@@ -699,6 +699,10 @@ class Replay:
             if own:
                 self._new.update(k for k in stmt.op.relations() if k and (t := self.schema.tables.get(k)) and t.new)
         session.close_unit()
+
+    def _not_linted(self, path: str) -> None:
+        """A file of the change read for its syntax only: said in a note, never silently."""
+        self.unlinted.setdefault(f"{self.framework.title} never runs them on deploy", []).append(path)
 
     def _start_unit(self) -> None:
         """A new deploy: what earlier deploys created exists on the server by now."""
