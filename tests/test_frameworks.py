@@ -657,6 +657,15 @@ def test_graphile_migrate_no_transaction_follows_the_headers():
     assert gm.units("migrations/current.sql", "--! no-transaction\nselect 1;\n")[0].transaction == "implicit"
     assert gm.units("migrations/current.sql", "select 1;\n--! no-transaction\n")[0].transaction == "unit"
     assert not gm.deployed("migrations/fixtures/a.sql") and gm.deployed("migrations/committed/000002-x.sql")
+    files = ["migrations/current.sql", "migrations/committed/000002-x.sql", "migrations/committed/000001.sql"]
+    assert gm.order(files) == [files[2], files[1], files[0]]  # the history, then the change
+
+
+def test_hasura_orders_versions_as_numbers_and_never_runs_down_sql():
+    hasura = FRAMEWORKS["hasura"]
+    files = ["m/default/1614859022945_init/up.sql", "m/default/999_old/up.sql", "m/default/999_old/down.sql"]
+    assert hasura.order(files)[2] == "m/default/1614859022945_init/up.sql"  # 999 < 1614859022945
+    assert [hasura.deployed(f) for f in files] == [True, True, False]
 
 
 def test_node_pg_migrate_sections():
