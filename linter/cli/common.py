@@ -124,6 +124,7 @@ def add_project_options(p: argparse.ArgumentParser) -> None:
         "--framework",
         metavar="NAME",
         help="migration framework: goose, dbmate, liquibase, sqitch, flyway, golang-migrate, morph, prisma, atlas, "
+        "diesel, sqlx, drizzle, node-pg-migrate, supabase, graphile-migrate, pop, hasura, "
         "django, alembic, rails or plain (default: detected from the files)",
     )
     p.add_argument(
@@ -180,9 +181,9 @@ class Inputs:
     def _detect(self) -> None:
         from schemacite.lint.config import ConfigError
         from schemacite.lint.engine import resolve_config
-        from schemacite.sources.dialect import FILES, HEAD, detect_dialect
+        from schemacite.sources.dialect import DEFAULT_DIALECT, FILES, HEAD, NO_MARKS, detect_dialect
         from schemacite.sources.files import expand, head
-        from schemacite.sources.frameworks import prisma_provider
+        from schemacite.sources.frameworks import journal_dialect, prisma_provider
 
         named = [p for p in self.paths if not self.stdin or p != self.stdin[0]]
         files, missing = expand([*self.history, *named])
@@ -192,6 +193,7 @@ class Inputs:
         if self.stdin:
             texts.append(self.stdin[1][:HEAD].decode("utf-8", "replace"))
         provider = prisma_provider(files)
+        provider = (provider, f'migration_lock.toml: provider = "{provider}"') if provider else journal_dialect(files)
         dialect, why = detect_dialect(texts, provider)
         if dialect is None and files:  # a file or two may not say: the other files of their folders may
             folders = sorted({os.path.dirname(f) or "." for f in files})
@@ -200,6 +202,8 @@ class Inputs:
             texts += [head(f, HEAD) for f in [m for m in more if m not in seen][:FILES]]
             dialect, why = detect_dialect(texts, provider)
             why = why if dialect is None else f"{why}, in the files beside them"
+        if dialect is None and why == NO_MARKS:  # portable SQL: the documented default reads it
+            dialect, why = DEFAULT_DIALECT, f"the default: {NO_MARKS}"
         if dialect is None:
             raise UsageError(f"cannot tell the SQL dialect ({why}): pass --dialect mysql, mariadb or postgres")
         self.dialect = (dialect, why)

@@ -178,6 +178,10 @@ class Linter:
         for e in history_errors:
             result.errors.remove(e)
             result.notes.append(f"history {e}; its changes are not replayed")
+        for why, files in run.unlinted.items():
+            result.notes.append(f"{len(files)} file(s) read but not linted ({why}): {_names(files)}")
+        for why, files in run.skipped.items():
+            result.notes.append(f"{len(files)} file(s) left out ({why}): {_names(files)}")
         result.framework = (run.framework.name, run.framework_why)
         result.units = run.units
         schema = run.schema
@@ -236,6 +240,11 @@ class Linter:
             )
             for at, scope, ids in comments
         ]
+
+
+def _names(files: list[str], shown: int = 5) -> str:
+    more = f" and {len(files) - shown} more" if len(files) > shown else ""
+    return ", ".join(files[:shown]) + more
 
 
 def locks_existing(stmt: Statement, schema: Schema) -> bool:

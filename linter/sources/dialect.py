@@ -46,12 +46,23 @@ def _marks(text: str, marks: dict[str, re.Pattern[str]]) -> Counter[str]:
     return Counter({name: n for name, pattern in marks.items() if (n := len(pattern.findall(text)))})
 
 
-def detect_dialect(texts: list[str], provider: str | None = None) -> tuple[str | None, str]:
-    """(dialect, what showed it) for the files' texts; (None, why not) when unsure."""
-    if provider in ("postgresql", "postgres", "cockroachdb"):
-        return "postgres", f'migration_lock.toml: provider = "{provider}"'
-    if provider == "mysql":
-        return "mysql", 'migration_lock.toml: provider = "mysql"'
+# what a runner's own settings call each dialect (Prisma's provider, Drizzle's journal)
+NAMED = {
+    "postgresql": "postgres",
+    "postgres": "postgres",
+    "pg": "postgres",
+    "cockroachdb": "postgres",
+    "mysql": "mysql",
+}
+NO_MARKS = "no mark of either dialect in the files"
+DEFAULT_DIALECT = "postgres"  # what a run with no dialect named, and no mark of one, lints as
+
+
+def detect_dialect(texts: list[str], named: tuple[str, str] | None = None) -> tuple[str | None, str]:
+    """(dialect, what showed it) for the files' texts, or a runner's setting `named` (its value,
+    where it is); (None, why not) when unsure."""
+    if named and named[0] in NAMED:
+        return NAMED[named[0]], named[1]
     mysql: Counter[str] = Counter()
     postgres: Counter[str] = Counter()
     mariadb = False
@@ -67,7 +78,7 @@ def detect_dialect(texts: list[str], provider: str | None = None) -> tuple[str |
         return dialect, f"detected from {_list(mysql)}" + (f" (PostgreSQL marks: {_list(postgres)})" if p else "")
     if p and p >= 5 * m:
         return "postgres", f"detected from {_list(postgres)}" + (f" (MySQL marks: {_list(mysql)})" if m else "")
-    return None, seen if m or p else "no mark of either dialect in the files"
+    return None, seen if m or p else NO_MARKS
 
 
 def _list(counts: Counter[str]) -> str:
@@ -80,3 +91,15 @@ _COMMENT_OR_STRING = re.compile(r"--[^\n]*|/\*(?!!)[\s\S]*?\*/|'(?:[^'\\]|\\.|''
 def _without_comments(text: str) -> str:
     """The text without comments and quoted strings, where either dialect's words may appear."""
     return _COMMENT_OR_STRING.sub(" ", text)
+
+
+def other_dialect(text: str, dialect: str) -> str:
+    """When a file the chosen dialect cannot read bears the other dialect's marks (and few of its
+    own), a hint naming them, else ""."""
+    text = _without_comments(text[:HEAD])
+    mysql, postgres = _marks(text, MYSQL_MARKS), _marks(text, POSTGRES_MARKS)
+    theirs, ours, name = (mysql, postgres, "MySQL") if dialect == "postgres" else (postgres, mysql, "PostgreSQL")
+    if not theirs or sum(theirs.values()) < 2 * sum(ours.values()):
+        return ""
+    flag = "mysql" if name == "MySQL" else "postgres"
+    return f" (the file has {name} marks: {_list(theirs)}; is it {name}? --dialect {flag})"

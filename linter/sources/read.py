@@ -13,10 +13,11 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from schemacite.model import Location
 from schemacite.model.statements import ParseError, Statement
+from schemacite.sources.dialect import other_dialect
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.names import QNAME, table_key
 from schemacite.sources.split import PSQL_SENDS, Lines, Split, blank_spans, split_sql
@@ -68,6 +69,8 @@ def read_sql_file(path: str, dialect: str, cache=None, framework=None, data: byt
             cache.put(key, parsed, size=size)
     if framework is not None:
         parsed.units = framework.units(path, text)
+    if any(e.line for e in parsed.errors) and (hint := other_dialect(text, dialect)):
+        parsed.errors = [replace(e, message=e.message + hint) if e.line else e for e in parsed.errors]
     return parsed
 
 

@@ -535,6 +535,7 @@ class Session:
     lock_timeout: bool = False
     foreign_key_checks: bool = True
     time_zone: str | None = None
+    run: int | None = None  # the transaction a `run` unit joins: shared by the change's files
 
     @property
     def in_transaction(self) -> bool:
@@ -551,7 +552,9 @@ class Session:
             mode = "script" if alone and len(alone) == len(statements) else "unit"
             if alone and mode == "unit":
                 why = "Flyway refuses a migration mixing it with statements that run in a transaction (mixed = false)"
-        if mode == "unit" or mode == "implicit" and len(statements) > 1:
+        if mode == "run":  # one transaction around the run's pending migrations (see frameworks.base)
+            self.transaction, self.explicit, self.why = self.run or next(self.ids), False, why
+        elif mode == "unit" or mode == "implicit" and len(statements) > 1:
             self.transaction, self.explicit = next(self.ids), False
             self.why = (
                 why if mode == "unit" else f"{why}: PostgreSQL runs a multi-statement query as one implicit transaction"
@@ -632,7 +635,16 @@ class Replay:
             self.framework, self.framework_why = FRAMEWORKS[framework], "configured"
         else:
             self.framework, self.framework_why = detect([f for f in past + later if not stdin or f != stdin[0]])
+        self.skipped: dict[str, list[str]] = {}  # why -> files no part of this run (another database's)
+        for f in past + later:
+            if why := self.framework.skipped(f, dialect):
+                self.skipped.setdefault(why, []).append(f)
+        left_out = {f for files in self.skipped.values() for f in files}
+        past, later = [f for f in past if f not in left_out], [f for f in later if f not in left_out]
+        self.reported = [f for f in self.reported if f not in left_out]
         self.order = self.framework.order(past) + self.framework.order(later)
+        self.unlinted: dict[str, list[str]] = {}  # why -> files of the change read but not linted
+        self._run_transaction: int | None = None  # the change's files' shared transaction (`run` units)
         self.schema = base.copy() if base is not None else Schema(dialect)
         self.file_ignores: dict[str, tuple[frozenset[str], int]] = {}  # ids, line of the comment
         self.units = 0  # deploys walked
@@ -656,8 +668,13 @@ class Replay:
         self.errors.extend(parsed.errors)
         self.file_ignores.setdefault(path, (parsed.ignore_file, parsed.ignore_file_at))
         if not self.framework.deployed(path):
+            if reported and parsed.statements:
+                self._not_linted(path)
             return  # a down or revert script: read for its syntax only
         session = Session(self.dialect, self._ids)
+        if reported:
+            self._run_transaction = self._run_transaction or next(self._ids)
+            session.run = self._run_transaction
         units = parsed.units or [Unit(os.path.basename(path))]
         placed = [
             (stmt, own, unit_of or _unit_at(units, stmt.location.line) or units[-1])
@@ -667,6 +684,8 @@ class Replay:
         for stmt, _, unit in placed:
             members.setdefault(id(unit), []).append(stmt)
         current = None
+        if reported and placed and not any(unit.deploy for _, _, unit in placed):
+            self._not_linted(path)  # a seeds file beside goose migrations: no Up section
         for stmt, own, unit in placed:
             if not unit.deploy:
                 continue
@@ -681,6 +700,10 @@ class Replay:
             if own:
                 self._new.update(k for k in stmt.op.relations() if k and (t := self.schema.tables.get(k)) and t.new)
         session.close_unit()
+
+    def _not_linted(self, path: str) -> None:
+        """A file of the change read for its syntax only: said in a note, never silently."""
+        self.unlinted.setdefault(f"{self.framework.title} never runs them on deploy", []).append(path)
 
     def _start_unit(self) -> None:
         """A new deploy: what earlier deploys created exists on the server by now."""

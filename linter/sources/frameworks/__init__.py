@@ -8,11 +8,13 @@ overrides it; `plain` is SQL files run as they are.
 from __future__ import annotations
 
 import os
+import re
 
 from schemacite.sources.files import head, nearest, side_file
 from schemacite.sources.frameworks.annotated import DBMATE, GOOSE, LIQUIBASE
 from schemacite.sources.frameworks.base import Framework, Unit, blank_placeholders
 from schemacite.sources.frameworks.generated import ALEMBIC, DJANGO, RAILS
+from schemacite.sources.frameworks.go import HASURA, POP, SUPABASE, hasura_config, pop_named, supabase_project
 from schemacite.sources.frameworks.named import (
     ATLAS,
     FLYWAY,
@@ -25,6 +27,15 @@ from schemacite.sources.frameworks.named import (
     prisma_provider,
     sqitch_plan,
 )
+from schemacite.sources.frameworks.node import (
+    DRIZZLE,
+    GRAPHILE_MIGRATE,
+    NODE_PG_MIGRATE,
+    drizzle_journal,
+    gmrc,
+    journal_dialect,
+)
+from schemacite.sources.frameworks.rust import DIESEL, DIESEL_FOLDER, SQLX, SQLX_NAME, cargo_using_sqlx
 
 PLAIN = Framework("plain", "plain SQL files", "", "script", "")
 
@@ -40,6 +51,14 @@ FRAMEWORKS: dict[str, Framework] = {
         MORPH,
         PRISMA,
         ATLAS,
+        DIESEL,
+        SQLX,
+        DRIZZLE,
+        SUPABASE,
+        GRAPHILE_MIGRATE,
+        NODE_PG_MIGRATE,
+        POP,
+        HASURA,
         DJANGO,
         ALEMBIC,
         RAILS,
@@ -47,17 +66,26 @@ FRAMEWORKS: dict[str, Framework] = {
     )
 }
 
-__all__ = ["FRAMEWORKS", "Framework", "PLAIN", "Unit", "blank_placeholders", "detect", "prisma_provider"]
+__all__ = [
+    "FRAMEWORKS",
+    "Framework",
+    "PLAIN",
+    "Unit",
+    "blank_placeholders",
+    "detect",
+    "journal_dialect",
+    "prisma_provider",
+]
 
 HEAD = 4096  # bytes of each file read to look for markers
 FILES = 2000  # files read at most
 
 
 def go_module_using(path: str, module: str) -> str | None:
-    """The go.mod of the Go module holding `path`, when it requires `module`."""
+    """The go.mod of the Go module holding `path`, when it requires `module` (any major version)."""
     found = nearest(path, "go.mod")
     text = side_file(found) if found else None
-    return found if text and (f"{module} " in text or f"{module}\n" in text) else None
+    return found if text and re.search(re.escape(module) + r"(/v\d+)?\s", text) else None
 
 
 def detect(files: list[str]) -> tuple[Framework, str]:
@@ -70,10 +98,20 @@ def detect(files: list[str]) -> tuple[Framework, str]:
         hit = next((f for f, text in heads.items() if framework.marker and framework.marker.search(text)), None)
         if hit:
             return framework, f"{framework.sign} in {os.path.basename(hit)}"
+    for framework in (NODE_PG_MIGRATE,):
+        hit = next((f for f, text in heads.items() if framework.marker and framework.marker.search(text)), None)
+        if hit:
+            return framework, f"{framework.sign} in {os.path.basename(hit)}"
     plan = next((p for p in (sqitch_plan(f) for f in files[:20]) if p), None)
     if plan:
         return SQITCH, f"{os.path.relpath(plan)}"
+    found = _by_layout(files, names)
+    if found:
+        return found
     if any(GOLANG_MIGRATE_NAME.match(n) for n in names):
+        config = hasura_config(files[0])
+        if config:
+            return HASURA, f"N_title.up.sql file names, {os.path.relpath(config)}"
         module = go_module_using(files[0], "github.com/mattermost/morph")
         if module:  # the same file names; morph wraps each file in a transaction
             return MORPH, f"N_title.up.sql file names, github.com/mattermost/morph in {os.path.relpath(module)}"
@@ -96,3 +134,36 @@ def detect(files: list[str]) -> tuple[Framework, str]:
     ):
         return RAILS, "db/structure.sql beside db/migrate"
     return PLAIN, ""
+
+
+def _by_layout(files: list[str], names: list[str]) -> tuple[Framework, str] | None:
+    """The runners told by their folders and the files beside the SQL (before golang-migrate,
+    whose file names sqlx and pop share)."""
+    some = files[:20]
+    settings = next((g for g in map(gmrc, some) if g), None)
+    if settings:
+        return GRAPHILE_MIGRATE, f"{os.path.relpath(settings)}"
+    if any(drizzle_journal(f) for f in some):
+        return DRIZZLE, "meta/_journal.json beside the files"
+    if supabase_project(files):
+        return SUPABASE, "supabase/migrations/<timestamp>_<name>.sql"
+    folders = [f for f, n in zip(files, names) if n == "up.sql" and DIESEL_FOLDER.match(_folder(f))]
+    if folders:
+        config = hasura_config(folders[0])
+        if config:
+            return HASURA, f"<version>_<name>/up.sql folders, {os.path.relpath(config)}"
+        return DIESEL, "<version>_<name>/up.sql folders"
+    pop = pop_named(names)
+    if pop:
+        return POP, f"a <version>_<name>.<dialect>.up.sql file name ({pop})"
+    module = go_module_using(files[0], "github.com/gobuffalo/pop")
+    if module and any(GOLANG_MIGRATE_NAME.match(n) for n in names):
+        return POP, f"github.com/gobuffalo/pop in {os.path.relpath(module)}"
+    cargo = next((c for c in (cargo_using_sqlx(f) for f, n in zip(some, names) if SQLX_NAME.match(n)) if c), None)
+    if cargo:
+        return SQLX, f"<version>_<name>.sql file names, sqlx in {os.path.relpath(cargo)}"
+    return None
+
+
+def _folder(path: str) -> str:
+    return os.path.basename(os.path.dirname(os.path.abspath(path)))

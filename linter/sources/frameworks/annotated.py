@@ -11,6 +11,7 @@ from schemacite.sources.frameworks.base import Framework, Unit, _stem
 # ---------------------------------------------------------------- goose
 
 _GOOSE = re.compile(r"^--\s*\+goose\s+(up|down|no\s+transaction)\b", re.I | re.M)
+_STATEMENT_END = re.compile(r"^--\s*\+goose\s+StatementEnd\s*$")  # as goose's parser matches it
 
 
 class Goose(Framework):
@@ -39,6 +40,18 @@ class Goose(Framework):
 
     def order(self, files: list[str]) -> list[str]:
         return sorted(files, key=lambda f: _leading_number(_stem(f)))
+
+    def prepare(self, path: str, text: str) -> str:
+        """goose sends a StatementBegin ... StatementEnd block as it is, `;` or not: its end
+        ends the statement."""
+        text = super().prepare(path, text)
+        if "statementend" not in text.lower():
+            return text
+        lines = text.split("\n")
+        for n, line in enumerate(lines):
+            if _STATEMENT_END.match(line):
+                lines[n] = ";".ljust(len(line))
+        return "\n".join(lines)
 
 
 def _leading_number(name: str) -> tuple:
@@ -255,6 +268,8 @@ GOOSE = Goose(
     marker=re.compile(r"^--\s*\+goose\s+up\b", re.I | re.M),
     sign="-- +goose Up",
     placeholders=True,
+    opt_out="-- +goose NO TRANSACTION",
+    opt_out_at="anywhere in the file",
 )
 DBMATE = Dbmate(
     "dbmate",
@@ -264,6 +279,8 @@ DBMATE = Dbmate(
     "dbmate runs each up block in one transaction",
     marker=re.compile(r"^--\s*migrate:up", re.I | re.M),
     sign="-- migrate:up",
+    opt_out="transaction:false",
+    opt_out_at="the -- migrate:up line",
 )
 LIQUIBASE = Liquibase(
     "liquibase",
@@ -274,4 +291,6 @@ LIQUIBASE = Liquibase(
     marker=LIQUIBASE_HEADER,
     sign="--liquibase formatted sql",
     placeholders=True,
+    opt_out="runInTransaction:false",
+    opt_out_at="the --changeset line",
 )

@@ -12,7 +12,12 @@ A unit's `transaction` says how the runner sends it:
 - ``script``: the runner adds nothing; only the file's own BEGIN ... COMMIT make transactions
   (plain files, sqitch, Django's and Alembic's printed SQL);
 - ``flyway``: one transaction, unless every statement is one PostgreSQL refuses in a
-  transaction block (then none), and Flyway refuses a file that mixes both.
+  transaction block (then none), and Flyway refuses a file that mixes both;
+- ``run``: one transaction around every pending migration of the run (drizzle-orm's PostgreSQL
+  migrator, node-pg-migrate): the change's files share it; each history file had its own.
+
+A framework's `opt_out` is the text that makes the runner leave its transaction out, and
+`opt_out_at` where it goes (empty when the runner has none), so a fix can write it.
 
 Sections that do not run on deploy (down, rollback, revert, verify) are units with
 ``deploy=False``: read for syntax, never replayed or linted.
@@ -21,7 +26,7 @@ Sections that do not run on deploy (down, rollback, revert, verify) are units wi
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass
@@ -32,7 +37,7 @@ class Unit:
     first: int = 1
     last: int = 0
     deploy: bool = True
-    transaction: str = "script"  # unit | implicit | script | flyway
+    transaction: str = "script"  # unit | implicit | script | flyway | run
     why: str = ""  # the runner's rule, for messages: "goose runs each migration in one transaction"
 
     def holds(self, line: int) -> bool:
@@ -51,7 +56,8 @@ class Framework:
     marker: re.Pattern[str] | None = None  # content that names the framework
     sign: str = ""  # that content, in words
     placeholders: bool = False  # ${name} placeholders are replaced before the SQL is run
-    flags: dict[str, str] = field(default_factory=dict)
+    opt_out: str = ""  # what leaves the runner's transaction out: "-- +goose NO TRANSACTION"
+    opt_out_at: str = ""  # where it goes: "anywhere in the file", "first line", "metadata.toml", ...
 
     def units(self, path: str, text: str) -> list[Unit]:
         """The deploys (and the sections that do not run on deploy) of one file."""
@@ -69,6 +75,11 @@ class Framework:
     def deployed(self, path: str) -> bool:
         """Whether the file runs on deploy at all (down files, revert and verify scripts do not)."""
         return not path.lower().endswith(".down.sql")
+
+    def skipped(self, path: str, dialect: str) -> str | None:
+        """Why the file is no part of a run in `dialect` at all, not even read (another
+        database's migration), or None."""
+        return None
 
 
 def _stem(path: str) -> str:

@@ -35,6 +35,8 @@ DJANGO = Framework(
     "https://docs.djangoproject.com/en/stable/howto/writing-migrations/#non-atomic-migrations",
     "script",
     "sqlmigrate prints the transaction Django runs the migration in (atomic = True)",
+    opt_out="atomic = False",
+    opt_out_at="the Migration class (Python)",
 )
 ALEMBIC = Alembic(
     "alembic",

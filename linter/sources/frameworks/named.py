@@ -203,6 +203,8 @@ MORPH = Morph(
     "morph runs each migration in one transaction",
     marker=re.compile(r"\A-- morph:nontransactional"),
     sign="-- morph:nontransactional",
+    opt_out=MORPH_NONTRANSACTIONAL,
+    opt_out_at="first line",
 )
 FLYWAY = Flyway(
     "flyway",
@@ -211,6 +213,8 @@ FLYWAY = Flyway(
     "flyway",
     "Flyway runs each migration in one transaction",
     placeholders=True,
+    opt_out="executeInTransaction=false",
+    opt_out_at="<migration>.sql.conf beside the file",
 )
 PRISMA = Prisma(
     "prisma",
@@ -220,7 +224,13 @@ PRISMA = Prisma(
     "prisma migrate sends each migration.sql as one query",
 )
 ATLAS = Atlas(
-    "atlas", "Atlas", "https://atlasgo.io/versioned/apply", "unit", "Atlas runs each migration file in one transaction"
+    "atlas",
+    "Atlas",
+    "https://atlasgo.io/versioned/apply",
+    "unit",
+    "Atlas runs each migration file in one transaction",
+    opt_out="-- atlas:txmode none",
+    opt_out_at="first line",
 )
 SQITCH = Sqitch(
     "sqitch",

@@ -1,0 +1,162 @@
+"""Runners written in Go that read SQL files by name: gobuffalo pop, the Supabase CLI and the
+Hasura CLI."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from schemacite.sources.files import nearest, side_file
+from schemacite.sources.frameworks.base import Framework, Unit, _stem
+
+# ---------------------------------------------------------------- pop (gobuffalo)
+
+POP_NAME = re.compile(r"^(\d+)_([^.]+)(?:\.([a-z0-9]+))?\.(up|down)\.sql$")
+# pop's dialect names (dialect_*.go Name()) for the dialects schemacite lints
+POP_DIALECT = {"postgres": "postgres", "mysql": "mysql", "mariadb": "mysql"}
+
+
+class Pop(Framework):
+    """`<version>_<name>.up.sql` runs on every database, `<version>_<name>.<dialect>.up.sql` only
+    on that one (postgres, mysql, sqlite3, cockroach); `.down.sql` never. Versions compare as
+    text; for one version the dialect's file runs before the shared one. Each migration runs in
+    one transaction, with no way to leave it out."""
+
+    def deployed(self, path: str) -> bool:
+        m = POP_NAME.match(os.path.basename(path))
+        return bool(m) and m.group(4) == "up"
+
+    def skipped(self, path: str, dialect: str) -> str | None:
+        m = POP_NAME.match(os.path.basename(path))
+        if m and m.group(3) and m.group(3) != POP_DIALECT.get(dialect):
+            return "pop runs a <name>.<database>.up.sql file only on that database"
+        return None
+
+    def order(self, files: list[str]) -> list[str]:
+        def key(f: str) -> tuple:
+            m = POP_NAME.match(os.path.basename(f))
+            return (0, m.group(1), m.group(3) is None, f) if m else (1, "", False, f)
+
+        return sorted(files, key=key)
+
+    def units(self, path: str, text: str) -> list[Unit]:
+        if not self.deployed(path):
+            return [Unit(_stem(path), deploy=False)]
+        return [Unit(_stem(path), transaction="unit", why=self.why)]
+
+
+POP_DATABASES = ("postgres", "mysql", "sqlite3", "cockroach")
+
+
+def pop_named(names: list[str]) -> str | None:
+    """A file name that only pop gives (`<version>_<name>.<database>.up.sql`)."""
+    return next((n for n in names if (m := POP_NAME.match(n)) and m.group(3) in POP_DATABASES), None)
+
+
+# ---------------------------------------------------------------- Supabase CLI
+
+SUPABASE_NAME = re.compile(r"^([0-9]+)_(.*)\.sql$")
+_SUPABASE_OLD_INIT = re.compile(r"^([0-9]{14})_init\.sql$")
+
+
+class Supabase(Framework):
+    """`supabase/migrations/<timestamp>_<name>.sql` runs, in the order of the names; any other
+    file there (`local_*.sql`, notes) and the seeds never run on deploy. The CLI sends a
+    migration's statements as one batch, which PostgreSQL runs in one transaction; there is no
+    way to leave it out."""
+
+    def deployed(self, path: str) -> bool:
+        base = os.path.basename(path)
+        old = _SUPABASE_OLD_INIT.match(base)  # pre-2021-12-09 `_init.sql`: skipped by the CLI
+        return (
+            bool(SUPABASE_NAME.match(base))
+            and _supabase_folder(path)
+            and not (old and int(old.group(1)) < 20211209000000)
+        )
+
+    def order(self, files: list[str]) -> list[str]:
+        return sorted(files, key=lambda f: (not self.deployed(f), os.path.basename(f)))
+
+    def units(self, path: str, text: str) -> list[Unit]:
+        if not self.deployed(path):
+            return [Unit(_stem(path), deploy=False)]
+        return [Unit(_stem(path), transaction="unit", why=self.why)]
+
+
+def _supabase_folder(path: str) -> bool:
+    parts = os.path.abspath(path).replace("\\", "/").split("/")
+    return parts[-3:-1] == ["supabase", "migrations"]
+
+
+def supabase_project(files: list[str]) -> str | None:
+    """A migration under supabase/migrations/, or beside supabase/config.toml."""
+    for f in files:
+        if _supabase_folder(f):
+            return f
+    return None
+
+
+# ---------------------------------------------------------------- Hasura CLI
+
+_HASURA_NAME = re.compile(r"^(\d+)_(.*)\.(up|down)\.sql$")
+
+
+def _hasura_name(path: str) -> re.Match[str] | None:
+    """A migration's name as the CLI parses it: `<version>_<name>/up.sql` is read as
+    `<version>_<name>.up.sql`, the older flat file name."""
+    base, folder = os.path.basename(path), os.path.basename(os.path.dirname(os.path.abspath(path)))
+    return _HASURA_NAME.match(f"{folder}.{base}" if base in ("up.sql", "down.sql") else base)
+
+
+class Hasura(Framework):
+    """`migrations/<database>/<version>_<name>/up.sql` (or the older `<version>_<name>.up.sql`)
+    runs in the order of the versions (as numbers); `down.sql` never does. Each migration is sent
+    as a `run_sql` request, which the Hasura server runs in one transaction; there is no way to
+    leave it out."""
+
+    def deployed(self, path: str) -> bool:
+        m = _hasura_name(path)
+        return bool(m) and m.group(3) == "up"
+
+    def order(self, files: list[str]) -> list[str]:
+        def key(f: str) -> tuple:
+            m = _hasura_name(f)
+            return (0, int(m.group(1)), f) if m else (1, 0, f)
+
+        return sorted(files, key=key)
+
+    def units(self, path: str, text: str) -> list[Unit]:
+        m = _hasura_name(path)
+        name = f"{m.group(1)}_{m.group(2)}" if m else _stem(path)
+        return [Unit(name, deploy=self.deployed(path), transaction="unit", why=self.why)]
+
+
+def hasura_config(path: str) -> str | None:
+    """The Hasura project's config.yaml above a migration (it names the metadata folder or the
+    endpoint)."""
+    found = nearest(path, "config.yaml", levels=4)
+    text = side_file(found) if found else None
+    return found if text and re.search(r"^(metadata_directory|endpoint)\s*:", text, re.M) else None
+
+
+POP = Pop(
+    "pop",
+    "pop (gobuffalo)",
+    "https://github.com/gobuffalo/pop/blob/main/migrator.go",
+    "unit",
+    "pop runs each migration in one transaction",
+)
+SUPABASE = Supabase(
+    "supabase",
+    "Supabase CLI",
+    "https://github.com/supabase/cli/blob/develop/pkg/migration/file.go",
+    "unit",
+    "the Supabase CLI sends each migration as one batch, which PostgreSQL runs in one transaction",
+)
+HASURA = Hasura(
+    "hasura",
+    "Hasura CLI",
+    "https://github.com/hasura/graphql-engine/blob/master/cli/migrate/source/file/file.go",
+    "unit",
+    "Hasura runs each migration's run_sql in one transaction",
+)
