@@ -201,7 +201,7 @@ class Linter:
         used: dict[tuple[str, int], set[str]] = {}
         kept = []
         for f in result.findings:
-            ids = {f.rule, f.code.lower(), "*"}
+            ids = {f.rule, f.code.lower()}
             file_ids, file_at = run.file_ignores.get(f.location.file, (frozenset(), 0))
             stmt = statements.get((f.location.file, f.location.line))
             hit = False
@@ -225,17 +225,24 @@ class Linter:
             for s in statements.values()
             if s.suppressed
         ]
-        return [
+        found = [
             Suppression(
                 location=at,
                 scope=scope,
                 rules=frozenset(ids),
                 used=frozenset(used.get((at.file, at.line), ())),
-                unknown=frozenset(i for i in ids if i != "*" and i not in self.known_ids),
+                unknown=frozenset(i for i in ids if i not in self.known_ids),
                 inactive=frozenset(i for i in ids if i in self.known_ids and i not in self.active_ids),
             )
             for at, scope, ids in comments
         ]
+        found += [
+            Suppression(Location(bad.file, bad.line), "comment", problem=bad.message)
+            for path, problems in run.bad_directives.items()
+            if os.path.abspath(path) in run.reported_set
+            for bad in problems
+        ]
+        return found
 
 
 def locks_existing(stmt: Statement, schema: Schema) -> bool:

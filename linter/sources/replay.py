@@ -634,6 +634,7 @@ class Replay:
         self.order = self.framework.order(past) + self.framework.order(later)
         self.schema = base.copy() if base is not None else Schema(dialect)
         self.file_ignores: dict[str, tuple[frozenset[str], int]] = {}  # ids, line of the comment
+        self.bad_directives: dict[str, list[ParseError]] = {}  # `schemacite:` comments that do not parse
         self.units = 0  # deploys walked
         self._ids = itertools.count(1)
         self._new: set[str] = set()  # tables the current deploy created
@@ -654,6 +655,7 @@ class Replay:
         parsed = self._read(path)
         self.errors.extend(parsed.errors)
         self.file_ignores.setdefault(path, (parsed.ignore_file, parsed.ignore_file_at))
+        self.bad_directives.setdefault(path, parsed.bad_directives)
         if not self.framework.deployed(path):
             return  # a down or revert script: read for its syntax only
         session = Session(self.dialect, self._ids)
