@@ -27,17 +27,31 @@ class Brief:
 
 def brief_lock(stmt: Statement, ctx: Context) -> Brief | None:
     """The statement's blocking locks when they are brief (the risk is only the wait for them,
-    which `lock-timeout-missing` reports once per deploy), else None."""
+    which `lock-timeout-missing` reports once per deploy), else None. On MySQL and MariaDB every
+    DDL statement on an existing table takes an exclusive metadata lock at its start and end,
+    whatever its LOCK level: brief, unless the statement also blocks traffic while it works."""
     existing = [(impact, existing_locks(impact, ctx.schema, stmt)) for impact in ctx.impacts]
-    blocking = [(impact, lk) for impact, locks in existing for lk in locks if lk.blocks != "nothing"]
-    if not blocking or _heavy(stmt, ctx) or _large([lk for _, lk in blocking], ctx):
+    every = [(impact, lk) for impact, locks in existing for lk in locks]
+    blocking = [(impact, lk) for impact, lk in every if lk.blocks != "nothing"]
+    if blocking and (_heavy(stmt, ctx) or _large([lk for _, lk in blocking], ctx)):
+        return None  # a finding of its own
+    if ctx.dialect != "postgres" and every:
+        impact = every[0][0]
+        names = list(dict.fromkeys(lk.relation for _, lk in every))
+        levels = ", ".join(dict.fromkeys(f"LOCK={lk.mode}" for _, lk in every))
+        algorithm = f", ALGORITHM={impact.algorithm}" if impact.algorithm else ""
+        mode = f"an exclusive metadata lock ({levels}{algorithm})"
+        worst = "reads+writes"
+    elif blocking:
+        worst = "reads+writes" if any(lk.blocks == "reads+writes" for _, lk in blocking) else "writes"
+        impact = next(impact for impact, lk in blocking if lk.blocks == worst)
+        locks = [lk for _, lk in blocking if lk.blocks == worst]
+        names = list(dict.fromkeys(lk.relation for lk in locks))
+        mode = _mode(locks, impact, ctx)
+    else:
         return None
-    worst = "reads+writes" if any(lk.blocks == "reads+writes" for _, lk in blocking) else "writes"
-    impact = next(impact for impact, lk in blocking if lk.blocks == worst)
-    locks = [lk for _, lk in blocking if lk.blocks == worst]
-    names = list(dict.fromkeys(lk.relation for lk in locks))
     tables, indexes = _tables_and_indexes(names, stmt, ctx)
-    return Brief(label(impact.operation), worst, names, tables, indexes, _mode(locks, impact, ctx), _unseen(names, ctx))
+    return Brief(label(impact.operation), worst, names, tables, indexes, mode, _unseen(names, ctx))
 
 
 def _tables_and_indexes(names: list[str], stmt: Statement, ctx: Context) -> tuple[list[str], list[str]]:

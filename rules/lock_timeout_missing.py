@@ -41,10 +41,10 @@ class LockTimeoutMissing(Rule):
     table a snapshot shows to be large are findings of their own (`access-exclusive-lock`,
     `write-blocking-lock`) and are not repeated here.
 
-    On MySQL and MariaDB the statements listed are those whose lock level blocks reads or
-    writes (`LOCK=EXCLUSIVE`, `LOCK=SHARED` without a table copy). Every other DDL statement
-    also takes the exclusive metadata lock briefly (`schemacite locks` says so); the same
-    `lock_wait_timeout` bounds its wait, but it is not listed here.
+    On MySQL and MariaDB every DDL statement on an existing table takes an exclusive metadata
+    lock at its start and end, whatever its `LOCK` level (`LOCK=NONE`, `ALGORITHM=INSTANT`
+    included): each is listed, unless it blocks traffic while it works (a table copy), which
+    is a finding of its own.
 
     ## Why is this bad?
     A lock request waits behind every transaction already using the table, and every query that
@@ -52,8 +52,8 @@ class LockTimeoutMissing(Rule):
     statement that needs the lock for milliseconds into an outage of the table for as long as
     that transaction runs. With a lock timeout the statement gives up instead, the deploy fails
     and can be retried. On MySQL and MariaDB every DDL statement takes an exclusive metadata
-    lock at its start and end, which queues the same way; the default `lock_wait_timeout` is a
-    year on MySQL and a day on MariaDB.
+    lock at its start and end, which queues the same way ("Waiting for table metadata lock");
+    the default `lock_wait_timeout` is a year on MySQL and a day on MariaDB.
 
     ## Example
     ```sql postgres
