@@ -26,9 +26,11 @@ class AccessExclusiveLock(Rule):
     with a snapshot's size, an error only when the estimate exceeds
     `max_lock_seconds`). A brief lock that only changes the catalog (ADD COLUMN
     without a rewrite, SET DEFAULT, DROP COLUMN, RENAME, DROP TABLE, ...) is flagged
-    here only on a table a snapshot shows to be large (a warning, info after `SET
-    lock_timeout`); elsewhere its one risk, the wait for the lock, is reported once per
-    deploy by `lock-timeout-missing`. Tables created earlier in the same change are
+    here only on a table a snapshot shows to be large (reading it whole at the scan rate
+    measured for the target would outlast `max_lock_seconds`; PostgreSQL only, the one
+    with a measured scan rate): a warning, info after `SET lock_timeout`. Elsewhere its
+    one risk, the wait for the lock, is reported once per deploy by
+    `lock-timeout-missing`. Tables created earlier in the same change are
     not flagged.
 
     ## Why is this bad?
