@@ -21,10 +21,17 @@ class AccessExclusiveLock(Rule):
     operations that run with `LOCK=EXCLUSIVE`. The lock tables behind it are those
     `schemacite locks` prints, for the `--target` server version.
 
-    It is an error when the table is rewritten or scanned while the lock is held
-    (the outage lasts as long as the table is large), a warning when the lock only
-    changes the catalog, and info when such a brief lock follows `SET lock_timeout`
-    in the same file. Tables created earlier in the same change are not flagged.
+    It flags a lock held over real work: an error when the table is rewritten or
+    scanned while the lock is held (the outage lasts as long as the table is large;
+    with a snapshot's size, an error only when the estimate exceeds
+    `max_lock_seconds`). A brief lock that only changes the catalog (ADD COLUMN
+    without a rewrite, SET DEFAULT, DROP COLUMN, RENAME, DROP TABLE, ...) is flagged
+    here only on a table a snapshot shows to be large (reading it whole at the scan rate
+    measured for the target would outlast `max_lock_seconds`; PostgreSQL only, the one
+    with a measured scan rate): a warning, info after `SET lock_timeout`. Elsewhere its
+    one risk, the wait for the lock, is reported once per deploy by
+    `lock-timeout-missing`. Tables created earlier in the same change are
+    not flagged.
 
     ## Why is this bad?
     `ACCESS EXCLUSIVE` conflicts with every other lock mode, including the

@@ -3,22 +3,109 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from schemacite.lint.rule import Context, Finding, Rule, Severity
 from schemacite.locks import existing_locks, label, unseen, works_on_existing
-from schemacite.locks.duration import estimate, human_bytes, human_seconds
+from schemacite.locks.duration import estimate, human_bytes, human_seconds, scan_seconds
 from schemacite.model.statements import Statement
 
 
+@dataclass(frozen=True)
+class Brief:
+    """A statement's locks that block traffic on existing relations but are held only briefly:
+    no rewrite, scan or index build of rows under them, and no table known to be large."""
+
+    operation: str  # in words: `ALTER TABLE ADD COLUMN`
+    blocks: str  # the worst: "reads+writes" or "writes"
+    relations: list[str]
+    tables: list[str]
+    indexes: list[str]
+    mode: str
+    unseen: str  # " (events not seen in the history)", or ""
+
+
+def brief_lock(stmt: Statement, ctx: Context) -> Brief | None:
+    """The statement's blocking locks when they are brief (the risk is only the wait for them,
+    which `lock-timeout-missing` reports once per deploy), else None. On MySQL and MariaDB every
+    DDL statement on an existing table takes an exclusive metadata lock at its start and end,
+    whatever its LOCK level: brief, unless the statement also blocks traffic while it works."""
+    existing = [(impact, existing_locks(impact, ctx.schema, stmt)) for impact in ctx.impacts]
+    every = [(impact, lk) for impact, locks in existing for lk in locks]
+    blocking = [(impact, lk) for impact, lk in every if lk.blocks != "nothing"]
+    if blocking and (_heavy(stmt, ctx) or _large([lk for _, lk in blocking], ctx)):
+        return None  # a finding of its own
+    if ctx.dialect != "postgres" and every:
+        impact = every[0][0]
+        names = list(dict.fromkeys(lk.relation for _, lk in every))
+        levels = ", ".join(dict.fromkeys(f"LOCK={lk.mode}" for _, lk in every))
+        algorithm = f", ALGORITHM={impact.algorithm}" if impact.algorithm else ""
+        mode = f"an exclusive metadata lock ({levels}{algorithm})"
+        worst = "reads+writes"
+    elif blocking:
+        worst = "reads+writes" if any(lk.blocks == "reads+writes" for _, lk in blocking) else "writes"
+        impact = next(impact for impact, lk in blocking if lk.blocks == worst)
+        locks = [lk for _, lk in blocking if lk.blocks == worst]
+        names = list(dict.fromkeys(lk.relation for lk in locks))
+        mode = _mode(locks, impact, ctx)
+    else:
+        return None
+    tables, indexes = _tables_and_indexes(names, stmt, ctx)
+    return Brief(label(impact.operation), worst, names, tables, indexes, mode, _unseen(names, ctx))
+
+
+def _tables_and_indexes(names: list[str], stmt: Statement, ctx: Context) -> tuple[list[str], list[str]]:
+    named_indexes = set(getattr(stmt.op, "names", ())) if stmt.kind == "drop_index" else set()
+    indexes = [
+        n for n in names if n not in ctx.schema.tables and (ctx.schema.index_owner(n) is not None or n in named_indexes)
+    ]
+    return [n for n in names if n not in indexes], indexes
+
+
+def _unseen(names: list[str], ctx: Context) -> str:
+    missing = unseen(names, ctx.schema)
+    return f" ({', '.join(missing)} not seen in the history)" if missing else ""
+
+
+def _heavy(stmt: Statement, ctx: Context) -> bool:
+    """Whether the statement rewrites, scans or indexes rows of a table that existed before the
+    change: its locks are held for as long as that takes."""
+    return works_on_existing(stmt, ctx.schema) and any(
+        (impact.rewrite or impact.scan) and existing_locks(impact, ctx.schema, stmt) for impact in ctx.impacts
+    )
+
+
+def _large(locks, ctx: Context) -> list[str]:
+    """The locked tables a snapshot says are large: scanning one would take longer than
+    max_lock_seconds, so traffic on it is worth a finding of the statement's own."""
+    out = []
+    for lk in locks:
+        table = ctx.schema.tables.get(lk.relation) or ctx.schema.index_owner(lk.relation)
+        seconds = scan_seconds(table, ctx.dialect, ctx.target) if table is not None and not table.new else None
+        if seconds is not None and seconds > ctx.max_lock_seconds:
+            out.append(f"{table.name}: {human_bytes(table.bytes)}")
+    return list(dict.fromkeys(out))
+
+
+def _mode(locks, impact, ctx: Context) -> str:
+    mode = "/".join(dict.fromkeys(lk.mode if ctx.dialect == "postgres" else f"LOCK={lk.mode}" for lk in locks))
+    if impact.algorithm:
+        mode += f" (ALGORITHM={impact.algorithm})"
+    return mode
+
+
 def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Iterator[Finding]:
-    """One finding per statement for the impacts whose worst lock blocks exactly `blocks`."""
+    """One finding per statement for the impacts whose worst lock blocks exactly `blocks`, when
+    the lock is held over real work or on a table known to be large (a brief one is left to
+    `lock-timeout-missing`, once per deploy)."""
     existing = [(impact, existing_locks(impact, ctx.schema, stmt)) for impact in ctx.impacts]
     if blocks == "writes" and any(lk.blocks == "reads+writes" for _, locks in existing for lk in locks):
         return  # access-exclusive-lock reports this statement
     hits = [
         (impact, matching) for impact, locks in existing if (matching := [lk for lk in locks if lk.blocks == blocks])
     ]
-    if not hits:
+    large = _large([lk for _, locks in hits for lk in locks], ctx)
+    if not hits or not large and not _heavy(stmt, ctx):
         return
     # a rewrite, scan or index build of a table the change created is quick, and the safer forms
     # (NOT VALID, CONCURRENTLY) are for a table that holds rows
@@ -46,7 +133,7 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
         why = " while it " + ("rewrites the table" if impact.rewrite else "scans the table")
     else:
         severity = Severity.INFO if ctx.lock_timeout_set else None
-        why = ""
+        why = f" (a large table: {', '.join(large)})" if large else ""
     what = label(impact.operation)
     suggestion = (impact.alternative or "") if on_rows else ""
     if not ctx.lock_timeout_set:
@@ -57,17 +144,9 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
     if impact.note:
         suggestion += f" ({impact.note})"
     names = list(dict.fromkeys(lk.relation for lk in locks))
-    named_indexes = set(getattr(stmt.op, "names", ())) if stmt.kind == "drop_index" else set()
-    indexes = [
-        n for n in names if n not in ctx.schema.tables and (ctx.schema.index_owner(n) is not None or n in named_indexes)
-    ]
-    tables = [n for n in names if n not in indexes]
-    missing = unseen(names, ctx.schema)
-    if missing:
-        why += f" ({', '.join(missing)} not seen in the history)"
-    mode = "/".join(dict.fromkeys(lk.mode if ctx.dialect == "postgres" else f"LOCK={lk.mode}" for lk in locks))
-    if impact.algorithm:
-        mode += f" (ALGORITHM={impact.algorithm})"
+    tables, indexes = _tables_and_indexes(names, stmt, ctx)
+    why += _unseen(names, ctx)
+    mode = _mode(locks, impact, ctx)
     finding = rule.finding(
         stmt.location,
         table=", ".join(tables) or None,

@@ -19,7 +19,10 @@ class WriteBlockingLock(Rule):
     CONCURRENTLY), `SHARE ROW EXCLUSIVE` (foreign keys, on both tables; triggers) and
     `EXCLUSIVE` (REFRESH MATERIALIZED VIEW CONCURRENTLY); MySQL/MariaDB operations
     that copy the table or run with `LOCK=SHARED` on the `--target` version.
-    Statements that also block reads are left to `access-exclusive-lock`.
+    Statements that also block reads are left to `access-exclusive-lock`. As there, a
+    brief lock that does no work under it (a trigger, a foreign key `NOT VALID`, a
+    sequence change) is left to `lock-timeout-missing`, once per deploy, unless a
+    snapshot shows the table to be large.
 
     ## Why is this bad?
     Writers queue for as long as the statement runs, which for an index build or a

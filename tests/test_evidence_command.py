@@ -138,6 +138,20 @@ def test_without_a_size_nothing_is_estimated(tmp_path):
     assert f.severity.name == "ERROR" and "estimated_lock_seconds" not in f.extra and "rewrites the table" in f.message
 
 
+def test_a_brief_lock_on_a_large_table_is_a_finding_of_its_own(tmp_path):
+    """A catalog-only lock is one wait per deploy (SC110), except on a table a snapshot shows to be
+    large: reading it whole would outlast max_lock_seconds."""
+    sql = "ALTER TABLE orders ADD COLUMN note text;\n"
+    result = _lint(tmp_path, sql, _schema_with(400_000_000, 48 * 10**9))
+    (f,) = result.findings
+    assert f.rule == "access-exclusive-lock" and f.severity.name == "WARNING"
+    assert "(a large table: orders: 48 GB)" in f.message
+    result = _lint(tmp_path, sql, _schema_with(100, 8192))
+    assert [f.rule for f in result.findings] == ["lock-timeout-missing"]
+    result = _lint(tmp_path, "SET lock_timeout = '2s';\n" + sql, _schema_with(400_000_000, 48 * 10**9))
+    assert [(f.rule, f.severity.name) for f in result.findings] == [("access-exclusive-lock", "INFO")]
+
+
 def test_estimates_reach_json_and_sarif(capsys, tmp_path, pg_server):
     """A snapshot of a real server carries the table's size; the report carries the estimate."""
     with pg_server.connect() as conn:

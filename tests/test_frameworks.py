@@ -123,7 +123,7 @@ def test_a_folder_is_a_series_of_deploys(capsys, tmp_path):
     code, out, _ = run(capsys, "lint", "--dialect", "postgres", "--format", "json", m)
     doc = json.loads(out)
     assert [(Path(f["file"]).name, f["line"], f["rule"]) for f in doc["findings"]] == [
-        ("000002_note.up.sql", 1, "access-exclusive-lock")
+        ("000002_note.up.sql", 1, "lock-timeout-missing")
     ]
     assert doc["framework"] == {"name": "golang-migrate", "why": "N_title.up.sql / .down.sql file names"}
 
@@ -174,8 +174,8 @@ def test_sql_from_standard_input(capsys, monkeypatch, tmp_path):
         monkeypatch=monkeypatch,
     )
     assert code == 1 and err == ""
-    assert out.startswith("shop/0002_note.sql\n  2:1 warning SC104")
-    assert "SC109" in out
+    assert out.startswith("shop/0002_note.sql\n  2:1 warning SC109")
+    assert "2:1 warning SC110" in out
 
 
 def test_django_sqlmigrate_piped_in(capsys, monkeypatch):
@@ -193,7 +193,7 @@ def test_django_sqlmigrate_piped_in(capsys, monkeypatch):
         monkeypatch=monkeypatch,
     )
     assert code == 1, err
-    assert "shop/0002_order_status\n  5:1 warning SC104" in out and "SC105" in out
+    assert "shop/0002_order_status\n  5:1 warning SC109" in out and "5:1 warning SC110" in out and "SC105" in out
     assert "framework django (configured)" in out
 
 
@@ -245,7 +245,7 @@ def test_since_lints_the_change_against_everything_before(capsys, repo, monkeypa
     doc = json.loads(out)
     # committed on the branch, and untracked: both are the change; 000002's missing key is history
     assert {(Path(f["file"]).name, f["rule"]) for f in doc["findings"]} == {
-        ("000003_note.up.sql", "access-exclusive-lock"),
+        ("000003_note.up.sql", "lock-timeout-missing"),
         ("000004_index.up.sql", "write-blocking-lock"),
     }
     assert "2 changed file(s) linted, 2 unchanged file(s) replayed as history" in doc["notes"][0]
@@ -364,8 +364,8 @@ def test_a_foreign_key_from_a_table_the_change_created_is_not_long_work(capsys, 
     )
     code, out, _ = run(capsys, "lint", "--dialect", "postgres", "--format", "json", "--history", h, m)
     findings = json.loads(out)["findings"]
-    # the referenced tables are locked briefly (SC105), the new table's check is no scan worth a word
-    assert [(f["line"], f["rule"]) for f in findings] == [(3, "write-blocking-lock"), (4, "write-blocking-lock")]
+    # the referenced tables are locked briefly (one wait, SC110), the new table's check is no scan worth a word
+    assert [(f["line"], f["rule"], f["table"]) for f in findings] == [(3, "lock-timeout-missing", "court, docket")]
     assert all("scan" not in f["message"] and "NOT VALID" not in (f["suggestion"] or "") for f in findings)
 
 

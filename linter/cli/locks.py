@@ -10,7 +10,8 @@ from pathlib import Path
 
 from schemacite.cli.common import Inputs, _cache, _config, use_color
 from schemacite.lint.config import Config
-from schemacite.locks.report import MYSQL_MDL_NOTE, Row, analyse, row_json
+from schemacite.locks.mysql import general_note
+from schemacite.locks.report import Row, analyse, row_json
 
 
 def cmd_locks(args: argparse.Namespace) -> int:
@@ -125,7 +126,7 @@ def _print_table(rows: list[Row], config: Config, color: bool) -> None:
             table.add_row(*row, *([c["measured"]] if verified else []))
         console.print(table)
     if mysql and rows:
-        print(f"note: {MYSQL_MDL_NOTE}", file=sys.stderr)
+        print(f"note: {general_note(config.target)[0]}", file=sys.stderr)
     if verified:
         checked = [r for r in rows if r.checked]
         agreed = sum(1 for r in checked if not r.disagreements and not r.verify_error)

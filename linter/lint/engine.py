@@ -97,6 +97,7 @@ class Linter:
         self.table_rules = [r for r in self.rules if r.defines("check_table")]
         self.statement_rules = [r for r in self.rules if r.defines("check_statement")]
         self.suppression_rules = [r for r in self.rules if r.defines("check_suppression")]
+        self.deploy_rules = {r for r in self.statement_rules if r.defines("combine")}
         self.known_ids = {i for c in classes for i in (c.name, c.code.lower())}
         self.active_ids = {i for r in self.rules for i in (r.name, r.code.lower())}
 
@@ -137,7 +138,12 @@ class Linter:
         statements: dict[tuple[str, int], Statement] = {}
         transaction: int | None = None
         held = Transaction()  # the locks the current transaction holds, not yet outlasted by long work
+        deploy: dict[Rule, list[Finding]] = {}  # findings of the rules that report once per deploy
+        unit = None
         for step in run:
+            if step.unit is not unit:
+                unit = step.unit
+                self._combine(deploy, result, step.schema)
             if not step.reported:
                 continue
             stmt = step.statement
@@ -163,7 +169,8 @@ class Linter:
                 )
                 for rule in self.statement_rules:
                     if not rule.statement_kinds or stmt.kind in rule.statement_kinds:
-                        result.findings.extend(_run(rule, "check_statement", stmt, ctx, result, stmt.location))
+                        found = _run(rule, "check_statement", stmt, ctx, result, stmt.location)
+                        (deploy.setdefault(rule, []) if rule in self.deploy_rules else result.findings).extend(found)
                 if transaction is not None:
                     blocking = [
                         (impact, lk)
@@ -173,6 +180,7 @@ class Linter:
                     ]
                     what = label(blocking[0][0].operation) if blocking else ""
                     held.took(Held(stmt, what, on_tables([lk for _, lk in blocking], step.schema), work))
+        self._combine(deploy, result, run.schema)
         # a statement of an old migration that cannot be read is not the change's fault: said, not failed
         history_errors = [e for e in result.errors if e.line > 0 and os.path.abspath(e.file) not in run.reported_set]
         for e in history_errors:
@@ -199,13 +207,21 @@ class Linter:
         result.findings.sort(key=Finding.sort_key)
         return result
 
+    def _combine(self, deploy: dict[Rule, list[Finding]], result: LintResult, schema: Schema) -> None:
+        """A deploy ended: the findings of the rules that report once per deploy, combined."""
+        ctx = self._context(schema)
+        for rule, found in deploy.items():
+            if found:
+                result.findings.extend(_run(rule, "combine", found, ctx, result, found[0].location))
+        deploy.clear()
+
     def _suppress(self, result: LintResult, statements: dict, run: Replay) -> list[Suppression]:
         """Move the findings that comments silence to `result.suppressed`; return the comments,
         each with what it silenced."""
         used: dict[tuple[str, int], set[str]] = {}
         kept = []
         for f in result.findings:
-            ids = {f.rule, f.code.lower(), "*"}
+            ids = {f.rule, f.code.lower()}
             file_ids, file_at = run.file_ignores.get(f.location.file, (frozenset(), 0))
             stmt = statements.get((f.location.file, f.location.line))
             hit = False
@@ -229,17 +245,24 @@ class Linter:
             for s in statements.values()
             if s.suppressed
         ]
-        return [
+        found = [
             Suppression(
                 location=at,
                 scope=scope,
                 rules=frozenset(ids),
                 used=frozenset(used.get((at.file, at.line), ())),
-                unknown=frozenset(i for i in ids if i != "*" and i not in self.known_ids),
+                unknown=frozenset(i for i in ids if i not in self.known_ids),
                 inactive=frozenset(i for i in ids if i in self.known_ids and i not in self.active_ids),
             )
             for at, scope, ids in comments
         ]
+        found += [
+            Suppression(Location(bad.file, bad.line), "comment", problem=bad.message)
+            for path, problems in run.bad_directives.items()
+            if os.path.abspath(path) in run.reported_set
+            for bad in problems
+        ]
+        return found
 
 
 def _names(files: list[str], shown: int = 5) -> str:

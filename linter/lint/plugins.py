@@ -21,6 +21,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.lock_held_during_long_work",
     "schemacite.rules.unused_index",
     "schemacite.rules.unused_ignore",
+    "schemacite.rules.lock_timeout_missing",
     "schemacite.report.builtin",
 )
 

@@ -95,6 +95,11 @@ class Rule:
     def check_suppression(self, suppression: Suppression, ctx: Context) -> Iterator[Finding]:  # pragma: no cover
         raise NotImplementedError
 
+    # a rule that defines it reports once per deploy (a unit: see sources.frameworks.base): the
+    # engine hands it the findings its check_statement made within one deploy, in order
+    def combine(self, findings: list[Finding], ctx: Context) -> Iterator[Finding]:  # pragma: no cover
+        raise NotImplementedError
+
     @classmethod
     def cited(cls) -> tuple[str, ...]:
         """Every record a finding of this rule may cite: its own list, then the measurements of

@@ -61,6 +61,17 @@ def estimate(impact: LockImpact, schema, dialect: str, target: str) -> Estimate 
     return Estimate(relation, rows, size, work, size / rate, rate, record.id, record.setup.get("server", ""))
 
 
+def scan_seconds(table, dialect: str, target: str) -> float | None:
+    """How long reading `table` whole takes at the scan rate measured nearest `target`, when its
+    size is known: what makes a table large for a lock on it."""
+    if not table.bytes:
+        return None
+    from schemacite.evidence import load_catalogue, rate_for
+
+    found = rate_for("scan_bytes_per_second", dialect, target, load_catalogue())
+    return table.bytes / found[0] if found and found[0] else None
+
+
 def human_seconds(seconds: float) -> str:
     if seconds < 1:
         return "under a second"

@@ -14,13 +14,6 @@ from schemacite.locks import NO_LOCK_KINDS, LockImpact, existing_locks, impacts_
 from schemacite.model.statements import Statement
 from schemacite.sources.replay import Replay
 
-MYSQL_MDL_NOTE = (
-    "every ALTER TABLE also takes a brief exclusive metadata lock when it starts and when it ends; "
-    "it waits behind any open transaction on the table and everything queued after it waits too: "
-    "SET SESSION lock_wait_timeout = 5 (seconds) before the migration so it gives up instead of stalling traffic"
-)
-
-
 NO_LOCK = "takes no lock on existing tables"
 
 

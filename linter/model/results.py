@@ -54,18 +54,19 @@ class Finding:
 class Suppression:
     """One `-- schemacite: ignore[...]` (or `ignore-file[...]`) comment, after the rules ran.
 
-    `rules` are the names or codes it lists, as written but lower-cased ("*" when it lists
-    none); `used` those that silenced at least one finding; `unknown` those that name no
-    registered rule; `inactive` those naming a rule that did not run (disabled, or not for
-    this dialect), which cannot be judged.
+    `rules` are the names or codes it lists, as written but lower-cased; `used` those that
+    silenced at least one finding; `unknown` those that name no registered rule; `inactive`
+    those naming a rule that did not run (disabled, or not for this dialect), which cannot be
+    judged. `problem` says why a comment that does not parse (or names no rule) silences nothing.
     """
 
     location: Location
-    scope: str  # "statement" | "file"
-    rules: frozenset[str]
-    used: frozenset[str]
-    unknown: frozenset[str]
-    inactive: frozenset[str]
+    scope: str  # "statement" | "file" | "comment" (one that does not parse: it has no scope)
+    rules: frozenset[str] = frozenset()
+    used: frozenset[str] = frozenset()
+    unknown: frozenset[str] = frozenset()
+    inactive: frozenset[str] = frozenset()
+    problem: str = ""
 
 
 @dataclass

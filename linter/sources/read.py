@@ -30,7 +30,13 @@ def next_seq() -> int:
     return next(_SEQ)
 
 
-DIRECTIVE = re.compile(r"schemacite:\s*(ignore-file|ignore|insert-heavy)(?:\[([^\]]*)\])?", re.I)
+# `schemacite: ignore[SC104, no-primary-key] reason`, or without brackets `ignore SC104 no-primary-key
+# reason`: the rules named (codes or names, comma or space separated), then an optional reason
+DIRECTIVE = re.compile(r"\bschemacite:\s*(?P<kind>[\w-]*)(?P<rest>.*)", re.I | re.S)
+DIRECTIVES = ("ignore", "ignore-file", "insert-heavy")
+_LISTED = re.compile(r"\s*\[(?P<inside>[^\]]*)\]")
+# a rule's code (letters then digits) or name (words joined by hyphens), as written without brackets
+_RULE_ID = re.compile(r"[,\s]*(?P<id>[a-z]+\d+|[a-z0-9]+(?:-[a-z0-9]+)+)(?![\w-])", re.I)
 
 
 @dataclass
@@ -40,6 +46,7 @@ class ParsedFile:
     errors: list[ParseError] = field(default_factory=list)
     ignore_file: frozenset[str] = frozenset()  # rules ignored for the whole file ("*" = all)
     ignore_file_at: int = 0  # the line of the first ignore-file comment
+    bad_directives: list[ParseError] = field(default_factory=list)  # `schemacite:` comments that do not parse
     includes: list[tuple[int, str, bool]] = field(default_factory=list)  # (line, path, relative to this file)
     units: list[Unit] = field(default_factory=list)  # the deploys the framework makes of it (not cached)
 
@@ -101,9 +108,9 @@ def parse_text(text: str, path: str, dialect: str) -> ParsedFile:
         split = split_sql(text, dialect)
         result = ParsedFile(path, includes=split.includes)
         result.errors.extend(ParseError(path, line, msg) for line, msg in split.errors)
-        directives = _directives(split.comments)
+        directives = _directives(split.comments, path, result.bad_directives)
     file_lines = sorted(line for line, (kind, _) in directives.items() if kind == "ignore-file")
-    result.ignore_file = frozenset(r for line in file_lines for r in directives[line][1] or {"*"})
+    result.ignore_file = frozenset(r for line in file_lines for r in directives[line][1])
     result.ignore_file_at = file_lines[0] if file_lines else 0
     groups = (
         _postgres(text, split, path, result.errors)
@@ -121,7 +128,7 @@ def parse_text(text: str, path: str, dialect: str) -> ParsedFile:
                 continue
             kind, rules = d
             if kind == "ignore":
-                suppressed.update(rules or {"*"})
+                suppressed.update(rules)
                 suppressed_at = suppressed_at or line
             elif kind == "insert-heavy":
                 annotations.add("insert-heavy")
@@ -152,14 +159,42 @@ def _needs_splitter(text: str) -> bool:
     )
 
 
-def _directives(comments) -> dict[int, tuple[str, set[str]]]:
+def _directives(comments, path: str, bad: list[ParseError]) -> dict[int, tuple[str, set[str]]]:
+    """The `schemacite:` comments by the line they end on: (kind, rule ids lower-cased). One that
+    does not parse, or an ignore naming no rule, is kept in `bad` and silences nothing."""
     out = {}
     for c in comments:
         m = DIRECTIVE.search(c.text)
-        if m:
-            rules = {r.strip().lower() for r in (m.group(2) or "").split(",") if r.strip()}
-            out[c.end_line] = (m.group(1).lower(), rules)
+        if m is None:
+            continue
+        kind, rest = m.group("kind").lower(), m.group("rest")
+        if kind not in DIRECTIVES:
+            problem = f"`schemacite: {kind}` is not a directive (use {', '.join(DIRECTIVES)})"
+        elif kind == "insert-heavy":
+            out[c.end_line] = (kind, set())
+            continue
+        else:
+            rules = _rules_named(rest)
+            if rules:
+                out[c.end_line] = (kind, rules)
+                continue
+            problem = f"`schemacite: {kind}` names no rule"
+        bad.append(ParseError(path, c.end_line, problem))
     return out
+
+
+def _rules_named(rest: str) -> set[str]:
+    """The rule ids an ignore comment names: all of `[...]`, else the leading words shaped like a
+    code or a name (what follows them is the reason)."""
+    listed = _LISTED.match(rest)
+    if listed:
+        return {r.lower() for r in re.split(r"[,\s]+", listed.group("inside")) if r}
+    rules, at = set(), 0
+    rest = rest.lstrip(":")
+    while m := _RULE_ID.match(rest, at):
+        rules.add(m.group("id").lower())
+        at = m.end()
+    return rules
 
 
 # ---------------------------------------------------------------- PostgreSQL

@@ -51,7 +51,12 @@ from schemacite.model.statements import (
 from schemacite.sources.files import escapes, expand, repository_root
 from schemacite.sources.frameworks.base import Unit
 
-LOCK_TIMEOUT_VARIABLES = {"lock_timeout", "lock_wait_timeout", "innodb_lock_wait_timeout"}
+# what bounds the wait for a table's lock: PostgreSQL's lock_timeout, MySQL's and MariaDB's
+# lock_wait_timeout for metadata locks (innodb_lock_wait_timeout bounds row locks only)
+LOCK_TIMEOUT_VARIABLES = {"lock_timeout", "lock_wait_timeout"}
+# values that leave no timeout: 0 turns PostgreSQL's off; DEFAULT and RESET (read as "") restore
+# the server's default, none on PostgreSQL, a year on MySQL and a day on MariaDB
+NO_TIMEOUT = {"", "0", "0s", "0ms", "default"}
 
 
 def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
@@ -532,7 +537,8 @@ class Session:
     transaction: int | None = None
     explicit: bool = False  # the open transaction came from BEGIN, not from the runner
     why: str = ""  # who opened it
-    lock_timeout: bool = False
+    session_lock_timeout: bool = False  # SET (SESSION) gave the session a lock timeout
+    local_lock_timeout: bool | None = None  # SET LOCAL said, until the transaction ends
     foreign_key_checks: bool = True
     time_zone: str | None = None
     run: int | None = None  # the transaction a `run` unit joins: shared by the change's files
@@ -540,6 +546,11 @@ class Session:
     @property
     def in_transaction(self) -> bool:
         return self.transaction is not None
+
+    @property
+    def lock_timeout(self) -> bool:
+        """Whether a lock timeout is in force for the next statement."""
+        return self.session_lock_timeout if self.local_lock_timeout is None else self.local_lock_timeout
 
     def open_unit(self, unit: Unit, statements: list[Statement]) -> None:
         """A unit starts: the runner opens its transaction, if it does (see frameworks.base)."""
@@ -562,19 +573,28 @@ class Session:
 
     def close_unit(self) -> None:
         if not self.explicit:
-            self.transaction, self.why = None, ""
+            self._end_transaction()
+
+    def _end_transaction(self) -> None:
+        self.transaction, self.explicit, self.why = None, False, ""
+        self.local_lock_timeout = None
 
     def see(self, stmt: Statement) -> None:
         if stmt.kind == "begin":
             if self.transaction is None:
                 self.transaction, self.explicit, self.why = next(self.ids), True, "BEGIN ... COMMIT"
         elif stmt.kind == "commit":
-            self.transaction, self.explicit, self.why = None, False, ""
+            self._end_transaction()
         elif self.dialect != "postgres" and stmt.kind not in _MYSQL_TRANSACTIONAL:
-            self.transaction, self.explicit, self.why = None, False, ""  # DDL commits first, and itself
+            self._end_transaction()  # DDL commits first, and itself
         elif isinstance(stmt.op, SetVariable):
             var = stmt.op.variable
-            self.lock_timeout = self.lock_timeout or var in LOCK_TIMEOUT_VARIABLES
+            if var in LOCK_TIMEOUT_VARIABLES:
+                in_force = stmt.op.value.strip().lower() not in NO_TIMEOUT
+                if not stmt.op.local:
+                    self.session_lock_timeout, self.local_lock_timeout = in_force, None
+                elif self.transaction is not None:  # SET LOCAL outside a transaction changes nothing
+                    self.local_lock_timeout = in_force
             if var == "foreign_key_checks":
                 self.foreign_key_checks = stmt.op.value.upper() not in ("0", "OFF", "FALSE")
             elif var == "timezone":
@@ -647,6 +667,7 @@ class Replay:
         self._run_transaction: int | None = None  # the change's files' shared transaction (`run` units)
         self.schema = base.copy() if base is not None else Schema(dialect)
         self.file_ignores: dict[str, tuple[frozenset[str], int]] = {}  # ids, line of the comment
+        self.bad_directives: dict[str, list[ParseError]] = {}  # `schemacite:` comments that do not parse
         self.units = 0  # deploys walked
         self._ids = itertools.count(1)
         self._new: set[str] = set()  # tables the current deploy created
@@ -667,6 +688,7 @@ class Replay:
         parsed = self._read(path)
         self.errors.extend(parsed.errors)
         self.file_ignores.setdefault(path, (parsed.ignore_file, parsed.ignore_file_at))
+        self.bad_directives.setdefault(path, parsed.bad_directives)
         if not self.framework.deployed(path):
             if reported and parsed.statements:
                 self._not_linted(path)

@@ -1,0 +1,131 @@
+"""lock-timeout-missing: a deploy takes brief blocking locks with no lock timeout in force."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from schemacite import hookimpl
+from schemacite.lint.rule import Context, Finding, Rule, Severity
+from schemacite.model.statements import Statement
+from schemacite.rules.lock_findings import brief_lock
+
+SETTING = {"postgres": "lock_timeout", "mysql": "lock_wait_timeout", "mariadb": "lock_wait_timeout"}
+FIX = {
+    "postgres": "SET lock_timeout = '2s' at the head of the deploy (SET LOCAL inside its transaction) and retry "
+    "the deploy when it times out: a wait for a lock then fails in seconds instead of stopping traffic",
+    "mysql": "SET SESSION lock_wait_timeout = 5 (seconds) at the head of the deploy and retry it when it "
+    "times out: a wait for the metadata lock then fails in seconds instead of stopping traffic",
+}
+FIX["mariadb"] = FIX["mysql"] + " (or `ALTER TABLE t WAIT 5 ...` for one statement)"
+
+
+class LockTimeoutMissing(Rule):
+    """Deploy takes brief blocking locks with no lock timeout in force.
+
+    ## What it does
+    Flags, once per deploy (a migration file, a changeset, an up block), the statements that
+    take a lock blocking reads or writes of an existing table only briefly (they change the
+    catalog: ADD COLUMN without a rewrite, SET DEFAULT, DROP COLUMN, RENAME, DROP TABLE, a
+    foreign key `NOT VALID`, ...) while no lock timeout is in force: PostgreSQL's
+    `lock_timeout`, MySQL's and MariaDB's `lock_wait_timeout`. The finding stands at the first
+    such statement and lists each one with its line and tables.
+
+    A timeout is in force after `SET lock_timeout` (or `SET SESSION lock_wait_timeout`) earlier
+    in the same file, until a `SET ... = 0`, `DEFAULT` or `RESET` turns it off; `SET LOCAL`
+    holds until its transaction ends. `ALTER ROLE ... SET` changes only later sessions, so it
+    does not count. When the deploy's role or connection sets it outside the SQL, disable this
+    rule in the config. A suppression belongs on the first statement listed (or is an
+    `ignore-file`).
+
+    Statements that hold their lock over real work (a rewrite, a scan, an index build) or lock a
+    table a snapshot shows to be large are findings of their own (`access-exclusive-lock`,
+    `write-blocking-lock`) and are not repeated here.
+
+    On MySQL and MariaDB every DDL statement on an existing table takes an exclusive metadata
+    lock at its start and end, whatever its `LOCK` level (`LOCK=NONE`, `ALGORITHM=INSTANT`
+    included): each is listed, unless it blocks traffic while it works (a table copy), which
+    is a finding of its own.
+
+    ## Why is this bad?
+    A lock request waits behind every transaction already using the table, and every query that
+    arrives after it waits behind the request: one long report or idle transaction turns a
+    statement that needs the lock for milliseconds into an outage of the table for as long as
+    that transaction runs. With a lock timeout the statement gives up instead, the deploy fails
+    and can be retried. On MySQL and MariaDB every DDL statement takes an exclusive metadata
+    lock at its start and end, which queues the same way ("Waiting for table metadata lock");
+    the default `lock_wait_timeout` is a year on MySQL and a day on MariaDB.
+
+    ## Example
+    ```sql postgres
+    ALTER TABLE accounts ADD COLUMN nickname text;
+    ALTER TABLE accounts ALTER COLUMN plan SET DEFAULT 'free';
+    ```
+
+    ## Use instead
+    ```sql postgres
+    SET lock_timeout = '2s';
+    ALTER TABLE accounts ADD COLUMN nickname text;
+    ALTER TABLE accounts ALTER COLUMN plan SET DEFAULT 'free';
+    ```
+    """
+
+    code = "SC110"
+    name = "lock-timeout-missing"
+    summary = "{count} with no {setting} in force: {listing}"
+    default_severity = Severity.WARNING
+    evidence = (
+        "pg-doc-lock-timeout",
+        "pg-doc-explicit-locking",
+        "mysql-doc-metadata-locking",
+        "mysql-doc-lock-wait-timeout",
+        "mariadb-doc-metadata-locking",
+    )
+    evidence_note = (
+        "Documented server behaviour: how long a lock request waits depends on the transactions already "
+        "running, not on the statement, so there is no cost of the statement to measure."
+    )
+
+    def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
+        if ctx.lock_timeout_set:
+            return
+        brief = brief_lock(stmt, ctx)
+        if brief is None:
+            return
+        entry = f"line {stmt.location.line} {brief.operation} takes {brief.mode} on {', '.join(brief.relations)}"
+        finding = self.finding(
+            stmt.location,
+            table=", ".join(brief.tables) or None,
+            index=", ".join(brief.indexes) or None,
+            dialect=ctx.dialect,
+            sql=stmt.sql,
+            suggestion=FIX[ctx.dialect],
+            count="A brief lock blocking " + brief.blocks.replace("+", " and "),
+            setting=SETTING[ctx.dialect],
+            listing=entry + brief.unseen,
+        )
+        finding.extra["entry"] = entry + brief.unseen
+        yield finding
+
+    def combine(self, findings: list[Finding], ctx: Context) -> Iterator[Finding]:
+        """The deploy's findings as one, at its first brief lock, listing them all."""
+        first = findings[0]
+        entries = [f.extra.pop("entry") for f in findings]
+        if len(findings) > 1:
+            first.message = self.summary.format(
+                count=f"{len(findings)} brief locks blocking traffic",
+                setting=SETTING[ctx.dialect],
+                listing="; ".join(entries),
+            )
+            first.table = _joined(f.table for f in findings)
+            first.index = _joined(f.index for f in findings)
+        yield first
+
+
+def _joined(lists) -> str | None:
+    """Comma-separated names, each once."""
+    return ", ".join(dict.fromkeys(n for names in lists if names for n in names.split(", "))) or None
+
+
+@hookimpl
+def schemacite_rules():
+    return [LockTimeoutMissing]
