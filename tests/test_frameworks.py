@@ -675,6 +675,23 @@ def test_node_pg_migrate_sections():
     assert (down.first, down.deploy) == (4, False)
 
 
+def test_node_pg_migrate_without_section_marks_is_told_from_package_json(tmp_path):
+    # the runner sends a SQL file without `-- Up Migration` whole, as the up migration
+    (tmp_path / "migrations").mkdir()
+    files = []
+    for name, sql in (("001_init.sql", "CREATE TABLE a (id int);\n"), ("002_b.sql", "ALTER TABLE a ADD b int;\n")):
+        (tmp_path / "migrations" / name).write_text(sql)
+        files.append(str(tmp_path / "migrations" / name))
+    assert detect(files)[0].name == "plain"
+    (tmp_path / "package.json").write_text(json.dumps({"devDependencies": {"node-pg-migrate": "^7.1.0"}}))
+    framework, why = detect(files)
+    assert framework.name == "node-pg-migrate" and "package.json" in why
+    (unit,) = framework.units(files[1], "ALTER TABLE a ADD b int;\n")
+    assert (unit.first, unit.last, unit.deploy, unit.transaction) == (1, 0, True, "run")
+    (tmp_path / "package.json").write_text('{"dependencies": ["node-pg-migrate"]}')  # not a manifest
+    assert detect(files)[0].name == "plain"
+
+
 def test_supabase_runs_only_timestamped_files_in_its_migrations_folder(monkeypatch):
     run, steps = _read(monkeypatch, "supabase", ["supabase"])
     assert {os.path.basename(s.statement.location.file) for s in steps} == {

@@ -7,6 +7,7 @@ overrides it; `plain` is SQL files run as they are.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 
@@ -88,6 +89,19 @@ def go_module_using(path: str, module: str) -> str | None:
     return found if text and re.search(re.escape(module) + r"(/v\d+)?\s", text) else None
 
 
+def node_package_using(path: str, package: str) -> str | None:
+    """The package.json nearest `path` when it depends on `package` (any kind of dependency)."""
+    found = nearest(path, "package.json")
+    try:
+        manifest = json.loads(side_file(found) or "{}") if found else {}
+    except ValueError:
+        return None
+    if not isinstance(manifest, dict):
+        return None
+    kinds = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
+    return found if any(isinstance(manifest.get(k), dict) and package in manifest[k] for k in kinds) else None
+
+
 def detect(files: list[str]) -> tuple[Framework, str]:
     """(framework, what showed it) for a project's files; PLAIN when nothing does."""
     if not files:
@@ -133,6 +147,9 @@ def detect(files: list[str]) -> tuple[Framework, str]:
         for f, n in zip(files, names)
     ):
         return RAILS, "db/structure.sql beside db/migrate"
+    package = node_package_using(files[0], "node-pg-migrate")
+    if package:  # SQL files without section marks: the runner sends the whole file as the up migration
+        return NODE_PG_MIGRATE, f"node-pg-migrate in {os.path.relpath(package)}"
     return PLAIN, ""
 
 
