@@ -656,9 +656,8 @@ class Replay:
         else:
             self.framework, self.framework_why = detect([f for f in past + later if not stdin or f != stdin[0]])
         self.skipped: dict[str, list[str]] = {}  # why -> files no part of this run (another database's)
-        for f in past + later:
-            if why := self.framework.skipped(f, dialect):
-                self.skipped.setdefault(why, []).append(f)
+        for f, why in self.framework.skipped(past + later, dialect).items():
+            self.skipped.setdefault(why, []).append(f)
         left_out = {f for files in self.skipped.values() for f in files}
         past, later = [f for f in past if f not in left_out], [f for f in later if f not in left_out]
         self.reported = [f for f in self.reported if f not in left_out]

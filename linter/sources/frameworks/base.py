@@ -76,10 +76,10 @@ class Framework:
         """Whether the file runs on deploy at all (down files, revert and verify scripts do not)."""
         return not path.lower().endswith(".down.sql")
 
-    def skipped(self, path: str, dialect: str) -> str | None:
-        """Why the file is no part of a run in `dialect` at all, not even read (another
-        database's migration), or None."""
-        return None
+    def skipped(self, files: list[str], dialect: str) -> dict[str, str]:
+        """The files no part of a run in `dialect` at all, not even read (another database's
+        migration, one the runner replaces by another), each with why."""
+        return {}
 
 
 def _stem(path: str) -> str:

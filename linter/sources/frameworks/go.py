@@ -19,18 +19,26 @@ POP_DIALECT = {"postgres": "postgres", "mysql": "mysql", "mariadb": "mysql"}
 class Pop(Framework):
     """`<version>_<name>.up.sql` runs on every database, `<version>_<name>.<dialect>.up.sql` only
     on that one (postgres, mysql, sqlite3, cockroach); `.down.sql` never. Versions compare as
-    text; for one version the dialect's file runs before the shared one. Each migration runs in
+    text; for one version the dialect's file replaces the shared one. Each migration runs in
     one transaction, with no way to leave it out."""
 
     def deployed(self, path: str) -> bool:
         m = POP_NAME.match(os.path.basename(path))
         return bool(m) and m.group(4) == "up"
 
-    def skipped(self, path: str, dialect: str) -> str | None:
-        m = POP_NAME.match(os.path.basename(path))
-        if m and m.group(3) and m.group(3) != POP_DIALECT.get(dialect):
-            return "pop runs a <name>.<database>.up.sql file only on that database"
-        return None
+    def skipped(self, files: list[str], dialect: str) -> dict[str, str]:
+        database = POP_DIALECT.get(dialect)
+        named = {f: m for f in files if (m := POP_NAME.match(os.path.basename(f)))}
+        # a version with a file for this database runs that file and records the version, so
+        # the shared file of the same version is never run (pop's SortAndFilter)
+        own = {(os.path.dirname(f), m.group(1), m.group(4)) for f, m in named.items() if m.group(3) == database}
+        why = {}
+        for f, m in named.items():
+            if m.group(3) and m.group(3) != database:
+                why[f] = "pop runs a <name>.<database>.up.sql file only on that database"
+            elif not m.group(3) and (os.path.dirname(f), m.group(1), m.group(4)) in own:
+                why[f] = f"pop runs the {database} file of the same version instead of a shared one"
+        return why
 
     def order(self, files: list[str]) -> list[str]:
         def key(f: str) -> tuple:
