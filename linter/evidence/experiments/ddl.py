@@ -152,7 +152,7 @@ def lock_durations(area: Area, rows: int, threads: tuple[int, ...] = (1,)) -> li
         rate, r2 = summary.fit_rate(amounts[step], seconds[step])
         unit = "bytes/s" if step.per == "bytes" else "rows/s"
         if rate is None:
-            figures.append(Figure(step.metric, f"did not grow with the table at these sizes (R² {r2:.2f})"))
+            figures.append(Figure(step.metric, f"did not grow with the table at these sizes (R² {r2:.2f})", fit=r2))
         else:
             figures.append(Figure(step.metric, quantity=step.quantity, number=rate, unit=unit, fit=r2))
     if area.postgres:

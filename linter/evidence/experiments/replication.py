@@ -123,6 +123,8 @@ def _backlog(pub, sub, name: str, table: str, rows: int) -> list[Figure]:
     deadline = time.monotonic() + STATS_WAIT  # the apply worker reports its counters a moment later
     while sum(_scans(sub, name, table)) - sum(before) - len(polls) < UPDATES and time.monotonic() < deadline:
         time.sleep(0.1)
+    # a lookup without a usable index begins a heap scan and restarts it before reading, and
+    # each start counts (PostgreSQL's execReplication.c, RelationFindReplTupleSeq): two per row
     seq, idx = (n - b for n, b in zip(_scans(sub, name, table), before))
     seq -= len(polls)
     what = f"{UPDATES:,} single-row UPDATEs of a {rows:,}-row table, {label}"
@@ -140,13 +142,17 @@ def _backlog(pub, sub, name: str, table: str, rows: int) -> list[Figure]:
             unit="updates/s",
         ),
         Figure(
-            f"{what}: sequential scans of the table on the subscriber",
+            f"{what}: sequential scans of the table by the subscriber (pg_stat_user_tables; a scan restarted "
+            "counts again)",
             quantity=f"seq_scans_{key}",
             number=seq,
             unit="scans",
         ),
         Figure(
-            f"{what}: index scans of the table on the subscriber", quantity=f"idx_scans_{key}", number=idx, unit="scans"
+            f"{what}: index scans of the table by the subscriber (pg_stat_user_tables)",
+            quantity=f"idx_scans_{key}",
+            number=idx,
+            unit="scans",
         ),
     ]
 
