@@ -114,6 +114,16 @@ def timed(conn: Any, sql: str) -> float:
     return time.perf_counter() - start
 
 
+def until(done: Callable[[], bool], what: str, seconds: float) -> None:
+    """Wait until `done()`, stopping on a stop signal; an ExperimentError naming `what` after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        scratch.check()
+        if time.monotonic() > deadline:
+            raise ExperimentError(f"waited {seconds:.0f} s for {what}")
+        time.sleep(0.01)
+
+
 def in_parallel(area: Area, writers: int, work: Callable[[Any, int], None]) -> float:
     """Run `work(session, writer_number)` in `writers` threads, each with its own session, started
     together; the seconds from the start to the last one's end. An error in any writer is raised."""

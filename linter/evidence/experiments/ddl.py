@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from schemacite.evidence.experiments import (
     Area,
     Experiment,
-    ExperimentError,
     Figure,
     execute,
     megabytes,
     summary,
     timed,
+    until,
 )
 from schemacite.locks import scratch
 
@@ -190,7 +190,7 @@ def _probe(area: Area, step: Step, rows: int) -> list[Figure]:
     execute(holder, "BEGIN")
     execute(holder, HOLD)
     ddl = _Session(area, step.sql)
-    _until(lambda: _waiting(area, watch, ddl) or ddl.done(), f"{step.sql} to queue behind a write")
+    until(lambda: _waiting(area, watch, ddl) or ddl.done(), f"{step.sql} to queue behind a write", WAIT)
     ident = -len(area.sessions)  # a fresh id for the probe's row
     probes = {
         "SELECT": _Session(area, "SELECT b FROM big WHERE id = 2"),
@@ -198,7 +198,7 @@ def _probe(area: Area, step: Step, rows: int) -> list[Figure]:
     }
     waited = {}
     for what, probe in probes.items():
-        _until(lambda p=probe: _waiting(area, watch, p) or p.done(), f"the {what} to start")
+        until(lambda p=probe: _waiting(area, watch, p) or p.done(), f"the {what} to start", WAIT)
         waited[what] = not probe.done()
     released = time.perf_counter()
     execute(holder, "COMMIT")
@@ -266,15 +266,6 @@ def _waiting(area: Area, watch, session: _Session) -> bool:
         return bool(execute(watch, sql, (session.pid,))[0][0])
     found = execute(watch, "SELECT state FROM information_schema.PROCESSLIST WHERE id = %s", (session.pid,))
     return bool(found) and "lock" in (found[0][0] or "").lower()
-
-
-def _until(done, what: str) -> None:
-    deadline = time.monotonic() + WAIT
-    while not done():
-        scratch.check()
-        if time.monotonic() > deadline:
-            raise ExperimentError(f"waited {WAIT:.0f} s for {what}")
-        time.sleep(0.01)
 
 
 def _plan(dialect: str, rows: int, threads: tuple[int, ...]) -> str:

@@ -19,7 +19,7 @@ import contextlib
 import time
 from typing import Any
 
-from schemacite.evidence.experiments import Area, Experiment, ExperimentError, Figure, execute, summary
+from schemacite.evidence.experiments import Area, Experiment, ExperimentError, Figure, execute, summary, until
 from schemacite.locks import scratch
 
 UPDATES = 2_000  # single-row UPDATEs per table, each its own transaction
@@ -77,7 +77,7 @@ def replica_identity(area: Area, rows: int, threads: tuple[int, ...] = (1,), sub
             f'CREATE SUBSCRIPTION "{name}" CONNECTION \'{conninfo}\' PUBLICATION "{name}"'
             f" WITH (create_slot = false, slot_name = '{name}')",
         )
-        _wait(lambda: _synced(sub_conn, name), "the initial copy")
+        until(lambda: _synced(sub_conn, name), "the subscriber's initial copy", WAIT)
         for table in ("keyed", "unkeyed"):
             figures += _backlog(pub, sub_conn, name, table, rows)
     finally:
@@ -103,14 +103,14 @@ def _backlog(pub, sub, name: str, table: str, rows: int) -> list[Figure]:
     key = "pk" if table == "keyed" else "full"
     label = "primary key" if table == "keyed" else "no primary key, REPLICA IDENTITY FULL, an index on id"
     execute(sub, f'ALTER SUBSCRIPTION "{name}" DISABLE')
-    _wait(lambda: not _worker(sub, name), "stopping its apply worker")
+    until(lambda: not _worker(sub, name), "the subscriber to stop its apply worker", WAIT)
     before = _scans(sub, name, table)
     start = time.perf_counter()
     for i in range(1, UPDATES + 1):
         execute(pub, f'UPDATE "{name}".{table} SET v = v + 1 WHERE id = {(i * 7919) % rows + 1}')
     published = time.perf_counter() - start
     execute(sub, f'ALTER SUBSCRIPTION "{name}" ENABLE')
-    _wait(lambda: _worker(sub, name), "starting its apply worker")
+    until(lambda: _worker(sub, name), "the subscriber to start its apply worker", WAIT)
     polls = []  # each look at sum(v) is a sequential scan of its own, taken off the count below
 
     def caught_up() -> bool:
@@ -118,7 +118,7 @@ def _backlog(pub, sub, name: str, table: str, rows: int) -> list[Figure]:
         return execute(sub, f'SELECT sum(v) FROM "{name}".{table}')[0][0] == UPDATES
 
     start = time.perf_counter()
-    _wait(caught_up, f"the updates of {table}")
+    until(caught_up, f"the subscriber to apply the updates of {table}", WAIT)
     applied = time.perf_counter() - start
     deadline = time.monotonic() + STATS_WAIT  # the apply worker reports its counters a moment later
     while sum(_scans(sub, name, table)) - sum(before) - len(polls) < UPDATES and time.monotonic() < deadline:
@@ -217,15 +217,6 @@ def _synced(conn, name: str) -> bool:
         (name,),
     )
     return bool(states) and all(s in ("r", "s") for (s,) in states)
-
-
-def _wait(done, what: str) -> None:
-    deadline = time.monotonic() + WAIT
-    while not done():
-        scratch.check()
-        if time.monotonic() > deadline:
-            raise ExperimentError(f"the subscriber did not finish {what} within {WAIT:.0f} s")
-        time.sleep(0.02)
 
 
 def _drop(pub, sub, name: str) -> None:
