@@ -99,6 +99,34 @@ def test_replica_identity_sentence_says_what_the_scan_counters_saw():
     assert "through the index on id" in idx
 
 
+def test_the_hidden_row_id_is_called_costly_only_beyond_the_noise():
+    def figures(none: tuple[float, float, float]) -> list[Figure]:
+        pk = Figure("pk", quantity="insert_rows_per_second_pk_8_writers", number=100, low=95, high=105, runs=5)
+        unique = Figure("u", quantity="insert_rows_per_second_unique_8_writers", number=100, low=90, high=110, runs=5)
+        n, lo, hi = none
+        return [
+            pk,
+            unique,
+            Figure("n", quantity="insert_rows_per_second_none_8_writers", number=n, low=lo, high=hi, runs=5),
+        ]
+
+    slower = inserts.CLUSTERED_KEYS.conclude(figures((60, 55, 65)), "S")
+    noisy = inserts.CLUSTERED_KEYS.conclude(figures((90, 70, 100)), "S")
+    assert "60% (no key)" in slower and "slower beyond the noise with 8 writers" in slower
+    assert f"90%, {summary.NOISE} (no key)" in noisy and "cost nothing beyond the noise" in noisy
+
+
+def test_growth_is_claimed_only_where_every_run_fits_a_line():
+    index, check = ddl.POSTGRES_STEPS[0], ddl.POSTGRES_STEPS[2]
+    figures = [
+        Figure(index.metric, quantity=index.quantity, number=4e8, unit="bytes/s", fit=0.99, runs=5),
+        Figure(check.metric, quantity=check.quantity, number=2e9, unit="bytes/s", fit=0.5, runs=5),
+    ]
+    shows = ddl.LOCK_DURATIONS.conclude(figures, "PostgreSQL 16.4")
+    assert f"the time of {index.sql} grew in line with the table" in shows
+    assert f"the time of {check.sql} did not follow a line" in shows
+
+
 # ------------------------------------------------------------------ fair comparisons
 
 

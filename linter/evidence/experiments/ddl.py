@@ -283,7 +283,7 @@ def _conclude(figures: list[Figure], server: str) -> str:
     steps = POSTGRES_STEPS if "PostgreSQL" in server else MARIADB_STEPS
     by_metric = {f.metric: f for f in figures}
     grew = [s.sql for s in steps if (f := by_metric.get(s.metric)) and f.fit is not None and f.fit >= FITS]
-    loose = [s.sql for s in steps if s.sql not in grew]
+    loose = [s.sql for s in steps if s.metric in by_metric and s.sql not in grew]
     parts = [f"On {server}"]
     if grew:
         parts.append(
