@@ -56,23 +56,10 @@ def test_a_rate_is_the_slope_of_the_fitted_line():
 
 
 def _indexes(base: tuple[float, float, float], five: tuple[float, float, float]) -> list[Figure]:
+    """Figures of 0 and 5 indexes at 1 writer: (median, lowest, highest) of five runs each."""
     return [
-        Figure(
-            "r0",
-            quantity="insert_rows_per_second_0_indexes_1_writers",
-            number=base[0],
-            low=base[1],
-            high=base[2],
-            runs=5,
-        ),
-        Figure(
-            "r5",
-            quantity="insert_rows_per_second_5_indexes_1_writers",
-            number=five[0],
-            low=five[1],
-            high=five[2],
-            runs=5,
-        ),
+        Figure(f"r{n}", quantity=f"insert_rows_per_second_{n}_indexes_1_writers", number=m, low=lo, high=hi, runs=5)
+        for n, (m, lo, hi) in ((0, base), (5, five))
     ]
 
 
