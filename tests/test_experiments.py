@@ -69,6 +69,8 @@ def test_the_shows_sentence_follows_the_numbers():
     noisy = conclude(_indexes((100, 60, 140), (80, 50, 110)), "S")
     assert "50% with 1 writer" in clear and summary.NOISE not in clear
     assert f"80%, {summary.NOISE} with 1 writer" in noisy
+    once = [Figure(f.metric, quantity=f.quantity, number=f.number) for f in _indexes((100, 0, 0), (50, 0, 0))]
+    assert f"50%, {summary.ONE_RUN} with 1 writer" in conclude(once, "S")  # a single run is not called noise
 
 
 def test_replica_identity_sentence_says_what_the_scan_counters_saw():

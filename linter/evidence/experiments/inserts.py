@@ -98,9 +98,8 @@ def _share(figures: list[Figure], quantity: str, base: str) -> str:
     a, b = by.get(quantity), by.get(base)
     if a is None or b is None or not a.number or not b.number:
         return "not measured"
-    if not summary.apart(a, b):
-        return f"{a.number / b.number:.0%}, {summary.NOISE}"
-    return f"{a.number / b.number:.0%}"
+    caveat = summary.caveat(a, b)
+    return f"{a.number / b.number:.0%}" + (f", {caveat}" if caveat else "")
 
 
 def _conclude_indexes(figures: list[Figure], server: str) -> str:
@@ -179,7 +178,7 @@ def _plan_keys(dialect: str, rows: int, threads: tuple[int, ...]) -> str:
 
 def _conclude_keys(figures: list[Figure], server: str) -> str:
     by = {f.quantity: f for f in figures if f.quantity}
-    parts, slower = [], []
+    parts, slower, single = [], [], False
     for w in _writer_counts(figures):
         pk, none = f"insert_rows_per_second_pk_{w}_writers", f"insert_rows_per_second_none_{w}_writers"
         unique = f"insert_rows_per_second_unique_{w}_writers"
@@ -187,13 +186,16 @@ def _conclude_keys(figures: list[Figure], server: str) -> str:
             f"{_share(figures, none, pk)} (no key) and {_share(figures, unique, pk)} (unique key only) "
             f"with {_writers(w)}"
         )
-        if summary.apart(by.get(none), by.get(pk)) and by[none].number < by[pk].number:  # type: ignore[union-attr,operator]
-            slower.append(_writers(w))
-    cost = (
-        f"the table on the hidden row id was slower beyond the noise with {' and '.join(slower)}"
-        if slower
-        else "the hidden row id's shared counter cost nothing beyond the noise at these writer counts"
-    )
+        if none in by and pk in by:
+            single |= summary.caveat(by[none], by[pk]) == summary.ONE_RUN
+            if summary.apart(by[none], by[pk]) and by[none].number < by[pk].number:  # type: ignore[operator]
+                slower.append(_writers(w))
+    if slower:
+        cost = f"the table on the hidden row id was slower beyond the noise with {' and '.join(slower)}"
+    elif single:
+        cost = "single runs cannot tell the hidden row id's cost from noise"
+    else:
+        cost = "the hidden row id's shared counter cost nothing beyond the noise at these writer counts"
     return (
         f"On {server}, with tables that differ only in the key on k, insert throughput relative to the "
         f"PRIMARY KEY (k) table was {'; '.join(parts)}: on this small machine {cost}, unlike Percona's 2013 "

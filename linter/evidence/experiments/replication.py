@@ -274,8 +274,8 @@ def _conclude(figures: list[Figure], server: str) -> str:
     else:
         how = "its scan counters did not say how it found the rows"
     pace = f"applied the updates of the REPLICA IDENTITY FULL table at {full.number / pk.number:.0%} of the rate of the table with a primary key"
-    if not summary.apart(pk, full):
-        pace += f", {summary.NOISE}"
+    if caveat := summary.caveat(full, pk):
+        pace += f", {caveat}"
     return f"On {server}, the subscriber {pace}: {how}{refused}."
 
 

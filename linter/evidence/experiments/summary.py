@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from schemacite.evidence.experiments import Figure
 
 NOISE = "within noise on this machine"
+ONE_RUN = "one run, no spread to judge by"
 
 
 def summarise(runs: Sequence[Sequence[Figure]]) -> list[Figure]:
@@ -61,6 +62,14 @@ def apart(a: Figure | None, b: Figure | None) -> bool:
     if None in (a.low, a.high, b.low, b.high):
         return False
     return a.high < b.low or b.high < a.low  # type: ignore[operator]
+
+
+def caveat(a: Figure, b: Figure) -> str:
+    """What a sentence comparing `a` with `b` must add: nothing when they are apart, else why the
+    difference is no effect (within noise, or a single run that has no spread)."""
+    if a.runs < 2 or b.runs < 2:
+        return ONE_RUN
+    return "" if apart(a, b) else NOISE
 
 
 def fit_rate(amounts: Sequence[float], seconds: Sequence[float]) -> tuple[float | None, float]:
