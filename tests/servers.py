@@ -189,12 +189,30 @@ def postgres_server(settings: dict[str, str] | None = None, bin_dir: Path | None
                 f"--- {base / 'postgresql.log'} ---\n{_log_tail(base / 'postgresql.log')}"
             ) from exc
         server = PostgresServer(port)
-        with server.connect() as conn:
-            number = conn.execute("SHOW server_version_num").fetchone()[0]
+        number = _when_ready(server)
         server.version = (int(number) // 10000, int(number) % 10000)
         yield server
     finally:
         _tear_down(executor, base)
+
+
+def _when_ready(server: PostgresServer) -> str:
+    """The server's version number, once it takes connections. The executor returns when the port
+    opens, which is before startup ends: with fsync on, a session may first hear "the database
+    system is starting up" (SQLSTATE 57P03)."""
+    import time
+
+    import psycopg
+
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        try:
+            with server.connect() as conn:
+                return conn.execute("SHOW server_version_num").fetchone()[0]
+        except psycopg.OperationalError as exc:
+            if "starting up" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
 
 
 # ---------------------------------------------------------------- MariaDB

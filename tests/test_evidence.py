@@ -108,6 +108,18 @@ def test_measurements_have_setup_and_figures():
                 assert fig["metric"].strip() and fig["value"].strip(), e.id
 
 
+def test_every_own_number_says_how_many_runs_it_is_the_median_of():
+    for e in load_catalogue().values():
+        if e.source == "schemacite":
+            for fig in e.figures:
+                if "number" in fig:
+                    assert int(fig["runs"]) >= 1 and ("low" in fig) == (int(fig["runs"]) > 1), (e.id, fig)
+
+
+def _figure(keys: str) -> str:
+    return GOOD_ENTRY.format(id="acme:a").replace('{ metric = "tps", value = "1000" }', f'{{ metric = "tps", {keys} }}')
+
+
 def test_mysql_family_measurements_never_apply_to_postgres():
     for e in load_catalogue().values():
         if e.kind != "measurement" or not e.applies_to & {"mysql", "mariadb"}:
@@ -240,6 +252,15 @@ def test_extra_file_accepts_toml_dates(tmp_path):
             GOOD_ENTRY.format(id="acme:a").replace('value = "1000"', f'value = "1000", quote = "{"w " * 30}"'),
             "entry 1: figure 1: quote has 30 words",
         ),
+        (_figure('value = "1", runs = "3"'), "figure 1: runs go with a number"),
+        (_figure('value = "1", quantity = "q", number = "5", low = "4"'), "figure 1: low and high go together"),
+        (
+            _figure('value = "1", quantity = "q", number = "5", low = "6", high = "7", runs = "2"'),
+            "figure 1: low <= number <= high",
+        ),
+        (_figure('value = "1", quantity = "q", number = "5", low = "4", high = "6"'), "over two runs or more"),
+        (_figure('value = "1", quantity = "q", number = "5", runs = "0"'), "figure 1: runs must be at least 1"),
+        (_figure('value = "1", quantity = "q", number = "5", fit = "1.5"'), "figure 1: fit is R²"),
         ("[[evidence]\nid = ", "invalid TOML"),
         ('title = "no records"\n', "unknown top-level key(s) title"),
         ("", "no [[evidence]] records"),

@@ -180,11 +180,25 @@ def test_estimates_reach_json_and_sarif(capsys, tmp_path, pg_server):
 def test_reproduce_on_postgres_saves_a_record_findings_cite(capsys, tmp_path, pg_server, monkeypatch):
     saved = tmp_path / "evidence.toml"
     code, out, err = run(
-        capsys, "evidence", "reproduce", "SC104", "--dsn", pg_server.dsn(), "--rows", "20000", "--save", saved
+        capsys,
+        "evidence",
+        "reproduce",
+        "SC104",
+        "--dsn",
+        pg_server.dsn(),
+        "--rows",
+        "20000",
+        "--repeat",
+        "2",
+        "--save",
+        saved,
     )
     assert code == 0, err
     assert err.startswith("schemacite: lock-durations on") and "will write" in err and "20,000 rows" in err
     assert "here: " in out and "published: " in out and "rewritten" in out
+    # the local median and spread beside the record's single run
+    assert "median of 2 runs" in out
+    assert "(one run, spread unknown)" in out
     assert _pg_areas(pg_server) == []
     # the saved record: loaded through the config, cited by findings and used for estimates
     (tmp_path / ".schemacite.toml").write_text(f'dialect = "postgres"\nevidence = ["{saved.name}"]\n')
@@ -210,22 +224,48 @@ def test_reproduce_on_mariadb(capsys, mariadb_server):
         "4000",
         "--threads",
         "2",
+        "--repeat",
+        "2",
     )
     assert code == 0, err
-    assert "rows inserted per second, no key, 2 writers" in out
+    assert "rows inserted per second, no key, 2 writers" in out and "median of 2 runs" in out
     assert mariadb_server.scratch_databases() == []
 
 
-def test_reproduce_logical_replication(capsys):
+def test_reproduce_logical_replication(capsys, tmp_path):
     """Publisher and subscriber: a scratch database on the same server, which needs wal_level = logical;
     publication, slot and subscription are dropped with the areas."""
     import servers
 
+    saved = tmp_path / "mine.toml"
     with servers.postgres_server({"wal_level": "logical"}) as pg:
-        code, out, err = run(capsys, "evidence", "reproduce", "SC101", "--dsn", pg.dsn(), "--rows", "3000")
+        code, out, err = run(
+            capsys,
+            "evidence",
+            "reproduce",
+            "SC101",
+            "--dsn",
+            pg.dsn(),
+            "--rows",
+            "3000",
+            "--repeat",
+            "2",
+            "--save",
+            saved,
+        )
         assert code == 0, err
-        assert "refused: SQLSTATE 55000" in out and "applied on the subscriber" in out
+        assert "refused: SQLSTATE 55000" in out and "applied by the subscriber from a backlog" in out
         assert _pg_areas(pg) == []
+    use_files([saved])
+    (record,) = [e for e in load_catalogue().values() if e.id.startswith("local:replica-identity-")]
+    scans = {f["quantity"]: float(f["number"]) for f in record.figures if "_scans_" in f.get("quantity", "")}
+    # the machine's PostgreSQL (15) looks a REPLICA IDENTITY FULL row up by a sequential scan (16 may
+    # use an index); the keyed table's rows are found through its primary key
+    assert scans["idx_scans_pk"] >= 2000 and scans["seq_scans_full"] >= 2000 and "idx_scans_full" not in scans
+    assert "by a sequential scan" in record.shows
+    assert {"published_updates_per_second_pk", "published_updates_per_second_full"} <= {
+        f.get("quantity") for f in record.figures
+    }
 
 
 def test_reproduce_refuses_what_it_cannot_do(capsys, pg_server):
@@ -236,6 +276,8 @@ def test_reproduce_refuses_what_it_cannot_do(capsys, pg_server):
     assert code == 2 and "has no experiment on postgres" in err
     code, _, err = run(capsys, "evidence", "reproduce", "SC999", "--dsn", pg_server.dsn())
     assert code == 2 and "unknown rule" in err
+    code, _, err = run(capsys, "evidence", "reproduce", "SC104", "--dsn", pg_server.dsn(), "--repeat", "0")
+    assert code == 2 and "--repeat must be at least 1" in err
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
@@ -287,6 +329,8 @@ def test_saving_twice_to_one_file_keeps_ids_unique(capsys, tmp_path, mariadb_ser
             "--rows",
             "400",
             "--threads",
+            "1",
+            "--repeat",
             "1",
             "--save",
             saved,

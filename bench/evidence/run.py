@@ -1,8 +1,12 @@
 """Run every evidence experiment on throwaway servers and write the catalogue's own measurements.
 
     python bench/evidence/run.py                      # MariaDB 10.11 and PostgreSQL 12..18
-    python bench/evidence/run.py --majors 15 --no-mariadb --only lock-durations
-    python bench/evidence/run.py --out linter/evidence/measured.toml
+    python bench/evidence/run.py --majors 15 --no-mariadb --only lock-durations --repeat 2 --rows 20000
+    python bench/evidence/run.py --out linter/evidence/measured.toml   # the whole set, rewritten
+
+It needs the checkout (it starts its servers with tests/servers.py) and `pip install '.[bench]'`.
+Every experiment runs --repeat times (default 5), each run in a scratch area of its own; a
+record keeps each figure's median, the lowest and highest run, and for a fitted rate its R².
 
 Each server is started here (tests/servers.py, builds from tests/pg_builds.py) with durable
 settings (fsync, full page writes, synchronous commit, doublewrite: the defaults a production
@@ -26,7 +30,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import pg_builds  # noqa: E402
 import servers  # noqa: E402
-from schemacite.evidence.experiments import hardware, registry, run_experiment, toml_record  # noqa: E402
+from schemacite.evidence.experiments import REPEAT, hardware, registry, run_experiment, toml_record  # noqa: E402
 
 DURABLE_PG = {
     "fsync": "on",
@@ -59,6 +63,7 @@ def main() -> None:
     ap.add_argument("--no-mariadb", action="store_true")
     ap.add_argument("--only", action="append", default=[], help="run only this experiment (repeatable)")
     ap.add_argument("--rows", type=int, help="rows per experiment (default: each experiment's own)")
+    ap.add_argument("--repeat", type=int, default=REPEAT, help=f"runs of each experiment (default: {REPEAT})")
     ap.add_argument("--out", type=Path, help="write the records to this TOML file")
     args = ap.parse_args()
     experiments = registry()
@@ -72,16 +77,24 @@ def main() -> None:
             if dialect not in e.dialects or (e.needs_subscriber and subscriber is None):
                 continue
             threads = e.default_threads
-            command = f"python bench/evidence/run.py --only {e.name}" + (
+            command = f"python bench/evidence/run.py --only {e.name} --repeat {args.repeat}" + (
                 f" --majors {version[0]} --no-mariadb" if dialect == "postgres" else " --majors"
             )
             print(f"== {e.name} on {dialect} {'.'.join(map(str, version))}", flush=True)
             started = time.perf_counter()
             outcome = run_experiment(
-                dsn, e, args.rows, threads, subscriber=subscriber, command=command, machine=machine
+                dsn,
+                e,
+                args.rows,
+                threads,
+                subscriber=subscriber,
+                command=command,
+                machine=machine,
+                repeat=args.repeat,
+                progress=lambda n, _: print(f"   run {n} of {args.repeat} done", flush=True),
             )
             for f in outcome.figures:
-                print(f"   {f.metric}: {f.value}", flush=True)
+                print(f"   {f.metric}: {f.text()}", flush=True)
             print(f"   ({time.perf_counter() - started:.0f} s)", flush=True)
             record = outcome.record(ident(dialect, version, e.name, year))
             record["setup"]["settings"] = ", ".join(
@@ -102,8 +115,8 @@ def main() -> None:
             run("postgres", pub.version, pub.dsn(), sub.dsn() if sub else None)
     if args.out:
         header = (
-            "# Measurements of schemacite's own, written by bench/evidence/run.py: every figure is one run on\n"
-            f"# {machine}.\n\n"
+            "# Measurements of schemacite's own, written by bench/evidence/run.py: every figure is the median of\n"
+            f"# {args.repeat} runs, with the lowest and highest run, on\n# {machine}.\n\n"
         )
         args.out.write_text(header + "\n".join(records), encoding="utf-8")
         print(f"wrote {len(records)} record(s) to {args.out}")

@@ -107,6 +107,13 @@ def parser() -> argparse.ArgumentParser:
         metavar="DSN",
         help="PostgreSQL no-primary-key: the subscriber server (default: a scratch database on the same server)",
     )
+    reproduce.add_argument(
+        "--repeat",
+        type=int,
+        default=5,
+        metavar="N",
+        help="runs of each experiment; the figures are their medians and spreads (default: 5)",
+    )
     reproduce.add_argument("--save", metavar="FILE", help="append the results to FILE as evidence records")
     for p in (listing, show, reproduce):
         p.add_argument("--format", choices=("text", "json"), default="text")

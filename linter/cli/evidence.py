@@ -96,11 +96,14 @@ def _reproduce(args: argparse.Namespace) -> int:
         why = rule.why_unmeasured(dialect)
         raise UsageError(f"{rule.code} {rule.name} has no experiment on {dialect}: {why}")
     threads = (args.threads,) if args.threads else ()
+    if args.repeat < 1:
+        raise UsageError(f"--repeat must be at least 1, not {args.repeat}")
     for e in experiments:
         rows = args.rows or e.default_rows
         print(
             f"schemacite: {e.name} on {target.masked} ({version}) will write, inside a scratch area it drops at the "
-            f"end: {e.plan(dialect, rows, threads or e.default_threads)}",
+            f"end: {e.plan(dialect, rows, threads or e.default_threads)}; {args.repeat} time(s), each in a scratch "
+            "area of its own",
             file=sys.stderr,
             flush=True,
         )
@@ -116,6 +119,7 @@ def _reproduce(args: argparse.Namespace) -> int:
                     threads,
                     subscriber=args.subscriber_dsn,
                     command=_command(args),
+                    repeat=args.repeat,
                 )
             except ExperimentError as err:
                 raise UsageError(str(err)) from None
@@ -151,6 +155,7 @@ def _command(args: argparse.Namespace) -> str:
         parts += ["--threads", str(args.threads)]
     if args.subscriber_dsn:
         parts += ["--subscriber-dsn", mask(args.subscriber_dsn)]
+    parts += ["--repeat", str(args.repeat)]
     return " ".join(parts)
 
 
@@ -176,8 +181,9 @@ def _print_side_by_side(outcome, published) -> None:
     theirs = {}
     if published is not None:
         for f in published.figures:
-            theirs[f.get("quantity") or f["metric"]] = f["value"]
+            single = " (one run, spread unknown)" if f.get("runs") == "1" else ""
+            theirs[f.get("quantity") or f["metric"]] = f["value"] + single
     for f in outcome.figures:
         other = theirs.get(f.quantity or f.metric, "")
-        print(f"  - {f.metric}\n      here: {f.value}" + (f"\n      published: {other}" if other else ""))
+        print(f"  - {f.metric}\n      here: {f.text()}" + (f"\n      published: {other}" if other else ""))
     print()

@@ -13,7 +13,9 @@ Record keys (see ``catalogue.toml`` for examples):
 * optional: ``url``, ``authors``, ``setup``, ``figures`` (``{metric, value, note?}``), ``limits``,
   ``rules`` (the rules a measurement of one's own backs: findings of those rules cite it)
 * a figure may carry a ``quantity`` and its ``number`` (``rewrite_bytes_per_second``, ``"3.1e+07"``):
-  the rates lock estimates read
+  the rates lock estimates read. With a number go ``runs`` (how many runs it is the median of;
+  ``"1"`` for a single run, whose spread is unknown), ``low`` and ``high`` (the lowest and highest
+  run, when there were two or more) and ``fit`` (R² of the line a rate is the slope of)
 * ``quote``: on a figure, the source's own words that support it; on the record, those words (a
   list when ``shows`` says more than one thing) for its ``shows``. Each at most ``QUOTE_WORDS``
   words, so a reader can check the claim; ``unquoted`` says why a published record carries none
@@ -42,7 +44,7 @@ DIALECTS = frozenset(dialects.DIALECTS)
 _REQUIRED = ("id", "kind", "title", "source", "shows", "applies_to")
 _OPTIONAL = ("published", "url", "authors", "setup", "figures", "limits", "rules", "quote", "unquoted")
 _ALLOWED = frozenset(_REQUIRED + _OPTIONAL)
-_FIGURE_KEYS = frozenset({"metric", "value", "note", "quantity", "number", "quote"})
+_FIGURE_KEYS = frozenset({"metric", "value", "note", "quantity", "number", "quote", "runs", "low", "high", "fit"})
 QUOTE_WORDS = 25  # short enough to be a quotation, long enough to carry a figure and its context
 
 _SLUG = r"[a-z0-9]+(?:-[a-z0-9]+)*"
@@ -379,6 +381,7 @@ def _entry(raw: dict, prefix: str, *, namespaced: bool) -> Evidence:
             except ValueError:
                 raise ValueError(f"{prefix}: figure {i}: number must be a positive number") from None
         _quote(fig.get("quote", ""), f"{prefix}: figure {i}")
+        _spread(fig, f"{prefix}: figure {i}")
 
     if kind == "measurement":
         if not setup:
@@ -434,6 +437,27 @@ def _quote(text: str, prefix: str) -> None:
     words = len(text.split())
     if words > QUOTE_WORDS:
         raise ValueError(f"{prefix}: quote has {words} words; quote at most {QUOTE_WORDS} of the source's own")
+
+
+def _spread(fig: dict, prefix: str) -> None:
+    """`runs`, `low`, `high` and `fit` go with a number and agree with it."""
+    given = [k for k in ("runs", "low", "high", "fit") if k in fig]
+    if given and "number" not in fig:
+        raise ValueError(f"{prefix}: {', '.join(given)} go with a number")
+    if ("low" in fig) != ("high" in fig):
+        raise ValueError(f"{prefix}: low and high go together")
+    try:
+        runs = int(fig.get("runs", "1"))
+        low, high = float(fig.get("low", 0)), float(fig.get("high", 0))
+        fit = float(fig.get("fit", 0))
+    except ValueError:
+        raise ValueError(f"{prefix}: runs must be a whole number; low, high and fit numbers") from None
+    if runs < 1:
+        raise ValueError(f"{prefix}: runs must be at least 1")
+    if "low" in fig and (runs < 2 or not low <= float(fig["number"]) <= high):
+        raise ValueError(f"{prefix}: low <= number <= high, over two runs or more")
+    if not 0 <= fit <= 1:
+        raise ValueError(f"{prefix}: fit is R², between 0 and 1")
 
 
 def _text(raw: dict, key: str, prefix: str) -> str:

@@ -5,7 +5,9 @@ table. When the model knows the table's size (a snapshot or an audit read it fro
 catalog: PostgreSQL relpages and reltuples, InnoDB data_length and rows), the estimate is that
 size over the rate measured for the same work on the same server family: the user's own
 `evidence reproduce --save` record when the config loads one, else schemacite's own measurement
-on the server version nearest the target. Figures, not policy: the rules decide what to do
+on the server version nearest the target. The rate is the slope of a line fitted through runs
+at three table sizes (the median over the experiment's runs; the record keeps the line's R²),
+so it is how the time grew with the table, not one table's time over its size. Figures, not policy: the rules decide what to do
 with them.
 """
 

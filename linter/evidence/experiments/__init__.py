@@ -1,9 +1,10 @@
 """Experiments that measure what the rules claim, on a real server, inside a scratch area.
 
 An experiment backs one or more rules (`rules`), runs on some dialects, says before it starts
-how much data it will write (`plan`), and returns figures: each a metric, a value as people
-read it (`12,400 rows/s`), and for the figures lock estimates use, a `quantity` and a `number`
-(`rewrite_bytes_per_second`, 3.1e7). `run_experiment` gives it a scratch area (a PostgreSQL
+how much data it will write (`plan`), and returns figures: each a metric and a number with its
+unit (`12,400 rows/s`) named by a `quantity` (`rewrite_bytes_per_second`, 3.1e7), or a text value
+for what is not a number. `run_experiment` runs it `repeat` times (each run in a scratch area of
+its own) and keeps each figure's median and spread (`summary`). `run_experiment` gives it a scratch area (a PostgreSQL
 schema or a MySQL/MariaDB database named `schemacite_scratch_...`, see `locks.scratch`) and
 drops the area at the end, on failure, Ctrl-C, SIGTERM and SIGHUP too. Nothing outside the
 area is written, with one exception said before the run: the logical replication experiment
@@ -25,26 +26,63 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from schemacite.evidence.experiments import summary
 from schemacite.locks import scratch
 from schemacite.sources.servers import query as execute
+
+REPEAT = 5  # runs of each experiment: a record keeps their median and spread
 
 
 class ExperimentError(Exception):
     """The experiment cannot run here; the message says why (never holds a password)."""
 
 
+UNITS = {  # how a figure's number reads
+    "rows/s": lambda n: f"{n:,.0f} rows/s",
+    "updates/s": lambda n: f"{n:,.0f} updates/s",
+    "bytes/s": lambda n: f"{n / 1e6:,.1f} MB/s",
+    "s": lambda n: f"{n:.2f} s",
+    "x": lambda n: f"{n:.2f}x",
+    "scans": lambda n: f"{n:,.0f}",
+}
+
+
 @dataclass
 class Figure:
+    """A measured number (with its `unit`, and after `summary.summarise` its median over `runs` runs
+    and the lowest and highest run), or a text `value` for what is not a number (refused, a size)."""
+
     metric: str
-    value: str
-    quantity: str | None = None  # a rate lock estimates read: rewrite_bytes_per_second, ...
+    value: str = ""
+    quantity: str | None = None  # the name a number is read by: rewrite_bytes_per_second, ...
     number: float | None = None
     note: str | None = None
+    unit: str = ""
+    low: float | None = None
+    high: float | None = None
+    runs: int = 1
+    fit: float | None = None  # R² of the line the rate is the slope of
+
+    def text(self) -> str:
+        if self.number is None:
+            return self.value
+        show = UNITS[self.unit]
+        if self.runs < 2 or self.low is None or self.high is None:
+            spread = "one run"
+        else:
+            spread = f"median of {self.runs} runs, {show(self.low)} to {show(self.high)}"
+        if self.fit is not None:
+            spread += f"; slope of a line through the table sizes, R² {self.fit:.3f}"
+        return f"{show(self.number)} ({spread})"
 
     def as_dict(self) -> dict[str, str]:
-        out = {"metric": self.metric, "value": self.value}
-        if self.quantity is not None and self.number is not None:
-            out.update(quantity=self.quantity, number=f"{self.number:.6g}")
+        out = {"metric": self.metric, "value": self.text()}
+        if self.number and self.quantity:  # a zero stays in the text: the catalogue's numbers are positive
+            out.update(quantity=self.quantity, number=f"{self.number:.6g}", runs=str(self.runs))
+            if self.runs > 1 and self.low is not None and self.high is not None:
+                out.update(low=f"{self.low:.6g}", high=f"{self.high:.6g}")
+            if self.fit is not None:
+                out["fit"] = f"{self.fit:.4f}"
         if self.note:
             out["note"] = self.note
         return out
@@ -70,14 +108,20 @@ class Area:
         return f'"{self.name}"."{table}"' if self.postgres else f"`{self.name}`.`{table}`"
 
 
-def number(figures: list[Figure], quantity: str) -> float | None:
-    return next((f.number for f in figures if f.quantity == quantity), None)
-
-
 def timed(conn: Any, sql: str) -> float:
     start = time.perf_counter()
     execute(conn, sql)
     return time.perf_counter() - start
+
+
+def until(done: Callable[[], bool], what: str, seconds: float) -> None:
+    """Wait until `done()`, stopping on a stop signal; an ExperimentError naming `what` after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        scratch.check()
+        if time.monotonic() > deadline:
+            raise ExperimentError(f"waited {seconds:.0f} s for {what}")
+        time.sleep(0.01)
 
 
 def in_parallel(area: Area, writers: int, work: Callable[[Any, int], None]) -> float:
@@ -110,13 +154,6 @@ def in_parallel(area: Area, writers: int, work: Callable[[Any, int], None]) -> f
     if errors:
         raise errors[0]
     return seconds
-
-
-def rate(n: float, seconds: float, unit: str = "rows") -> str:
-    per = n / seconds if seconds > 0 else float("inf")
-    if unit == "bytes":
-        return f"{per / 1e6:,.1f} MB/s"
-    return f"{per:,.0f} {unit}/s"
 
 
 def megabytes(n: float) -> str:
@@ -241,6 +278,7 @@ class Outcome:
     date: str
     hardware: str
     seconds: float
+    runs: int = 1
 
     def record(self, ident: str, source: str = "schemacite") -> dict[str, Any]:
         """The outcome as a catalogue record (`[[evidence]]` keys)."""
@@ -258,7 +296,8 @@ class Outcome:
                 "hardware": self.hardware,
                 "tool": f"schemacite evidence experiment {e.name}",
                 "command": self.command,
-                "workload": f"{self.rows:,} rows, {' and '.join(map(str, self.threads))} writer(s)",
+                "workload": f"{self.rows:,} rows, {' and '.join(map(str, self.threads))} writer(s), "
+                f"{self.runs} run{'s' if self.runs != 1 else ''} (figures are medians and the lowest and highest run)",
             },
             "figures": [f.as_dict() for f in self.figures],
             "shows": e.conclude(self.figures, self.server) if e.conclude else e.shows,
@@ -274,38 +313,49 @@ def run_experiment(
     subscriber: str | None = None,
     command: str = "",
     machine: str | None = None,
+    repeat: int = REPEAT,
+    progress: Callable[[int, list[Figure]], None] | None = None,
 ) -> Outcome:
-    """Run `experiment` on the server `dsn` names, in a scratch area dropped at the end."""
+    """Run `experiment` `repeat` times on the server `dsn` names, each run in a scratch area of its
+    own dropped at its end; the figures are their medians and spreads (`summary.summarise`).
+    `progress(run, figures)` hears of each run as it ends."""
     import datetime
 
+    if repeat < 1:
+        raise ExperimentError(f"--repeat must be at least 1, not {repeat}")
     rows = rows or experiment.default_rows
     threads = threads or experiment.default_threads
     started = time.perf_counter()
-    with scratch_area(dsn) as area:
-        if area.dialect not in experiment.dialects:
-            raise ExperimentError(
-                f"{experiment.name} runs on {', '.join(sorted(experiment.dialects))}, not {area.dialect}"
-            )
-        kwargs = {"subscriber": subscriber} if experiment.needs_subscriber else {}
-        try:
-            figures = experiment.run(area, rows, threads, **kwargs)
-        except ExperimentError:
-            raise
-        except Exception as e:  # a server error: say which statement's, without a traceback
-            raise ExperimentError(f"{experiment.name} failed on {area.version}: {_describe(e)}") from None
-        server = area.version
-        dialect = area.dialect
+    runs = []
+    for n in range(1, repeat + 1):
+        with scratch_area(dsn) as area:
+            if area.dialect not in experiment.dialects:
+                raise ExperimentError(
+                    f"{experiment.name} runs on {', '.join(sorted(experiment.dialects))}, not {area.dialect}"
+                )
+            kwargs = {"subscriber": subscriber} if experiment.needs_subscriber else {}
+            try:
+                runs.append(experiment.run(area, rows, threads, **kwargs))
+            except ExperimentError:
+                raise
+            except Exception as e:  # a server error: say which statement's, without a traceback
+                raise ExperimentError(f"{experiment.name} failed on {area.version}: {_describe(e)}") from None
+            server = area.version
+            dialect = area.dialect
+        if progress:
+            progress(n, runs[-1])
     return Outcome(
         experiment,
         dialect,
         server,
-        figures,
+        summary.summarise(runs),
         rows,
         threads,
         command,
         datetime.date.today().isoformat(),
         machine or hardware(),
         time.perf_counter() - started,
+        repeat,
     )
 
 
