@@ -95,6 +95,14 @@ TABLES: dict[str, list[str]] = {
         "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50), CONSTRAINT fk FOREIGN KEY (a) REFERENCES p (id))",
         SIMPLE_ROWS,
     ],
+    "composite": [
+        "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50), KEY iab (a, b))",
+        SIMPLE_ROWS,
+    ],
+    "composite_unique": [
+        "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50), UNIQUE KEY uab (a, b))",
+        SIMPLE_ROWS,
+    ],
     "check": ["CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50), CONSTRAINT ck CHECK (a > 0))", SIMPLE_ROWS],
     "noai": ["CREATE TABLE t (id INT NOT NULL PRIMARY KEY, a INT, b VARCHAR(50))", SIMPLE_ROWS],
     "range": [
@@ -153,6 +161,8 @@ CASES = [
     alter("add_column_compressed", "compressed", "ADD COLUMN x INT"),
     alter("drop_column_compressed", "compressed", "DROP COLUMN a"),
     alter("drop_column_indexed", "base", "DROP COLUMN b"),
+    alter("drop_column_in_composite_index", "composite", "DROP COLUMN b"),
+    alter("drop_column_leading_composite_index", "composite", "DROP COLUMN a"),
     alter("drop_column_stored", "generated", "DROP COLUMN s"),
     alter("drop_column_virtual", "generated", "DROP COLUMN v"),
     alter("drop_column_fulltext_table", "fulltext", "DROP COLUMN a"),
@@ -186,6 +196,18 @@ CASES = [
     alter("modify_null_implicit", "base", "MODIFY id INT"),
     alter("modify_pk_column_not_null_omitted", "base", "MODIFY id INT"),
     alter("modify_nullable_column_same", "base", "MODIFY a INT"),
+    # the primary key moved to c: id is still NOT NULL, and MODIFY id INT makes it nullable
+    alter(
+        "modify_former_pk_column",
+        "base",
+        "MODIFY id INT",
+        setup=["ALTER TABLE t DROP PRIMARY KEY, ADD PRIMARY KEY (c)"],
+    ),
+    alter(
+        "modify_former_pk_column_not_null", "base", "MODIFY id INT NOT NULL", setup=["ALTER TABLE t DROP PRIMARY KEY"]
+    ),
+    alter("replace_pk_and_modify_its_column", "base", "DROP PRIMARY KEY, ADD PRIMARY KEY (c), MODIFY id INT"),
+    alter("drop_pk_and_modify_its_column", "base", "DROP PRIMARY KEY, MODIFY id INT"),
     alter("modify_enum_append", "base", "MODIFY e ENUM('x','y','z')"),
     alter("modify_enum_reorder", "base", "MODIFY e ENUM('y','x')"),
     alter("modify_charset_latin1", "base", "MODIFY b VARCHAR(50) CHARACTER SET latin1"),
@@ -226,6 +248,18 @@ CASES = [
         setup=["SET SESSION foreign_key_checks = 0"],
     ),
     alter("drop_foreign_key", "child", "DROP FOREIGN KEY fk"),
+    # MariaDB 10.5+: an inline REFERENCES in ADD COLUMN creates a foreign key
+    alter("add_column_references", "parent", "ADD COLUMN pid INT REFERENCES p (id)"),
+    alter("add_column_references_first", "parent", "ADD COLUMN pid INT REFERENCES p (id) FIRST"),
+    alter(
+        "add_column_references_checks_off",
+        "parent",
+        "ADD COLUMN pid INT REFERENCES p (id)",
+        setup=["SET SESSION foreign_key_checks = 0"],
+    ),
+    alter("add_column_inline_unique", "base", "ADD COLUMN x INT UNIQUE"),
+    alter("modify_foreign_key_column_comment", "child", "MODIFY a INT COMMENT 'parent'"),
+    alter("modify_foreign_key_column_not_null", "child", "MODIFY a INT NOT NULL"),
     alter("add_check", "base", "ADD CONSTRAINT ck CHECK (n > 0)"),
     alter("drop_check", "check", "DROP CONSTRAINT ck"),
     # ---- table options
@@ -401,6 +435,9 @@ CLAUSE_CASES = [
     ("base", "ENGINE=MyISAM, ALGORITHM=INSTANT"),
     ("base", "ADD COLUMN x INT, ADD INDEX ix (x), ALGORITHM=NOCOPY"),
     ("fulltext", "FORCE, LOCK=NONE"),
+    # refused whatever the clauses: MariaDB 10.2.8+ keeps a multi-column unique key whole (error 1072)
+    ("composite_unique", "DROP COLUMN b"),
+    ("composite", "DROP COLUMN b"),
 ]
 
 

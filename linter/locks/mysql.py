@@ -22,7 +22,7 @@ from schemacite.locks import Lock, LockImpact
 from schemacite.locks import mysql_table as T
 from schemacite.locks.modes import ALGORITHMS, MYSQL_LOCKS, blocks
 from schemacite.locks.mysql_table import Row
-from schemacite.model import Column, Schema, Table
+from schemacite.model import Column, ForeignKey, Index, Schema, Table
 from schemacite.model.statements import (
     Action,
     AddColumn,
@@ -106,7 +106,7 @@ def impacts(statement: Statement, schema: Schema, server: str, version: tuple[in
 
 # --------------------------------------------------------------------------- ALTER TABLE
 def _alter(statement: Statement, table: Table | None, relation: str, server: str, version) -> list[LockImpact]:
-    actions = [a for a in statement.actions if a.op not in CLAUSE_OPS]
+    actions = _with_inline_keys([a for a in statement.actions if a.op not in CLAUSE_OPS], server, version)
     clauses: dict[str, str | None] = {"algorithm": None, "lock": None}
     for a in statement.actions:
         if isinstance(a, Option) and a.op in CLAUSE_OPS:
@@ -150,9 +150,44 @@ def _alter(statement: Statement, table: Table | None, relation: str, server: str
         _impact(f"alter_table.{action.op}", key, row, relation, server, version, clauses, note)
         for action, key, row, note in planned
     ]
+    for (action, *_rest), impact in zip(planned, out):
+        if (refusal := _refusal(action, table, server, version)) is not None:
+            impact.refused = refusal[0]
+            impact.note = f"server refuses: {refusal[2]}"
     if len(out) > 1:
         out.append(_combine(out, relation, server, version))
     return out
+
+
+def _with_inline_keys(actions: list[Action], server: str, version) -> list[Action]:
+    """The actions, each ADD COLUMN followed by the keys its inline UNIQUE / PRIMARY KEY and (where the
+    server creates one) REFERENCES add: the server builds them in the same statement."""
+    since, _source, _ignored = T.INLINE_REFERENCES[server]
+    out: list[Action] = []
+    for action in actions:
+        out.append(action)
+        if not isinstance(action, AddColumn) or action.op != "add_column":
+            continue
+        column = (action.definition.name or action.column or "",)
+        if action.primary:
+            out.append(AddKey("add_primary_key", action.text, index=Index(None, column, unique=True, primary=True)))
+        elif action.unique:
+            out.append(AddKey("add_unique", action.text, index=Index(None, column, unique=True)))
+        if since is not None and version >= since:
+            for parent in action.references:
+                out.append(AddForeignKey("add_foreign_key", action.text, key=ForeignKey(None, column, parent)))
+    return out
+
+
+def _refusal(action: Action, table: Table | None, server: str, version) -> tuple[str, str, str] | None:
+    """(error code, source, why) when the server refuses the action itself, whatever the clauses."""
+    if action.op != "drop_column" or table is None or not action.column:
+        return None
+    keys = [i for i in _keys(table) if i.unique and len(i.columns) > 1 and action.column in i.columns]
+    found = T.REFUSED[server].get("drop_column.in_composite_unique") if keys else None
+    if found is None or version < found[0]:
+        return None
+    return found[1], found[2], found[3]
 
 
 def _combine(parts: list[LockImpact], relation: str, server: str, version) -> LockImpact:
@@ -182,21 +217,24 @@ def _key(action: Action, table, server, version, actions, replaced_pk, fk_checks
             return "add_column.stored", None
         if column.generated == "virtual":
             return "add_column.virtual", None
+        since, _source, ignored = T.INLINE_REFERENCES[server]
+        note = ignored if action.references and (since is None or version < since) else None
         if action.position:
             if action.position == "after" and table is not None and table.columns:
                 if action.after and action.after == list(table.columns)[-1]:
-                    return "add_column", None
-            return "add_column.position", None
-        return "add_column", None
+                    return "add_column", note
+            return "add_column.position", note
+        return "add_column", note
     if op == "drop_column":
         col = table.columns.get(action.column) if table is not None and action.column else None
         if col is not None and col.generated:
             return ("drop_column.stored" if col.generated == "stored" else "drop_column.virtual"), None
         if table is not None and action.column and _indexed(table, action.column):
-            return "drop_column.indexed", None
+            composite = any(len(i.columns) > 1 and action.column in i.columns for i in _keys(table))
+            return ("drop_column.in_composite" if composite else "drop_column.indexed"), None
         return "drop_column", None
     if isinstance(action, AddColumn):  # MODIFY / CHANGE
-        return _modify_key(action, table, server, version)
+        return _modify_key(action, table, server, version, _primary_key_after(table, actions))
     if isinstance(action, AddKey) and op in ("add_index", "add_unique"):
         return _index_key(action, table, actions)
     if op == "add_primary_key":
@@ -258,7 +296,18 @@ def _enum_size(kind: str, n: int) -> int:
     return {1: 1, 2: 2, 3: 3, 4: 4}.get((n + 7) // 8, 8)
 
 
-def _modify_key(action: AddColumn, table, server, version) -> tuple[str, str | None]:
+def _primary_key_after(table: Table | None, actions: list[Action]) -> tuple[str, ...]:
+    """The primary key's columns once the statement has run (it may drop or replace the key)."""
+    columns = table.primary_key.columns if table is not None and table.primary_key is not None else ()
+    for a in actions:
+        if a.op == "drop_primary_key":
+            columns = ()
+        elif isinstance(a, AddKey) and a.op == "add_primary_key":
+            columns = a.index.columns
+    return columns
+
+
+def _modify_key(action: AddColumn, table, server, version, primary_key: tuple[str, ...]) -> tuple[str, str | None]:
     source = action.old_name or action.column
     old: Column | None = table.columns.get(source) if table is not None and source else None
     new = action.definition
@@ -269,7 +318,7 @@ def _modify_key(action: AddColumn, table, server, version) -> tuple[str, str | N
     if action.position:
         changes.append("reorder")
     new_nullable = new.nullable
-    if table is not None and table.primary_key is not None and source in table.primary_key.columns:
+    if source in primary_key or new.name in primary_key:
         new_nullable = False  # primary key columns stay NOT NULL whatever the MODIFY says
     note = None
     if new.type:
@@ -400,11 +449,14 @@ def _facts(server, key, row: Row, table: Table | None, version) -> Row:
     return row
 
 
+def _keys(table: Table) -> list[Index]:
+    return list(table.indexes) + ([table.primary_key] if table.primary_key else [])
+
+
 def _indexed(table: Table | None, column: str | None) -> bool:
     if table is None or not column:
         return False
-    keys = list(table.indexes) + ([table.primary_key] if table.primary_key else [])
-    return any(column in i.columns for i in keys)
+    return any(column in i.columns for i in _keys(table))
 
 
 def _table_charset(table: Table | None) -> str | None:

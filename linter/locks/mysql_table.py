@@ -23,7 +23,7 @@ Keys are the ALTER TABLE action ops of schemacite.model.statements, refined with
 suffix where the outcome depends on what the op changes:
 
     add_column[.position|.auto_increment|.stored|.virtual]
-    drop_column[.indexed|.stored|.virtual]
+    drop_column[.indexed|.in_composite|.stored|.virtual]
     modify_column.<change>   (also used for change_column; see MODIFY_CHANGES)
     add_index[.fulltext_first|.fulltext|.spatial], add_unique[.clustered]
     add_foreign_key[.no_checks], engine[.change], convert_charset[.utf8mb3_to_utf8mb4|.same]
@@ -48,6 +48,7 @@ MY_TRUNCATE = "https://dev.mysql.com/doc/refman/8.0/en/truncate-table.html"
 MY_DROP = "https://dev.mysql.com/doc/refman/8.0/en/drop-table.html"
 MY_RENAME = "https://dev.mysql.com/doc/refman/8.0/en/rename-table.html"
 MY_LOCK = "https://dev.mysql.com/doc/refman/8.0/en/lock-tables.html"
+MY_CREATE_FK = "https://dev.mysql.com/doc/refman/8.0/en/create-table-foreign-keys.html"
 
 MDB_INSTANT = (
     "https://mariadb.com/docs/server/server-usage/storage-engines/innodb/innodb-online-ddl/"
@@ -73,6 +74,8 @@ MDB_IGNORED_IDX = "https://mariadb.com/docs/server/ha-and-performance/optimizati
 MDB_TRUNCATE = "https://mariadb.com/docs/server/reference/sql-statements/table-statements/truncate-table"
 MDB_LOCK = "https://mariadb.com/docs/server/reference/sql-statements/transactions/lock-tables"
 MDB_DROP = "https://mariadb.com/docs/server/reference/sql-statements/data-definition/drop/drop-table"
+MDB_ALTER = "https://mariadb.com/docs/server/reference/sql-statements/data-definition/alter/alter-table"
+MDB_FK = "https://mariadb.com/kb/en/foreign-keys/"
 
 
 @dataclass(frozen=True)
@@ -267,6 +270,20 @@ MYSQL: dict[str, tuple[tuple[tuple[int, ...], Row], ...]] = {
                 "NONE",
                 MY80,
                 "INSTANT DROP COLUMN from 8.0.29 (a column with a functional index cannot be dropped instantly)",
+                inplace_rebuild=True,
+            ),
+        ),
+    ),
+    "drop_column.in_composite": (
+        (
+            _M57,
+            R(
+                "INPLACE",
+                True,
+                "NONE",
+                MY80,
+                "inferred, not measured: the column leaves the multi-column index it is part of (ALTER TABLE "
+                "page), which INSTANT cannot change; the table is rebuilt in place as for DROP COLUMN before 8.0.29",
                 inplace_rebuild=True,
             ),
         ),
@@ -985,6 +1002,20 @@ MARIADB: dict[str, tuple[tuple[tuple[int, ...], Row], ...]] = {
                 "NONE",
                 MDB_NOCOPY,
                 "measured: the column goes instantly, but dropping the index on it makes the statement NOCOPY",
+                verified=V,
+            ),
+        ),
+    ),
+    "drop_column.in_composite": (
+        (
+            _D0,
+            R(
+                "INPLACE",
+                True,
+                "NONE",
+                MDB_INPLACE,
+                "measured: the column leaves a multi-column index, which is rebuilt with the table in place "
+                "(the ALTER TABLE page says NOCOPY; the server refuses NOCOPY, error 1845)",
                 verified=V,
             ),
         ),
@@ -1924,6 +1955,39 @@ INSTANT_ONLY_ALONE = frozenset(
         "modify_column.reorder",
     }
 )
+
+# An inline `col ... REFERENCES p (id)` in ADD COLUMN: (since, source, what happens before) per server.
+# From `since` it adds a real foreign key, judged as ADD FOREIGN KEY in the same statement
+# (measured on MariaDB 10.11: COPY with foreign_key_checks=ON, error 1846 for anything cheaper;
+# with them OFF the instant column falls back to an in-place rebuild). Before it the clause is
+# parsed and ignored (every MySQL target).
+INLINE_REFERENCES = {
+    "mariadb": (
+        (10, 5),
+        MDB_FK,
+        "MariaDB before 10.5 parses and ignores an inline REFERENCES: no foreign key is created",
+    ),
+    "mysql": (
+        None,  # no MySQL target (8.4 and older) creates one
+        MY_CREATE_FK,
+        "MySQL 8 parses and ignores an inline REFERENCES (its foreign key page; not measured): no foreign key "
+        "is created; write FOREIGN KEY (col) REFERENCES ... to get one",
+    ),
+}
+
+# Statements the server refuses whatever the clauses: key -> (since, error code, source, why).
+REFUSED = {
+    "mariadb": {
+        "drop_column.in_composite_unique": (
+            (10, 2, 8),
+            "1072",
+            MDB_ALTER,
+            "MariaDB 10.2.8+ does not drop a column that is part of a multi-column UNIQUE or PRIMARY KEY "
+            "(error 1072, measured on 10.11): drop or redefine the key in the same ALTER TABLE",
+        ),
+    },
+    "mysql": {},
+}
 
 # MariaDB 10.11 accepts any ALGORITHM clause for these and copies the table anyway (measured:
 # rows affected = row count), so no clause is refused.

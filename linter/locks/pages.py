@@ -120,7 +120,19 @@ def mysql_page() -> str:
                     )
                     + " |"
                 )
-        lines.append("")
+        since, source, ignored = T.INLINE_REFERENCES[server]
+        created = (
+            f"adds a foreign key from {'.'.join(map(str, since))}, judged as `ADD FOREIGN KEY` in the same "
+            "statement; before that: "
+            if since
+            else "adds nothing on any target: "
+        )
+        lines += ["", f"An inline `REFERENCES` in `ADD COLUMN` {created}{ignored} ({source}).", ""]
+        for case, (since, code, source, why) in T.REFUSED[server].items():
+            lines += [
+                f"Refused from {'.'.join(map(str, since))} ({case.replace('_', ' ')}, error {code}): {why} ({source}).",
+                "",
+            ]
     return "\n".join(lines)
 
 
