@@ -80,9 +80,11 @@ class InsertHeavyIndexes(Rule):
         )
         unused = [i.name or ",".join(i.columns) for i in table.indexes if i.scans == 0]
         hint = f"; never used since counters started: {', '.join(unused)}" if unused else ""
+        newest = next((i for i in reversed(table.indexes) if i.defined_at == at), table.indexes[-1])
         yield self.finding(
             at,
             table=table.qualified_name,
+            index=newest.name or "(" + ", ".join(newest.columns) + ")",
             dialect=ctx.dialect,
             severity=Severity.INFO if table.insert_heavy == "name" else None,
             message=self.summary.format(table=table.qualified_name, count=len(table.indexes), limit=limit)

@@ -17,8 +17,10 @@ class NoPrimaryKey(Rule):
     `CREATE TABLE ... AS SELECT`, which copies no key) or left without one by a later
     `DROP PRIMARY KEY`. Views, temporary tables and PostgreSQL partitions (which take
     their keys from the parent) are not flagged. On MySQL/MariaDB a table whose first
-    `NOT NULL UNIQUE` key InnoDB promotes to the clustered index only gets an info-level
-    nudge, since it avoids the hidden row id.
+    declared `NOT NULL UNIQUE` key of whole columns InnoDB promotes to the clustered index
+    only gets an info-level nudge naming that key, since it avoids the hidden row id. A
+    unique key on a column prefix (`UNIQUE KEY (token(16))`) is never promoted: such a
+    table gets a hidden row id and the warning.
 
     ## Why is this bad?
     On InnoDB (MySQL, MariaDB) a table with neither a primary key nor a NOT NULL unique
@@ -77,9 +79,8 @@ class NoPrimaryKey(Rule):
             return
         if table.engine and table.engine.lower() != "innodb":
             return  # the hidden row id is an InnoDB cost
-        promoted = table.not_null_unique_keys
-        if promoted:
-            key = promoted[0]
+        key = table.clustering_key
+        if key is not None:
             yield self.finding(
                 at,
                 table=table.qualified_name,
@@ -90,10 +91,18 @@ class NoPrimaryKey(Rule):
                 suggestion="declare that key as the PRIMARY KEY so the choice is explicit",
             )
             return
+        prefixed = next((i for i in table.indexes if i.unique and i.prefix), None)
+        why = (
+            f"; its unique key {prefixed.name or '(' + ', '.join(prefixed.columns) + ')'} indexes a column prefix, "
+            "which InnoDB never clusters on"
+            if prefixed is not None
+            else ""
+        )
         yield self.finding(
             at,
             table=table.qualified_name,
             dialect=ctx.dialect,
+            message=self.summary.format(table=table.qualified_name) + why,
             suggestion="add a PRIMARY KEY (an AUTO_INCREMENT id, or the natural key) so InnoDB does not "
             "allocate hidden row ids under its global dictionary mutex",
         )

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from schemacite import hookimpl
 from schemacite.lint.rule import Context, Finding, Rule, Severity
 from schemacite.lint.workload import describe
-from schemacite.model import Table
+from schemacite.model import Schema, Table
+from schemacite.model.schema import ForeignKey
 
 
 class UnusedIndex(Rule):
@@ -20,9 +21,14 @@ class UnusedIndex(Rule):
     index in `performance_schema.table_io_waits_summary_by_index_usage` (or
     `INDEX_STATISTICS` with userstat) on MySQL and MariaDB. It is a warning on an
     insert-heavy table, where every insert still pays for the index, and info
-    elsewhere. Tables without workload figures (SQL files, counters off) are never
-    checked. Unique indexes and primary keys are left alone: they enforce a
-    constraint even when no query reads through them. Partitions of a PostgreSQL
+    elsewhere. Tables without workload figures (SQL files, counters off), and tables
+    with no recorded activity at all since the counters started (nothing to judge an
+    index by), are never checked. Unique indexes and primary keys are left alone: they
+    enforce a constraint even when no query reads through them. On MySQL and MariaDB
+    an index a foreign key needs (the only one leading with the key's columns, on
+    either table) is reported at info as backing that key, never as one to drop:
+    InnoDB's foreign-key checks read through it without touching the counters, and
+    the server refuses to drop it (error 1553). Partitions of a PostgreSQL
     partitioned table are not reported one by one: their parent is, with the
     partitions' scans summed.
 
@@ -63,16 +69,34 @@ class UnusedIndex(Rule):
         w = table.workload
         if w is None or table.partition_of is not None or table.defined_at is None:
             return
+        if not (w.inserts or w.reads or w.updates or w.deletes):
+            return  # no recorded activity since the counters started: not enough to judge an index by
         since = w.since or (
             "userstat began counting (the server does not record when)"
             if w.source == "userstat"
             else "the counters started"
         )
+        referencing = _referencing(table, ctx.schema) if ctx.dialect != "postgres" else []
         for index in table.indexes:
             if index.unique or index.primary or index.scans != 0:
                 continue
             at = index.defined_at or table.defined_at
             label = index.name or "(" + ", ".join(index.columns) + ")"
+            fk = table.foreign_key_needs(index, referencing) if ctx.dialect != "postgres" else None
+            if fk is not None:
+                # InnoDB's foreign-key checks read through the index without touching these counters
+                yield self.finding(
+                    at,
+                    table=table.qualified_name,
+                    index=label,
+                    dialect=ctx.dialect,
+                    severity=Severity.INFO,
+                    message=f"Index {label} on {table.qualified_name} backs foreign key {fk.name or fk.columns}: "
+                    "the counters do not record foreign-key checks, and InnoDB refuses to drop it "
+                    "(error 1553) while the key needs it",
+                    identity=label,
+                )
+                continue
             if table.insert_heavy:
                 cost = f"insert-heavy: {describe(w)}; every insert also writes this index"
             else:
@@ -80,12 +104,21 @@ class UnusedIndex(Rule):
             yield self.finding(
                 at,
                 table=table.qualified_name,
+                index=label,
                 dialect=ctx.dialect,
                 severity=None if table.insert_heavy else Severity.INFO,
                 message=self.summary.format(index=label, table=table.qualified_name, since=since) + f" ({cost})",
                 identity=label,
                 suggestion=f"drop index {label} once no query on the primary or a replica needs it",
             )
+
+
+def _referencing(table: Table, schema: Schema) -> list[ForeignKey]:
+    """The foreign keys of other tables that reference `table`."""
+    for key in (table.qualified_name, table.name):
+        if schema.tables.get(key) is table:
+            return [fk for r in schema.referencing(key) for fk in schema.tables[r].foreign_keys if fk.references == key]
+    return []
 
 
 @hookimpl

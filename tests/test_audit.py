@@ -300,6 +300,16 @@ MARIA_SCHEMA = [
         "CREATE TABLE logs (id bigint NOT NULL, day date NOT NULL, PRIMARY KEY (id, day)) PARTITION BY RANGE (year(day))"
         " (PARTITION p2024 VALUES LESS THAN (2025), PARTITION pmax VALUES LESS THAN MAXVALUE)"
     ),
+    # the only index behind a foreign key: the counters never see the checks that read it
+    (
+        "CREATE TABLE orders (id int NOT NULL AUTO_INCREMENT PRIMARY KEY, account_id int NOT NULL,"
+        " CONSTRAINT orders_account FOREIGN KEY (account_id) REFERENCES accounts (id))"
+    ),
+    # no activity since the counters started: nothing to judge its index by
+    "CREATE TABLE idle (id int NOT NULL PRIMARY KEY, v int, KEY k_v (v))",
+    # InnoDB clusters on zz, the first declared NOT NULL unique key; never on a prefix key
+    "CREATE TABLE two_keys (z int NOT NULL, a int NOT NULL, UNIQUE KEY zz (z), UNIQUE KEY aa (a))",
+    "CREATE TABLE tokens (token varchar(64) NOT NULL, UNIQUE KEY u_token (token(16)))",
     "CREATE VIEW recent AS SELECT id, kind FROM events",
 ]
 
@@ -351,6 +361,7 @@ def maria_shop(mariadb_server):
     _maria_traffic(mariadb_server, db, "clicks", ("page", "at"), 15_000)
     accounts = [(i, f"u{i}@example.com", f"name {i}") for i in range(200)]
     _maria_exec(mariadb_server, db, many=("INSERT INTO accounts (id, email, name) VALUES (%s, %s, %s)", accounts))
+    _maria_exec(mariadb_server, db, many=("INSERT INTO orders (account_id) VALUES (%s)", [(i,) for i in range(50)]))
     _maria_exec(
         mariadb_server,
         db,
@@ -393,14 +404,26 @@ def test_mariadb_audit_findings(capsys, mariadb_server, maria_shop):
         ("audit_shop.clicks", "k_page", "warning"),
         ("audit_shop.clicks", "k_at", "warning"),
         ("audit_shop.accounts", "k_name", "info"),  # read-heavy table; uk_email is unique and was read
-    }
+        ("audit_shop.orders", "orders_account", "info"),  # backs the foreign key: never advised to drop
+    }  # idle.k_v: no activity at all on its table, nothing to judge by
+    assert all(f["index"] == f["message"].split()[1] for f in by_rule(doc, "SC107"))
+    assert heavy["index"] in ("k_account", "k_kind", "k_created")
+    (backing,) = [f for f in by_rule(doc, "SC107") if f["table"] == "audit_shop.orders"]
+    assert "backs foreign key orders_account" in backing["message"] and "error 1553" in backing["message"]
+    assert not backing["suggestion"]
     clicks = next(f for f in by_rule(doc, "SC107") if f["table"] == "audit_shop.clicks")
     assert "insert-heavy: 15.0k inserts vs 0 reads since" in clicks["message"]
     # within a location, the most severe first: unused indexes on insert-heavy tables before the rest
     ranks = [{"error": 3, "warning": 2, "info": 1}[f["severity"]] for f in doc["findings"]]
     assert ranks == sorted(ranks, reverse=True)
 
-    assert [f["table"] for f in by_rule(doc, "SC101")] == ["audit_shop.no_pk"]
+    no_pk = {f["table"]: (f["severity"], f["message"]) for f in by_rule(doc, "SC101")}
+    assert set(no_pk) == {"audit_shop.no_pk", "audit_shop.tokens", "audit_shop.two_keys"}
+    assert no_pk["audit_shop.two_keys"][0] == "info" and "NOT NULL unique key zz" in no_pk["audit_shop.two_keys"][1]
+    assert (
+        no_pk["audit_shop.tokens"][0] == "warning"
+        and "u_token indexes a column prefix" in no_pk["audit_shop.tokens"][1]
+    )
     assert not by_rule(doc, "SC103")  # the server refuses such partitioning
 
 
@@ -828,7 +851,7 @@ def test_snapshot_contents_and_no_password(capsys, tmp_path, mariadb_server, mar
     assert doc["origin"] == f"mysql://auditor@127.0.0.1:{mariadb_server.port}"
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", doc["sampled_at"])
     tables = {t["key"]: t for t in doc["tables"]}
-    assert set(tables) == {"events", "clicks", "accounts", "no_pk", "logs"}
+    assert set(tables) == {"events", "clicks", "accounts", "no_pk", "logs", "orders", "idle", "two_keys", "tokens"}
     events = tables["events"]
     assert events["location"] == f"mysql://auditor@127.0.0.1:{mariadb_server.port}/{maria_shop}"
     assert events["primary_key"]["columns"] == ["id"]

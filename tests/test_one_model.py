@@ -56,6 +56,8 @@ CREATE TABLE child (id bigint NOT NULL PRIMARY KEY, parent_id bigint, qty int NO
     CONSTRAINT qty_positive CHECK (qty > 0)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 CREATE VIEW child_totals AS SELECT p.code, sum(c.qty) AS total FROM parent p JOIN child c ON c.parent_id = p.id
     GROUP BY p.code;
+CREATE TABLE two_keys (token varchar(64) NOT NULL, z int NOT NULL, a int NOT NULL, n int,
+    KEY k_n (n), UNIQUE KEY u_token (token(16)), UNIQUE KEY zz (z), UNIQUE KEY aa (a)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 """
 
 
@@ -88,7 +90,9 @@ def facts(schema: Schema) -> dict:
                 for c in t.columns.values()
             },
             "primary_key": t.primary_key.columns if t.primary_key else None,
-            "indexes": sorted((i.columns, i.unique, i.partial) for i in t.indexes if i.kind != "fulltext"),
+            "indexes": sorted((i.columns, i.unique, i.partial, i.prefix) for i in t.indexes if i.kind != "fulltext"),
+            # InnoDB's choice: the first declared NOT NULL unique key of whole columns
+            "clustering_key": t.clustering_key.columns if t.clustering_key else None,
             "named_indexes": sorted(i.name for i in t.indexes if i.name and not i.name.endswith(("_key", "_idx"))),
             "checks": sorted((c.name, c.validated, c.proves_not_null) for c in t.checks if not c.not_null),
             "foreign_keys": sorted(
@@ -149,6 +153,7 @@ def test_mariadb_catalog_and_replay_agree(mariadb_server):
     assert got == want
     assert got["parent"]["columns"]["note"][6] == "latin1" and got["parent"]["row_format"] == "DYNAMIC"
     assert got["child"]["columns"]["hidden"][7] is True
+    assert got["two_keys"]["clustering_key"] == ("z",)
     assert schema_from_dict(snapshot_dict(live)) == live
 
 

@@ -72,6 +72,7 @@ class Index:
     defined_at: Location | None = None
     # live catalogs: index scans since counters started (None = unknown)
     scans: int | None = None
+    prefix: bool = False  # MySQL/MariaDB: some column is indexed by a prefix of its value, `col(16)`
 
 
 @dataclass(slots=True)
@@ -171,15 +172,43 @@ class Table:
 
     @property
     def not_null_unique_keys(self) -> list[Index]:
-        """Unique keys InnoDB could promote to the clustered index (all columns NOT NULL)."""
+        """Unique keys InnoDB could promote to the clustered index, in the order declared: all columns
+        NOT NULL and indexed whole (a prefix key such as `UNIQUE (token(16))` never is)."""
         return [
             i
             for i in self.indexes
             if i.unique
             and i.columns
             and not i.partial
+            and not i.prefix
             and all(c in self.columns and not self.columns[c].nullable for c in i.columns)
         ]
+
+    @property
+    def clustering_key(self) -> Index | None:
+        """The key InnoDB clusters the rows on: the primary key, else the first declared NOT NULL unique
+        key of whole columns (the server sorts such keys first, in declaration order); None: a hidden
+        row id."""
+        if self.primary_key is not None:
+            return self.primary_key
+        keys = self.not_null_unique_keys
+        return keys[0] if keys else None
+
+    def foreign_key_needs(self, index: Index, referencing: list[ForeignKey]) -> ForeignKey | None:
+        """The foreign key that needs `index` on InnoDB: one of this table's (its columns), or of
+        `referencing` (keys of other tables that reference this one: their referenced columns), that
+        `index` leads with and that no other key of the table (primary key included) could serve.
+        InnoDB refuses to drop such an index (error 1553)."""
+        keys = [k for k in ([self.primary_key] if self.primary_key else []) + self.indexes if k is not index]
+        wanted = [fk.columns for fk in self.foreign_keys] + [fk.ref_columns for fk in referencing]
+        owners = [*self.foreign_keys, *referencing]
+        for columns, fk in zip(wanted, owners):
+            n = len(columns)
+            if not columns or index.columns[:n] != columns:
+                continue
+            if not any(k.columns[:n] == columns and not k.prefix for k in keys):
+                return fk
+        return None
 
     def keys_lacking_partition_columns(self) -> list[tuple[Index, tuple[str, ...]]]:
         """The primary and unique keys of a partitioned table that lack partitioning columns, each

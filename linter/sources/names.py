@@ -195,6 +195,11 @@ def column_list(toks: list[Tok]) -> tuple[str, ...]:
     return tuple(cols)
 
 
+def prefix_in(toks: list[Tok]) -> bool:
+    """Whether an index column list indexes some column by a prefix, `col(10)`."""
+    return any(_is_prefix(part) for part in split_top(toks))
+
+
 def _is_prefix(part: list[Tok]) -> bool:
     # MySQL prefix index `col(10)`: a name followed by (number)
     return len(part) >= 4 and part[1].kind == "lparen" and part[2].kind == "number" and part[3].kind == "rparen"

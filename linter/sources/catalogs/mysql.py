@@ -374,16 +374,23 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
             collation=collation if collation != actual_collation[(db, name)] else None,
         )
 
-    # 5: indexes; MySQL 8.0.13+ has functional key parts (COLUMN_NAME NULL, EXPRESSION set)
+    # 5: indexes; MySQL 8.0.13+ has functional key parts (COLUMN_NAME NULL, EXPRESSION set). No ORDER
+    # BY: STATISTICS lists a table's keys in the server's own order (the order SHOW CREATE TABLE
+    # shows: the primary key, then NOT NULL unique keys of whole columns as declared, ...), which is
+    # where InnoDB finds the key it clusters on; sorting by name would lose it.
     expression = "EXPRESSION" if not mariadb and version >= (8, 0, 13) else "NULL"
     indexes: dict[tuple[str, str, str], Index] = {}
-    for db, name, index_name, non_unique, _seq, column, index_type, key_expression in _rows(
+    rows = _rows(
         cur,
         "SELECT TABLE_SCHEMA, TABLE_NAME, INDEX_NAME, NON_UNIQUE, SEQ_IN_INDEX, COLUMN_NAME, INDEX_TYPE,"
-        f" {expression} FROM information_schema.STATISTICS WHERE {where}"
-        " ORDER BY TABLE_SCHEMA, TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX",
+        f" {expression}, SUB_PART FROM information_schema.STATISTICS WHERE {where}",
         params,
-    ):
+    )
+    first_seen: dict[tuple, int] = {}
+    for r in rows:
+        first_seen.setdefault(r[:3], len(first_seen))
+    rows.sort(key=lambda r: (first_seen[r[:3]], int(r[4])))
+    for db, name, index_name, non_unique, _seq, column, index_type, key_expression, sub_part in rows:
         table = by_name.get((db, name))
         if table is None:
             continue
@@ -405,6 +412,7 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
             else:
                 table.indexes.append(index)
         index.columns = (*index.columns, part)
+        index.prefix = index.prefix or sub_part is not None
 
     # 6: partitioning (one row per partition; DISTINCT keeps one per table)
     for db, name, method, expr, sub_method, sub_expr in _rows(

@@ -32,6 +32,7 @@ from schemacite.sources.names import (
     Tok,
     column_list,
     paren_group,
+    prefix_in,
     split_top,
     sqlglot_column,
     table_key,
@@ -183,8 +184,8 @@ def _constraint_name(part: list[Tok]) -> tuple[str | None, int]:
     return None, i
 
 
-def _key_columns(part: list[Tok], i: int) -> tuple[str | None, tuple[str, ...], int]:
-    """After a key keyword: `[name] [USING x] (cols)` -> (name, columns, index after)."""
+def _key_columns(part: list[Tok], i: int) -> tuple[str | None, tuple[str, ...], bool]:
+    """After a key keyword: `[name] [USING x] (cols)` -> (name, columns, whether a column is a prefix)."""
     name = None
     while i < len(part) and part[i].kind != "lparen":
         if part[i].upper in ("USING", "INDEX", "KEY"):
@@ -197,19 +198,19 @@ def _key_columns(part: list[Tok], i: int) -> tuple[str | None, tuple[str, ...], 
         i += 1
     if i >= len(part):
         raise AlterSyntaxError("expected a column list")
-    inner, j = paren_group(part, i)
-    return name, column_list(inner), j
+    inner, _ = paren_group(part, i)
+    return name, column_list(inner), prefix_in(inner)
 
 
 def _add(part: list[Tok], src: str, text: str, dialect: str) -> list[Action]:
     cname, i = _constraint_name(part)
     w = _w(part, i)
     if w == "PRIMARY":
-        _, cols, _ = _key_columns(part, i + 2)
-        return [AddKey("add_primary_key", text, index=Index(cname, cols, unique=True, primary=True))]
+        _, cols, prefix = _key_columns(part, i + 2)
+        return [AddKey("add_primary_key", text, index=Index(cname, cols, unique=True, primary=True, prefix=prefix))]
     if w == "UNIQUE":
-        name, cols, _ = _key_columns(part, i + 1)
-        return [AddKey("add_unique", text, index=Index(cname or name, cols, unique=True))]
+        name, cols, prefix = _key_columns(part, i + 1)
+        return [AddKey("add_unique", text, index=Index(cname or name, cols, unique=True, prefix=prefix))]
     if w == "FOREIGN":
         ref = next((k for k, t in enumerate(part) if t.upper == "REFERENCES"), None)
         if ref is None:
@@ -229,8 +230,8 @@ def _add(part: list[Tok], src: str, text: str, dialect: str) -> list[Action]:
         j = i + 1
         if w in ("FULLTEXT", "SPATIAL") and _w(part, j) in ("INDEX", "KEY"):
             j += 1
-        name, cols, _ = _key_columns(part, j)
-        return [AddKey("add_index", text, index=Index(name, cols, kind=kind))]
+        name, cols, prefix = _key_columns(part, j)
+        return [AddKey("add_index", text, index=Index(name, cols, kind=kind, prefix=prefix))]
     if w == "PARTITION":
         return [Action("add_partition", text)]
     # ADD [COLUMN] [IF NOT EXISTS] col type ... | ADD [COLUMN] (col type, col type)

@@ -161,6 +161,7 @@ def _index(name: Any, cols: list, *, unique=False, primary=False, kind="btree") 
         unique=unique or primary,
         primary=primary,
         kind=kind,
+        prefix=any(isinstance(c, exp.ColumnPrefix) for c in cols),
     )
 
 

@@ -37,7 +37,7 @@ from schemacite.model.statements import (
 )
 from schemacite.sources.mysql.alter import AlterSyntaxError, parse_actions
 from schemacite.sources.mysql.partition import find_partition_by, parse_partition_by
-from schemacite.sources.names import NAME, QNAME, column_list, sqlglot_parse, table_key, tokenize
+from schemacite.sources.names import NAME, QNAME, column_list, prefix_in, sqlglot_parse, table_key, tokenize
 
 
 class StatementError(ValueError):
@@ -205,9 +205,8 @@ def _create_index(m: re.Match, sql: str, dialect: str) -> Op:
         raise StatementError("CREATE INDEX without a complete column list")
     inner = rest[open_at + 1 : close_at]
     simple = _SIMPLE_COLUMNS.fullmatch(inner)
-    columns = (
-        tuple(table_key(c, dialect) for c in _COLUMN_NAME.findall(inner)) if simple else column_list(tokenize(inner))
-    )
+    toks = [] if simple else tokenize(inner)
+    columns = tuple(table_key(c, dialect) for c in _COLUMN_NAME.findall(inner)) if simple else column_list(toks)
     if not columns:
         raise StatementError("CREATE INDEX with an empty column list")
     name = m.group("name")
@@ -216,6 +215,7 @@ def _create_index(m: re.Match, sql: str, dialect: str) -> Op:
         columns=columns,
         unique=bool(m.group("unique")),
         kind=(m.group("kind") or "").strip().lower() or "btree",
+        prefix=prefix_in(toks),
     )
     clauses = _clauses(rest[close_at + 1 :])
     return CreateIndex(
