@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from schemacite import hookimpl
 from schemacite.lint.rule import Context, Finding, Rule, Severity
-from schemacite.lint.workload import describe
+from schemacite.lint.workload import describe, idle
 from schemacite.model import Schema, Table
 from schemacite.model.schema import ForeignKey
 
@@ -69,8 +69,8 @@ class UnusedIndex(Rule):
         w = table.workload
         if w is None or table.partition_of is not None or table.defined_at is None:
             return
-        if not (w.inserts or w.reads or w.updates or w.deletes):
-            return  # no recorded activity since the counters started: not enough to judge an index by
+        if idle(w):
+            return  # not enough activity to judge an index by (the audit notes how many tables)
         since = w.since or (
             "userstat began counting (the server does not record when)"
             if w.source == "userstat"

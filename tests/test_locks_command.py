@@ -58,9 +58,10 @@ def test_verify_against_postgres(capsys, pg_server):
     rows = json.loads(out)
     checked = [r for r in rows if "verified" in r]
     assert code == 0, [r["verified"] for r in checked]
-    assert all(r["verified"]["agrees"] for r in checked) and len(checked) == 5
-    (session,) = [r for r in rows if "verified" not in r]  # SET lock_timeout: nothing to measure
-    assert session["sql"].startswith("SET") and session["notes"] == ["takes no lock on existing tables"]
+    assert all(r["verified"]["agrees"] for r in checked) and len(checked) == len(rows) == 6
+    # a statement predicted to take no lock is measured too: SET lock_timeout takes none
+    (session,) = [r for r in rows if r["sql"].startswith("SET")]
+    assert session["notes"] == ["takes no lock on existing tables"] and session["verified"]["measured"]["locks"] == {}
     with pg_server.connect("verify_demo") as conn:  # nothing left behind
         left = conn.execute(
             "SELECT count(*) FROM pg_namespace WHERE nspname NOT LIKE 'pg_%' "
@@ -132,6 +133,66 @@ def test_verify_against_mariadb(capsys, mariadb_server, tmp_path):
     cur = conn.cursor()
     cur.execute("SHOW DATABASES LIKE 'schemacite_scratch%'")
     assert cur.fetchall() == ()
+
+
+def test_verify_catches_a_wrong_takes_no_lock(capsys, monkeypatch, tmp_path, pg_server, mariadb_server):
+    """A statement predicted to take no lock is measured like any other: a wrong prediction shows."""
+    from schemacite.locks import report
+
+    monkeypatch.setattr(report, "NO_LOCK_KINDS", report.NO_LOCK_KINDS | {"create_index", "truncate"})
+    pg_server.create_database("verify_no_lock")
+    (tmp_path / "h.sql").write_text("CREATE TABLE t (id int PRIMARY KEY, v int);\n")
+    (tmp_path / "m.sql").write_text("CREATE INDEX t_v ON t (v);\n")
+    common = ["locks", "--history", tmp_path / "h.sql", "--format", "json", tmp_path / "m.sql"]
+    code, out, _ = run(capsys, *common, "--dialect", "postgres", "--verify", pg_server.dsn("verify_no_lock"))
+    (row,) = json.loads(out)
+    assert row["notes"] == ["takes no lock on existing tables"]
+    assert code == 1 and row["verified"]["differences"] == [
+        "t: predicted no lock, measured ShareLock",
+        "scan: predicted False, measured True (scanned: t)",
+    ]
+    (tmp_path / "m.sql").write_text("TRUNCATE TABLE t;\n")
+    code, out, _ = run(capsys, *common, "--dialect", "mariadb", "--verify", mariadb_server.dsn(""))
+    (row,) = json.loads(out)
+    assert code == 1 and row["verified"]["differences"] == ["rebuild: predicted False, measured True"]
+
+
+def test_verify_reports_what_it_cannot_run_as_not_run(capsys, tmp_path, pg_server, mariadb_server):
+    """Statements that write outside the scratch area are neither run nor applied; a statement the
+    server refuses for want of what the history never built is not run either: neither disagrees."""
+    pg_server.create_database("verify_not_run")
+    (tmp_path / "h.sql").write_text("CREATE TABLE t (id int PRIMARY KEY, v int);\n")
+    (tmp_path / "pg.sql").write_text(
+        "CREATE ROLE schemacite_verify_role;\nALTER TABLE missing ADD COLUMN c int;\nCREATE INDEX t_v ON t (v);\n"
+    )
+    pg = ["--dialect", "postgres", "--verify", pg_server.dsn("verify_not_run")]
+    code, out, err = run(capsys, "locks", *pg, "--history", tmp_path / "h.sql", "--format", "json", tmp_path / "pg.sql")
+    role, missing, index = (r["verified"] for r in json.loads(out))
+    assert code == 0, err
+    assert role["agrees"] is None and "belong to the whole server" in role["not_run"]
+    assert missing["agrees"] is None and missing["not_run"].startswith("the server refused it: ")
+    assert index["agrees"] is True and index["not_run"] is None
+    with pg_server.connect() as conn:
+        assert conn.execute("SELECT count(*) FROM pg_roles WHERE rolname = 'schemacite_verify_role'").fetchone()[0] == 0
+
+    (tmp_path / "my.sql").write_text(
+        "CREATE USER schemacite_verify_user;\nSET GLOBAL max_connections = 7;\nALTER TABLE t ADD COLUMN c int;\n"
+    )
+    args = ["locks", "--dialect", "mariadb", "--history", tmp_path / "h.sql", "--verify", mariadb_server.dsn("")]
+    code, out, err = run(capsys, *args, "--format", "json", tmp_path / "my.sql")
+    user, setting, alter = (r["verified"] for r in json.loads(out))
+    assert code == 0, err
+    assert "belong to the whole server" in user["not_run"] and "belong to the whole server" in setting["not_run"]
+    assert alter["agrees"] is True
+    code, out, err = run(capsys, *args, tmp_path / "my.sql")
+    assert code == 0 and "verified: 1 of 1 statements agree with the server; 2 not run" in out
+    conn = mariadb_server.connect()
+    cur = conn.cursor()
+    cur.execute("SELECT count(*) FROM mysql.user WHERE user = 'schemacite_verify_user'")
+    assert cur.fetchone()[0] == 0
+    cur.execute("SELECT @@GLOBAL.max_connections")
+    assert cur.fetchone()[0] != 7
+    conn.close()
 
 
 def test_unreachable_server_is_exit_2(capsys):
@@ -265,7 +326,7 @@ def test_a_refusal_the_prediction_expects_agrees(capsys, pg_server, mariadb_serv
     assert code == 0 and row["verified"] == {
         "agrees": True,
         "differences": [],
-        "error": None,
+        "not_run": None,
         "measured": {"refused": "0A000", "message": row["verified"]["measured"]["message"]},
     }
     assert (
@@ -283,7 +344,7 @@ def test_a_refusal_the_prediction_expects_agrees(capsys, pg_server, mariadb_serv
         "json",
         ROOT / "fixtures" / "demo" / "mysql" / "schema.sql",
     )
-    rows = [r for r in json.loads(out) if "verified" in r]  # the dump's SET lines lock nothing: not measured
+    rows = json.loads(out)  # the dump's SET lines are measured too: they lock and rebuild nothing
     assert code == 0 and rows and all(r["verified"]["agrees"] for r in rows)
     assert [r["verified"]["measured"] for r in rows if r["line"] == 37][0]["refused"] == "1503"
 

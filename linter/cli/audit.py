@@ -125,6 +125,7 @@ def _order(f: Finding) -> tuple:
 def audit_readings(readings: list[Reading], config, pm=None) -> LintResult:
     """Run the table rules over every reading that succeeded and merge the results."""
     from schemacite.lint.engine import Linter
+    from schemacite.lint.workload import idle
 
     result = LintResult()
     linters: dict[tuple[str, str], Linter] = {}
@@ -142,6 +143,16 @@ def audit_readings(readings: list[Reading], config, pm=None) -> LintResult:
         for rule in part.rules:
             rules.setdefault(rule.code, rule)
         result.notes += [f"{reading.target.masked}: {note}" for note in reading.notes]
+        quiet = [
+            t
+            for t in reading.schema.tables.values()
+            if t.workload and idle(t.workload) and any(not i.unique for i in t.indexes)
+        ]
+        if quiet:
+            result.notes.append(
+                f"{reading.target.masked}: {len(quiet)} table(s) with non-unique indexes show no activity since the "
+                "counters started: not enough activity to judge whether their indexes are used"
+            )
     result.rules = [rules[c] for c in sorted(rules)]
     result.findings.sort(key=_order)
     return result

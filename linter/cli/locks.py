@@ -64,7 +64,10 @@ def run_locks(args, config: Config, cache=None) -> int:
         print(f"error: {e}", file=sys.stderr)
     if errors:
         return 2
-    return 1 if any(r.disagreements or r.verify_error for r in rows) else 0
+    if args.verify and rows and all(r.not_run for r in rows):
+        print("error: --verify could run none of the statements: nothing was checked", file=sys.stderr)
+        return 2
+    return 1 if any(r.disagreements for r in rows) else 0
 
 
 # below this many columns the table would squeeze the statement and the alternative away
@@ -128,12 +131,18 @@ def _print_table(rows: list[Row], config: Config, color: bool) -> None:
     if mysql and rows:
         print(f"note: {general_note(config.target)[0]}", file=sys.stderr)
     if verified:
-        checked = [r for r in rows if r.checked]
-        agreed = sum(1 for r in checked if not r.disagreements and not r.verify_error)
-        console.print(f"verified: {agreed} of {len(checked)} statements agree with the server")
+        measured = [r for r in rows if r.measured is not None]
+        agreed = sum(1 for r in measured if not r.disagreements)
+        not_run = sum(1 for r in rows if r.not_run)
+        console.print(
+            f"verified: {agreed} of {len(measured)} statements agree with the server"
+            + (f"; {not_run} not run" if not_run else "")
+        )
 
 
 def _cells(r: Row, mysql: bool, verified: bool) -> dict[str, str]:
+    from rich.markup import escape
+
     locks = []
     for i in r.impacts:
         for lk in i.locks:
@@ -142,8 +151,8 @@ def _cells(r: Row, mysql: bool, verified: bool) -> dict[str, str]:
                 locks.append(text)
     measured = ""
     if verified and r.checked:
-        if r.verify_error:
-            measured = f"[red]error: {r.verify_error}[/]"
+        if r.not_run:
+            measured = f"[yellow]not run: {escape(r.not_run)}[/]"
         elif r.disagreements:
             measured = "[bold red]DIFFERS[/]\n" + "\n".join(r.disagreements)
         elif getattr(r.measured, "code", None):

@@ -20,6 +20,11 @@ def is_insert_heavy(w: Workload) -> bool:
     return w.inserts >= MIN_INSERTS and w.inserts >= INSERT_READ_RATIO * w.reads
 
 
+def idle(w: Workload) -> bool:
+    """No recorded activity at all since the counters started: not enough to judge the table by."""
+    return not (w.inserts or w.reads or w.updates or w.deletes)
+
+
 def human(n: int) -> str:
     for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
         if n >= size:

@@ -24,7 +24,7 @@ class Row:
     blocks: str  # on relations that exist before the change
     measured: Any = None
     disagreements: list[str] = field(default_factory=list)
-    verify_error: str | None = None
+    not_run: str | None = None  # why --verify could not run the statement (never a disagreement)
     existing: int = 0  # locks on relations that exist before the change
 
     @property
@@ -34,7 +34,7 @@ class Row:
 
     @property
     def checked(self) -> bool:
-        return self.measured is not None or bool(self.verify_error)
+        return self.measured is not None or bool(self.not_run)
 
 
 def analyse(
@@ -47,7 +47,8 @@ def analyse(
     stdin: tuple[str, bytes] | None = None,
 ) -> tuple[list[Row], list, list]:
     """(rows, errors, script): a row per reported statement (those that lock nothing say so), and,
-    for --verify, every statement the run applies in order, each with its row if it can lock."""
+    for --verify, every statement the run applies in order, each with its row if it is reported: every
+    reported statement is measured, those predicted to take no lock too."""
     run = Replay(dialect, paths, history, cache=cache, framework=framework, stdin=stdin)
     rows: list[Row] = []
     script: list[tuple[Statement, Row | None]] = []
@@ -61,7 +62,7 @@ def analyse(
             row = Row(stmt, impacts, worst(lk.blocks for lk in existing), existing=len(existing))
             rows.append(row)
         if stmt.kind not in ("begin", "commit") and not embedded:
-            script.append((stmt, row if stmt.kind not in NO_LOCK_KINDS else None))
+            script.append((stmt, row))
     return rows, run.errors, script
 
 
@@ -89,11 +90,11 @@ def row_json(row: Row, dialect: str) -> dict[str, Any]:
     }
     if mysql:
         out["algorithm"] = worst_algorithm(row.impacts)
-    if row.measured is not None or row.verify_error:
+    if row.checked:
         out["verified"] = {
-            "agrees": not row.disagreements and not row.verify_error,
+            "agrees": None if row.not_run else not row.disagreements,
             "differences": row.disagreements,
-            "error": row.verify_error,
+            "not_run": row.not_run,
             "measured": _measured_json(row.measured),
         }
     return out

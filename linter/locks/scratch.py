@@ -24,6 +24,52 @@ from schemacite.errors import Stopped
 from schemacite.sources.servers import query
 
 PREFIX = "schemacite_scratch_"
+
+# Statements that write outside any one database (roles, databases, tablespaces, server settings,
+# replication) or reach files and programs on the server: never run in a scratch area. (family,
+# pattern on the statement's text with comments stripped, why)
+OUTSIDE = (
+    (
+        "postgres",
+        r"(CREATE|ALTER|DROP)\s+(ROLE|USER|GROUP|DATABASE|TABLESPACE|SUBSCRIPTION)\b|ALTER\s+SYSTEM\b"
+        r"|GRANT\s+(?![^;]*\bON\b)|REVOKE\s+(?![^;]*\bON\b)|COMMENT\s+ON\s+(DATABASE|ROLE|TABLESPACE)\b",
+        "roles, databases, tablespaces and server settings belong to the whole server",
+    ),
+    (
+        "postgres",
+        r"COPY\b[^;]*\b(FROM|TO)\s+(PROGRAM\b|'|E')|CHECKPOINT\b|LOAD\b",
+        "it reads or writes files or runs programs on the server",
+    ),
+    (
+        "mysql",
+        r"(CREATE|ALTER|DROP|RENAME)\s+USER\b|(CREATE|ALTER|DROP)\s+(DATABASE|SCHEMA|ROLE|SERVER|TABLESPACE"
+        r"|LOGFILE\s+GROUP|RESOURCE\s+GROUP)\b|GRANT\b|REVOKE\b|SET\s+(GLOBAL|PERSIST|PERSIST_ONLY|PASSWORD"
+        r"|DEFAULT\s+ROLE)\b|SET\s+@@(GLOBAL|PERSIST)|FLUSH\b|PURGE\b|RESET\b|KILL\b|SHUTDOWN\b"
+        r"|(INSTALL|UNINSTALL)\s+(PLUGIN|COMPONENT|SONAME)\b|CHANGE\s+(MASTER|REPLICATION)\b"
+        r"|(START|STOP)\s+(SLAVE|REPLICA|GROUP_REPLICATION)\b",
+        "users, databases, tablespaces and server settings belong to the whole server",
+    ),
+    ("mysql", r"USE\b", "it switches to another database"),
+    (
+        "mysql",
+        r"LOAD\s+(DATA|XML)\b|[^;]*\bINTO\s+(OUT|DUMP)FILE\b",
+        "it reads or writes files on the server or the client",
+    ),
+)
+
+
+def outside(sql: str, family: str) -> str | None:
+    """Why `sql` may not run in a scratch area (it writes outside it), or None."""
+    import re
+
+    text = re.sub(r"/\*!\d*(.*?)\*/", r"\1", sql, flags=re.S)  # MySQL runs executable comments
+    text = re.sub(r"--[^\n]*|/\*.*?\*/", " ", text, flags=re.S).strip()
+    for fam, pattern, why in OUTSIDE:
+        if fam == family and re.match(pattern, text, re.I):
+            return why
+    return None
+
+
 _PG_CLASS = 0x5C17E  # the advisory lock's first key: schemacite's own space
 
 

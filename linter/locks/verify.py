@@ -16,7 +16,15 @@ applied, against the schema as the earlier statements left it:
   its tables (see `verify_postgres.measure_observed`).
 - MySQL/MariaDB: the cheapest ALGORITHM and LOCK the server accepts, tried on a copy database
   holding copies of only the tables it touches (and those their foreign keys link), rebuilt
-  for every attempt (see `verify_mysql.measure`).
+  for every attempt (see `verify_mysql.measure`); a statement that takes no such clause runs
+  once as written, and a table it rebuilt (a new table id) is compared with the prediction.
+
+Every statement the files linted report is measured, those predicted to take no lock too, so a
+wrong "takes no lock" shows. A statement that cannot run is reported as not run, with the
+reason, never as a disagreement: one that writes outside the scratch area (roles, users,
+databases, tablespaces, server settings, files on the server: `scratch.OUTSIDE`; these are not
+applied either, history included), one naming another database, one the server refuses with
+an error the prediction does not expect (a table the history never created, say).
 
 A statement the server refuses with the error the prediction expects (a partitioned table
 whose key lacks the partition column: MySQL 1503, PostgreSQL 0A000) agrees.
@@ -69,7 +77,8 @@ def server_target(dsn: str) -> str:
 
 def verify_rows(dsn: str, dialect: str, script: list) -> list[str]:
     """Measure the rows of `script` (every applied statement, with its Row or None) and fill each
-    row's `measured`, `disagreements` or `verify_error`. Returns notes for the user."""
+    row's `measured` and `disagreements`, or `not_run` with the reason it could not be run. Returns
+    notes for the user."""
     from schemacite.sources.servers import connect, server_dialect
 
     target, conn = _connect(dsn)
@@ -95,7 +104,19 @@ def _refused(row, code: str | None, message: str) -> None:
     if code and any(i.refused == code for i in row.impacts):
         row.measured = Refusal(code, message)
     else:
-        row.verify_error = message
+        row.not_run = f"the server refused it: {message}"
+
+
+def _outside(stmt, row, family: str, notes: list[str]) -> bool:
+    """Whether `stmt` writes outside the scratch area (then it is neither measured nor applied)."""
+    why = scratch.outside(stmt.sql, family)
+    if why is None:
+        return False
+    if row is not None:
+        row.not_run = why
+    else:
+        notes.append(f"{stmt.location}: not applied to the scratch database: {why}")
+    return True
 
 
 def _touching(done: list, stmt, row) -> list[str]:
@@ -135,6 +156,8 @@ def _postgres(admin: Any, target, script: list) -> list[str]:
         done: list = []
         for stmt, row in script:
             scratch.check()
+            if _outside(stmt, row, "postgres", notes):
+                continue
             if row is not None:
                 try:
                     try:
@@ -149,7 +172,7 @@ def _postgres(admin: Any, target, script: list) -> list[str]:
                 except psycopg.Error as e:
                     _refused(row, getattr(e, "sqlstate", None), target.scrub(_first_line(e)))
                 except Exception as e:
-                    row.verify_error = target.scrub(_first_line(e))
+                    row.not_run = target.scrub(_first_line(e))
             try:
                 work.execute(stmt.sql)
             except psycopg.Error as e:
@@ -213,22 +236,24 @@ def _mysql(conn: Any, target, script: list, reconnect) -> list[str]:
         databases = {str(_text(n)).lower() for (n,) in query(conn, "SHOW DATABASES")} - {main.lower()}
         for stmt, row in script:
             scratch.check()
+            if _outside(stmt, row, "mysql", notes):
+                continue
             outside = sorted(qualifiers(stmt.sql) & databases)
             if outside:
-                why = f"not run: it names database {', '.join(outside)}, outside the scratch database"
+                why = f"it names database {', '.join(outside)}, outside the scratch database"
                 if row is not None:
-                    row.verify_error = why
+                    row.not_run = why
                 else:
-                    notes.append(f"{stmt.location}: {why}")
+                    notes.append(f"{stmt.location}: not run: {why}")
                 continue
             if row is not None:
                 tables = _linked_tables(conn, main, list(stmt.op.relations()))
                 try:
                     measured = measure(conn, _copier(conn, main, tables), stmt.sql)
                 except Exception as e:
-                    row.verify_error = target.scrub(_first_line(e))
+                    row.not_run = target.scrub(_first_line(e))
                 else:
-                    _compare_mysql(row, measured)
+                    _compare_mysql(row, measured, stmt.kind)
             query(conn, f"USE `{main}`")
             try:
                 _run(conn, stmt.sql)
@@ -250,7 +275,7 @@ def _mysql(conn: Any, target, script: list, reconnect) -> list[str]:
     return notes
 
 
-def _compare_mysql(row, measured) -> None:
+def _compare_mysql(row, measured, kind: str) -> None:
     from schemacite.locks import worst_algorithm, worst_lock_level
 
     row.measured = measured
@@ -259,7 +284,13 @@ def _compare_mysql(row, measured) -> None:
         _refused(row, measured.error.split(":", 1)[0].strip(), measured.error)
         return
     if not measured.clauses:
-        return  # takes no ALGORITHM/LOCK clause: nothing to compare
+        # no ALGORITHM/LOCK clause to ask about: a table the statement rebuilt still shows (a new table
+        # id), so a statement predicted to leave every table alone is checked too; DROP TABLE's table
+        # is gone, not rebuilt
+        predicted = any(i.rewrite for i in row.impacts)
+        if measured.rebuild is not None and kind != "drop_table" and predicted != measured.rebuild:
+            row.disagreements.append(f"rebuild: predicted {predicted}, measured {measured.rebuild}")
+        return
     predicted_alg = worst_algorithm(row.impacts)
     predicted_lock = worst_lock_level(row.impacts)
     if predicted_alg != measured.algorithm:
