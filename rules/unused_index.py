@@ -117,7 +117,7 @@ def _referencing(table: Table, schema: Schema) -> list[ForeignKey]:
     """The foreign keys of other tables that reference `table`."""
     for key in (table.qualified_name, table.name):
         if schema.tables.get(key) is table:
-            return [fk for r in schema.referencing(key) for fk in schema.tables[r].foreign_keys if fk.references == key]
+            return schema.foreign_keys_to(key)
     return []
 
 

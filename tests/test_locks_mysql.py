@@ -103,6 +103,18 @@ TABLES: dict[str, list[str]] = {
         "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50), UNIQUE KEY uab (a, b))",
         SIMPLE_ROWS,
     ],
+    "parent_str": [
+        "CREATE TABLE p (code VARCHAR(20) NOT NULL PRIMARY KEY)",
+        "INSERT INTO p VALUES ('a'), ('b')",
+        "CREATE TABLE t (id INT PRIMARY KEY, code VARCHAR(20), CONSTRAINT fk FOREIGN KEY (code) REFERENCES p (code))",
+        "INSERT INTO t VALUES (1, 'a'), (2, 'b')",
+    ],
+    "referenced": [
+        "CREATE TABLE t (id INT NOT NULL PRIMARY KEY, a INT, b VARCHAR(50))",
+        SIMPLE_ROWS,
+        "CREATE TABLE c (id INT PRIMARY KEY, t_id INT, CONSTRAINT fk_t FOREIGN KEY (t_id) REFERENCES t (id))",
+        "INSERT INTO c VALUES (1, 1), (2, 2)",
+    ],
     "check": ["CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50), CONSTRAINT ck CHECK (a > 0))", SIMPLE_ROWS],
     "noai": ["CREATE TABLE t (id INT NOT NULL PRIMARY KEY, a INT, b VARCHAR(50))", SIMPLE_ROWS],
     "range": [
@@ -438,6 +450,17 @@ CLAUSE_CASES = [
     # refused whatever the clauses: MariaDB 10.2.8+ keeps a multi-column unique key whole (error 1072)
     ("composite_unique", "DROP COLUMN b"),
     ("composite", "DROP COLUMN b"),
+    # a column a foreign key uses keeps its type and stays (MariaDB errors 1832, 1833, 1553)
+    ("child", "MODIFY a BIGINT"),
+    ("child", "MODIFY a INT UNSIGNED"),
+    ("child", "DROP COLUMN a"),
+    ("child", "DROP FOREIGN KEY fk, DROP COLUMN a"),
+    ("child", "MODIFY a INT NOT NULL"),
+    ("child", "CHANGE a a2 INT"),
+    ("parent_str", "MODIFY code VARCHAR(30)"),
+    ("referenced", "MODIFY id BIGINT NOT NULL"),
+    ("referenced", "MODIFY id INT NOT NULL AUTO_INCREMENT"),
+    ("referenced", "DROP COLUMN a"),
 ]
 
 

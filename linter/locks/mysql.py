@@ -28,6 +28,7 @@ from schemacite.model.statements import (
     AddColumn,
     AddForeignKey,
     AddKey,
+    ConstraintAction,
     CreateIndex,
     DropIndex,
     LockTable,
@@ -70,7 +71,8 @@ def impacts(statement: Statement, schema: Schema, server: str, version: tuple[in
     kind = statement.kind
 
     if kind == "alter_table":
-        return _alter(statement, table, relation, server, version)
+        referencing = schema.foreign_keys_to(statement.table) if table is not None else []
+        return _alter(statement, table, referencing, relation, server, version)
     if isinstance(op, CreateIndex):
         action = AddKey("add_unique" if op.index.unique else "add_index", statement.sql, index=op.index)
         key, note = _index_key(action, table, [action])
@@ -105,7 +107,9 @@ def impacts(statement: Statement, schema: Schema, server: str, version: tuple[in
 
 
 # --------------------------------------------------------------------------- ALTER TABLE
-def _alter(statement: Statement, table: Table | None, relation: str, server: str, version) -> list[LockImpact]:
+def _alter(
+    statement: Statement, table: Table | None, referencing: list[ForeignKey], relation: str, server: str, version
+) -> list[LockImpact]:
     actions = _with_inline_keys([a for a in statement.actions if a.op not in CLAUSE_OPS], server, version)
     clauses: dict[str, str | None] = {"algorithm": None, "lock": None}
     for a in statement.actions:
@@ -150,10 +154,12 @@ def _alter(statement: Statement, table: Table | None, relation: str, server: str
         _impact(f"alter_table.{action.op}", key, row, relation, server, version, clauses, note)
         for action, key, row, note in planned
     ]
-    for (action, *_rest), impact in zip(planned, out):
-        if (refusal := _refusal(action, table, server, version)) is not None:
-            impact.refused = refusal[0]
-            impact.note = f"server refuses: {refusal[2]}"
+    for (action, key, *_rest), impact in zip(planned, out):
+        case = _refused_case(action, key, table, referencing, actions)
+        found = T.REFUSED[server].get(case) if case else None
+        if found is not None and version >= found[0]:
+            impact.refused = found[1]
+            impact.note = f"server refuses: {found[3]}"
     if len(out) > 1:
         out.append(_combine(out, relation, server, version))
     return out
@@ -179,15 +185,21 @@ def _with_inline_keys(actions: list[Action], server: str, version) -> list[Actio
     return out
 
 
-def _refusal(action: Action, table: Table | None, server: str, version) -> tuple[str, str, str] | None:
-    """(error code, source, why) when the server refuses the action itself, whatever the clauses."""
-    if action.op != "drop_column" or table is None or not action.column:
+def _refused_case(action: Action, key: str, table: Table | None, referencing, actions) -> str | None:
+    """The case of `mysql_table.REFUSED` the action falls in (the server refuses it whatever the
+    clauses), or None."""
+    column = (action.old_name or action.column) if isinstance(action, AddColumn) else action.column
+    if table is None or not column or not (action.op == "drop_column" or key.startswith("modify_column.")):
         return None
-    keys = [i for i in _keys(table) if i.unique and len(i.columns) > 1 and action.column in i.columns]
-    found = T.REFUSED[server].get("drop_column.in_composite_unique") if keys else None
-    if found is None or version < found[0]:
-        return None
-    return found[1], found[2], found[3]
+    dropped = {a.name for a in actions if isinstance(a, ConstraintAction) and a.op == "drop_foreign_key"}
+    in_foreign_key = any(column in fk.columns and fk.name not in dropped for fk in table.foreign_keys) or any(
+        column in fk.ref_columns for fk in referencing
+    )
+    if action.op == "drop_column":
+        if any(i.unique and len(i.columns) > 1 and column in i.columns for i in _keys(table)):
+            return "drop_column.in_composite_unique"
+        return "drop_column.foreign_key" if in_foreign_key else None
+    return "modify_column.foreign_key_type" if in_foreign_key and key in T.TYPE_CHANGES else None
 
 
 def _combine(parts: list[LockImpact], relation: str, server: str, version) -> LockImpact:

@@ -308,6 +308,10 @@ class Schema:
         """The tables whose foreign keys reference table `key` (itself excluded)."""
         return [k for k in self._fresh().referencing.get(key, ()) if k != key]
 
+    def foreign_keys_to(self, key: str) -> list[ForeignKey]:
+        """The foreign keys of other tables that reference table `key`."""
+        return [fk for r in self.referencing(key) for fk in self.tables[r].foreign_keys if fk.references == key]
+
     def sequence_owner(self, name: str) -> Table | None:
         """The table whose serial or identity column owns the sequence of that name, if any."""
         key = self._fresh().sequence_owner.get(name)
