@@ -174,6 +174,9 @@ def test_verify_reports_what_it_cannot_run_as_not_run(capsys, tmp_path, pg_serve
     assert index["agrees"] is True and index["not_run"] is None
     with pg_server.connect() as conn:
         assert conn.execute("SELECT count(*) FROM pg_roles WHERE rolname = 'schemacite_verify_role'").fetchone()[0] == 0
+    (tmp_path / "pg.sql").write_text("CREATE ROLE schemacite_verify_role;\n")  # checking nothing is no pass
+    code, out, err = run(capsys, "locks", *pg, tmp_path / "pg.sql")
+    assert code == 2 and "could run none of the statements" in err
 
     (tmp_path / "my.sql").write_text(
         "CREATE USER schemacite_verify_user;\nSET GLOBAL max_connections = 7;\nALTER TABLE t ADD COLUMN c int;\n"
