@@ -47,6 +47,10 @@ SIMPLE_ROWS = "INSERT INTO t (id, a, b) VALUES (1,1,'a'),(2,2,'b'),(3,3,'c')"
 TABLES: dict[str, list[str]] = {
     "base": BASE_SQL,
     "nopk": ["CREATE TABLE t (id INT NOT NULL, a INT, b VARCHAR(50))", SIMPLE_ROWS],
+    "nopk_token": [
+        "CREATE TABLE t (id INT NOT NULL, a INT, token VARCHAR(50) NOT NULL)",
+        "INSERT INTO t VALUES (1, 1, 'aa'), (2, 2, 'bb'), (3, 3, 'cc')",
+    ],
     "nopk_null": ["CREATE TABLE t (id INT NULL, a INT, b VARCHAR(50))", SIMPLE_ROWS],
     "fulltext": [
         "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50), c VARCHAR(50), FULLTEXT KEY fb (b))",
@@ -235,6 +239,8 @@ CASES = [
     alter("add_index_fulltext_table", "fulltext", "ADD INDEX ia (a)"),
     alter("add_unique", "base", "ADD UNIQUE KEY ua (a)"),
     alter("add_unique_becomes_clustered", "nopk", "ADD UNIQUE KEY u (id)"),
+    # a prefix key never becomes the clustered index: the hidden row id stays
+    alter("add_unique_prefix_stays_secondary", "nopk_token", "ADD UNIQUE KEY u (token(2))"),
     alter("add_fulltext_first", "base", "ADD FULLTEXT KEY fb (b)"),
     alter("add_fulltext_second", "fulltext", "ADD FULLTEXT KEY fc (c)"),
     alter("add_spatial", "geo", "ADD SPATIAL KEY sg (g)"),

@@ -291,9 +291,9 @@ def _index_key(action: AddKey, table, actions) -> tuple[str, str | None]:
         columns = index.columns
         if (
             table is not None
-            and table.primary_key is None
-            and not table.not_null_unique_keys
+            and table.clustering_key is None
             and columns
+            and not index.prefix
             and all(c in table.columns and not table.columns[c].nullable for c in columns)
         ):
             return "add_unique.clustered", None
