@@ -78,7 +78,13 @@ class InsertHeavyIndexes(Rule):
         why = (
             describe(table.workload) if table.insert_heavy == "workload" and table.workload else WHY[table.insert_heavy]
         )
-        unused = [i.name or ",".join(i.columns) for i in table.indexes if i.scans == 0]
+        # an index a foreign key needs cannot go (InnoDB: error 1553), used or not
+        referencing = ctx.schema.foreign_keys_to_table(table) if ctx.dialect != "postgres" else None
+        unused = [
+            i.name or ",".join(i.columns)
+            for i in table.indexes
+            if i.scans == 0 and (referencing is None or table.foreign_key_needs(i, referencing) is None)
+        ]
         hint = f"; never used since counters started: {', '.join(unused)}" if unused else ""
         newest = next((i for i in reversed(table.indexes) if i.defined_at == at), table.indexes[-1])
         yield self.finding(

@@ -7,8 +7,7 @@ from collections.abc import Iterator
 from schemacite import hookimpl
 from schemacite.lint.rule import Context, Finding, Rule, Severity
 from schemacite.lint.workload import describe, idle
-from schemacite.model import Schema, Table
-from schemacite.model.schema import ForeignKey
+from schemacite.model import Table
 
 
 class UnusedIndex(Rule):
@@ -76,7 +75,7 @@ class UnusedIndex(Rule):
             if w.source == "userstat"
             else "the counters started"
         )
-        referencing = _referencing(table, ctx.schema) if ctx.dialect != "postgres" else []
+        referencing = ctx.schema.foreign_keys_to_table(table) if ctx.dialect != "postgres" else []
         for index in table.indexes:
             if index.unique or index.primary or index.scans != 0:
                 continue
@@ -111,14 +110,6 @@ class UnusedIndex(Rule):
                 identity=label,
                 suggestion=f"drop index {label} once no query on the primary or a replica needs it",
             )
-
-
-def _referencing(table: Table, schema: Schema) -> list[ForeignKey]:
-    """The foreign keys of other tables that reference `table`."""
-    for key in (table.qualified_name, table.name):
-        if schema.tables.get(key) is table:
-            return schema.foreign_keys_to(key)
-    return []
 
 
 @hookimpl

@@ -236,6 +236,43 @@ def test_unused_index_rule(dialect, tmp_path):
         assert heavy.evidence[0] == "percona-2012-iibench-secondary-indexes"
 
 
+def test_unused_index_rule_spares_foreign_key_indexes_and_idle_tables(tmp_path):
+    """An index a foreign key needs is reported as backing it (MySQL family), never as one to drop,
+    by SC107 or SC102's hint; a table with no recorded activity is not judged at all."""
+    doc = _snapshot_doc("mariadb")
+    heavy = doc["tables"][0]
+    child = json.loads(json.dumps(heavy)) | {"key": "orders", "name": "orders"}
+    child["columns"].append({"name": "heavy_id", "type": "bigint", "nullable": False, "default": None})
+    child["indexes"] = [
+        {"name": "k_heavy", "columns": ["heavy_id"], "unique": False, "kind": "btree", "partial": False, "scans": 0},
+        *[
+            {"name": n, "columns": [n], "unique": False, "kind": "btree", "partial": False, "scans": 0}
+            for n in ("x", "y")
+        ],
+    ]
+    child["foreign_keys"] = [{"name": "orders_heavy", "columns": ["heavy_id"], "references": "heavy"}]
+    idle = json.loads(json.dumps(doc["tables"][1])) | {"key": "idle", "name": "idle"}
+    idle["workload"] |= {"inserts": 0, "reads": 0}
+    doc["tables"] += [child, idle]
+    path = tmp_path / "prod.json"
+    path.write_text(json.dumps(doc))
+    schema = load_snapshot(path)
+    config = load_config(None, {"dialect": "mariadb", "select": ["unused-index", "insert-heavy-indexes"]})
+    found = {(f.code, f.table, f.index): f for f in Linter(config).check_schema(schema).findings}
+    assert {k for k in found if k[1] == "app.orders"} == {
+        ("SC107", "app.orders", "k_heavy"),
+        ("SC107", "app.orders", "x"),
+        ("SC107", "app.orders", "y"),
+        ("SC102", "app.orders", "y"),
+    }
+    backing = found[("SC107", "app.orders", "k_heavy")]
+    assert backing.severity == Severity.INFO and "backs foreign key orders_heavy" in backing.message
+    assert backing.suggestion is None
+    assert found[("SC107", "app.orders", "x")].severity == Severity.WARNING
+    assert found[("SC102", "app.orders", "y")].message.endswith("; never used since counters started: x, y")
+    assert not [k for k in found if k[1] == "app.idle"]
+
+
 def test_snapshot_file_errors(tmp_path, capsys):
     missing = tmp_path / "missing.json"
     with pytest.raises(SnapshotError, match=f"^{re.escape(str(missing))}: no such snapshot file$"):

@@ -312,6 +312,13 @@ class Schema:
         """The foreign keys of other tables that reference table `key`."""
         return [fk for r in self.referencing(key) for fk in self.tables[r].foreign_keys if fk.references == key]
 
+    def foreign_keys_to_table(self, table: Table) -> list[ForeignKey]:
+        """`foreign_keys_to` for a table of this schema, whatever key it is filed under."""
+        for key in (table.qualified_name, table.name):
+            if self.tables.get(key) is table:
+                return self.foreign_keys_to(key)
+        return []
+
     def sequence_owner(self, name: str) -> Table | None:
         """The table whose serial or identity column owns the sequence of that name, if any."""
         key = self._fresh().sequence_owner.get(name)
