@@ -654,3 +654,14 @@ def test_every_row_names_its_page():
                 assert row.source.startswith("https://"), (server, key)
                 assert row.lock in MYSQL_LOCKS and row.algorithm in (*ALGORITHMS, None), (server, key)
             assert [s for s, _ in versions] == sorted(s for s, _ in versions), (server, key)
+
+
+def test_inline_references_is_a_foreign_key_on_mariadb_10_5_only():
+    parent = ["CREATE TABLE p (id INT PRIMARY KEY)", *BASE_SQL[:1]]
+    clause = "ADD COLUMN pid INT REFERENCES p (id)"
+    impact = _one("mariadb", (10, 11), clause, table=parent)
+    assert (impact.algorithm, impact.locks[0].mode) == ("COPY", "SHARED")
+    impact = _one("mariadb", (10, 4), clause, table=parent)
+    assert impact.algorithm == "INSTANT" and "ignores an inline REFERENCES" in impact.note
+    impact = _one("mysql", (8, 4), clause, table=parent)  # MySQL's documentation: parsed and ignored
+    assert impact.algorithm == "INSTANT" and "MySQL 8 parses and ignores" in impact.note
