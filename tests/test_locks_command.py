@@ -180,15 +180,19 @@ def test_verify_reports_what_it_cannot_run_as_not_run(capsys, tmp_path, pg_serve
 
     (tmp_path / "my.sql").write_text(
         "CREATE USER schemacite_verify_user;\nSET GLOBAL max_connections = 7;\nALTER TABLE t ADD COLUMN c int;\n"
+        "SELECT count(*) FROM mysql.user;\n"  # another database: not run
+        # information_schema cannot be written: a migration's test of what exists runs
+        "SET @has_c = (SELECT count(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE());\n"
     )
     args = ["locks", "--dialect", "mariadb", "--history", tmp_path / "h.sql", "--verify", mariadb_server.dsn("")]
     code, out, err = run(capsys, *args, "--format", "json", tmp_path / "my.sql")
-    user, setting, alter = (r["verified"] for r in json.loads(out))
+    user, setting, alter, other, probe = (r["verified"] for r in json.loads(out))
     assert code == 0, err
     assert "belong to the whole server" in user["not_run"] and "belong to the whole server" in setting["not_run"]
-    assert alter["agrees"] is True
+    assert other["not_run"] == "it names database mysql, outside the scratch database"
+    assert alter["agrees"] is True and probe["agrees"] is True
     code, out, err = run(capsys, *args, tmp_path / "my.sql")
-    assert code == 0 and "verified: 1 of 1 statements agree with the server; 2 not run" in out
+    assert code == 0 and "verified: 2 of 2 statements agree with the server; 3 not run" in out
     conn = mariadb_server.connect()
     cur = conn.cursor()
     cur.execute("SELECT count(*) FROM mysql.user WHERE user = 'schemacite_verify_user'")
