@@ -164,14 +164,16 @@ def test_verify_reports_what_it_cannot_run_as_not_run(capsys, tmp_path, pg_serve
     (tmp_path / "h.sql").write_text("CREATE TABLE t (id int PRIMARY KEY, v int);\n")
     (tmp_path / "pg.sql").write_text(
         "CREATE ROLE schemacite_verify_role;\nALTER TABLE missing ADD COLUMN c int;\nCREATE INDEX t_v ON t (v);\n"
+        "DROP INDEX IF EXISTS never_made;\n"  # a no-op: no lock, as predicted for what exists
     )
     pg = ["--dialect", "postgres", "--verify", pg_server.dsn("verify_not_run")]
     code, out, err = run(capsys, "locks", *pg, "--history", tmp_path / "h.sql", "--format", "json", tmp_path / "pg.sql")
-    role, missing, index = (r["verified"] for r in json.loads(out))
+    role, missing, index, no_op = (r["verified"] for r in json.loads(out))
     assert code == 0, err
     assert role["agrees"] is None and "belong to the whole server" in role["not_run"]
     assert missing["agrees"] is None and missing["not_run"].startswith("the server refused it: ")
     assert index["agrees"] is True and index["not_run"] is None
+    assert no_op["agrees"] is True and no_op["measured"]["locks"] == {}
     with pg_server.connect() as conn:
         assert conn.execute("SELECT count(*) FROM pg_roles WHERE rolname = 'schemacite_verify_role'").fetchone()[0] == 0
     (tmp_path / "pg.sql").write_text("CREATE ROLE schemacite_verify_role;\n")  # checking nothing is no pass

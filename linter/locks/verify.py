@@ -168,7 +168,7 @@ def _postgres(admin: Any, target, script: list) -> list[str]:
                             lambda setup=setup: _ScratchDatabase(admin, connect, setup), stmt.sql, version
                         )
                     row.measured = measured
-                    row.disagreements = compare(row.impacts, measured)
+                    row.disagreements = compare(row.impacts, measured, stmt.if_exists)
                 except psycopg.Error as e:
                     _refused(row, getattr(e, "sqlstate", None), target.scrub(_first_line(e)))
                 except Exception as e:

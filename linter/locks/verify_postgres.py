@@ -441,13 +441,15 @@ def measure_observed(fresh: Callable[[], Any], sql: str, version: int, timeout: 
 # --------------------------------------------------------------------------- comparison
 
 
-def compare(predicted: Iterable[Any], measured: Measured) -> list[str]:
+def compare(predicted: Iterable[Any], measured: Measured, if_exists: bool = False) -> list[str]:
     """Differences between predicted `LockImpact`s and a measurement; empty when they agree.
 
     Compared: the strongest mode per relation on every table, partition, view
     and materialized view that existed before the statement, plus any other
     relation (an index) the prediction names; and whether a table got new
-    storage (a rewrite, or the empty file TRUNCATE swaps in).
+    storage (a rewrite, or the empty file TRUNCATE swaps in). With `if_exists`
+    (`DROP ... IF EXISTS`), a predicted relation the setup lacks is no difference:
+    the statement is a no-op that locks nothing, as predicted for what exists.
     """
     from schemacite.locks import postgres_table
 
@@ -461,7 +463,8 @@ def compare(predicted: Iterable[Any], measured: Measured) -> list[str]:
     relations = set(want) | {r for r in got if measured.relkinds.get(r) in TABLE_KINDS}
     for rel in sorted(relations):
         if rel not in measured.relkinds:
-            out.append(f"{rel}: predicted {want[rel]}, but no such relation in the setup")
+            if not if_exists:
+                out.append(f"{rel}: predicted {want[rel]}, but no such relation in the setup")
         elif want.get(rel) != got.get(rel):
             out.append(f"{rel}: predicted {want.get(rel) or 'no lock'}, measured {got.get(rel) or 'no lock'}")
     new_storage = any(any(row.new_storage for row in postgres_table.rows_for(i.operation)) for i in impacts)
