@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from schemacite.locks.modes import ALGORITHMS, BLOCKS_ORDER, MYSQL_LOCKS, rank, worst  # noqa: F401
 
 # statement kinds that take no lock on a table that exists before the change
-NO_LOCK_KINDS = frozenset({"other", "set", "begin", "commit", "create_view", "drop_view", "drop_sequence"})
+NO_LOCK_KINDS = frozenset({"other", "set", "begin", "commit"})
 
 
 @dataclass(frozen=True)

@@ -138,6 +138,14 @@ ROWS: dict[str, tuple[Row, ...]] = {
             "and identity columns force a rewrite)",
         ),
     ),
+    "alter_table.add_column.exists": (
+        Row(
+            AE,
+            note="the column exists: IF NOT EXISTS skips it (no default, constraint or index is added), but "
+            "the table is locked first, until the transaction ends; its partitions are not locked",
+            source=f"{_ALTER} (ADD COLUMN IF NOT EXISTS); {_MEASURED}",
+        ),
+    ),
     "alter_table.add_column.virtual": (
         Row(
             AE,
@@ -711,6 +719,22 @@ ROWS: dict[str, tuple[Row, ...]] = {
             f"{_MEASURED}",
         ),
     ),
+    "create_table.exists": (
+        Row(
+            None,
+            note="the table exists: IF NOT EXISTS skips the statement, and no table it references is locked",
+            source=f"CREATE TABLE reference page (IF NOT EXISTS); {_MEASURED}",
+        ),
+    ),
+    "create_table_as.exists": (
+        Row(
+            None,
+            others=(Other("sources", ACCESS_SHARE),),
+            note="the table exists: IF NOT EXISTS skips the statement after its query is analysed (the "
+            "tables it reads are locked ACCESS SHARE), and the query is not run",
+            source=f"CREATE TABLE AS reference page (IF NOT EXISTS); {_MEASURED}",
+        ),
+    ),
     "create_table_like": (
         Row(
             None,
@@ -752,6 +776,14 @@ ROWS: dict[str, tuple[Row, ...]] = {
             alternative="CREATE INDEX CONCURRENTLY (on a partitioned table: CREATE INDEX ON ONLY the parent, "
             "CONCURRENTLY on each partition, then ALTER INDEX ... ATTACH PARTITION)",
             source=f"CREATE INDEX reference page (a normal build locks out writes, not reads); {_LOCKING} (SHARE)",
+        ),
+    ),
+    "create_index.exists": (
+        Row(
+            SHARE,
+            note="an index of that name exists: IF NOT EXISTS builds nothing, but the table is locked SHARE "
+            "first, until the transaction ends",
+            source=f"CREATE INDEX reference page (IF NOT EXISTS); {_MEASURED}",
         ),
     ),
     "create_index.concurrently": (
@@ -993,6 +1025,16 @@ ROWS: dict[str, tuple[Row, ...]] = {
         Row(
             SUE,
             source=f"CREATE STATISTICS reference page; {_LOCKING} (SHARE UPDATE EXCLUSIVE)",
+        ),
+    ),
+    "grant": (
+        Row(None, until=17, source=f"GRANT reference page; {_MEASURED} (no lock on the relation)"),
+        Row(
+            ACCESS_SHARE,
+            since=18,
+            note="GRANT and REVOKE on a table, view or sequence lock it ACCESS SHARE from PostgreSQL 18: "
+            "they wait behind an ACCESS EXCLUSIVE lock, and block only ACCESS EXCLUSIVE",
+            source=f"GRANT and REVOKE reference pages; {_MEASURED} (ACCESS SHARE from 18, none before)",
         ),
     ),
     "comment": (

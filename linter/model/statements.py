@@ -354,6 +354,13 @@ class OptimizeTable(_Tables):
 
 
 @dataclass
+class Grant(_Tables):
+    """GRANT / REVOKE of privileges on tables, views or sequences named one by one."""
+
+    kind: ClassVar[str] = "grant"
+
+
+@dataclass
 class LockTable(_Tables):
     """LOCK TABLE: PostgreSQL `mode` as written (ACCESS EXCLUSIVE ...); MySQL READ or WRITE per table."""
 

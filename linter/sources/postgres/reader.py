@@ -62,6 +62,7 @@ from schemacite.model.statements import (
     DropTable,
     DropTrigger,
     DropView,
+    Grant,
     IndexAction,
     Inherit,
     Insert,
@@ -1125,6 +1126,12 @@ def _set(f: Node, src: Source) -> Op:
     return SetVariable(variable=name, value=", ".join(values), local=bool(f.get("is_local")))
 
 
+def _grant(f: Node, src: Source) -> Op:
+    if f.get("targtype") != "ACL_TARGET_OBJECT" or f.get("objtype") not in ("OBJECT_TABLE", "OBJECT_SEQUENCE"):
+        return Other(what="GRANT" if f.get("is_grant") else "REVOKE")
+    return Grant(tables=tuple(_rel(o["RangeVar"]) for o in f.get("objects") or [] if "RangeVar" in o))
+
+
 def _trigger(f: Node, src: Source) -> Op:
     return CreateTrigger(on=_rel(f.get("relation")), name=(f.get("trigname") or "").lower())
 
@@ -1313,6 +1320,7 @@ _BUILDERS: dict[str, Callable[[Node, Source], Op]] = {
     "LockStmt": _lock,
     "TransactionStmt": _transaction,
     "VariableSetStmt": _set,
+    "GrantStmt": _grant,
     "CreateTrigStmt": _trigger,
     "RuleStmt": _rule,
     "CreatePolicyStmt": _policy,
