@@ -45,6 +45,7 @@ def run_locks(args, config: Config, cache=None) -> int:
         cache=cache,
         framework=config.framework,
         stdin=inputs.stdin,
+        search_path=config.search_path,
     )
     if args.verify:
         from schemacite.locks.verify import VerifyError, verify_rows

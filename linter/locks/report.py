@@ -13,6 +13,7 @@ from typing import Any
 from schemacite.locks import NO_LOCK_KINDS, LockImpact, existing_locks, impacts_for, worst, worst_algorithm
 from schemacite.model.statements import Statement
 from schemacite.sources.replay import Replay
+from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
 
 NO_LOCK = "takes no lock on existing tables"
 
@@ -45,10 +46,11 @@ def analyse(
     cache=None,
     framework: str | None = None,
     stdin: tuple[str, bytes] | None = None,
+    search_path: str = DEFAULT_SEARCH_PATH,
 ) -> tuple[list[Row], list, list]:
     """(rows, errors, script): a row per reported statement (those that lock nothing say so), and,
     for --verify, every statement the run applies in order, each with its row if it can lock."""
-    run = Replay(dialect, paths, history, cache=cache, framework=framework, stdin=stdin)
+    run = Replay(dialect, paths, history, cache=cache, framework=framework, stdin=stdin, search_path=search_path)
     rows: list[Row] = []
     script: list[tuple[Statement, Row | None]] = []
     for step in run:

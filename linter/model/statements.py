@@ -217,6 +217,7 @@ class SetVariable(Op):
     variable: str = ""
     value: str = ""
     local: bool = False
+    reset: bool = False  # SET ... TO DEFAULT, RESET: back to the server's setting
 
 
 @dataclass
@@ -724,6 +725,7 @@ class Statement:
     foreign_key_checks: bool = True  # MySQL: off after SET foreign_key_checks = 0
     transaction: int | None = None  # the transaction it runs in (shared ids: one transaction); None: alone
     time_zone: str | None = None  # PostgreSQL: the TimeZone an earlier SET in the file chose ("" = default)
+    unqualified: frozenset[str] = frozenset()  # PostgreSQL: keys of relations named without a schema
 
     @property
     def kind(self) -> str:

@@ -297,20 +297,21 @@ def _batches(ends: list[int], length: int) -> Iterator[tuple[int, int]]:
 def _postgres_statement(
     tree, parsed_sql: str, base: int, shown_sql: str, path: str, lines: Lines, offset: int, errors: list[ParseError]
 ) -> Statement | None:
-    from schemacite.sources.postgres.reader import Source, build
+    from schemacite.sources.postgres.reader import Source, read_op
 
     location = Location(path, lines.line(offset), lines.column(offset), next(_SEQ))
     try:
-        op = build(tree, Source(parsed_sql, base))
+        op, unqualified = read_op(tree, Source(parsed_sql, base))
     except Exception as e:  # a reader bug must not stop the other statements and files
         errors.append(ParseError(path, location.line, f"internal error reading this statement: {e!r}"))
         return None
-    return Statement(shown_sql, location, "postgres", op, end_line=lines.line(offset + len(shown_sql) - 1))
+    end_line = lines.line(offset + len(shown_sql) - 1)
+    return Statement(shown_sql, location, "postgres", op, end_line=end_line, unqualified=unqualified)
 
 
 def _embedded_postgres(stmt: Statement, path: str, errors: list[ParseError]) -> list[Statement]:
     """DDL inside a DO block, read as statements of their own."""
-    from schemacite.sources.postgres.reader import Source, SyntaxProblem, build, parse
+    from schemacite.sources.postgres.reader import Source, SyntaxProblem, parse, read_op
 
     if stmt.op.kind != "other" or getattr(stmt.op, "what", "") != "DO":
         return []
@@ -322,7 +323,7 @@ def _embedded_postgres(stmt: Statement, path: str, errors: list[ParseError]) -> 
             continue  # DDL assembled at run time, or not DDL after all
         for s, e, tree in parsed:
             try:
-                op = build(tree, Source(text[s:e], 0))
+                op, unqualified = read_op(tree, Source(text[s:e], 0))
             except Exception:
                 continue
             out.append(
@@ -333,6 +334,7 @@ def _embedded_postgres(stmt: Statement, path: str, errors: list[ParseError]) -> 
                     op,
                     end_line=line + text.count("\n"),
                     embedded=True,
+                    unqualified=unqualified,
                 )
             )
     return out

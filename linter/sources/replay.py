@@ -50,6 +50,9 @@ from schemacite.model.statements import (
 )
 from schemacite.sources.files import escapes, expand, repository_root
 from schemacite.sources.frameworks.base import Unit
+from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
+from schemacite.sources.search_path import parse as parse_search_path
+from schemacite.sources.search_path import resolve as resolve_names
 
 # what bounds the wait for a table's lock: PostgreSQL's lock_timeout, MySQL's and MariaDB's
 # lock_wait_timeout for metadata locks (innodb_lock_wait_timeout bounds row locks only)
@@ -542,6 +545,17 @@ class Session:
     foreign_key_checks: bool = True
     time_zone: str | None = None
     run: int | None = None  # the transaction a `run` unit joins: shared by the change's files
+    default_path: tuple[str, ...] = ("public",)  # the search_path setting the deploy starts with
+    session_path: tuple[str, ...] | None = None  # after SET search_path (None: the default)
+    local_path: tuple[int | None, tuple[str, ...]] | None = None  # SET LOCAL: (its transaction, the path)
+
+    @property
+    def search_path(self) -> tuple[str, ...]:
+        """The schemas an unqualified name is looked up in here (SET LOCAL lasts until its
+        transaction ends, SET until the session does)."""
+        if self.local_path is not None and self.local_path[0] == self.transaction:
+            return self.local_path[1]
+        return self.default_path if self.session_path is None else self.session_path
 
     @property
     def in_transaction(self) -> bool:
@@ -599,9 +613,20 @@ class Session:
                 self.foreign_key_checks = stmt.op.value.upper() not in ("0", "OFF", "FALSE")
             elif var == "timezone":
                 self.time_zone = stmt.op.value
+            elif var == "search_path" and self.dialect == "postgres":
+                self._set_path(stmt.op)
         stmt.foreign_key_checks = self.foreign_key_checks
         stmt.time_zone = self.time_zone
         stmt.transaction = self.transaction
+
+    def _set_path(self, op: SetVariable) -> None:
+        path = None if op.reset else parse_search_path(op.value)
+        if op.local:  # outside a transaction SET LOCAL does nothing (the server warns)
+            self.local_path = (
+                (self.transaction, self.default_path if path is None else path) if self.in_transaction else None
+            )
+        else:
+            self.session_path, self.local_path = path, None
 
 
 @dataclass
@@ -638,10 +663,12 @@ class Replay:
         cache=None,
         framework: str | None = None,
         stdin: tuple[str, bytes] | None = None,
+        search_path: str = DEFAULT_SEARCH_PATH,
     ):
         from schemacite.sources.frameworks import FRAMEWORKS, detect
 
         self.dialect = dialect
+        self.search_path = parse_search_path(search_path)
         self.cache = cache
         self.stdin = stdin
         self.reported, self.errors = expand(paths, stdin_name=stdin[0] if stdin else None)
@@ -692,7 +719,7 @@ class Replay:
             if reported and parsed.statements:
                 self._not_linted(path)
             return  # a down or revert script: read for its syntax only
-        session = Session(self.dialect, self._ids)
+        session = Session(self.dialect, self._ids, default_path=self.search_path)
         if reported:
             self._run_transaction = self._run_transaction or next(self._ids)
             session.run = self._run_transaction
@@ -715,6 +742,8 @@ class Replay:
                 self.units += 1
                 self._start_unit()
                 session.open_unit(unit, members[id(unit)])
+            if self.dialect == "postgres":
+                stmt = resolve_names(stmt, session.search_path, self.schema)
             session.see(stmt)
             yield Step(stmt, self.schema, own, session.in_transaction, session.lock_timeout, unit, session.why)
             apply(self.schema, stmt, new=own)

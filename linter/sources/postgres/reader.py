@@ -18,6 +18,7 @@ import itertools
 import json
 import re
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 from pglast import parser as pg
@@ -83,6 +84,7 @@ from schemacite.model.statements import (
     Update,
     Vacuum,
 )
+from schemacite.sources.names import relation_key
 from schemacite.sources.postgres.types import SERIAL_TYPES
 
 Node = dict[str, Any]
@@ -315,12 +317,29 @@ def _strings(nodes: list[Node] | None) -> list[str]:
     return [n["String"]["sval"] for n in nodes or [] if "String" in n]
 
 
+# the relation names the statement being built leaves unqualified: the search path in force where
+# it runs decides their schema (replay resolves them)
+_UNQUALIFIED: ContextVar[set[str] | None] = ContextVar("unqualified", default=None)
+
+
 def key_of(schema: str | None, name: str) -> str:
-    """The model's key for a relation (lower-cased; the public schema left out)."""
-    name = name.lower()
-    if schema and schema.lower() not in ("public", "pg_temp"):
-        return f"{schema.lower()}.{name}"
-    return name
+    """The model's key for a relation (see names.relation_key)."""
+    key = relation_key(schema, name)
+    seen = _UNQUALIFIED.get()
+    if not schema and seen is not None:
+        seen.add(key)
+    return key
+
+
+def read_op(tree: Node, src: Source) -> tuple[Op, frozenset[str]]:
+    """The typed Op of one statement's parse tree, and the keys of the relations it names
+    without a schema."""
+    seen: set[str] = set()
+    token = _UNQUALIFIED.set(seen)
+    try:
+        return build(tree, src), frozenset(seen)
+    finally:
+        _UNQUALIFIED.reset(token)
 
 
 def _rel(rv: Node | None) -> str:
@@ -1123,7 +1142,8 @@ def _set(f: Node, src: Source) -> Op:
             values.append(c["fval"].get("fval", ""))
     if not name:
         return Other(what="SET")
-    return SetVariable(variable=name, value=", ".join(values), local=bool(f.get("is_local")))
+    reset = f.get("kind") in ("VAR_SET_DEFAULT", "VAR_RESET")
+    return SetVariable(variable=name, value=", ".join(values), local=bool(f.get("is_local")), reset=reset)
 
 
 def _grant(f: Node, src: Source) -> Op:
@@ -1268,6 +1288,9 @@ def _select(f: Node, src: Source) -> Op:
         return CreateTableAs(model=Table(name=_rel(rv)), reads=reads({k: v for k, v in f.items() if k != "intoClause"}))
     if f.get("valuesLists") and not f.get("fromClause"):
         return Other(what="VALUES")
+    setting = _set_config(f)
+    if setting is not None:
+        return setting
     read = tuple(r for r in reads(f) if r not in _ctes(f))
     if not read:
         return Other(what="SELECT")  # computes values, reads no table (SELECT 1, setval(...), a function call)
@@ -1280,6 +1303,23 @@ def _select(f: Node, src: Source) -> Op:
     return Select(
         reads=read, every_row=f.get("whereClause") is None, row_lock=row_lock, locked=tuple(dict.fromkeys(locked))
     )
+
+
+def _set_config(f: Node) -> SetVariable | None:
+    """`SELECT set_config('search_path', 'app', false)` (pg_dump's preamble) as the SET it is."""
+    targets = f.get("targetList") or []
+    if f.get("fromClause") or len(targets) != 1:
+        return None
+    call = targets[0].get("ResTarget", {}).get("val", {}).get("FuncCall")
+    if not call or _strings(call.get("funcname"))[-1:] != ["set_config"]:
+        return None
+    args = [a.get("A_Const", {}) for a in call.get("args") or []]
+    if len(args) != 3 or not all("sval" in a for a in args[:2]):
+        return None
+    local = args[2].get("boolval", {}).get("boolval", False) if "boolval" in args[2] else None
+    if local is None:
+        return None
+    return SetVariable(variable=args[0]["sval"]["sval"].lower(), value=args[1]["sval"]["sval"], local=local)
 
 
 def _comment(f: Node, src: Source) -> Op:
