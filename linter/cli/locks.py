@@ -82,7 +82,7 @@ def _print_table(rows: list[Row], config: Config, color: bool) -> None:
     console = Console(highlight=False, no_color=not color, width=width)
     mysql = config.dialect != "postgres"
     verified = any(r.checked for r in rows)
-    style = {"nothing": "green", "writes": "yellow", "reads+writes": "bold red"}
+    style = {"nothing": "green", "writes": "yellow", "reads+writes": "bold red", "unknown": "magenta"}
     title = f"What each statement locks on {config.target}"
     cells = [_cells(r, mysql, verified) for r in rows]
     if console.width < STACK_BELOW:

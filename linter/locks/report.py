@@ -29,8 +29,15 @@ class Row:
     existing: int = 0  # locks on relations that exist before the change
 
     @property
+    def unknown(self) -> str | None:
+        return next((i.unknown for i in self.impacts if i.unknown), None)
+
+    @property
     def summary(self) -> str | None:
-        """NO_LOCK for a statement that locks nothing anybody else uses (yet)."""
+        """NO_LOCK for a statement that locks nothing anybody else uses (yet); why it is not known
+        for one that runs SQL the reader cannot see."""
+        if self.unknown:
+            return f"unknown: {self.unknown}"
         return None if self.existing else NO_LOCK
 
     @property
@@ -57,13 +64,22 @@ def analyse(
         stmt = step.statement
         embedded = stmt.embedded
         row = None
-        if step.reported and not embedded:
+        if step.reported:
             impacts = [] if stmt.kind in NO_LOCK_KINDS else impacts_for(stmt, step.schema, target)
             existing = [lk for i in impacts for lk in existing_locks(i, step.schema, stmt)]
-            row = Row(stmt, impacts, worst(lk.blocks for lk in existing), existing=len(existing))
-            rows.append(row)
+            parent = rows[-1] if embedded and rows else None
+            if parent is not None and getattr(parent.statement.op, "what", "") == "DO":
+                # DDL a DO block runs is locked by the block: its row says so
+                parent.impacts += impacts
+                parent.existing += len(existing)
+                parent.blocks = worst([parent.blocks, *(lk.blocks for lk in existing)])
+            elif not embedded:
+                blocks = "unknown" if any(i.unknown for i in impacts) else worst(lk.blocks for lk in existing)
+                row = Row(stmt, impacts, blocks, existing=len(existing))
+                rows.append(row)
         if stmt.kind not in ("begin", "commit") and not embedded:
-            script.append((stmt, row if stmt.kind not in NO_LOCK_KINDS else None))
+            measurable = stmt.kind not in NO_LOCK_KINDS and stmt.kind != "runs_unseen"
+            script.append((stmt, row if measurable else None))
     return rows, run.errors, script
 
 

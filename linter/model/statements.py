@@ -201,6 +201,15 @@ class Other(Op):
 
 
 @dataclass
+class RunsUnseen(Other):
+    """A statement that runs SQL the reader cannot see: a CALL of a procedure whose body it has not
+    read, a DO block whose EXECUTE builds its SQL at run time, MySQL EXECUTE of a statement prepared
+    from a string it cannot see. What it locks and what it changes are unknown."""
+
+    kind: ClassVar[str] = "runs_unseen"
+
+
+@dataclass
 class Begin(Op):
     kind: ClassVar[str] = "begin"
 

@@ -43,6 +43,7 @@ from schemacite.model.statements import (
     PartitionBy,
     Rename,
     RenameTable,
+    RunsUnseen,
     SetDefault,
     SetVariable,
     Statement,
@@ -219,6 +220,13 @@ def _drop_sequence(schema: Schema, stmt: Statement, new: bool) -> None:
     for name in stmt.op.relations():
         schema.sequences.discard(name)
         schema.fresh.discard(name)
+
+
+def _runs_unseen(schema: Schema, stmt: Statement, new: bool) -> None:
+    """SQL the reader cannot see may have changed any table: none is known in full any more (a
+    key the model holds may have been dropped, one it lacks added)."""
+    for table in schema.tables.values():
+        table.complete = False
 
 
 def _drop_view(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -519,6 +527,7 @@ _STATEMENTS = {
     CreateMatview: _create_view,
     CreateSequence: _create_sequence,
     DropSequence: _drop_sequence,
+    RunsUnseen: _runs_unseen,
 }
 
 

@@ -77,6 +77,7 @@ from schemacite.model.statements import (
     RefreshMatview,
     Reindex,
     Rename,
+    RunsUnseen,
     Select,
     SetDefault,
     SetVariable,
@@ -1146,6 +1147,32 @@ def _set(f: Node, src: Source) -> Op:
     return SetVariable(variable=name, value=", ".join(values), local=bool(f.get("is_local")), reset=reset)
 
 
+def _call(f: Node, src: Source) -> Op:
+    name = ".".join(_strings(f.get("funccall", {}).get("funcname")))
+    return RunsUnseen(what=f"CALL {name}")
+
+
+# an EXECUTE whose SQL is one string literal, read as it stands (embedded_ddl); any other builds
+# its SQL at run time (format(), ||, a variable)
+_EXECUTE = re.compile(r"\bEXECUTE\b(?!\s+(?:FUNCTION|PROCEDURE|ON)\b)", re.I)
+_LITERAL_EXECUTE = re.compile(r"\bEXECUTE\s+'(?:[^']|'')*'\s*(?:;|$|USING\b|INTO\b)", re.I)
+
+
+def _do(f: Node, src: Source) -> Op:
+    body = next(
+        (
+            a["DefElem"]["arg"].get("String", {}).get("sval", "")
+            for a in f.get("args") or []
+            if a.get("DefElem", {}).get("defname") == "as"
+        ),
+        "",
+    )
+    executes = len(_EXECUTE.findall(body))
+    if executes > len(_LITERAL_EXECUTE.findall(body)) or re.search(r"\bCALL\s", body, re.I):
+        return RunsUnseen(what="DO block")
+    return Other(what="DO")
+
+
 def _grant(f: Node, src: Source) -> Op:
     if f.get("targtype") != "ACL_TARGET_OBJECT" or f.get("objtype") not in ("OBJECT_TABLE", "OBJECT_SEQUENCE"):
         return Other(what="GRANT" if f.get("is_grant") else "REVOKE")
@@ -1361,6 +1388,8 @@ _BUILDERS: dict[str, Callable[[Node, Source], Op]] = {
     "TransactionStmt": _transaction,
     "VariableSetStmt": _set,
     "GrantStmt": _grant,
+    "CallStmt": _call,
+    "DoStmt": _do,
     "CreateTrigStmt": _trigger,
     "RuleStmt": _rule,
     "CreatePolicyStmt": _policy,
