@@ -205,6 +205,12 @@ CASES = [
     alter("add_fulltext_second", "fulltext", "ADD FULLTEXT KEY fc (c)"),
     alter("add_spatial", "geo", "ADD SPATIAL KEY sg (g)"),
     Case("create_index", "base", "CREATE INDEX ia ON t (a)"),
+    # MariaDB skips ADD ... IF NOT EXISTS of what exists
+    alter("add_column_if_not_exists_existing", "base", "ADD COLUMN IF NOT EXISTS b VARCHAR(10) FIRST"),
+    alter("add_index_if_not_exists_existing", "base", "ADD INDEX IF NOT EXISTS ib (a)"),
+    alter("add_fulltext_if_not_exists_existing", "fulltext", "ADD FULLTEXT INDEX IF NOT EXISTS fb (c)"),
+    alter("add_columns_one_existing", "base", "ADD COLUMN IF NOT EXISTS a INT, ADD COLUMN IF NOT EXISTS z INT"),
+    Case("create_index_if_not_exists_existing", "base", "CREATE INDEX IF NOT EXISTS ib ON t (a)"),
     Case("create_unique_index", "base", "CREATE UNIQUE INDEX ua ON t (a)"),
     Case("create_fulltext_index", "base", "CREATE FULLTEXT INDEX fb ON t (b)"),
     Case("create_spatial_index", "geo", "CREATE SPATIAL INDEX sg ON t (g)"),

@@ -77,6 +77,7 @@ class AddKey(Action):
 
     index: Index = field(default_factory=lambda: Index(None, ()))
     using_index: str | None = None
+    if_not_exists: bool = False  # MariaDB ADD INDEX IF NOT EXISTS
 
 
 @dataclass

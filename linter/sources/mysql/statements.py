@@ -195,7 +195,7 @@ def _clauses(text: str) -> dict[str, str]:
 
 @handles(
     rf"CREATE\s+(?P<unique>UNIQUE\s+)?(?P<kind>FULLTEXT\s+|SPATIAL\s+)?INDEX\s+"
-    rf"(?P<name>{QNAME}\s+)?(?:USING\s+\w+\s+)?ON\s+(?P<table>{QNAME})"
+    rf"(?P<ine>IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME}\s+)?(?:USING\s+\w+\s+)?ON\s+(?P<table>{QNAME})"
 )
 def _create_index(m: re.Match, sql: str, dialect: str) -> Op:
     rest = sql[m.end() :]
@@ -219,7 +219,11 @@ def _create_index(m: re.Match, sql: str, dialect: str) -> Op:
     )
     clauses = _clauses(rest[close_at + 1 :])
     return CreateIndex(
-        on=_key(m.group("table"), dialect), index=index, algorithm=clauses.get("algorithm"), lock=clauses.get("lock")
+        on=_key(m.group("table"), dialect),
+        index=index,
+        algorithm=clauses.get("algorithm"),
+        lock=clauses.get("lock"),
+        if_not_exists=bool(m.group("ine")),
     )
 
 
