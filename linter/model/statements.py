@@ -199,6 +199,15 @@ class Other(Op):
     `what` names it for messages (`CREATE FUNCTION`)."""
 
     what: str = ""
+    calls: tuple[str, ...] = ()  # PostgreSQL SELECT of values: the functions it calls
+
+
+@dataclass
+class CreateRoutine(Other):
+    """CREATE FUNCTION / PROCEDURE; `runs_sql`: its body changes tables or runs SQL it builds."""
+
+    name: str = ""
+    runs_sql: bool = False
 
 
 @dataclass

@@ -27,6 +27,7 @@ from schemacite.model.statements import (
     CreateIndex,
     CreateMatview,
     CreatePartition,
+    CreateRoutine,
     CreateSequence,
     CreateTable,
     CreateTableAs,
@@ -38,6 +39,7 @@ from schemacite.model.statements import (
     DropView,
     IndexAction,
     Option,
+    Other,
     ParseError,
     PartitionAction,
     PartitionBy,
@@ -220,6 +222,22 @@ def _drop_sequence(schema: Schema, stmt: Statement, new: bool) -> None:
     for name in stmt.op.relations():
         schema.sequences.discard(name)
         schema.fresh.discard(name)
+
+
+def _create_routine(schema: Schema, stmt: Statement, new: bool) -> None:
+    op = stmt.op
+    assert isinstance(op, CreateRoutine)
+    (schema.routines.add if op.runs_sql else schema.routines.discard)(op.name)
+
+
+def unseen_calls(stmt: Statement, schema: Schema) -> Statement:
+    """A SELECT calling a function whose body changes tables (or runs SQL it builds) runs SQL the
+    statement does not show."""
+    op = stmt.op
+    if type(op) is not Other or not schema.routines:
+        return stmt
+    called = next((c for c in op.calls if c in schema.routines), None)
+    return replace(stmt, op=RunsUnseen(what=f"{called}()")) if called else stmt
 
 
 def _runs_unseen(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -528,6 +546,7 @@ _STATEMENTS = {
     CreateSequence: _create_sequence,
     DropSequence: _drop_sequence,
     RunsUnseen: _runs_unseen,
+    CreateRoutine: _create_routine,
 }
 
 
@@ -752,7 +771,7 @@ class Replay:
                 self._start_unit()
                 session.open_unit(unit, members[id(unit)])
             if self.dialect == "postgres":
-                stmt = resolve_names(stmt, session.search_path, self.schema)
+                stmt = unseen_calls(resolve_names(stmt, session.search_path, self.schema), self.schema)
             session.see(stmt)
             yield Step(stmt, self.schema, own, session.in_transaction, session.lock_timeout, unit, session.why)
             apply(self.schema, stmt, new=own)

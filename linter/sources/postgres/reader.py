@@ -47,6 +47,7 @@ from schemacite.model.statements import (
     CreateMatview,
     CreatePartition,
     CreatePolicy,
+    CreateRoutine,
     CreateRule,
     CreateSequence,
     CreateStatistics,
@@ -1158,19 +1159,38 @@ _EXECUTE = re.compile(r"\bEXECUTE\b(?!\s+(?:FUNCTION|PROCEDURE|ON)\b)", re.I)
 _LITERAL_EXECUTE = re.compile(r"\bEXECUTE\s+'(?:[^']|'')*'\s*(?:;|$|USING\b|INTO\b)", re.I)
 
 
+# statements in a function body that change tables other sessions use
+_BODY_DDL = re.compile(
+    r"\b(?:(?:ALTER|DROP|TRUNCATE|REINDEX|CLUSTER|LOCK)\s+(?:TABLE|INDEX|VIEW|MATERIALIZED|SEQUENCE)|"
+    r"CREATE\s+(?:UNIQUE\s+)?INDEX)\b",
+    re.I,
+)
+
+
+def _builds_sql(body: str) -> bool:
+    """Whether a DO or function body runs SQL it builds at run time, or calls a procedure."""
+    dynamic = len(_EXECUTE.findall(body)) > len(_LITERAL_EXECUTE.findall(body))
+    return dynamic or re.search(r"\bCALL\s", body, re.I) is not None
+
+
+def _body(options: list[Node] | None) -> str:
+    for o in options or []:
+        d = o.get("DefElem", {})
+        if d.get("defname") == "as":
+            arg = d.get("arg", {})
+            return " ".join(_strings(arg["List"]["items"])) if "List" in arg else arg.get("String", {}).get("sval", "")
+    return ""
+
+
 def _do(f: Node, src: Source) -> Op:
-    body = next(
-        (
-            a["DefElem"]["arg"].get("String", {}).get("sval", "")
-            for a in f.get("args") or []
-            if a.get("DefElem", {}).get("defname") == "as"
-        ),
-        "",
-    )
-    executes = len(_EXECUTE.findall(body))
-    if executes > len(_LITERAL_EXECUTE.findall(body)) or re.search(r"\bCALL\s", body, re.I):
-        return RunsUnseen(what="DO block")
-    return Other(what="DO")
+    return RunsUnseen(what="DO block") if _builds_sql(_body(f.get("args"))) else Other(what="DO")
+
+
+def _function(f: Node, src: Source) -> Op:
+    body = _body(f.get("options"))
+    name = (_strings(f.get("funcname"))[-1:] or [""])[0].lower()
+    what = "CREATE PROCEDURE" if f.get("is_procedure") else "CREATE FUNCTION"
+    return CreateRoutine(what=what, name=name, runs_sql=_builds_sql(body) or bool(_BODY_DDL.search(body)))
 
 
 def _grant(f: Node, src: Source) -> Op:
@@ -1320,7 +1340,8 @@ def _select(f: Node, src: Source) -> Op:
         return setting
     read = tuple(r for r in reads(f) if r not in _ctes(f))
     if not read:
-        return Other(what="SELECT")  # computes values, reads no table (SELECT 1, setval(...), a function call)
+        # computes values, reads no table (SELECT 1, setval(...), a function call)
+        return Other(what="SELECT", calls=calls(f.get("targetList")))
     clauses = [c["LockingClause"] for c in f.get("lockingClause") or [] if "LockingClause" in c]
     row_lock = _ROW_LOCKS.get(clauses[0].get("strength", ""), "FOR UPDATE") if clauses else None
     locked: list[str] = []
@@ -1390,6 +1411,7 @@ _BUILDERS: dict[str, Callable[[Node, Source], Op]] = {
     "GrantStmt": _grant,
     "CallStmt": _call,
     "DoStmt": _do,
+    "CreateFunctionStmt": _function,
     "CreateTrigStmt": _trigger,
     "RuleStmt": _rule,
     "CreatePolicyStmt": _policy,
