@@ -16,7 +16,17 @@ import copy
 from dataclasses import fields, is_dataclass, replace
 
 from schemacite.model import Schema
-from schemacite.model.statements import Action, AlterIndex, AlterTable, AlterView, DropIndex, Op, Rename, Statement
+from schemacite.model.statements import (
+    Action,
+    AlterIndex,
+    AlterTable,
+    AlterView,
+    CreateTable,
+    DropIndex,
+    Op,
+    Rename,
+    Statement,
+)
 from schemacite.sources.names import relation_key, unquote
 
 DEFAULT = '"$user", public'
@@ -39,7 +49,8 @@ def resolve(stmt: Statement, path: tuple[str, ...], schema: Schema) -> Statement
     """`stmt` with its unqualified relation names resolved along `path` against `schema`."""
     if not stmt.unqualified or path == ("public",):
         return stmt
-    mapping = {name: _lookup(name, path, schema) for name in stmt.unqualified}
+    created = _created(stmt.op)
+    mapping = {name: _lookup(name, path, schema, name == created) for name in stmt.unqualified}
     mapping = {k: v for k, v in mapping.items() if k != v}
     if not mapping:
         return stmt
@@ -49,10 +60,19 @@ def resolve(stmt: Statement, path: tuple[str, ...], schema: Schema) -> Statement
     return replace(stmt, op=op)
 
 
-def _lookup(name: str, path: tuple[str, ...], schema: Schema) -> str:
+def _lookup(name: str, path: tuple[str, ...], schema: Schema, creating: bool) -> str:
     keys = [relation_key(s, name) for s in path]
-    found = next((k for k in keys if schema.knows(k)), None)
+    found = None if creating else next((k for k in keys if schema.knows(k)), None)
     return found or (keys[0] if keys else name)
+
+
+def _created(op: Op) -> str | None:
+    """The relation a CREATE makes: it goes to the path's first schema, whatever later ones hold."""
+    if isinstance(op, CreateTable):
+        return op.model.name
+    if op.kind in ("create_view", "create_matview", "create_sequence", "create_table_like"):
+        return getattr(op, "name", None)
+    return None
 
 
 def _rekey(obj: object, mapping: dict[str, str]) -> None:
