@@ -29,6 +29,7 @@ from schemacite.model.statements import (
     AddForeignKey,
     AddKey,
     CreateIndex,
+    CreateView,
     DropIndex,
     LockTable,
     Option,
@@ -89,7 +90,9 @@ def impacts(statement: Statement, schema: Schema, server: str, version: tuple[in
                 "(syntax error); use ALTER TABLE ... DROP INDEX"
             )
         return [impact]
-    if kind in ("optimize_table", "truncate", "drop_table", "rename_table"):
+    if isinstance(op, CreateView) and op.or_replace and schema is not None and op.name in schema.views:
+        kind = "replace_view"  # redefines a view queries use
+    if kind in ("optimize_table", "truncate", "drop_table", "rename_table", "drop_view", "replace_view"):
         key = f"statement.{kind}"
         row = _lookup_adjusted(server, key, version, table, [])
         impact = _impact(kind, key, row, relation, server, version, {})

@@ -286,11 +286,14 @@ def _rename_table(m: re.Match, sql: str, dialect: str) -> Op:
 
 
 @handles(
-    rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?:ALGORITHM\s*=\s*\w+\s+)?(?:DEFINER\s*=\s*\S+\s+)?(?:SQL\s+SECURITY\s+\w+\s+)?"
-    rf"VIEW\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME})"
+    rf"(?P<verb>CREATE\s+(?P<replace>OR\s+REPLACE\s+)?|ALTER\s+)(?:ALGORITHM\s*=\s*\w+\s+)?"
+    rf"(?:DEFINER\s*=\s*\S+\s+)?(?:SQL\s+SECURITY\s+\w+\s+)?VIEW\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME})",
+    first=("CREATE", "ALTER"),
 )
 def _create_view(m: re.Match, sql: str, dialect: str) -> Op:
-    return CreateView(name=_key(m.group("name"), dialect), reads=None)
+    """CREATE [OR REPLACE] VIEW, and ALTER VIEW, which redefines the view as OR REPLACE does."""
+    replaces = bool(m.group("replace")) or m.group("verb").upper().startswith("ALTER")
+    return CreateView(name=_key(m.group("name"), dialect), reads=None, or_replace=replaces)
 
 
 @handles(rf"DROP\s+VIEW\s+(?P<ifx>IF\s+EXISTS\s+)?(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)")
