@@ -86,7 +86,7 @@ from schemacite.model.statements import (
     Update,
     Vacuum,
 )
-from schemacite.sources.names import relation_key
+from schemacite.sources.names import relation_key, tokenize
 from schemacite.sources.postgres.types import SERIAL_TYPES
 
 Node = dict[str, Any]
@@ -1153,10 +1153,8 @@ def _call(f: Node, src: Source) -> Op:
     return RunsUnseen(what=f"CALL {name}")
 
 
-# an EXECUTE whose SQL is one string literal, read as it stands (embedded_ddl); any other builds
-# its SQL at run time (format(), ||, a variable)
-_EXECUTE = re.compile(r"\bEXECUTE\b(?!\s+(?:FUNCTION|PROCEDURE|ON)\b)", re.I)
-_LITERAL_EXECUTE = re.compile(r"\bEXECUTE\s+'(?:[^']|'')*'\s*(?:;|$|USING\b|INTO\b)", re.I)
+# what may follow the string of an EXECUTE that runs it as written
+_EXECUTE_ENDS = frozenset({"USING", "INTO"})
 
 
 # statements in a function body that change tables other sessions use
@@ -1168,9 +1166,21 @@ _BODY_DDL = re.compile(
 
 
 def _builds_sql(body: str) -> bool:
-    """Whether a DO or function body runs SQL it builds at run time, or calls a procedure."""
-    dynamic = len(_EXECUTE.findall(body)) > len(_LITERAL_EXECUTE.findall(body))
-    return dynamic or re.search(r"\bCALL\s", body, re.I) is not None
+    """Whether a DO or function body runs SQL it builds at run time (an EXECUTE of anything but
+    one string literal: format(), ||, a variable), or calls a procedure. Words inside string
+    literals do not count."""
+    toks = tokenize(body)
+    for i, t in enumerate(toks):
+        if t.upper == "CALL":
+            return True
+        if t.upper != "EXECUTE" or i + 1 == len(toks) or toks[i + 1].upper in ("FUNCTION", "PROCEDURE", "ON"):
+            continue
+        after = toks[i + 2] if i + 2 < len(toks) else None
+        quoted = toks[i + 1].kind == "string" and not toks[i + 1].text.startswith("$")  # what embedded_ddl reads
+        literal = quoted and (after is None or after.text == ";" or after.upper in _EXECUTE_ENDS)
+        if not literal:
+            return True
+    return False
 
 
 def _body(options: list[Node] | None) -> str:
