@@ -339,8 +339,9 @@ def test_sql_the_reader_cannot_see_is_unknown(capsys, tmp_path):
         "DO $$ BEGIN EXECUTE format('ALTER TABLE %I ADD COLUMN c int', 'accounts'); END $$;\n"
         "DO $$ BEGIN EXECUTE 'DROP INDEX accounts_email'; END $$;\n"
         "DO $$ BEGIN RAISE NOTICE 'execute this by hand'; END $$;\n"
+        "EXECUTE add_account('x');\n"
     )
     rows = json.loads(run(capsys, "locks", "--dialect", "postgres", "--format", "json", f)[1])
-    assert [r["blocks"] for r in rows] == ["unknown", "unknown", "reads+writes", "nothing"]
+    assert [r["blocks"] for r in rows] == ["unknown", "unknown", "reads+writes", "nothing", "unknown"]
     assert rows[0]["notes"] == ["unknown: CALL migrate_accounts runs SQL schemacite cannot read"]
     assert {lk["relation"] for lk in rows[2]["locks"]} == {"accounts_email"}  # its table was never seen

@@ -214,9 +214,11 @@ class CreateRoutine(Other):
 class RunsUnseen(Other):
     """A statement that runs SQL the reader cannot see: a CALL of a procedure whose body it has not
     read, a DO block whose EXECUTE builds its SQL at run time, MySQL EXECUTE of a statement prepared
-    from a string it cannot see. What it locks and what it changes are unknown."""
+    from a string it cannot see, PostgreSQL EXECUTE of a prepared statement. What it locks (and,
+    unless `ddl` is False, what it changes) is unknown."""
 
     kind: ClassVar[str] = "runs_unseen"
+    ddl: bool = True  # False: it can run only queries and DML (PostgreSQL EXECUTE of a prepared statement)
 
 
 @dataclass

@@ -1192,6 +1192,12 @@ def _body(options: list[Node] | None) -> str:
     return ""
 
 
+def _execute(f: Node, src: Source) -> Op:
+    # a prepared statement is a query or DML (PREPARE takes nothing else): it locks what it reads
+    # and writes, which the PREPARE elsewhere says
+    return RunsUnseen(what=f"EXECUTE {f.get('name', '')}", ddl=False)
+
+
 def _do(f: Node, src: Source) -> Op:
     return RunsUnseen(what="DO block") if _builds_sql(_body(f.get("args"))) else Other(what="DO")
 
@@ -1421,6 +1427,7 @@ _BUILDERS: dict[str, Callable[[Node, Source], Op]] = {
     "GrantStmt": _grant,
     "CallStmt": _call,
     "DoStmt": _do,
+    "ExecuteStmt": _execute,
     "CreateFunctionStmt": _function,
     "CreateTrigStmt": _trigger,
     "RuleStmt": _rule,
