@@ -244,9 +244,9 @@ def unseen_calls(stmt: Statement, schema: Schema) -> Statement:
 def _runs_unseen(schema: Schema, stmt: Statement, new: bool) -> None:
     """SQL the reader cannot see may have changed any table: none is known in full any more (a
     key the model holds may have been dropped, one it lacks added)."""
-    if not isinstance(stmt.op, RunsUnseen) or not stmt.op.ddl:
-        return
-    for table in schema.tables.values():
+    op = stmt.op
+    assert isinstance(op, RunsUnseen)
+    for table in schema.tables.values() if op.ddl else ():
         table.complete = False
 
 
