@@ -652,6 +652,12 @@ CASES = [
     ),
     C("create_table_exists", "CREATE TABLE IF NOT EXISTS t (id int REFERENCES p (id))", "create_table.exists"),
     C("create_table_as_exists", "CREATE TABLE IF NOT EXISTS t AS SELECT * FROM p", "create_table_as.exists"),
+    C(
+        "create_matview_exists",
+        "CREATE MATERIALIZED VIEW IF NOT EXISTS mv AS SELECT id FROM p",
+        "create_matview.exists",
+        *MATVIEW,
+    ),
     C("alter_policy", "ALTER POLICY pol ON t USING (false)", "alter_policy", "CREATE POLICY pol ON t USING (true)"),
     C("drop_policy", "DROP POLICY pol ON t", "drop_policy", "CREATE POLICY pol ON t USING (true)"),
     C("create_sequence_owned", "CREATE SEQUENCE s2 OWNED BY t.c", "create_sequence"),

@@ -36,6 +36,7 @@ from schemacite.model.statements import (
     Cluster,
     ConstraintAction,
     CreateIndex,
+    CreateMatview,
     CreatePartition,
     CreateSequence,
     CreateTable,
@@ -175,6 +176,8 @@ def _exists(ctx: _Ctx) -> bool:
         return schema.index_owner(op.index.name) is not None
     if isinstance(op, CreateTable) and not isinstance(op, CreatePartition) and op.if_not_exists:
         return op.model.name in schema.tables
+    if isinstance(op, CreateMatview) and op.if_not_exists:
+        return op.name in schema.views
     return False
 
 

@@ -1168,6 +1168,15 @@ ROWS: dict[str, tuple[Row, ...]] = {
             source=f"CREATE MATERIALIZED VIEW reference page; {_MEASURED}",
         ),
     ),
+    "create_matview.exists": (
+        Row(
+            None,
+            others=(Other("sources", ACCESS_SHARE),),
+            note="the view exists: IF NOT EXISTS skips the statement after its query is analysed (the "
+            "tables it reads are locked ACCESS SHARE), and the query is not run",
+            source=f"CREATE MATERIALIZED VIEW reference page (IF NOT EXISTS); {_MEASURED}",
+        ),
+    ),
     "rename_table": (
         Row(
             AE,

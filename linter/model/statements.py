@@ -494,6 +494,7 @@ class CreateView(Op):
 class CreateMatview(CreateView):
     kind: ClassVar[str] = "create_matview"
     materialized: bool = True
+    if_not_exists: bool = False
 
 
 @dataclass

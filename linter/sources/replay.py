@@ -207,6 +207,8 @@ def _alter_index(schema: Schema, stmt: Statement, new: bool) -> None:
 def _create_view(schema: Schema, stmt: Statement, new: bool) -> None:
     op = stmt.op
     assert isinstance(op, CreateView)
+    if getattr(op, "if_not_exists", False) and op.name in schema.views:
+        return  # skipped: the view there stays as it was
     replaced = op.or_replace and op.name in schema.views and op.name not in schema.fresh
     schema.views[op.name] = View(op.name, materialized=op.materialized, defined_at=stmt.location, reads=op.reads)
     if new and not replaced:  # a view redefined in place is the one queries already use

@@ -713,7 +713,9 @@ def _create_as(f: Node, src: Source) -> Op:
     query_reads = reads(f.get("query"))
     with_data = not into.get("skipData", False)
     if f.get("objtype") == "OBJECT_MATVIEW":
-        return CreateMatview(name=name, reads=query_reads, with_data=with_data)
+        return CreateMatview(
+            name=name, reads=query_reads, with_data=with_data, if_not_exists=bool(f.get("if_not_exists"))
+        )
     persistence = {"u": "unlogged", "t": "temporary"}.get(rv.get("relpersistence", "p"), "permanent")
     table = Table(name=name, persistence=persistence)
     for c in into.get("colNames") or []:
