@@ -83,6 +83,10 @@ _ALTER_NOTES = "ALTER TABLE reference page, Notes"
 _LOCKING = "13.3 Explicit Locking, 13.3.1 Table-Level Locks"
 _MEASURED = "measured (tests/test_locks_postgres.py)"
 _RELEASE = "release notes of PostgreSQL"
+_SKIPPED_QUERY = (
+    "IF NOT EXISTS skips the statement after its query is analysed (the tables it reads are locked "
+    "ACCESS SHARE), and the query is not run"
+)
 
 
 @dataclass(frozen=True)
@@ -730,8 +734,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
         Row(
             None,
             others=(Other("sources", ACCESS_SHARE),),
-            note="the table exists: IF NOT EXISTS skips the statement after its query is analysed (the "
-            "tables it reads are locked ACCESS SHARE), and the query is not run",
+            note="the table exists: " + _SKIPPED_QUERY,
             source=f"CREATE TABLE AS reference page (IF NOT EXISTS); {_MEASURED}",
         ),
     ),
@@ -1172,8 +1175,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
         Row(
             None,
             others=(Other("sources", ACCESS_SHARE),),
-            note="the view exists: IF NOT EXISTS skips the statement after its query is analysed (the "
-            "tables it reads are locked ACCESS SHARE), and the query is not run",
+            note="the view exists: " + _SKIPPED_QUERY,
             source=f"CREATE MATERIALIZED VIEW reference page (IF NOT EXISTS); {_MEASURED}",
         ),
     ),
