@@ -400,3 +400,18 @@ def test_verify_works_on_every_major(capsys, tmp_path, pg_majors, major):
     assert detach["pt1"] == ("ShareUpdateExclusiveLock" if major < 14 else "AccessExclusiveLock")
     unique = {lk["relation"]: lk["mode"] for lk in rows[1]["locks"]}
     assert unique["pt2"] == ("ShareLock" if major < 18 else "AccessExclusiveLock")
+
+
+def test_sql_the_reader_cannot_see_is_unknown(capsys, tmp_path):
+    f = tmp_path / "m.sql"
+    f.write_text(
+        "CALL migrate_accounts();\n"
+        "DO $$ BEGIN EXECUTE format('ALTER TABLE %I ADD COLUMN c int', 'accounts'); END $$;\n"
+        "DO $$ BEGIN EXECUTE 'DROP INDEX accounts_email'; END $$;\n"
+        "DO $$ BEGIN RAISE NOTICE 'execute this by hand'; END $$;\n"
+        "EXECUTE add_account('x');\n"
+    )
+    rows = json.loads(run(capsys, "locks", "--dialect", "postgres", "--format", "json", f)[1])
+    assert [r["blocks"] for r in rows] == ["unknown", "unknown", "reads+writes", "nothing", "unknown"]
+    assert rows[0]["notes"] == ["unknown: CALL migrate_accounts runs SQL schemacite cannot read"]
+    assert {lk["relation"] for lk in rows[2]["locks"]} == {"accounts_email"}  # its table was never seen

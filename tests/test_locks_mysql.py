@@ -26,7 +26,10 @@ from schemacite.locks import mysql_table as T
 from schemacite.locks.modes import ALGORITHMS, MYSQL_LOCKS
 from schemacite.locks.verify_mysql import measure, run_as_written
 from schemacite.model import Schema
+from schemacite.model.schema import Location
 from schemacite.model.statements import PARTITION_MAINTENANCE, Statement
+from schemacite.sources import replay
+from schemacite.sources.mysql.statements import describe
 
 HERE = Path(__file__).parent
 
@@ -245,6 +248,12 @@ CASES = [
     alter("add_fulltext_second", "fulltext", "ADD FULLTEXT KEY fc (c)"),
     alter("add_spatial", "geo", "ADD SPATIAL KEY sg (g)"),
     Case("create_index", "base", "CREATE INDEX ia ON t (a)"),
+    # MariaDB skips ADD ... IF NOT EXISTS of what exists
+    alter("add_column_if_not_exists_existing", "base", "ADD COLUMN IF NOT EXISTS b VARCHAR(10) FIRST"),
+    alter("add_index_if_not_exists_existing", "base", "ADD INDEX IF NOT EXISTS ib (a)"),
+    alter("add_fulltext_if_not_exists_existing", "fulltext", "ADD FULLTEXT INDEX IF NOT EXISTS fb (c)"),
+    alter("add_columns_one_existing", "base", "ADD COLUMN IF NOT EXISTS a INT, ADD COLUMN IF NOT EXISTS z INT"),
+    Case("create_index_if_not_exists_existing", "base", "CREATE INDEX IF NOT EXISTS ib ON t (a)"),
     Case("create_unique_index", "base", "CREATE UNIQUE INDEX ua ON t (a)"),
     Case("create_fulltext_index", "base", "CREATE FULLTEXT INDEX fb ON t (b)"),
     Case("create_spatial_index", "geo", "CREATE SPATIAL INDEX sg ON t (g)"),
@@ -665,3 +674,37 @@ def test_inline_references_is_a_foreign_key_on_mariadb_10_5_only():
     assert impact.algorithm == "INSTANT" and "ignores an inline REFERENCES" in impact.note
     impact = _one("mysql", (8, 4), clause, table=parent)  # MySQL's documentation: parsed and ignored
     assert impact.algorithm == "INSTANT" and "MySQL 8 parses and ignores" in impact.note
+
+
+VIEW_DDL = [
+    ("DROP VIEW v", "drop_view"),
+    ("CREATE OR REPLACE VIEW v AS SELECT id, 1 AS x FROM t", "replace_view"),
+    ("ALTER VIEW v AS SELECT id FROM t", "replace_view"),
+]
+
+
+@pytest.mark.parametrize("sql, key", VIEW_DDL, ids=[k + ":" + s.split()[0] for s, k in VIEW_DDL])
+def test_view_ddl_waits_for_readers_of_the_view(sql, key, mariadb_server):
+    """The view rows say EXCLUSIVE on the view: the statement waits while a transaction that read
+    the view is open (MariaDB error 1205 after lock_wait_timeout), as the prediction says."""
+    setup = ["CREATE TABLE t (id INT PRIMARY KEY) ENGINE=InnoDB", "CREATE VIEW v AS SELECT id FROM t"]
+    schema = Schema("mariadb")
+    for s in setup:
+        replay.apply(schema, describe(s, Location("setup.sql", 1, 1, 0), "mariadb"), new=False)
+    (impact,) = locks.impacts(describe(sql, Location("m.sql", 1, 1, 0), "mariadb"), schema, "mariadb", (10, 11))
+    assert impact.operation == key and [(lk.relation, lk.mode) for lk in impact.locks] == [("v", "EXCLUSIVE")]
+    db = mariadb_server.create_database("schemacite_views")
+    reader, ddl = mariadb_server.connect(db), mariadb_server.connect(db)
+    try:
+        for s in ["DROP VIEW IF EXISTS v", "DROP TABLE IF EXISTS t", *setup]:
+            reader.cursor().execute(s)
+        reader.autocommit(False)
+        reader.cursor().execute("SELECT * FROM v")
+        ddl.cursor().execute("SET SESSION lock_wait_timeout = 1")
+        with pytest.raises(Exception, match="1205"):
+            ddl.cursor().execute(sql)
+        reader.rollback()
+        ddl.cursor().execute(sql)  # and runs once the reader is gone
+    finally:
+        reader.close()
+        ddl.close()

@@ -45,6 +45,7 @@ def run_locks(args, config: Config, cache=None) -> int:
         cache=cache,
         framework=config.framework,
         stdin=inputs.stdin,
+        search_path=config.search_path,
     )
     if args.verify:
         from schemacite.locks.verify import VerifyError, verify_rows
@@ -84,7 +85,7 @@ def _print_table(rows: list[Row], config: Config, color: bool) -> None:
     console = Console(highlight=False, no_color=not color, width=width)
     mysql = config.dialect != "postgres"
     verified = any(r.checked for r in rows)
-    style = {"nothing": "green", "writes": "yellow", "reads+writes": "bold red"}
+    style = {"nothing": "green", "writes": "yellow", "reads+writes": "bold red", "unknown": "magenta"}
     title = f"What each statement locks on {config.target}"
     cells = [_cells(r, mysql, verified) for r in rows]
     if console.width < STACK_BELOW:

@@ -9,6 +9,7 @@ from typing import Any
 
 from schemacite.lint.rule import Severity
 from schemacite.model.dialects import DEFAULT_TARGET, DIALECT_ALIASES, DIALECTS, TARGETS
+from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
 
 
 class ConfigError(ValueError):
@@ -31,6 +32,7 @@ class Config:
     framework: str | None = None  # the migration framework (None: detected from the files)
     evidence: list[str] = field(default_factory=list)  # catalogue files of one's own (evidence reproduce --save)
     max_lock_seconds: float = 5.0  # a lock estimated to last longer is an error
+    search_path: str = DEFAULT_SEARCH_PATH  # PostgreSQL: the setting each deploy starts with
     pytest: bool = False
     pytest_paths: list[str] = field(default_factory=list)
     source: Path | None = None  # the file the settings came from
@@ -68,6 +70,7 @@ KEYS = {
     "framework",
     "evidence",
     "max_lock_seconds",
+    "search_path",
     "schema",
     "pytest",
     "pytest_paths",
@@ -228,6 +231,7 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
         framework=framework,
         evidence=_as_list(raw.get("evidence", []), path, "evidence"),
         max_lock_seconds=float(mls),
+        search_path=", ".join(_as_list(raw.get("search_path", DEFAULT_SEARCH_PATH), path, "search_path")),
         pytest=bool(raw.get("pytest", False)),
         pytest_paths=_as_list(raw.get("pytest_paths", []), path, "pytest_paths"),
         source=path,

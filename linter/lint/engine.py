@@ -133,7 +133,9 @@ class Linter:
         from standard input, named among `paths` by that display name."""
         from schemacite.locks import NO_LOCK_KINDS, existing_locks, impacts_for, label, long_work, on_tables
 
-        run = Replay(self.config.dialect, paths, history, base, cache, self.config.framework, stdin)
+        run = Replay(
+            self.config.dialect, paths, history, base, cache, self.config.framework, stdin, self.config.search_path
+        )
         result = LintResult(rules=self.rules, files=run.reported, errors=run.errors)
         statements: dict[tuple[str, int], Statement] = {}
         transaction: int | None = None

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from schemacite.locks.modes import ALGORITHMS, BLOCKS_ORDER, MYSQL_LOCKS, rank, worst  # noqa: F401
 
 # statement kinds that take no lock on a table that exists before the change
-NO_LOCK_KINDS = frozenset({"other", "set", "begin", "commit", "create_view", "drop_view", "drop_sequence"})
+NO_LOCK_KINDS = frozenset({"other", "set", "begin", "commit"})
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,7 @@ class LockImpact:
     note: str | None = None
     source: str = ""  # documentation the row comes from
     refused: str | None = None  # the error the server answers instead (MySQL code, PostgreSQL SQLSTATE)
+    unknown: str | None = None  # why what it locks cannot be told (it runs SQL the reader cannot see)
     row: str | None = None  # the key of the lock-table row the prediction rests on
 
     @property
@@ -80,6 +81,8 @@ PARTITION_KEY_REFUSAL = {"postgres": "0A000", "mysql": "1503", "mariadb": "1503"
 def impacts_for(statement, schema, target: str) -> list[LockImpact]:
     """The lock outcome of `statement` on the server `target` names (`postgres-16`, `mysql-8.0`, ...)."""
     server, _, version = target.rpartition("-")
+    if statement.kind == "runs_unseen":
+        return [LockImpact(operation=statement.kind, unknown=f"{statement.op.what} runs SQL schemacite cannot read")]
     if server == "postgres":
         from schemacite.locks.postgres import impacts
 

@@ -30,6 +30,7 @@ from schemacite.model.statements import (
     AddKey,
     ConstraintAction,
     CreateIndex,
+    CreateView,
     DropIndex,
     LockTable,
     Option,
@@ -73,6 +74,8 @@ def impacts(statement: Statement, schema: Schema, server: str, version: tuple[in
     if kind == "alter_table":
         referencing = schema.foreign_keys_to(statement.table) if table is not None else []
         return _alter(statement, table, referencing, relation, server, version)
+    if isinstance(op, CreateIndex) and op.if_not_exists and _exists(op.index.name, table):
+        return [_nothing_to_do("create_index", relation)]
     if isinstance(op, CreateIndex):
         action = AddKey("add_unique" if op.index.unique else "add_index", statement.sql, index=op.index)
         key, note = _index_key(action, table, [action])
@@ -89,7 +92,9 @@ def impacts(statement: Statement, schema: Schema, server: str, version: tuple[in
                 "(syntax error); use ALTER TABLE ... DROP INDEX"
             )
         return [impact]
-    if kind in ("optimize_table", "truncate", "drop_table", "rename_table"):
+    if isinstance(op, CreateView) and op.or_replace and schema is not None and op.name in schema.views:
+        kind = "replace_view"  # redefines a view queries use
+    if kind in ("optimize_table", "truncate", "drop_table", "rename_table", "drop_view", "replace_view"):
         key = f"statement.{kind}"
         row = _lookup_adjusted(server, key, version, table, [])
         impact = _impact(kind, key, row, relation, server, version, {})
@@ -107,10 +112,35 @@ def impacts(statement: Statement, schema: Schema, server: str, version: tuple[in
 
 
 # --------------------------------------------------------------------------- ALTER TABLE
+def _nothing_to_do(kind: str, relation: str) -> LockImpact:
+    """MariaDB skips ADD ... IF NOT EXISTS of a column or index that exists, with a note: the statement
+    changes nothing, and the server runs it as INSTANT (measured, tests/test_locks_mysql.py)."""
+    return LockImpact(
+        operation=f"{kind}.exists",
+        locks=[Lock(relation, "NONE", "nothing")],
+        algorithm="INSTANT",
+        note="the column or index exists: IF NOT EXISTS skips it, nothing is built",
+    )
+
+
+def _exists(index: str | None, table: Table | None) -> bool:
+    return bool(index) and table is not None and table.index_named(index or "") is not None
+
+
+def _skipped(action: Action, table: Table | None) -> bool:
+    """An ADD ... IF NOT EXISTS clause the server skips: the column or index is there already."""
+    if isinstance(action, AddColumn) and action.if_not_exists and action.op == "add_column":
+        return table is not None and action.definition.name in table.columns
+    return isinstance(action, AddKey) and action.if_not_exists and _exists(action.index.name, table)
+
+
 def _alter(
     statement: Statement, table: Table | None, referencing: list[ForeignKey], relation: str, server: str, version
 ) -> list[LockImpact]:
-    actions = _with_inline_keys([a for a in statement.actions if a.op not in CLAUSE_OPS], server, version)
+    actions = [a for a in statement.actions if a.op not in CLAUSE_OPS and not _skipped(a, table)]
+    if not actions and any(_skipped(a, table) for a in statement.actions):
+        return [_nothing_to_do("alter_table", relation)]
+    actions = _with_inline_keys(actions, server, version)
     clauses: dict[str, str | None] = {"algorithm": None, "lock": None}
     for a in statement.actions:
         if isinstance(a, Option) and a.op in CLAUSE_OPS:

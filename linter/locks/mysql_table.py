@@ -46,6 +46,7 @@ MY_INVISIBLE_COL = "https://dev.mysql.com/doc/refman/8.0/en/invisible-columns.ht
 MY_CHECK = "https://dev.mysql.com/doc/refman/8.0/en/create-table-check-constraints.html"
 MY_TRUNCATE = "https://dev.mysql.com/doc/refman/8.0/en/truncate-table.html"
 MY_DROP = "https://dev.mysql.com/doc/refman/8.0/en/drop-table.html"
+MY_METADATA = "https://dev.mysql.com/doc/refman/8.0/en/metadata-locking.html"
 MY_RENAME = "https://dev.mysql.com/doc/refman/8.0/en/rename-table.html"
 MY_LOCK = "https://dev.mysql.com/doc/refman/8.0/en/lock-tables.html"
 MY_CREATE_FK = "https://dev.mysql.com/doc/refman/8.0/en/create-table-foreign-keys.html"
@@ -76,6 +77,7 @@ MDB_LOCK = "https://mariadb.com/docs/server/reference/sql-statements/transaction
 MDB_DROP = "https://mariadb.com/docs/server/reference/sql-statements/data-definition/drop/drop-table"
 MDB_ALTER = "https://mariadb.com/docs/server/reference/sql-statements/data-definition/alter/alter-table"
 MDB_FK = "https://mariadb.com/kb/en/foreign-keys/"
+MDB_MDL = "https://mariadb.com/docs/server/reference/sql-statements/transactions/metadata-locking"
 
 
 @dataclass(frozen=True)
@@ -166,6 +168,10 @@ MODIFY_CHANGES = (
 
 # --------------------------------------------------------------------------- MySQL
 _M57 = (5, 7)
+_VIEW_MDL = (
+    "takes an exclusive metadata lock on the view: it waits for every open transaction that used the view, "
+    "and queries of the view queue behind it"
+)
 MYSQL: dict[str, tuple[tuple[tuple[int, ...], Row], ...]] = {
     # ---- columns (MySQL 5.7/8.0/8.4 "Online DDL Operations", Column Operations)
     "add_column": (
@@ -860,6 +866,9 @@ MYSQL: dict[str, tuple[tuple[tuple[int, ...], Row], ...]] = {
     "statement.drop_table": (
         (_M57, R(None, False, "EXCLUSIVE", MY_DROP, "takes an exclusive metadata lock; the data is gone")),
     ),
+    # DROP VIEW, CREATE OR REPLACE VIEW and ALTER VIEW of an existing view (MySQL: from the documentation)
+    "statement.drop_view": ((_M57, R(None, False, "EXCLUSIVE", MY_METADATA, _VIEW_MDL)),),
+    "statement.replace_view": ((_M57, R(None, False, "EXCLUSIVE", MY_METADATA, _VIEW_MDL)),),
     "statement.rename_table": (
         (_M57, R("INPLACE", False, "NONE", MY57, "renames the files without copying")),
         ((8, 0, 12), R("INSTANT", False, "NONE", MY80, "renames the files without copying")),
@@ -1871,6 +1880,9 @@ MARIADB: dict[str, tuple[tuple[tuple[int, ...], Row], ...]] = {
     "statement.drop_table": (
         (_D0, R(None, False, "EXCLUSIVE", MDB_DROP, "takes an exclusive metadata lock; the data is gone", verified=V)),
     ),
+    # measured: tests/test_locks_mysql.py::test_view_ddl_waits_for_readers_of_the_view
+    "statement.drop_view": ((_D0, R(None, False, "EXCLUSIVE", MDB_MDL, _VIEW_MDL)),),
+    "statement.replace_view": ((_D0, R(None, False, "EXCLUSIVE", MDB_MDL, _VIEW_MDL)),),
     "statement.rename_table": (
         (
             (10, 3, 7),

@@ -35,6 +35,8 @@ from schemacite.model.statements import (
     AlterView,
     Cluster,
     ConstraintAction,
+    CreateIndex,
+    CreateMatview,
     CreatePartition,
     CreateSequence,
     CreateTable,
@@ -44,6 +46,7 @@ from schemacite.model.statements import (
     Delete,
     DropIndex,
     DropTable,
+    Grant,
     IndexAction,
     Inherit,
     Insert,
@@ -134,6 +137,8 @@ def _key(ctx: _Ctx) -> str:
     if a is not None:
         key = f"alter_table.{a.op}"
         table = ctx.table
+        if isinstance(a, AddColumn) and a.if_not_exists and table is not None and a.definition.name in table.columns:
+            return key + ".exists"
         if isinstance(a, AddColumn) and a.definition.generated == "virtual":
             return key + ".virtual"
         if a.op == "set_expression" and table is not None and a.column in table.columns:
@@ -149,6 +154,8 @@ def _key(ctx: _Ctx) -> str:
             return key + ".partitioned"
         return key
     kind = ctx.statement.kind
+    if _exists(ctx):
+        return kind + ".exists"
     if getattr(op, "concurrently", False) and kind in ("create_index", "drop_index", "reindex", "refresh_matview"):
         return kind + ".concurrently"
     if kind == "vacuum":
@@ -160,6 +167,18 @@ def _key(ctx: _Ctx) -> str:
     if isinstance(op, Select) and op.row_lock:
         return "select.for_update"
     return kind
+
+
+def _exists(ctx: _Ctx) -> bool:
+    """Whether a CREATE ... IF NOT EXISTS names an object the model holds: the server skips it."""
+    op, schema = ctx.op, ctx.schema
+    if isinstance(op, CreateIndex) and op.if_not_exists and not op.concurrently and op.index.name:
+        return schema.index_owner(op.index.name) is not None
+    if isinstance(op, CreateTable) and not isinstance(op, CreatePartition) and op.if_not_exists:
+        return op.model.name in schema.tables
+    if isinstance(op, CreateMatview) and op.if_not_exists:
+        return op.name in schema.views
+    return False
 
 
 # --------------------------------------------------------------------------- relations by role
@@ -195,7 +214,7 @@ def _main(ctx: _Ctx) -> list[str]:
     op, kind = ctx.op, ctx.statement.kind
     if ctx.action is not None:
         return [op.name]
-    if isinstance(op, (DropTable, Truncate, LockTable)) or kind in ("vacuum", "analyze"):
+    if isinstance(op, (DropTable, Truncate, LockTable, Grant)) or kind in ("vacuum", "analyze"):
         return list(op.relations()) or ["*"]
     if isinstance(op, Reindex):
         if op.object == "index":
@@ -528,7 +547,7 @@ def _impact(ctx: _Ctx) -> LockImpact:
                 for p in ctx.partitions(rel):
                     b.lock(p, other.mode)
     settle = _FACTS.get(key.split(".", 2)[0] if a is None else ".".join(key.split(".")[:2]))
-    if settle is not None:
+    if settle is not None and not key.endswith(".exists"):  # a skipped statement does no work
         settle(b, ctx)
     return b.impact()
 

@@ -83,6 +83,10 @@ _ALTER_NOTES = "ALTER TABLE reference page, Notes"
 _LOCKING = "13.3 Explicit Locking, 13.3.1 Table-Level Locks"
 _MEASURED = "measured (tests/test_locks_postgres.py)"
 _RELEASE = "release notes of PostgreSQL"
+_SKIPPED_QUERY = (
+    "IF NOT EXISTS skips the statement after its query is analysed (the tables it reads are locked "
+    "ACCESS SHARE), and the query is not run"
+)
 
 
 @dataclass(frozen=True)
@@ -136,6 +140,14 @@ ROWS: dict[str, tuple[Row, ...]] = {
             "then SET DEFAULT / SET NOT NULL",
             source=f"{_ALTER} (ADD COLUMN); {_ALTER_NOTES} (volatile defaults, stored generated columns "
             "and identity columns force a rewrite)",
+        ),
+    ),
+    "alter_table.add_column.exists": (
+        Row(
+            AE,
+            note="the column exists: IF NOT EXISTS skips it (no default, constraint or index is added), but "
+            "the table is locked first, until the transaction ends; its partitions are not locked",
+            source=f"{_ALTER} (ADD COLUMN IF NOT EXISTS); {_MEASURED}",
         ),
     ),
     "alter_table.add_column.virtual": (
@@ -711,6 +723,21 @@ ROWS: dict[str, tuple[Row, ...]] = {
             f"{_MEASURED}",
         ),
     ),
+    "create_table.exists": (
+        Row(
+            None,
+            note="the table exists: IF NOT EXISTS skips the statement, and no table it references is locked",
+            source=f"CREATE TABLE reference page (IF NOT EXISTS); {_MEASURED}",
+        ),
+    ),
+    "create_table_as.exists": (
+        Row(
+            None,
+            others=(Other("sources", ACCESS_SHARE),),
+            note="the table exists: " + _SKIPPED_QUERY,
+            source=f"CREATE TABLE AS reference page (IF NOT EXISTS); {_MEASURED}",
+        ),
+    ),
     "create_table_like": (
         Row(
             None,
@@ -752,6 +779,14 @@ ROWS: dict[str, tuple[Row, ...]] = {
             alternative="CREATE INDEX CONCURRENTLY (on a partitioned table: CREATE INDEX ON ONLY the parent, "
             "CONCURRENTLY on each partition, then ALTER INDEX ... ATTACH PARTITION)",
             source=f"CREATE INDEX reference page (a normal build locks out writes, not reads); {_LOCKING} (SHARE)",
+        ),
+    ),
+    "create_index.exists": (
+        Row(
+            SHARE,
+            note="an index of that name exists: IF NOT EXISTS builds nothing, but the table is locked SHARE "
+            "first, until the transaction ends",
+            source=f"CREATE INDEX reference page (IF NOT EXISTS); {_MEASURED}",
         ),
     ),
     "create_index.concurrently": (
@@ -995,6 +1030,16 @@ ROWS: dict[str, tuple[Row, ...]] = {
             source=f"CREATE STATISTICS reference page; {_LOCKING} (SHARE UPDATE EXCLUSIVE)",
         ),
     ),
+    "grant": (
+        Row(None, until=17, source=f"GRANT reference page; {_MEASURED} (no lock on the relation)"),
+        Row(
+            ACCESS_SHARE,
+            since=18,
+            note="GRANT and REVOKE on a table, view or sequence lock it ACCESS SHARE from PostgreSQL 18: "
+            "they wait behind an ACCESS EXCLUSIVE lock, and block only ACCESS EXCLUSIVE",
+            source=f"GRANT and REVOKE reference pages; {_MEASURED} (ACCESS SHARE from 18, none before)",
+        ),
+    ),
     "comment": (
         Row(
             SUE,
@@ -1124,6 +1169,14 @@ ROWS: dict[str, tuple[Row, ...]] = {
             scan=True,
             note="WITH NO DATA skips the query run",
             source=f"CREATE MATERIALIZED VIEW reference page; {_MEASURED}",
+        ),
+    ),
+    "create_matview.exists": (
+        Row(
+            None,
+            others=(Other("sources", ACCESS_SHARE),),
+            note="the view exists: " + _SKIPPED_QUERY,
+            source=f"CREATE MATERIALIZED VIEW reference page (IF NOT EXISTS); {_MEASURED}",
         ),
     ),
     "rename_table": (

@@ -13,6 +13,7 @@ from typing import Any
 from schemacite.locks import NO_LOCK_KINDS, LockImpact, existing_locks, impacts_for, worst, worst_algorithm
 from schemacite.model.statements import Statement
 from schemacite.sources.replay import Replay
+from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
 
 NO_LOCK = "takes no lock on existing tables"
 
@@ -28,8 +29,15 @@ class Row:
     existing: int = 0  # locks on relations that exist before the change
 
     @property
+    def unknown(self) -> str | None:
+        return next((i.unknown for i in self.impacts if i.unknown), None)
+
+    @property
     def summary(self) -> str | None:
-        """NO_LOCK for a statement that locks nothing anybody else uses (yet)."""
+        """NO_LOCK for a statement that locks nothing anybody else uses (yet); why it is not known
+        for one that runs SQL the reader cannot see."""
+        if self.unknown:
+            return f"unknown: {self.unknown}"
         return None if self.existing else NO_LOCK
 
     @property
@@ -45,22 +53,31 @@ def analyse(
     cache=None,
     framework: str | None = None,
     stdin: tuple[str, bytes] | None = None,
+    search_path: str = DEFAULT_SEARCH_PATH,
 ) -> tuple[list[Row], list, list]:
     """(rows, errors, script): a row per reported statement (those that lock nothing say so), and,
     for --verify, every statement the run applies in order, each with its row if it is reported: every
     reported statement is measured, those predicted to take no lock too."""
-    run = Replay(dialect, paths, history, cache=cache, framework=framework, stdin=stdin)
+    run = Replay(dialect, paths, history, cache=cache, framework=framework, stdin=stdin, search_path=search_path)
     rows: list[Row] = []
     script: list[tuple[Statement, Row | None]] = []
     for step in run:
         stmt = step.statement
         embedded = stmt.embedded
         row = None
-        if step.reported and not embedded:
+        if step.reported:
             impacts = [] if stmt.kind in NO_LOCK_KINDS else impacts_for(stmt, step.schema, target)
             existing = [lk for i in impacts for lk in existing_locks(i, step.schema, stmt)]
-            row = Row(stmt, impacts, worst(lk.blocks for lk in existing), existing=len(existing))
-            rows.append(row)
+            parent = rows[-1] if embedded and rows else None
+            if parent is not None and getattr(parent.statement.op, "what", "") == "DO":
+                # DDL a DO block runs is locked by the block: its row says so
+                parent.impacts += impacts
+                parent.existing += len(existing)
+                parent.blocks = worst([parent.blocks, *(lk.blocks for lk in existing)])
+            elif not embedded:
+                blocks = "unknown" if any(i.unknown for i in impacts) else worst(lk.blocks for lk in existing)
+                row = Row(stmt, impacts, blocks, existing=len(existing))
+                rows.append(row)
         if stmt.kind not in ("begin", "commit") and not embedded:
             script.append((stmt, row))
     return rows, run.errors, script

@@ -266,6 +266,8 @@ class Schema:
     # sequences of their own (CREATE SEQUENCE); those serial and identity columns own are found
     # through their tables (`sequence_owner`)
     sequences: set[str] = field(default_factory=set)
+    # PostgreSQL functions and procedures whose body changes tables or runs SQL it builds
+    routines: set[str] = field(default_factory=set)
     # views and sequences the current deploy created: like new tables, nobody uses them yet
     fresh: set[str] = field(default_factory=set, repr=False, compare=False)
     # tables the replay dropped: an ALTER TABLE IF EXISTS of one of them changes nothing
@@ -278,6 +280,7 @@ class Schema:
             tables={k: t.copy() for k, t in self.tables.items()},
             views=dict(self.views),
             sequences=set(self.sequences),
+            routines=set(self.routines),
             fresh=set(self.fresh),
             gone=set(self.gone),
             _lookup=None,

@@ -77,6 +77,7 @@ class AddKey(Action):
 
     index: Index = field(default_factory=lambda: Index(None, ()))
     using_index: str | None = None
+    if_not_exists: bool = False  # MariaDB ADD INDEX IF NOT EXISTS
 
 
 @dataclass
@@ -198,6 +199,26 @@ class Other(Op):
     `what` names it for messages (`CREATE FUNCTION`)."""
 
     what: str = ""
+    calls: tuple[str, ...] = ()  # PostgreSQL SELECT of values: the functions it calls
+
+
+@dataclass
+class CreateRoutine(Other):
+    """CREATE FUNCTION / PROCEDURE; `runs_sql`: its body changes tables or runs SQL it builds."""
+
+    name: str = ""
+    runs_sql: bool = False
+
+
+@dataclass
+class RunsUnseen(Other):
+    """A statement that runs SQL the reader cannot see: a CALL of a procedure whose body it has not
+    read, a DO block whose EXECUTE builds its SQL at run time, MySQL EXECUTE of a statement prepared
+    from a string it cannot see, PostgreSQL EXECUTE of a prepared statement. What it locks (and,
+    unless `ddl` is False, what it changes) is unknown."""
+
+    kind: ClassVar[str] = "runs_unseen"
+    ddl: bool = True  # False: it can run only queries and DML (PostgreSQL EXECUTE of a prepared statement)
 
 
 @dataclass
@@ -217,6 +238,7 @@ class SetVariable(Op):
     variable: str = ""
     value: str = ""
     local: bool = False
+    reset: bool = False  # SET ... TO DEFAULT, RESET: back to the server's setting
 
 
 @dataclass
@@ -354,6 +376,13 @@ class OptimizeTable(_Tables):
 
 
 @dataclass
+class Grant(_Tables):
+    """GRANT / REVOKE of privileges on tables, views or sequences named one by one."""
+
+    kind: ClassVar[str] = "grant"
+
+
+@dataclass
 class LockTable(_Tables):
     """LOCK TABLE: PostgreSQL `mode` as written (ACCESS EXCLUSIVE ...); MySQL READ or WRITE per table."""
 
@@ -465,6 +494,7 @@ class CreateView(Op):
 class CreateMatview(CreateView):
     kind: ClassVar[str] = "create_matview"
     materialized: bool = True
+    if_not_exists: bool = False
 
 
 @dataclass
@@ -717,6 +747,7 @@ class Statement:
     foreign_key_checks: bool = True  # MySQL: off after SET foreign_key_checks = 0
     transaction: int | None = None  # the transaction it runs in (shared ids: one transaction); None: alone
     time_zone: str | None = None  # PostgreSQL: the TimeZone an earlier SET in the file chose ("" = default)
+    unqualified: frozenset[str] = frozenset()  # PostgreSQL: keys of relations named without a schema
 
     @property
     def kind(self) -> str:

@@ -69,11 +69,13 @@ def sqlglot_column(definition: str, dialect: str):
     return parser.parse_into(exp.ColumnDef, tokenizer.tokenize(definition), definition)[0]
 
 
-DEFAULT_SCHEMAS = {"postgres": {"public"}, "mysql": set(), "mariadb": set()}
+# PostgreSQL schemas the model leaves out of a key: the default creation schema, and the session's
+# temporary schema (a temporary table is known by its bare name)
+DEFAULT_SCHEMAS = {"postgres": {"public", "pg_temp"}, "mysql": set(), "mariadb": set()}
 
 
 def unquote(part: str) -> str:
-    if part[:1] in '`"' and part[-1:] == part[:1]:
+    if len(part) > 1 and part[0] in '`"' and part[-1] == part[0]:
         q = part[0]
         return part[1:-1].replace(q + q, q)
     return part
@@ -83,22 +85,25 @@ def name_parts(qname: str) -> list[str]:
     return [unquote(p) for p in _PART.findall(qname)]
 
 
-def table_key(qname: str, dialect: str) -> str:
-    """The key a table is known by in a Schema: folded, without the default schema.
+def relation_key(schema: str | None, name: str, dialect: str = "postgres") -> str:
+    """The key a relation is known by in a Schema: folded, without a default schema.
 
-    MySQL/MariaDB database qualifiers are dropped (a migration runs against one
-    database); PostgreSQL keeps a non-default schema (`audit.events`).
-    """
+    MySQL/MariaDB database qualifiers are dropped (a migration runs against one database);
+    PostgreSQL keeps a non-default schema (`audit.events`)."""
+    name = name.lower()
+    if dialect != "postgres" or not schema or schema.lower() in DEFAULT_SCHEMAS["postgres"]:
+        return name
+    return f"{schema.lower()}.{name}"
+
+
+def table_key(qname: str, dialect: str) -> str:
+    """`relation_key` of a name as written (`"Audit".events`, `db.t`)."""
     if qname.isidentifier():  # the common case, without the regex
         return qname.lower()
     parts = name_parts(qname)
     if not parts:
         return qname.lower()
-    name = parts[-1].lower()
-    if dialect != "postgres" or len(parts) < 2:
-        return name
-    schema = parts[-2].lower()
-    return name if schema in DEFAULT_SCHEMAS["postgres"] else f"{schema}.{name}"
+    return relation_key(parts[-2] if len(parts) > 1 else None, parts[-1], dialect)
 
 
 def qualifiers(sql: str) -> set[str]:

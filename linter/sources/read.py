@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from schemacite.model import Location
-from schemacite.model.statements import ParseError, Statement
+from schemacite.model.statements import Other, ParseError, RunsUnseen, SetVariable, Statement
 from schemacite.sources.dialect import other_dialect
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.names import QNAME, table_key
@@ -297,22 +297,23 @@ def _batches(ends: list[int], length: int) -> Iterator[tuple[int, int]]:
 def _postgres_statement(
     tree, parsed_sql: str, base: int, shown_sql: str, path: str, lines: Lines, offset: int, errors: list[ParseError]
 ) -> Statement | None:
-    from schemacite.sources.postgres.reader import Source, build
+    from schemacite.sources.postgres.reader import Source, read_op
 
     location = Location(path, lines.line(offset), lines.column(offset), next(_SEQ))
     try:
-        op = build(tree, Source(parsed_sql, base))
+        op, unqualified = read_op(tree, Source(parsed_sql, base))
     except Exception as e:  # a reader bug must not stop the other statements and files
         errors.append(ParseError(path, location.line, f"internal error reading this statement: {e!r}"))
         return None
-    return Statement(shown_sql, location, "postgres", op, end_line=lines.line(offset + len(shown_sql) - 1))
+    end_line = lines.line(offset + len(shown_sql) - 1)
+    return Statement(shown_sql, location, "postgres", op, end_line=end_line, unqualified=unqualified)
 
 
 def _embedded_postgres(stmt: Statement, path: str, errors: list[ParseError]) -> list[Statement]:
     """DDL inside a DO block, read as statements of their own."""
-    from schemacite.sources.postgres.reader import Source, SyntaxProblem, build, parse
+    from schemacite.sources.postgres.reader import Source, SyntaxProblem, parse, read_op
 
-    if stmt.op.kind != "other" or getattr(stmt.op, "what", "") != "DO":
+    if not isinstance(stmt.op, Other) or stmt.op.what not in ("DO", "DO block"):
         return []
     out = []
     for text, line, column in embedded_ddl(stmt.sql, stmt.location.line, stmt.location.column, "postgres", {}):
@@ -322,7 +323,7 @@ def _embedded_postgres(stmt: Statement, path: str, errors: list[ParseError]) -> 
             continue  # DDL assembled at run time, or not DDL after all
         for s, e, tree in parsed:
             try:
-                op = build(tree, Source(text[s:e], 0))
+                op, unqualified = read_op(tree, Source(text[s:e], 0))
             except Exception:
                 continue
             out.append(
@@ -333,6 +334,7 @@ def _embedded_postgres(stmt: Statement, path: str, errors: list[ParseError]) -> 
                     op,
                     end_line=line + text.count("\n"),
                     embedded=True,
+                    unqualified=unqualified,
                 )
             )
     return out
@@ -345,6 +347,7 @@ def _mysql(split: Split, path: str, dialect: str, errors: list[ParseError]) -> I
     from schemacite.sources.mysql.statements import StatementError, describe
 
     procedures: dict[str, list[tuple[str, int, int]]] = {}
+    dynamic = _DynamicSql()
     for chunk in split.chunks:
         pieces = [(chunk.text, chunk.line, chunk.column)]
         embedded = embedded_ddl(chunk.text, chunk.line, chunk.column, dialect, procedures)
@@ -362,8 +365,52 @@ def _mysql(split: Split, path: str, dialect: str, errors: list[ParseError]) -> I
                 continue
             stmt.end_line = chunk.end_line if n == 0 else line + text.count("\n")
             stmt.embedded = n > 0
+            if n == 0 and (unseen := dynamic.unseen(stmt, procedures)):
+                stmt.op = RunsUnseen(what=unseen)
             group.append(stmt)
         yield chunk.end_line, group
+
+
+_PREPARE = re.compile(r"PREPARE\s+(\w+)\s+FROM\s+(.*)", re.I | re.S)
+_EXECUTE = re.compile(r"EXECUTE\s+(\w+)", re.I)
+_DYNAMIC_BODY = re.compile(r"\bPREPARE\b|\bEXECUTE\s+IMMEDIATE\b", re.I)
+
+
+class _DynamicSql:
+    """MySQL and MariaDB statements that run SQL the reader cannot see, through one file: a CALL of
+    a procedure the file does not define (or one that prepares SQL at run time), EXECUTE of a
+    statement prepared from a variable whose SQL was built at run time, EXECUTE IMMEDIATE."""
+
+    def __init__(self) -> None:
+        self.seen_vars: set[str] = set()  # user variables set to SQL written out in full
+        self.prepared: set[str] = set()  # statements prepared from SQL written out in full
+        self.dynamic: set[str] = set()  # procedures of the file that prepare SQL at run time
+
+    def unseen(self, stmt: Statement, procedures: dict) -> str | None:
+        op, text = stmt.op, stmt.sql
+        if isinstance(op, SetVariable):
+            literal = "'" in text and "@" not in text.split("=", 1)[-1] and "CONCAT" not in text.upper()
+            (self.seen_vars.add if literal else self.seen_vars.discard)(op.variable)
+            return None
+        proc = _PROCEDURE.match(text)
+        if proc:
+            if _DYNAMIC_BODY.search(text):
+                self.dynamic.add(table_key(proc.group(1), stmt.dialect))
+            return None
+        what = getattr(op, "what", "")
+        if what == "CALL" and (call := _CALL.match(text)):
+            name = table_key(call.group(1), stmt.dialect)
+            return None if name in procedures and name not in self.dynamic else f"CALL {call.group(1)}"
+        if what == "PREPARE" and (prep := _PREPARE.match(text)):
+            source = prep.group(2).strip()
+            visible = source.startswith("'") or source.lstrip("@").lower() in self.seen_vars
+            (self.prepared.add if visible else self.prepared.discard)(prep.group(1).lower())
+            return None
+        if what == "EXECUTE" and (run := _EXECUTE.match(text)):
+            name = run.group(1)
+            if name.upper() == "IMMEDIATE" or name.lower() not in self.prepared:
+                return f"EXECUTE {name}"
+        return None
 
 
 # ---------------------------------------------------------------- DDL inside other statements

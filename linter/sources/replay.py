@@ -27,6 +27,7 @@ from schemacite.model.statements import (
     CreateIndex,
     CreateMatview,
     CreatePartition,
+    CreateRoutine,
     CreateSequence,
     CreateTable,
     CreateTableAs,
@@ -38,11 +39,13 @@ from schemacite.model.statements import (
     DropView,
     IndexAction,
     Option,
+    Other,
     ParseError,
     PartitionAction,
     PartitionBy,
     Rename,
     RenameTable,
+    RunsUnseen,
     SetDefault,
     SetVariable,
     Statement,
@@ -50,6 +53,9 @@ from schemacite.model.statements import (
 )
 from schemacite.sources.files import escapes, expand, repository_root
 from schemacite.sources.frameworks.base import Unit
+from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
+from schemacite.sources.search_path import parse as parse_search_path
+from schemacite.sources.search_path import resolve as resolve_names
 
 # what bounds the wait for a table's lock: PostgreSQL's lock_timeout, MySQL's and MariaDB's
 # lock_wait_timeout for metadata locks (innodb_lock_wait_timeout bounds row locks only)
@@ -201,8 +207,11 @@ def _alter_index(schema: Schema, stmt: Statement, new: bool) -> None:
 def _create_view(schema: Schema, stmt: Statement, new: bool) -> None:
     op = stmt.op
     assert isinstance(op, CreateView)
+    if getattr(op, "if_not_exists", False) and op.name in schema.views:
+        return  # skipped: the view there stays as it was
+    replaced = op.or_replace and op.name in schema.views and op.name not in schema.fresh
     schema.views[op.name] = View(op.name, materialized=op.materialized, defined_at=stmt.location, reads=op.reads)
-    if new:
+    if new and not replaced:  # a view redefined in place is the one queries already use
         schema.fresh.add(op.name)
 
 
@@ -216,6 +225,31 @@ def _drop_sequence(schema: Schema, stmt: Statement, new: bool) -> None:
     for name in stmt.op.relations():
         schema.sequences.discard(name)
         schema.fresh.discard(name)
+
+
+def _create_routine(schema: Schema, stmt: Statement, new: bool) -> None:
+    op = stmt.op
+    assert isinstance(op, CreateRoutine)
+    (schema.routines.add if op.runs_sql else schema.routines.discard)(op.name)
+
+
+def unseen_calls(stmt: Statement, schema: Schema) -> Statement:
+    """A SELECT calling a function whose body changes tables (or runs SQL it builds) runs SQL the
+    statement does not show."""
+    op = stmt.op
+    if type(op) is not Other or not schema.routines:
+        return stmt
+    called = next((c for c in op.calls if c in schema.routines), None)
+    return replace(stmt, op=RunsUnseen(what=f"{called}()")) if called else stmt
+
+
+def _runs_unseen(schema: Schema, stmt: Statement, new: bool) -> None:
+    """SQL the reader cannot see may have changed any table: none is known in full any more (a
+    key the model holds may have been dropped, one it lacks added)."""
+    op = stmt.op
+    assert isinstance(op, RunsUnseen)
+    for table in schema.tables.values() if op.ddl else ():
+        table.complete = False
 
 
 def _drop_view(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -516,6 +550,8 @@ _STATEMENTS = {
     CreateMatview: _create_view,
     CreateSequence: _create_sequence,
     DropSequence: _drop_sequence,
+    RunsUnseen: _runs_unseen,
+    CreateRoutine: _create_routine,
 }
 
 
@@ -542,6 +578,17 @@ class Session:
     foreign_key_checks: bool = True
     time_zone: str | None = None
     run: int | None = None  # the transaction a `run` unit joins: shared by the change's files
+    default_path: tuple[str, ...] = ("public",)  # the search_path setting the deploy starts with
+    session_path: tuple[str, ...] | None = None  # after SET search_path (None: the default)
+    local_path: tuple[int | None, tuple[str, ...]] | None = None  # SET LOCAL: (its transaction, the path)
+
+    @property
+    def search_path(self) -> tuple[str, ...]:
+        """The schemas an unqualified name is looked up in here (SET LOCAL lasts until its
+        transaction ends, SET until the session does)."""
+        if self.local_path is not None and self.local_path[0] == self.transaction:
+            return self.local_path[1]
+        return self.default_path if self.session_path is None else self.session_path
 
     @property
     def in_transaction(self) -> bool:
@@ -599,9 +646,20 @@ class Session:
                 self.foreign_key_checks = stmt.op.value.upper() not in ("0", "OFF", "FALSE")
             elif var == "timezone":
                 self.time_zone = stmt.op.value
+            elif var == "search_path" and self.dialect == "postgres":
+                self._set_path(stmt.op)
         stmt.foreign_key_checks = self.foreign_key_checks
         stmt.time_zone = self.time_zone
         stmt.transaction = self.transaction
+
+    def _set_path(self, op: SetVariable) -> None:
+        path = None if op.reset else parse_search_path(op.value)
+        if op.local:  # outside a transaction SET LOCAL does nothing (the server warns)
+            self.local_path = (
+                (self.transaction, self.default_path if path is None else path) if self.in_transaction else None
+            )
+        else:
+            self.session_path, self.local_path = path, None
 
 
 @dataclass
@@ -638,10 +696,12 @@ class Replay:
         cache=None,
         framework: str | None = None,
         stdin: tuple[str, bytes] | None = None,
+        search_path: str = DEFAULT_SEARCH_PATH,
     ):
         from schemacite.sources.frameworks import FRAMEWORKS, detect
 
         self.dialect = dialect
+        self.search_path = parse_search_path(search_path)
         self.cache = cache
         self.stdin = stdin
         self.reported, self.errors = expand(paths, stdin_name=stdin[0] if stdin else None)
@@ -692,7 +752,7 @@ class Replay:
             if reported and parsed.statements:
                 self._not_linted(path)
             return  # a down or revert script: read for its syntax only
-        session = Session(self.dialect, self._ids)
+        session = Session(self.dialect, self._ids, default_path=self.search_path)
         if reported:
             self._run_transaction = self._run_transaction or next(self._ids)
             session.run = self._run_transaction
@@ -715,6 +775,8 @@ class Replay:
                 self.units += 1
                 self._start_unit()
                 session.open_unit(unit, members[id(unit)])
+            if self.dialect == "postgres":
+                stmt = unseen_calls(resolve_names(stmt, session.search_path, self.schema), self.schema)
             session.see(stmt)
             yield Step(stmt, self.schema, own, session.in_transaction, session.lock_timeout, unit, session.why)
             apply(self.schema, stmt, new=own)

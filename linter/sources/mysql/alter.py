@@ -231,7 +231,8 @@ def _add(part: list[Tok], src: str, text: str, dialect: str) -> list[Action]:
         if w in ("FULLTEXT", "SPATIAL") and _w(part, j) in ("INDEX", "KEY"):
             j += 1
         name, cols, prefix = _key_columns(part, j)
-        return [AddKey("add_index", text, index=Index(name, cols, kind=kind, prefix=prefix))]
+        ine = _w(part, j) == "IF"  # MariaDB: ADD INDEX IF NOT EXISTS name
+        return [AddKey("add_index", text, index=Index(name, cols, kind=kind, prefix=prefix), if_not_exists=ine)]
     if w == "PARTITION":
         return [Action("add_partition", text)]
     # ADD [COLUMN] [IF NOT EXISTS] col type ... | ADD [COLUMN] (col type, col type)

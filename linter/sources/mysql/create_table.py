@@ -272,6 +272,7 @@ _COLUMN_LINE = re.compile(
 _KEY_PARTS = (
     rf"\((?P<cols>{_IDENT}(?:\(\d+\))?(?:\s+(?:ASC|DESC))?(?:\s*,\s*{_IDENT}(?:\(\d+\))?(?:\s+(?:ASC|DESC))?)*)\)"
 )
+_PREFIX_PART = re.compile(rf"{_IDENT}\(\d+\)")
 _KEY_TAIL = r"(?:\s+USING\s+(?:BTREE|HASH))?(?:\s+KEY_BLOCK_SIZE\s*=\s*\d+)?(?:\s+COMMENT\s+'(?:[^'\\]|\\.|'')*')?"
 _KEY_LINE = re.compile(
     rf"\s*(?:(?P<primary>PRIMARY\s+KEY)|(?P<kind>UNIQUE|FULLTEXT|SPATIAL)?\s*(?:KEY|INDEX)\s+(?P<name>{_IDENT}))"
@@ -369,8 +370,9 @@ def read_dump_layout(body: str, dialect: str) -> tuple[Table, list[str]] | None:
         m = _KEY_LINE.fullmatch(line)
         if m is not None:
             cols = tuple(_unquote(c) for c in re.findall(_IDENT, m.group("cols")))
+            prefix = _PREFIX_PART.search(m.group("cols")) is not None
             if m.group("primary"):
-                table.primary_key = Index(None, cols, unique=True, primary=True)
+                table.primary_key = Index(None, cols, unique=True, primary=True, prefix=prefix)
             else:
                 kind = (m.group("kind") or "").lower()
                 table.indexes.append(
@@ -379,6 +381,7 @@ def read_dump_layout(body: str, dialect: str) -> tuple[Table, list[str]] | None:
                         cols,
                         unique=kind == "unique",
                         kind=kind if kind in ("fulltext", "spatial") else "btree",
+                        prefix=prefix,
                     )
                 )
             continue

@@ -195,7 +195,7 @@ def _clauses(text: str) -> dict[str, str]:
 
 @handles(
     rf"CREATE\s+(?P<unique>UNIQUE\s+)?(?P<kind>FULLTEXT\s+|SPATIAL\s+)?INDEX\s+"
-    rf"(?P<name>{QNAME}\s+)?(?:USING\s+\w+\s+)?ON\s+(?P<table>{QNAME})"
+    rf"(?P<ine>IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME}\s+)?(?:USING\s+\w+\s+)?ON\s+(?P<table>{QNAME})"
 )
 def _create_index(m: re.Match, sql: str, dialect: str) -> Op:
     rest = sql[m.end() :]
@@ -219,7 +219,11 @@ def _create_index(m: re.Match, sql: str, dialect: str) -> Op:
     )
     clauses = _clauses(rest[close_at + 1 :])
     return CreateIndex(
-        on=_key(m.group("table"), dialect), index=index, algorithm=clauses.get("algorithm"), lock=clauses.get("lock")
+        on=_key(m.group("table"), dialect),
+        index=index,
+        algorithm=clauses.get("algorithm"),
+        lock=clauses.get("lock"),
+        if_not_exists=bool(m.group("ine")),
     )
 
 
@@ -282,11 +286,14 @@ def _rename_table(m: re.Match, sql: str, dialect: str) -> Op:
 
 
 @handles(
-    rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?:ALGORITHM\s*=\s*\w+\s+)?(?:DEFINER\s*=\s*\S+\s+)?(?:SQL\s+SECURITY\s+\w+\s+)?"
-    rf"VIEW\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME})"
+    rf"(?P<verb>CREATE\s+(?P<replace>OR\s+REPLACE\s+)?|ALTER\s+)(?:ALGORITHM\s*=\s*\w+\s+)?"
+    rf"(?:DEFINER\s*=\s*\S+\s+)?(?:SQL\s+SECURITY\s+\w+\s+)?VIEW\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME})",
+    first=("CREATE", "ALTER"),
 )
 def _create_view(m: re.Match, sql: str, dialect: str) -> Op:
-    return CreateView(name=_key(m.group("name"), dialect), reads=None)
+    """CREATE [OR REPLACE] VIEW, and ALTER VIEW, which redefines the view as OR REPLACE does."""
+    replaces = bool(m.group("replace")) or m.group("verb").upper().startswith("ALTER")
+    return CreateView(name=_key(m.group("name"), dialect), reads=None, or_replace=replaces)
 
 
 @handles(rf"DROP\s+VIEW\s+(?P<ifx>IF\s+EXISTS\s+)?(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)")

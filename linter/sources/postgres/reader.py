@@ -18,6 +18,7 @@ import itertools
 import json
 import re
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 from pglast import parser as pg
@@ -46,6 +47,7 @@ from schemacite.model.statements import (
     CreateMatview,
     CreatePartition,
     CreatePolicy,
+    CreateRoutine,
     CreateRule,
     CreateSequence,
     CreateStatistics,
@@ -62,6 +64,7 @@ from schemacite.model.statements import (
     DropTable,
     DropTrigger,
     DropView,
+    Grant,
     IndexAction,
     Inherit,
     Insert,
@@ -75,6 +78,7 @@ from schemacite.model.statements import (
     RefreshMatview,
     Reindex,
     Rename,
+    RunsUnseen,
     Select,
     SetDefault,
     SetVariable,
@@ -82,6 +86,7 @@ from schemacite.model.statements import (
     Update,
     Vacuum,
 )
+from schemacite.sources.names import relation_key, tokenize
 from schemacite.sources.postgres.types import SERIAL_TYPES
 
 Node = dict[str, Any]
@@ -314,12 +319,29 @@ def _strings(nodes: list[Node] | None) -> list[str]:
     return [n["String"]["sval"] for n in nodes or [] if "String" in n]
 
 
+# the relation names the statement being built leaves unqualified: the search path in force where
+# it runs decides their schema (replay resolves them)
+_UNQUALIFIED: ContextVar[set[str] | None] = ContextVar("unqualified", default=None)
+
+
 def key_of(schema: str | None, name: str) -> str:
-    """The model's key for a relation (lower-cased; the public schema left out)."""
-    name = name.lower()
-    if schema and schema.lower() not in ("public", "pg_temp"):
-        return f"{schema.lower()}.{name}"
-    return name
+    """The model's key for a relation (see names.relation_key)."""
+    key = relation_key(schema, name)
+    seen = _UNQUALIFIED.get()
+    if not schema and seen is not None:
+        seen.add(key)
+    return key
+
+
+def read_op(tree: Node, src: Source) -> tuple[Op, frozenset[str]]:
+    """The typed Op of one statement's parse tree, and the keys of the relations it names
+    without a schema."""
+    seen: set[str] = set()
+    token = _UNQUALIFIED.set(seen)
+    try:
+        return build(tree, src), frozenset(seen)
+    finally:
+        _UNQUALIFIED.reset(token)
 
 
 def _rel(rv: Node | None) -> str:
@@ -691,7 +713,9 @@ def _create_as(f: Node, src: Source) -> Op:
     query_reads = reads(f.get("query"))
     with_data = not into.get("skipData", False)
     if f.get("objtype") == "OBJECT_MATVIEW":
-        return CreateMatview(name=name, reads=query_reads, with_data=with_data)
+        return CreateMatview(
+            name=name, reads=query_reads, with_data=with_data, if_not_exists=bool(f.get("if_not_exists"))
+        )
     persistence = {"u": "unlogged", "t": "temporary"}.get(rv.get("relpersistence", "p"), "permanent")
     table = Table(name=name, persistence=persistence)
     for c in into.get("colNames") or []:
@@ -1122,7 +1146,75 @@ def _set(f: Node, src: Source) -> Op:
             values.append(c["fval"].get("fval", ""))
     if not name:
         return Other(what="SET")
-    return SetVariable(variable=name, value=", ".join(values), local=bool(f.get("is_local")))
+    reset = f.get("kind") in ("VAR_SET_DEFAULT", "VAR_RESET")
+    return SetVariable(variable=name, value=", ".join(values), local=bool(f.get("is_local")), reset=reset)
+
+
+def _call(f: Node, src: Source) -> Op:
+    name = ".".join(_strings(f.get("funccall", {}).get("funcname")))
+    return RunsUnseen(what=f"CALL {name}")
+
+
+# what may follow the string of an EXECUTE that runs it as written
+_EXECUTE_ENDS = frozenset({"USING", "INTO"})
+
+
+# statements in a function body that change tables other sessions use
+_BODY_DDL = re.compile(
+    r"\b(?:(?:ALTER|DROP|TRUNCATE|REINDEX|CLUSTER|LOCK)\s+(?:TABLE|INDEX|VIEW|MATERIALIZED|SEQUENCE)|"
+    r"CREATE\s+(?:UNIQUE\s+)?INDEX)\b",
+    re.I,
+)
+
+
+def _builds_sql(body: str) -> bool:
+    """Whether a DO or function body runs SQL it builds at run time (an EXECUTE of anything but
+    one string literal: format(), ||, a variable), or calls a procedure. Words inside string
+    literals do not count."""
+    toks = tokenize(body)
+    for i, t in enumerate(toks):
+        if t.upper == "CALL":
+            return True
+        if t.upper != "EXECUTE" or i + 1 == len(toks) or toks[i + 1].upper in ("FUNCTION", "PROCEDURE", "ON"):
+            continue
+        after = toks[i + 2] if i + 2 < len(toks) else None
+        quoted = toks[i + 1].kind == "string" and not toks[i + 1].text.startswith("$")  # what embedded_ddl reads
+        literal = quoted and (after is None or after.text == ";" or after.upper in _EXECUTE_ENDS)
+        if not literal:
+            return True
+    return False
+
+
+def _body(options: list[Node] | None) -> str:
+    for o in options or []:
+        d = o.get("DefElem", {})
+        if d.get("defname") == "as":
+            arg = d.get("arg", {})
+            return " ".join(_strings(arg["List"]["items"])) if "List" in arg else arg.get("String", {}).get("sval", "")
+    return ""
+
+
+def _execute(f: Node, src: Source) -> Op:
+    # a prepared statement is a query or DML (PREPARE takes nothing else): it locks what it reads
+    # and writes, which the PREPARE elsewhere says
+    return RunsUnseen(what=f"EXECUTE {f.get('name', '')}", ddl=False)
+
+
+def _do(f: Node, src: Source) -> Op:
+    return RunsUnseen(what="DO block") if _builds_sql(_body(f.get("args"))) else Other(what="DO")
+
+
+def _function(f: Node, src: Source) -> Op:
+    body = _body(f.get("options"))
+    name = (_strings(f.get("funcname"))[-1:] or [""])[0].lower()
+    what = "CREATE PROCEDURE" if f.get("is_procedure") else "CREATE FUNCTION"
+    return CreateRoutine(what=what, name=name, runs_sql=_builds_sql(body) or bool(_BODY_DDL.search(body)))
+
+
+def _grant(f: Node, src: Source) -> Op:
+    if f.get("targtype") != "ACL_TARGET_OBJECT" or f.get("objtype") not in ("OBJECT_TABLE", "OBJECT_SEQUENCE"):
+        return Other(what="GRANT" if f.get("is_grant") else "REVOKE")
+    return Grant(tables=tuple(_rel(o["RangeVar"]) for o in f.get("objects") or [] if "RangeVar" in o))
 
 
 def _trigger(f: Node, src: Source) -> Op:
@@ -1261,9 +1353,13 @@ def _select(f: Node, src: Source) -> Op:
         return CreateTableAs(model=Table(name=_rel(rv)), reads=reads({k: v for k, v in f.items() if k != "intoClause"}))
     if f.get("valuesLists") and not f.get("fromClause"):
         return Other(what="VALUES")
+    setting = _set_config(f)
+    if setting is not None:
+        return setting
     read = tuple(r for r in reads(f) if r not in _ctes(f))
     if not read:
-        return Other(what="SELECT")  # computes values, reads no table (SELECT 1, setval(...), a function call)
+        # computes values, reads no table (SELECT 1, setval(...), a function call)
+        return Other(what="SELECT", calls=calls(f.get("targetList")))
     clauses = [c["LockingClause"] for c in f.get("lockingClause") or [] if "LockingClause" in c]
     row_lock = _ROW_LOCKS.get(clauses[0].get("strength", ""), "FOR UPDATE") if clauses else None
     locked: list[str] = []
@@ -1273,6 +1369,23 @@ def _select(f: Node, src: Source) -> Op:
     return Select(
         reads=read, every_row=f.get("whereClause") is None, row_lock=row_lock, locked=tuple(dict.fromkeys(locked))
     )
+
+
+def _set_config(f: Node) -> SetVariable | None:
+    """`SELECT set_config('search_path', 'app', false)` (pg_dump's preamble) as the SET it is."""
+    targets = f.get("targetList") or []
+    if f.get("fromClause") or len(targets) != 1:
+        return None
+    call = targets[0].get("ResTarget", {}).get("val", {}).get("FuncCall")
+    if not call or _strings(call.get("funcname"))[-1:] != ["set_config"]:
+        return None
+    args = [a.get("A_Const", {}) for a in call.get("args") or []]
+    if len(args) != 3 or not all("sval" in a for a in args[:2]):
+        return None
+    local = args[2].get("boolval", {}).get("boolval", False) if "boolval" in args[2] else None
+    if local is None:
+        return None
+    return SetVariable(variable=args[0]["sval"]["sval"].lower(), value=args[1]["sval"]["sval"], local=local)
 
 
 def _comment(f: Node, src: Source) -> Op:
@@ -1313,6 +1426,11 @@ _BUILDERS: dict[str, Callable[[Node, Source], Op]] = {
     "LockStmt": _lock,
     "TransactionStmt": _transaction,
     "VariableSetStmt": _set,
+    "GrantStmt": _grant,
+    "CallStmt": _call,
+    "DoStmt": _do,
+    "ExecuteStmt": _execute,
+    "CreateFunctionStmt": _function,
     "CreateTrigStmt": _trigger,
     "RuleStmt": _rule,
     "CreatePolicyStmt": _policy,
