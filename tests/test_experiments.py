@@ -39,6 +39,18 @@ def test_runs_are_kept_as_median_and_spread():
     assert f.fit == 0.91 and f.as_dict()["fit"] == "0.9100"  # the worst run's line
 
 
+def test_a_run_that_read_no_number_leaves_the_others_their_unit():
+    # the first run's time did not grow with the table (text only), the next two fitted a rate
+    runs = [
+        [Figure("a", "did not grow with the table at these sizes (R² 0.02)", fit=0.02)],
+        [_rate("a", "qa", 10)],
+        [_rate("a", "qa", 30)],
+    ]
+    (a,) = summary.summarise(runs)
+    assert (a.number, a.runs, a.quantity, a.unit) == (20, 2, "qa", "rows/s")
+    assert a.text().startswith("20 rows/s") and "1 of 3 runs read no number" in a.note
+
+
 def test_an_effect_is_stated_only_beyond_the_spread():
     low = Figure("x", number=10, low=8, high=12, runs=5)
     overlapping = Figure("y", number=13, low=11, high=15, runs=5)

@@ -40,9 +40,14 @@ def summarise(runs: Sequence[Sequence[Figure]]) -> list[Figure]:
             values = list(dict.fromkeys(f.value for f in same))  # runs that read differently all say so
             out.append(replace(first, value=" | ".join(values), note="; ".join(notes) or None))
             continue
+        # a run that read no number (a time that did not grow with the table) says so beside the others
+        base = next(f for f in same if f.number is not None)
+        unread = [f.value for f in same if f.number is None]
+        if unread:
+            notes.append(f"{len(unread)} of {len(same)} runs read no number: {unread[0]}")
         out.append(
             replace(
-                first,
+                base,
                 number=statistics.median(numbers),
                 low=min(numbers),
                 high=max(numbers),
