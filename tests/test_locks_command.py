@@ -103,6 +103,43 @@ def test_verify_marks_a_disagreement(capsys, pg_server, tmp_path, monkeypatch):
     assert any("measured ShareLock" in d for d in row["verified"]["differences"])
 
 
+PREPARED_ALTER = (
+    "SET @s = (SELECT IF((SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() "
+    "AND TABLE_NAME = 't' AND COLUMN_NAME = 'c') = 0, 'ALTER TABLE t ADD COLUMN c int, ALGORITHM=COPY', 'SELECT 1'));\n"
+    "PREPARE stmt FROM @s;\nEXECUTE stmt;\nDEALLOCATE PREPARE stmt;\n"
+)
+
+
+def test_ddl_a_prepared_string_runs_has_a_row_of_its_own(capsys, tmp_path):
+    # the conditional-DDL pattern of MySQL migrations: the ALTER is listed, not hidden behind EXECUTE
+    h = tmp_path / "h.sql"
+    h.write_text("CREATE TABLE t (id int PRIMARY KEY, note text);\n")
+    f = tmp_path / "m.sql"
+    f.write_text(PREPARED_ALTER)
+    code, out, _ = run(capsys, "locks", "--target", "mariadb-10.11", "--history", h, "--format", "json", f)
+    rows = json.loads(out)
+    inside = [r for r in rows if r["inside"]]
+    assert [(r["line"], r["sql"], r["algorithm"], r["blocks"]) for r in inside] == [
+        (1, "ALTER TABLE t ADD COLUMN c int, ALGORITHM=COPY", "COPY", "writes")
+    ]
+    assert [r["sql"].split()[0] for r in rows if not r["inside"]] == ["SET", "PREPARE", "EXECUTE", "DEALLOCATE"]
+
+
+def test_verify_measures_prepared_ddl_where_it_runs(capsys, mariadb_server, tmp_path):
+    h = tmp_path / "h.sql"
+    h.write_text("CREATE TABLE t (id int PRIMARY KEY, note text);\n")
+    f = tmp_path / "m.sql"
+    f.write_text(PREPARED_ALTER)
+    args = ("locks", "--target", "mariadb-10.11", "--history", h, "--verify", mariadb_server.dsn("mysql"))
+    code, out, _ = run(capsys, *args, "--format", "json", f)
+    rows = json.loads(out)
+    assert code == 0, [r.get("verified") for r in rows]
+    assert [r["sql"].split()[0] for r in rows if "verified" in r] == ["SET", "PREPARE", "EXECUTE", "DEALLOCATE"]
+    assert not any("verified" in r for r in rows if r["inside"])  # measured with the EXECUTE that runs it
+    code, out, _ = run(capsys, *args, f)
+    assert "measured with the statement that runs it" in out and "4 of 4 statements agree" in out
+
+
 def test_verify_against_mariadb(capsys, mariadb_server, tmp_path):
     h = tmp_path / "h.sql"
     h.write_text("CREATE TABLE t (id int PRIMARY KEY, note text, body text);\n")

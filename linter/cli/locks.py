@@ -151,7 +151,9 @@ def _cells(r: Row, mysql: bool, verified: bool) -> dict[str, str]:
             if text not in locks:
                 locks.append(text)
     measured = ""
-    if verified and r.checked:
+    if verified and r.inside:
+        measured = "measured with the statement that runs it"
+    elif verified and r.checked:
         if r.not_run:
             measured = f"[yellow]not run: {escape(r.not_run)}[/]"
         elif r.disagreements:

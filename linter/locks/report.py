@@ -27,6 +27,7 @@ class Row:
     disagreements: list[str] = field(default_factory=list)
     not_run: str | None = None  # why --verify could not run the statement (never a disagreement)
     existing: int = 0  # locks on relations that exist before the change
+    inside: bool = False  # DDL read inside another statement (a prepared string, a called procedure)
 
     @property
     def unknown(self) -> str | None:
@@ -74,9 +75,11 @@ def analyse(
                 parent.impacts += impacts
                 parent.existing += len(existing)
                 parent.blocks = worst([parent.blocks, *(lk.blocks for lk in existing)])
-            elif not embedded:
+            else:
+                # DDL a prepared string or a called procedure runs gets a row of its own: the statement
+                # that sends it (EXECUTE, CALL) is where it runs, and --verify measures it there
                 blocks = "unknown" if any(i.unknown for i in impacts) else worst(lk.blocks for lk in existing)
-                row = Row(stmt, impacts, blocks, existing=len(existing))
+                row = Row(stmt, impacts, blocks, existing=len(existing), inside=embedded)
                 rows.append(row)
         if stmt.kind not in ("begin", "commit") and not embedded:
             script.append((stmt, row))
@@ -104,6 +107,7 @@ def row_json(row: Row, dialect: str) -> dict[str, Any]:
         "blocks": row.blocks,
         "alternative": next((i.alternative for i in row.impacts if i.alternative), None),
         "notes": [i.note for i in row.impacts if i.note] + ([row.summary] if row.summary else []),
+        "inside": row.inside,
     }
     if mysql:
         out["algorithm"] = worst_algorithm(row.impacts)
