@@ -229,6 +229,35 @@ def test_an_internal_error_exits_2_naming_the_file(capsys, tmp_path, monkeypatch
     assert code == 2 and "Traceback (most recent call last)" in err
 
 
+def test_rule_flags_as_ruff_spells_them(capsys, tmp_path):
+    f = tmp_path / "a.sql"
+    f.write_text("CREATE TABLE a (id int);\nBEGIN;\nCREATE INDEX CONCURRENTLY i ON a (id);\nCOMMIT;\n")
+    every = sorted(
+        json.loads(run(capsys, "lint", "--dialect", "postgres", "--format", "json", f)[1])["findings"], key=str
+    )
+    assert {x["code"] for x in every} == {"SC101", "SC106"}
+    for flags, codes in [
+        (("--select", "SC101,concurrently-in-transaction"), {"SC101", "SC106"}),
+        (("--select", "SC101", "--select", "SC106"), {"SC101", "SC106"}),
+        (("--ignore", "SC101, SC106"), set()),
+        (("--ignore", "no-primary-key", "--disable", "SC106"), set()),
+        (("--select", "SC1", "--ignore", "sc106"), {"SC101"}),
+    ]:
+        code, out, _ = run(capsys, "lint", "--dialect", "postgres", "--format", "json", *flags, f)
+        assert {x["code"] for x in json.loads(out)["findings"]} == codes, flags
+    code, _, _ = run(capsys, "lint", "--dialect", "postgres", f)
+    assert code == 1
+    code, out, _ = run(capsys, "lint", "--dialect", "postgres", "--exit-zero", f)
+    assert code == 0 and "SC106" in out
+    (tmp_path / "bad.sql").write_text("CREATE TABLE (;\n")
+    assert run(capsys, "lint", "--dialect", "postgres", "--exit-zero", tmp_path / "bad.sql")[0] == 2
+    code, _, err = run(capsys, "lint", "--ignore", "SC101,No-Primary-Ky,SC1O6,zzz", f)
+    assert code == 2 and err.startswith(
+        "schemacite: error: --ignore/--disable: unknown rules 'No-Primary-Ky' (did you mean no-primary-key?), "
+        "'SC1O6' (did you mean SC106?), 'zzz' (see `schemacite rules`)"
+    ), err
+
+
 def test_config_mistakes_name_who_made_them(capsys, tmp_path):
     (tmp_path / "a.sql").write_text("CREATE TABLE a (id int PRIMARY KEY);\n")
     cfg = tmp_path / ".schemacite.toml"

@@ -12,6 +12,11 @@ FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
+def _rule_list(text: str) -> list[str]:
+    """`SC101,SC104` or `SC101`: a flag's rules, comma-separated as ruff and squawk take them."""
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--dialect", choices=("mysql", "mariadb", "postgres"), help="SQL dialect (default from config, else postgres)"
@@ -67,9 +72,28 @@ def parser() -> argparse.ArgumentParser:
         "--fail-on", choices=("info", "warning", "error"), help="lowest severity that fails the run (default: warning)"
     )
     lint.add_argument(
-        "--select", action="append", default=[], metavar="RULE", help="only these rules (name, code or code prefix)"
+        "--select",
+        action="extend",
+        type=_rule_list,
+        default=[],
+        metavar="RULES",
+        help="only these rules (names, codes or code prefixes, comma-separated; repeatable)",
     )
-    lint.add_argument("--disable", action="append", default=[], metavar="RULE", help="turn a rule off; repeatable")
+    lint.add_argument(
+        "--ignore",
+        "--disable",
+        dest="disable",
+        action="extend",
+        type=_rule_list,
+        default=[],
+        metavar="RULES",
+        help="turn these rules off (comma-separated; repeatable)",
+    )
+    lint.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 even when there are findings (input errors still exit 2)",
+    )
     lint.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
     lint.add_argument("--write-baseline", metavar="FILE", help="record today's findings in FILE and exit 0")
     lint.add_argument("--statistics", action="store_true", help="count findings per rule")

@@ -43,7 +43,7 @@ class Config:
     def where(self, key: str) -> str:
         """Who set `key`: the command-line flag, else the config file."""
         if key in self.from_cli:
-            return f"--{key.replace('_', '-')}"
+            return CLI_FLAGS.get(key, f"--{key.replace('_', '-')}")
         return str(self.source) if self.source else "command line"
 
     def __post_init__(self) -> None:
@@ -157,6 +157,9 @@ def _inside(target: Path, config: Path, key: str) -> str:
     return str(target)
 
 
+CLI_FLAGS = {"disable": "--ignore/--disable"}  # settings whose flag has two spellings
+
+
 def _as_list(value: Any, path: Path | None, key: str) -> list[str]:
     if isinstance(value, str):
         return [value]
@@ -168,7 +171,7 @@ def _as_list(value: Any, path: Path | None, key: str) -> list[str]:
 def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozenset()) -> Config:
     def where(key: str) -> str:
         if key in from_cli:
-            return f"--{key.replace('_', '-')}"
+            return CLI_FLAGS.get(key, f"--{key.replace('_', '-')}")
         return str(path) if path else "command line"
 
     for key in ("dialect", "target", "snapshot", "framework"):
@@ -223,8 +226,9 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
         insert_heavy=_as_list(raw.get("insert_heavy", []), path, "insert_heavy"),
         max_secondary_indexes=msi,
         infer_insert_heavy=bool(raw.get("infer_insert_heavy", True)),
-        disable=[r.lower() for r in _as_list(raw.get("disable", []), path, "disable")],
-        select=[r.lower() for r in _as_list(raw.get("select", []), path, "select")],
+        # as typed, for messages; rules are matched in any case
+        disable=[r.strip() for r in _as_list(raw.get("disable", []), path, "disable")],
+        select=[r.strip() for r in _as_list(raw.get("select", []), path, "select")],
         rules={k.lower(): v for k, v in rules.items()},
         fail_on=fail_on,
         snapshot=raw.get("snapshot"),

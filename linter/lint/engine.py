@@ -35,21 +35,26 @@ def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
     """Instantiate the rules this configuration turns on, with their severities and options."""
     known = {c.name for c in classes} | {c.code.lower() for c in classes}
     for key in ("disable", "select", "rules"):
-        for name in getattr(config, key):
-            if name not in known and not any(c.code.lower().startswith(name) for c in classes):
-                raise ValueError(f"{config.where(key)}: unknown rule {name!r} (see `schemacite rules`)")
+        unknown = [
+            name
+            for name in getattr(config, key)
+            if name.lower() not in known and not any(c.code.lower().startswith(name.lower()) for c in classes)
+        ]
+        if unknown:
+            raise ValueError(f"{config.where(key)}: {unknown_rules(unknown, classes)} (see `schemacite rules`)")
     where = f"{config.where('rules')}: "
+    select, disable = [s.lower() for s in config.select], {d.lower() for d in config.disable}
     rules = []
     for cls in classes:
         ids = {cls.name, cls.code.lower()}
         if config.dialect not in cls.dialects:
             continue
-        selected = any(s in ids or cls.code.lower().startswith(s) for s in config.select)
-        if config.select and not selected:
+        selected = any(s in ids or cls.code.lower().startswith(s) for s in select)
+        if select and not selected:
             continue
         if cls.status == "preview" and not selected:
             continue
-        if ids & set(config.disable):
+        if ids & disable:
             continue
         settings = dict(config.rules.get(cls.name, config.rules.get(cls.code.lower(), {})))
         severity = settings.pop("severity", None)
@@ -67,6 +72,18 @@ def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
             raise ValueError(f"{where}rule {cls.name}: {e}") from None
         rules.append(cls(level, options))
     return rules
+
+
+def unknown_rules(names: list[str], classes: list[type[Rule]]) -> str:
+    """'unknown rule(s) ...', each with the rule it is nearest to, when one is near."""
+    import difflib
+
+    spelled = {c.name: c.name for c in classes} | {c.code.lower(): c.code for c in classes}
+    said = []
+    for name in names:
+        near = difflib.get_close_matches(name.lower(), spelled, n=1, cutoff=0.6)
+        said.append(f"{name!r}" + (f" (did you mean {spelled[near[0]]}?)" if near else ""))
+    return f"unknown rule{'s' if len(said) > 1 else ''} " + ", ".join(said)
 
 
 def mark_insert_heavy(schema: Schema, config: Config) -> None:
