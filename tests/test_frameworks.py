@@ -663,6 +663,23 @@ def test_graphile_migrate_no_transaction_follows_the_headers():
     assert gm.order(files) == [files[2], files[1], files[0]]  # the history, then the change
 
 
+def test_graphile_migrate_after_reset_files_are_the_base_schema(tmp_path):
+    (tmp_path / "db").mkdir()
+    files = [str(tmp_path / "db" / n) for n in ("base.sql", "roles.sql", "seed.sql", "current.sql")]
+    for f in files:
+        Path(f).write_text("select 1;\n")
+    gmrc = tmp_path / ".gmrc"
+    gmrc.write_text(
+        '{\n  // JSON5: comments and trailing commas\n  "migrationsFolder": "./db",\n'
+        '  "afterReset": [\n    "!base.sql", /* run as root */\n    {"_": "sql", "file": "roles.sql"},\n'
+        '    {"_": "command", "command": "psql -f seed.sql"},\n  ],\n}\n'
+    )
+    gm = FRAMEWORKS["graphile-migrate"]
+    assert gm.base(files) == files[:2]
+    gmrc.write_text('{"afterAllMigrations": [], "afterReset": []}')
+    assert gm.base(files) == []
+
+
 def test_hasura_orders_versions_as_numbers_and_never_runs_down_sql():
     hasura = FRAMEWORKS["hasura"]
     files = ["m/default/1614859022945_init/up.sql", "m/default/999_old/up.sql", "m/default/999_old/down.sql"]

@@ -720,8 +720,14 @@ class Replay:
             self.skipped.setdefault(why, []).append(f)
         left_out = {f for files in self.skipped.values() for f in files}
         past, later = [f for f in past if f not in left_out], [f for f in later if f not in left_out]
-        self.reported = [f for f in self.reported if f not in left_out]
-        self.order = self.framework.order(past) + self.framework.order(later)
+        # a base schema the runner loads on reset is history, whichever list names it
+        base_files = self.framework.base(past + later)
+        past = [f for f in past if f not in base_files]
+        later = [f for f in later if f not in base_files]
+        self.reported = [f for f in self.reported if f not in left_out and f not in base_files]
+        self.base_set = {os.path.abspath(f) for f in base_files}
+        self.reported_set -= self.base_set
+        self.order = base_files + self.framework.order(past) + self.framework.order(later)
         self.unlinted: dict[str, list[str]] = {}  # why -> files of the change read but not linted
         self._run_transaction: int | None = None  # the change's files' shared transaction (`run` units)
         self.schema = base.copy() if base is not None else Schema(dialect)
@@ -748,7 +754,8 @@ class Replay:
         self.errors.extend(parsed.errors)
         self.file_ignores.setdefault(path, (parsed.ignore_file, parsed.ignore_file_at))
         self.bad_directives.setdefault(path, parsed.bad_directives)
-        if not self.framework.deployed(path):
+        base = os.path.abspath(path) in self.base_set  # run whole, as a script, before any migration
+        if not base and not self.framework.deployed(path):
             if reported and parsed.statements:
                 self._not_linted(path)
             return  # a down or revert script: read for its syntax only
@@ -756,7 +763,7 @@ class Replay:
         if reported:
             self._run_transaction = self._run_transaction or next(self._ids)
             session.run = self._run_transaction
-        units = parsed.units or [Unit(os.path.basename(path))]
+        units = [Unit(os.path.basename(path))] if base else parsed.units or [Unit(os.path.basename(path))]
         placed = [
             (stmt, own, unit_of or _unit_at(units, stmt.location.line) or units[-1])
             for stmt, own, unit_of in self._statements(path, parsed, reported, ())

@@ -76,6 +76,11 @@ class Framework:
         """Whether the file runs on deploy at all (down files, revert and verify scripts do not)."""
         return not path.lower().endswith(".down.sql")
 
+    def base(self, files: list[str]) -> list[str]:
+        """The files among `files` that build the schema the migrations start from but that no
+        deploy runs (a base schema the runner loads on reset): replayed first, never linted."""
+        return []
+
     def skipped(self, files: list[str], dialect: str) -> dict[str, str]:
         """The files no part of a run in `dialect` at all, not even read (another database's
         migration, one the runner replaces by another), each with why."""

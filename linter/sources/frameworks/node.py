@@ -94,6 +94,15 @@ class GraphileMigrate(Framework):
     def order(self, files: list[str]) -> list[str]:
         return sorted(files, key=lambda f: (_graphile_place(f) or (2, ""), f))
 
+    def base(self, files: list[str]) -> list[str]:
+        """The SQL files .gmrc's `afterReset` runs (a reset database gets them, then every
+        committed migration): the schema the first committed migration was written against."""
+        settings = gmrc(files[0]) if files else None
+        if settings is None:
+            return []
+        loaded = {os.path.abspath(os.path.join(_migrations_folder(settings), f)) for f in _after_reset(settings)}
+        return [f for f in files if os.path.abspath(f) in loaded]
+
     def units(self, path: str, text: str) -> list[Unit]:
         name = _stem(path)
         if not self.deployed(path):
@@ -108,6 +117,25 @@ class GraphileMigrate(Framework):
             why = "graphile-migrate sends a --! no-transaction migration as one query"
             return [Unit(name, transaction="implicit", why=why)]
         return [Unit(name, transaction="unit", why=self.why)]
+
+
+_GMRC_AFTER_RESET = re.compile(r'"?afterReset"?\s*:\s*\[(?P<actions>[^\]]*)\]')
+_GMRC_FOLDER = re.compile(r'"?migrationsFolder"?\s*:\s*"(?P<folder>[^"]+)"')
+_GMRC_STRING = re.compile(r'"!?(?P<name>[^"!][^"]*\.sql)"')  # `"!file.sql"`: the same file, run as the root user
+
+
+def _after_reset(settings: str) -> list[str]:
+    """The SQL files of .gmrc's afterReset actions: `"file.sql"`, `"!file.sql"` or `{"_": "sql", "file": "file.sql"}`.
+    .gmrc is JSON5 (comments, trailing commas): read by pattern, not by a JSON parser."""
+    text = re.sub(r"/\*.*?\*/|//[^\n]*", "", side_file(settings) or "", flags=re.S)
+    m = _GMRC_AFTER_RESET.search(text)
+    return [s.group("name") for s in _GMRC_STRING.finditer(m.group("actions"))] if m else []
+
+
+def _migrations_folder(settings: str) -> str:
+    text = re.sub(r"/\*.*?\*/|//[^\n]*", "", side_file(settings) or "", flags=re.S)
+    m = _GMRC_FOLDER.search(text)
+    return os.path.join(os.path.dirname(settings), m.group("folder") if m else "migrations")
 
 
 def gmrc(path: str) -> str | None:
