@@ -643,6 +643,7 @@ CASES = [
     C("revoke_view", "REVOKE SELECT ON vw, t FROM PUBLIC", "grant", *VIEW),
     # IF NOT EXISTS of an object that exists: skipped, but what is locked before the check stays locked
     C("create_index_exists", "CREATE INDEX IF NOT EXISTS t_c ON t (a)", "create_index.exists"),
+    C("create_index_exists_as_table", "CREATE INDEX IF NOT EXISTS p ON t (a)", "create_index.exists"),
     C("add_column_exists", "ALTER TABLE t ADD COLUMN IF NOT EXISTS c int DEFAULT random()", A + "add_column.exists"),
     C(
         "add_column_exists_partitioned",

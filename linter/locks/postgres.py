@@ -173,7 +173,7 @@ def _exists(ctx: _Ctx) -> bool:
     """Whether a CREATE ... IF NOT EXISTS names an object the model holds: the server skips it."""
     op, schema = ctx.op, ctx.schema
     if isinstance(op, CreateIndex) and op.if_not_exists and not op.concurrently and op.index.name:
-        return schema.index_owner(op.index.name) is not None
+        return schema.relation_in_schema_of(op.table or "", op.index.name)
     if isinstance(op, CreateTable) and not isinstance(op, CreatePartition) and op.if_not_exists:
         return op.model.name in schema.tables
     if isinstance(op, CreateMatview) and op.if_not_exists:

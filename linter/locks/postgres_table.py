@@ -784,7 +784,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     "create_index.exists": (
         Row(
             SHARE,
-            note="an index of that name exists: IF NOT EXISTS builds nothing, but the table is locked SHARE "
+            note="a relation of that name (an index, or a table, view or sequence of the schema) exists: IF NOT EXISTS builds nothing, but the table is locked SHARE "
             "first, until the transaction ends",
             source=f"CREATE INDEX reference page (IF NOT EXISTS); {_MEASURED}",
         ),

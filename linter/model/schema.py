@@ -327,6 +327,13 @@ class Schema:
         key = self._fresh().sequence_owner.get(name)
         return self.tables.get(key) if key else None
 
+    def relation_in_schema_of(self, table: str, name: str) -> bool:
+        """Whether a relation (table, view, index, sequence) called `name` exists in the schema of
+        table `table`: PostgreSQL's relations share one namespace per schema, so CREATE INDEX IF
+        NOT EXISTS skips a name a table already has."""
+        qualifier = table.rsplit(".", 1)[0] + "." if "." in table else ""
+        return self.knows(qualifier + name) or (not qualifier and self.index_owner(name) is not None)
+
     def knows(self, name: str) -> bool:
         """Whether the model has seen a table, view, index or sequence of that name."""
         return (

@@ -183,6 +183,8 @@ def _create_index(schema: Schema, stmt: Statement, new: bool) -> None:
     idx = replace(stmt.op.index, defined_at=stmt.location)
     if idx.name and table.index_named(idx.name):
         return  # IF NOT EXISTS, or a re-run
+    if idx.name and stmt.op.if_not_exists and schema.relation_in_schema_of(stmt.table or "", idx.name):
+        return  # another relation has the name: the server skips the statement
     table.indexes.append(idx)
 
 
