@@ -104,8 +104,10 @@ def existing_locks(impact: LockImpact, schema, statement=None) -> list[Lock]:
     Tables created earlier in the change harm nobody when locked. With `statement` given, a
     `DROP ... IF EXISTS` of an object the model has never seen is not known to exist either (a
     dump's `DROP TABLE IF EXISTS` preamble, an idempotent migration): it locks nothing we can
-    name. An `ALTER TABLE IF EXISTS` of a table never seen is judged (it exists in production),
-    unless the replay dropped that table.
+    name. An `ALTER TABLE IF EXISTS` of a table never seen is judged when nothing else of its schema
+    is known (a file linted alone, a schema the platform owns such as Supabase's `auth`: the table
+    may exist in production); when the history or a snapshot holds other tables of its schema, one
+    it never created is most likely not there, and the server skips the statement.
     """
     if_exists = statement is not None and statement.if_exists
     out = []
@@ -113,12 +115,18 @@ def existing_locks(impact: LockImpact, schema, statement=None) -> list[Lock]:
         if not existed(lk.relation, schema):
             continue
         # a dump's DROP ... IF EXISTS preamble drops what may not be there; an ALTER TABLE IF EXISTS
-        # changes a table that exists, unless the replay dropped it
+        # changes a table that exists, unless the replay dropped it or never saw it among others
         if if_exists and not schema.knows(lk.relation):
-            if statement.kind.startswith("drop") or lk.relation in schema.gone:
+            if statement.kind.startswith("drop") or lk.relation in schema.gone or _schema_known(lk.relation, schema):
                 continue
         out.append(lk)
     return out
+
+
+def _schema_known(relation: str, schema) -> bool:
+    """Whether the model holds tables of the (PostgreSQL) schema `relation` is in."""
+    prefix = relation.rsplit(".", 1)[0] + "." if "." in relation else None
+    return any(k.startswith(prefix) if prefix else "." not in k for k in schema.tables)
 
 
 def unseen(relations, schema) -> list[str]:

@@ -816,6 +816,7 @@ def _set_schema(f: Node, src: Source) -> Op:
         return AlterTable(
             name=_rel(f.get("relation")),
             actions=[Option("set_schema", "SET SCHEMA", option="schema", value=f.get("newschema"))],
+            if_exists=bool(f.get("missing_ok")),
         )
     return Other(what="ALTER … SET SCHEMA")
 
