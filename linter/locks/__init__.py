@@ -160,6 +160,8 @@ def long_work(statement, schema, impacts: list[LockImpact]) -> str | None:
             on = statement.table or ", ".join(
                 dict.fromkeys(lk.relation for lk in impact.locks if existing(lk.relation))
             )
+            if not on:
+                continue  # it reads only tables the change created: they are empty
             return f"{label(impact.operation)} {'rewrites' if impact.rewrite else 'scans'} {on}"
     return None
 
