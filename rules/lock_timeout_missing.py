@@ -33,8 +33,9 @@ class LockTimeoutMissing(Rule):
     A timeout is in force after `SET lock_timeout` (or `SET SESSION lock_wait_timeout`) earlier
     in the same file, until a `SET ... = 0`, `DEFAULT` or `RESET` turns it off; `SET LOCAL`
     holds until its transaction ends. `ALTER ROLE ... SET` changes only later sessions, so it
-    does not count. When the deploy's role or connection sets it outside the SQL, disable this
-    rule in the config. A suppression belongs on the first statement listed (or is an
+    does not count. When the deploy's connection sets it outside the SQL (the runner's migrate
+    script, the connection string's `options`, the role), say so with `lock_timeout = "5s"` in
+    the config: each deploy then starts with it in force. A suppression belongs on the first statement listed (or is an
     `ignore-file`).
 
     Statements that hold their lock over real work (a rewrite, a scan, an index build) or lock a

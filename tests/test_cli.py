@@ -258,6 +258,23 @@ def test_rule_flags_as_ruff_spells_them(capsys, tmp_path):
     ), err
 
 
+def test_a_lock_timeout_the_deploys_connection_sets_is_in_force(capsys, tmp_path):
+    # a runner script that runs SET lock_timeout before migrating: said once in the config
+    (tmp_path / "h.sql").write_text("CREATE TABLE t (id int PRIMARY KEY);\n")
+    m = tmp_path / "m.sql"
+    m.write_text("ALTER TABLE t ADD COLUMN x int;\n")
+    args = ("lint", "--dialect", "postgres", "--history", tmp_path / "h.sql", "--format", "json", m)
+    codes = lambda out: [f["code"] for f in json.loads(out)["findings"]]  # noqa: E731
+    assert codes(run(capsys, *args)[1]) == ["SC110"]
+    (tmp_path / ".schemacite.toml").write_text('lock_timeout = "5s"\n')
+    assert codes(run(capsys, *args)[1]) == []
+    m.write_text("SET lock_timeout = 0;\nALTER TABLE t ADD COLUMN x int;\n")  # the file turns it off
+    assert codes(run(capsys, *args)[1]) == ["SC110"]
+    (tmp_path / ".schemacite.toml").write_text("lock_timeout = true\n")
+    code, _, err = run(capsys, *args)
+    assert code == 2 and "lock_timeout must be a string or a number" in err
+
+
 def test_config_mistakes_name_who_made_them(capsys, tmp_path):
     (tmp_path / "a.sql").write_text("CREATE TABLE a (id int PRIMARY KEY);\n")
     cfg = tmp_path / ".schemacite.toml"

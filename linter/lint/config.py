@@ -33,6 +33,7 @@ class Config:
     evidence: list[str] = field(default_factory=list)  # catalogue files of one's own (evidence reproduce --save)
     max_lock_seconds: float = 5.0  # a lock estimated to last longer is an error
     search_path: str = DEFAULT_SEARCH_PATH  # PostgreSQL: the setting each deploy starts with
+    lock_timeout: str = ""  # the lock timeout each deploy's connection starts with ("": none)
     pytest: bool = False
     pytest_paths: list[str] = field(default_factory=list)
     source: Path | None = None  # the file the settings came from
@@ -71,6 +72,7 @@ KEYS = {
     "evidence",
     "max_lock_seconds",
     "search_path",
+    "lock_timeout",
     "schema",
     "pytest",
     "pytest_paths",
@@ -160,6 +162,13 @@ def _inside(target: Path, config: Path, key: str) -> str:
 CLI_FLAGS = {"disable": "--ignore/--disable"}  # settings whose flag has two spellings
 
 
+def _setting(value: Any, path: Path | None, key: str) -> str:
+    """A server setting's value as SET takes it: `"5s"`, `5000` (ms on PostgreSQL, s on MySQL)."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise ConfigError(f"{path or 'command line'}: {key} must be a string or a number")
+    return str(value)
+
+
 def _as_list(value: Any, path: Path | None, key: str) -> list[str]:
     if isinstance(value, str):
         return [value]
@@ -236,6 +245,7 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
         evidence=_as_list(raw.get("evidence", []), path, "evidence"),
         max_lock_seconds=float(mls),
         search_path=", ".join(_as_list(raw.get("search_path", DEFAULT_SEARCH_PATH), path, "search_path")),
+        lock_timeout=_setting(raw.get("lock_timeout", ""), path, "lock_timeout"),
         pytest=bool(raw.get("pytest", False)),
         pytest_paths=_as_list(raw.get("pytest_paths", []), path, "pytest_paths"),
         source=path,

@@ -151,7 +151,15 @@ class Linter:
         from schemacite.locks import NO_LOCK_KINDS, existing_locks, impacts_for, label, long_work, on_tables
 
         run = Replay(
-            self.config.dialect, paths, history, base, cache, self.config.framework, stdin, self.config.search_path
+            self.config.dialect,
+            paths,
+            history,
+            base,
+            cache,
+            self.config.framework,
+            stdin,
+            self.config.search_path,
+            self.config.lock_timeout,
         )
         result = LintResult(rules=self.rules, files=run.reported, errors=run.errors)
         statements: dict[tuple[str, int], Statement] = {}

@@ -699,11 +699,14 @@ class Replay:
         framework: str | None = None,
         stdin: tuple[str, bytes] | None = None,
         search_path: str = DEFAULT_SEARCH_PATH,
+        lock_timeout: str = "",
     ):
         from schemacite.sources.frameworks import FRAMEWORKS, detect
 
         self.dialect = dialect
         self.search_path = parse_search_path(search_path)
+        # the deploy's connection sets it (the runner's script, its connection string, the role)
+        self.lock_timeout = lock_timeout.strip().lower() not in NO_TIMEOUT
         self.cache = cache
         self.stdin = stdin
         self.reported, self.errors = expand(paths, stdin_name=stdin[0] if stdin else None)
@@ -761,7 +764,9 @@ class Replay:
             if reported and parsed.statements:
                 self._not_linted(path)
             return  # a down or revert script: read for its syntax only
-        session = Session(self.dialect, self._ids, default_path=self.search_path)
+        session = Session(
+            self.dialect, self._ids, default_path=self.search_path, session_lock_timeout=self.lock_timeout
+        )
         if reported:
             self._run_transaction = self._run_transaction or next(self._ids)
             session.run = self._run_transaction
