@@ -111,6 +111,15 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
     # (NOT VALID, CONCURRENTLY) are for a table that holds rows
     on_rows = works_on_existing(stmt, ctx.schema)
     heavy = [h for h in hits if h[0].rewrite or h[0].scan] if on_rows else []
+    if on_rows and not heavy:
+        # one statement holds its strongest lock until it ends: the scan or rewrite of another of
+        # its actions (ADD FOREIGN KEY beside DROP CONSTRAINT) happens under it
+        locked = {lk.relation for _, locks in hits for lk in locks}
+        work = next(
+            (i for i, locks in existing if (i.rewrite or i.scan) and locked & {lk.relation for lk in locks}), None
+        )
+        if work is not None:
+            heavy = [(work, [lk for _, locks in hits for lk in locks])]
     impact, locks = (heavy or hits)[0]
     sized = estimate(impact, ctx.schema, ctx.dialect, ctx.target) if heavy else None
     extra: dict = {}
