@@ -142,6 +142,15 @@ CASES = [
         A + "alter_column_type",
         "CREATE INDEX t_b ON t (b)",
     ),
+    C(
+        "type_enum_recreated_under_its_old_name",
+        "ALTER TABLE t ALTER COLUMN e TYPE st USING e::text::st",
+        A + "alter_column_type",
+        "CREATE TYPE st AS ENUM ('a', 'b')",
+        "ALTER TABLE t ADD COLUMN e st",
+        "ALTER TYPE st RENAME TO st_old",
+        "CREATE TYPE st AS ENUM ('a', 'b', 'c')",
+    ),
     C("type_collation_unindexed", 'ALTER TABLE t ALTER COLUMN b TYPE text COLLATE "C"', A + "alter_column_type"),
     C(
         "type_collation_reset",

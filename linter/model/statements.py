@@ -211,6 +211,15 @@ class CreateRoutine(Other):
 
 
 @dataclass
+class RenameType(Other):
+    """ALTER TYPE name RENAME TO new_name: columns of the type keep it under its new name (a type
+    created later under the old name is another type)."""
+
+    name: str = ""  # as the columns' types spell it: `st`, `app.st`
+    new_name: str = ""
+
+
+@dataclass
 class RunsUnseen(Other):
     """A statement that runs SQL the reader cannot see: a CALL of a procedure whose body it has not
     read, a DO block whose EXECUTE builds its SQL at run time, MySQL EXECUTE of a statement prepared

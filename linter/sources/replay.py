@@ -45,6 +45,7 @@ from schemacite.model.statements import (
     PartitionBy,
     Rename,
     RenameTable,
+    RenameType,
     RunsUnseen,
     SetDefault,
     SetVariable,
@@ -233,6 +234,16 @@ def _create_routine(schema: Schema, stmt: Statement, new: bool) -> None:
     op = stmt.op
     assert isinstance(op, CreateRoutine)
     (schema.routines.add if op.runs_sql else schema.routines.discard)(op.name)
+
+
+def _rename_type(schema: Schema, stmt: Statement, new: bool) -> None:
+    op = stmt.op
+    assert isinstance(op, RenameType)
+    for table in schema.tables.values():
+        for col in table.columns.values():
+            base, bracket, dims = col.base_type.partition("[")
+            if base in (op.name, f"public.{op.name}"):
+                col.base_type = col.type = op.new_name + bracket + dims
 
 
 def unseen_calls(stmt: Statement, schema: Schema) -> Statement:
@@ -554,6 +565,7 @@ _STATEMENTS = {
     DropSequence: _drop_sequence,
     RunsUnseen: _runs_unseen,
     CreateRoutine: _create_routine,
+    RenameType: _rename_type,
 }
 
 

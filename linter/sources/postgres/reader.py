@@ -78,6 +78,7 @@ from schemacite.model.statements import (
     RefreshMatview,
     Reindex,
     Rename,
+    RenameType,
     RunsUnseen,
     Select,
     SetDefault,
@@ -802,6 +803,12 @@ def _rename(f: Node, src: Source) -> Op:
         )
     if kind == "OBJECT_INDEX":
         return AlterIndex(name=rel, action="rename", new_name=new, if_exists=bool(f.get("missing_ok")))
+    if kind == "OBJECT_TYPE":
+        parts = [p.lower() for p in _strings((f.get("object") or {}).get("List", {}).get("items"))] or [""]
+        schema = [p for p in parts[:-1] if p not in ("public", "pg_catalog")]
+        return RenameType(
+            what="ALTER TYPE RENAME", name=".".join([*schema, parts[-1]]), new_name=".".join([*schema, new])
+        )
     if kind in ("OBJECT_VIEW", "OBJECT_MATVIEW"):
         return AlterView(
             name=rel,
