@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 from schemacite import hookimpl
@@ -59,7 +60,7 @@ class LockHeldDuringLongWork(Rule):
     code = "SC109"
     name = "lock-held-during-long-work"
     summary = (
-        "{what} locks {on} ({mode}: blocks {blocks}) until the transaction ends, while line {line} does long work:"
+        "{what} locks {on} ({mode}: blocks {blocks}) until the transaction ends, while {line} does long work:"
         " {work} ({why})"
     )
     default_severity = Severity.WARNING
@@ -93,7 +94,10 @@ class LockHeldDuringLongWork(Rule):
                 blocks=blocks,
                 why=ctx.transaction_why or "the transaction",
                 work=ctx.work,
-                line=stmt.location.line,
+                # a transaction that spans files (one around the run) does the work in another file
+                line=f"line {stmt.location.line}"
+                if stmt.location.file == held.statement.location.file
+                else f"{os.path.basename(stmt.location.file)}:{stmt.location.line}",
                 suggestion="split the migration: commit after this statement and do the long work in a transaction "
                 "of its own (or in batches)",
             )

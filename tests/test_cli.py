@@ -275,6 +275,30 @@ def test_a_lock_timeout_the_deploys_connection_sets_is_in_force(capsys, tmp_path
     assert code == 2 and "lock_timeout must be a string or a number" in err
 
 
+def test_json_names_the_dialect_however_it_was_chosen(capsys, tmp_path):
+    f = tmp_path / "a.sql"
+    f.write_text("CREATE TABLE a (id int PRIMARY KEY);\n")
+    doc = json.loads(run(capsys, "lint", "--dialect", "mariadb", "--format", "json", f)[1])
+    assert doc["dialect"] == {"name": "mariadb", "why": "--dialect"}
+    code, out, _ = run(capsys, "lint", "--dialect", "mariadb", f)
+    assert "dialect" not in out.splitlines()[-1]  # the text summary says it only when the files told
+
+
+def test_long_work_in_another_file_of_one_transaction_names_the_file(capsys, tmp_path):
+    # node-pg-migrate runs every pending migration in one transaction
+    (tmp_path / "package.json").write_text('{"devDependencies": {"node-pg-migrate": "^7"}}')
+    (tmp_path / "migrations").mkdir()
+    (tmp_path / "migrations" / "1_plan.sql").write_text("ALTER TABLE accounts ADD COLUMN plan text;\n")
+    (tmp_path / "migrations" / "2_backfill.sql").write_text("UPDATE accounts SET plan = 'free';\n")
+    history = tmp_path / "h.sql"
+    history.write_text("CREATE TABLE accounts (id int PRIMARY KEY);\n")
+    code, out, _ = run(
+        capsys, "lint", "--dialect", "postgres", "--history", history, "--format", "json", tmp_path / "migrations"
+    )
+    (held,) = [f for f in json.loads(out)["findings"] if f["code"] == "SC109"]
+    assert held["file"].endswith("1_plan.sql") and "while 2_backfill.sql:1 does long work" in held["message"]
+
+
 def test_config_mistakes_name_who_made_them(capsys, tmp_path):
     (tmp_path / "a.sql").write_text("CREATE TABLE a (id int PRIMARY KEY);\n")
     cfg = tmp_path / ".schemacite.toml"

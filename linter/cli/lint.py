@@ -44,7 +44,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
         return 0
     result = linter.lint(inputs.paths, inputs.history, base, cache=_cache(args, config), stdin=inputs.stdin)
     result.notes[:0] = inputs.notes
-    result.dialect = inputs.dialect
+    result.dialect = inputs.dialect or (config.dialect, config.where("dialect"))
+    result.dialect_given = inputs.dialect is None
     if args.write_baseline:
         from schemacite.report.baseline import write_baseline
 

@@ -80,7 +80,8 @@ class LintResult:
     notes: list[str] = field(default_factory=list)  # degraded parts of a run (audit privileges, counters off)
     framework: tuple[str, str] | None = None  # (name, what showed it) for SQL files
     units: int = 0  # deploys walked (migrations, changesets), history included
-    dialect: tuple[str, str] | None = None  # (dialect, what showed it) when detected from the files
+    dialect: tuple[str, str] | None = None  # (dialect, what showed it: the files' marks, a flag, a config file)
+    dialect_given: bool = False  # named by a flag or the config (the text summary then says nothing of it)
 
     def exit_code(self, fail_on: Severity) -> int:
         if self.errors:

@@ -149,7 +149,7 @@ def project_line(result: LintResult) -> str:
     if result.framework and result.framework[0] != "plain":
         name, why = result.framework
         parts.append(f"framework {name} ({why})" if why else f"framework {name}")
-    if result.dialect:
+    if result.dialect and not result.dialect_given:
         parts.append(f"dialect {result.dialect[0]} ({result.dialect[1]})")
     return "".join(f"; {p}" for p in parts)
 
