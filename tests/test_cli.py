@@ -299,6 +299,23 @@ def test_long_work_in_another_file_of_one_transaction_names_the_file(capsys, tmp
     assert held["file"].endswith("1_plan.sql") and "while 2_backfill.sql:1 does long work" in held["message"]
 
 
+def test_quiet_statistics_and_output_print_only_the_summary(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    f = tmp_path / "a.sql"
+    f.write_text("CREATE TABLE a (id int);\nCREATE TABLE b (id int);\n")
+    lint = ("lint", "--dialect", "postgres", "--color", "never")
+    full = run(capsys, *lint, f)[1]
+    summary = "2 warnings in 1 file(s), 2 statement(s)."
+    assert full.count("SC101") == 2 and full.rstrip().endswith(summary)
+    assert run(capsys, *lint, "-q", f)[1] == summary + "\n"
+    assert run(capsys, *lint, "--statistics", f)[1] == "2\tSC101\tno-primary-key\n" + summary + "\n"
+    report = tmp_path / "report.json"
+    code, out, _ = run(capsys, *lint, "--output-format", "json", "-o", report, f)
+    assert code == 1 and out == summary + "\n" and len(json.loads(report.read_text())["findings"]) == 2
+    code, out, _ = run(capsys, *lint, "--format", "json", "-o", "-", f)  # - is standard output
+    assert len(json.loads(out)["findings"]) == 2 and not (tmp_path / "-").exists()
+
+
 def test_config_mistakes_name_who_made_them(capsys, tmp_path):
     (tmp_path / "a.sql").write_text("CREATE TABLE a (id int PRIMARY KEY);\n")
     cfg = tmp_path / ".schemacite.toml"

@@ -42,12 +42,24 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _output(p: argparse.ArgumentParser, formats=FORMATS) -> None:
-    p.add_argument("--format", choices=formats, default="text")
     p.add_argument(
-        "--output", "-o", metavar="FILE", help="write the report to FILE (the terminal gets the text summary)"
+        "--output-format",
+        "--format",
+        dest="format",
+        choices=formats,
+        default="text",
+        help="how the report is written (default text)",
     )
-    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress display")
+    p.add_argument(
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="write the report to FILE and print only the summary (- is standard output)",
+    )
+    p.add_argument(
+        "--color", choices=("auto", "always", "never"), default="auto", help="colour the text report (default auto)"
+    )
+    p.add_argument("--quiet", "-q", action="store_true", help="print only the summary line; no progress display")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -96,7 +108,9 @@ def parser() -> argparse.ArgumentParser:
     )
     lint.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
     lint.add_argument("--write-baseline", metavar="FILE", help="record today's findings in FILE and exit 0")
-    lint.add_argument("--statistics", action="store_true", help="count findings per rule")
+    lint.add_argument(
+        "--statistics", action="store_true", help="print only how many findings each rule produced, and the summary"
+    )
 
     rules = sub.add_parser("rules", help="list the rules")
     rules.add_argument(
@@ -176,7 +190,9 @@ def parser() -> argparse.ArgumentParser:
 
     snap = sub.add_parser("snapshot", help="write a server's schema and workload to JSON")
     snap.add_argument("dsn", metavar="DSN")
-    snap.add_argument("-o", "--output", required=True, metavar="FILE")
+    snap.add_argument(
+        "-o", "--output", required=True, metavar="FILE", help="the snapshot file to write (- is standard output)"
+    )
     snap.add_argument("--schema", dest="schemas", action="append", default=[], metavar="NAME")
     snap.add_argument(
         "--sample",

@@ -195,7 +195,7 @@ def _unwritable(path: str) -> str | None:
 
 def run_snapshot(args) -> int:
     """`schemacite snapshot DSN -o FILE`: write the model of one server (or PostgreSQL database)."""
-    from schemacite.sources.snapshot import SnapshotError, save_snapshot
+    from schemacite.sources.snapshot import SnapshotError, save_snapshot, snapshot_text
 
     try:
         target = parse_dsn(args.dsn)
@@ -206,7 +206,7 @@ def run_snapshot(args) -> int:
         print("schemacite: error: --sample must be a number of seconds >= 0", file=sys.stderr)
         return 2
     quiet = getattr(args, "quiet", False)
-    unwritable = _unwritable(args.output)
+    unwritable = None if args.output == "-" else _unwritable(args.output)
     if unwritable:
         print(f"schemacite: error: {args.output}: {unwritable}", file=sys.stderr)
         return 2
@@ -219,7 +219,10 @@ def run_snapshot(args) -> int:
     for note in reading.notes:
         print(f"schemacite: note: {note}", file=sys.stderr)
     try:
-        save_snapshot(reading.schema, args.output, reading.target_name)
+        if args.output == "-":  # standard output, as everywhere -o takes a file
+            sys.stdout.write(snapshot_text(reading.schema, reading.target_name))
+        else:
+            save_snapshot(reading.schema, args.output, reading.target_name)
     except SnapshotError as e:
         print(f"schemacite: error: {e}", file=sys.stderr)
         return 2

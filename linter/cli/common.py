@@ -87,24 +87,25 @@ def _reporter(pm, fmt: str, **kw):
 
 
 def emit_report(args: argparse.Namespace, pm, result) -> None:
-    """Write the report where asked; with --output, the terminal still gets the text summary.
-    Findings go to stdout (or the file); input errors and notes go to stderr."""
+    """Write the report where asked. The terminal gets only the summary (and the counts) with
+    -o FILE, -q or --statistics, as ruff does; `-o -` is standard output. Findings go to stdout
+    (or the file); input errors and notes go to stderr."""
     statistics = getattr(args, "statistics", False)
     diagnostics(result.errors, result.notes)
-    if args.output:
+    output = None if args.output in (None, "-") else args.output
+    if output:
         buf = io.StringIO()
         _reporter(pm, args.format, statistics=statistics).render(result, buf)
         try:
-            with open(args.output, "w", encoding="utf-8") as f:
+            with open(output, "w", encoding="utf-8") as f:
                 f.write(buf.getvalue())
         except OSError as e:
-            raise UsageError(f"cannot write {args.output}: {e.strerror}") from None
-        if args.format == "text":
-            return
-        fmt = "text"
+            raise UsageError(f"cannot write {output}: {e.strerror}") from None
+    if output or args.format == "text":
+        reporter = _reporter(pm, "text", color=use_color(args.color, sys.stdout), statistics=statistics)
+        reporter.summary_only = bool(output or getattr(args, "quiet", False) or statistics)
     else:
-        fmt = args.format
-    reporter = _reporter(pm, fmt, color=use_color(args.color, sys.stdout), statistics=statistics)
+        reporter = _reporter(pm, args.format, statistics=statistics)
     reporter.render(result, sys.stdout)
 
 

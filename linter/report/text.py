@@ -52,8 +52,13 @@ class TextReporter(Reporter):
     format = "text"
     human = True
 
+    summary_only = False  # the footer alone: the counts and the summary line (-q, --statistics, -o FILE)
+
     def render(self, result: LintResult, out: IO[str]) -> None:
-        if self.color:
+        if self.summary_only:
+            for line in self._footer(result):
+                out.write(line + "\n")
+        elif self.color:
             self._render_rich(result, out)
         else:
             self._render_plain(result, out)

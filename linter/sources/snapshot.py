@@ -94,10 +94,15 @@ def snapshot_dict(schema: Schema, target: str | None = None) -> dict[str, Any]:
     }
 
 
+def snapshot_text(schema: Schema, target: str | None = None) -> str:
+    """`schema` as a snapshot's JSON text."""
+    return json.dumps(snapshot_dict(schema, target), indent=1, sort_keys=False) + "\n"
+
+
 def save_snapshot(schema: Schema, path: str | os.PathLike, target: str | None = None) -> None:
     """Write `schema` to `path` as a snapshot (atomically: a temporary file, then rename)."""
     path = os.fspath(path)
-    text = json.dumps(snapshot_dict(schema, target), indent=1, sort_keys=False) + "\n"
+    text = snapshot_text(schema, target)
     tmp = f"{path}.tmp{os.getpid()}"
     try:
         with open(tmp, "w", encoding="utf-8") as f:
