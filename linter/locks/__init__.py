@@ -158,12 +158,21 @@ def long_work(statement, schema, impacts: list[LockImpact]) -> str | None:
         if impact.rewrite or impact.scan:
             # the table it works on; a materialized view's query: the tables it reads
             on = statement.table or ", ".join(
-                dict.fromkeys(lk.relation for lk in impact.locks if existing(lk.relation))
+                dict.fromkeys(r for lk in impact.locks for r in _read_through(lk.relation, schema) if existing(r))
             )
             if not on:
                 continue  # it reads only tables the change created: they are empty
             return f"{label(impact.operation)} {'rewrites' if impact.rewrite else 'scans'} {on}"
     return None
+
+
+def _read_through(name: str, schema, depth: int = 0) -> list[str]:
+    """`name`, or for a view the change created, the relations it reads in turn: a query of a new
+    view over an existing table reads that table."""
+    view = schema.views.get(name)
+    if view is None or view.reads is None or existed(name, schema) or depth > 10:
+        return [name]
+    return [r for read in view.reads for r in _read_through(read, schema, depth + 1)]
 
 
 def _scanned_for(op, schema) -> tuple[str, ...]:
