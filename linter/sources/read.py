@@ -418,7 +418,11 @@ class _DynamicSql:
 # Migration tools make DDL conditional by running it from inside another statement: MySQL
 # procedures CALLed in the same file, PREPARE strings (`SET @s = IF(..., 'ALTER TABLE ...',
 # 'SELECT 1')`), PostgreSQL DO blocks. The schema they build depends on it.
-_DDL_START = r"(?:ALTER\s+TABLE|CREATE\s+(?:UNIQUE\s+)?INDEX|DROP\s+INDEX|CREATE\s+TABLE|DROP\s+TABLE|RENAME\s+TABLE)\b"
+# ALTER TYPE: a type renamed in a block changes what a later column's type change means
+_DDL_START = (
+    r"(?:ALTER\s+TABLE|CREATE\s+(?:UNIQUE\s+)?INDEX|DROP\s+INDEX|CREATE\s+TABLE|DROP\s+TABLE|RENAME\s+TABLE"
+    r"|ALTER\s+TYPE)\b"
+)
 _DDL_STRING = re.compile(rf"'(\s*{_DDL_START}(?:[^'\\]|\\.|'')*)'", re.I)
 _DDL_IN_BODY = re.compile(
     rf"(?:^|;|\bTHEN\b|\bELSE\b|\bBEGIN\b|\bLOOP\b|\$\$)\s*({_DDL_START}(?:[^;']|'(?:[^']|'')*')*)", re.I
