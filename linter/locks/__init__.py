@@ -138,7 +138,7 @@ def long_work(statement, schema, impacts: list[LockImpact]) -> str | None:
     """What long-running work the statement does on tables that exist before the change, in
     words ("rewrites orders", "UPDATE of every row of orders"), or None: work whose duration
     grows with a table's size, so that locks held meanwhile are held for that long."""
-    from schemacite.model.statements import CopyFrom, Delete, Insert, Merge, Update
+    from schemacite.model.statements import CopyFrom, CreateTableAs, Delete, Insert, Merge, Update
 
     def existing(name: str | None) -> bool:
         return bool(name) and existed(name, schema)
@@ -152,12 +152,13 @@ def long_work(statement, schema, impacts: list[LockImpact]) -> str | None:
         return f"INSERT ... SELECT reading {read}"
     if isinstance(op, CopyFrom) and existing(op.into):
         return f"COPY into {op.into}"
-    if not works_on_existing(statement, schema):
+    creates = isinstance(op, CreateTableAs)  # its table is the one it fills: the work is its query's
+    if not creates and not works_on_existing(statement, schema):
         return None  # a new table is empty: rewriting, indexing or validating it is quick
     for impact in impacts:
         if impact.rewrite or impact.scan:
-            # the table it works on; a materialized view's query: the tables it reads
-            on = statement.table or ", ".join(
+            # the table it works on; a materialized view's or CREATE TABLE AS's query: the tables it reads
+            on = (not creates and statement.table) or ", ".join(
                 dict.fromkeys(r for lk in impact.locks for r in _read_through(lk.relation, schema) if existing(r))
             )
             if not on:
