@@ -137,7 +137,8 @@ def test_verify_measures_prepared_ddl_where_it_runs(capsys, mariadb_server, tmp_
     assert [r["sql"].split()[0] for r in rows if "verified" in r] == ["SET", "PREPARE", "EXECUTE", "DEALLOCATE"]
     assert not any("verified" in r for r in rows if r["inside"])  # measured with the EXECUTE that runs it
     code, out, _ = run(capsys, *args, f)
-    assert "measured with the statement that runs it" in out and "4 of 4 statements agree" in out
+    words = " ".join(out.split())  # the table wraps its cells
+    assert "measured with the statement" in words and "4 of 4 statements agree" in words
 
 
 def test_verify_against_mariadb(capsys, mariadb_server, tmp_path):
