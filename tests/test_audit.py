@@ -98,6 +98,11 @@ def test_dsn_forms_and_masking():
     assert audit.mask("mysql://u:secret@h:notaport/db") == "mysql://u:***@h:notaport/db"
     assert audit.mask("postgresql://h/db?user=u&password=secret") == "postgresql://h/db?user=u&password=***"
     assert audit.mask("mysql://u:pa@ss@h/db") == "mysql://u:***@h/db"
+    # a driver's message keeps its own words; a URL or a libpq password= in it is masked
+    wrong = audit.parse_dsn("mysql://auditor:wrong@h/shop")
+    assert wrong.scrub("wrong user or password (1045)") == "wrong user or password (1045)"
+    assert wrong.scrub("at mysql://auditor:wrong@h/shop: refused") == "at mysql://auditor:***@h/shop: refused"
+    assert wrong.scrub("invalid dsn: host=h password='w r\\'x' user=u") == "invalid dsn: host=h password=*** user=u"
     with pytest.raises(audit.DsnError) as info:
         audit.parse_dsn("mysql://u:secret@h:notaport/db")
     assert "secret" not in str(info.value) and "u:***@h" in str(info.value)

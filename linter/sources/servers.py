@@ -110,20 +110,15 @@ class Target:
         return base
 
     def scrub(self, text: str) -> str:
-        """`text` (a driver's message) without this target's password."""
-        text = mask(text)
-        if self.password and len(self.password) >= 4:
-            for secret in {self.password, _raw_password(self.url) or ""}:
-                if secret:
-                    text = text.replace(secret, "***")
-        return text
+        """`text` (a driver's message) with the password masked where a URL or a libpq
+        `password=` setting in it carries one; the same letters elsewhere ("wrong user or
+        password" with the password `wrong`) are the message's own words."""
+        text = _URL_IN_TEXT.sub(lambda m: mask(m.group(0)), text)
+        return _CONNINFO_PASSWORD.sub(r"\1***", text)
 
 
-def _raw_password(url: str) -> str | None:
-    try:
-        return urlsplit(url).password
-    except ValueError:
-        return None
+_URL_IN_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]+")
+_CONNINFO_PASSWORD = re.compile(r"(?i)(\bpassword\s*=\s*)(?:'(?:[^'\\]|\\.)*'|[^\s'\"]+)")
 
 
 def parse_dsn(url: str) -> Target:
