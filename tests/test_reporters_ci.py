@@ -397,20 +397,23 @@ def test_junit(result):
     errors = [c for c in cases if c.find("error") is not None]
     skipped = [c for c in cases if c.find("skipped") is not None]
     passed = [c for c in cases if len(c) == 0]
+    advice = [c for c in cases if c.find("properties") is not None]  # info: passing, with its finding
     for node in (root, suite):
         assert int(node.get("tests")) == len(cases) == 3 + 1 + 1 + 1
-        assert int(node.get("failures")) == len(failures) == 3
+        assert int(node.get("failures")) == len(failures) == 2
         assert int(node.get("errors")) == len(errors) == 1
         assert int(node.get("skipped")) == len(skipped) == 1
     assert [c.get("classname") for c in passed] == ["migrations/004_clean.sql"]
+    (info,) = advice
+    props = {p.get("name"): p.get("value") for p in info.find("properties")}
+    assert props == {"rule": "keyless-table", "code": "SC901", "severity": "info"} and info.find("failure") is None
+    assert info.get("name") == "SC901 keyless-table: audit_log" and "audit_log" in info.find("system-out").text
 
     events = next(c for c in failures if c.get("classname") == "migrations/001_init.sql")
     assert events.get("name") == "SC901 keyless-table: events @ 3"
     failure = events.find("failure")
     assert failure.get("type") == "keyless-table" and failure.get("message") == "Table events has no primary key"
     assert "Add a primary key." in failure.text and "stub-rowid" in failure.text and KeylessTable.url() in failure.text
-    server = next(c for c in failures if c.get("classname").startswith("mysql://"))
-    assert server.get("name") == "SC901 keyless-table: audit_log"
     assert errors[0].get("classname") == "migrations/003_bad.sql" and errors[0].get("name") == "parse error @ 7"
 
 

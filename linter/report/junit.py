@@ -8,8 +8,10 @@
         <testcase classname="migrations/002.sql" name="no findings"/>
         <testcase classname="migrations/003.sql" name="parse error @ 7"><error …/></testcase>
 
-One failing testcase per finding (its text: location, message, suggestion, evidence ids and
-doc URL), one `<error>` testcase per parse error, one `<skipped>` testcase per suppressed
+One failing testcase per finding at warning or error (its text: location, message, suggestion,
+evidence ids and doc URL), one passing testcase per info finding (the same text as its
+`<system-out>`, its rule and severity as `<properties>`: advice, not a failed build), one
+`<error>` testcase per parse error, one `<skipped>` testcase per suppressed
 finding, and one passing testcase per reported file that has neither findings nor parse
 errors, so a clean run is a suite of passes rather than an empty suite.
 """
@@ -22,7 +24,7 @@ from typing import IO
 
 from schemacite import hookimpl
 from schemacite.lint.rule import Finding
-from schemacite.model.results import LintResult
+from schemacite.model.results import LintResult, Severity
 from schemacite.report import Reporter
 
 # characters XML 1.0 cannot carry, even escaped
@@ -52,13 +54,21 @@ def failure_text(f: Finding) -> str:
 
 def build_junit(result: LintResult) -> ET.Element:
     cases: list[tuple[tuple, ET.Element]] = []
-    failed_files: set[str] = set()
+    failed_files: set[str] = set()  # files with a case of their own: no "no findings" case for them
+    failures = 0
 
     for f in result.findings:
         failed_files.add(f.location.file)
         case = ET.Element("testcase", classname=clean(f.location.file), name=clean(case_name(f)), time="0")
-        failure = ET.SubElement(case, "failure", message=clean(f.message), type=f.rule)
-        failure.text = clean(failure_text(f))
+        if f.severity > Severity.INFO:
+            failure = ET.SubElement(case, "failure", message=clean(f.message), type=f.rule)
+            failure.text = clean(failure_text(f))
+            failures += 1
+        else:
+            properties = ET.SubElement(case, "properties")
+            for name, value in (("rule", f.rule), ("code", f.code), ("severity", str(f.severity))):
+                ET.SubElement(properties, "property", name=name, value=clean(value))
+            ET.SubElement(case, "system-out").text = clean(failure_text(f))
         cases.append(((f.location.file, f.location.line, 1, f.code), case))
 
     for error in result.errors:
@@ -82,7 +92,7 @@ def build_junit(result: LintResult) -> ET.Element:
     cases.sort(key=lambda pair: pair[0])
     counts = {
         "tests": str(len(cases)),
-        "failures": str(len(result.findings)),
+        "failures": str(failures),
         "errors": str(len(result.errors)),
         "skipped": str(len(result.suppressed)),
         "time": "0",
