@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -314,6 +315,19 @@ def test_quiet_statistics_and_output_print_only_the_summary(capsys, tmp_path, mo
     assert code == 1 and out == summary + "\n" and len(json.loads(report.read_text())["findings"]) == 2
     code, out, _ = run(capsys, *lint, "--format", "json", "-o", "-", f)  # - is standard output
     assert len(json.loads(out)["findings"]) == 2 and not (tmp_path / "-").exists()
+
+
+def test_reports_follow_the_runners_order(capsys, tmp_path):
+    # Flyway runs V10 after V2; a report sorted as text put V10 first
+    (tmp_path / "db").mkdir()
+    for version in (1, 2, 10):
+        (tmp_path / "db" / f"V{version}__t{version}.sql").write_text(f"CREATE TABLE t{version} (id int);\n")
+    code, out, _ = run(capsys, "lint", "--dialect", "postgres", "--format", "json", tmp_path / "db")
+    assert [os.path.basename(f["file"]) for f in json.loads(out)["findings"]] == [
+        "V1__t1.sql",
+        "V2__t2.sql",
+        "V10__t10.sql",
+    ]
 
 
 def test_config_mistakes_name_who_made_them(capsys, tmp_path):

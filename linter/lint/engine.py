@@ -231,7 +231,9 @@ class Linter:
         for suppression in suppressions:
             for rule in self.suppression_rules:
                 result.findings.extend(_run(rule, "check_suppression", suppression, ctx, result, suppression.location))
-        result.findings.sort(key=Finding.sort_key)
+        # files in the order the runner deploys them (Flyway's V10 after V2), then line by line
+        rank = {os.path.abspath(path): n for n, path in enumerate(run.order)}
+        result.findings.sort(key=lambda f: (rank.get(os.path.abspath(f.location.file), len(rank)), f.sort_key()))
         return result
 
     def _combine(self, deploy: dict[Rule, list[Finding]], result: LintResult, schema: Schema) -> None:
