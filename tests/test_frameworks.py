@@ -265,7 +265,8 @@ def test_since_refuses_what_is_not_a_revision(capsys, repo, monkeypatch):
     code, _, err = run(capsys, "lint", "--dialect", "postgres", "--since=--output=/tmp/x", "migrations")
     assert code == 2 and "not a revision" in err
     code, _, err = run(capsys, "lint", "--dialect", "postgres", "--since", "no-such-branch", "migrations")
-    assert code == 2 and "no-such-branch" in err
+    assert code == 2 and "--since no-such-branch: git knows no such commit or branch here" in err
+    assert "git fetch origin no-such-branch" in err and "fatal:" not in err
 
 
 # ------------------------------------------------------------------ dialect

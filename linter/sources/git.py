@@ -30,6 +30,16 @@ def _git(root: str, *args: str) -> str:
     return done.stdout
 
 
+def _unknown_revision(rev: str) -> str:
+    """What to do when git does not know `rev`: in CI, most often a branch the checkout did not fetch."""
+    hint = f"git fetch origin {rev.split('/', 1)[1]}" if rev.startswith("origin/") else f"git fetch origin {rev}"
+    return (
+        f"--since {rev}: git knows no such commit or branch here. A CI checkout often holds only the "
+        f"branch it builds: fetch the base first ({hint}, or checkout with fetch-depth: 0), or name a "
+        f"revision this clone has"
+    )
+
+
 def changed_since(rev: str, where: str = ".") -> tuple[set[str], str]:
     """(real paths of the files changed since `rev`, the commit they are compared with)."""
     if not rev or rev.startswith("-"):
@@ -39,7 +49,10 @@ def changed_since(rev: str, where: str = ".") -> tuple[set[str], str]:
     try:
         base = _git(root, "merge-base", rev, "HEAD").strip()
     except GitError:
-        base = _git(root, "rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}").strip()
+        try:
+            base = _git(root, "rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}").strip()
+        except GitError:
+            raise GitError(_unknown_revision(rev)) from None
     names = _git(root, "diff", "--name-only", "--no-ext-diff", "--no-textconv", "-z", base, "--").split("\0")
     names += _git(root, "ls-files", "--others", "--exclude-standard", "-z").split("\0")
     return {os.path.realpath(os.path.join(root, n)) for n in names if n}, base[:12]
