@@ -62,6 +62,10 @@ def test_verify_against_postgres(capsys, pg_server):
     # a statement predicted to take no lock is measured too: SET lock_timeout takes none
     (session,) = [r for r in rows if r["sql"].startswith("SET")]
     assert session["notes"] == ["takes no lock on existing tables"] and session["verified"]["measured"]["locks"] == {}
+    code, _, err = run(
+        capsys, "locks", "--verify", dsn, "--target", "postgres-12", MIGRATIONS / "000003_orders_status.up.sql"
+    )
+    assert f"the predictions are for postgres-12 and the server is postgres-{pg_server.version[0]}" in err
     with pg_server.connect("verify_demo") as conn:  # nothing left behind
         left = conn.execute(
             "SELECT count(*) FROM pg_namespace WHERE nspname NOT LIKE 'pg_%' "

@@ -28,15 +28,22 @@ def run_locks(args, config: Config, cache=None) -> int:
         print(f"note: {note}", file=sys.stderr)
     if inputs.dialect:
         print(f"note: dialect {inputs.dialect[0]}, {inputs.dialect[1]}", file=sys.stderr)
-    if args.verify and not config.target_given:
+    if args.verify:
         from schemacite.locks.verify import VerifyError, server_target
 
         try:  # predict for the server that measures, unless a target was asked for
             found = server_target(args.verify)
         except VerifyError as e:
             raise UsageError(str(e)) from None
-        if (found.rpartition("-")[0] == "postgres") == (config.dialect == "postgres"):
+        same_family = (found.rpartition("-")[0] == "postgres") == (config.dialect == "postgres")
+        if not config.target_given and same_family:
             config.target = found  # a server of another family is refused by verify_rows below
+        elif same_family and found != config.target:
+            print(
+                f"note: the predictions are for {config.target} and the server is {found}: "
+                "a difference may be the versions' (leave out --target to predict for the server)",
+                file=sys.stderr,
+            )
     rows, errors, script = analyse(
         config.dialect,
         config.target,
