@@ -38,9 +38,15 @@ DEFAULT_PORTS = {"mysql": 3306, "postgres": 5432}
 CONNECT_TIMEOUT = 10.0  # seconds, --timeout
 READ_TIMEOUT = 120  # seconds a MySQL/MariaDB reply may take (catalog statements stop at 30 s server-side)
 MYSQL_PARAMS = {"unix_socket", "socket", "charset", "connect_timeout"}
+# the drivers by their own names: they install the same way whether schemacite came from a
+# checkout (`pip install '.[mysql]'`) or a package index
 EXTRAS = {
-    "mysql": ("mysqlclient", "pip install 'schemacite[mysql]'"),
-    "postgres": ("psycopg", "pip install 'schemacite[postgres]'"),
+    "mysql": (
+        "mysqlclient",
+        "pip install mysqlclient (it builds from source: the MariaDB or MySQL client headers and pkg-config first, "
+        "e.g. apt-get install libmariadb-dev pkg-config)",
+    ),
+    "postgres": ("psycopg", "pip install 'psycopg[binary]'"),
 }
 
 _sleep = time.sleep  # the wait between two readings of --sample (tests replace it)
