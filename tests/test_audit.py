@@ -112,6 +112,28 @@ def test_dsn_forms_and_masking():
         audit.parse_dsn("mysql://u@h/db?sslmode=require")
 
 
+def test_a_note_every_database_of_a_server_gives_is_said_once():
+    from schemacite.cli.audit import audit_readings
+    from schemacite.lint.config import load_config
+    from schemacite.model import Schema
+
+    note = "no statistics reset recorded: the counters count since the server started"
+    readings = [
+        audit.Reading(audit.parse_dsn(f"mysql://u:secret@db1:3306/{db}"), Schema("mariadb"), "mariadb", "mariadb-10.11")
+        for db in ("a", "b", "c")
+    ]
+    other = audit.Reading(audit.parse_dsn("mysql://u@db2/d"), Schema("mariadb"), "mariadb", "mariadb-10.11")
+    for r in [*readings, other]:
+        r.notes = [note]
+    readings[0].notes.append("a.t differs from another table only in letter case; it was left out")
+    result = audit_readings([*readings, other], load_config(None, {"dialect": "mariadb"}))
+    assert result.notes == [
+        f"mysql://db1:3306 (3 targets): {note}",
+        "mysql://u:***@db1:3306/a: a.t differs from another table only in letter case; it was left out",
+        f"mysql://u@db2/d: {note}",
+    ]
+
+
 def test_bad_dsn_on_the_command_line_is_exit_2_masked(capsys):
     code, doc, err = audit_json(capsys, "mysql://u:secret@h:notaport/db")
     assert code == 2 and doc["findings"] == []

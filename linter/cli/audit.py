@@ -130,6 +130,8 @@ def audit_readings(readings: list[Reading], config, pm=None) -> LintResult:
     result = LintResult()
     linters: dict[tuple[str, str], Linter] = {}
     rules: dict[str, Any] = {}
+    # a note every database of one server gives (its settings, its statistics reset) is said once
+    said: dict[tuple[str, str], list[str]] = {}
     for reading in readings:
         result.files.append(reading.target.masked)
         if reading.error is not None:
@@ -142,7 +144,8 @@ def audit_readings(readings: list[Reading], config, pm=None) -> LintResult:
         result.findings.extend(part.findings)
         for rule in part.rules:
             rules.setdefault(rule.code, rule)
-        result.notes += [f"{reading.target.masked}: {note}" for note in reading.notes]
+        for note in reading.notes:
+            said.setdefault((reading.target.address, note), []).append(reading.target.masked)
         quiet = [
             t
             for t in reading.schema.tables.values()
@@ -153,6 +156,10 @@ def audit_readings(readings: list[Reading], config, pm=None) -> LintResult:
                 f"{reading.target.masked}: {len(quiet)} table(s) with non-unique indexes show no activity since the "
                 "counters started: not enough activity to judge whether their indexes are used"
             )
+    result.notes[:0] = [
+        f"{targets[0]}: {note}" if len(targets) == 1 else f"{server} ({len(targets)} targets): {note}"
+        for (server, note), targets in said.items()
+    ]
     result.rules = [rules[c] for c in sorted(rules)]
     result.findings.sort(key=_order)
     return result

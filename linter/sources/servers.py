@@ -103,14 +103,18 @@ class Target:
         return mask(self.url)
 
     @property
-    def server(self) -> str:
-        """Where findings are located: scheme://user@host:port, plus /database on PostgreSQL. No password."""
-        user = f"{self.user}@" if self.user else ""
+    def address(self) -> str:
+        """The server alone, whatever database or account: scheme://host:port."""
         host = self.host or "localhost"
         if ":" in host:
             host = f"[{host}]"
-        port = self.port or DEFAULT_PORTS[self.kind]
-        base = f"{self.scheme}://{user}{host}:{port}"
+        return f"{self.scheme}://{host}:{self.port or DEFAULT_PORTS[self.kind]}"
+
+    @property
+    def server(self) -> str:
+        """Where findings are located: scheme://user@host:port, plus /database on PostgreSQL. No password."""
+        user = f"{self.user}@" if self.user else ""
+        base = self.address.replace("://", f"://{user}", 1)
         if self.kind == "postgres":
             base += f"/{self.database or self.user or ''}"
         return base
