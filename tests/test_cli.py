@@ -330,6 +330,15 @@ def test_reports_follow_the_runners_order(capsys, tmp_path):
     ]
 
 
+def test_color_always_colours_piped_output(capsys, tmp_path, monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    f = tmp_path / "a.sql"
+    f.write_text("CREATE TABLE a (id int);\n")
+    assert "\x1b[" in run(capsys, "lint", "--dialect", "postgres", "--color", "always", f)[1]
+    assert "\x1b[" not in run(capsys, "lint", "--dialect", "postgres", "--color", "never", f)[1]
+    assert "\x1b[" in run(capsys, "locks", "--dialect", "postgres", "--color", "always", f)[1]
+
+
 def test_config_mistakes_name_who_made_them(capsys, tmp_path):
     (tmp_path / "a.sql").write_text("CREATE TABLE a (id int PRIMARY KEY);\n")
     cfg = tmp_path / ".schemacite.toml"

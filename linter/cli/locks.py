@@ -89,7 +89,7 @@ def _print_table(rows: list[Row], config: Config, color: bool) -> None:
     from rich.text import Text
 
     width = None if color else int(os.environ.get("COLUMNS") or 160)
-    console = Console(highlight=False, no_color=not color, width=width)
+    console = Console(highlight=False, no_color=not color, width=width, force_terminal=color or None)
     mysql = config.dialect != "postgres"
     verified = any(r.checked for r in rows)
     style = {"nothing": "green", "writes": "yellow", "reads+writes": "bold red", "unknown": "magenta"}

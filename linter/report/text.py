@@ -99,7 +99,8 @@ class TextReporter(Reporter):
         from rich.table import Table
         from rich.text import Text
 
-        console = Console(file=out, highlight=False)
+        # colour was asked for (--color always, FORCE_COLOR, or a terminal): kept when piped too
+        console = Console(file=out, highlight=False, force_terminal=True)
         for file, group in groupby(result.findings, key=lambda f: f.location.file):
             console.print(Text(file, style="bold underline"), overflow="fold")
             grid = Table.grid(padding=(0, 1))
