@@ -339,6 +339,22 @@ def test_color_always_colours_piped_output(capsys, tmp_path, monkeypatch):
     assert "\x1b[" in run(capsys, "locks", "--dialect", "postgres", "--color", "always", f)[1]
 
 
+def test_every_option_says_what_it_does():
+    import argparse
+
+    from schemacite.cli import parser
+
+    def bare(p, name):
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                for sub, sp in a.choices.items():
+                    yield from bare(sp, f"{name} {sub}")
+            elif not a.help and a.dest != "help":
+                yield f"{name} {'/'.join(a.option_strings) or a.dest}"
+
+    assert list(bare(parser(), "schemacite")) == []
+
+
 def test_config_mistakes_name_who_made_them(capsys, tmp_path):
     (tmp_path / "a.sql").write_text("CREATE TABLE a (id int PRIMARY KEY);\n")
     cfg = tmp_path / ".schemacite.toml"

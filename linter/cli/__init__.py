@@ -116,13 +116,13 @@ def parser() -> argparse.ArgumentParser:
     rules.add_argument(
         "selectors", nargs="*", metavar="RULE", help="only these rules (code, name or code prefix, any case)"
     )
-    rules.add_argument("--format", choices=("text", "json"), default="text")
-    rules.add_argument("--no-plugins", action="store_true")
+    rules.add_argument("--format", choices=("text", "json"), default="text", help="text or json (default text)")
+    rules.add_argument("--no-plugins", action="store_true", help="do not load third-party rule packs")
 
     explain = sub.add_parser("explain", aliases=["rule"], help="a rule's documentation and evidence")
     explain.add_argument("rule", help="rule name or code, in any case")
-    explain.add_argument("--format", choices=("text", "json"), default="text")
-    explain.add_argument("--no-plugins", action="store_true")
+    explain.add_argument("--format", choices=("text", "json"), default="text", help="text or json (default text)")
+    explain.add_argument("--no-plugins", action="store_true", help="do not load third-party rule packs")
 
     sub.add_parser("plugins", help="list loaded plugins")
 
@@ -130,7 +130,7 @@ def parser() -> argparse.ArgumentParser:
     actions = evidence.add_subparsers(dest="action", required=True, metavar="ACTION")
     listing = actions.add_parser("list", help="every record: id, kind, source, dialects")
     show = actions.add_parser("show", help="one record in full")
-    show.add_argument("id")
+    show.add_argument("id", help="the record's id (see `schemacite evidence list`)")
     reproduce = actions.add_parser(
         "reproduce", help="run a rule's experiments on your server, inside a scratch area dropped at the end"
     )
@@ -154,17 +154,19 @@ def parser() -> argparse.ArgumentParser:
     )
     reproduce.add_argument("--save", metavar="FILE", help="append the results to FILE as evidence records")
     for p in (listing, show, reproduce):
-        p.add_argument("--format", choices=("text", "json"), default="text")
-        p.add_argument("--config", metavar="FILE")
-        p.add_argument("--no-plugins", action="store_true")
+        p.add_argument("--format", choices=("text", "json"), default="text", help="text or json (default text)")
+        p.add_argument("--config", metavar="FILE", help="config whose evidence files to read (default: nearest one)")
+        p.add_argument("--no-plugins", action="store_true", help="do not load third-party rule packs")
 
     locks = sub.add_parser("locks", help="what each statement locks, per server version")
-    locks.add_argument("paths", nargs="*", metavar="PATH")
+    locks.add_argument("paths", nargs="*", metavar="PATH", help="files, folders or globs (default: .)")
     _common(locks)
     add_project_options(locks)
-    locks.add_argument("--format", choices=("text", "json"), default="text")
+    locks.add_argument("--format", choices=("text", "json"), default="text", help="text or json (default text)")
     locks.add_argument("--verify", metavar="DSN", help="measure each statement on a scratch copy on this server")
-    locks.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    locks.add_argument(
+        "--color", choices=("auto", "always", "never"), default="auto", help="colour the table (default auto)"
+    )
 
     audit = sub.add_parser("audit", help="audit live servers (read-only)")
     audit.add_argument("dsns", nargs="+", metavar="DSN", help="mysql://, mariadb:// or postgresql:// URL")
@@ -178,10 +180,14 @@ def parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="read counters twice, SECONDS apart, and use the difference",
     )
-    audit.add_argument("--config", metavar="FILE")
-    audit.add_argument("--fail-on", choices=("info", "warning", "error"))
-    audit.add_argument("--no-plugins", action="store_true")
-    audit.add_argument("--statistics", action="store_true")
+    audit.add_argument("--config", metavar="FILE", help="pyproject.toml or .schemacite.toml to read")
+    audit.add_argument(
+        "--fail-on", choices=("info", "warning", "error"), help="lowest severity that fails the run (default: warning)"
+    )
+    audit.add_argument("--no-plugins", action="store_true", help="do not load third-party rule packs")
+    audit.add_argument(
+        "--statistics", action="store_true", help="print only how many findings each rule produced, and the summary"
+    )
     audit.add_argument("--jobs", type=int, default=4, help="targets audited at once (default 4)")
     audit.add_argument(
         "--timeout", type=float, default=10, metavar="SECONDS", help="connection timeout per target (default 10)"
@@ -189,11 +195,13 @@ def parser() -> argparse.ArgumentParser:
     _output(audit)
 
     snap = sub.add_parser("snapshot", help="write a server's schema and workload to JSON")
-    snap.add_argument("dsn", metavar="DSN")
+    snap.add_argument("dsn", metavar="DSN", help="mysql://, mariadb:// or postgresql:// URL")
     snap.add_argument(
         "-o", "--output", required=True, metavar="FILE", help="the snapshot file to write (- is standard output)"
     )
-    snap.add_argument("--schema", dest="schemas", action="append", default=[], metavar="NAME")
+    snap.add_argument(
+        "--schema", dest="schemas", action="append", default=[], metavar="NAME", help="limit to schema; repeatable"
+    )
     snap.add_argument(
         "--sample",
         type=float,
