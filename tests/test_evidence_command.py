@@ -48,7 +48,7 @@ def _pg_areas(server) -> list[str]:
 
 def test_list_and_show(capsys):
     code, out, _ = run(capsys, "evidence", "list")
-    assert code == 0 and "percona-2013-hidden-rowid  measurement  Percona 2013" in out
+    assert code == 0 and "percona-2013-hidden-rowid  (measurement; Percona 2013; mariadb, mysql)" in out
     code, out, _ = run(capsys, "evidence", "show", "percona-2012-iibench-secondary-indexes", "--format", "json")
     assert code == 0 and json.loads(out)["setup"]["tool"]
     code, out, _ = run(capsys, "evidence", "show", "percona-2013-hidden-rowid")

@@ -25,9 +25,14 @@ def _list(args: argparse.Namespace) -> int:
         json.dump([e.as_dict() for e in records], sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
+    import textwrap
+
     for e in records:
         where = ", ".join(sorted(e.applies_to))
-        print(f"{e.id}  {e.kind}  {e.source}{' ' + e.year if e.year else ''}  [{where}]  {e.title}")
+        # 80 columns: the id and what it is on one line, the title wrapped under it
+        head = f"{e.id}  ({e.kind}; {e.source}{' ' + e.year if e.year else ''}; {where})"
+        print(textwrap.fill(head, 80, subsequent_indent="    ", break_on_hyphens=False))
+        print(textwrap.fill(e.title, 80, initial_indent="    ", subsequent_indent="    "))
     print(f"\n{len(records)} record(s); `schemacite evidence show ID` prints one in full.")
     return 0
 

@@ -29,12 +29,16 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
         print(json.dumps([_rule_json(c) for c in classes], indent=2))
         return EXIT_CLEAN
+    import textwrap
+
     width = max(len(c.name) for c in classes)
     for c in classes:
-        dialects = ",".join(sorted(c.dialects))
-        print(
-            f"{c.code}  {c.name:<{width}}  {str(c.default_severity):<7}  {c.status:<7}  {dialects:<22}  {c.doc().splitlines()[0]}"
-        )
+        dialects = "" if c.dialects >= {"mysql", "mariadb", "postgres"} else f" ({', '.join(sorted(c.dialects))} only)"
+        status = "" if c.status == "stable" else f" [{c.status}]"
+        head = f"{c.code}  {c.name:<{width}}  {str(c.default_severity):<7}  "
+        summary = c.doc().splitlines()[0] + status + dialects
+        # 80 columns: the summary wraps under itself
+        print(textwrap.fill(summary, 80, initial_indent=head, subsequent_indent=" " * len(head)))
     return EXIT_CLEAN
 
 
@@ -76,24 +80,52 @@ def cmd_explain(args: argparse.Namespace) -> int:
         doc["evidence"] = [catalogue[i].as_dict() if i in catalogue else {"id": i} for i in cls.evidence]
         print(json.dumps(doc, indent=2))
         return EXIT_CLEAN
-    from rich.console import Console
-    from rich.markdown import Markdown
+    if use_color("auto", sys.stdout):
+        from rich.console import Console
+        from rich.markdown import Markdown
 
-    # Markdown rendered to the terminal's width (80 columns, without colour, when piped)
-    color = use_color("auto", sys.stdout)
-    if color:
-        Console(highlight=False).print(Markdown(explanation(cls)))
+        # on a terminal, through a pager as git does (less quits when it fits, keeps colour)
+        os.environ.setdefault("LESS", "FRX")
+        console = Console(highlight=False)
+        with console.pager(styles=True):
+            console.print(Markdown(explanation(cls)))
         return EXIT_CLEAN
-    console = Console(highlight=False, no_color=True, width=int(os.environ.get("COLUMNS") or 80))
-    with console.capture() as captured:
-        console.print(Markdown(explanation(cls)))
-    print("\n".join(line.rstrip() for line in captured.get().splitlines()))
+    print(reflowed(explanation(cls), int(os.environ.get("COLUMNS") or 80)))
     return EXIT_CLEAN
 
 
-def cmd_plugins(args: argparse.Namespace) -> int:
-    pm = _plugin_manager(args)
-    for name, plugin in pm.list_name_plugin():
-        hooks = sorted(h.name for h in pm.get_hookcallers(plugin) or [])
-        print(f"{name}  {', '.join(hooks)}")
-    return EXIT_CLEAN
+def reflowed(markdown: str, width: int) -> str:
+    """Markdown as plain text: headings without their marks, prose wrapped to `width`, and
+    fenced code (the SQL examples) kept line for line, as written, indented under the prose."""
+    import textwrap
+
+    out: list[str] = []
+    paragraph: list[str] = []
+
+    def flush() -> None:
+        if paragraph:
+            text = " ".join(p.strip() for p in paragraph).replace("**", "")
+            bullet = text[:2] if text[:2] in ("- ", "* ") else ""
+            out.append(textwrap.fill(text, width, subsequent_indent=" " * len(bullet), break_on_hyphens=False))
+            paragraph.clear()
+
+    fenced = False
+    for line in markdown.splitlines():
+        if line.lstrip().startswith("```"):
+            flush()
+            fenced = not fenced
+        elif fenced:
+            out.append("    " + line)
+        elif line.startswith("#"):
+            flush()
+            out.append(textwrap.fill(line.lstrip("#").strip(), width, break_on_hyphens=False))
+        elif not line.strip() or line.lstrip().startswith(("- ", "* ")):
+            flush()
+            if line.strip():
+                paragraph.append(line)
+            else:
+                out.append("")
+        else:
+            paragraph.append(line)
+    flush()
+    return "\n".join(line.rstrip() for line in out)
