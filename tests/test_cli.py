@@ -373,6 +373,17 @@ def test_explain_piped_wraps_prose_at_80_and_keeps_sql_whole(capsys):
     assert all(len(line) <= 80 for line in out.splitlines() if line.strip() not in sql)
 
 
+def test_concise_is_one_line_per_finding(capsys, tmp_path):
+    f = tmp_path / "a.sql"
+    f.write_text("CREATE TABLE a (id int);\nBEGIN;\nCREATE INDEX CONCURRENTLY i ON a (id);\nCOMMIT;\n")
+    code, out, _ = run(capsys, "lint", "--dialect", "postgres", "--output-format", "concise", f)
+    assert code == 1 and out.splitlines() == [
+        f"{f}:1:1: SC101 [warning] Table a has no primary key",
+        f"{f}:3:1: SC106 [error] CREATE INDEX CONCURRENTLY cannot run inside a transaction block (BEGIN ... COMMIT)",
+        "1 error, 1 warning in 1 file(s), 4 statement(s).",
+    ]
+
+
 def test_config_mistakes_name_who_made_them(capsys, tmp_path):
     (tmp_path / "a.sql").write_text("CREATE TABLE a (id int PRIMARY KEY);\n")
     cfg = tmp_path / ".schemacite.toml"

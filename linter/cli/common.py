@@ -101,9 +101,10 @@ def emit_report(args: argparse.Namespace, pm, result) -> None:
                 f.write(buf.getvalue())
         except OSError as e:
             raise UsageError(f"cannot write {output}: {e.strerror}") from None
-    if output or args.format == "text":
+    brief = bool(output or getattr(args, "quiet", False) or statistics)
+    if args.format == "text" or (brief and args.format == "concise") or output:
         reporter = _reporter(pm, "text", color=use_color(args.color, sys.stdout), statistics=statistics)
-        reporter.summary_only = bool(output or getattr(args, "quiet", False) or statistics)
+        reporter.summary_only = brief
     else:
         reporter = _reporter(pm, args.format, statistics=statistics)
     reporter.render(result, sys.stdout)

@@ -10,6 +10,7 @@ from schemacite import hookimpl
 
 FORMATS = {
     "text": "schemacite.report.text:TextReporter",
+    "concise": "schemacite.report.concise:ConciseReporter",
     "json": "schemacite.report.json:JsonReporter",
     "sarif": "schemacite.report.sarif:SarifReporter",
     "github": "schemacite.report.github:GithubReporter",
