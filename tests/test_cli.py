@@ -384,6 +384,41 @@ def test_concise_is_one_line_per_finding(capsys, tmp_path):
     ]
 
 
+def test_exclude_per_file_ignores_and_baseline_in_the_config(capsys, tmp_path, monkeypatch):
+    import schemacite
+
+    monkeypatch.chdir(tmp_path)
+    m = tmp_path / "migrations"
+    m.mkdir()
+    (m / "001_legacy.sql").write_text("CREATE TABLE bad (id int);\n")
+    (m / "002_a.sql").write_text("CREATE TABLE a (id int);\n")
+    (m / "003_b.sql").write_text("ALTER TABLE bad ADD COLUMN x int;\nCREATE TABLE c (id int);\n")
+    config = tmp_path / ".schemacite.toml"
+    settings = (
+        'dialect = "postgres"\nexclude = ["migrations/001_*"]\nper-file-ignores = {"002_*.sql" = ["no-primary-key"]}\n'
+    )
+    config.write_text(settings)
+
+    def found(*flags):
+        code, out, err = run(capsys, "lint", "--format", "json", *flags, "migrations")
+        doc = json.loads(out)
+        return sorted((os.path.basename(f["file"]), f["code"]) for f in doc["findings"]), err
+
+    # 001 is replayed, not linted: bad exists when 003 alters it; 002's SC101 is silenced
+    codes, err = found()
+    assert codes == [("003_b.sql", "SC101"), ("003_b.sql", "SC110")]
+    assert "1 file(s) read but not linted (the config's exclude; replayed as history): migrations/001_legacy.sql" in err
+    codes, _ = found("--exclude", "migrations/003_*")  # the flag replaces the config's list
+    assert codes == [("001_legacy.sql", "SC101")]
+    assert run(capsys, "lint", "--write-baseline", "b.json", "migrations")[0] == 0
+    config.write_text(settings + 'baseline = "b.json"\n')
+    assert found()[0] == []
+    assert schemacite.lint_paths(["migrations"]).findings == []  # the API and the pytest plugin too
+    config.write_text(settings.replace("no-primary-key", "no-primary-ky"))
+    code, _, err = run(capsys, "lint", "migrations")
+    assert code == 2 and "unknown rule 'no-primary-ky' (did you mean no-primary-key?)" in err
+
+
 def test_config_mistakes_name_who_made_them(capsys, tmp_path):
     (tmp_path / "a.sql").write_text("CREATE TABLE a (id int PRIMARY KEY);\n")
     cfg = tmp_path / ".schemacite.toml"

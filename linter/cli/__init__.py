@@ -102,6 +102,14 @@ def parser() -> argparse.ArgumentParser:
         help="turn these rules off (comma-separated; repeatable)",
     )
     lint.add_argument(
+        "--exclude",
+        action="extend",
+        type=_rule_list,
+        default=[],
+        metavar="PATTERNS",
+        help="path patterns to replay as history but not lint (comma-separated; replaces the config's exclude)",
+    )
+    lint.add_argument(
         "--exit-zero",
         action="store_true",
         help="exit 0 even when there are findings (input errors still exit 2)",

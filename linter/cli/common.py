@@ -59,7 +59,7 @@ def use_evidence(paths) -> None:
 def _overrides(args: argparse.Namespace) -> dict:
     return {
         key: getattr(args, key, None)
-        for key in ("dialect", "target", "snapshot", "fail_on", "select", "disable", "framework")
+        for key in ("dialect", "target", "snapshot", "fail_on", "select", "disable", "framework", "exclude")
     }
 
 

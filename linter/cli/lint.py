@@ -53,17 +53,18 @@ def cmd_lint(args: argparse.Namespace) -> int:
         diagnostics(result.errors, result.notes)
         print(f"schemacite: recorded {len(result.findings)} finding(s) in {args.write_baseline}", file=sys.stderr)
         return 2 if result.errors else 0
-    if args.baseline:
+    baseline = args.baseline or config.baseline
+    if baseline:
         from schemacite.report.baseline import BaselineError, filter_new
 
         try:
-            result.findings, matched = filter_new(result.findings, args.baseline)
+            result.findings, matched = filter_new(result.findings, baseline)
         except BaselineError as e:  # its message starts with the file's name
             raise UsageError(f"baseline {e}") from None
         except OSError as e:
-            raise UsageError(f"baseline {args.baseline}: {e.strerror or e}") from None
+            raise UsageError(f"baseline {baseline}: {e.strerror or e}") from None
         if matched:
-            result.notes.append(f"{matched} finding(s) already in baseline {args.baseline} not shown")
+            result.notes.append(f"{matched} finding(s) already in baseline {baseline} not shown")
     emit_report(args, pm, result)
     code = result.exit_code(config.fail_on)
     return 0 if args.exit_zero and code == 1 else code

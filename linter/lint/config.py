@@ -34,6 +34,9 @@ class Config:
     max_lock_seconds: float = 5.0  # a lock estimated to last longer is an error
     search_path: str = DEFAULT_SEARCH_PATH  # PostgreSQL: the setting each deploy starts with
     lock_timeout: str = ""  # the lock timeout each deploy's connection starts with ("": none)
+    exclude: list[str] = field(default_factory=list)  # path patterns replayed but never linted
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)  # path pattern -> rules it silences
+    baseline: str | None = None  # findings recorded there are not reported
     pytest: bool = False
     pytest_paths: list[str] = field(default_factory=list)
     source: Path | None = None  # the file the settings came from
@@ -73,6 +76,10 @@ KEYS = {
     "max_lock_seconds",
     "search_path",
     "lock_timeout",
+    "exclude",
+    "extend_exclude",
+    "per_file_ignores",
+    "baseline",
     "schema",
     "pytest",
     "pytest_paths",
@@ -139,6 +146,8 @@ def load_config(path: Path | None, overrides: dict[str, Any] | None = None) -> C
             raw.setdefault("snapshot", raw.pop("schema"))
         if isinstance(raw.get("snapshot"), str):
             raw["snapshot"] = _inside(base / raw["snapshot"], path, "snapshot")
+        if isinstance(raw.get("baseline"), str):
+            raw["baseline"] = _inside(base / raw["baseline"], path, "baseline")
     given = {k: v for k, v in (overrides or {}).items() if v is not None and v != []}
     raw.update(given)
     return _build(raw, path, set(given))
@@ -160,6 +169,13 @@ def _inside(target: Path, config: Path, key: str) -> str:
 
 
 CLI_FLAGS = {"disable": "--ignore/--disable"}  # settings whose flag has two spellings
+
+
+def _per_file_ignores(value: Any, path: Path | None) -> dict[str, list[str]]:
+    """`{"legacy/*.sql" = ["SC101"], ...}`: rules (codes, names, prefixes) silenced in matching files."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"{path or 'command line'}: per_file_ignores must be a table of path pattern = rules")
+    return {str(k): _as_list(v, path, f"per_file_ignores.{k}") for k, v in value.items()}
 
 
 def _setting(value: Any, path: Path | None, key: str) -> str:
@@ -246,6 +262,13 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
         max_lock_seconds=float(mls),
         search_path=", ".join(_as_list(raw.get("search_path", DEFAULT_SEARCH_PATH), path, "search_path")),
         lock_timeout=_setting(raw.get("lock_timeout", ""), path, "lock_timeout"),
+        # ruff's two keys: here both add to the (empty) default
+        exclude=[
+            *_as_list(raw.get("exclude", []), path, "exclude"),
+            *_as_list(raw.get("extend_exclude", []), path, "extend_exclude"),
+        ],
+        per_file_ignores=_per_file_ignores(raw.get("per_file_ignores", {}), path),
+        baseline=raw.get("baseline") if isinstance(raw.get("baseline"), str) else None,
         pytest=bool(raw.get("pytest", False)),
         pytest_paths=_as_list(raw.get("pytest_paths", []), path, "pytest_paths"),
         source=path,

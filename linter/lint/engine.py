@@ -15,6 +15,7 @@ from schemacite.locks.held import Transaction
 from schemacite.model import Location, Schema
 from schemacite.model.results import Finding, LintResult, Severity, Suppression
 from schemacite.model.statements import CreateTable, ParseError, Statement, needs_own_transaction
+from schemacite.sources.files import path_matches
 from schemacite.sources.replay import Replay
 
 # names that say a table only ever grows; matches are reported as inferred
@@ -34,10 +35,13 @@ APPEND_ONLY_NAMES = (
 def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
     """Instantiate the rules this configuration turns on, with their severities and options."""
     known = {c.name for c in classes} | {c.code.lower() for c in classes}
-    for key in ("disable", "select", "rules"):
+    for key in ("disable", "select", "rules", "per_file_ignores"):
+        names = getattr(config, key)
+        if key == "per_file_ignores":
+            names = [r for rules in names.values() for r in rules]
         unknown = [
             name
-            for name in getattr(config, key)
+            for name in names
             if name.lower() not in known and not any(c.code.lower().startswith(name.lower()) for c in classes)
         ]
         if unknown:
@@ -160,6 +164,7 @@ class Linter:
             stdin,
             self.config.search_path,
             self.config.lock_timeout,
+            self._excluded,
         )
         result = LintResult(rules=self.rules, files=run.reported, errors=run.errors)
         statements: dict[tuple[str, int], Statement] = {}
@@ -231,10 +236,27 @@ class Linter:
         for suppression in suppressions:
             for rule in self.suppression_rules:
                 result.findings.extend(_run(rule, "check_suppression", suppression, ctx, result, suppression.location))
+        if self.config.per_file_ignores:
+            kept = []
+            for f in result.findings:
+                (result.suppressed if self._ignored_in_file(f) else kept).append(f)
+            result.findings = kept
         # files in the order the runner deploys them (Flyway's V10 after V2), then line by line
         rank = {os.path.abspath(path): n for n, path in enumerate(run.order)}
         result.findings.sort(key=lambda f: (rank.get(os.path.abspath(f.location.file), len(rank)), f.sort_key()))
         return result
+
+    def _excluded(self, path: str) -> bool:
+        return bool(self.config.exclude) and path_matches(path, self.config.exclude, self.config.root)
+
+    def _ignored_in_file(self, f: Finding) -> bool:
+        """Whether per_file_ignores silences the finding's rule in its file."""
+        ids = (f.rule, f.code.lower())
+        return any(
+            any(r.lower() in ids or f.code.lower().startswith(r.lower()) for r in rules)
+            and path_matches(f.location.file, [pattern], self.config.root)
+            for pattern, rules in self.config.per_file_ignores.items()
+        )
 
     def _combine(self, deploy: dict[Rule, list[Finding]], result: LintResult, schema: Schema) -> None:
         """A deploy ended: the findings of the rules that report once per deploy, combined."""
@@ -365,4 +387,11 @@ def lint_paths(
 
         base = load_snapshot(config.snapshot)
     linter = Linter(config)
-    return linter.lint(paths, [*config.history, *history], base)
+    result = linter.lint(paths, [*config.history, *history], base)
+    if config.baseline:  # the pytest plugin and other callers honour the config's baseline
+        from schemacite.report.baseline import filter_new
+
+        result.findings, matched = filter_new(result.findings, config.baseline)
+        if matched:
+            result.notes.append(f"{matched} finding(s) already in baseline {config.baseline} not shown")
+    return result

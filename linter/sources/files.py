@@ -12,6 +12,7 @@ Outside any work tree nothing is confined: the user named the files themselves.
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 import glob
 import os
@@ -86,6 +87,22 @@ def nearest(path: str, name: str, levels: int = 8) -> str | None:
             return None
         folder = parent
     return None
+
+
+def path_matches(path: str, patterns: Iterable[str], root: str | os.PathLike) -> bool:
+    """Whether `path` matches one of `patterns` (globs relative to `root`, as ruff's exclude and
+    gitignore take them): the whole relative path, one of its folders, or, for a pattern without
+    a `/`, its name or any folder's name."""
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root)).replace(os.sep, "/")
+    parts = rel.split("/")
+    prefixes = ["/".join(parts[: n + 1]) for n in range(len(parts))]
+    for pattern in patterns:
+        pattern = pattern.strip("/")
+        if any(fnmatch.fnmatchcase(p, pattern) for p in prefixes):
+            return True
+        if "/" not in pattern and any(fnmatch.fnmatchcase(part, pattern) for part in parts):
+            return True
+    return False
 
 
 def natural_key(path: str) -> list:

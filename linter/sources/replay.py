@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from schemacite.errors import reading
@@ -712,6 +712,7 @@ class Replay:
         stdin: tuple[str, bytes] | None = None,
         search_path: str = DEFAULT_SEARCH_PATH,
         lock_timeout: str = "",
+        excluded: Callable[[str], bool] | None = None,
     ):
         from schemacite.sources.frameworks import FRAMEWORKS, detect
 
@@ -746,6 +747,12 @@ class Replay:
         self.reported_set -= self.base_set
         self.order = base_files + self.framework.order(past) + self.framework.order(later)
         self.unlinted: dict[str, list[str]] = {}  # why -> files of the change read but not linted
+        # files the config excludes still deploy: replayed in their place, never linted
+        dropped = [f for f in self.reported if excluded and not (stdin and f == stdin[0]) and excluded(f)]
+        if dropped:
+            self.reported = [f for f in self.reported if f not in dropped]
+            self.reported_set -= {os.path.abspath(f) for f in dropped}
+            self.unlinted["the config's exclude; replayed as history"] = dropped
         self._run_transaction: int | None = None  # the change's files' shared transaction (`run` units)
         self.schema = base.copy() if base is not None else Schema(dialect)
         self.file_ignores: dict[str, tuple[frozenset[str], int]] = {}  # ids, line of the comment
