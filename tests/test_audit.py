@@ -250,7 +250,6 @@ def test_unused_index_rule(dialect, tmp_path):
     heavy = result.findings[0]
     assert heavy.location.file == "mysql://ro@db1:3306/app" and heavy.location.line == 0
     # only records that hold for the dialect, a measurement among them, the nearest own run last
-    from schemacite.evidence import load_catalogue
 
     catalogue = load_catalogue()
     assert heavy.evidence and all(catalogue[i].applies(dialect) for i in heavy.evidence)
@@ -463,10 +462,10 @@ def test_mariadb_audit_findings(capsys, mariadb_server, maria_shop):
     assert re.search(
         r"has 3 secondary indexes \(limit 2\) \(20\.0k inserts vs 0 reads since \d{4}-\d\d-\d\dT", heavy["message"]
     )
-    ids = [e["id"] for e in heavy["evidence"]]
+    ids = heavy["evidence"]
     # InnoDB measurements, and our own run on the MariaDB version the audit found
     assert ids[0] == "percona-2012-iibench-secondary-indexes" and ids[-1].startswith("schemacite-")
-    assert all("mariadb" in e["applies_to"] for e in heavy["evidence"])
+    assert all("mariadb" in doc["evidence"][i]["applies_to"] for i in ids)
 
     unused = {(f["table"], f["message"].split()[1], f["severity"]) for f in by_rule(doc, "SC107")}
     assert unused == {
@@ -674,8 +673,8 @@ def test_postgres_audit_findings(capsys, pg_server, pg_shop):
     assert heavy["table"] == "app.events"
     assert re.search(r"\(20\.0k inserts vs 0 reads since \d{4}-", heavy["message"])
     # PostgreSQL measurements only (never an InnoDB one), ours on the server's own version last
-    assert heavy["evidence"] and all(e["applies_to"] == ["postgres"] for e in heavy["evidence"])
-    assert heavy["evidence"][-1]["id"] == "schemacite-2026-pg15-secondary-indexes" and heavy["evidence_note"] is None
+    assert heavy["evidence"] and all(doc["evidence"][i]["applies_to"] == ["postgres"] for i in heavy["evidence"])
+    assert heavy["evidence"][-1] == "schemacite-2026-pg15-secondary-indexes" and heavy["evidence_note"] is None
 
     unused = {(f["table"], f["message"].split()[1], f["severity"]) for f in by_rule(doc, "SC107")}
     assert unused == {
@@ -908,8 +907,7 @@ def test_snapshot_round_trip(capsys, tmp_path, server_kind, mariadb_server, mari
     schema = load_snapshot(path)
     config = load_config(None, {"dialect": schema.dialect, "target": doc["target"]})
     result = Linter(config).check_schema(schema)
-    catalogue = load_catalogue()
-    from_snapshot = [finding_dict(f, catalogue) for f in result.findings]
+    from_snapshot = [finding_dict(f) for f in result.findings]
 
     def key(f):
         return json.dumps(f, sort_keys=True)

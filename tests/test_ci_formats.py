@@ -26,7 +26,8 @@ def test_sarif_validates_and_carries_rules_evidence_and_fingerprints(capsys):
     run_ = doc["runs"][0]
     rules = {r["id"]: r for r in run_["tool"]["driver"]["rules"]}
     assert rules["SC101"]["helpUri"].endswith("/docs/rules/no-primary-key.md")
-    assert any(e["id"] == "pg-doc-replica-identity" for e in rules["SC101"]["properties"]["evidence"])
+    assert "pg-doc-replica-identity" in rules["SC101"]["properties"]["evidence"]
+    assert run_["properties"]["evidence"]["pg-doc-replica-identity"]["id"] == "pg-doc-replica-identity"
     results = run_["results"]
     assert len(results) == 8 and code == 1
     first = results[0]

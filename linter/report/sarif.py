@@ -2,8 +2,9 @@
 
 - `tool.driver.rules`: one reportingDescriptor per active rule (plus any rule that produced
   a finding without being listed), carrying the rule doc and a generated Evidence section in
-  `fullDescription`/`help`, the doc URL in `helpUri`, and the full evidence records in
-  `properties.evidence`.
+  `help` (its "What it does" in `fullDescription`), the doc URL in `helpUri`, and the ids of
+  its evidence in `properties.evidence`; the run's `properties.evidence` holds each record
+  once (id -> record).
 - `results`: one per finding, suppressed findings included with `suppressions`. Files get a
   physicalLocation (a region only when the line is known); findings on live servers get a
   logicalLocation naming the table instead. `partialFingerprints` holds the line-free
@@ -49,6 +50,12 @@ def evidence_record(entry_id: str, catalogue: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
+def evidence_table(descriptors: list[dict[str, Any]], catalogue: dict[str, Any]) -> dict[str, Any]:
+    """Every record the rules cite, once: id -> record."""
+    cited = dict.fromkeys(i for d in descriptors for i in d["properties"]["evidence"])
+    return {i: evidence_record(i, catalogue) for i in cited}
+
+
 def evidence_markdown(rule: type[Rule], catalogue: dict[str, Any]) -> str:
     """The generated `## Evidence` section for a rule."""
     lines = ["## Evidence"]
@@ -75,16 +82,18 @@ def rule_descriptor(rule: type[Rule], catalogue: dict[str, Any]) -> dict[str, An
     markdown = (doc + "\n\n" if doc else "") + evidence_markdown(rule, catalogue)
     short = first_line(doc) or rule.summary
     notes = rule.unmeasured_notes()
+    what = doc.split("## What it does", 1)[-1].split("\n## ", 1)[0].strip() if doc else ""
     return {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": short},
-        "fullDescription": {"text": markdown, "markdown": markdown},
+        "fullDescription": {"text": what or short},
         "help": {"text": markdown, "markdown": markdown},
         "helpUri": rule.url(),
         "defaultConfiguration": {"level": LEVELS[Severity(rule.default_severity)]},
         "properties": {
-            "evidence": [evidence_record(i, catalogue) for i in rule.cited()],
+            # ids in the run's evidence table (run.properties.evidence), each record written once
+            "evidence": list(rule.cited()),
             **({"evidenceNote": notes} if notes else {}),
             "status": rule.status,
             "dialects": sorted(rule.dialects),
@@ -100,7 +109,7 @@ def finding_descriptor(f: Finding, catalogue: dict[str, Any]) -> dict[str, Any]:
         "name": f.rule,
         "shortDescription": {"text": f.rule},
         "defaultConfiguration": {"level": LEVELS[f.severity]},
-        "properties": {"evidence": [evidence_record(i, catalogue) for i in f.evidence]},
+        "properties": {"evidence": list(f.evidence)},
     }
     if f.url:
         descriptor["helpUri"] = f.url
@@ -235,6 +244,7 @@ def build_sarif(result: LintResult) -> dict[str, Any]:
                 "invocations": [invocation],
                 "columnKind": "unicodeCodePoints",
                 "results": results,
+                "properties": {"evidence": evidence_table(descriptors, catalogue)},
             }
         ],
     }
