@@ -421,6 +421,27 @@ def test_exclude_per_file_ignores_and_baseline_in_the_config(capsys, tmp_path, m
     assert code == 2 and "unknown rule 'no-primary-ky' (did you mean no-primary-key?)" in err
 
 
+def test_the_github_action_runs_commands_the_cli_takes():
+    import re
+    import shlex
+
+    import yaml
+
+    from schemacite.cli import parser
+
+    action = yaml.safe_load((Path(__file__).resolve().parents[1] / "action.yml").read_text())
+    assert action["runs"]["using"] == "composite"
+    used = set(re.findall(r"inputs\.([\w-]+)", json.dumps(action)))
+    assert used <= set(action["inputs"]), used - set(action["inputs"])
+    lines = [s["run"] for s in action["runs"]["steps"] if "schemacite lint" in s.get("run", "")]
+    assert len(lines) == 2
+    for line in lines:
+        words = shlex.split(line.replace("$SINCE", "origin/main").replace("$ARGS", "--dialect mysql"))
+        words = [w if w != "$PATHS" else "migrations" for w in words]
+        args = parser().parse_args(words[1:])  # SystemExit (exit 2) on an option lint does not take
+        assert args.since == "origin/main" and args.format in ("github", "sarif") and args.paths == ["migrations"]
+
+
 def test_config_mistakes_name_who_made_them(capsys, tmp_path):
     (tmp_path / "a.sql").write_text("CREATE TABLE a (id int PRIMARY KEY);\n")
     cfg = tmp_path / ".schemacite.toml"
