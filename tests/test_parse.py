@@ -152,6 +152,23 @@ def test_key_column_order_words_in_a_primary_key(dialect):
     assert [i.columns for i in table.indexes if not i.primary] == [("c",)]
 
 
+def test_an_inline_references_is_a_foreign_key_on_mariadb_and_nothing_on_mysql():
+    from schemacite.model import Schema
+    from schemacite.sources.replay import apply
+
+    for dialect, keys in (("mariadb", [("p",)]), ("mysql", [])):
+        schema = Schema(dialect)
+        for sql in (
+            "CREATE TABLE p (id int PRIMARY KEY)",
+            "CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p (id))",
+            "CREATE TABLE d (id int PRIMARY KEY)",
+            "ALTER TABLE d ADD COLUMN p_id int REFERENCES p (id)",
+        ):
+            apply(schema, one(sql, dialect), new=False)
+        assert [(fk.references,) for fk in schema.tables["c"].foreign_keys] == keys, dialect
+        assert [(fk.references,) for fk in schema.tables["d"].foreign_keys] == keys, dialect
+
+
 def test_ddl_inside_prepare_strings_and_called_procedures_is_read():
     sql = (
         "CREATE TABLE r (a int NOT NULL, b int NOT NULL);\n"

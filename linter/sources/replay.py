@@ -301,7 +301,7 @@ def _add_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
         t.primary_key = Index(None, (column.name,), unique=True, primary=True, defined_at=stmt.location)
     if a.unique:
         t.indexes.append(Index(None, (column.name,), unique=True, defined_at=stmt.location))
-    for ref in a.references:
+    for ref in a.references if stmt.dialect != "mysql" else ():  # MySQL parses an inline REFERENCES and ignores it
         from schemacite.model.schema import ForeignKey
 
         _add_fk(t, ForeignKey(None, (column.name,), ref), stmt)

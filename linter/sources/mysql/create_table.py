@@ -220,7 +220,7 @@ def _add_element(table: Table, node: exp.Expression, dialect: str, name: Any = N
             table.primary_key = Index(None, (column.name,), unique=True, primary=True)
         if flags.unique:
             table.indexes.append(Index(None, (column.name,), unique=True))
-        if flags.references:
+        if flags.references and dialect != "mysql":  # MySQL parses an inline REFERENCES and ignores it
             table.foreign_keys.append(ForeignKey(None, (column.name,), flags.references, flags.ref_columns))
         if flags.check is not None:
             table.checks.append(Check(None, flags.check))
