@@ -12,8 +12,8 @@ FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab", "junit")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
-def _rule_list(text: str) -> list[str]:
-    """`SC101,SC104` or `SC101`: a flag's rules, comma-separated as ruff and squawk take them."""
+def _comma_list(text: str) -> list[str]:
+    """`SC101,SC104` or `SC101`: a flag's values, comma-separated as ruff and squawk take them."""
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
@@ -83,31 +83,26 @@ def parser() -> argparse.ArgumentParser:
     lint.add_argument(
         "--fail-on", choices=("info", "warning", "error"), help="lowest severity that fails the run (default: warning)"
     )
+    comma_list = {"action": "extend", "type": _comma_list, "default": []}
     lint.add_argument(
         "--select",
-        action="extend",
-        type=_rule_list,
-        default=[],
         metavar="RULES",
         help="only these rules (names, codes or code prefixes, comma-separated; repeatable)",
+        **comma_list,
     )
     lint.add_argument(
         "--ignore",
         "--disable",
         dest="disable",
-        action="extend",
-        type=_rule_list,
-        default=[],
         metavar="RULES",
         help="turn these rules off (comma-separated; repeatable)",
+        **comma_list,
     )
     lint.add_argument(
         "--exclude",
-        action="extend",
-        type=_rule_list,
-        default=[],
         metavar="PATTERNS",
         help="path patterns to replay as history but not lint (comma-separated; replaces the config's exclude)",
+        **comma_list,
     )
     lint.add_argument(
         "--exit-zero",
