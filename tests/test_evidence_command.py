@@ -4,6 +4,7 @@ they always drop), saved records that findings cite, and lock estimates from tab
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -196,9 +197,9 @@ def test_reproduce_on_postgres_saves_a_record_findings_cite(capsys, tmp_path, pg
     assert code == 0, err
     assert err.startswith("schemacite: lock-durations on") and "will write" in err and "20,000 rows" in err
     assert "here: " in out and "published: " in out and "rewritten" in out
-    # the local median and spread beside the record's single run
-    assert "median of 2 runs" in out
-    assert "(one run, spread unknown)" in out
+    # the local median and spread beside the record's
+    assert "here: " in out and "median of 2 runs" in out
+    assert re.search(r"published: .*\(median of 5 runs, ", out)
     assert _pg_areas(pg_server) == []
     # the saved record: loaded through the config, cited by findings and used for estimates
     (tmp_path / ".schemacite.toml").write_text(f'dialect = "postgres"\nevidence = ["{saved.name}"]\n')
