@@ -100,7 +100,9 @@ class GraphileMigrate(Framework):
         settings = gmrc(files[0]) if files else None
         if settings is None:
             return []
-        loaded = {os.path.abspath(os.path.join(_migrations_folder(settings), f)) for f in _after_reset(settings)}
+        text = _settings_text(settings)  # read once for both settings
+        folder = _migrations_folder(settings, text)
+        loaded = {os.path.abspath(os.path.join(folder, f)) for f in _after_reset(text)}
         return [f for f in files if os.path.abspath(f) in loaded]
 
     def units(self, path: str, text: str) -> list[Unit]:
@@ -124,16 +126,19 @@ _GMRC_FOLDER = re.compile(r'"?migrationsFolder"?\s*:\s*"(?P<folder>[^"]+)"')
 _GMRC_STRING = re.compile(r'"!?(?P<name>[^"!][^"]*\.sql)"')  # `"!file.sql"`: the same file, run as the root user
 
 
-def _after_reset(settings: str) -> list[str]:
-    """The SQL files of .gmrc's afterReset actions: `"file.sql"`, `"!file.sql"` or `{"_": "sql", "file": "file.sql"}`.
-    .gmrc is JSON5 (comments, trailing commas): read by pattern, not by a JSON parser."""
-    text = re.sub(r"/\*.*?\*/|//[^\n]*", "", side_file(settings) or "", flags=re.S)
+def _settings_text(settings: str) -> str:
+    """.gmrc without its comments: it is JSON5 (comments, trailing commas), read by pattern, not by
+    a JSON parser."""
+    return re.sub(r"/\*.*?\*/|//[^\n]*", "", side_file(settings) or "", flags=re.S)
+
+
+def _after_reset(text: str) -> list[str]:
+    """The SQL files of .gmrc's afterReset actions: `"file.sql"`, `"!file.sql"` or `{"_": "sql", "file": "file.sql"}`."""
     m = _GMRC_AFTER_RESET.search(text)
     return [s.group("name") for s in _GMRC_STRING.finditer(m.group("actions"))] if m else []
 
 
-def _migrations_folder(settings: str) -> str:
-    text = re.sub(r"/\*.*?\*/|//[^\n]*", "", side_file(settings) or "", flags=re.S)
+def _migrations_folder(settings: str, text: str) -> str:
     m = _GMRC_FOLDER.search(text)
     return os.path.join(os.path.dirname(settings), m.group("folder") if m else "migrations")
 
