@@ -197,6 +197,17 @@ def parser() -> argparse.ArgumentParser:
     )
     _output(audit)
 
+    server = sub.add_parser(
+        "server",
+        help="language server for editors: diagnostics, hover and fixes as you type (LSP)",
+        description="A Language Server Protocol server on standard input and output; see docs/editors.md.",
+    )
+    server.add_argument(
+        "--stdio",
+        action="store_true",
+        help="talk over standard input and output (the only transport; accepted for clients that pass it)",
+    )
+
     snap = sub.add_parser("snapshot", help="write a server's schema and workload to JSON")
     snap.add_argument("dsn", metavar="DSN", help="mysql://, mariadb:// or postgresql:// URL")
     snap.add_argument(
@@ -265,4 +276,5 @@ COMMANDS = {
     "audit": ("audit", "cmd_audit"),
     "snapshot": ("audit", "cmd_snapshot"),
     "evidence": ("evidence", "cmd_evidence"),
+    "server": ("server", "cmd_server"),
 }
