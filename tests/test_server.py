@@ -72,6 +72,15 @@ async def start(client: LanguageClient, root: Path, options: dict | None = None)
     )
 
 
+async def open_migration(
+    client: LanguageClient, project: Path, name: str, text: str, options: dict | None = None
+) -> tuple[str, list[types.Diagnostic]]:
+    """Start the server on `project`, open `migrations/<name>` holding `text`: its URI and first diagnostics."""
+    await start(client, project, options)
+    uri = open_document(client, project / "migrations" / name, text)
+    return uri, await published(client, uri, 1)
+
+
 def open_document(client: LanguageClient, path: Path, text: str, version: int = 1) -> str:
     uri = path.as_uri()
     client.text_document_did_open(
@@ -125,9 +134,7 @@ def apply_edit(text: str, edit: types.WorkspaceEdit, uri: str) -> str:
 async def test_diagnostics_on_open_judge_the_migration_after_its_history(client: LanguageClient, project: Path):
     path = project / "migrations" / "002_index.sql"
     path.write_text(MIGRATION)
-    await start(client, project)
-    uri = open_document(client, path, MIGRATION)
-    diagnostics = await published(client, uri, 1)
+    _, diagnostics = await open_migration(client, project, path.name, MIGRATION)
     index = next(d for d in diagnostics if d.code == "SC105")
     assert index.source == "schemacite"
     assert index.severity == types.DiagnosticSeverity.Warning
@@ -152,9 +159,8 @@ async def test_diagnostics_on_open_judge_the_migration_after_its_history(client:
 
 async def test_diagnostics_follow_changes_and_saves(client: LanguageClient, project: Path):
     path = project / "migrations" / "002_index.sql"
-    await start(client, project)
-    uri = open_document(client, path, "SELECT 1;\n")
-    assert await published(client, uri, 1) == []
+    uri, diagnostics = await open_migration(client, project, path.name, "SELECT 1;\n")
+    assert diagnostics == []
     change(client, uri, MIGRATION, 2)
     assert "SC105" in codes(await published(client, uri, 2))
     fixed = MIGRATION.replace("CREATE INDEX", "CREATE INDEX CONCURRENTLY")
@@ -167,10 +173,7 @@ async def test_diagnostics_follow_changes_and_saves(client: LanguageClient, proj
 
 
 async def test_changes_are_debounced(client: LanguageClient, project: Path):
-    path = project / "migrations" / "002_index.sql"
-    await start(client, project, {"debounceMs": 400})
-    uri = open_document(client, path, "SELECT 1;\n")
-    await published(client, uri, 1)
+    uri, _ = await open_migration(client, project, "002_index.sql", "SELECT 1;\n", {"debounceMs": 400})
     before = len(client.published)
     for version in range(2, 6):
         change(client, uri, MIGRATION + f"-- edit {version}\n", version)
@@ -181,10 +184,7 @@ async def test_changes_are_debounced(client: LanguageClient, project: Path):
 
 
 async def test_hover_shows_the_lock_row_and_its_evidence(client: LanguageClient, project: Path):
-    path = project / "migrations" / "002_index.sql"
-    await start(client, project)
-    uri = open_document(client, path, MIGRATION)
-    await published(client, uri, 1)
+    uri, _ = await open_migration(client, project, "002_index.sql", MIGRATION)
     answer = await client.text_document_hover_async(
         types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(1, len(UNICODE_PREFIX) + 5))
     )
@@ -203,10 +203,7 @@ async def test_hover_shows_the_lock_row_and_its_evidence(client: LanguageClient,
 
 async def test_suppress_action_silences_the_finding(client: LanguageClient, project: Path):
     text = "CREATE TABLE audit (v int);\n    ALTER TABLE orders\n        ADD COLUMN note text;\n"
-    path = project / "migrations" / "002_note.sql"
-    await start(client, project)
-    uri = open_document(client, path, text)
-    diagnostics = await published(client, uri, 1)
+    uri, diagnostics = await open_migration(client, project, "002_note.sql", text)
     assert codes(diagnostics) == ["SC101", "SC110"]
     lock = next(d for d in diagnostics if d.code == "SC110")
     assert (lock.range.start.line, lock.range.end.line) == (1, 2)
@@ -228,11 +225,9 @@ async def test_suppress_action_silences_the_finding(client: LanguageClient, proj
 
 
 async def test_settings_from_initialization_and_workspace_configuration(client: LanguageClient, project: Path):
-    path = project / "migrations" / "002_index.sql"
     client.set_configuration({"target": "postgres-12"}, section="schemacite")
-    await start(client, project, {"ignore": ["SC105"]})
-    uri = open_document(client, path, MIGRATION)
-    assert "SC105" not in codes(await published(client, uri, 1))
+    uri, diagnostics = await open_migration(client, project, "002_index.sql", MIGRATION, {"ignore": ["SC105"]})
+    assert "SC105" not in codes(diagnostics)
     answer = await client.text_document_hover_async(
         types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(1, len(UNICODE_PREFIX) + 5))
     )
@@ -248,10 +243,10 @@ async def test_settings_from_initialization_and_workspace_configuration(client: 
 
 
 async def test_bad_settings_are_logged_and_the_server_goes_on(client: LanguageClient, project: Path):
-    path = project / "migrations" / "002_index.sql"
-    await start(client, project, {"debounceMs": "soon", "colour": "red"})
-    uri = open_document(client, path, MIGRATION)
-    assert "SC105" in codes(await published(client, uri, 1))
+    _, diagnostics = await open_migration(
+        client, project, "002_index.sql", MIGRATION, {"debounceMs": "soon", "colour": "red"}
+    )
+    assert "SC105" in codes(diagnostics)
     logged = " ".join(m.message for m in client.log_messages)
     assert "setting 'debounceMs': must be a number of milliseconds" in logged
     assert "unknown setting 'colour'" in logged
@@ -259,10 +254,7 @@ async def test_bad_settings_are_logged_and_the_server_goes_on(client: LanguageCl
 
 async def test_unparseable_sql_is_an_error_at_its_line(client: LanguageClient, project: Path):
     text = "CREATE TABLE t (id int PRIMARY KEY);\n\nCREATE TABLE (oops;\nALTER TABLE orders ADD COLUMN y int;\n"
-    path = project / "migrations" / "002_broken.sql"
-    await start(client, project)
-    uri = open_document(client, path, text)
-    diagnostics = await published(client, uri, 1)
+    uri, diagnostics = await open_migration(client, project, "002_broken.sql", text)
     error = next(d for d in diagnostics if d.severity == types.DiagnosticSeverity.Error)
     assert error.range.start == types.Position(2, 13)
     assert "syntax error" in error.message

@@ -66,16 +66,16 @@ def _findings(checked: Checked, line: int) -> str:
     catalogue = load_catalogue()
     out = []
     for f in checked.findings:
-        if f.location.line != line or f.location.file != checked.path:
-            continue
-        out.append(f"- [{f.code}]({f.url}) {f.rule}: {f.message}")
-        for eid in f.evidence:
-            record = catalogue.get(eid)
-            if record is None:
-                out.append(f"  - {eid}")
-                continue
-            title = f"[{record.title}]({record.url})" if record.url else record.title
-            out.append(f"  - {eid}: {title} ({record.short_citation()})")
-        if f.evidence_note:
-            out.append(f"  - {f.evidence_note}")
+        if f.location.line == line and f.location.file == checked.path:
+            out.append(f"- [{f.code}]({f.url}) {f.rule}: {f.message}")
+            cited = [_cited(eid, catalogue.get(eid)) for eid in f.evidence]
+            out += [f"  - {c}" for c in [*cited, f.evidence_note] if c]
     return "findings:\n\n" + "\n".join(out) if out else ""
+
+
+def _cited(eid: str, record) -> str:
+    """An evidence id, linked to its source, with who measured it on what."""
+    if record is None:
+        return eid
+    head = f"[{eid}]({record.url})" if record.url else eid
+    return f"{head}: {record.title} ({record.short_citation()})"
