@@ -109,6 +109,15 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="exit 0 even when there are findings (input errors still exit 2)",
     )
+    lint.add_argument("--fix", action="store_true", help="apply the safe fixes in place, then report what is left")
+    lint.add_argument(
+        "--unsafe-fixes", action="store_true", help="with --fix or --diff, apply the unsafe fixes too (see `explain`)"
+    )
+    lint.add_argument(
+        "--diff",
+        action="store_true",
+        help="print a unified diff of what --fix would change; change nothing; exit 1 when there is a change",
+    )
     lint.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
     lint.add_argument("--write-baseline", metavar="FILE", help="record today's findings in FILE and exit 0")
     lint.add_argument(

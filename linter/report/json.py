@@ -11,6 +11,7 @@ from schemacite import hookimpl
 from schemacite.lint.rule import Finding
 from schemacite.model.results import LintResult
 from schemacite.report import Reporter
+from schemacite.report.fixes import fix_dict
 
 VERSION = 2
 
@@ -34,6 +35,7 @@ def finding_dict(f: Finding) -> dict[str, Any]:
         "table_rows": f.extra.get("table_rows"),
         "table_bytes": f.extra.get("table_bytes"),
         "estimated_lock_seconds": f.extra.get("estimated_lock_seconds"),
+        "fix": fix_dict(f.fix),  # title, applicability, edits (line/column and byte offsets), template
     }
 
 

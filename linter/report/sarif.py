@@ -21,6 +21,7 @@ from urllib.parse import quote
 
 from schemacite import __version__, hookimpl
 from schemacite.lint.rule import Finding, Rule, Severity
+from schemacite.model.fixes import Fix
 from schemacite.model.results import LintResult
 from schemacite.report import Reporter
 from schemacite.report.fingerprint import fingerprint
@@ -185,7 +186,28 @@ def sarif_result(f: Finding, rule_index: int, suppressed: bool) -> dict[str, Any
     }
     if suppressed:
         result["suppressions"] = [{"kind": "inSource"}]
+    if f.fix is not None:
+        properties["fix"] = {"title": f.fix.title, "applicability": str(f.fix.applicability)}
+        if f.fix.template:
+            properties["fix"]["template"] = f.fix.template
+        if f.fix.edits:
+            result["fixes"] = [sarif_fix(f.fix)]
     return result
+
+
+def sarif_fix(fix: Fix) -> dict[str, Any]:
+    """A fix as SARIF's artifactChanges: each file's replacements (a new file: inserted at its start)."""
+    changes: dict[str, list[dict[str, Any]]] = {}
+    for e in fix.edits:
+        region = {"startLine": e.line, "startColumn": e.column, "endLine": e.end_line, "endColumn": e.end_column}
+        changes.setdefault(e.path, []).append({"deletedRegion": region, "insertedContent": {"text": e.text}})
+    return {
+        "description": {"text": f"{fix.title} ({fix.applicability})"},
+        "artifactChanges": [
+            {"artifactLocation": {"uri": artifact_uri(path)}, "replacements": replacements}
+            for path, replacements in changes.items()
+        ],
+    }
 
 
 def build_sarif(result: LintResult) -> dict[str, Any]:

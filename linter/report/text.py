@@ -16,6 +16,7 @@ from schemacite import hookimpl
 from schemacite.lint.rule import Finding, Severity
 from schemacite.model.results import LintResult
 from schemacite.report import Reporter
+from schemacite.report.fixes import fix_hint
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -146,6 +147,8 @@ class TextReporter(Reporter):
             else (", ".join(result.files) or "nothing")
         )
         lines.append(f"{summary} in {what}{project_line(result)}.")
+        if hint := fix_hint(result.findings):
+            lines.append(hint)
         return lines
 
 
