@@ -47,7 +47,7 @@ def test_demo_postgres_migrations_text(capsys, monkeypatch):
 def test_json_format_is_stable(capsys):
     code, out, _ = run(capsys, "lint", "--dialect", "mysql", "--format", "json", DEMO / "mysql" / "schema.sql")
     doc = json.loads(out)
-    assert code == 1 and doc["version"] == 2 and doc["errors"] == []
+    assert code == 1 and doc["version"] == 3 and doc["errors"] == []
     f = next(f for f in doc["findings"] if f["rule"] == "no-primary-key" and f["severity"] == "warning")
     assert set(f) >= {
         "rule",
@@ -63,9 +63,21 @@ def test_json_format_is_stable(capsys):
     }
     assert f["table"] == "imports" and f["line"] == 31
     assert f["evidence"][0] == "percona-2013-hidden-rowid"  # each record once, in the top-level table
-    ev = doc["evidence"]["percona-2013-hidden-rowid"]
-    assert ev["id"] == "percona-2013-hidden-rowid" and ev["published"] and ev["figures"] and ev["source"]
+    # short: who, when, on what, where to read it; the figures are `evidence show ID`
+    assert doc["evidence"]["percona-2013-hidden-rowid"] == {
+        "id": "percona-2013-hidden-rowid",
+        "kind": "measurement",
+        "title": doc["evidence"]["percona-2013-hidden-rowid"]["title"],
+        "source": "Percona",
+        "published": "2013-10-18",
+        "url": doc["evidence"]["percona-2013-hidden-rowid"]["url"],
+        "applies_to": ["mariadb", "mysql"],
+        "setup": {"server": doc["evidence"]["percona-2013-hidden-rowid"]["setup"]["server"]},
+    }
+    assert doc["evidence"]["percona-2013-hidden-rowid"]["setup"]["server"].startswith("MySQL 5.5")
     assert set(doc["evidence"]) == {i for x in doc["findings"] for i in x["evidence"]}
+    code, out, _ = run(capsys, "evidence", "show", "percona-2013-hidden-rowid", "--format", "json")
+    assert json.loads(out)["figures"]
 
 
 def test_clean_run_exits_0_and_fail_on(capsys, tmp_path):
