@@ -36,3 +36,9 @@ def finding_text(f: Finding) -> str:
     if f.url:
         cite += f"; see {f.url}"
     return f"{text} ({cite})"
+
+
+def fix_mark(f: Finding) -> str:
+    """`[*]` for a finding whose fix applies safely (ruff's mark), else nothing."""
+    fix = getattr(f, "fix", None)
+    return "[*]" if fix is not None and getattr(fix, "applicability", None) == "safe" else ""
