@@ -8,7 +8,7 @@ import sys
 
 from schemacite.errors import Stopped, UsageError, internal_error
 
-FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab", "junit")
+FORMATS = ("full", "text", "concise", "json", "sarif", "github", "gitlab", "junit")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
@@ -47,8 +47,8 @@ def _output(p: argparse.ArgumentParser, formats=FORMATS) -> None:
         "--format",
         dest="format",
         choices=formats,
-        default="text",
-        help="how the report is written (default text)",
+        default="full",
+        help="how the report is written (default full; text is its former name)",
     )
     p.add_argument(
         "--output",
