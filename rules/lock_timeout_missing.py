@@ -6,14 +6,20 @@ from collections.abc import Iterator
 
 from schemacite import hookimpl
 from schemacite.lint.rule import Context, Finding, Rule, Severity
+from schemacite.model.fixes import Applicability, Edit, Fix
 from schemacite.model.statements import Statement
 from schemacite.rules.lock_findings import brief_lock
+from schemacite.rules.rewrites import generated
 
 SETTING = {"postgres": "lock_timeout", "mysql": "lock_wait_timeout", "mariadb": "lock_wait_timeout"}
+# what the fix sets: long enough for a brief catalog change to get its lock on a healthy server,
+# short enough that the requests queued behind it wait no longer than a typical client timeout
+SET = {"postgres": "SET lock_timeout = '2s'", "mysql": "SET SESSION lock_wait_timeout = 5"}
+SET["mariadb"] = SET["mysql"]
 FIX = {
-    "postgres": "SET lock_timeout = '2s' at the head of the deploy (SET LOCAL inside its transaction) and retry "
+    "postgres": f"{SET['postgres']} at the head of the deploy (SET LOCAL inside its transaction) and retry "
     "the deploy when it times out: a wait for a lock then fails in seconds instead of stopping traffic",
-    "mysql": "SET SESSION lock_wait_timeout = 5 (seconds) at the head of the deploy and retry it when it "
+    "mysql": f"{SET['mysql']} (seconds) at the head of the deploy and retry it when it "
     "times out: a wait for the metadata lock then fails in seconds instead of stopping traffic",
 }
 FIX["mariadb"] = FIX["mysql"] + " (or `ALTER TABLE t WAIT 5 ...` for one statement)"
@@ -105,6 +111,7 @@ class LockTimeoutMissing(Rule):
             listing=entry + brief.unseen,
         )
         finding.extra["entry"] = entry + brief.unseen
+        finding.fix = generated(_set_timeout(stmt, ctx), ctx)
         yield finding
 
     def combine(self, findings: list[Finding], ctx: Context) -> Iterator[Finding]:
@@ -120,6 +127,20 @@ class LockTimeoutMissing(Rule):
             first.table = _joined(f.table for f in findings)
             first.index = _joined(f.index for f in findings)
         yield first
+
+
+def _set_timeout(stmt: Statement, ctx: Context) -> Fix | None:
+    """The timeout set at the head of the deploy: for the runner's transaction (SET LOCAL) or the
+    session; in the file's own transaction, just before the statement, inside it. A deploy then
+    fails instead of waiting, so the fix is unsafe: the deploy must be retried."""
+    setting = SET[ctx.dialect]
+    if ctx.dialect == "postgres" and stmt.transaction is not None:
+        setting = setting.replace("SET ", "SET LOCAL ", 1)
+    at = stmt.location if ctx.explicit_transaction or ctx.deploy_head is None else ctx.deploy_head
+    if at.file != stmt.location.file:
+        return None
+    edit = Edit.insert(at.file, at.line, at.column, f"{setting};\n" + " " * (at.column - 1))
+    return Fix(f"{setting} at the head of the deploy", Applicability.UNSAFE, (edit,))
 
 
 def _joined(lists) -> str | None:

@@ -218,9 +218,18 @@ def test_sarif_validates_and_describes_tool_and_rules(result):
     assert "## What it does" in help_md and "## Evidence" in help_md
     assert "[Hidden row ids slow inserts](https://example.org/rowid)" in help_md and "Example Lab 2013" in help_md
     assert keyless["fullDescription"]["text"] in help_md and "## " not in keyless["fullDescription"]["text"]
-    # each record once, in the run's table; rules cite it by id
+    # each record once, short, in the run's table; rules cite it by id
     assert keyless["properties"]["evidence"] == ["stub-rowid"]
-    assert run["properties"]["evidence"] == {"stub-rowid": CATALOGUE["stub-rowid"].as_dict()}
+    assert run["properties"]["evidence"] == {
+        "stub-rowid": {
+            "id": "stub-rowid",
+            "title": "Hidden row ids slow inserts",
+            "url": "https://example.org/rowid",
+            "source": "Example Lab",
+            "published": "2013-05-01",
+        }
+    }
+    assert keyless["help"]["text"] == f"Table has no key to cluster on. {KeylessTable.url()}"
     assert blocking["properties"]["evidence"] == []
     assert "documented behaviour, not measured" in blocking["help"]["markdown"]
 
@@ -278,14 +287,22 @@ def test_sarif_with_the_real_catalogue(monkeypatch):
     rule = run["tool"]["driver"]["rules"][0]
     (cited,) = rule["properties"]["evidence"]
     record = run["properties"]["evidence"][cited]
-    assert record == json.loads(json.dumps(REAL_LOAD_CATALOGUE()["percona-2013-hidden-rowid"].as_dict()))
-    assert "`percona-2013-hidden-rowid`" in rule["help"]["markdown"]
+    full = REAL_LOAD_CATALOGUE()["percona-2013-hidden-rowid"].as_dict()
+    assert record == {
+        **{k: full[k] for k in ("id", "kind", "title", "source", "published", "url", "applies_to")},
+        "setup": {"server": full["setup"]["server"]},
+    }
+    assert "figures" not in record  # `schemacite evidence show ID` has them
+    help_md = rule["help"]["markdown"]
+    assert f"- `percona-2013-hidden-rowid`: [{full['title']}]({full['url']}) (Percona 2013 · MySQL 5.5" in help_md
 
 
 def test_sarif_clean_run_and_unlisted_rule():
     clean = sarif_doc(LintResult(rules=[KeylessTable()], files=["a.sql"]))
     assert clean["runs"][0]["invocations"][0]["executionSuccessful"] is True
     assert clean["runs"][0]["results"] == []
+    # a rule is described only when it produced a result
+    assert clean["runs"][0]["tool"]["driver"]["rules"] == [] and clean["runs"][0]["properties"]["evidence"] == {}
 
     stray = Finding(
         rule="unused-ignore",

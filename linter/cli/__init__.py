@@ -8,7 +8,7 @@ import sys
 
 from schemacite.errors import Stopped, UsageError, internal_error
 
-FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab", "junit")
+FORMATS = ("full", "text", "concise", "json", "sarif", "github", "gitlab", "junit")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
@@ -47,8 +47,8 @@ def _output(p: argparse.ArgumentParser, formats=FORMATS) -> None:
         "--format",
         dest="format",
         choices=formats,
-        default="text",
-        help="how the report is written (default text)",
+        default="full",
+        help="how the report is written (default full; text is its former name)",
     )
     p.add_argument(
         "--output",
@@ -108,6 +108,15 @@ def parser() -> argparse.ArgumentParser:
         "--exit-zero",
         action="store_true",
         help="exit 0 even when there are findings (input errors still exit 2)",
+    )
+    lint.add_argument("--fix", action="store_true", help="apply the safe fixes in place, then report what is left")
+    lint.add_argument(
+        "--unsafe-fixes", action="store_true", help="with --fix or --diff, apply the unsafe fixes too (see `explain`)"
+    )
+    lint.add_argument(
+        "--diff",
+        action="store_true",
+        help="print a unified diff of what --fix would change; change nothing; exit 1 when there is a change",
     )
     lint.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
     lint.add_argument("--write-baseline", metavar="FILE", help="record today's findings in FILE and exit 0")

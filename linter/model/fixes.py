@@ -52,6 +52,7 @@ class Fix:
     title: str
     applicability: Applicability
     edits: tuple[Edit, ...] = ()
+    template: str = ""  # display-only: the SQL to complete and place, when it is not an edit
 
     @property
     def paths(self) -> list[str]:

@@ -36,3 +36,8 @@ def finding_text(f: Finding) -> str:
     if f.url:
         cite += f"; see {f.url}"
     return f"{text} ({cite})"
+
+
+def fix_mark(f: Finding) -> str:
+    """`[*]` for a finding whose fix applies safely (ruff's mark), else nothing."""
+    return "[*]" if f.fix is not None and f.fix.applicability == "safe" else ""

@@ -9,7 +9,8 @@ import importlib
 from schemacite import hookimpl
 
 FORMATS = {
-    "text": "schemacite.report.text:TextReporter",
+    "full": "schemacite.report.text:TextReporter",
+    "text": "schemacite.report.text:TextReporter",  # the name before 0.3
     "concise": "schemacite.report.concise:ConciseReporter",
     "json": "schemacite.report.json:JsonReporter",
     "sarif": "schemacite.report.sarif:SarifReporter",
