@@ -281,3 +281,44 @@ async def test_a_file_outside_any_config_and_a_broken_config(client: LanguageCli
     assert problem.severity == types.DiagnosticSeverity.Error
     assert "unknown rule 'no-such-rule'" in problem.message
     assert problem.range.start.line == 0
+
+
+async def code_actions(client: LanguageClient, uri: str, where: types.Range, only: list[str] | None = None):
+    return await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            range=where,
+            context=types.CodeActionContext(diagnostics=[], only=only),
+        )
+    )
+
+
+async def test_quickfix_applies_the_findings_fix(client: LanguageClient, project: Path):
+    uri, diagnostics = await open_migration(client, project, "002_index.sql", MIGRATION)
+    index = next(d for d in diagnostics if d.code == "SC105")
+    actions = await code_actions(client, uri, index.range)
+    fix = next(a for a in actions if a.title == "CREATE INDEX CONCURRENTLY")
+    assert fix.kind == types.CodeActionKind.QuickFix and fix.is_preferred
+    assert [d.code for d in fix.diagnostics] == ["SC105"]
+    [edit] = fix.edit.document_changes
+    assert edit.text_document.version == 1
+    # inserted after "CREATE INDEX ", counted in UTF-16 units past the emoji
+    assert edit.edits[0].range.start == types.Position(1, len(UNICODE_PREFIX) + 1 + len("CREATE INDEX "))
+    fixed = apply_edit(MIGRATION, fix.edit, uri)
+    assert fixed == MIGRATION.replace("CREATE INDEX", "CREATE INDEX CONCURRENTLY")
+    change(client, uri, fixed, 2)
+    assert "SC105" not in codes(await published(client, uri, 2))
+
+
+async def test_fix_all_applies_every_safe_fix(client: LanguageClient, project: Path):
+    text = MIGRATION + "CREATE INDEX orders_id ON orders (id, created_at);\nALTER TABLE orders ADD COLUMN note text;\n"
+    uri, diagnostics = await open_migration(client, project, "002_index.sql", text)
+    assert codes(diagnostics) == ["SC105", "SC105", "SC110"]  # SC110's fix (SET lock_timeout) is unsafe
+    whole = types.Range(types.Position(0, 0), types.Position(0, 0))
+    [action] = await code_actions(client, uri, whole, only=[types.CodeActionKind.SourceFixAll])
+    assert action.kind == "source.fixAll.schemacite"
+    fixed = apply_edit(text, action.edit, uri)
+    assert fixed == text.replace("CREATE INDEX", "CREATE INDEX CONCURRENTLY")  # and no SET lock_timeout
+    change(client, uri, fixed, 2)
+    assert codes(await published(client, uri, 2)) == ["SC110"]
+    assert not await code_actions(client, uri, whole, only=["source.fixAll.schemacite"])

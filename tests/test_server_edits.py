@@ -14,10 +14,11 @@ from cli import run
 from schemacite.model import Location
 from schemacite.model.fixes import Applicability, Edit, Fix
 from schemacite.model.results import Finding, Severity
-from schemacite.server.actions import apply, changed_lines, fix_all, suppressions, workspace_edit
+from schemacite.server.actions import changed_lines, fix_all, suppressions, workspace_edit
 from schemacite.server.diagnostics import uri
 from schemacite.server.positions import Lines
 from schemacite.server.project import Checked, Project
+from schemacite.sources.edits import apply
 
 
 def test_a_fix_becomes_a_workspace_edit_in_utf16_units(tmp_path: Path):
@@ -56,16 +57,6 @@ def test_a_fix_of_a_file_not_open_is_located_in_the_file_on_disk(tmp_path: Path)
     edit = workspace_edit(fix, lambda p: None, document_changes=False)
     [text_edit] = edit.changes[uri(str(path))]
     assert text_edit.range == types.Range(types.Position(1, 7), types.Position(1, 8))
-
-
-def test_apply_makes_edits_from_the_end_and_keeps_crlf():
-    text = "CREATE INDEX i ON t (c);\r\nCREATE INDEX j ON t (d);\r\n"
-    edits = [
-        Edit.insert("f", 1, 13, " CONCURRENTLY"),
-        Edit.insert("f", 2, 13, " CONCURRENTLY"),
-        Edit("f", 2, 24, 3, 1, ""),
-    ]
-    assert apply(text, edits) == "CREATE INDEX CONCURRENTLY i ON t (c);\r\nCREATE INDEX CONCURRENTLY j ON t (d)"
 
 
 def test_changed_lines_spans_only_what_changed():
@@ -118,9 +109,8 @@ def _suppressed(project_root: Path, text: str, line: int) -> tuple[str, list[Fin
     finding = next(f for f in checked.findings if f.location.line == line and f.code == "SC101")
     [(title, edit), _] = [(t, e) for t, e in suppressions(finding, checked, Lines(text))]
     assert title == "Suppress SC101 (no-primary-key) on this statement"
-    silenced = apply(
-        text, [Edit.insert(path, edit.range.start.line + 1, edit.range.start.character + 1, edit.new_text)]
-    )
+    at = Edit.insert(path, edit.range.start.line + 1, edit.range.start.character + 1, edit.new_text)  # ASCII text
+    silenced = apply(text.encode(), [at]).decode()
     return silenced, checker.check(path, silenced).findings
 
 

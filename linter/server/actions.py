@@ -18,7 +18,6 @@ from schemacite.server.project import Checked, Project
 
 FIX_ALL = "source.fixAll.schemacite"
 KINDS = [types.CodeActionKind.QuickFix, FIX_ALL]
-PASSES = 10  # fix, lint again, fix what is left: as `lint --fix` does, a bounded number of times
 
 # the open documents: a path's text and version, None for a file that is not open
 Opened = Callable[[str], "tuple[str, int | None] | None"]
@@ -168,58 +167,28 @@ def _one_document(
 
 
 def fix_all(project: Project, checked: Checked, lines: Lines) -> types.TextEdit | None:
-    """Every safe fix of the document applied, the document linted again and fixed again until
-    nothing is left to fix: one edit replacing the lines that changed, or None."""
+    """Every safe fix of the document made, the document linted again and fixed again until
+    nothing is left to fix (as `lint --fix` does): one edit replacing the lines that changed, or None."""
+    from schemacite.lint.fixing import MAX_ROUNDS, choose
+    from schemacite.sources.edits import apply
+
     text, current = checked.text, checked
-    for _ in range(PASSES):
-        edits = _safe_edits(current)
-        if not edits:
+    for _ in range(MAX_ROUNDS):
+        # the fixes `lint --fix` would make in this round, those that touch only this document
+        fixes = [
+            fix
+            for fix in choose(current.findings, unsafe=False)
+            if all(not e.create and os.path.abspath(e.path) == checked.path for e in fix.edits)
+        ]
+        if not fixes:
             break
-        text = apply(text, edits)
+        text = apply(text.encode(), [e for fix in fixes for e in fix.edits]).decode()
         current = project.check(checked.path, text)
-        if current.problem:
+        if current.problem or current.errors:
             break
     if text == checked.text:
         return None
     return changed_lines(checked.text, text, lines)
-
-
-def _safe_edits(checked: Checked) -> list[Edit]:
-    """The edits of the document's safe fixes, a fix left out when one of its edits overlaps one
-    taken already (the next pass sees what it still finds)."""
-    taken: list[Edit] = []
-    for f in checked.findings:
-        fix = f.fix
-        if fix is None or fix.applicability is not Applicability.SAFE:
-            continue
-        if any(e.create or os.path.abspath(e.path) != checked.path for e in fix.edits):
-            continue
-        if any(_overlap(e, t) for e in fix.edits for t in taken):
-            continue
-        taken += fix.edits
-    return taken
-
-
-def _overlap(a: Edit, b: Edit) -> bool:
-    return (a.line, a.column) <= (b.end_line, b.end_column) and (b.line, b.column) <= (a.end_line, a.end_column)
-
-
-def apply(text: str, edits: list[Edit]) -> str:
-    """`text` with `edits` (none overlapping) made, from the last to the first."""
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
-
-    def offset(line: int, column: int) -> int:
-        if line > len(starts):
-            return len(text)
-        begin = starts[line - 1]
-        end = starts[line] - 1 if line < len(starts) else len(text)
-        if text[begin:end].endswith("\r"):  # a CRLF is one line end
-            end -= 1
-        return min(begin + column - 1, end)
-
-    for e in sorted(edits, key=Edit.sort_key, reverse=True):
-        text = text[: offset(e.line, e.column)] + e.text + text[offset(e.end_line, e.end_column) :]
-    return text
 
 
 def changed_lines(old: str, new: str, lines: Lines) -> types.TextEdit:
