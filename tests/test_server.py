@@ -322,3 +322,14 @@ async def test_fix_all_applies_every_safe_fix(client: LanguageClient, project: P
     change(client, uri, fixed, 2)
     assert codes(await published(client, uri, 2)) == ["SC110"]
     assert not await code_actions(client, uri, whole, only=["source.fixAll.schemacite"])
+
+
+async def test_config_setting_names_the_file_for_every_document(client: LanguageClient, project: Path):
+    (project / "strict.toml").write_text(CONFIG + 'disable = ["SC105"]\n')
+    uri, diagnostics = await open_migration(client, project, "002_index.sql", MIGRATION, {"config": "strict.toml"})
+    assert diagnostics == []  # the nearest config (.schemacite.toml) gives SC105 here
+    before = len(client.published)
+    client.set_configuration({"config": "missing.toml"}, section="schemacite")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    [problem] = await published(client, uri, 1, after=before)
+    assert problem.message == f"{project / 'missing.toml'}: no such config file (the server's `config` setting)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
@@ -28,7 +28,7 @@ def code_actions(
     checked: Checked,
     lines: Lines,
     wanted: types.Range,
-    only: list[str] | None,
+    only: Sequence[str] | None,
     opened: Opened,
     document_changes: bool,
 ) -> list[types.CodeAction]:
@@ -71,7 +71,7 @@ def code_actions(
     return out
 
 
-def _wanted(kind: str, only: list[str] | None) -> bool:
+def _wanted(kind: str, only: Sequence[str] | None) -> bool:
     """Whether a request limited to the kinds `only` (None: any) takes actions of `kind`."""
     return not only or any(kind == k or kind.startswith(f"{k}.") for k in only)
 

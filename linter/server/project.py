@@ -280,8 +280,7 @@ class Project:
         )
         for _ in run:
             pass
-        for e in run.errors:
-            notes.append(f"history {e}; its changes are not replayed")
+        notes += [f"history {error}; its changes are not replayed" for error in run.errors]
         return History(run.schema, config.framework or run.framework.name, notes)
 
 
