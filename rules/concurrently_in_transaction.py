@@ -28,6 +28,16 @@ class ConcurrentlyInTransaction(Rule):
     migration fails when it runs, after the statements before it in the
     transaction were executed and rolled back.
 
+    ## Fix
+    The runner's own opt-out of its transaction: goose `-- +goose NO TRANSACTION`, dbmate
+    `transaction:false`, sqlx `-- no-transaction`, graphile-migrate `--! no-transaction`,
+    Liquibase `runInTransaction:false`, Atlas `-- atlas:txmode none`, morph
+    `-- morph:nontransactional`, Diesel's `metadata.toml` and Flyway's `<file>.conf` (new
+    files beside the migration). Safe when the migration holds only that statement, unsafe
+    when its other statements would then commit one by one. Runners that send the file as
+    one query after the opt-out (sqlx, dbmate, graphile-migrate, Diesel, morph) get it only for
+    a migration of one statement.
+
     ## Example
     ```sql postgres
     BEGIN;

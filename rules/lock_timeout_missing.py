@@ -62,6 +62,12 @@ class LockTimeoutMissing(Rule):
     lock at its start and end, which queues the same way ("Waiting for table metadata lock");
     the default `lock_wait_timeout` is a year on MySQL and a day on MariaDB.
 
+    ## Fix
+    PostgreSQL: `SET lock_timeout = '2s'` (`SET LOCAL` inside the runner's transaction) at
+    the head of the deploy, or just before the statement inside the file's own `BEGIN`. Unsafe: the deploy then fails instead of
+    waiting, and has to be retried. Two seconds lets a brief catalog change get its lock on a
+    healthy server while capping how long the queries queued behind it wait.
+
     ## Example
     ```sql postgres
     ALTER TABLE accounts ADD COLUMN nickname text;
@@ -133,8 +139,10 @@ def _set_timeout(stmt: Statement, ctx: Context) -> Fix | None:
     """The timeout set at the head of the deploy: for the runner's transaction (SET LOCAL) or the
     session; in the file's own transaction, just before the statement, inside it. A deploy then
     fails instead of waiting, so the fix is unsafe: the deploy must be retried."""
+    if ctx.dialect != "postgres":
+        return None  # offered where the suite proves it: PostgreSQL 12 to 18 so far
     setting = SET[ctx.dialect]
-    if ctx.dialect == "postgres" and stmt.transaction is not None:
+    if stmt.transaction is not None:
         setting = setting.replace("SET ", "SET LOCAL ", 1)
     at = stmt.location if ctx.explicit_transaction or ctx.deploy_head is None else ctx.deploy_head
     if at.file != stmt.location.file:

@@ -26,8 +26,6 @@ from schemacite.model.statements import (
     AlterColumnType,
     AlterTable,
     CreateIndex,
-    DropIndex,
-    PartitionAction,
     Reindex,
     Statement,
 )
@@ -111,25 +109,6 @@ def _create_index(stmt: Statement, ctx: Context) -> Fix | None:
     return _placed(stmt, ctx, "CREATE INDEX CONCURRENTLY", [insert_at(stmt, m.end(), "CONCURRENTLY ")], 1)
 
 
-def _drop_index(stmt: Statement, ctx: Context) -> Fix | None:
-    op = stmt.op
-    assert isinstance(op, DropIndex)
-    if op.concurrently or op.cascade or len(op.names) != 1:
-        return None  # CONCURRENTLY drops one index, without CASCADE
-    owner = ctx.schema.index_owner_key(op.names[0])
-    if owner is None or _partitioned(ctx, owner) or _backs_constraint(ctx, owner, op.names[0]):
-        return None
-    m = find(stmt, r"^DROP\s+INDEX\s+")
-    if m is None:
-        return None
-    return _placed(stmt, ctx, "DROP INDEX CONCURRENTLY", [insert_at(stmt, m.end(), "CONCURRENTLY ")], 1)
-
-
-def _backs_constraint(ctx: Context, key: str, name: str) -> bool:
-    table = ctx.schema.tables[key]
-    return any(i.name == name and (i.primary or i.unique) for i in [table.primary_key, *table.indexes] if i)
-
-
 def _reindex(stmt: Statement, ctx: Context) -> Fix | None:
     op = stmt.op
     assert isinstance(op, Reindex)
@@ -162,8 +141,6 @@ def _alter_table(stmt: Statement, ctx: Context) -> Fix | None:
         return _set_not_null(stmt, ctx, written, action.column)
     if isinstance(action, AddKey) and action.using_index is None and (action.index.primary or action.index.unique):
         return _key_from_index(stmt, ctx, written, action)
-    if isinstance(action, PartitionAction) and action.op == "detach_partition":
-        return _detach_concurrently(stmt, ctx, action)
     rewrites = any(i.rewrite for i in ctx.impacts)
     if isinstance(action, AlterColumnType) and action.column and rewrites:
         return _expand_and_swap(written, action)
@@ -276,18 +253,8 @@ def _key_from_index(stmt: Statement, ctx: Context, table: str, action: AddKey) -
     return _placed(stmt, ctx, f"build the unique index CONCURRENTLY, then ADD {kind} USING INDEX", edits, 2)
 
 
-def _detach_concurrently(stmt: Statement, ctx: Context, action: PartitionAction) -> Fix | None:
-    if action.concurrently or action.finalize or ctx.version < (14,):
-        return None
-    parent = stmt.table
-    if any(t.partition_of == parent and t.default_partition for t in ctx.schema.tables.values()):
-        return None  # refused while the parent has a DEFAULT partition
-    return _placed(stmt, ctx, "DETACH PARTITION CONCURRENTLY", [at_end(stmt, " CONCURRENTLY")], 1)
-
-
 _REWRITES: dict[type, Callable[[Statement, Context], Fix | None]] = {
     CreateIndex: _create_index,
-    DropIndex: _drop_index,
     Reindex: _reindex,
     AlterTable: _alter_table,
 }

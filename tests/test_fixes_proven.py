@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 import yaml
 
+from cli import run
+from pg_builds import MAJORS
 from schemacite.lint.engine import lint_paths
 from schemacite.sources.frameworks import FRAMEWORKS
 from schemacite.sources.read import read_sql_file
-from tests.cli import run
-from tests.pg_builds import MAJORS
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = yaml.safe_load((ROOT / "fixtures" / "fixes" / "postgres.yml").read_text())

@@ -8,11 +8,11 @@ import glob
 import io
 import re
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from cli import run
+from schemacite.model.fixes import Applicability, Fix
 from schemacite.model.results import Finding, LintResult, Location, Severity
 from schemacite.report.concise import ConciseReporter
 from schemacite.report.text import TextReporter
@@ -126,7 +126,7 @@ def test_a_safe_fix_is_marked_as_ruff_marks_it(tmp_path, monkeypatch):
     findings = [finding(sql, 1, "safe one"), finding(sql, 1, "unsafe one"), finding(sql, 1, "template only")]
     # Finding.fix may not exist yet: set on the instances, as the engine will
     for f, applicability in zip(findings, ("safe", "unsafe", "display-only"), strict=True):
-        f.fix = SimpleNamespace(applicability=applicability, title="Use CONCURRENTLY")
+        f.fix = Fix("Use CONCURRENTLY", Applicability(applicability))
     result = LintResult(findings=findings, files=[str(sql)], statements=1)
     full = text(result)
     assert "  1:1 error SC104 [*] safe one\n" in full

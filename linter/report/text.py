@@ -161,7 +161,13 @@ class TextReporter(Reporter):
             lines += evidence_lines(result.findings, width)
             lines.append([])
         *counts, summary = self._footer(result)
-        return lines + [[(c, "bold")] for c in counts] + _wrap([], summary, "bold", width, 2)
+        hint = fix_hint(result.findings)
+        return (
+            lines
+            + [[(c, "bold")] for c in counts]
+            + _wrap([], summary, "bold", width, 2)
+            + ([[(hint, "bold")]] if hint else [])
+        )
 
     def _footer(self, result: LintResult) -> list[str]:
         lines = []
@@ -182,8 +188,6 @@ class TextReporter(Reporter):
             else (", ".join(result.files) or "nothing")
         )
         lines.append(f"{summary} in {what}{project_line(result)}.")
-        if hint := fix_hint(result.findings):
-            lines.append(hint)
         return lines
 
 
