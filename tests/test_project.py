@@ -1,5 +1,6 @@
 """The project's own habits, run with the tests so CI keeps them: ruff (lint and format) over the
-code, mypy strict on the model, the statement contract and the rule API."""
+code, mypy strict on the model, the statement contract and the rule API, no dead code (vulture)
+and imports that keep to the layers (import-linter)."""
 
 from __future__ import annotations
 
@@ -51,3 +52,17 @@ def test_mypy_strict_on_the_model_and_rule_api(tmp_path):
         env=env,
     )
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_no_dead_code():
+    # names used only by name (hooks, handlers, plugin methods) are listed, each with its reason, in the allow-list
+    run = subprocess.run(
+        [_tool("vulture"), "linter", "rules", "tests/vulture_allowlist.py", "--min-confidence", "60"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, (
+        "unused code (remove it, or list it with its reason in tests/vulture_allowlist.py):\n"
+        + (run.stdout + run.stderr)
+    )

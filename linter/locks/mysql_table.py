@@ -144,21 +144,21 @@ DEFAULT_CHARSET = "utf8mb4"  # assumed when neither the column type nor the tabl
 
 # What a MODIFY/CHANGE COLUMN changes (the <change> of modify_column.<change>), in the order impacts()
 # checks them:
-#   rename: CHANGE a b <same definition>
-#   same: no change the storage sees (comment, same definition)
-#   default: only the DEFAULT differs
-#   not_null: NULL -> NOT NULL
-#   null: NOT NULL -> NULL
-#   reorder: FIRST / AFTER
-#   varchar_extend: longer VARCHAR, same number of length bytes (<=255 or >=256 bytes both)
-#   varchar_extend_from_127: <=127 bytes -> >=256 bytes (MariaDB instant, MySQL copy)
-#   varchar_extend_over_255: 128..255 bytes -> >=256 bytes: length bytes change
-#   enum_append: ENUM/SET members appended at the end, same storage size
+#   rename                      CHANGE a b <same definition>
+#   same                        no change the storage sees (comment, same definition)
+#   default                     only the DEFAULT differs
+#   not_null                    NULL -> NOT NULL
+#   null                        NOT NULL -> NULL
+#   reorder                     FIRST / AFTER
+#   varchar_extend              longer VARCHAR, same number of length bytes (<=255 or >=256 bytes both)
+#   varchar_extend_from_127     <=127 bytes -> >=256 bytes (MariaDB instant, MySQL copy)
+#   varchar_extend_over_255     128..255 bytes -> >=256 bytes: length bytes change
+#   enum_append                 ENUM/SET members appended at the end, same storage size
 #   charset_utf8mb3_to_utf8mb4
-#   collation: same charset, other collation
-#   auto_increment: existing column becomes AUTO_INCREMENT
-#   type: any other type change (shrink, int widen, signedness, charset, reorder ENUM...)
-#   foreign_key_type: a type change of a column in a foreign key
+#   collation                   same charset, other collation
+#   auto_increment              existing column becomes AUTO_INCREMENT
+#   type                        any other type change (shrink, int widen, signedness, charset, reorder ENUM...)
+#   foreign_key_type            a type change of a column in a foreign key
 
 # --------------------------------------------------------------------------- MySQL
 _M57 = (5, 7)
