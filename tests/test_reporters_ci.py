@@ -13,12 +13,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import jsonschema
-import pluggy
 import pytest
 
 import schemacite
 import schemacite.evidence
-from schemacite.lint import hookspecs
+from schemacite.lint.plugins import plugin_manager
 from schemacite.lint.rule import Finding, Rule, Severity
 from schemacite.model import Location
 from schemacite.model.results import LintResult
@@ -163,20 +162,16 @@ def render(reporter: type, result: LintResult) -> str:
 
 
 @pytest.mark.parametrize(
-    "module, fmt, cls",
+    "fmt, cls",
     [
-        (sarif, "sarif", sarif.SarifReporter),
-        (github, "github", github.GithubReporter),
-        (gitlab, "gitlab", gitlab.GitlabReporter),
-        (junit, "junit", junit.JunitReporter),
+        ("sarif", sarif.SarifReporter),
+        ("github", github.GithubReporter),
+        ("gitlab", gitlab.GitlabReporter),
+        ("junit", junit.JunitReporter),
     ],
 )
-def test_reporters_register_through_the_hook(module, fmt, cls):
-    pm = pluggy.PluginManager("schemacite")
-    pm.add_hookspecs(hookspecs)
-    for m in (sarif, github, gitlab, junit):
-        pm.register(m, name=m.__name__)
-    pm.check_pending()
+def test_reporters_register_through_the_hook(fmt, cls):
+    pm = plugin_manager(load_entrypoints=False)  # the built-in formats answer through report/builtin.py
     assert pm.hook.schemacite_reporter(format=fmt) is cls
     assert pm.hook.schemacite_reporter(format="nope") is None
     assert cls.format == fmt and cls.human is False

@@ -6,10 +6,10 @@ import argparse
 import gc
 import sys
 
+from schemacite.cli.common import EXIT_CLEAN, EXIT_ERROR
 from schemacite.errors import Stopped, UsageError, internal_error
 
 FORMATS = ("full", "text", "concise", "json", "sarif", "github", "gitlab", "junit")
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 def _comma_list(text: str) -> list[str]:

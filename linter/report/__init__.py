@@ -1,5 +1,5 @@
-"""Reporters turn a LintResult into text. Each format is a module registered through
-the `schemacite_reporter` hook, exactly as a third-party format would be."""
+"""Reporters turn a LintResult into text. The built-in formats answer through one
+`schemacite_reporter` hook implementation (builtin.py), exactly as a third-party format would."""
 
 from __future__ import annotations
 

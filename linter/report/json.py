@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from typing import IO, Any
 
-from schemacite import hookimpl
 from schemacite.lint.rule import Finding
 from schemacite.model.results import LintResult
 from schemacite.report import Reporter
@@ -66,8 +65,3 @@ class JsonReporter(Reporter):
             doc["statistics"] = statistics_json(result.findings)
         json.dump(doc, out, indent=2)
         out.write("\n")
-
-
-@hookimpl
-def schemacite_reporter(format):
-    return JsonReporter if format == "json" else None

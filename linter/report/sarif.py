@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO, Any
 from urllib.parse import quote
 
-from schemacite import __version__, hookimpl
+from schemacite import __version__
 from schemacite.lint.rule import Finding, Rule, Severity
 from schemacite.model.fixes import Fix
 from schemacite.model.results import LintResult
@@ -262,8 +262,3 @@ class SarifReporter(Reporter):
     def render(self, result: LintResult, out: IO[str]) -> None:
         json.dump(build_sarif(result), out, indent=2, ensure_ascii=False, default=str)
         out.write("\n")
-
-
-@hookimpl
-def schemacite_reporter(format: str) -> type[Reporter] | None:
-    return SarifReporter if format == "sarif" else None

@@ -26,7 +26,6 @@ from collections import Counter
 from itertools import groupby
 from typing import IO
 
-from schemacite import hookimpl
 from schemacite.lint.rule import Finding, Severity
 from schemacite.model.results import LintResult
 from schemacite.report import Reporter, fix_mark
@@ -200,8 +199,3 @@ def project_line(result: LintResult) -> str:
     if result.dialect and not result.dialect_given:
         parts.append(f"dialect {result.dialect[0]} ({result.dialect[1]})")
     return "".join(f"; {p}" for p in parts)
-
-
-@hookimpl
-def schemacite_reporter(format):
-    return TextReporter if format in ("full", "text") else None
