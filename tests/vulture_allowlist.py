@@ -18,6 +18,19 @@ _ = (  # vulture takes `_` for a name meant to go unused
     _.cmd_lint,
     _.cmd_locks,
     _.cmd_rules,
+    _.cmd_server,
+    # the language server's handlers, registered with pygls by their @server.feature decorators
+    _.initialize,
+    _.initialized,
+    _.configuration_changed,
+    _.did_open,
+    _.did_change,
+    _.did_save,
+    _.did_close,
+    _.on_hover,
+    _.on_code_action,
+    # DETACH PARTITION ... FINALIZE, as the PostgreSQL reader reads it; no lock row or fix reads it yet
+    _.finalize,
     _.cmd_explain,
     # the built-in formats, imported by "module:class" when asked for (report/builtin.py FORMATS)
     _.ConciseReporter,
