@@ -8,7 +8,7 @@ import sys
 
 from schemacite.errors import Stopped, UsageError, internal_error
 
-FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab", "junit")
+FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab", "junit", "html")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
@@ -222,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     # generation every 700 allocations cost a sixth of the time on dumps
     gc.set_threshold(50_000, 20, 100)
     args = parser().parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # what a report says produced it
     try:
         return _command(args.command)(args)
     except UsageError as e:

@@ -82,7 +82,6 @@ class Source:
     target: str  # the nearest supported server version (`postgres-15`)
     version: str = ""  # the server's own version text, when a server was read
     read_at: str | None = None  # when it was read (ISO, UTC)
-    notes: list[str] = field(default_factory=list)  # what the account could not see or read
 
 
 @dataclass
