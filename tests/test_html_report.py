@@ -109,9 +109,12 @@ def test_the_page_says_what_was_audited_and_what_was_found():
     assert "postgresql://ro@db1:5432/shop: PostgreSQL 15.8 (rules for postgres-15); schema app; 3 tables" in text
     assert f"counters (pg_stat_user_tables) count since {SINCE}" in text
     assert result.command in text
+    anchors = dict(re.findall(r'<dt id="(e\d+)">(?:<a href="[^"]*">)?([^<\s]+)', page))  # the evidence section
     for f in result.findings:
         assert html.escape(f.message, quote=False) in page
-        assert all(f'href="#ev-{i}"' in page for i in f.evidence)
+        assert f.evidence and all(i in anchors.values() for i in f.evidence)
+    for target, label in re.findall(r'<a href="#(e\d+)">([^<]+)</a>', page):
+        assert anchors[target] == label  # every citation leads to its record
     counts = {s: sum(1 for f in result.findings if str(f.severity) == s) for s in ("error", "warning", "info")}
     assert counts["warning"] >= 5  # SC102 on events, SC107 on five unused indexes of insert-heavy tables
     for sev, n in counts.items():
@@ -128,7 +131,7 @@ def test_the_page_says_what_was_audited_and_what_was_found():
     # the three plots, each naming the records it draws
     for key, record in (("1a", "secondary-indexes"), ("1b", "lock-durations")):
         figure = page.split(f'<figure id="plot-{key}"')[1].split("</figure>")[0]
-        assert re.search(rf'Drawn from <a href="#ev-schemacite-2026-pg15-{record}">', figure)
+        assert re.search(rf'Drawn from <a href="#e\d+">schemacite-2026-pg15-{record}</a>', figure)
     figure = page.split('<figure id="plot-1c"')[1].split("</figure>")[0]
     assert "app.events.events_c0: 48 MB" in figure and "Drawn from" in figure
 

@@ -15,6 +15,7 @@ points, and each plot's caption lists what it placed.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,6 +84,7 @@ def _chart(kind: str, key: str, **config: Any) -> Any:
         "legend_at_bottom": True,
         "truncate_legend": -1,
         "truncate_label": -1,
+        "margin_right": 30,  # the last axis label is centred on the edge
         **config,
     }
     chart = getattr(pygal, kind)(
@@ -162,21 +164,19 @@ def insert_rate_plot(record: Evidence | None, tables: list[Table], family: str, 
         )
     reference = next(iter(curves.values()))  # the fewest writers: one writer's inserts in a row
     heavy = sorted(tables, key=lambda t: -(t.workload.inserts if t.workload else 0))
-    placed, beyond = [], []
-    points = []
-    for table in heavy:
-        share = relative(reference, len(table.indexes))
-        if share is None:
-            beyond.append(f"{table.qualified_name} ({len(table.indexes)})")
-            continue
-        if len(points) >= PLACED:
-            continue
-        label = table.qualified_name if len(points) < LABELLED else ""
-        points.append({"value": (len(table.indexes), 100 * share), "label": label})
-        placed.append(
-            f"{table.qualified_name}: {len(table.indexes)} secondary index{'es' if len(table.indexes) != 1 else ''},"
-            f" about {100 * share:.0f} % of the rate with none ({_activity(table)})"
-        )
+    beyond = [t for t in heavy if relative(reference, len(t.indexes)) is None]
+    shown = [t for t in heavy if t not in beyond][:PLACED]
+    shares = [relative(reference, len(t.indexes)) or 0.0 for t in shown]
+    points = [
+        {"value": (len(t.indexes), 100 * share), "label": label}
+        for t, share, label in zip(shown, shares, _labels(shown, lambda a, b: len(a.indexes) == len(b.indexes)))
+    ]
+    placed = [
+        f"{t.qualified_name}: {len(t.indexes)} secondary index{'es' if len(t.indexes) != 1 else ''},"
+        f" about {100 * share:.0f} % of the rate with none ({_activity(t)})"
+        for t, share in zip(shown, shares)
+    ]
+    beyond_names = [f"{t.qualified_name} ({len(t.indexes)})" for t in beyond]
     if points:
         chart.add("your insert-heavy tables", points, stroke=False, dots_size=6)
     left_out = []
@@ -185,9 +185,8 @@ def insert_rate_plot(record: Evidence | None, tables: list[Table], family: str, 
     if len(heavy) - len(beyond) > PLACED:
         left_out.append(f"{len(heavy) - len(beyond) - PLACED} more insert-heavy table(s) not placed")
     if beyond:
-        most = max(reference)
         left_out.append(
-            f"beyond the measured range ({most} indexes), not placed: {', '.join(beyond[:10])}"
+            f"beyond the measured range ({max(reference)} indexes), not placed: {', '.join(beyond_names[:10])}"
             + (f" and {len(beyond) - 10} more" if len(beyond) > 10 else "")
         )
     caption = (
@@ -251,10 +250,10 @@ def lock_duration_plot(
     if not rates:
         return None, f"no measured rewrite or index-build rate on {family} to draw"
     sized = sorted((t for t in tables if t.bytes), key=lambda t: -(t.bytes or 0))[:PLACED]
-    # from the decade of the smallest marked table (1 MB at most) to the decade past the largest (1 GB at least)
+    # from the decade of the smallest marked table (1 MB at most) to two decades past the largest (1 GB at least)
     smallest = min([t.bytes or 10**6 for t in sized] + [10**6])
     largest = max([t.bytes or 0 for t in sized] + [10**9])
-    sizes = [10**e for e in range(len(str(int(smallest))) - 1, len(str(int(largest))) + 1)]
+    sizes = [10**e for e in range(len(str(int(smallest))) - 1, len(str(int(largest))) + 2)]  # room for names
     fastest = max(r.bytes_per_second for _, r in rates)
     slowest = min(r.bytes_per_second for _, r in rates)
     low, high = sizes[0] / fastest, sizes[-1] / slowest
@@ -279,7 +278,7 @@ def lock_duration_plot(
             [{"value": (size, rate.seconds(size))} for size in sizes],
             show_dots=False,
         )
-    labels = _labels(sized)
+    labels = _labels(sized, lambda a, b: 0.8 < (a.bytes or 1) / (b.bytes or 1) < 1.25)
     for name, rate in rates:
         points = [
             {"value": (t.bytes, rate.seconds(t.bytes or 0)), "label": label if name == rates[0][0] else ""}
@@ -301,22 +300,20 @@ def lock_duration_plot(
     return Plot(key, "How long the lock lasts, by table size", _render(chart), records, caption, placed, left_out), ""
 
 
-def _labels(tables: list[Table]) -> list[str]:
-    """Names for the first LABELLED points, one per spot: a table of nearly the same size as one
-    already named adds a count to that name instead of printing over it (the caption lists all)."""
-    labels = [""] * len(tables)
-    named: list[tuple[int, int, int]] = []  # (position, size, tables at that spot)
+def _labels(tables: list[Table], same_spot: Callable[[Table, Table], bool]) -> list[str]:
+    """Names for the points of `tables`, at most LABELLED: a table drawn at the spot of one already
+    named adds a count to that name instead of printing over it (the caption lists them all)."""
+    named: dict[int, int] = {}  # position of the named table -> tables drawn at its spot
     for n, t in enumerate(tables):
-        size = t.bytes or 1
-        near = next((i for i, (_, s, _) in enumerate(named) if 0.8 < size / s < 1.25), None)
-        if near is not None:
-            at, s, count = named[near]
-            named[near] = (at, s, count + 1)
+        spot = next((at for at in named if same_spot(tables[at], t)), None)
+        if spot is not None:
+            named[spot] += 1
         elif len(named) < LABELLED:
-            named.append((n, size, 1))
-    for at, _, count in named:
-        labels[at] = tables[at].qualified_name + (f" (+{count - 1})" if count > 1 else "")
-    return labels
+            named[n] = 1
+    return [
+        tables[n].qualified_name + (f" (+{named[n] - 1})" if named[n] > 1 else "") if n in named else ""
+        for n in range(len(tables))
+    ]
 
 
 @dataclass
