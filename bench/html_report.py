@@ -27,7 +27,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 import browser  # tests/browser.py: headless Chromium
-
 from schemacite.cli.audit import audit_readings, read_all
 from schemacite.lint.config import load_config
 from schemacite.model import Column, Index, Location, Schema, Table, Workload

@@ -54,12 +54,13 @@ def _style() -> Any:
         foreground_subtle="#bbb",
         colors=COLORS,
         font_family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
-        label_font_size=13,
-        major_label_font_size=13,
-        legend_font_size=13,
-        title_font_size=15,
-        value_font_size=12,
-        value_label_font_size=12,
+        # sizes in the chart's own units: a 600-unit chart is drawn 400 to 600 pixels wide
+        label_font_size=14,
+        major_label_font_size=14,
+        legend_font_size=14,
+        title_font_size=17,
+        value_font_size=13,
+        value_label_font_size=13,
     )
 
 
@@ -79,8 +80,8 @@ def _chart(kind: str, key: str, **config: Any) -> Any:
     import pygal
 
     settings = {
-        "width": 720,
-        "height": 400,
+        "width": 600,
+        "height": 380,
         "legend_at_bottom": True,
         "truncate_legend": -1,
         "truncate_label": -1,
