@@ -138,17 +138,36 @@ def main() -> int:
             measure([modelled(args.small)], "small", args.keep),
             measure([modelled(args.tables)], "large", args.keep),
         ]
-    header = (
-        f"{'audit':<8} {'tables':>7} {'findings':>8} {'write':>7} {'size':>9} {'DOM ready':>9} {'load':>7}"
-        f" {'1st paint':>9} {'height':>8} {'console':>7}"
-    )
-    print(header)
-    print("-" * len(header))
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD)
+    for column in (
+        "audit",
+        "tables",
+        "findings",
+        "write",
+        "size",
+        "DOM ready",
+        "load",
+        "1st paint",
+        "height",
+        "console",
+    ):
+        table.add_column(column, justify="left" if column == "audit" else "right")
     for r in rows:
-        print(
-            f"{r['label']:<8} {r['tables']:>7,} {r['findings']:>8,} {r['write']:>6.2f}s {r['bytes'] / 1e6:>7.2f}MB"
-            f" {r['dom']:>8.2f}s {r['load']:>6.2f}s {r['paint']:>8.2f}s {r['height']:>8,} {r['console']:>7}"
+        table.add_row(
+            r["label"],
+            f"{r['tables']:,}",
+            f"{r['findings']:,}",
+            f"{r['write']:.2f} s",
+            f"{r['bytes'] / 1e6:.2f} MB",
+            *(f"{r[key]:.2f} s" for key in ("dom", "load", "paint")),
+            f"{r['height']:,} px",
+            str(r["console"]),
         )
+    Console(width=120).print(table)
     if args.keep:
         print(f"pages kept in {args.keep}")
     return 1 if any(r["console"] for r in rows) else 0
