@@ -84,7 +84,7 @@ class UnusedIndex(Rule):
             fk = table.foreign_key_needs(index, referencing) if ctx.dialect != "postgres" else None
             if fk is not None:
                 # InnoDB's foreign-key checks read through the index without touching these counters
-                yield self.finding(
+                backing = self.finding(
                     at,
                     table=table.qualified_name,
                     index=label,
@@ -95,6 +95,8 @@ class UnusedIndex(Rule):
                     "(error 1553) while the key needs it",
                     identity=label,
                 )
+                backing.extra["foreign_key"] = fk.name or ", ".join(fk.columns)  # reports tell these apart
+                yield backing
                 continue
             if table.insert_heavy:
                 cost = f"insert-heavy: {describe(w)}; every insert also writes this index"

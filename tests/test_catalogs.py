@@ -9,6 +9,8 @@ queries a read sends is the same for 50 and for 2,000 tables. Every read runs in
 
 from __future__ import annotations
 
+import dataclasses
+
 import MySQLdb
 import psycopg
 import pytest
@@ -162,6 +164,8 @@ def test_pg_keys_and_indexes(pg_audit):
     assert indexes["accounts_created"].partial and indexes["accounts_created"].columns == ("created",)
     assert indexes["accounts_tags"].kind == "gin"
     assert indexes["accounts_unused"].columns == ("email", "created") and not indexes["accounts_unused"].unique
+    block = int(pg_audit.execute("SHOW block_size").fetchone()[0])
+    assert indexes["accounts_unused"].bytes and indexes["accounts_unused"].bytes % block == 0  # relpages x block
 
     # the default schema is dropped from keys, as replay does
     assert schema.tables["plain"].schema == "public"
@@ -417,6 +421,10 @@ def test_mariadb_keys_and_indexes(maria_audit, maria_db):
     assert indexes["k_bio"].columns == ("bio",) and indexes["k_bio"].kind == "btree"  # prefix index
     assert indexes["ft_bio"].kind == "fulltext"
     assert indexes["k_unused"].columns == ("created", "email")
+    # sizes from InnoDB's persistent statistics: whole pages, a partitioned table's summed over its partitions
+    page = _scalar(maria_audit, "SELECT @@innodb_page_size")
+    assert indexes["k_created"].bytes and indexes["k_created"].bytes % page == 0
+    assert schema.tables["events"].index_named("k_payload").bytes >= 2 * page  # two partitions, a page at least each
 
 
 def test_mariadb_partitioning(maria_audit, maria_db):
@@ -497,13 +505,26 @@ def test_mariadb_privileges(mariadb_server, maria_db, maria_audit):
     finally:
         conn.close()
     assert set(schema.tables) == set(as_root.tables)
-    assert schema.tables["accounts"].indexes == as_root.tables["accounts"].indexes
+
+    def unsized(table):
+        return [dataclasses.replace(i, bytes=None) for i in table.indexes]
+
+    assert unsized(schema.tables["accounts"]) == unsized(as_root.tables["accounts"])
+    # index sizes come from mysql.innodb_index_stats, which the schema grant does not open: unknown, no note
+    assert all(i.bytes is None for i in schema.tables["accounts"].indexes)
+    assert as_root.tables["accounts"].index_named("k_created").bytes >= 16384
     # performance_schema is refused, so the counters come from userstat, which needs no grant
     assert any("GRANT SELECT ON performance_schema.*" in note for note in notes)
     assert schema.tables["events"].workload.source == "userstat"
     assert schema.tables["events"].workload.inserts == 1000
 
-    _maria_account(mariadb_server, "auditor", f"SELECT ON {maria_db}.*", "SELECT ON performance_schema.*")
+    _maria_account(
+        mariadb_server,
+        "auditor",
+        f"SELECT ON {maria_db}.*",
+        "SELECT ON performance_schema.*",
+        "SELECT ON mysql.innodb_index_stats",
+    )
     conn = mariadb_server.connect(user="auditor")
     try:
         mysql_catalog.prepare_session(conn, "mariadb")
@@ -513,6 +534,7 @@ def test_mariadb_privileges(mariadb_server, maria_db, maria_audit):
     assert notes == []
     assert schema.tables["events"].workload.source == "performance_schema"
     assert schema.tables["events"].workload.inserts == 1000
+    assert schema.tables["accounts"].indexes == as_root.tables["accounts"].indexes  # sizes included
 
 
 def _maria_many_tables(server, dbname: str, count: int) -> None:
@@ -558,7 +580,7 @@ def test_mariadb_constant_number_of_queries(mariadb_server):
             sent[name] = counting.sent
     finally:
         conn.close()
-    assert len(sent["many_small"]) == len(sent["many_large"]) == 10
+    assert len(sent["many_small"]) == len(sent["many_large"]) == 11
     assert sent["many_small"] == sent["many_large"]
     assert questions["many_small"] == questions["many_large"]
 

@@ -1,10 +1,11 @@
 """The project's own habits, run with the tests so CI keeps them: ruff (lint and format) over the
-code, mypy strict on the model, the statement contract and the rule API, no dead code (vulture)
-and imports that keep to the layers (import-linter)."""
+code, mypy strict on the model, the statement contract and the rule API, no dead code (vulture),
+imports that keep to the layers (import-linter); CI runs the README's test command."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -83,3 +84,14 @@ def test_imports_keep_to_the_layers(tmp_path):
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 broken" in run.stdout and "2 kept" in run.stdout, run.stdout
+
+
+def test_ci_runs_the_readmes_test_command():
+    """.ci/run ends with the README's test command and installs the same system packages first."""
+    readme = (ROOT / "README.md").read_text()
+    (command,) = [block for block in re.findall(r"```sh\n(.*?)\n```", readme, re.S) if "python -m pytest" in block]
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert ci.rstrip().splitlines()[-1] == command
+    packages = re.search(r"apt-get install -y --no-upgrade ([^&]+)&&", command).group(1).split()
+    assert re.search(r'pkgs="([^"]+)"', ci).group(1).split() == packages
+    assert {"mariadb-server", "postgresql", "chromium", "chromium-driver"} <= set(packages)

@@ -29,6 +29,13 @@ _ = (  # vulture takes `_` for a name meant to go unused
     _.did_close,
     _.on_hover,
     _.on_code_action,
+    # the HTML report's fields, read by its Jinja2 template; pygal's options, set by attribute
+    _.fix_title,
+    _.fix_applicability,
+    _.no_plot,
+    _.known_tables,
+    _.uuid,
+    _.x_labels,
     # DETACH PARTITION ... FINALIZE, as the PostgreSQL reader reads it; no lock row or fix reads it yet
     _.finalize,
     _.cmd_explain,

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
 from schemacite.cli.common import _config, _plugin_manager
-from schemacite.model.results import Finding, LintResult
+from schemacite.model.results import Finding, LintResult, Source
 from schemacite.model.statements import ParseError
 from schemacite.sources.servers import CONNECT_TIMEOUT, DsnError, Reading, Target, mask, parse_dsn, read_target
 
@@ -141,6 +141,17 @@ def audit_readings(readings: list[Reading], config, pm=None) -> LintResult:
         if key not in linters:
             linters[key] = Linter(dataclasses.replace(config, dialect=reading.dialect, target=reading.target_name), pm)
         part = linters[key].check_schema(reading.schema, [reading.target.server])
+        result.sources.append(
+            Source(
+                label=reading.target.masked,
+                location=reading.target.server,
+                schema=reading.schema,
+                dialect=reading.dialect,
+                target=reading.target_name,
+                version=reading.version,
+                read_at=reading.read_at or None,
+            )
+        )
         result.findings.extend(part.findings)
         for rule in part.rules:
             rules.setdefault(rule.code, rule)

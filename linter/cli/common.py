@@ -91,6 +91,7 @@ def emit_report(args: argparse.Namespace, pm, result) -> None:
     -o FILE, -q or --statistics, as ruff does; `-o -` is standard output. Findings go to stdout
     (or the file); input errors and notes go to stderr."""
     statistics = getattr(args, "statistics", False)
+    result.command = result.command or command_line(getattr(args, "argv", []))
     diagnostics(result.errors, result.notes)
     output = None if args.output in (None, "-") else args.output
     if output:
@@ -108,6 +109,15 @@ def emit_report(args: argparse.Namespace, pm, result) -> None:
     else:
         reporter = _reporter(pm, args.format, statistics=statistics)
     reporter.render(result, sys.stdout)
+
+
+def command_line(argv: list[str]) -> str:
+    """`schemacite ARGS` as a shell would take it, with any password in a server URL masked."""
+    import shlex
+
+    from schemacite.sources.servers import mask
+
+    return shlex.join(["schemacite", *(mask(a) for a in argv)])
 
 
 def diagnostics(errors, notes=()) -> None:

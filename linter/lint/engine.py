@@ -14,7 +14,7 @@ from schemacite.lint.rule import Context, Held, Rule
 from schemacite.lint.workload import is_insert_heavy
 from schemacite.locks.held import Transaction
 from schemacite.model import Location, Schema
-from schemacite.model.results import Finding, LintResult, Severity, Suppression
+from schemacite.model.results import Finding, LintResult, Severity, Source, Suppression
 from schemacite.model.statements import CreateTable, ParseError, Statement, needs_own_transaction
 from schemacite.sources.files import path_matches
 from schemacite.sources.replay import Replay
@@ -237,6 +237,15 @@ class Linter:
         result.units = run.units
         schema = run.schema
         mark_insert_heavy(schema, self.config)
+        result.sources.append(
+            Source(
+                label=_names(run.reported, 3) if run.reported else "nothing",
+                location="",
+                schema=schema,
+                dialect=self.config.dialect,
+                target=self.config.target,
+            )
+        )
         ctx = self._context(schema)
         for table in sorted(schema.tables.values(), key=lambda t: t.name):
             for rule in self.table_rules:

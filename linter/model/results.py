@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from schemacite.model.fixes import Fix
-from schemacite.model.schema import Location
+from schemacite.model.schema import Location, Schema
 from schemacite.model.statements import ParseError
 
 if TYPE_CHECKING:
@@ -72,6 +72,21 @@ class Suppression:
 
 
 @dataclass
+class Source:
+    """A schema a run judged, and where it came from: what a report that shows tables as well as
+    findings (HTML) draws. An audit has one per server (or PostgreSQL database) read; a lint run one,
+    the schema its migrations leave."""
+
+    label: str  # what the reader knows it by: the target as given (password masked), or the files
+    location: str  # where its findings are located: that text, or that text followed by "/schema"
+    schema: Schema
+    dialect: str
+    target: str  # the nearest supported server version (`postgres-15`)
+    version: str = ""  # the server's own version text, when a server was read
+    read_at: str | None = None  # when it was read (ISO, UTC)
+
+
+@dataclass
 class LintResult:
     findings: list[Finding] = field(default_factory=list)
     errors: list[ParseError] = field(default_factory=list)
@@ -84,6 +99,8 @@ class LintResult:
     units: int = 0  # deploys walked (migrations, changesets), history included
     dialect: tuple[str, str] | None = None  # (dialect, what showed it: the files' marks, a flag, a config file)
     dialect_given: bool = False  # named by a flag or the config (the text summary then says nothing of it)
+    sources: list[Source] = field(default_factory=list)  # the schemas judged, for reports that show tables
+    command: str = ""  # the command line that produced the result (passwords masked)
 
     def exit_code(self, fail_on: Severity) -> int:
         if self.errors:

@@ -73,6 +73,8 @@ class Index:
     # live catalogs: index scans since counters started (None = unknown)
     scans: int | None = None
     prefix: bool = False  # MySQL/MariaDB: some column is indexed by a prefix of its value, `col(16)`
+    # live catalogs: the index's own size (PostgreSQL relpages, InnoDB persistent statistics); None = unknown
+    bytes: int | None = None
 
 
 @dataclass(slots=True)

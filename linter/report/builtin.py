@@ -17,6 +17,7 @@ FORMATS = {
     "github": "schemacite.report.github:GithubReporter",
     "gitlab": "schemacite.report.gitlab:GitlabReporter",
     "junit": "schemacite.report.junit:JunitReporter",
+    "html": "schemacite.report.html:HtmlReporter",
 }
 
 

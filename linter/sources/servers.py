@@ -27,6 +27,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -323,6 +324,7 @@ class Reading:
     notes: list[str] = field(default_factory=list)
     error: str | None = None
     seconds: float = 0.0
+    read_at: str = ""  # when the read began (ISO, UTC)
 
 
 def _catalog(kind: str):
@@ -346,7 +348,7 @@ def read_target(
 
     Never raises for a target that cannot be read: `Reading.error` says why.
     """
-    reading = Reading(target)
+    reading = Reading(target, read_at=datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"))
     started = time.monotonic()
     from schemacite.sources.catalogs import NothingToRead
 

@@ -16,12 +16,14 @@ query's WHERE clause):
     4  information_schema.COLUMNS                         (types, nullability, defaults, character
                                                           set, generated and AUTO_INCREMENT columns)
     5  information_schema.STATISTICS                      (PRIMARY, unique and secondary indexes)
+    +1 mysql.innodb_index_stats                           (each index's size in pages, where the
+                                                          account may read it; else sizes are unknown)
     6  information_schema.PARTITIONS                      (method, expression)
     7  KEY_COLUMN_USAGE + TABLE_CONSTRAINTS/CHECK_CONSTRAINTS (foreign keys and CHECK constraints)
     or, on MariaDB with performance_schema off (or unreadable) and userstat on:
     +2    information_schema.TABLE_STATISTICS, INDEX_STATISTICS
 
-So 7 queries without counters, 9 with userstat, 10 with performance_schema.
+So 8 queries without counters, 10 with userstat, 11 with performance_schema.
 
 The primary key is the index named PRIMARY in STATISTICS (only a real PRIMARY KEY can
 carry that name), never COLUMN_KEY = 'PRI', which also marks the first NOT NULL unique
@@ -34,6 +36,9 @@ Privileges the reading account needs
       for the workload counters when performance_schema is on; without it a note says so;
     - MariaDB userstat tables need no extra grant: TABLE_STATISTICS and
       INDEX_STATISTICS list the rows of the tables the account can see.
+    - index sizes come from InnoDB's persistent statistics, readable with
+      ``GRANT SELECT ON mysql.innodb_index_stats TO ...``; without it they stay unknown (no note:
+      only the HTML report draws them, and it says so);
     PROCESS, SUPER or any write privilege are not needed.
 
 Workload figures
@@ -237,9 +242,10 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         if schemas
         else "NULL"
     )
-    ((version_text, perf_schema_on, now, user, port, visible),) = _rows(
+    ((version_text, perf_schema_on, now, user, port, visible, page_size),) = _rows(
         cur,
-        f"SELECT VERSION(), @@performance_schema, UTC_TIMESTAMP(), CURRENT_USER(), @@port, {visible_sql}",
+        f"SELECT VERSION(), @@performance_schema, UTC_TIMESTAMP(), CURRENT_USER(), @@port, {visible_sql},"
+        " @@innodb_page_size",
         params if schemas else (),
     )
     mariadb = "mariadb" in str(version_text).lower()  # what the server has, whatever the dialect asked
@@ -415,6 +421,8 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         index.columns = (*index.columns, part)
         index.prefix = index.prefix or sub_part is not None
 
+    _index_sizes(cur, schemas, indexes, int(page_size or 16384))
+
     # 6: partitioning (one row per partition; DISTINCT keeps one per table)
     for db, name, method, expr, sub_method, sub_expr in _rows(
         cur,
@@ -548,6 +556,30 @@ def _partitioning(
         uses_primary_key=uses_primary_key,
         defined_at=table.defined_at,
     )
+
+
+_PARTITION_SUFFIX = re.compile(r"#[pP]#.*$")  # InnoDB keeps a partition as `table#P#p0` (MySQL 8: `#p#`)
+
+
+def _index_sizes(
+    cur: Any, schemas: list[str] | None, indexes: dict[tuple[str, str, str], Index], page_size: int
+) -> None:
+    """Each index's size from InnoDB's persistent statistics (pages, summed over partitions), when
+    this account may read mysql.innodb_index_stats; otherwise sizes stay unknown."""
+    where, params = _schema_filter("database_name", schemas)
+    try:
+        rows = _rows(
+            cur,
+            "SELECT database_name, table_name, index_name, stat_value FROM mysql.innodb_index_stats"
+            f" WHERE stat_name = 'size' AND {where}",
+            params,
+        )
+    except _mysql_errors():
+        return  # no SELECT on it (the documented audit grants give none): sizes unknown
+    for db, table, name, pages in rows:
+        index = indexes.get((db, _PARTITION_SUFFIX.sub("", table), name))
+        if index is not None and pages is not None:
+            index.bytes = (index.bytes or 0) + int(pages) * page_size
 
 
 def _denied(exc: BaseException, what: str) -> str:

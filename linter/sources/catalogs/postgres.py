@@ -11,7 +11,7 @@ inside one read-only transaction, whatever the number of tables or schemas:
        views, persistence, size (reltuples, relpages); sequences no column owns (pg_depend)
     3  pg_attribute + pg_attrdef: columns, types, NOT NULL, defaults, identity, generated
     4  pg_index (+ pg_am, pg_inherits, pg_stat_user_indexes.idx_scan): primary key
-       (indisprimary), unique and other indexes, their key columns or expressions
+       (indisprimary), unique and other indexes, their key columns or expressions and size (relpages)
     5  pg_constraint (CHECK, NOT NULL (18), FOREIGN KEY, with their validated and enforced
        state) and pg_depend + pg_rewrite (the relations each view reads), in one UNION
     6  pg_stat_user_tables: n_tup_ins/upd/del, seq_tup_read + idx_tup_fetch, n_live_tup
@@ -344,7 +344,7 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         "       FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)"
         "       LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum"
         "       WHERE k.ord <= i.indnkeyatts ORDER BY k.ord),"
-        " s.idx_scan, inh.inhparent"
+        " s.idx_scan, inh.inhparent, ic.relpages::int8"
         " FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid"
         " JOIN pg_am am ON am.oid = ic.relam"
         " JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace"
@@ -356,7 +356,7 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
     )
     index_by_oid: dict[int, Index] = {}
     index_parent: dict[int, int] = {}
-    for relid, index_oid, name, unique, primary, method, partial, key_parts, scans, parent in cur.fetchall():
+    for relid, index_oid, name, unique, primary, method, partial, key_parts, scans, parent, pages in cur.fetchall():
         table = tables.get(relid)
         if table is None:
             continue
@@ -370,6 +370,8 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
             partial=partial,
             defined_at=table.defined_at,
             scans=int(scans) if scans is not None and track_counts else None,
+            # as the table's: the estimate VACUUM, ANALYZE and CREATE INDEX keep (0 on a partitioned index)
+            bytes=int(pages) * block_size if pages else None,
         )
         index_by_oid[index_oid] = index
         if parent is not None:
