@@ -220,6 +220,10 @@ class SchemaciteFailure(Exception):
 
 
 class SchemaciteItem(pytest.Item):
+    # plugins that wrap every test's call and read its fixtures (pytest-lsp) stop the run when an
+    # item has none; a lint item takes no fixtures
+    funcargs: dict[str, object] = {}
+
     def runtest(self) -> None:
         from schemacite.lint.rule import Severity
 

@@ -6,7 +6,9 @@ from collections.abc import Iterator
 
 from schemacite import hookimpl
 from schemacite.lint.rule import Context, Finding, Rule, Severity
+from schemacite.model.fixes import Fix
 from schemacite.model.statements import Statement, needs_own_transaction
+from schemacite.rules.rewrites import generated, out_of_transaction
 
 
 class ConcurrentlyInTransaction(Rule):
@@ -25,6 +27,16 @@ class ConcurrentlyInTransaction(Rule):
     PostgreSQL refuses them with "cannot run inside a transaction block": the
     migration fails when it runs, after the statements before it in the
     transaction were executed and rolled back.
+
+    ## Fix
+    The runner's own opt-out of its transaction: goose `-- +goose NO TRANSACTION`, dbmate
+    `transaction:false`, sqlx `-- no-transaction`, graphile-migrate `--! no-transaction`,
+    Liquibase `runInTransaction:false`, Atlas `-- atlas:txmode none`, morph
+    `-- morph:nontransactional`, Diesel's `metadata.toml` and Flyway's `<file>.conf` (new
+    files beside the migration). Safe when the migration holds only that statement, unsafe
+    when its other statements would then commit one by one. Runners that send the file as
+    one query after the opt-out (sqlx, dbmate, graphile-migrate, Diesel, morph) get it only for
+    a migration of one statement.
 
     ## Example
     ```sql postgres
@@ -58,7 +70,7 @@ class ConcurrentlyInTransaction(Rule):
         what = needs_own_transaction(stmt.op)
         if not ctx.in_transaction or what is None:
             return
-        yield self.finding(
+        finding = self.finding(
             stmt.location,
             table=stmt.table,
             sql=stmt.sql,
@@ -67,6 +79,12 @@ class ConcurrentlyInTransaction(Rule):
             suggestion="run it outside any transaction: out of BEGIN ... COMMIT, opted out of the migration "
             "runner's transaction, alone in its migration",
         )
+        placement = out_of_transaction(stmt, ctx)
+        if placement is not None and placement[0]:
+            edits, applicability = placement
+            title = f"leave the runner's transaction out ({ctx.framework.opt_out if ctx.framework else ''})"
+            finding.fix = generated(Fix(title, applicability, tuple(edits)), ctx)
+        yield finding
 
 
 @hookimpl

@@ -18,6 +18,7 @@ DEMO = ROOT / "fixtures" / "demo"
 
 def test_demo_postgres_migrations_text(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("COLUMNS", "80")
     m = "fixtures/demo/postgres/migrations"
     code, out, _ = run(
         capsys,
@@ -27,27 +28,42 @@ def test_demo_postgres_migrations_text(capsys, monkeypatch):
         f"{m}/000004_measurements.up.sql",
     )
     assert code == 1
-    assert f"{m}/000002_tracking.up.sql\n  2:1 warning SC101 no-primary-key Table page_views has no primary key" in out
-    assert "SC103 partition-key-not-in-pk Partitioned table measurements" in out
-    assert "2:1 error SC104 access-exclusive-lock" in out and "rewrites the table" in out
-    # measurements first, with who ran them on what server; documentation by id
-    assert "evidence: schemacite-2026-pg16-lock-durations (schemacite 2026 · PostgreSQL 16.14);" in out
-    assert "pg10-doc-alter-table-rewrite, pg-doc-explicit-locking" in out
+    assert f"{m}/000002_tracking.up.sql\n  2:1 warning SC101 Table page_views has no primary key\n" in out
+    assert "    | CREATE TABLE page_views (\n    fix: add a primary key: logical replication" in out
+    assert "SC103 Partitioned table measurements" in out
+    assert "2:1 error SC104 ALTER TABLE ADD COLUMN" in out and "rewrites the table" in out
     assert "\x1b[" not in out  # no colour when not a terminal
+    assert max(map(len, out.splitlines())) <= 80
     # the one-query golang-migrate file holds line 1's lock through the index build of line 3
     # (not through line 2's rewrite, which locks orders as strongly itself)
-    assert out.count("SC109") == 1
-    assert "1:1 warning SC109 lock-held-during-long-work ALTER TABLE ADD COLUMN locks orders" in out
-    assert "while line 3 does long work: CREATE INDEX scans orders" in out
-    assert out.rstrip().endswith(
+    assert out.count(" SC109 ") == 1
+    assert "  1:1 warning SC109 ALTER TABLE ADD COLUMN locks orders" in out
+    # the evidence once per rule, after the findings: measurements first, with who ran them on
+    # what server, each record described where first cited and named after that
+    findings, evidence = out.split("\nEvidence per rule (each record in full: schemacite evidence show ID)\n")
+    assert "evidence" not in findings and "no measurement" not in findings
+    assert (
+        "SC104 access-exclusive-lock\n  schemacite-2026-pg16-lock-durations: schemacite 2026 · PostgreSQL 16.14\n"
+        in evidence
+    )
+    assert evidence.count("schemacite-2026-pg16-lock-durations: ") == 1
+    assert (
+        "SC109 lock-held-during-long-work\n  as above: schemacite-2026-pg16-lock-durations, pg-doc-explicit-locking\n"
+        in evidence
+    )
+    assert evidence.count("no measurement: ") == 2  # SC103's and SC110's, once each
+    assert " ".join(out.split()).endswith(
         "in 3 file(s), 11 statement(s); framework golang-migrate (N_title.up.sql / .down.sql file names)."
+        # golang-migrate sends 000003 as one query: CONCURRENTLY cannot leave its transaction, so only
+        # SC110's SET lock_timeout is offered, and it is unsafe
+        " 1 fixable with --fix --unsafe-fixes."
     )
 
 
 def test_json_format_is_stable(capsys):
     code, out, _ = run(capsys, "lint", "--dialect", "mysql", "--format", "json", DEMO / "mysql" / "schema.sql")
     doc = json.loads(out)
-    assert code == 1 and doc["version"] == 2 and doc["errors"] == []
+    assert code == 1 and doc["version"] == 3 and doc["errors"] == []
     f = next(f for f in doc["findings"] if f["rule"] == "no-primary-key" and f["severity"] == "warning")
     assert set(f) >= {
         "rule",
@@ -63,9 +79,21 @@ def test_json_format_is_stable(capsys):
     }
     assert f["table"] == "imports" and f["line"] == 31
     assert f["evidence"][0] == "percona-2013-hidden-rowid"  # each record once, in the top-level table
-    ev = doc["evidence"]["percona-2013-hidden-rowid"]
-    assert ev["id"] == "percona-2013-hidden-rowid" and ev["published"] and ev["figures"] and ev["source"]
+    # short: who, when, on what, where to read it; the figures are `evidence show ID`
+    assert doc["evidence"]["percona-2013-hidden-rowid"] == {
+        "id": "percona-2013-hidden-rowid",
+        "kind": "measurement",
+        "title": doc["evidence"]["percona-2013-hidden-rowid"]["title"],
+        "source": "Percona",
+        "published": "2013-10-18",
+        "url": doc["evidence"]["percona-2013-hidden-rowid"]["url"],
+        "applies_to": ["mariadb", "mysql"],
+        "setup": {"server": doc["evidence"]["percona-2013-hidden-rowid"]["setup"]["server"]},
+    }
+    assert doc["evidence"]["percona-2013-hidden-rowid"]["setup"]["server"].startswith("MySQL 5.5")
     assert set(doc["evidence"]) == {i for x in doc["findings"] for i in x["evidence"]}
+    code, out, _ = run(capsys, "evidence", "show", "percona-2013-hidden-rowid", "--format", "json")
+    assert json.loads(out)["figures"]
 
 
 def test_clean_run_exits_0_and_fail_on(capsys, tmp_path):
@@ -310,7 +338,7 @@ def test_quiet_statistics_and_output_print_only_the_summary(capsys, tmp_path, mo
     lint = ("lint", "--dialect", "postgres", "--color", "never")
     full = run(capsys, *lint, f)[1]
     summary = "2 warnings in 1 file(s), 2 statement(s)."
-    assert full.count("SC101") == 2 and full.rstrip().endswith(summary)
+    assert full.count("warning SC101 ") == 2 and full.rstrip().endswith(summary)
     assert run(capsys, *lint, "-q", f)[1] == summary + "\n"
     assert run(capsys, *lint, "--statistics", f)[1] == "2\tSC101\tno-primary-key\n" + summary + "\n"
     report = tmp_path / "report.json"
@@ -506,7 +534,8 @@ def test_snapshot_output_is_checked_before_reading_the_server(capsys, tmp_path):
     assert code == 2 and f"no such folder {tmp_path / 'no'}" in err and "cannot connect" not in err
 
 
-def test_terminal_text_wraps_at_words_under_a_whole_location(monkeypatch):
+def test_coloured_text_prints_the_plain_lines(monkeypatch):
+    """--color always (rich) and piped plain text print the same lines, at most 80 columns each."""
     import io
     import re
 
@@ -515,15 +544,16 @@ def test_terminal_text_wraps_at_words_under_a_whole_location(monkeypatch):
 
     m = DEMO / "postgres" / "migrations"
     result = lint_paths([str(m / "000003_orders_status.up.sql")], history=[str(m)], dialect="postgres")
-    out = io.StringIO()
     monkeypatch.setenv("COLUMNS", "80")
-    TextReporter(color=True).render(result, out)
-    text = re.sub(r"\x1b\[[0-9;]*m|\x1b\]8;[^\x1b]*\x1b\\", "", out.getvalue())
+    coloured, plain = io.StringIO(), io.StringIO()
+    TextReporter(color=True).render(result, coloured)
+    TextReporter().render(result, plain)
+    assert "\x1b[" in coloured.getvalue() and "\x1b]8;" in coloured.getvalue()  # colour and links to the docs
+    text = re.sub(r"\x1b\[[0-9;]*m|\x1b\]8;[^\x1b]*\x1b\\", "", coloured.getvalue())
+    assert text == plain.getvalue()
     assert max(len(line) for line in text.splitlines()) <= 80
-    flat = " ".join(text.split())
     for f in result.findings:
-        assert f"{f.location.line}:{f.location.column} {f.severity} {f.code} {f.rule}" in flat
-        assert " ".join(f.message.split()) in flat  # wrapped between words only: every word intact
+        assert f"  {f.location.line}:{f.location.column} {f.severity} {f.code} " in text
 
 
 # ---- includes, line endings, and files that would leave the repository ----------------------

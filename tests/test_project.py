@@ -1,6 +1,6 @@
 """The project's own habits, run with the tests so CI keeps them: ruff (lint and format) over the
-code, mypy strict on the model, the statement contract and the rule API; CI runs the README's test
-command."""
+code, mypy strict on the model, the statement contract and the rule API, no dead code (vulture),
+imports that keep to the layers (import-linter), and CI running the README's test command."""
 
 from __future__ import annotations
 
@@ -53,6 +53,37 @@ def test_mypy_strict_on_the_model_and_rule_api(tmp_path):
         env=env,
     )
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_no_dead_code():
+    # names used only by name (hooks, handlers, plugin methods) are listed, each with its reason, in the allow-list
+    run = subprocess.run(
+        [_tool("vulture"), "linter", "rules", "tests/vulture_allowlist.py", "--min-confidence", "60"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, (
+        "unused code (remove it, or list it with its reason in tests/vulture_allowlist.py):\n"
+        + (run.stdout + run.stderr)
+    )
+
+
+def test_imports_keep_to_the_layers(tmp_path):
+    # import-linter reads the package from disk under its import name: lay out a copy as installed
+    # (linter/ is schemacite, rules/ is schemacite.rules); the contracts are in pyproject.toml
+    skip = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(ROOT / "linter", tmp_path / "schemacite", ignore=skip)
+    shutil.copytree(ROOT / "rules", tmp_path / "schemacite" / "rules", ignore=skip)
+    run = subprocess.run(
+        [_tool("lint-imports"), "--config", str(ROOT / "pyproject.toml"), "--no-cache"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "0 broken" in run.stdout and "2 kept" in run.stdout, run.stdout
 
 
 def test_ci_runs_the_readmes_test_command():

@@ -13,12 +13,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import jsonschema
-import pluggy
 import pytest
 
 import schemacite
 import schemacite.evidence
-from schemacite.lint import hookspecs
+from schemacite.lint.plugins import plugin_manager
 from schemacite.lint.rule import Finding, Rule, Severity
 from schemacite.model import Location
 from schemacite.model.results import LintResult
@@ -163,20 +162,16 @@ def render(reporter: type, result: LintResult) -> str:
 
 
 @pytest.mark.parametrize(
-    "module, fmt, cls",
+    "fmt, cls",
     [
-        (sarif, "sarif", sarif.SarifReporter),
-        (github, "github", github.GithubReporter),
-        (gitlab, "gitlab", gitlab.GitlabReporter),
-        (junit, "junit", junit.JunitReporter),
+        ("sarif", sarif.SarifReporter),
+        ("github", github.GithubReporter),
+        ("gitlab", gitlab.GitlabReporter),
+        ("junit", junit.JunitReporter),
     ],
 )
-def test_reporters_register_through_the_hook(module, fmt, cls):
-    pm = pluggy.PluginManager("schemacite")
-    pm.add_hookspecs(hookspecs)
-    for m in (sarif, github, gitlab, junit):
-        pm.register(m, name=m.__name__)
-    pm.check_pending()
+def test_reporters_register_through_the_hook(fmt, cls):
+    pm = plugin_manager(load_entrypoints=False)  # the built-in formats answer through report/builtin.py
     assert pm.hook.schemacite_reporter(format=fmt) is cls
     assert pm.hook.schemacite_reporter(format="nope") is None
     assert cls.format == fmt and cls.human is False
@@ -218,9 +213,18 @@ def test_sarif_validates_and_describes_tool_and_rules(result):
     assert "## What it does" in help_md and "## Evidence" in help_md
     assert "[Hidden row ids slow inserts](https://example.org/rowid)" in help_md and "Example Lab 2013" in help_md
     assert keyless["fullDescription"]["text"] in help_md and "## " not in keyless["fullDescription"]["text"]
-    # each record once, in the run's table; rules cite it by id
+    # each record once, short, in the run's table; rules cite it by id
     assert keyless["properties"]["evidence"] == ["stub-rowid"]
-    assert run["properties"]["evidence"] == {"stub-rowid": CATALOGUE["stub-rowid"].as_dict()}
+    assert run["properties"]["evidence"] == {
+        "stub-rowid": {
+            "id": "stub-rowid",
+            "title": "Hidden row ids slow inserts",
+            "url": "https://example.org/rowid",
+            "source": "Example Lab",
+            "published": "2013-05-01",
+        }
+    }
+    assert keyless["help"]["text"] == f"Table has no key to cluster on. {KeylessTable.url()}"
     assert blocking["properties"]["evidence"] == []
     assert "documented behaviour, not measured" in blocking["help"]["markdown"]
 
@@ -278,14 +282,22 @@ def test_sarif_with_the_real_catalogue(monkeypatch):
     rule = run["tool"]["driver"]["rules"][0]
     (cited,) = rule["properties"]["evidence"]
     record = run["properties"]["evidence"][cited]
-    assert record == json.loads(json.dumps(REAL_LOAD_CATALOGUE()["percona-2013-hidden-rowid"].as_dict()))
-    assert "`percona-2013-hidden-rowid`" in rule["help"]["markdown"]
+    full = REAL_LOAD_CATALOGUE()["percona-2013-hidden-rowid"].as_dict()
+    assert record == {
+        **{k: full[k] for k in ("id", "kind", "title", "source", "published", "url", "applies_to")},
+        "setup": {"server": full["setup"]["server"]},
+    }
+    assert "figures" not in record  # `schemacite evidence show ID` has them
+    help_md = rule["help"]["markdown"]
+    assert f"- `percona-2013-hidden-rowid`: [{full['title']}]({full['url']}) (Percona 2013 · MySQL 5.5" in help_md
 
 
 def test_sarif_clean_run_and_unlisted_rule():
     clean = sarif_doc(LintResult(rules=[KeylessTable()], files=["a.sql"]))
     assert clean["runs"][0]["invocations"][0]["executionSuccessful"] is True
     assert clean["runs"][0]["results"] == []
+    # a rule is described only when it produced a result
+    assert clean["runs"][0]["tool"]["driver"]["rules"] == [] and clean["runs"][0]["properties"]["evidence"] == {}
 
     stray = Finding(
         rule="unused-ignore",

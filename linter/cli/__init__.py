@@ -6,10 +6,10 @@ import argparse
 import gc
 import sys
 
+from schemacite.cli.common import EXIT_CLEAN, EXIT_ERROR
 from schemacite.errors import Stopped, UsageError, internal_error
 
-FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab", "junit", "html")
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+FORMATS = ("full", "text", "concise", "json", "sarif", "github", "gitlab", "junit", "html")
 
 
 def _comma_list(text: str) -> list[str]:
@@ -47,8 +47,8 @@ def _output(p: argparse.ArgumentParser, formats=FORMATS) -> None:
         "--format",
         dest="format",
         choices=formats,
-        default="text",
-        help="how the report is written (default text)",
+        default="full",
+        help="how the report is written (default full; text is its former name)",
     )
     p.add_argument(
         "--output",
@@ -108,6 +108,15 @@ def parser() -> argparse.ArgumentParser:
         "--exit-zero",
         action="store_true",
         help="exit 0 even when there are findings (input errors still exit 2)",
+    )
+    lint.add_argument("--fix", action="store_true", help="apply the safe fixes in place, then report what is left")
+    lint.add_argument(
+        "--unsafe-fixes", action="store_true", help="with --fix or --diff, apply the unsafe fixes too (see `explain`)"
+    )
+    lint.add_argument(
+        "--diff",
+        action="store_true",
+        help="print a unified diff of what --fix would change; change nothing; exit 1 when there is a change",
     )
     lint.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
     lint.add_argument("--write-baseline", metavar="FILE", help="record today's findings in FILE and exit 0")
@@ -197,6 +206,17 @@ def parser() -> argparse.ArgumentParser:
     )
     _output(audit)
 
+    server = sub.add_parser(
+        "server",
+        help="language server for editors: diagnostics, hover and fixes as you type (LSP)",
+        description="A Language Server Protocol server on standard input and output; see docs/editors.md.",
+    )
+    server.add_argument(
+        "--stdio",
+        action="store_true",
+        help="talk over standard input and output (the only transport; accepted for clients that pass it)",
+    )
+
     snap = sub.add_parser("snapshot", help="write a server's schema and workload to JSON")
     snap.add_argument("dsn", metavar="DSN", help="mysql://, mariadb:// or postgresql:// URL")
     snap.add_argument(
@@ -266,4 +286,5 @@ COMMANDS = {
     "audit": ("audit", "cmd_audit"),
     "snapshot": ("audit", "cmd_snapshot"),
     "evidence": ("evidence", "cmd_evidence"),
+    "server": ("server", "cmd_server"),
 }

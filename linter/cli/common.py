@@ -103,8 +103,8 @@ def emit_report(args: argparse.Namespace, pm, result) -> None:
         except OSError as e:
             raise UsageError(f"cannot write {output}: {e.strerror}") from None
     brief = bool(output or getattr(args, "quiet", False) or statistics)
-    if args.format == "text" or (brief and args.format == "concise") or output:
-        reporter = _reporter(pm, "text", color=use_color(args.color, sys.stdout), statistics=statistics)
+    if args.format in ("full", "text") or (brief and args.format == "concise") or output:
+        reporter = _reporter(pm, "full", color=use_color(args.color, sys.stdout), statistics=statistics)
         reporter.summary_only = brief
     else:
         reporter = _reporter(pm, args.format, statistics=statistics)

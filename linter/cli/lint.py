@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from schemacite.cli.common import Inputs, _cache, _config, _plugin_manager, diagnostics, emit_report
@@ -42,7 +43,22 @@ def cmd_lint(args: argparse.Namespace) -> int:
         )
         emit_report(args, pm, empty)  # CI steps still find the report they upload
         return 0
-    result = linter.lint(inputs.paths, inputs.history, base, cache=_cache(args, config), stdin=inputs.stdin)
+    cache = _cache(args, config)
+
+    def lint(overlay: dict[str, bytes] | None = None):
+        return linter.lint(inputs.paths, inputs.history, base, cache=cache, stdin=inputs.stdin, overlay=overlay)
+
+    if args.fix or args.diff:
+        if inputs.stdin is not None and args.fix:
+            raise UsageError("--fix cannot write standard input back; use --diff to see the change")
+        from schemacite.lint.fixing import fix_files
+
+        fixed, result = fix_files(lint, args.unsafe_fixes, write=args.fix and not args.diff)
+        if args.diff:
+            return _print_diff(fixed, result)
+        result.notes.append(f"fixed {fixed.applied} finding(s) in {len(fixed.changed())} file(s)")
+    else:
+        result = lint()
     result.notes[:0] = inputs.notes
     result.dialect = inputs.dialect or (config.dialect, config.where("dialect"))
     result.dialect_given = inputs.dialect is None
@@ -68,3 +84,17 @@ def cmd_lint(args: argparse.Namespace) -> int:
     emit_report(args, pm, result)
     code = result.exit_code(config.fail_on)
     return 0 if args.exit_zero and code == 1 else code
+
+
+def _print_diff(fixed, result) -> int:
+    """`--diff`: the changes on stdout, a count on stderr; exit 1 when there is one, 2 on input errors."""
+    from schemacite.sources.edits import unified_diff
+
+    changed = fixed.changed()
+    for path, (before, after) in changed.items():
+        sys.stdout.write(unified_diff(os.path.relpath(path), before, after))
+    diagnostics(result.errors)
+    print(f"schemacite: would fix {fixed.applied} finding(s) in {len(changed)} file(s)", file=sys.stderr)
+    if result.errors:
+        return 2
+    return 1 if changed else 0

@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from schemacite.cli.common import Inputs, _cache, _config, use_color
+from schemacite.cli.common import EXIT_CLEAN, EXIT_FINDINGS, Inputs, _cache, _config, use_color
 from schemacite.lint.config import Config
 from schemacite.locks.mysql import general_note
 from schemacite.locks.report import Row, analyse, row_json
@@ -75,7 +75,7 @@ def run_locks(args, config: Config, cache=None) -> int:
     if args.verify and rows and all(r.not_run for r in rows):
         print("error: --verify could run none of the statements: nothing was checked", file=sys.stderr)
         return 2
-    return 1 if any(r.disagreements for r in rows) else 0
+    return EXIT_FINDINGS if any(r.disagreements for r in rows) else EXIT_CLEAN
 
 
 # below this many columns the table would squeeze the statement and the alternative away

@@ -94,12 +94,6 @@ class Evidence:
         parts = [self.setup[k] for k in _CITE_KEYS if self.setup.get(k)]
         return f"{head} · {', '.join(parts)}" if parts else head
 
-    def short_citation(self) -> str:
-        """`Percona 2013 · MySQL 5.5.34 Community Server`: who, when, on which server."""
-        head = f"{self.source} {self.year}" if self.year else self.source
-        server = self.setup.get("server") or self.setup.get("document")
-        return f"{head} · {server}" if server else head
-
     def as_dict(self) -> dict:
         """The full record, JSON-ready (lists instead of tuples/sets, None for missing values)."""
         return {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -149,6 +150,7 @@ class Linter:
         base: Schema | None = None,
         cache=None,
         stdin: tuple[str, bytes] | None = None,
+        overlay: dict[str, bytes] | None = None,
     ) -> LintResult:
         """Lint `paths` replayed after `history`; `stdin` is (display name, bytes) of a file read
         from standard input, named among `paths` by that display name."""
@@ -165,16 +167,19 @@ class Linter:
             self.config.search_path,
             self.config.lock_timeout,
             self._excluded,
+            overlay,
         )
         result = LintResult(rules=self.rules, files=run.reported, errors=run.errors)
         statements: dict[tuple[str, int], Statement] = {}
+        texts = functools.cache(run.text_of)  # read again only for a fix that needs the file's text
         transaction: int | None = None
         held = Transaction()  # the locks the current transaction holds, not yet outlasted by long work
         deploy: dict[Rule, list[Finding]] = {}  # findings of the rules that report once per deploy
         unit = None
+        head: Location | None = None  # where the current deploy's first statement stands
         for step in run:
             if step.unit is not unit:
-                unit = step.unit
+                unit, head = step.unit, step.statement.location
                 self._combine(deploy, result, step.schema)
             if not step.reported:
                 continue
@@ -198,6 +203,12 @@ class Linter:
                     work=work,
                     lock_timeout_set=step.lock_timeout_set,
                     impacts=impacts,
+                    framework=run.framework,
+                    unit=step.unit,
+                    unit_size=step.unit_size,
+                    explicit_transaction=step.explicit,
+                    deploy_head=head,
+                    file_text=functools.partial(texts, stmt.location.file),
                 )
                 for rule in self.statement_rules:
                     if not rule.statement_kinds or stmt.kind in rule.statement_kinds:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -13,6 +13,7 @@ from schemacite.model.results import Finding, Severity, Suppression
 if TYPE_CHECKING:
     from schemacite.locks import Lock, LockImpact
     from schemacite.model.statements import Statement
+    from schemacite.sources.frameworks.base import Framework, Unit
 
 DOCS_URL = "https://github.com/schemacite/schemacite/blob/main/docs/rules/{name}.md"
 
@@ -55,6 +56,14 @@ class Context:
     lock_timeout_set: bool = False
     impacts: list[LockImpact] = field(default_factory=list)
     max_lock_seconds: float = 5.0  # a lock estimated to last longer is an error
+    # where the statement deploys, for fixes: the runner, its deploy, how many statements that holds,
+    # whether the transaction open is the file's own BEGIN, and the file's text (read when asked)
+    framework: Framework | None = None
+    unit: Unit | None = None
+    unit_size: int = 0
+    explicit_transaction: bool = False
+    deploy_head: Location | None = None  # the deploy's first statement
+    file_text: Callable[[], str] = str
 
     @property
     def server(self) -> str:

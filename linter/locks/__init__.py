@@ -48,10 +48,6 @@ class LockImpact:
     def blocks(self) -> str:
         return worst(lk.blocks for lk in self.locks)
 
-    @property
-    def metadata_only(self) -> bool:
-        return not self.rewrite and not self.scan
-
 
 def label(operation: str) -> str:
     """An operation key as words: `alter_table.add_column.virtual` -> `ALTER TABLE ADD COLUMN (VIRTUAL)`,

@@ -24,7 +24,7 @@ suffix where the outcome depends on what the op changes:
 
     add_column[.position|.auto_increment|.stored|.virtual]
     drop_column[.indexed|.in_composite|.stored|.virtual]
-    modify_column.<change>   (also used for change_column; see MODIFY_CHANGES)
+    modify_column.<change>   (also used for change_column; the changes are listed below)
     add_index[.fulltext_first|.fulltext|.spatial], add_unique[.clustered]
     add_foreign_key[.no_checks], engine[.change], convert_charset[.utf8mb3_to_utf8mb4|.same]
     add_partition[.hash], ...
@@ -47,7 +47,6 @@ MY_CHECK = "https://dev.mysql.com/doc/refman/8.0/en/create-table-check-constrain
 MY_TRUNCATE = "https://dev.mysql.com/doc/refman/8.0/en/truncate-table.html"
 MY_DROP = "https://dev.mysql.com/doc/refman/8.0/en/drop-table.html"
 MY_METADATA = "https://dev.mysql.com/doc/refman/8.0/en/metadata-locking.html"
-MY_RENAME = "https://dev.mysql.com/doc/refman/8.0/en/rename-table.html"
 MY_LOCK = "https://dev.mysql.com/doc/refman/8.0/en/lock-tables.html"
 MY_CREATE_FK = "https://dev.mysql.com/doc/refman/8.0/en/create-table-foreign-keys.html"
 
@@ -117,11 +116,6 @@ MDL_SOURCES = {
 # MariaDB 11.2+: ALGORITHM=COPY can run with LOCK=NONE (online copy through a change
 # buffer), and is the default whenever the engine cannot do the change natively.
 MARIADB_ONLINE_COPY_SINCE = (11, 2)
-MARIADB_ONLINE_COPY_NOTE = (
-    "MariaDB 11.2+ copies online (LOCK=NONE) except when adding an AUTO_INCREMENT column, "
-    "for tables with ON DELETE/UPDATE CASCADE or SET NULL foreign keys, DROP SYSTEM "
-    "VERSIONING, ORDER BY and ALTER IGNORE"
-)
 
 # How many bytes a character can take, for the VARCHAR length-byte rules.
 CHARSET_MAXLEN = {
@@ -148,23 +142,23 @@ CHARSET_MAXLEN = {
 }
 DEFAULT_CHARSET = "utf8mb4"  # assumed when neither the column type nor the table says
 
-# What a MODIFY/CHANGE COLUMN changes, in the order impacts() checks them.
-MODIFY_CHANGES = (
-    "rename",  # CHANGE a b <same definition>
-    "same",  # no change the storage sees (comment, same definition)
-    "default",  # only the DEFAULT differs
-    "not_null",  # NULL -> NOT NULL
-    "null",  # NOT NULL -> NULL
-    "reorder",  # FIRST / AFTER
-    "varchar_extend",  # longer VARCHAR, same number of length bytes (<=255 or >=256 bytes both)
-    "varchar_extend_from_127",  # <=127 bytes -> >=256 bytes (MariaDB instant, MySQL copy)
-    "varchar_extend_over_255",  # 128..255 bytes -> >=256 bytes: length bytes change
-    "enum_append",  # ENUM/SET members appended at the end, same storage size
-    "charset_utf8mb3_to_utf8mb4",
-    "collation",  # same charset, other collation
-    "auto_increment",  # existing column becomes AUTO_INCREMENT
-    "type",  # any other type change (shrink, int widen, signedness, charset, reorder ENUM...)
-)
+# What a MODIFY/CHANGE COLUMN changes (the <change> of modify_column.<change>), in the order impacts()
+# checks them:
+#   rename                      CHANGE a b <same definition>
+#   same                        no change the storage sees (comment, same definition)
+#   default                     only the DEFAULT differs
+#   not_null                    NULL -> NOT NULL
+#   null                        NOT NULL -> NULL
+#   reorder                     FIRST / AFTER
+#   varchar_extend              longer VARCHAR, same number of length bytes (<=255 or >=256 bytes both)
+#   varchar_extend_from_127     <=127 bytes -> >=256 bytes (MariaDB instant, MySQL copy)
+#   varchar_extend_over_255     128..255 bytes -> >=256 bytes: length bytes change
+#   enum_append                 ENUM/SET members appended at the end, same storage size
+#   charset_utf8mb3_to_utf8mb4
+#   collation                   same charset, other collation
+#   auto_increment              existing column becomes AUTO_INCREMENT
+#   type                        any other type change (shrink, int widen, signedness, charset, reorder ENUM...)
+#   foreign_key_type            a type change of a column in a foreign key
 
 # --------------------------------------------------------------------------- MySQL
 _M57 = (5, 7)

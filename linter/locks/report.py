@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from schemacite.locks import NO_LOCK_KINDS, LockImpact, existing_locks, impacts_for, worst, worst_algorithm
+from schemacite.model import Schema
 from schemacite.model.statements import Statement
 from schemacite.sources.replay import Replay
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
@@ -55,11 +56,13 @@ def analyse(
     framework: str | None = None,
     stdin: tuple[str, bytes] | None = None,
     search_path: str = DEFAULT_SEARCH_PATH,
+    base: Schema | None = None,
 ) -> tuple[list[Row], list, list]:
     """(rows, errors, script): a row per reported statement (those that lock nothing say so), and,
     for --verify, every statement the run applies in order, each with its row if it is reported: every
-    reported statement is measured, those predicted to take no lock too."""
-    run = Replay(dialect, paths, history, cache=cache, framework=framework, stdin=stdin, search_path=search_path)
+    reported statement is measured, those predicted to take no lock too. `base`: the schema the
+    history left, replayed before (the language server keeps it between edits)."""
+    run = Replay(dialect, paths, history, base, cache=cache, framework=framework, stdin=stdin, search_path=search_path)
     rows: list[Row] = []
     script: list[tuple[Statement, Row | None]] = []
     for step in run:
@@ -119,6 +122,25 @@ def row_json(row: Row, dialect: str) -> dict[str, Any]:
             "measured": _measured_json(row.measured),
         }
     return out
+
+
+def measured_on(impact: LockImpact, target: str) -> str:
+    """Whether a server confirmed the lock-table row `impact` rests on, for `target`, in words."""
+    server, _, version = target.rpartition("-")
+    if impact.row is None:
+        return "no lock-table row"
+    if server == "postgres":
+        from schemacite.locks.postgres_table import MEASURED_ON, row_for
+
+        major = int(version)
+        row = row_for(impact.row, major)
+        if row is None or row.unmeasured:
+            return f"not measured: {row.unmeasured}" if row else "not measured"
+        return f"measured on PostgreSQL {MEASURED_ON[major]}" if major in MEASURED_ON else "not measured on this major"
+    from schemacite.locks.mysql import lookup
+
+    found = lookup(server, impact.row, tuple(int(p) for p in version.split(".")))
+    return f"measured on {found.verified}" if found is not None and found.verified else "documentation only"
 
 
 def _measured_json(m: Any) -> Any:

@@ -99,10 +99,6 @@ class Measured:
             out[s.relation] = strongest([out.get(s.relation, ""), s.mode]) or s.mode
         return out
 
-    def table_locks(self) -> dict[str, str]:
-        """`locks` restricted to tables, partitions, views and materialized views."""
-        return {r: m for r, m in self.locks.items() if self.relkinds.get(r) in TABLE_KINDS}
-
 
 class MeasureTimeout(RuntimeError):
     """The statement neither finished nor queued where it could be observed."""

@@ -7,6 +7,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from schemacite.model.fixes import Fix
 from schemacite.model.schema import Location, Schema
 from schemacite.model.statements import ParseError
 
@@ -45,6 +46,7 @@ class Finding:
     url: str = ""
     sql: str = ""  # the statement, normalised, for fingerprints
     extra: dict[str, Any] = field(default_factory=dict)
+    fix: Fix | None = None  # the rewrite it offers (`model.fixes`)
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.location.file, self.location.line, self.location.column, self.code)

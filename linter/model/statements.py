@@ -782,6 +782,15 @@ class Statement:
     def first_line(self) -> str:
         return self.sql.strip().splitlines()[0] if self.sql.strip() else ""
 
+    def position(self, offset: int) -> tuple[int, int]:
+        """The file's (line, column) of `sql[offset]`: the readers keep `sql` the file's own text
+        from the statement's first character, with comments blanked and newlines kept."""
+        before = self.sql[:offset]
+        newlines = before.count("\n")
+        if not newlines:
+            return self.location.line, self.location.column + offset
+        return self.location.line + newlines, offset - before.rfind("\n")
+
 
 # PostgreSQL statements that cannot run inside a transaction block (named by Other.what)
 _OWN_TRANSACTION_OTHERS = {

@@ -1,5 +1,5 @@
-"""Reporters turn a LintResult into text. Each format is a module registered through
-the `schemacite_reporter` hook, exactly as a third-party format would be."""
+"""Reporters turn a LintResult into text. The built-in formats answer through one
+`schemacite_reporter` hook implementation (builtin.py), exactly as a third-party format would."""
 
 from __future__ import annotations
 
@@ -36,3 +36,8 @@ def finding_text(f: Finding) -> str:
     if f.url:
         cite += f"; see {f.url}"
     return f"{text} ({cite})"
+
+
+def fix_mark(f: Finding) -> str:
+    """`[*]` for a finding whose fix applies safely (ruff's mark), else nothing."""
+    return "[*]" if f.fix is not None and f.fix.applicability == "safe" else ""

@@ -1,6 +1,6 @@
 """The built-in output formats, imported only when asked for (start-up time matters to
-pre-commit). Each format's module also carries its own hook implementation, the shape a
-third-party format would use."""
+pre-commit): one hook implementation answers for all of them, the shape a third-party format
+would use."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import importlib
 from schemacite import hookimpl
 
 FORMATS = {
-    "text": "schemacite.report.text:TextReporter",
+    "full": "schemacite.report.text:TextReporter",
+    "text": "schemacite.report.text:TextReporter",  # the name before 0.3
     "concise": "schemacite.report.concise:ConciseReporter",
     "json": "schemacite.report.json:JsonReporter",
     "sarif": "schemacite.report.sarif:SarifReporter",

@@ -3,6 +3,8 @@ matchers:
 
     migrations/001_init.sql:3:1: SC101 [warning] Table events has no primary key
 
+`[*]` after the code marks a finding whose fix applies safely, as in ruff.
+
 Input errors come first as `file:line: error: message` (on stderr, with the notes, as in every
 format); the text summary line closes the report. Findings on live servers carry no line: the
 server and table lead the message instead.
@@ -13,7 +15,7 @@ from __future__ import annotations
 from typing import IO
 
 from schemacite.model.results import LintResult
-from schemacite.report import Reporter
+from schemacite.report import Reporter, fix_mark
 from schemacite.report.text import TextReporter
 
 
@@ -30,7 +32,8 @@ class ConciseReporter(Reporter):
             else:
                 where = loc.file
                 message = f"{f.table}: {f.message}" if f.table else f.message
-            out.write(f"{where}: {f.code} [{f.severity}] {' '.join(message.split())}\n")
+            code = f"{f.code} {fix_mark(f)}".rstrip()
+            out.write(f"{where}: {code} [{f.severity}] {' '.join(message.split())}\n")
         summary = TextReporter(statistics=self.statistics)
         summary.summary_only = True
         summary.render(result, out)

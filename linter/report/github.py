@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import IO
 
-from schemacite import hookimpl
 from schemacite.lint.rule import Finding, Severity
 from schemacite.model.results import LintResult
 from schemacite.report import Reporter, finding_text
@@ -68,8 +67,3 @@ class GithubReporter(Reporter):
             out.write(command("error", properties, error.message) + "\n")
         for f in sorted(result.findings, key=Finding.sort_key):
             out.write(finding_line(f) + "\n")
-
-
-@hookimpl
-def schemacite_reporter(format: str) -> type[Reporter] | None:
-    return GithubReporter if format == "github" else None

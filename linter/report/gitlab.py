@@ -17,7 +17,6 @@ import json
 from collections import Counter
 from typing import IO, Any
 
-from schemacite import hookimpl
 from schemacite.lint.rule import Finding, Severity
 from schemacite.model.results import LintResult
 from schemacite.report import Reporter, finding_text
@@ -75,8 +74,3 @@ class GitlabReporter(Reporter):
     def render(self, result: LintResult, out: IO[str]) -> None:
         json.dump(issues(result), out, indent=2, ensure_ascii=False, default=str)
         out.write("\n")
-
-
-@hookimpl
-def schemacite_reporter(format: str) -> type[Reporter] | None:
-    return GitlabReporter if format == "gitlab" else None

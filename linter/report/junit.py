@@ -22,7 +22,6 @@ import re
 import xml.etree.ElementTree as ET
 from typing import IO
 
-from schemacite import hookimpl
 from schemacite.lint.rule import Finding
 from schemacite.model.results import LintResult, Severity
 from schemacite.report import Reporter
@@ -113,8 +112,3 @@ class JunitReporter(Reporter):
         out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
         out.write(ET.tostring(root, encoding="unicode"))
         out.write("\n")
-
-
-@hookimpl
-def schemacite_reporter(format: str) -> type[Reporter] | None:
-    return JunitReporter if format == "junit" else None

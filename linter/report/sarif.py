@@ -1,10 +1,11 @@
 """SARIF 2.1.0, as GitHub code scanning and other SARIF viewers read it.
 
-- `tool.driver.rules`: one reportingDescriptor per active rule (plus any rule that produced
-  a finding without being listed), carrying the rule doc and a generated Evidence section in
-  `help` (its "What it does" in `fullDescription`), the doc URL in `helpUri`, and the ids of
-  its evidence in `properties.evidence`; the run's `properties.evidence` holds each record
-  once (id -> record).
+- `tool.driver.rules`: one reportingDescriptor per rule that produced a result, carrying the
+  rule doc and an Evidence section in `help.markdown` (its "What it does" in `fullDescription`),
+  the doc URL in `helpUri`, and in `properties.evidence` the ids its results cite; the run's
+  `properties.evidence` holds each of those records once, short (id -> id, kind, title, source,
+  published, url, applies_to and the server or document of its setup). The full records are
+  `schemacite evidence show ID`; every record a rule may cite is on its page (helpUri).
 - `results`: one per finding, suppressed findings included with `suppressions`. Files get a
   physicalLocation (a region only when the line is known); findings on live servers get a
   logicalLocation naming the table instead. `partialFingerprints` holds the line-free
@@ -15,14 +16,17 @@
 from __future__ import annotations
 
 import json
+from itertools import chain
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import quote
 
-from schemacite import __version__, hookimpl
+from schemacite import __version__
 from schemacite.lint.rule import Finding, Rule, Severity
+from schemacite.model.fixes import Fix
 from schemacite.model.results import LintResult
 from schemacite.report import Reporter
+from schemacite.report.evidence import SHOW, by_rule, catalogue, label, short_record, short_table
 from schemacite.report.fingerprint import fingerprint
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -32,44 +36,20 @@ FINGERPRINT_KEY = "schemacite/v1"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
-def load_evidence() -> dict[str, Any]:
-    """The evidence catalogue, or an empty one when it cannot be loaded (ids still appear)."""
-    try:
-        from schemacite.evidence import load_catalogue
-    except ImportError:
-        return {}
-    return load_catalogue()
-
-
-def evidence_record(entry_id: str, catalogue: dict[str, Any]) -> dict[str, Any]:
-    entry = catalogue.get(entry_id)
-    if entry is None:
-        return {"id": entry_id}
-    record = dict(entry.as_dict())
-    record.setdefault("id", entry_id)
-    return record
-
-
-def evidence_table(descriptors: list[dict[str, Any]], catalogue: dict[str, Any]) -> dict[str, Any]:
-    """Every record the rules cite, once: id -> record."""
-    cited = dict.fromkeys(i for d in descriptors for i in d["properties"]["evidence"])
-    return {i: evidence_record(i, catalogue) for i in cited}
-
-
-def evidence_markdown(rule: type[Rule], catalogue: dict[str, Any]) -> str:
-    """The generated `## Evidence` section for a rule."""
+def evidence_markdown(rule: type[Rule], cited: list[str], records: dict[str, Any]) -> str:
+    """The `## Evidence` section: the records this run's findings of the rule cite, each with who
+    published it, when and on what (every record the rule may cite is on its page, helpUri)."""
     lines = ["## Evidence"]
-    for entry_id in rule.cited():
-        entry = catalogue.get(entry_id)
-        if entry is None:
-            lines.append(f"- `{entry_id}`")
-            continue
-        title = f"[{entry.title}]({entry.url})" if entry.url else entry.title
-        lines.append(f"- `{entry_id}`: {title} ({entry.citation()})")
+    for entry_id in cited:
+        record = short_record(entry_id, records)
+        title = record.get("title") or ""
+        title = f"[{title}]({record['url']})" if title and record.get("url") else title
+        lines.append(f"- `{entry_id}`: {title} ({label(record)})" if title else f"- `{entry_id}`")
     notes = rule.unmeasured_notes()
     if notes:
         lines.append("")
         lines += [f"No measurement on {dialect}: {note}" for dialect, note in notes.items()]
+    lines += ["", f"Each record in full: `{SHOW}`."]
     return "\n".join(lines)
 
 
@@ -77,9 +57,9 @@ def first_line(text: str) -> str:
     return text.strip().splitlines()[0].strip() if text.strip() else ""
 
 
-def rule_descriptor(rule: type[Rule], catalogue: dict[str, Any]) -> dict[str, Any]:
+def rule_descriptor(rule: type[Rule], cited: list[str], records: dict[str, Any]) -> dict[str, Any]:
     doc = rule.doc()
-    markdown = (doc + "\n\n" if doc else "") + evidence_markdown(rule, catalogue)
+    markdown = (doc + "\n\n" if doc else "") + evidence_markdown(rule, cited, records)
     short = first_line(doc) or rule.summary
     notes = rule.unmeasured_notes()
     what = doc.split("## What it does", 1)[-1].split("\n## ", 1)[0].strip() if doc else ""
@@ -88,12 +68,13 @@ def rule_descriptor(rule: type[Rule], catalogue: dict[str, Any]) -> dict[str, An
         "name": rule.name,
         "shortDescription": {"text": short},
         "fullDescription": {"text": what or short},
-        "help": {"text": markdown, "markdown": markdown},
+        # viewers that read no markdown get the summary and the link, not the page twice
+        "help": {"text": f"{short} {rule.url()}", "markdown": markdown},
         "helpUri": rule.url(),
         "defaultConfiguration": {"level": LEVELS[Severity(rule.default_severity)]},
         "properties": {
-            # ids in the run's evidence table (run.properties.evidence), each record written once
-            "evidence": list(rule.cited()),
+            # the ids this run's findings cite, in the run's evidence table (run.properties.evidence)
+            "evidence": cited,
             **({"evidenceNote": notes} if notes else {}),
             "status": rule.status,
             "dialects": sorted(rule.dialects),
@@ -102,14 +83,14 @@ def rule_descriptor(rule: type[Rule], catalogue: dict[str, Any]) -> dict[str, An
     }
 
 
-def finding_descriptor(f: Finding, catalogue: dict[str, Any]) -> dict[str, Any]:
+def finding_descriptor(f: Finding, cited: list[str]) -> dict[str, Any]:
     """A minimal descriptor for a finding whose rule is not among the active rules."""
     descriptor: dict[str, Any] = {
         "id": f.code,
         "name": f.rule,
         "shortDescription": {"text": f.rule},
         "defaultConfiguration": {"level": LEVELS[f.severity]},
-        "properties": {"evidence": list(f.evidence)},
+        "properties": {"evidence": cited},
     }
     if f.url:
         descriptor["helpUri"] = f.url
@@ -185,26 +166,50 @@ def sarif_result(f: Finding, rule_index: int, suppressed: bool) -> dict[str, Any
     }
     if suppressed:
         result["suppressions"] = [{"kind": "inSource"}]
+    if f.fix is not None:
+        properties["fix"] = {"title": f.fix.title, "applicability": str(f.fix.applicability)}
+        if f.fix.template:
+            properties["fix"]["template"] = f.fix.template
+        if f.fix.edits:
+            result["fixes"] = [sarif_fix(f.fix)]
     return result
 
 
+def sarif_fix(fix: Fix) -> dict[str, Any]:
+    """A fix as SARIF's artifactChanges: each file's replacements (a new file: inserted at its start)."""
+    changes: dict[str, list[dict[str, Any]]] = {}
+    for e in fix.edits:
+        region = {"startLine": e.line, "startColumn": e.column, "endLine": e.end_line, "endColumn": e.end_column}
+        changes.setdefault(e.path, []).append({"deletedRegion": region, "insertedContent": {"text": e.text}})
+    return {
+        "description": {"text": f"{fix.title} ({fix.applicability})"},
+        "artifactChanges": [
+            {"artifactLocation": {"uri": artifact_uri(path)}, "replacements": replacements}
+            for path, replacements in changes.items()
+        ],
+    }
+
+
 def build_sarif(result: LintResult) -> dict[str, Any]:
-    catalogue = load_evidence()
+    """The rules that produced a result (reported or suppressed), each citing the records its
+    results cite; those records once, short, in the run's evidence table."""
+    records = catalogue()
+    tagged = [(f, False) for f in result.findings] + [(f, True) for f in result.suppressed]
+    tagged.sort(key=lambda pair: (pair[0].sort_key(), pair[1]))
+    cited = {code: ids for (code, _name), (ids, _notes) in by_rule((f for f, _ in tagged), records).items()}
     descriptors: list[dict[str, Any]] = []
     index: dict[str, int] = {}
     for rule in result.rules:
         cls = rule if isinstance(rule, type) else type(rule)
-        if cls.code not in index:
+        if cls.code in cited and cls.code not in index:
             index[cls.code] = len(descriptors)
-            descriptors.append(rule_descriptor(cls, catalogue))
+            descriptors.append(rule_descriptor(cls, cited[cls.code], records))
 
     results = []
-    tagged = [(f, False) for f in result.findings] + [(f, True) for f in result.suppressed]
-    tagged.sort(key=lambda pair: (pair[0].sort_key(), pair[1]))
     for f, suppressed in tagged:
         if f.code not in index:
             index[f.code] = len(descriptors)
-            descriptors.append(finding_descriptor(f, catalogue))
+            descriptors.append(finding_descriptor(f, cited[f.code]))
         results.append(sarif_result(f, index[f.code], suppressed))
 
     notifications: list[dict[str, Any]] = []
@@ -244,7 +249,7 @@ def build_sarif(result: LintResult) -> dict[str, Any]:
                 "invocations": [invocation],
                 "columnKind": "unicodeCodePoints",
                 "results": results,
-                "properties": {"evidence": evidence_table(descriptors, catalogue)},
+                "properties": {"evidence": short_table(chain.from_iterable(cited.values()), records)},
             }
         ],
     }
@@ -257,8 +262,3 @@ class SarifReporter(Reporter):
     def render(self, result: LintResult, out: IO[str]) -> None:
         json.dump(build_sarif(result), out, indent=2, ensure_ascii=False, default=str)
         out.write("\n")
-
-
-@hookimpl
-def schemacite_reporter(format: str) -> type[Reporter] | None:
-    return SarifReporter if format == "sarif" else None

@@ -1,23 +1,47 @@
-"""Human-readable report: findings grouped by file, each with its line, suggestion and citation.
+"""`--output-format full`: findings grouped by file, at most three lines each at the terminal's
+width (80 columns when piped), then the evidence the rules cite, once per rule, then the summary.
+
+    fixtures/demo/postgres/migrations/000002_tracking.up.sql
+      2:1 warning SC101 Table page_views has no primary key
+        | CREATE TABLE page_views (
+        fix: add a primary key: logical replication cannot publish UPDATE/DELETE…
+
+A finding's lines are spent in this order: the message's first line, the fix's first line, the
+message's second line, the statement, then the rest of the fix and of the message; what does not
+fit ends in `…` (the JSON report and `concise` carry every message whole). Nothing is wider than
+the width: long words are broken rather than left to overflow.
 
 Input errors and notes are not part of it: the command line prints them on stderr.
 
-Plain text when piped or with NO_COLOR; rich markup (colour, links) on a terminal.
+Plain text when piped or with NO_COLOR; rich markup (colour, links) on a terminal or with
+`--color always`. Both print the same lines.
 """
 
 from __future__ import annotations
 
 import functools
+import shutil
+import textwrap
 from collections import Counter
 from itertools import groupby
 from typing import IO
 
-from schemacite import hookimpl
 from schemacite.lint.rule import Finding, Severity
 from schemacite.model.results import LintResult
-from schemacite.report import Reporter
+from schemacite.report import Reporter, fix_mark
+from schemacite.report.evidence import SHOW, by_rule, catalogue, label, short_record
+from schemacite.report.fixes import fix_hint
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+BUDGET = 3  # lines per finding
+MIN_WIDTH = 40  # narrower terminals get 40-column lines rather than one word a line
+HANG = 6  # a message's continuation lines, deeper than the statement and fix lines under it
+DETAIL = "    "
+# (part, lines it may take by then): what a finding's lines are spent on, most useful first
+ORDER = (("head", 1), ("fix", 1), ("head", 2), ("statement", 1), ("fix", BUDGET), ("head", BUDGET))
+
+Segment = tuple[str, str]  # (text, rich style)
+Line = list[Segment]
 
 
 @functools.lru_cache(maxsize=64)
@@ -29,103 +53,120 @@ def _lines(path: str) -> list[str]:
         return []
 
 
-SHOWN = 3  # measurements cited in full on the terminal; the rest are counted
+def _width() -> int:
+    return max(MIN_WIDTH, shutil.get_terminal_size((80, 24)).columns)
 
 
-def _citations(f: Finding) -> list[str]:
-    """The measurements first (the user's own, then schemacite's on the nearest server, then the
-    newest published), each with who ran it on what server; the other records by id
-    (`schemacite explain RULE` and the JSON report have every record in full)."""
-    from schemacite.evidence import load_catalogue
+def _wrap(prefix: list[Segment], text: str, style: str, width: int, hang: int, most: int | None = None) -> list[Line]:
+    """`text` after `prefix`, its other lines indented by `hang`, in at most `most` lines (the last
+    cut after a word and ended with `…`)."""
+    start = sum(len(t) for t, _ in prefix)
+    wrapped = textwrap.wrap(
+        " ".join(text.split()),
+        width,
+        initial_indent=" " * start,
+        subsequent_indent=" " * hang,
+        break_on_hyphens=False,
+        max_lines=most,
+        placeholder="…",
+    ) or [" " * start]
+    if wrapped[-1].endswith("…"):  # not `orders:…`
+        wrapped[-1] = wrapped[-1][:-1].rstrip(" ,;:(") + "…"
+    return [[*prefix, (wrapped[0][start:], style)]] + [[(" " * hang, ""), (w[hang:], style)] for w in wrapped[1:]]
 
-    catalogue = load_catalogue()
-    measured = sorted(
-        (catalogue[i] for i in f.evidence if i in catalogue and catalogue[i].kind == "measurement"),
-        key=lambda e: (":" not in e.id, e.source != "schemacite", e.published and -int(e.published[:4])),
-    )[:SHOWN]
-    out = [f"{e.id} ({e.short_citation()})" for e in measured]
-    others = [i for i in f.evidence if i not in {e.id for e in measured}]
-    return out + ([", ".join(others)] if others else [])
+
+def finding_lines(f: Finding, width: int) -> list[Line]:
+    """The finding in at most BUDGET lines of at most `width` columns."""
+    loc = f"{f.location.line}:{f.location.column}" if f.location.line else "-"
+    head: list[Segment] = [("  ", ""), (loc, "dim"), (" ", ""), (str(f.severity), STYLE[f.severity]), (" ", "")]
+    head.append((f.code, f"bold link {f.url}" if f.url else "bold"))
+    mark = fix_mark(f)
+    if mark:
+        head.append((" " + mark, "bold green"))
+    head.append((" ", ""))
+    parts = {"head": (head, f.message, "", HANG)}
+    source = _lines(f.location.file) if f.location.line else []
+    if 0 < f.location.line <= len(source) and source[f.location.line - 1].strip():
+        parts["statement"] = ([(DETAIL, ""), ("| ", "dim")], source[f.location.line - 1], "dim", len(DETAIL) + 2)
+    if f.suggestion:
+        parts["fix"] = ([(DETAIL, ""), ("fix: ", "green")], f.suggestion, "", len(DETAIL) + 5)
+
+    def lay(name: str, most: int | None = None) -> list[Line]:
+        prefix, text, style, hang = parts[name]
+        return _wrap(prefix, text, style, width, hang, most)
+
+    needed = {name: len(lay(name)) if name in parts else 0 for name in ("head", "statement", "fix")}
+    needed["statement"] = min(needed["statement"], 1)
+    given = dict.fromkeys(needed, 0)
+    for name, most in ORDER:
+        more = min(most, needed[name]) - given[name]
+        given[name] += max(0, min(more, BUDGET - sum(given.values())))
+    return [line for name in ("head", "statement", "fix") if given[name] for line in lay(name, given[name])]
+
+
+def evidence_lines(findings: list[Finding], width: int) -> list[Line]:
+    """Per rule, the records its findings cite: each described once (who, when, on what) where
+    first cited and named by id after that, then why no measurement is cited, if none is."""
+    records = catalogue()
+    described: set[str] = set()
+    lines: list[Line] = [[("Evidence per rule", "bold"), (f" (each record in full: {SHOW})", "dim")]]
+    for (code, name), (ids, notes) in by_rule(findings, records).items():
+        lines.append([(code, "bold"), (" " + name, "")])
+        cited = [short_record(i, records) for i in ids]
+        for record in cited:
+            if record["id"] not in described:
+                said = label(record)  # none for an id the catalogue lacks
+                lines += _wrap([("  ", ""), (record["id"], ""), (": " if said else "", "")], said, "dim", width, 4)
+        seen = [r["id"] for r in cited if r["id"] in described]
+        if seen:
+            lines += _wrap([("  ", ""), ("as above: ", "dim")], ", ".join(seen), "", width, 4)
+        described.update(ids)
+        for note in notes:
+            lines += _wrap([("  ", ""), ("no measurement: ", "dim")], note, "dim", width, 4)
+    return lines
 
 
 class TextReporter(Reporter):
-    format = "text"
+    format = "full"
     human = True
 
     summary_only = False  # the footer alone: the counts and the summary line (-q, --statistics, -o FILE)
 
     def render(self, result: LintResult, out: IO[str]) -> None:
         if self.summary_only:
-            for line in self._footer(result):
-                out.write(line + "\n")
-        elif self.color:
-            self._render_rich(result, out)
+            lines: list[Line] = [[(line, "bold")] for line in self._footer(result)]
         else:
-            self._render_plain(result, out)
-
-    @staticmethod
-    def _details(f: Finding) -> list[tuple[str, str, str]]:
-        """The lines under a finding's header: (label, style, text)."""
-        lines = []
-        if f.location.line:
-            source = _lines(f.location.file)
-            if 0 < f.location.line <= len(source):
-                lines.append(("| ", "dim", source[f.location.line - 1].strip()))
-        if f.suggestion:
-            lines.append(("fix: ", "green", f.suggestion))
-        cites = _citations(f)
-        if cites:
-            lines.append(("evidence: ", "dim", "; ".join(cites)))
-        if f.evidence_note:
-            lines.append(("no measurement: ", "dim", f.evidence_note))
-        return lines
-
-    def _render_plain(self, result: LintResult, out: IO[str]) -> None:
-        """One line per item, never wrapped: logs and pipes keep every line whole for grep."""
-        for file, group in groupby(result.findings, key=lambda f: f.location.file):
-            out.write(file + "\n")
-            for f in group:
-                loc = f"{f.location.line}:{f.location.column}" if f.location.line else "-"
-                out.write(f"  {loc} {f.severity} {f.code} {f.rule} {f.message}\n")
-                for label, _style, text in self._details(f):
-                    out.write(f"    {label}{text}\n")
-            out.write("\n")
-        for line in self._footer(result):
-            out.write(line + "\n")
-
-    def _render_rich(self, result: LintResult, out: IO[str]) -> None:
-        """On a terminal: words wrap to its width, under a location that is never cut."""
+            lines = self._report(result, _width())
+        if not self.color:
+            out.write("".join("".join(text for text, _ in line) + "\n" for line in lines))
+            return
         from rich.console import Console
-        from rich.table import Table
         from rich.text import Text
 
-        # colour was asked for (--color always, FORCE_COLOR, or a terminal): kept when piped too
-        console = Console(file=out, highlight=False, force_terminal=True)
+        # colour was asked for (--color always, FORCE_COLOR, or a terminal): kept when piped too;
+        # the lines are already cut to the width, so rich must not wrap them again
+        console = Console(file=out, highlight=False, force_terminal=True, soft_wrap=True)
+        for line in lines:
+            console.print(Text.assemble(*line))
+
+    def _report(self, result: LintResult, width: int) -> list[Line]:
+        lines: list[Line] = []
         for file, group in groupby(result.findings, key=lambda f: f.location.file):
-            console.print(Text(file, style="bold underline"), overflow="fold")
-            grid = Table.grid(padding=(0, 1))
-            grid.add_column(no_wrap=True)  # indent
-            grid.add_column(no_wrap=True, style="dim")  # line:column
-            grid.add_column(overflow="fold")
+            lines += _wrap([], file, "bold underline", width, 0)
             for f in group:
-                loc = f"{f.location.line}:{f.location.column}" if f.location.line else "-"
-                head = Text()
-                head.append(str(f.severity), STYLE[f.severity])
-                head.append(" ")
-                head.append(f"{f.code} {f.rule}", f"bold link {f.url}" if f.url else "bold")
-                head.append(" " + f.message)
-                grid.add_row("", loc, head)
-                details = Table.grid(padding=(0, 0))
-                details.add_column(no_wrap=True)
-                details.add_column(overflow="fold")
-                for label, style, text in self._details(f):
-                    details.add_row(Text("  " + label, style), Text(text, "dim" if style == "dim" else ""))
-                if details.row_count:
-                    grid.add_row("", "", details)
-            console.print(grid)
-            console.print()
-        for line in self._footer(result):
-            console.print(Text(line, style="bold"))
+                lines += finding_lines(f, width)
+            lines.append([])
+        if any(f.evidence or f.evidence_note for f in result.findings):
+            lines += evidence_lines(result.findings, width)
+            lines.append([])
+        *counts, summary = self._footer(result)
+        hint = fix_hint(result.findings)
+        return (
+            lines
+            + [[(c, "bold")] for c in counts]
+            + _wrap([], summary, "bold", width, 2)
+            + ([[(hint, "bold")]] if hint else [])
+        )
 
     def _footer(self, result: LintResult) -> list[str]:
         lines = []
@@ -158,8 +199,3 @@ def project_line(result: LintResult) -> str:
     if result.dialect and not result.dialect_given:
         parts.append(f"dialect {result.dialect[0]} ({result.dialect[1]})")
     return "".join(f"; {p}" for p in parts)
-
-
-@hookimpl
-def schemacite_reporter(format):
-    return TextReporter if format == "text" else None

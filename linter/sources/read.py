@@ -81,6 +81,12 @@ def read_sql_file(path: str, dialect: str, cache=None, framework=None, data: byt
     return parsed
 
 
+def decode_text(raw: bytes) -> str:
+    """A file's text as the readers see it, for one already read without error."""
+    text = _decode(raw, "")
+    return "" if isinstance(text, ParsedFile) else text
+
+
 def _decode(raw: bytes, path: str) -> str | ParsedFile:
     """The file's text, or a ParsedFile holding why it is not SQL text."""
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with its byte order mark (Windows editors)

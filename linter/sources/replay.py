@@ -687,6 +687,8 @@ class Step:
     lock_timeout_set: bool = False
     unit: Unit | None = None  # the deploy it belongs to
     transaction_why: str = ""  # who opened the transaction it runs in
+    explicit: bool = False  # that transaction is the file's own BEGIN, not the runner's
+    unit_size: int = 0  # statements in the deploy
 
 
 class Replay:
@@ -713,6 +715,7 @@ class Replay:
         search_path: str = DEFAULT_SEARCH_PATH,
         lock_timeout: str = "",
         excluded: Callable[[str], bool] | None = None,
+        overlay: dict[str, bytes] | None = None,
     ):
         from schemacite.sources.frameworks import FRAMEWORKS, detect
 
@@ -722,6 +725,8 @@ class Replay:
         self.lock_timeout = lock_timeout.strip().lower() not in NO_TIMEOUT
         self.cache = cache
         self.stdin = stdin
+        # files read from memory instead of the disk, by absolute path (fixes made, not yet written)
+        self.overlay = overlay or {}
         self.reported, self.errors = expand(paths, stdin_name=stdin[0] if stdin else None)
         past, history_errors = expand(history)
         self.errors += history_errors
@@ -766,10 +771,25 @@ class Replay:
             with reading(path):
                 yield from self._file(path)
 
+    def text_of(self, path: str) -> str:
+        """A file's text as it was linted (standard input's, for the name it was given)."""
+        from schemacite.sources.read import decode_text
+
+        return decode_text(self.raw(path))
+
+    def raw(self, path: str) -> bytes:
+        """A file's bytes as this run reads them."""
+        if self.stdin and path == self.stdin[0]:
+            return self.stdin[1]
+        if (held := self.overlay.get(os.path.abspath(path))) is not None:
+            return held
+        with open(path, "rb") as f:
+            return f.read()
+
     def _read(self, path: str):
         from schemacite.sources.read import read_sql_file
 
-        data = self.stdin[1] if self.stdin and path == self.stdin[0] else None
+        data = self.stdin[1] if self.stdin and path == self.stdin[0] else self.overlay.get(os.path.abspath(path))
         return read_sql_file(path, self.dialect, self.cache, framework=self.framework, data=data)
 
     def _file(self, path: str) -> Iterator[Step]:
@@ -811,7 +831,17 @@ class Replay:
             if self.dialect == "postgres":
                 stmt = unseen_calls(resolve_names(stmt, session.search_path, self.schema), self.schema)
             session.see(stmt)
-            yield Step(stmt, self.schema, own, session.in_transaction, session.lock_timeout, unit, session.why)
+            yield Step(
+                stmt,
+                self.schema,
+                own,
+                session.in_transaction,
+                session.lock_timeout,
+                unit,
+                session.why,
+                session.explicit,
+                len(members[id(unit)]),
+            )
             apply(self.schema, stmt, new=own)
             if own:
                 self._new.update(k for k in stmt.op.relations() if k and (t := self.schema.tables.get(k)) and t.new)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import re
 
+from schemacite.model.fixes import Edit
 from schemacite.sources.files import side_file
-from schemacite.sources.frameworks.base import Framework, Unit, _stem
+from schemacite.sources.frameworks.base import Framework, Unit, _stem, append_to_line
 
 # ---------------------------------------------------------------- goose
 
@@ -17,6 +18,9 @@ _STATEMENT_END = re.compile(r"^--\s*\+goose\s+StatementEnd\s*$")  # as goose's p
 class Goose(Framework):
     """`-- +goose Up` runs, `-- +goose Down` does not; one transaction per file unless
     `-- +goose NO TRANSACTION` appears anywhere in it (then each statement commits alone)."""
+
+    def opt_out_edit(self, path: str, unit: Unit, text: str) -> Edit | None:
+        return Edit.insert(path, max(unit.first - 1, 1), 1, self.opt_out + "\n")
 
     def units(self, path: str, text: str) -> list[Unit]:
         marks = [(text.count("\n", 0, m.start()) + 1, m.group(1).lower()) for m in _GOOSE.finditer(text)]
@@ -68,6 +72,9 @@ class Dbmate(Framework):
     """`-- migrate:up` blocks run (each in its own transaction unless `transaction:false` on the
     directive line); `-- migrate:down` blocks do not. Files run in the order of their names."""
 
+    def opt_out_edit(self, path: str, unit: Unit, text: str) -> Edit | None:
+        return append_to_line(path, text, unit.first - 1, self.opt_out) if unit.first > 1 else None
+
     def units(self, path: str, text: str) -> list[Unit]:
         marks = [(text.count("\n", 0, m.start()) + 1, m.group(1).lower(), m.group(2)) for m in _DBMATE.finditer(text)]
         name = _stem(path)
@@ -102,6 +109,10 @@ class Liquibase(Framework):
     (then each statement commits alone; with `splitStatements:false` too, the body is one query).
     `--rollback` lines and `/* liquibase rollback */` blocks are comments to the SQL reader: they
     never run on deploy. Changesets with `ignore:true` do not run."""
+
+    def opt_out_edit(self, path: str, unit: Unit, text: str) -> Edit | None:
+        # an included plain file's changeset is written in the changelog, not in SQL
+        return append_to_line(path, text, unit.first - 1, self.opt_out) if unit.first > 1 else None
 
     def units(self, path: str, text: str) -> list[Unit]:
         marks = [(text.count("\n", 0, m.start()) + 1, m.group(1), m.group(2)) for m in _CHANGESET.finditer(text)]
@@ -281,6 +292,7 @@ DBMATE = Dbmate(
     sign="-- migrate:up",
     opt_out="transaction:false",
     opt_out_at="the -- migrate:up line",
+    opt_out_mode="implicit",
 )
 LIQUIBASE = Liquibase(
     "liquibase",

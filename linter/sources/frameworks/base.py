@@ -17,7 +17,10 @@ A unit's `transaction` says how the runner sends it:
   migrator, node-pg-migrate): the change's files share it; each history file had its own.
 
 A framework's `opt_out` is the text that makes the runner leave its transaction out, and
-`opt_out_at` where it goes (empty when the runner has none), so a fix can write it.
+`opt_out_at` where it goes (empty when the runner has none), so a fix can write it;
+`opt_out_edit` is that edit, and `opt_out_mode` the unit's mode once it is made (``script``: each
+statement commits alone; ``implicit``: the file is still one query). `generated_from` names
+the source a framework generates its SQL from (a fix then says what to change there).
 
 Sections that do not run on deploy (down, rollback, revert, verify) are units with
 ``deploy=False``: read for syntax, never replayed or linted.
@@ -25,8 +28,11 @@ Sections that do not run on deploy (down, rollback, revert, verify) are units wi
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
+
+from schemacite.model.fixes import Edit
 
 
 @dataclass
@@ -58,6 +64,15 @@ class Framework:
     placeholders: bool = False  # ${name} placeholders are replaced before the SQL is run
     opt_out: str = ""  # what leaves the runner's transaction out: "-- +goose NO TRANSACTION"
     opt_out_at: str = ""  # where it goes: "anywhere in the file", "first line", "metadata.toml", ...
+    opt_out_mode: str = "script"  # the unit's transaction mode once opted out
+    generated_from: str = ""  # the code the SQL is generated from: "the Django migration (Python)"
+
+    def opt_out_edit(self, path: str, unit: Unit, text: str) -> Edit | None:
+        """The edit that leaves the runner's transaction out of `unit` of the file `path` whose
+        text is `text`; None when the runner has no way to (or it is not a line of SQL text)."""
+        if self.opt_out_at == "first line":
+            return Edit.insert(path, 1, 1, self.opt_out + "\n")
+        return None
 
     def units(self, path: str, text: str) -> list[Unit]:
         """The deploys (and the sections that do not run on deploy) of one file."""
@@ -85,6 +100,22 @@ class Framework:
         """The files no part of a run in `dialect` at all, not even read (another database's
         migration, one the runner replaces by another), each with why."""
         return {}
+
+
+def append_to_line(path: str, text: str, line: int, words: str) -> Edit | None:
+    """An edit appending ` words` to line `line` (1-based) of `text`."""
+    lines = text.split("\n")
+    if not 1 <= line <= len(lines):
+        return None
+    end = len(lines[line - 1].rstrip("\r")) + 1
+    return Edit.insert(path, line, end, " " + words)
+
+
+def side_file_edit(path: str, name: str, line: str) -> Edit | None:
+    """A new file `name` beside `path` holding `line`; None when it exists (its settings are read
+    as they are, and are not rewritten)."""
+    side = os.path.join(os.path.dirname(path), name)
+    return None if os.path.exists(side) else Edit.new_file(side, line + "\n")
 
 
 def _stem(path: str) -> str:

@@ -37,6 +37,7 @@ DJANGO = Framework(
     "sqlmigrate prints the transaction Django runs the migration in (atomic = True)",
     opt_out="atomic = False",
     opt_out_at="the Migration class (Python)",
+    generated_from="the Django migration (Python) sqlmigrate printed it from",
 )
 ALEMBIC = Alembic(
     "alembic",
@@ -46,6 +47,7 @@ ALEMBIC = Alembic(
     "Alembic's printed BEGIN ... COMMIT",
     marker=re.compile(r"^--\s*Running upgrade\b", re.M),
     sign="-- Running upgrade",
+    generated_from="the Alembic revision (Python) `upgrade --sql` printed it from",
 )
 RAILS = Framework(
     "rails",
@@ -53,4 +55,5 @@ RAILS = Framework(
     "https://guides.rubyonrails.org/active_record_migrations.html#schema-dumping-and-you",
     "script",
     "db/structure.sql is the schema Rails loads, not a migration",
+    generated_from="the Rails migration (Ruby) that db/structure.sql was dumped after",
 )

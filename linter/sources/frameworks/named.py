@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import re
 
+from schemacite.model.fixes import Edit
 from schemacite.sources.files import nearest, side_file
-from schemacite.sources.frameworks.base import Framework, Unit, _stem, version_key
+from schemacite.sources.frameworks.base import Framework, Unit, _stem, side_file_edit, version_key
 
 # ---------------------------------------------------------------- golang-migrate
 
@@ -57,6 +58,9 @@ class Flyway(Framework):
     every statement of it in a transaction block (then none) or a `<file>.conf` beside it says
     `executeInTransaction=false`. `U` (undo) files do not run on deploy; callbacks
     (`beforeMigrate.sql`, `afterMigrate.sql`, ...) are not migrations."""
+
+    def opt_out_edit(self, path: str, unit: Unit, text: str) -> Edit | None:
+        return side_file_edit(path, os.path.basename(path) + ".conf", self.opt_out)
 
     def units(self, path: str, text: str) -> list[Unit]:
         name = _stem(path)
@@ -205,6 +209,7 @@ MORPH = Morph(
     sign="-- morph:nontransactional",
     opt_out=MORPH_NONTRANSACTIONAL,
     opt_out_at="first line",
+    opt_out_mode="implicit",
 )
 FLYWAY = Flyway(
     "flyway",
@@ -222,6 +227,7 @@ PRISMA = Prisma(
     "https://www.prisma.io/docs/orm/prisma-migrate/understanding-prisma-migrate/migration-histories",
     "implicit",
     "prisma migrate sends each migration.sql as one query",
+    generated_from="schema.prisma, which prisma migrate generated migration.sql from",
 )
 ATLAS = Atlas(
     "atlas",

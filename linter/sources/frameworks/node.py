@@ -7,6 +7,7 @@ import json
 import os
 import re
 
+from schemacite.model.fixes import Edit
 from schemacite.sources.files import nearest, side_file
 from schemacite.sources.frameworks.base import Framework, Unit, _stem
 
@@ -105,20 +106,30 @@ class GraphileMigrate(Framework):
         loaded = {os.path.abspath(os.path.join(folder, f)) for f in _after_reset(text)}
         return [f for f in files if os.path.abspath(f) in loaded]
 
+    def opt_out_edit(self, path: str, unit: Unit, text: str) -> Edit | None:
+        return Edit.insert(path, _body_start(text) + 1, 1, self.opt_out + "\n")
+
     def units(self, path: str, text: str) -> list[Unit]:
         name = _stem(path)
         if not self.deployed(path):
             return [Unit(name, deploy=False)]
         lines = text.split("\n")
-        first = 0
-        while first < len(lines) and _GRAPHILE_HEADER.match(lines[first]):
-            first += 1
-        if first and first < len(lines) and not lines[first].strip():
-            first += 1  # committed files leave a blank line after their headers
+        first = _body_start(text)
         if first < len(lines) and _GRAPHILE_OPT_OUT.match(lines[first]):
             why = "graphile-migrate sends a --! no-transaction migration as one query"
             return [Unit(name, transaction="implicit", why=why)]
         return [Unit(name, transaction="unit", why=self.why)]
+
+
+def _body_start(text: str) -> int:
+    """The 0-based line a migration's body starts on, after its `--! Hash:` headers."""
+    lines = text.split("\n")
+    first = 0
+    while first < len(lines) and _GRAPHILE_HEADER.match(lines[first]):
+        first += 1
+    if first and first < len(lines) and not lines[first].strip():
+        first += 1  # committed files leave a blank line after their headers
+    return first
 
 
 _GMRC_AFTER_RESET = re.compile(r'"?afterReset"?\s*:\s*\[(?P<actions>[^\]]*)\]')
@@ -198,6 +209,7 @@ GRAPHILE_MIGRATE = GraphileMigrate(
     "graphile-migrate runs each migration in one transaction",
     opt_out=GRAPHILE_NO_TRANSACTION,
     opt_out_at="first line of the migration's body",
+    opt_out_mode="implicit",
 )
 NODE_PG_MIGRATE = NodePgMigrate(
     "node-pg-migrate",

@@ -6,8 +6,9 @@ import os
 import re
 import tomllib
 
+from schemacite.model.fixes import Edit
 from schemacite.sources.files import nearest, side_file
-from schemacite.sources.frameworks.base import Framework, Unit, _stem
+from schemacite.sources.frameworks.base import Framework, Unit, _stem, side_file_edit
 
 # ---------------------------------------------------------------- Diesel
 
@@ -35,6 +36,9 @@ class Diesel(Framework):
             return (0, folder.split("_", 1)[0].replace("-", ""), f)
 
         return sorted(files, key=key)
+
+    def opt_out_edit(self, path: str, unit: Unit, text: str) -> Edit | None:
+        return side_file_edit(path, "metadata.toml", self.opt_out)
 
     def units(self, path: str, text: str) -> list[Unit]:
         name = _folder(path)
@@ -98,6 +102,7 @@ DIESEL = Diesel(
     "Diesel runs each migration in one transaction",
     opt_out="run_in_transaction = false",
     opt_out_at="metadata.toml beside up.sql",
+    opt_out_mode="implicit",
 )
 SQLX = Sqlx(
     "sqlx",
@@ -107,4 +112,5 @@ SQLX = Sqlx(
     "sqlx runs each migration in one transaction",
     opt_out=SQLX_NO_TRANSACTION,
     opt_out_at="first line",
+    opt_out_mode="implicit",
 )

@@ -403,11 +403,3 @@ def read_dump_layout(body: str, dialect: str) -> tuple[Table, list[str]] | None:
         table.checks.append(Check(_unquote(m.group("name")), expression))
     finish(table, dialect)
     return table, [fk.references for fk in table.foreign_keys]
-
-
-_LIKE = re.compile(r"\bINCLUDING\s+(ALL|INDEXES)\b", re.I)
-
-
-def like_copies_keys(sql: str, dialect: str) -> bool:
-    """MySQL's CREATE TABLE ... LIKE copies keys; PostgreSQL's only with INCLUDING INDEXES/ALL."""
-    return dialect != "postgres" or bool(_LIKE.search(sql))

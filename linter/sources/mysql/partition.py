@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from schemacite.model import Partitioning
-from schemacite.sources.names import Tok, column_list, idents_in, paren_group, split_top, text_of
+from schemacite.sources.names import Tok, column_list, idents_in, paren_group, text_of
 
 METHODS = ("RANGE", "LIST", "HASH", "KEY")
 
@@ -70,17 +70,3 @@ def parse_partition_by(toks: list[Tok], source: str) -> Partitioning | None:
     if method is None:
         raise ValueError("PARTITION BY without a method")
     return Partitioning(method=method, columns=tuple(columns), expression=expression, uses_primary_key=uses_pk)
-
-
-def parse_pg_partition_by(toks: list[Tok], source: str) -> Partitioning:
-    """PostgreSQL: PARTITION BY {RANGE|LIST|HASH} ( {col | (expr)} [COLLATE c] [opclass] [, ...] )."""
-    if len(toks) < 4 or toks[2].upper not in ("RANGE", "LIST", "HASH") or toks[3].kind != "lparen":
-        raise ValueError("expected PARTITION BY RANGE|LIST|HASH (...)")
-    inner, end = paren_group(toks, 3)
-    cols: list[str] = []
-    for part in split_top(inner):
-        if part[0].kind == "lparen" or (len(part) > 1 and part[1].kind == "lparen"):
-            cols.extend(c for c in idents_in(part) if c not in cols)
-        else:
-            cols.append(part[0].ident.lower())
-    return Partitioning(method=toks[2].upper.lower(), columns=tuple(cols), expression=text_of(toks[:end], source))

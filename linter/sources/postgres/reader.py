@@ -877,7 +877,6 @@ _PLAIN = {
     "AT_DropIdentity": "drop_identity",
     "AT_DropExpression": "drop_expression",
     "AT_SetExpression": "set_expression",
-    "AT_ColumnDefault": "set_default",
     "AT_SetLogged": "set_logged",
     "AT_SetUnLogged": "set_unlogged",
     "AT_DropCluster": "set_without_cluster",
@@ -909,7 +908,7 @@ def _action(cmd: Node, table: str, src: Source) -> list[Action]:
     sub = cmd.get("subtype", "")
     col = (cmd.get("name") or "").lower() or None
     d = cmd.get("def") or {}
-    text = _what(sub.removeprefix("AT_")).replace(" ", " ", 1)
+    text = _what(sub.removeprefix("AT_"))
     if sub == "AT_AddColumn":
         definition, constraints = column(d["ColumnDef"], src)
         refs = []

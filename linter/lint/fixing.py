@@ -1,0 +1,83 @@
+"""Applying fixes: pick the ones that do not overlap, make them, lint again, repeat (with a bound).
+
+`--fix` writes the files; `--diff` makes the same changes in memory (the engine reads them from
+an overlay) and prints them. A fix whose edits overlap one already taken waits for the next
+round, when it is judged again on the file as changed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from schemacite.model.fixes import Edit, Fix
+from schemacite.model.results import Finding, LintResult
+from schemacite.sources.edits import apply, created, overlaps
+
+MAX_ROUNDS = 10  # each round applies at least one fix; a bound keeps a fix that undoes another from looping
+
+
+@dataclass
+class Fixed:
+    """What a fixing run changed: each file's bytes before (None: created) and after."""
+
+    files: dict[str, tuple[bytes | None, bytes]] = field(default_factory=dict)
+    applied: int = 0
+    rounds: int = 0
+
+    def changed(self) -> dict[str, tuple[bytes | None, bytes]]:
+        return {p: (b, a) for p, (b, a) in self.files.items() if b != a}
+
+
+def applicable(findings: list[Finding], unsafe: bool) -> list[Finding]:
+    return [f for f in findings if f.fix is not None and f.fix.applicability.applies(unsafe)]
+
+
+def choose(findings: list[Finding], unsafe: bool) -> list[Fix]:
+    """The fixes of one round: in file order, each whose edits overlap none already taken."""
+    taken: list[Fix] = []
+    edits: list[Edit] = []
+    for f in applicable(findings, unsafe):
+        assert f.fix is not None
+        if f.fix in taken or any(overlaps(a, b) for a in f.fix.edits for b in edits):
+            continue
+        taken.append(f.fix)
+        edits.extend(f.fix.edits)
+    return taken
+
+
+def fix_files(lint: Callable[[dict[str, bytes]], LintResult], unsafe: bool, write: bool) -> tuple[Fixed, LintResult]:
+    """Lint, apply, lint again until nothing applicable is left (or MAX_ROUNDS); `lint` takes the
+    overlay of files changed so far (by absolute path). With `write`, files are written as each
+    round ends; without, nothing on disk changes. Returns what changed and the last result."""
+    done = Fixed()
+    overlay: dict[str, bytes] = {}
+    result = lint(overlay)
+    while done.rounds < MAX_ROUNDS and not result.errors:
+        fixes = choose(result.findings, unsafe)
+        if not fixes:
+            break
+        done.rounds += 1
+        by_path: dict[str, list[Edit]] = {}
+        for fix in fixes:
+            for edit in fix.edits:
+                by_path.setdefault(os.path.abspath(edit.path), []).append(edit)
+        for path, edits in by_path.items():
+            before = overlay.get(path)
+            if before is None and os.path.exists(path):
+                with open(path, "rb") as f:
+                    before = f.read()
+            new = [e for e in edits if e.create]
+            if new and (before is not None or len(edits) > 1):
+                continue  # the file exists by now (another fix made it): judged again next round
+            after = created(new[0]) if new else apply(before or b"", edits)
+            done.files.setdefault(path, (before, after))
+            done.files[path] = (done.files[path][0], after)
+            overlay[path] = after
+            if write:
+                with open(path, "wb") as f:
+                    f.write(after)
+        done.applied += len(fixes)
+        result = lint({} if write else overlay)
+    return done, result

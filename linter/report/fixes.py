@@ -1,0 +1,65 @@
+"""A finding's fix as the machine formats write it, and the fix counts the summaries give."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from schemacite.model.fixes import Edit, Fix
+from schemacite.model.results import Finding
+from schemacite.sources.edits import byte_range
+
+
+@functools.lru_cache(maxsize=64)
+def _bytes(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def edit_dict(edit: Edit) -> dict[str, Any]:
+    """An edit located by line and column (1-based characters) and by byte offset in the file."""
+    out: dict[str, Any] = {
+        "path": edit.path,
+        "line": edit.line,
+        "column": edit.column,
+        "end_line": edit.end_line,
+        "end_column": edit.end_column,
+        "text": edit.text,
+        "create": edit.create,
+    }
+    raw = None if edit.create else _bytes(edit.path)
+    if raw is not None:
+        out["start_byte"], out["end_byte"] = byte_range(raw, edit)
+    return out
+
+
+def fix_dict(fix: Fix | None) -> dict[str, Any] | None:
+    if fix is None:
+        return None
+    out: dict[str, Any] = {
+        "title": fix.title,
+        "applicability": str(fix.applicability),
+        "edits": [edit_dict(e) for e in fix.edits],
+    }
+    if fix.template:
+        out["template"] = fix.template
+    return out
+
+
+def fix_counts(findings: list[Finding]) -> tuple[int, int]:
+    """How many findings `--fix` would fix, and how many more `--unsafe-fixes` would."""
+    safe = sum(1 for f in findings if f.fix is not None and f.fix.applicability.applies(False))
+    unsafe = sum(1 for f in findings if f.fix is not None and f.fix.applicability.applies(True))
+    return safe, unsafe - safe
+
+
+def fix_hint(findings: list[Finding]) -> str:
+    """`[*] 2 fixable with --fix (1 more with --unsafe-fixes)`, or ""."""
+    safe, unsafe = fix_counts(findings)
+    if not safe and not unsafe:
+        return ""
+    more = f" ({unsafe} more with --fix --unsafe-fixes)" if unsafe else ""
+    return f"[*] {safe} fixable with --fix{more}." if safe else f"{unsafe} fixable with --fix --unsafe-fixes."

@@ -1,0 +1,260 @@
+"""The rewrites lock findings offer as fixes (not a plugin itself): which safer form replaces which
+statement, and what it takes for the runner to run it.
+
+Each rewrite keeps the final schema and takes weaker locks; the suite proves that on the real
+servers (tests/test_fixes_proven.py). A rewrite whose statements must run outside a transaction
+(CONCURRENTLY), or in transactions of their own (NOT VALID, then VALIDATE), is offered only where
+the runner allows it: outside any transaction it is safe; inside the runner's transaction it adds
+the runner's own way to leave it out (safe when the deploy holds only this statement, unsafe when
+that changes how its other statements commit); a file's own BEGIN, or a runner with no way out,
+gets no fix. Where the SQL was generated from code, the fix is display-only and says where to
+change it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from schemacite.lint.rule import Context
+from schemacite.model.fixes import Applicability, Edit, Fix
+from schemacite.model.statements import (
+    AddCheck,
+    AddColumn,
+    AddForeignKey,
+    AddKey,
+    AlterColumnType,
+    AlterTable,
+    CreateIndex,
+    Reindex,
+    Statement,
+)
+from schemacite.sources.edits import at_end, find, insert_at, replace_span
+
+# a name as written: bare or quoted, optionally qualified
+NAME = r'(?:"(?:[^"]|"")+"|[\w$]+)(?:\s*\.\s*(?:"(?:[^"]|"")+"|[\w$]+))*'
+_MAX_NAME = 63  # PostgreSQL's NAMEDATALEN - 1: a longer default name is truncated, and ours would differ
+
+
+def fix_for(stmt: Statement, ctx: Context) -> Fix | None:
+    """The fix the statement's lock finding offers, if any."""
+    if ctx.dialect != "postgres":
+        return None
+    rewrite = _REWRITES.get(type(stmt.op))
+    return rewrite(stmt, ctx) if rewrite else None
+
+
+def out_of_transaction(stmt: Statement, ctx: Context, statements: int = 1) -> tuple[list[Edit], Applicability] | None:
+    """What lets the statement, rewritten into `statements` statements, run with each statement
+    committing alone (or, for one statement, outside any transaction block): the edits to the
+    runner's settings and the fix's applicability; None when nothing can."""
+    unit = ctx.unit
+    size_after = ctx.unit_size - 1 + statements
+    if stmt.transaction is None:
+        if unit is not None and unit.transaction == "implicit" and size_after > 1:
+            return None  # the file would become a multi-statement query: one implicit transaction
+        return [], Applicability.SAFE
+    if ctx.explicit_transaction or unit is None or ctx.framework is None:
+        return None
+    if unit.transaction == "flyway" and size_after == 1:
+        return [], Applicability.SAFE  # Flyway leaves its transaction out for a lone CONCURRENTLY
+    if not ctx.framework.opt_out:
+        return None
+    if ctx.framework.opt_out_mode == "implicit" and size_after > 1:
+        return None
+    edit = ctx.framework.opt_out_edit(stmt.location.file, unit, ctx.file_text())
+    if edit is None:
+        return None
+    # leaving the runner's transaction out changes how the deploy's other statements commit
+    return [edit], Applicability.SAFE if ctx.unit_size == 1 else Applicability.UNSAFE
+
+
+def generated(fix: Fix | None, ctx: Context) -> Fix | None:
+    """The fix as shown for SQL generated from code: display-only, naming the code to change."""
+    if fix is None or ctx.framework is None or not ctx.framework.generated_from:
+        return fix
+    return Fix(f"{fix.title}, in {ctx.framework.generated_from}", Applicability.DISPLAY_ONLY, fix.edits)
+
+
+def _placed(stmt: Statement, ctx: Context, title: str, edits: list[Edit], statements: int) -> Fix | None:
+    placement = out_of_transaction(stmt, ctx, statements)
+    if placement is None:
+        return None
+    extra, applicability = placement
+    return generated(Fix(title, applicability, (*extra, *edits)), ctx)
+
+
+def _partitioned(ctx: Context, key: str | None) -> bool:
+    """Whether the table is, or may be, partitioned (or a partition): unknown to the history counts,
+    since CONCURRENTLY and NOT VALID are refused on some partitioned tables."""
+    table = ctx.schema.tables.get(key) if key else None
+    return table is None or not ctx.schema.knows(key) or table.partitioning is not None or bool(table.partition_of)
+
+
+def _ident(name: str) -> str:
+    return name if re.fullmatch(r"[a-z_][a-z0-9_$]*", name) else '"' + name.replace('"', '""') + '"'
+
+
+# ---------------------------------------------------------------- statements
+
+
+def _create_index(stmt: Statement, ctx: Context) -> Fix | None:
+    op = stmt.op
+    assert isinstance(op, CreateIndex)
+    if op.concurrently or op.only or _partitioned(ctx, op.on):
+        return None  # a partitioned table's index is built ON ONLY the parent, then per partition
+    m = find(stmt, r"^CREATE\s+(?:UNIQUE\s+)?INDEX\s+")
+    if m is None:
+        return None
+    return _placed(stmt, ctx, "CREATE INDEX CONCURRENTLY", [insert_at(stmt, m.end(), "CONCURRENTLY ")], 1)
+
+
+def _reindex(stmt: Statement, ctx: Context) -> Fix | None:
+    op = stmt.op
+    assert isinstance(op, Reindex)
+    if op.concurrently or op.object not in ("index", "table") or ctx.version < (12,):
+        return None
+    key = op.name if op.object == "table" else ctx.schema.index_owner_key(op.name or "")
+    if _partitioned(ctx, key) or (key or "").startswith(("pg_catalog.", "information_schema.")):
+        return None
+    m = find(stmt, r"^REINDEX\s+(?:\([^)]*\)\s*)?(?:INDEX|TABLE)\s+")
+    if m is None:
+        return None
+    return _placed(stmt, ctx, "REINDEX CONCURRENTLY", [insert_at(stmt, m.end(), "CONCURRENTLY ")], 1)
+
+
+def _alter_table(stmt: Statement, ctx: Context) -> Fix | None:
+    op = stmt.op
+    assert isinstance(op, AlterTable)
+    if len(op.actions) != 1 or op.if_exists:
+        return None
+    table = find(stmt, rf"^ALTER\s+TABLE\s+(?:ONLY\s+)?({NAME})")
+    if table is None:
+        return None
+    written = stmt.sql[table.start(1) : table.end(1)]
+    action = op.actions[0]
+    if isinstance(action, AddForeignKey) and not action.not_valid:
+        return _validate_later(stmt, ctx, written, action.key.name, _default_name(op.name, action.key.columns, "fkey"))
+    if isinstance(action, AddCheck) and action.op == "add_check" and not action.not_valid:
+        return _validate_later(stmt, ctx, written, action.constraint.name, None)
+    if action.op == "set_not_null" and action.column and ctx.version >= (12,) and not _partitioned(ctx, op.name):
+        return _set_not_null(stmt, ctx, written, action.column)
+    if isinstance(action, AddKey) and action.using_index is None and (action.index.primary or action.index.unique):
+        return _key_from_index(stmt, ctx, written, action)
+    rewrites = any(i.rewrite for i in ctx.impacts)
+    if isinstance(action, AlterColumnType) and action.column and rewrites:
+        return _expand_and_swap(written, action)
+    if isinstance(action, AddColumn) and action.op == "add_column" and action.definition.default and rewrites:
+        return _add_then_backfill(written, action)
+    return None
+
+
+_BATCH = "10000"  # rows per backfill batch: short transactions, few row locks held at once
+
+
+def _expand_and_swap(table: str, action: AlterColumnType) -> Fix:
+    """A type change that rewrites the table: a template (a new column, a backfill, a swap), since
+    how new writes reach the new column (a trigger, the application) is the user's choice."""
+    col = _ident(action.column or "")
+    new = _ident(f"{action.column}_new")
+    using = action.using or f"{col}::{action.type}"
+    template = (
+        f"ALTER TABLE {table} ADD COLUMN {new} {action.type};\n"
+        f"-- keep {new} in step with {col} for new writes (a trigger or the application), then backfill\n"
+        f"-- in batches until no row is left:\n"
+        f"UPDATE {table} SET {new} = {using} WHERE ctid IN (SELECT ctid FROM {table} "
+        f"WHERE {new} IS NULL AND {col} IS NOT NULL LIMIT {_BATCH});\n"
+        f"-- then swap the names in one short transaction:\n"
+        f"BEGIN;\nSET LOCAL lock_timeout = '2s';\n"
+        f"ALTER TABLE {table} RENAME COLUMN {col} TO {_ident(f'{action.column}_old')};\n"
+        f"ALTER TABLE {table} RENAME COLUMN {new} TO {col};\nCOMMIT;"
+    )
+    return Fix("a new column, a batched backfill, a swap", Applicability.DISPLAY_ONLY, template=template)
+
+
+def _add_then_backfill(table: str, action: AddColumn) -> Fix:
+    """ADD COLUMN with a volatile default rewrites the table: add it without, then fill it."""
+    column = action.definition
+    col = _ident(column.name)
+    template = (
+        f"ALTER TABLE {table} ADD COLUMN {col} {column.type};\n"
+        f"ALTER TABLE {table} ALTER COLUMN {col} SET DEFAULT {column.default};\n"
+        f"-- in batches until no row is left:\n"
+        f"UPDATE {table} SET {col} = DEFAULT WHERE ctid IN (SELECT ctid FROM {table} WHERE {col} IS NULL LIMIT {_BATCH});"
+        + ("" if column.nullable else "\n-- then SET NOT NULL as `prove NOT NULL` shows (a validated CHECK first)")
+    )
+    return Fix(
+        "add the column without its default, then backfill in batches", Applicability.DISPLAY_ONLY, template=template
+    )
+
+
+def _default_name(table_key: str, columns: tuple[str, ...], suffix: str) -> str | None:
+    """The name PostgreSQL gives an unnamed constraint (ChooseConstraintName), when it is not cut short."""
+    name = "_".join([table_key.rsplit(".", 1)[-1], *columns, suffix])
+    return name if len(name) <= _MAX_NAME else None
+
+
+def _validate_later(stmt: Statement, ctx: Context, table: str, name: str | None, default: str | None) -> Fix | None:
+    """ADD FOREIGN KEY / CHECK: add it NOT VALID (a brief lock, no scan), then VALIDATE it in a
+    transaction of its own (a scan under SHARE UPDATE EXCLUSIVE, which blocks no reads or writes)."""
+    if _partitioned(ctx, stmt.table):
+        return None  # NOT VALID is refused on a partitioned table's foreign keys before 18
+    edits = []
+    if name is None:
+        if default is None:
+            return None
+        m = find(stmt, r"\bADD\s+(?=(?:FOREIGN\s+KEY|CHECK)\b)")
+        if m is None:
+            return None
+        edits.append(insert_at(stmt, m.end(), f"CONSTRAINT {_ident(default)} "))
+        name = default
+    edits.append(at_end(stmt, f" NOT VALID;\nALTER TABLE {table} VALIDATE CONSTRAINT {_ident(name)}"))
+    return _placed(stmt, ctx, "add the constraint NOT VALID, then VALIDATE CONSTRAINT", edits, 2)
+
+
+def _set_not_null(stmt: Statement, ctx: Context, table: str, column: str) -> Fix | None:
+    """SET NOT NULL: a valid CHECK (col IS NOT NULL) lets it skip its scan (12+)."""
+    check = f"{stmt.table.rsplit('.', 1)[-1] if stmt.table else 't'}_{column}_not_null_check"
+    if len(check) > _MAX_NAME:
+        return None
+    col, chk = _ident(column), _ident(check)
+    text = (
+        f"ALTER TABLE {table} ADD CONSTRAINT {chk} CHECK ({col} IS NOT NULL) NOT VALID;\n"
+        f"ALTER TABLE {table} VALIDATE CONSTRAINT {chk};\n"
+        f"ALTER TABLE {table} ALTER COLUMN {col} SET NOT NULL;\n"
+        f"ALTER TABLE {table} DROP CONSTRAINT {chk}"
+    )
+    edits = [replace_span(stmt, 0, len(stmt.sql), text)]
+    return _placed(stmt, ctx, "prove NOT NULL with a validated CHECK first", edits, 4)
+
+
+def _key_from_index(stmt: Statement, ctx: Context, table: str, action: AddKey) -> Fix | None:
+    """ADD PRIMARY KEY / UNIQUE: build the index CONCURRENTLY, then make it the constraint."""
+    index = action.index
+    if _partitioned(ctx, stmt.table) or index.partial or index.kind != "btree" or not index.columns:
+        return None
+    if find(stmt, r"\b(?:INCLUDE|DEFERRABLE|INITIALLY|NULLS|WITH|USING|TABLESPACE)\b") is not None:
+        return None  # options the index and constraint would have to carry over
+    if any(not re.fullmatch(r"[\w$]+", c) for c in index.columns):
+        return None
+    table_key = stmt.table or ""
+    name = index.name or (
+        _default_name(table_key, (), "pkey") if index.primary else _default_name(table_key, index.columns, "key")
+    )
+    if name is None or ctx.schema.index_owner_key(name) is not None:
+        return None
+    kind = "PRIMARY KEY" if index.primary else "UNIQUE"
+    cols = ", ".join(_ident(c) for c in index.columns)
+    text = (
+        f"CREATE UNIQUE INDEX CONCURRENTLY {_ident(name)} ON {table} ({cols});\n"
+        f"ALTER TABLE {table} ADD CONSTRAINT {_ident(name)} {kind} USING INDEX {_ident(name)}"
+    )
+    edits = [replace_span(stmt, 0, len(stmt.sql), text)]
+    return _placed(stmt, ctx, f"build the unique index CONCURRENTLY, then ADD {kind} USING INDEX", edits, 2)
+
+
+_REWRITES: dict[type, Callable[[Statement, Context], Fix | None]] = {
+    CreateIndex: _create_index,
+    Reindex: _reindex,
+    AlterTable: _alter_table,
+}

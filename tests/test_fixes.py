@@ -1,0 +1,129 @@
+"""`lint --fix`, `--unsafe-fixes` and `--diff` on files, and fixes in the machine formats.
+
+What the fixes do on the servers is proven in test_fixes_proven.py; here: what they do to files
+(everything not edited kept byte for byte, CRLF and encodings included), when they apply, and how
+they are reported.
+"""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+
+from cli import run
+from schemacite.model.fixes import Edit
+from schemacite.sources.edits import apply, byte_range
+
+HISTORY = "CREATE TABLE orders (id bigint PRIMARY KEY, customer_id bigint, total int);\n"
+CHANGE = "-- orders by customer\nCREATE INDEX orders_customer ON orders (customer_id); -- keep\n"
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    (tmp_path / "001_init.sql").write_text(HISTORY)
+    (tmp_path / ".schemacite.toml").write_text('dialect = "postgres"\nhistory = ["001_init.sql"]\n')
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_fix_keeps_crlf_comments_and_the_rest_byte_for_byte(project, capsys):
+    path = project / "002_index.sql"
+    path.write_bytes(CHANGE.replace("\n", "\r\n").encode())
+    code, out, err = run(capsys, "lint", "--fix", "002_index.sql")
+    assert path.read_bytes() == (
+        b"-- orders by customer\r\nCREATE INDEX CONCURRENTLY orders_customer ON orders (customer_id); -- keep\r\n"
+    )
+    assert code == 0 and "fixed 1 finding(s) in 1 file(s)" in err and "SC105" not in out
+    # a second --fix changes nothing
+    assert run(capsys, "lint", "--fix", "002_index.sql")[0] == 0
+    assert b"CONCURRENTLY CONCURRENTLY" not in path.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("encode", "name"),
+    [(lambda t: b"\xef\xbb\xbf" + t.encode(), "utf-8 with BOM"), (lambda t: t.encode("utf-16"), "utf-16")],
+)
+def test_fix_keeps_the_encoding(project, capsys, encode, name):
+    path = project / "002_index.sql"
+    path.write_bytes(encode(CHANGE))
+    run(capsys, "lint", "--fix", "002_index.sql")
+    assert path.read_bytes() == encode(CHANGE.replace("CREATE INDEX", "CREATE INDEX CONCURRENTLY")), name
+
+
+def test_diff_changes_nothing_and_exits_1(project, capsys):
+    path = project / "002_index.sql"
+    path.write_text(CHANGE)
+    code, out, err = run(capsys, "lint", "--diff", "002_index.sql")
+    assert code == 1 and path.read_text() == CHANGE
+    assert "-CREATE INDEX orders_customer" in out and "+CREATE INDEX CONCURRENTLY orders_customer" in out
+    assert "would fix 1 finding(s) in 1 file(s)" in err
+    path.write_text(CHANGE.replace("CREATE INDEX", "CREATE INDEX CONCURRENTLY"))
+    code, out, _ = run(capsys, "lint", "--diff", "002_index.sql")
+    assert (code, out) == (0, "")
+
+
+def test_unsafe_fixes_only_when_asked(project, capsys):
+    path = project / "002_column.sql"
+    path.write_text("ALTER TABLE orders ADD COLUMN note text;\n")
+    code, out, _ = run(capsys, "lint", "002_column.sql")
+    assert "1 fixable with --fix --unsafe-fixes." in out and "[*]" not in out
+    assert run(capsys, "lint", "--fix", "002_column.sql")[0] == 1
+    assert path.read_text() == "ALTER TABLE orders ADD COLUMN note text;\n"
+    run(capsys, "lint", "--fix", "--unsafe-fixes", "002_column.sql")
+    assert path.read_text() == "SET lock_timeout = '2s';\nALTER TABLE orders ADD COLUMN note text;\n"
+
+
+def test_display_only_fixes_are_shown_never_applied(project, capsys):
+    path = project / "002_type.sql"
+    sql = "ALTER TABLE orders ALTER COLUMN total TYPE numeric(20, 2);\n"
+    path.write_text(sql)
+    code, out, _ = run(capsys, "lint", "--format", "json", "002_type.sql")
+    (finding,) = [f for f in json.loads(out)["findings"] if f["code"] == "SC104"]
+    assert finding["fix"]["applicability"] == "display-only" and finding["fix"]["edits"] == []
+    assert "ADD COLUMN total_new numeric(20,2)" in finding["fix"]["template"]
+    run(capsys, "lint", "--fix", "--unsafe-fixes", "002_type.sql")
+    assert path.read_text().endswith(sql)  # only SC110's timeout went in, above it
+
+
+def test_fix_refuses_standard_input(project, capsys, monkeypatch):
+    code, _, err = run(capsys, "lint", "--fix", "-", stdin=CHANGE.encode(), monkeypatch=monkeypatch)
+    assert code == 2 and "--fix cannot write standard input back" in err
+
+
+def test_sarif_and_json_carry_the_fix(project, capsys):
+    (project / "002_index.sql").write_text(CHANGE)
+    _, out, _ = run(capsys, "lint", "--format", "sarif", "002_index.sql")
+    doc = json.loads(out)
+    from pathlib import Path
+
+    schema = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text())
+    jsonschema.validate(doc, schema)
+    (result,) = doc["runs"][0]["results"]
+    (fix,) = result["fixes"]
+    (change,) = fix["artifactChanges"]
+    (replacement,) = change["replacements"]
+    assert replacement["deletedRegion"] == {"startLine": 2, "startColumn": 14, "endLine": 2, "endColumn": 14}
+    assert replacement["insertedContent"]["text"] == "CONCURRENTLY " and "(safe)" in fix["description"]["text"]
+    _, out, _ = run(capsys, "lint", "--format", "json", "002_index.sql")
+    (edit,) = json.loads(out)["findings"][0]["fix"]["edits"]
+    assert (edit["line"], edit["column"], edit["start_byte"], edit["end_byte"]) == (2, 14, 35, 35)
+
+
+def test_byte_offsets_count_bytes_not_characters():
+    raw = "-- é\nCREATE INDEX i ON t (a);\n".encode()
+    edit = Edit.insert("f.sql", 2, 14, "CONCURRENTLY ")
+    assert byte_range(raw, edit) == (19, 19)  # "é" is two bytes
+    assert apply(raw, [edit]) == "-- é\nCREATE INDEX CONCURRENTLY i ON t (a);\n".encode()
+
+
+def test_goose_file_opts_out_of_its_transaction(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "001_init.sql").write_text("-- +goose Up\n" + HISTORY)
+    path = tmp_path / "002_index.sql"
+    path.write_text("-- +goose Up\nCREATE INDEX CONCURRENTLY orders_total ON orders (total);\n")
+    code, out, _ = run(capsys, "lint", "--dialect", "postgres", "--history", "001_init.sql", "002_index.sql")
+    assert "SC106 [*]" in out
+    run(capsys, "lint", "--fix", "--dialect", "postgres", "--history", "001_init.sql", "002_index.sql")
+    assert path.read_text().startswith("-- +goose NO TRANSACTION\n-- +goose Up\n")
