@@ -1,6 +1,6 @@
 """The project's own habits, run with the tests so CI keeps them: ruff (lint and format) over the
 code, mypy strict on the model, the statement contract and the rule API, no dead code (vulture),
-imports that keep to the layers (import-linter), and CI running the README's test command."""
+imports that keep to the layers (import-linter); CI runs the README's test command."""
 
 from __future__ import annotations
 
