@@ -13,6 +13,7 @@ git) for a person to look at.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import html
 import io
@@ -29,7 +30,8 @@ from schemacite.evidence import load_catalogue, rate_for
 from schemacite.lint.config import load_config
 from schemacite.locks.duration import human_seconds
 from schemacite.model import Column, Index, Location, Schema, Table, Workload
-from schemacite.model.results import Finding, LintResult
+from schemacite.model.fixes import Applicability, Fix
+from schemacite.model.results import LintResult
 from schemacite.report import html as html_report
 from schemacite.report.html import INDEX_BUILD, REWRITE
 from schemacite.sources import servers as audit
@@ -162,11 +164,16 @@ def test_tables_beyond_the_cap_are_counted_not_listed(monkeypatch):
 
 def test_a_fix_is_shown_with_its_applicability():
     result = modelled_audit(_reading("postgresql://ro@db1:5432/shop", SHOP))
-    found = result.findings[0]
-    fixed = Finding(**vars(found))
-    fixed.fix = SimpleNamespace(title="Build the index CONCURRENTLY", applicability=SimpleNamespace(value="safe"))
-    result.findings = [fixed]
-    assert "<b>Fix (safe):</b> Build the index CONCURRENTLY" in render(result)
+    template = "ALTER TABLE app.events ADD COLUMN n bigint; -- then <backfill>"
+    result.findings = [
+        dataclasses.replace(result.findings[0], fix=Fix("Build the index CONCURRENTLY", Applicability.SAFE)),
+        dataclasses.replace(
+            result.findings[1], fix=Fix("Add, backfill", Applicability.DISPLAY_ONLY, template=template)
+        ),
+    ]
+    page = render(result)
+    assert "<b>Fix (safe):</b> Build the index CONCURRENTLY" in page
+    assert f"<b>Fix (display-only):</b> Add, backfill</p>\n<pre><code>{html.escape(template)}</code></pre>" in page
 
 
 def test_lint_gets_the_same_page(capsys, tmp_path):

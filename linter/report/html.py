@@ -22,12 +22,12 @@ from datetime import UTC, datetime
 from importlib import resources
 from typing import IO, Any
 
-from schemacite import hookimpl
 from schemacite.evidence import Evidence, load_catalogue, nearest, rate_for
 from schemacite.lint.rule import Finding, Severity
 from schemacite.model import Table
 from schemacite.model.results import LintResult, Source
 from schemacite.report import Reporter
+from schemacite.report.evidence import label, short_record
 from schemacite.report.plots import (
     IndexSize,
     Plot,
@@ -47,24 +47,13 @@ REWRITE, INDEX_BUILD = "rewrite_bytes_per_second", "index_bytes_per_second"  # a
 
 
 @dataclass
-class FindingView:
-    finding: Finding
-    fix_title: str = ""
-    fix_applicability: str = ""
-
-
-@dataclass
 class Group:
     """The findings of one table (or one file, for statements on no table) of one source."""
 
     anchor: str
     table: str
     where: str
-    findings: list[FindingView] = field(default_factory=list)
-
-    @property
-    def worst(self) -> str:
-        return str(max(f.finding.severity for f in self.findings))
+    findings: list[Finding] = field(default_factory=list)
 
 
 @dataclass
@@ -137,14 +126,6 @@ def _seconds(s: float) -> str:
     return human_seconds(s).removeprefix("about ")
 
 
-def _fix(f: Finding) -> tuple[str, str]:
-    fix = getattr(f, "fix", None)  # findings carry a Fix once the fixes work lands
-    if fix is None:
-        return "", ""
-    applicability = getattr(fix, "applicability", "")
-    return str(getattr(fix, "title", "") or ""), str(getattr(applicability, "value", applicability) or "")
-
-
 def _belongs(f: Finding, source: Source) -> bool:
     return (
         not source.location or f.location.file == source.location or f.location.file.startswith(source.location + "/")
@@ -173,8 +154,7 @@ def _groups(findings: list[Finding], n: int) -> list[Group]:
         if group is None:
             anchor = f"s{n}-g{len(groups) + 1}"
             group = groups[key] = Group(anchor, f.table or "", f.location.file)
-        title, applicability = _fix(f)
-        group.findings.append(FindingView(f, title, applicability))
+        group.findings.append(f)
     return list(groups.values())
 
 
@@ -275,6 +255,7 @@ def page(result: LintResult, generated: str | None = None) -> dict[str, Any]:
     script, script_hash = _script()
     # each record's anchor: short, since a 10,000-table audit cites records tens of thousands of times
     anchors = {i: f"e{n}" for n, i in enumerate(cited, start=1)}
+    labels = {i: label(short_record(i, catalogue)) for i in cited}  # `schemacite 2026 · PostgreSQL 15.20`
     audit = any(s.version for s in result.sources)
     return {
         "kind": "audit" if audit else "lint",
@@ -293,6 +274,7 @@ def page(result: LintResult, generated: str | None = None) -> dict[str, Any]:
         "evidence": [catalogue[i] for i in cited if i in catalogue],
         "unknown_evidence": [i for i in cited if i not in catalogue],
         "anchors": anchors,
+        "labels": labels,
         "tables_shown": TABLES_SHOWN,
         "css": resources.files("schemacite.report").joinpath("templates", "report.css").read_text(encoding="utf-8"),
         "script": script,
@@ -306,8 +288,3 @@ class HtmlReporter(Reporter):
 
     def render(self, result: LintResult, out: IO[str]) -> None:
         out.write(_environment().get_template("report.html.j2").render(page=page(result)))
-
-
-@hookimpl
-def schemacite_reporter(format):
-    return HtmlReporter if format == "html" else None

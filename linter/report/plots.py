@@ -353,9 +353,9 @@ def index_size_plot(
         print_values=True,
         value_formatter=_size,
         y_labels=[{"value": v, "label": _size(v)} for v in _ticks(shown[0].bytes or 1)],
+        x_labels=[f"{i.table}.{i.index}" for i in reversed(shown)],
         height=max(220, 110 + 30 * len(shown)),
     )
-    chart.x_labels = [f"{i.table}.{i.index}" for i in reversed(shown)]
     chart.add("unused", [None if i.foreign_key else i.bytes for i in reversed(shown)])
     if any(i.foreign_key for i in shown):
         chart.add("only a foreign key needs it", [i.bytes if i.foreign_key else None for i in reversed(shown)])
