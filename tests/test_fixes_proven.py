@@ -11,6 +11,7 @@ re-linting the fixed file must no longer report what the fix removed.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,7 @@ def _project(tmp_path: Path, case: dict[str, Any]) -> Path:
     """The case's files: history, migration, config naming the runner and the history."""
     runner = case.get("runner", "plain")
     tmp_path.mkdir()
-    (tmp_path / "001_history.sql").write_text(UP.get(runner, "") + SPEC["history"])
+    (tmp_path / "001_history.sql").write_text(UP.get(runner, "") + SPEC["history"] + case.get("history_extra", ""))
     (tmp_path / case["file"]).write_text(case["migration"])
     (tmp_path / ".schemacite.toml").write_text(
         f'dialect = "postgres"\nframework = "{runner}"\nhistory = ["001_history.sql"]\n'
@@ -104,6 +105,29 @@ def _without(value: Any, keys: set[str]) -> Any:
     return value
 
 
+def _large_snapshot(server, project: Path, history, sizes: dict[str, int], capsys) -> None:
+    """Lint against a snapshot of the history's schema in which `sizes` (table -> bytes) make
+    tables large, as an audit of production would show them (a brief lock on a large table is a
+    finding of its own); the history file leaves the project, the snapshot holds what it built."""
+    db = _fresh(server, "fix_snapshot")
+    with server.connect(db) as conn:
+        _deploy(conn, history)
+    snapshot = project / "snapshot.json"
+    assert run(capsys, "snapshot", server.dsn(db), "-o", snapshot, "-q")[0] == 0
+    doc = json.loads(snapshot.read_text())
+    for table in doc["tables"]:
+        if table["name"] in sizes:
+            table["bytes"], table["rows"] = sizes[table["name"]], sizes[table["name"]] // 100
+    snapshot.write_text(json.dumps(doc))
+    # locks --verify builds its scratch tables by replaying history, which a snapshot does not hold
+    kept = project.parent / f"{project.name}-history.sql"
+    (project / "001_history.sql").rename(kept)
+    (project.parent / f"{project.name}-verify.toml").write_text(
+        f'dialect = "postgres"\nframework = "plain"\nhistory = ["{kept}"]\n'
+    )
+    (project / ".schemacite.toml").write_text('dialect = "postgres"\nframework = "plain"\nsnapshot = "snapshot.json"\n')
+
+
 _CREATED: set[tuple[int, str]] = set()
 
 
@@ -132,7 +156,12 @@ def test_fix_is_proven(name, major, pg_majors, tmp_path, capsys, monkeypatch):
     target = f"postgres-{major}"
     original_dir, fixed_dir = tmp_path / "original", tmp_path / "fixed"
     original = _project(original_dir, case)
+    history = _units(original_dir / "001_history.sql", runner)
+    if case.get("large"):
+        _large_snapshot(server, original_dir, history, case["large"], capsys)
     shutil.copytree(original_dir, fixed_dir)
+    if case.get("large"):
+        shutil.copy(tmp_path / "original-verify.toml", tmp_path / "fixed-verify.toml")
     fixed = fixed_dir / case["file"]
     monkeypatch.chdir(fixed_dir)
 
@@ -152,7 +181,6 @@ def test_fix_is_proven(name, major, pg_majors, tmp_path, capsys, monkeypatch):
     assert fixed.read_text() == text
 
     # history + original and history + fixed, run as the runner runs them, end in the same catalog
-    history = _units(original_dir / "001_history.sql", runner)
     databases = {}
     for label, path in (("original", original), ("fixed", fixed)):
         db = _fresh(server, f"fix_{label}")
@@ -168,20 +196,22 @@ def test_fix_is_proven(name, major, pg_majors, tmp_path, capsys, monkeypatch):
     fixed_catalog, original_catalog = _catalog(server, databases["fixed"]), _catalog(server, databases["original"])
     assert fixed_catalog == original_catalog, _diff(original_catalog, fixed_catalog)
 
-    # the fixed statements take the locks the table predicts, measured on this server
+    # the fixed statements take the locks the table predicts, measured on this server, on a
+    # database holding only the history: the statements meet the tables they change
+    with server.connect(_fresh(server, "fix_history")) as conn:
+        _deploy(conn, history)
     code, out, err = run(
         capsys,
         "locks",
         "--verify",
-        server.dsn(databases["original"]),
+        server.dsn("fix_history"),
+        *(["--config", verify_config] if (verify_config := tmp_path / "fixed-verify.toml").exists() else []),
         "--target",
         target,
         "--format",
         "json",
         fixed.name,
     )
-    import json
-
     rows = json.loads(out)  # locks --verify writes only in a scratch area of its own
     checked = [r for r in rows if "verified" in r]
     assert checked and all(r["verified"]["agrees"] for r in checked), [r["verified"] for r in checked]
