@@ -13,6 +13,7 @@ change it.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 
@@ -30,7 +31,16 @@ from schemacite.model.statements import (
     Reindex,
     Statement,
 )
-from schemacite.sources.edits import at_end, find, insert_at, replace_span
+from schemacite.sources.edits import (
+    at_end,
+    code_of,
+    find,
+    insert_at,
+    replace_offsets,
+    replace_span,
+    rewrite_within,
+    statement_span,
+)
 
 # a name as written: bare or quoted, optionally qualified
 NAME = r'(?:"(?:[^"]|"")+"|[\w$]+)(?:\s*\.\s*(?:"(?:[^"]|"")+"|[\w$]+))*'
@@ -80,9 +90,36 @@ def generated(fix: Fix | None, ctx: Context) -> Fix | None:
 def _placed(stmt: Statement, ctx: Context, title: str, edits: list[Edit], statements: int) -> Fix | None:
     placement = out_of_transaction(stmt, ctx, statements)
     if placement is None:
-        return None
+        return _moved(stmt, ctx, title, edits) if statements == 1 else None
     extra, applicability = placement
     return generated(Fix(title, applicability, (*extra, *edits)), ctx)
+
+
+def _moved(stmt: Statement, ctx: Context, title: str, edits: list[Edit]) -> Fix | None:
+    """The rewritten statement moved into a migration of its own after this one, for a runner
+    that sends a file as one query and has no way to leave its transaction out (golang-migrate).
+    Unsafe: the statement then runs after the rest of its file, in a deploy of its own; offered
+    only for the last statement of the file, so nothing after it in the file meets the change."""
+    if ctx.framework is None or ctx.explicit_transaction or ctx.unit is None or ctx.unit.transaction != "implicit":
+        return None
+    text = ctx.file_text()
+    span = statement_span(stmt, text)
+    if span is None or code_of(text[span[1] :]).strip():
+        return None
+    name = ctx.framework.next_migration(stmt.location.file, "concurrently")
+    if name is None or os.path.exists(name):
+        return None
+    start, stop = span
+    rewritten = rewrite_within(stmt, text, edits)
+    remove = replace_offsets(stmt.location.file, text, start, stop, "")
+    return generated(
+        Fix(
+            f"{title}, in a new migration {os.path.basename(name)}",
+            Applicability.UNSAFE,
+            (remove, Edit.new_file(name, rewritten + ";\n")),
+        ),
+        ctx,
+    )
 
 
 def _partitioned(ctx: Context, key: str | None) -> bool:

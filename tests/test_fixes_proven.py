@@ -11,6 +11,7 @@ re-linting the fixed file must no longer report what the fix removed.
 
 from __future__ import annotations
 
+import collections
 import json
 import shutil
 from pathlib import Path
@@ -29,18 +30,26 @@ ROOT = Path(__file__).resolve().parent.parent
 SPEC = yaml.safe_load((ROOT / "fixtures" / "fixes" / "postgres.yml").read_text())
 CASES = {c["name"]: c for c in SPEC["cases"]}
 UP = {"goose": "-- +goose Up\n"}
+# the history's file name, as each runner names its first migration
+HISTORY = collections.defaultdict(lambda: "001_history.sql", {"golang-migrate": "000001_history.up.sql"})
 
 
 def _project(tmp_path: Path, case: dict[str, Any]) -> Path:
     """The case's files: history, migration, config naming the runner and the history."""
     runner = case.get("runner", "plain")
     tmp_path.mkdir()
-    (tmp_path / "001_history.sql").write_text(UP.get(runner, "") + SPEC["history"] + case.get("history_extra", ""))
+    (tmp_path / HISTORY[runner]).write_text(UP.get(runner, "") + SPEC["history"] + case.get("history_extra", ""))
     (tmp_path / case["file"]).write_text(case["migration"])
     (tmp_path / ".schemacite.toml").write_text(
-        f'dialect = "postgres"\nframework = "{runner}"\nhistory = ["001_history.sql"]\n'
+        f'dialect = "postgres"\nframework = "{runner}"\nhistory = ["{HISTORY[runner]}"]\n'
     )
     return tmp_path / case["file"]
+
+
+def _migrations(folder: Path, runner: str) -> list[Path]:
+    """The project's migrations after its history, in the runner's order."""
+    names = [str(p) for p in folder.glob("*.sql") if p.name != HISTORY[runner] and not p.name.endswith(".down.sql")]
+    return [Path(p) for p in FRAMEWORKS[runner].order(sorted(names))]
 
 
 def _units(path: Path, runner: str) -> list[tuple[str, list[str]]]:
@@ -121,7 +130,7 @@ def _large_snapshot(server, project: Path, history, sizes: dict[str, int], capsy
     snapshot.write_text(json.dumps(doc))
     # locks --verify builds its scratch tables by replaying history, which a snapshot does not hold
     kept = project.parent / f"{project.name}-history.sql"
-    (project / "001_history.sql").rename(kept)
+    (project / HISTORY["plain"]).rename(kept)
     (project.parent / f"{project.name}-verify.toml").write_text(
         f'dialect = "postgres"\nframework = "plain"\nhistory = ["{kept}"]\n'
     )
@@ -155,8 +164,8 @@ def test_fix_is_proven(name, major, pg_majors, tmp_path, capsys, monkeypatch):
     server = pg_majors(major)
     target = f"postgres-{major}"
     original_dir, fixed_dir = tmp_path / "original", tmp_path / "fixed"
-    original = _project(original_dir, case)
-    history = _units(original_dir / "001_history.sql", runner)
+    _project(original_dir, case)
+    history = _units(original_dir / HISTORY[runner], runner)
     if case.get("large"):
         _large_snapshot(server, original_dir, history, case["large"], capsys)
     shutil.copytree(original_dir, fixed_dir)
@@ -182,16 +191,17 @@ def test_fix_is_proven(name, major, pg_majors, tmp_path, capsys, monkeypatch):
 
     # history + original and history + fixed, run as the runner runs them, end in the same catalog
     databases = {}
-    for label, path in (("original", original), ("fixed", fixed)):
+    for label, folder in (("original", original_dir), ("fixed", fixed_dir)):
         db = _fresh(server, f"fix_{label}")
         with server.connect(db) as conn:
             _deploy(conn, history)
-            if label == "original" and case.get("original_fails"):
-                with pytest.raises(Exception, match="cannot run inside a transaction block"):
-                    _deploy(conn, _units(path, runner))
-                _deploy(conn, [("script", [s for _, sts in _units(path, runner) for s in sts])])
-            else:
-                _deploy(conn, _units(path, runner))  # under the runner's transaction mode: must not fail
+            for path in _migrations(folder, runner):  # a fix may have added a migration after the file
+                if label == "original" and case.get("original_fails"):
+                    with pytest.raises(Exception, match="cannot run inside a transaction block"):
+                        _deploy(conn, _units(path, runner))
+                    _deploy(conn, [("script", [s for _, sts in _units(path, runner) for s in sts])])
+                else:
+                    _deploy(conn, _units(path, runner))  # under the runner's transaction mode: must not fail
         databases[label] = db
     fixed_catalog, original_catalog = _catalog(server, databases["fixed"]), _catalog(server, databases["original"])
     assert fixed_catalog == original_catalog, _diff(original_catalog, fixed_catalog)
@@ -210,7 +220,7 @@ def test_fix_is_proven(name, major, pg_majors, tmp_path, capsys, monkeypatch):
         target,
         "--format",
         "json",
-        fixed.name,
+        *[p.name for p in _migrations(fixed_dir, runner)],
     )
     rows = json.loads(out)  # locks --verify writes only in a scratch area of its own
     checked = [r for r in rows if "verified" in r]

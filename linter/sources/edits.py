@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from schemacite.model.fixes import Edit
 from schemacite.model.statements import Statement
+from schemacite.sources.split import Lines
 
 # what a keyword search skips: comments and quoted text (both blanked, newlines kept)
 _NOT_CODE = re.compile(r"--[^\n]*|/\*[\s\S]*?\*/|'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`(?:[^`]|``)*`")
@@ -54,6 +55,37 @@ def at_end(stmt: Statement, text: str) -> Edit:
     after it ends the statement with `;` and leaves its own last one to the statement's `;`."""
     line, column = stmt.position(len(stmt.sql))
     return Edit.insert(stmt.location.file, line, column, text)
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    return starts[line - 1] + column - 1 if line <= len(starts) else len(text)
+
+
+def statement_span(stmt: Statement, text: str) -> tuple[int, int] | None:
+    """Offsets in `text` (the file as linted) of the statement: from its first character through
+    its `;` and the rest of that line when only blanks follow; None when the text does not hold it there."""
+    start = _offset(text, stmt.location.line, stmt.location.column)
+    if code_of(text[start : start + len(stmt.sql)]) != code_of(stmt.sql):
+        return None
+    m = re.compile(r"[ \t]*;?[ \t]*(?:\n|\Z)").match(text, start + len(stmt.sql))
+    return (start, m.end()) if m else None
+
+
+def rewrite_within(stmt: Statement, text: str, edits: list[Edit]) -> str:
+    """The statement's text with edits made inside it."""
+    start = _offset(text, stmt.location.line, stmt.location.column)
+    out = text[start : start + len(stmt.sql)]
+    for e in sorted(edits, key=Edit.sort_key, reverse=True):
+        a = _offset(text, e.line, e.column) - start
+        b = _offset(text, e.end_line, e.end_column) - start
+        out = out[:a] + e.text + out[b:]
+    return out
+
+
+def replace_offsets(path: str, text: str, start: int, stop: int, new: str) -> Edit:
+    lines = Lines(text)
+    return Edit(path, lines.line(start), lines.column(start), lines.line(stop), lines.column(stop), new)
 
 
 # ---------------------------------------------------------------- file bytes

@@ -74,6 +74,12 @@ class Framework:
             return Edit.insert(path, 1, 1, self.opt_out + "\n")
         return None
 
+    def next_migration(self, path: str, title: str) -> str | None:
+        """The path of a new migration that runs right after `path`, named as the runner expects,
+        with `title` in its name; None when the runner cannot place one there (another migration
+        already follows, or its names do not allow one in between)."""
+        return None
+
     def units(self, path: str, text: str) -> list[Unit]:
         """The deploys (and the sections that do not run on deploy) of one file."""
         return [Unit(_stem(path), transaction=self.transaction, why=self.why)]

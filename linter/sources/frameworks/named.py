@@ -25,6 +25,19 @@ class GolangMigrate(Framework):
 
         return sorted(files, key=key)
 
+    def next_migration(self, path: str, title: str) -> str | None:
+        """`<version + 1>_<title>.up.sql` beside `path`, the version as wide as its own; only for
+        the newest migration of its folder (versions are integers: none fits between two)."""
+        m = GOLANG_MIGRATE_NAME.match(os.path.basename(path))
+        if m is None or m.group(2).lower() != "up":
+            return None
+        folder = os.path.dirname(path) or "."
+        version = int(m.group(1))
+        later = [n for n in os.listdir(folder) if (v := GOLANG_MIGRATE_NAME.match(n)) and int(v.group(1)) > version]
+        if later:
+            return None
+        return os.path.join(os.path.dirname(path), f"{version + 1:0{len(m.group(1))}d}_{title}.up.sql")
+
 
 # ---------------------------------------------------------------- morph (Mattermost)
 
