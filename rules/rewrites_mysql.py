@@ -22,16 +22,20 @@ import shlex
 
 from schemacite.lint.rule import Context
 from schemacite.locks import LockImpact, impacts_for
-from schemacite.model.fixes import Applicability, Edit, Fix
+from schemacite.model.fixes import Applicability, Fix
 from schemacite.model.statements import PARTITION_OPS, AlterTable, CreateIndex, Statement
 from schemacite.rules.rewrites import generated
 from schemacite.sources.edits import code_of, replace_span
 from schemacite.sources.read import parse_text
 
 # a clause as MySQL's grammar reads it: `ALGORITHM [=] value`, `LOCK [=] value`
-_CLAUSE = re.compile(r"\b(ALGORITHM|LOCK)\s*(?:=\s*)?(DEFAULT|INSTANT|NOCOPY|INPLACE|COPY|NONE|SHARED|EXCLUSIVE)\b", re.I)
+_CLAUSE = re.compile(
+    r"\b(ALGORITHM|LOCK)\s*(?:=\s*)?(DEFAULT|INSTANT|NOCOPY|INPLACE|COPY|NONE|SHARED|EXCLUSIVE)\b", re.I
+)
 _NAME = r"(?:`(?:[^`]|``)+`|[\w$]+)"
-_ALTER = re.compile(rf"^ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(?:IF\s+EXISTS\s+)?(?:({_NAME})\s*\.\s*)?({_NAME})\s*", re.I)
+_ALTER = re.compile(
+    rf"^ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(?:IF\s+EXISTS\s+)?(?:({_NAME})\s*\.\s*)?({_NAME})\s*", re.I
+)
 _ONLINE = ("INSTANT", "NOCOPY", "INPLACE")
 
 
