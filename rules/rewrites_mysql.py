@@ -26,15 +26,12 @@ from schemacite.model.fixes import Applicability, Fix
 from schemacite.model.statements import PARTITION_OPS, AlterTable, CreateIndex, Statement
 from schemacite.rules.rewrites import generated
 from schemacite.sources.edits import code_of, replace_span
+from schemacite.sources.mysql.clauses import ALTER_HEAD, CLAUSE, clause_spans
 from schemacite.sources.read import parse_text
 
 # a clause as MySQL's grammar reads it: `ALGORITHM [=] value`, `LOCK [=] value`
 _CLAUSE = re.compile(
     r"\b(ALGORITHM|LOCK)\s*(?:=\s*)?(DEFAULT|INSTANT|NOCOPY|INPLACE|COPY|NONE|SHARED|EXCLUSIVE)\b", re.I
-)
-_NAME = r"(?:`(?:[^`]|``)+`|[\w$]+)"
-_ALTER = re.compile(
-    rf"^ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(?:IF\s+EXISTS\s+)?(?:({_NAME})\s*\.\s*)?({_NAME})\s*", re.I
 )
 _ONLINE = ("INSTANT", "NOCOPY", "INPLACE")
 
@@ -48,12 +45,12 @@ def online_fix(stmt: Statement, ctx: Context) -> Fix | None:
         return None  # partition clauses end the statement, and no clause may follow them
     comma = isinstance(stmt.op, AlterTable)
     code = code_of(stmt.sql)
-    bare = _without_clauses(code, comma)
+    bare = [(start, stop, "") for start, stop in clause_spans(code, comma)]
     online = _algorithm(_impacts(stmt, ctx, _applied(stmt.sql, bare)))
     if online is None:
         return generated(_tool(stmt, ctx, _applied(stmt.sql, bare)), ctx) if comma else None
     pin = "ALGORITHM=INSTANT" if online == "INSTANT" else "ALGORITHM=INPLACE" + (", " if comma else " ") + "LOCK=NONE"
-    spans = _pinned(code, bare, pin, comma)
+    spans = _pinned(code, pin, comma)
     if _algorithm(_impacts(stmt, ctx, _applied(stmt.sql, spans)), pinned=True) is None:
         return None  # the server would refuse the pin, or still block: nothing safe to offer
     edits = tuple(replace_span(stmt, start, stop, text) for start, stop, text in spans)
@@ -65,37 +62,15 @@ def online_fix(stmt: Statement, ctx: Context) -> Fix | None:
 Span = tuple[int, int, str]  # replace sql[start:stop] with the text
 
 
-def _clauses(code: str) -> list[re.Match[str]]:
-    return list(_CLAUSE.finditer(code))
-
-
-def _without_clauses(code: str, comma: bool) -> list[Span]:
-    """The spans that remove each ALGORITHM / LOCK clause, with the comma that joins it to the
-    statement's other clauses (ALTER TABLE lists them; CREATE INDEX writes them side by side)."""
-    out = []
-    for m in _clauses(code):
-        start, stop = m.start(), m.end()
-        before = code[:start].rstrip()
-        if comma and before.endswith(","):
-            start = len(before) - 1
-        elif comma:
-            after = re.match(r"\s*,\s*", code[stop:])
-            stop += after.end() if after else 0
-        else:
-            start = len(before)
-        out.append((start, stop, ""))
-    return out
-
-
-def _pinned(code: str, bare: list[Span], pin: str, comma: bool) -> list[Span]:
+def _pinned(code: str, pin: str, comma: bool) -> list[Span]:
     """The spans that put `pin` where the first clause stood (or at the statement's end) and
     remove the others."""
-    found = _clauses(code)
+    found = list(CLAUSE.finditer(code))
     if not found:
         end = len(code.rstrip())
         return [(end, end, (", " if comma else " ") + pin)]
     first = found[0]
-    return [(first.start(), first.end(), pin)] + [s for s, m in zip(bare, found) if m is not first]
+    return [(first.start(), first.end(), pin)] + [(a, b, "") for a, b in clause_spans(code, comma)[1:]]
 
 
 def _applied(sql: str, spans: list[Span]) -> str:
@@ -131,7 +106,7 @@ def _algorithm(impacts: list[LockImpact], pinned: bool = False) -> str | None:
 
 def _tool(stmt: Statement, ctx: Context, bare: str) -> Fix | None:
     """An online schema change tool's command line for the ALTER TABLE (its clauses removed)."""
-    m = _ALTER.match(code_of(bare))
+    m = ALTER_HEAD.match(code_of(bare))
     alter = bare[m.end() :].strip() if m else ""
     if m is None or not alter or stmt.table is None:
         return None
