@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from schemacite import hookimpl
 from schemacite.lint.rule import Context, Finding, Rule, Severity
 from schemacite.model import Table, latest
+from schemacite.rules.rewrites_keys import key_fix
 
 
 class NoPrimaryKey(Rule):
@@ -64,6 +65,11 @@ class NoPrimaryKey(Rule):
     )
 
     def check_table(self, table: Table, ctx: Context) -> Iterator[Finding]:
+        for finding in self._findings(table, ctx):
+            finding.fix = key_fix(table, ctx)
+            yield finding
+
+    def _findings(self, table: Table, ctx: Context) -> Iterator[Finding]:
         if table.primary_key is not None or not table.complete or table.temporary or table.partition_of:
             return
         at = latest(table.key_changed_at, table.defined_at)

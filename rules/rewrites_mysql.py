@@ -17,7 +17,6 @@ tested against MySQL only). Both copy the table in chunks while it stays writabl
 
 from __future__ import annotations
 
-import re
 import shlex
 
 from schemacite.lint.rule import Context
@@ -29,10 +28,6 @@ from schemacite.sources.edits import code_of, replace_span
 from schemacite.sources.mysql.clauses import ALTER_HEAD, CLAUSE, clause_spans
 from schemacite.sources.read import parse_text
 
-# a clause as MySQL's grammar reads it: `ALGORITHM [=] value`, `LOCK [=] value`
-_CLAUSE = re.compile(
-    r"\b(ALGORITHM|LOCK)\s*(?:=\s*)?(DEFAULT|INSTANT|NOCOPY|INPLACE|COPY|NONE|SHARED|EXCLUSIVE)\b", re.I
-)
 _ONLINE = ("INSTANT", "NOCOPY", "INPLACE")
 
 
@@ -84,7 +79,9 @@ def _impacts(stmt: Statement, ctx: Context, sql: str) -> list[LockImpact]:
     parsed = parse_text(sql, stmt.location.file, ctx.dialect)
     if parsed.errors or len(parsed.statements) != 1:
         return []
-    return impacts_for(parsed.statements[0], ctx.schema, ctx.target)
+    again = parsed.statements[0]
+    again.foreign_key_checks = stmt.foreign_key_checks
+    return impacts_for(again, ctx.schema, ctx.target)
 
 
 def _algorithm(impacts: list[LockImpact], pinned: bool = False) -> str | None:
