@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
+from schemacite.sources.edits import code_of
+
 _WORDS = r"\b(ALGORITHM|LOCK)\s*=?\s*(DEFAULT|INSTANT|NOCOPY|INPLACE|COPY|NONE|SHARED|EXCLUSIVE)\b"
-_CLAUSE = re.compile(r",?\s*" + _WORDS, re.IGNORECASE)
 CLAUSE = re.compile(_WORDS, re.IGNORECASE)  # one clause alone: `ALGORITHM [=] value`, `LOCK [=] value`
 _NAME = r"(?:`(?:[^`]|``)+`|[\w$]+)"
 # ALTER TABLE and its table name: the database (group 1, when written) and the table (group 2)
@@ -23,8 +24,12 @@ _DROP_INDEX = re.compile(
 
 
 def without_clauses(sql: str) -> str:
-    """The statement without any ALGORITHM=/LOCK= clause."""
-    return _CLAUSE.sub("", sql.strip().rstrip(";")).strip()
+    """The statement without any ALGORITHM=/LOCK= clause (with the comma that joined each, also
+    when a clause comes first: `ALTER TABLE t LOCK=NONE, ADD ...`)."""
+    sql = sql.strip().rstrip(";")
+    for start, stop in reversed(clause_spans(code_of(sql), ALTER_HEAD.match(sql) is not None)):
+        sql = sql[:start] + sql[stop:]
+    return sql.strip()
 
 
 def with_clauses(sql: str, algorithm: str | None, lock: str | None, placement: int = 0) -> str:
