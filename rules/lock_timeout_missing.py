@@ -68,6 +68,10 @@ class LockTimeoutMissing(Rule):
     waiting, and has to be retried. Two seconds lets a brief catalog change get its lock on a
     healthy server while capping how long the queries queued behind it wait.
 
+    MySQL/MariaDB: `SET SESSION lock_wait_timeout = 5` at the head of the deploy (they have no
+    setting for one transaction; the session's holds for the rest of the connection). Unsafe, for
+    the same reason; proven on MariaDB 10.11.
+
     ## Example
     ```sql postgres
     ALTER TABLE accounts ADD COLUMN nickname text;

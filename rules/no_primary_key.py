@@ -34,6 +34,15 @@ class NoPrimaryKey(Rule):
     cannot publish UPDATE or DELETE on a table without a replica identity, which is the
     primary key by default, and rows have no stable identity for tools that need one.
 
+    ## Fix
+    Display-only, every dialect: the key to add, with what adding it costs. A column named `id`,
+    or on MySQL/MariaDB the NOT NULL unique key InnoDB already clusters on, is declared the
+    primary key; otherwise PostgreSQL gets
+    `ADD COLUMN id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY` (a rewrite under ACCESS
+    EXCLUSIVE) and MySQL/MariaDB `ADD COLUMN id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY
+    KEY FIRST` (a rebuild that blocks writes). The cost comes from the lock table, and how long it
+    lasts from the measured rate when a snapshot gives the table's size.
+
     ## Example
     ```sql
     CREATE TABLE page_views (viewed_at timestamp NOT NULL, url text NOT NULL);
