@@ -37,13 +37,10 @@ class WriteBlockingLock(Rule):
     the fix adds the runner's opt-out and is safe when the migration holds only that
     statement, unsafe otherwise; inside the file's own `BEGIN` there is no fix.
 
-    MySQL/MariaDB: where the statement blocks only because of its own clause (`ALGORITHM=COPY`,
-    `LOCK=SHARED`, `LOCK=EXCLUSIVE`) and the target does it online, the fix pins the online
-    clause in its place, `ALGORITHM=INSTANT` or `ALGORITHM=INPLACE, LOCK=NONE`: safe (proven on
-    MariaDB 10.11), and the server then refuses the statement rather than silently blocking where
-    production differs from the history. Where the target has no online algorithm, a display-only
-    command line: gh-ost on MySQL for a table with no foreign keys on either side, else
-    pt-online-schema-change.
+    MySQL/MariaDB, as for `access-exclusive-lock`: a `LOCK=SHARED` or `ALGORITHM=COPY` the
+    target does not need is replaced by the online clause pinned (safe, proven on MariaDB
+    10.11); with no online algorithm on the target, a gh-ost or pt-online-schema-change command
+    line (display-only).
 
     ## Example
     ```sql postgres
