@@ -51,6 +51,14 @@ class AccessExclusiveLock(Rule):
     - `ALTER COLUMN ... TYPE` that rewrites, and `ADD COLUMN` with a volatile default:
       display-only templates (a new column, a batched backfill, a swap).
 
+    MySQL/MariaDB: where the statement blocks only because of its own clause (`ALGORITHM=COPY`,
+    `LOCK=SHARED`, `LOCK=EXCLUSIVE`) and the target does it online, the fix pins the online
+    clause in its place, `ALGORITHM=INSTANT` or `ALGORITHM=INPLACE, LOCK=NONE`: safe (proven on
+    MariaDB 10.11), and the server then refuses the statement rather than silently blocking where
+    production differs from the history. Where the target has no online algorithm, a display-only
+    command line: gh-ost on MySQL for a table with no foreign keys on either side, else
+    pt-online-schema-change.
+
     A statement that must leave the transaction is fixed only where the runner allows it:
     outside any transaction (safe), or with the runner's own opt-out (safe when the
     migration holds only that statement, unsafe when its other statements would then commit

@@ -10,6 +10,7 @@ from schemacite.locks import existing_locks, label, unseen, works_on_existing
 from schemacite.locks.duration import estimate, human_bytes, human_seconds, scan_seconds
 from schemacite.model.statements import Statement
 from schemacite.rules.rewrites import fix_for
+from schemacite.rules.rewrites_mysql import online_fix
 
 
 @dataclass(frozen=True)
@@ -170,7 +171,8 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
         why=why,
         on=", ".join(names),
     )
-    finding.fix = fix_for(stmt, ctx) if on_rows else None
+    rewrite = fix_for if ctx.dialect == "postgres" else online_fix
+    finding.fix = rewrite(stmt, ctx) if on_rows else None
     if extra:
         finding.extra.update(extra)
         finding.evidence = tuple(dict.fromkeys((*finding.evidence, sized.evidence)))

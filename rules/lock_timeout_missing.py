@@ -68,6 +68,10 @@ class LockTimeoutMissing(Rule):
     waiting, and has to be retried. Two seconds lets a brief catalog change get its lock on a
     healthy server while capping how long the queries queued behind it wait.
 
+    MySQL/MariaDB: `SET SESSION lock_wait_timeout = 5` at the head of the deploy (they have no
+    setting for one transaction; the session's holds for the rest of the connection). Unsafe, for
+    the same reason; proven on MariaDB 10.11.
+
     ## Example
     ```sql postgres
     ALTER TABLE accounts ADD COLUMN nickname text;
@@ -138,11 +142,11 @@ class LockTimeoutMissing(Rule):
 def _set_timeout(stmt: Statement, ctx: Context) -> Fix | None:
     """The timeout set at the head of the deploy: for the runner's transaction (SET LOCAL) or the
     session; in the file's own transaction, just before the statement, inside it. A deploy then
-    fails instead of waiting, so the fix is unsafe: the deploy must be retried."""
-    if ctx.dialect != "postgres":
-        return None  # offered where the suite proves it: PostgreSQL 12 to 18 so far
+    fails instead of waiting, so the fix is unsafe: the deploy must be retried. MySQL and MariaDB
+    have no setting for one transaction (their DDL commits the one open anyway): the session's
+    holds for the rest of the connection."""
     setting = SET[ctx.dialect]
-    if stmt.transaction is not None:
+    if stmt.transaction is not None and ctx.dialect == "postgres":
         setting = setting.replace("SET ", "SET LOCAL ", 1)
     at = stmt.location if ctx.explicit_transaction or ctx.deploy_head is None else ctx.deploy_head
     if at.file != stmt.location.file:

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from schemacite import hookimpl
 from schemacite.lint.rule import Context, Finding, Rule, Severity
 from schemacite.model import Table, latest
+from schemacite.rules.rewrites_keys import key_fix
 
 
 class NoPrimaryKey(Rule):
@@ -32,6 +33,15 @@ class NoPrimaryKey(Rule):
     On PostgreSQL no such counter exists; the cost is elsewhere: logical replication
     cannot publish UPDATE or DELETE on a table without a replica identity, which is the
     primary key by default, and rows have no stable identity for tools that need one.
+
+    ## Fix
+    Display-only, every dialect: the key to add, with what adding it costs. A column named `id`,
+    or on MySQL/MariaDB the NOT NULL unique key InnoDB already clusters on, is declared the
+    primary key; otherwise PostgreSQL gets
+    `ADD COLUMN id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY` (a rewrite under ACCESS
+    EXCLUSIVE) and MySQL/MariaDB `ADD COLUMN id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY
+    KEY FIRST` (a rebuild that blocks writes). The cost comes from the lock table, and how long it
+    lasts from the measured rate when a snapshot gives the table's size.
 
     ## Example
     ```sql
@@ -64,6 +74,11 @@ class NoPrimaryKey(Rule):
     )
 
     def check_table(self, table: Table, ctx: Context) -> Iterator[Finding]:
+        for finding in self._findings(table, ctx):
+            finding.fix = key_fix(table, ctx)
+            yield finding
+
+    def _findings(self, table: Table, ctx: Context) -> Iterator[Finding]:
         if table.primary_key is not None or not table.complete or table.temporary or table.partition_of:
             return
         at = latest(table.key_changed_at, table.defined_at)

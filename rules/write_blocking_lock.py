@@ -37,6 +37,11 @@ class WriteBlockingLock(Rule):
     the fix adds the runner's opt-out and is safe when the migration holds only that
     statement, unsafe otherwise; inside the file's own `BEGIN` there is no fix.
 
+    MySQL/MariaDB, as for `access-exclusive-lock`: a `LOCK=SHARED` or `ALGORITHM=COPY` the
+    target does not need is replaced by the online clause pinned (safe, proven on MariaDB
+    10.11); with no online algorithm on the target, a gh-ost or pt-online-schema-change command
+    line (display-only).
+
     ## Example
     ```sql postgres
     CREATE INDEX orders_customer_idx ON orders (customer_id);

@@ -127,3 +127,86 @@ def test_goose_file_opts_out_of_its_transaction(tmp_path, capsys, monkeypatch):
     assert "SC106 [*]" in out
     run(capsys, "lint", "--fix", "--dialect", "postgres", "--history", "001_init.sql", "002_index.sql")
     assert path.read_text().startswith("-- +goose NO TRANSACTION\n-- +goose Up\n")
+
+
+MYSQL_HISTORY = (
+    "CREATE TABLE customers (id bigint PRIMARY KEY) ENGINE=InnoDB;\n"
+    "CREATE TABLE orders (id bigint PRIMARY KEY, total int, code varchar(40)) ENGINE=InnoDB;\n"
+    "CREATE TABLE lines (id bigint PRIMARY KEY, order_id bigint, FOREIGN KEY (order_id) REFERENCES orders (id));\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("target", "table", "tool"),
+    [
+        ("mariadb-10.11", "orders", "pt-online-schema-change --alter 'MODIFY total bigint' --alter-foreign-keys"),
+        (
+            "mysql-8.0",
+            "customers",
+            "gh-ost --host=<host> --user=<user> --ask-pass --database=<database> --table=customers",
+        ),
+        (
+            "mysql-8.0",
+            "orders",
+            "pt-online-schema-change --alter 'MODIFY total bigint' --alter-foreign-keys-method=auto",
+        ),
+    ],
+)
+def test_mysql_with_no_online_algorithm_shows_a_tool_command_line(tmp_path, capsys, monkeypatch, target, table, tool):
+    """gh-ost where it can run (MySQL, no foreign keys on either side), else pt-online-schema-change;
+    the ALTER's own ALGORITHM/LOCK clauses are left out of the tool's --alter."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "001_init.sql").write_text(MYSQL_HISTORY)
+    (tmp_path / ".schemacite.toml").write_text('dialect = "mysql"\nhistory = ["001_init.sql"]\n')
+    change = "MODIFY total bigint" if table == "orders" else "MODIFY id int"
+    (tmp_path / "002.sql").write_text(f"ALTER TABLE {table} {change}, LOCK=SHARED;\n")
+    _, out, _ = run(capsys, "lint", "--target", target, "--format", "json", "002.sql")
+    (finding,) = [f for f in json.loads(out)["findings"] if f["code"] in ("SC104", "SC105")]
+    fix = finding["fix"]
+    assert fix["applicability"] == "display-only" and fix["edits"] == [], fix
+    assert tool in fix["template"] and "LOCK" not in fix["template"], fix["template"]
+
+
+def test_mysql_pin_replaces_the_clauses_and_keeps_the_rest(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "001_init.sql").write_text(MYSQL_HISTORY)
+    (tmp_path / ".schemacite.toml").write_text('dialect = "mysql"\nhistory = ["001_init.sql"]\n')
+    path = tmp_path / "002.sql"
+    path.write_bytes(b"ALTER TABLE orders\r\n  LOCK = SHARED, -- keep\r\n  ADD INDEX orders_total (total);\r\n")
+    code, _, err = run(capsys, "lint", "--fix", "--target", "mysql-8.0", "002.sql")
+    assert path.read_bytes() == (
+        b"ALTER TABLE orders\r\n  ALGORITHM=INPLACE, LOCK=NONE, -- keep\r\n  ADD INDEX orders_total (total);\r\n"
+    ), err
+
+
+@pytest.mark.parametrize(
+    ("dialect", "sql", "template", "title"),
+    [
+        (
+            "postgres",
+            "CREATE TABLE logs (at timestamptz NOT NULL, msg text);",
+            "ALTER TABLE logs ADD COLUMN id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY;",
+            "(rewrites the table, blocks reads and writes)",
+        ),
+        (
+            "mariadb",
+            "CREATE TABLE logs (at datetime NOT NULL, msg text);",
+            "ALTER TABLE logs ADD COLUMN id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST;",
+            "(rebuilds the table, blocks writes)",
+        ),
+        (
+            "mysql",
+            "CREATE TABLE tokens (token varchar(40) NOT NULL, UNIQUE KEY (token));",
+            "ALTER TABLE tokens ADD PRIMARY KEY (token);",
+            "declare (token) the primary key (rebuilds the table)",
+        ),
+    ],
+)
+def test_no_primary_key_shows_the_key_to_add_and_its_cost(tmp_path, capsys, monkeypatch, dialect, sql, template, title):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "001.sql").write_text(sql + "\n")
+    _, out, _ = run(capsys, "lint", "--dialect", dialect, "--format", "json", "001.sql")
+    (finding,) = [f for f in json.loads(out)["findings"] if f["code"] == "SC101"]
+    fix = finding["fix"]
+    assert fix["applicability"] == "display-only" and fix["edits"] == [], fix
+    assert fix["template"].endswith("\n" + template) and title in fix["title"], fix

@@ -1,4 +1,5 @@
-"""Every fix proven on the real servers, PostgreSQL 12 to 18 (fixtures/fixes/postgres.yml).
+"""Every fix proven on the real servers, PostgreSQL 12 to 18 (fixtures/fixes/postgres.yml) and
+MariaDB 10.11 (fixtures/fixes/mariadb.yml).
 
 For each case and major: the migration is linted after its history and the finding's fix applied
 (`schemacite lint --fix`, `--unsafe-fixes` for an unsafe one). History + original and history +
@@ -34,14 +35,14 @@ UP = {"goose": "-- +goose Up\n"}
 HISTORY = collections.defaultdict(lambda: "001_history.sql", {"golang-migrate": "000001_history.up.sql"})
 
 
-def _project(tmp_path: Path, case: dict[str, Any]) -> Path:
+def _project(tmp_path: Path, case: dict[str, Any], spec: dict[str, Any] = SPEC, dialect: str = "postgres") -> Path:
     """The case's files: history, migration, config naming the runner and the history."""
     runner = case.get("runner", "plain")
     tmp_path.mkdir()
-    (tmp_path / HISTORY[runner]).write_text(UP.get(runner, "") + SPEC["history"] + case.get("history_extra", ""))
+    (tmp_path / HISTORY[runner]).write_text(UP.get(runner, "") + spec["history"] + case.get("history_extra", ""))
     (tmp_path / case["file"]).write_text(case["migration"])
     (tmp_path / ".schemacite.toml").write_text(
-        f'dialect = "postgres"\nframework = "{runner}"\nhistory = ["{HISTORY[runner]}"]\n'
+        f'dialect = "{dialect}"\nframework = "{runner}"\nhistory = ["{HISTORY[runner]}"]\n'
     )
     return tmp_path / case["file"]
 
@@ -52,11 +53,11 @@ def _migrations(folder: Path, runner: str) -> list[Path]:
     return [Path(p) for p in FRAMEWORKS[runner].order(sorted(names))]
 
 
-def _units(path: Path, runner: str) -> list[tuple[str, list[str]]]:
+def _units(path: Path, runner: str, dialect: str = "postgres") -> list[tuple[str, list[str]]]:
     """What the runner sends for the file's deploys: (mode, statements) each, the mode after any
     opt-out the file now carries (the framework's own reading of the file)."""
     framework = FRAMEWORKS[runner]
-    parsed = read_sql_file(str(path), "postgres", framework=framework)
+    parsed = read_sql_file(str(path), dialect, framework=framework)
     assert not parsed.errors, parsed.errors
     out = []
     for unit in parsed.units:
@@ -157,6 +158,25 @@ def _majors(case: dict[str, Any]) -> list[int]:
     return [m for m in MAJORS if m >= case.get("since", 12)]
 
 
+def _fix_and_relint(case: dict[str, Any], fixed: Path, target: str, capsys) -> None:
+    """Lint the migration, apply the case's fix with the CLI, and check that re-linting no longer
+    reports it and that --fix again changes nothing."""
+    before = lint_paths([str(fixed)], target=target)
+    (finding,) = [f for f in before.findings if f.code == case["rule"]]
+    assert finding.fix is not None and str(finding.fix.applicability) == case["applicability"], finding
+    unsafe = ["--unsafe-fixes"] if case["applicability"] == "unsafe" else []
+    code, out, err = run(capsys, "lint", "--fix", *unsafe, "--target", target, fixed.name)
+    assert code in (0, 1) and "fixed" in err, err
+    assert fixed.read_text() != case["migration"] or any(p.name != case["file"] for p in fixed.parent.iterdir())
+
+    # re-linting the fixed file no longer reports what the fix removed, and --fix again changes nothing
+    after = lint_paths([str(fixed)], target=target)
+    assert not after.errors and case["rule"] not in {f.code for f in after.findings}, after.findings
+    text = fixed.read_text()
+    assert run(capsys, "lint", "--fix", *unsafe, "--target", target, fixed.name)[0] in (0, 1)
+    assert fixed.read_text() == text
+
+
 @pytest.mark.parametrize(("name", "major"), [(name, major) for name, case in CASES.items() for major in _majors(case)])
 def test_fix_is_proven(name, major, pg_majors, tmp_path, capsys, monkeypatch):
     case = CASES[name]
@@ -174,20 +194,7 @@ def test_fix_is_proven(name, major, pg_majors, tmp_path, capsys, monkeypatch):
     fixed = fixed_dir / case["file"]
     monkeypatch.chdir(fixed_dir)
 
-    before = lint_paths([str(fixed)], target=target)
-    (finding,) = [f for f in before.findings if f.code == case["rule"]]
-    assert finding.fix is not None and str(finding.fix.applicability) == case["applicability"], finding
-    unsafe = ["--unsafe-fixes"] if case["applicability"] == "unsafe" else []
-    code, out, err = run(capsys, "lint", "--fix", *unsafe, "--target", target, fixed.name)
-    assert code in (0, 1) and "fixed" in err, err
-    assert fixed.read_text() != case["migration"] or any(p.name != case["file"] for p in fixed_dir.iterdir())
-
-    # re-linting the fixed file no longer reports what the fix removed, and --fix again changes nothing
-    after = lint_paths([str(fixed)], target=target)
-    assert not after.errors and case["rule"] not in {f.code for f in after.findings}, after.findings
-    text = fixed.read_text()
-    assert run(capsys, "lint", "--fix", *unsafe, "--target", target, fixed.name)[0] in (0, 1)
-    assert fixed.read_text() == text
+    _fix_and_relint(case, fixed, target, capsys)
 
     # history + original and history + fixed, run as the runner runs them, end in the same catalog
     databases = {}
@@ -206,22 +213,89 @@ def test_fix_is_proven(name, major, pg_majors, tmp_path, capsys, monkeypatch):
     fixed_catalog, original_catalog = _catalog(server, databases["fixed"]), _catalog(server, databases["original"])
     assert fixed_catalog == original_catalog, _diff(original_catalog, fixed_catalog)
 
-    # the fixed statements take the locks the table predicts, measured on this server, on a
-    # database holding only the history: the statements meet the tables they change
+    # the fixed statements' locks, measured on a database holding only the history: the statements
+    # meet the tables they change
     with server.connect(_fresh(server, "fix_history")) as conn:
         _deploy(conn, history)
+    verify_config = tmp_path / "fixed-verify.toml"
+    _verified(capsys, server.dsn("fix_history"), target, _migrations(fixed_dir, runner), verify_config)
+
+
+def _verified(capsys, dsn: str, target: str, files: list[Path], config: Path | None = None) -> None:
+    """The fixed statements take the locks the table predicts, measured on the server (`locks
+    --verify` writes only in a scratch area of its own)."""
+    options = ["--config", config] if config is not None and config.exists() else []
     code, out, err = run(
-        capsys,
-        "locks",
-        "--verify",
-        server.dsn("fix_history"),
-        *(["--config", verify_config] if (verify_config := tmp_path / "fixed-verify.toml").exists() else []),
-        "--target",
-        target,
-        "--format",
-        "json",
-        *[p.name for p in _migrations(fixed_dir, runner)],
+        capsys, "locks", "--verify", dsn, *options, "--target", target, "--format", "json", *[p.name for p in files]
     )
-    rows = json.loads(out)  # locks --verify writes only in a scratch area of its own
+    rows = json.loads(out)
     checked = [r for r in rows if "verified" in r]
     assert checked and all(r["verified"]["agrees"] for r in checked), [r["verified"] for r in checked]
+
+
+# ---------------------------------------------------------------- MariaDB 10.11
+
+MARIADB = yaml.safe_load((ROOT / "fixtures" / "fixes" / "mariadb.yml").read_text())
+MARIADB_CASES = {c["name"]: c for c in MARIADB["cases"]}
+
+
+def _maria_deploy(conn, units: list[tuple[str, list[str]]]) -> None:
+    """As the runner sends them: a transaction per deploy where it opens one (each DDL statement
+    commits it implicitly, as it would in production), else each statement alone."""
+    cur = conn.cursor()
+    for mode, statements in units:
+        transaction = mode in ("unit", "flyway", "run", "implicit")
+        if transaction:
+            cur.execute("BEGIN")
+        for sql in statements:
+            cur.execute(sql)
+        if transaction:
+            cur.execute("COMMIT")
+
+
+def _maria_catalog(server, db: str) -> dict[str, Any]:
+    from schemacite.sources.catalogs.mysql import read_schema
+    from schemacite.sources.snapshot import snapshot_dict
+
+    conn = server.connect(db)
+    try:
+        schema, _ = read_schema(conn, [db], "mariadb")
+    finally:
+        conn.close()
+    doc = snapshot_dict(schema)
+    return _without(doc["tables"], {"rows", "bytes", "workload", "location", "defined_at", "key_changed_at"})
+
+
+@pytest.mark.parametrize("name", list(MARIADB_CASES))
+def test_fix_is_proven_on_mariadb(name, mariadb_server, tmp_path, capsys, monkeypatch):
+    case = MARIADB_CASES[name]
+    runner = case.get("runner", "plain")
+    target = "mariadb-" + ".".join(str(p) for p in mariadb_server.version[:2])
+    assert target == "mariadb-10.11", target
+    original_dir, fixed_dir = tmp_path / "original", tmp_path / "fixed"
+    original = _project(original_dir, case, MARIADB, "mariadb")
+    shutil.copytree(original_dir, fixed_dir)
+    fixed = fixed_dir / case["file"]
+    monkeypatch.chdir(fixed_dir)
+
+    _fix_and_relint(case, fixed, target, capsys)
+    assert fixed.read_text() == case["fixed"]
+
+    # history + original and history + fixed, run as the runner runs them, end in the same catalog
+    # (one database name for both, since the catalog reader names tables by their database)
+    history = _units(original_dir / "001_history.sql", runner, "mariadb")
+    catalogs = {}
+    for label, path in (("original", original), ("fixed", fixed)):
+        db = mariadb_server.create_database("fix_maria")
+        conn = mariadb_server.connect(db)
+        try:
+            _maria_deploy(conn, history)
+            _maria_deploy(conn, _units(path, runner, "mariadb"))  # under the runner's transaction mode
+        finally:
+            conn.close()
+        catalogs[label] = _maria_catalog(mariadb_server, db)
+    assert catalogs["original"] and catalogs["fixed"] == catalogs["original"], _diff(
+        catalogs["original"], catalogs["fixed"]
+    )
+
+    _verified(capsys, mariadb_server.dsn("fix_maria"), target, [fixed])
