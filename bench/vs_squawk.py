@@ -15,7 +15,10 @@ Inputs:
 squawk comes from PyPI or npm (`squawk-cli`); install it outside the repository, e.g.
 `python -m venv /tmp/sq && /tmp/sq/bin/pip install squawk-cli`.
 
-    python bench/vs_squawk.py --squawk /tmp/sq/bin/squawk [--runs 11] [--keep DIR]
+    python bench/vs_squawk.py --squawk /tmp/sq/bin/squawk [--baseline OLD/bin/schemacite] [--runs 11] [--keep DIR]
+
+Run it from a regular install (`pip install .` into a fresh venv): an editable install, or a venv
+seeing another editable install through system site-packages, pays an import hook at start-up.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -193,24 +197,30 @@ def _step(rng: random.Random, kind: int, n: int, tables: list, up: list[str], do
 # ---------------------------------------------------------------- timing
 
 
-def medians(cmds: dict[str, list[str]], runs: int, env: dict[str, dict[str, str]]) -> dict[str, float]:
-    """Median wall seconds of each command, the commands taking turns; one untimed run of each
-    first warms the file cache (and a warm-cache command's parse cache)."""
-    times: dict[str, list[float]] = {k: [] for k in cmds}
+def medians(cmds: dict[str, list[str]], runs: int, env: dict[str, dict[str, str]]) -> dict[str, tuple[float, float]]:
+    """Median wall seconds and median CPU seconds (user + system) of each command, the commands
+    taking turns; one untimed run of each first warms the file cache (and a warm-cache command's
+    parse cache). The CPU figure holds when other work on a shared machine makes wall times swing."""
+    times: dict[str, list[tuple[float, float]]] = {k: [] for k in cmds}
     for k, cmd in cmds.items():
         subprocess.run(cmd, capture_output=True, env={**os.environ, **env.get(k, {})})
     for _ in range(runs):
         for k, cmd in cmds.items():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t = time.perf_counter()
             subprocess.run(cmd, capture_output=True, env={**os.environ, **env.get(k, {})})
-            times[k].append(time.perf_counter() - t)
-    return {k: statistics.median(v) for k, v in times.items()}
+            wall = time.perf_counter() - t
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+            times[k].append((wall, cpu))
+    return {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in times.items()}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--squawk", required=True, help="a squawk executable")
     ap.add_argument("--schemacite", default=shutil.which("schemacite"), help="a schemacite executable")
+    ap.add_argument("--baseline", help="another schemacite executable (before a change), run without the cache")
     ap.add_argument("--corpus", default=str(Path(__file__).resolve().parents[2] / "shared" / "corpus"))
     ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--keep", help="write the generated inputs here and keep them")
@@ -241,24 +251,21 @@ def main() -> None:
         if args.only:
             inputs = [i for i in inputs if i[0].startswith(tuple(args.only))]
         ours = [args.schemacite, "lint", "--dialect", "postgres", "--exit-zero", "--output-format", "concise"]
-        print(f"median wall ms of {args.runs} runs each, tools alternating, a new process each run")
-        print(f"{'input':<22} {'files':>5} {'kB':>6} {'schemacite':>11} {'warm cache':>11} {'squawk':>8} {'ratio':>6}")
+        base = [args.baseline, *ours[1:]] if args.baseline else None
+        print(f"median of {args.runs} runs each, tools alternating, a new process each run; wall ms (CPU ms)")
+        head = f"{'input':<20} {'files':>5} {'kB':>5} {'schemacite':>14} {'warm cache':>14}"
+        print(head + (f" {'baseline':>14}" if base else "") + f" {'squawk':>12} {'ratio':>6}")
         for label, paths, files in inputs:
             kb = sum(os.path.getsize(f) for f in files) / 1000
-            cache = {"SCHEMACITE_CACHE_DIR": str(root / f"cache-{label}")}
-            got = medians(
-                {
-                    "cold": [*ours, "--no-cache", *paths],
-                    "warm": [*ours, *paths],
-                    "squawk": [args.squawk, "--reporter", "gcc", *files],
-                },
-                args.runs,
-                {"warm": cache},
+            cmds = {"cold": [*ours, "--no-cache", *paths], "warm": [*ours, *paths]}
+            if base:
+                cmds["baseline"] = [*base, "--no-cache", *paths]
+            cmds["squawk"] = [args.squawk, "--reporter", "gcc", *files]
+            got = medians(cmds, args.runs, {"warm": {"SCHEMACITE_CACHE_DIR": str(root / f"cache-{label}")}})
+            cells = " ".join(
+                f"{f'{w * 1000:.0f} ({c * 1000:.0f})':>{12 if k == 'squawk' else 14}}" for k, (w, c) in got.items()
             )
-            print(
-                f"{label:<22} {len(files):5d} {kb:6.0f} {got['cold'] * 1000:11.1f} {got['warm'] * 1000:11.1f} "
-                f"{got['squawk'] * 1000:8.1f} {got['cold'] / got['squawk']:5.1f}x"
-            )
+            print(f"{label:<20} {len(files):5d} {kb:5.0f} {cells} {got['cold'][0] / got['squawk'][0]:5.1f}x")
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)
