@@ -115,6 +115,8 @@ def command_line(argv: list[str]) -> str:
     """`schemacite ARGS` as a shell would take it, with any password in a server URL masked."""
     import shlex
 
+    if not any("://" in a for a in argv):  # no server URL to mask: a lint run never loads the server code
+        return shlex.join(["schemacite", *argv])
     from schemacite.sources.servers import mask
 
     return shlex.join(["schemacite", *(mask(a) for a in argv)])

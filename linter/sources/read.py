@@ -228,7 +228,9 @@ def _postgres(
         if split is None or not split.comments
         else blank_spans(text, sorted(split.non_sql + [(c.start, c.stop) for c in split.comments]))
     )
-    for first, last in _batches(statement_ends(sql_text), len(sql_text)):
+    # a file shorter than a batch is one batch: the scan for its statement ends costs as much as its parse
+    ends = statement_ends(sql_text) if len(sql_text) > _BATCH else []
+    for first, last in _batches(ends, len(sql_text)):
         chunk = sql_text[first:last]
         try:
             pieces = [(first + s, first + e, tree, chunk, first) for s, e, tree in parse(chunk)]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 
 from schemacite.model.fixes import Edit
 from schemacite.sources.files import nearest, side_file
@@ -45,6 +44,8 @@ class Diesel(Framework):
         if not self.deployed(path):
             return [Unit(f"{name}/{os.path.basename(path)}", deploy=False)]
         metadata = side_file(os.path.join(os.path.dirname(path), "metadata.toml"))
+        import tomllib  # here, not at the top: only Diesel folders need it, and every run imports this module
+
         try:
             settings = tomllib.loads(metadata) if metadata else {}
         except tomllib.TOMLDecodeError:
