@@ -77,6 +77,13 @@ def _heavy(stmt: Statement, ctx: Context) -> bool:
     )
 
 
+def _unwritable(relation: str, blocks: str, ctx: Context) -> bool:
+    """A lock that blocks only writes of a materialized view blocks nobody: nothing but its own
+    refresh writes to one (REFRESH ... CONCURRENTLY's EXCLUSIVE lets every read through)."""
+    view = ctx.schema.views.get(relation)
+    return blocks == "writes" and view is not None and view.materialized
+
+
 def _large(locks, ctx: Context) -> list[str]:
     """The locked tables a snapshot says are large: scanning one would take longer than
     max_lock_seconds, so traffic on it is worth a finding of the statement's own."""
@@ -104,7 +111,9 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
     if blocks == "writes" and any(lk.blocks == "reads+writes" for _, locks in existing for lk in locks):
         return  # access-exclusive-lock reports this statement
     hits = [
-        (impact, matching) for impact, locks in existing if (matching := [lk for lk in locks if lk.blocks == blocks])
+        (impact, matching)
+        for impact, locks in existing
+        if (matching := [lk for lk in locks if lk.blocks == blocks and not _unwritable(lk.relation, blocks, ctx)])
     ]
     large = _large([lk for _, locks in hits for lk in locks], ctx)
     if not hits or not large and not _heavy(stmt, ctx):

@@ -28,6 +28,7 @@ from schemacite.model.statements import (
     AlterTable,
     CreateIndex,
     DropIndex,
+    RefreshMatview,
     Reindex,
     Statement,
 )
@@ -307,9 +308,30 @@ def _key_from_index(stmt: Statement, ctx: Context, table: str, action: AddKey) -
     return _placed(stmt, ctx, f"build the unique index CONCURRENTLY, then ADD {kind} USING INDEX", edits, 2)
 
 
+def _refresh_concurrently(stmt: Statement, ctx: Context) -> Fix | None:
+    """REFRESH MATERIALIZED VIEW → CONCURRENTLY: readers keep the old rows meanwhile. The server
+    needs a populated view and a unique index on plain columns over all its rows; it may run in
+    a transaction."""
+    op = stmt.op
+    assert isinstance(op, RefreshMatview)
+    view = ctx.schema.views.get(op.name)
+    if op.concurrently or not op.with_data or view is None or not view.populated:
+        return None
+    if not any(i.unique and not i.partial and all(re.fullmatch(r"[\w$]+", c) for c in i.columns) for i in view.indexes):
+        return None
+    m = find(stmt, r"^REFRESH\s+MATERIALIZED\s+VIEW\s+")
+    if m is None:
+        return None
+    fix = Fix(
+        "REFRESH MATERIALIZED VIEW CONCURRENTLY", Applicability.SAFE, (insert_at(stmt, m.end(), "CONCURRENTLY "),)
+    )
+    return generated(fix, ctx)
+
+
 _REWRITES: dict[type, Callable[[Statement, Context], Fix | None]] = {
     CreateIndex: _create_index,
     DropIndex: _drop_index,
+    RefreshMatview: _refresh_concurrently,
     Reindex: _reindex,
     AlterTable: _alter_table,
 }

@@ -16,9 +16,11 @@ class WriteBlockingLock(Rule):
     ## What it does
     Flags statements that let reads through but block INSERT, UPDATE and DELETE on a
     table that exists before the migration: PostgreSQL `SHARE` (CREATE INDEX without
-    CONCURRENTLY), `SHARE ROW EXCLUSIVE` (foreign keys, on both tables; triggers) and
-    `EXCLUSIVE` (REFRESH MATERIALIZED VIEW CONCURRENTLY); MySQL/MariaDB operations
-    that copy the table or run with `LOCK=SHARED` on the `--target` version.
+    CONCURRENTLY) and `SHARE ROW EXCLUSIVE` (foreign keys, on both tables; triggers);
+    MySQL/MariaDB operations that copy the table or run with `LOCK=SHARED` on the
+    `--target` version. A lock that blocks only writes of a materialized view (REFRESH
+    MATERIALIZED VIEW CONCURRENTLY's `EXCLUSIVE`) is not reported: nothing but its own
+    refresh writes to one.
     Statements that also block reads are left to `access-exclusive-lock`. As there, a
     brief lock that does no work under it (a trigger, a foreign key `NOT VALID`, a
     sequence change) is left to `lock-timeout-missing`, once per deploy, unless a

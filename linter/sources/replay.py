@@ -43,6 +43,7 @@ from schemacite.model.statements import (
     ParseError,
     PartitionAction,
     PartitionBy,
+    RefreshMatview,
     Rename,
     RenameTable,
     RenameType,
@@ -178,6 +179,13 @@ def _rename(schema: Schema, old: str, to: str) -> None:
 
 
 def _create_index(schema: Schema, stmt: Statement, new: bool) -> None:
+    view = schema.views.get(stmt.table or "")
+    if view is not None and view.materialized and stmt.table not in schema.tables:
+        # a new View: copies of the schema share the old one
+        schema.views[view.name] = replace(
+            view, indexes=[*view.indexes, replace(stmt.op.index, defined_at=stmt.location)]
+        )
+        return
     table = _table(schema, stmt.table)
     if table is None:
         return
@@ -196,6 +204,9 @@ def _drop_index(schema: Schema, stmt: Statement, new: bool) -> None:
         owner = schema.tables.get(op.on) if op.on else schema.index_owner(name)
         if owner is not None:
             owner.indexes = [i for i in owner.indexes if i.name != name]
+        for key, view in list(schema.views.items()):
+            if any(i.name == name for i in view.indexes):
+                schema.views[key] = replace(view, indexes=[i for i in view.indexes if i.name != name])
 
 
 def _alter_index(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -213,9 +224,18 @@ def _create_view(schema: Schema, stmt: Statement, new: bool) -> None:
     if getattr(op, "if_not_exists", False) and op.name in schema.views:
         return  # skipped: the view there stays as it was
     replaced = op.or_replace and op.name in schema.views and op.name not in schema.fresh
-    schema.views[op.name] = View(op.name, materialized=op.materialized, defined_at=stmt.location, reads=op.reads)
+    populated = getattr(op, "with_data", True)
+    schema.views[op.name] = View(
+        op.name, materialized=op.materialized, defined_at=stmt.location, reads=op.reads, populated=populated
+    )
     if new and not replaced:  # a view redefined in place is the one queries already use
         schema.fresh.add(op.name)
+
+
+def _refresh_matview(schema: Schema, stmt: Statement, new: bool) -> None:
+    view = schema.views.get(stmt.op.name)
+    if view is not None and view.populated != stmt.op.with_data:
+        schema.views[view.name] = replace(view, populated=stmt.op.with_data)
 
 
 def _create_sequence(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -566,6 +586,7 @@ _STATEMENTS = {
     RunsUnseen: _runs_unseen,
     CreateRoutine: _create_routine,
     RenameType: _rename_type,
+    RefreshMatview: _refresh_matview,
 }
 
 
