@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def pages() -> dict[str, str]:
     """Generated pages by path under docs/: rules/<name>.md and locks/<dialect>.md."""
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.lint.plugins import plugin_manager, rule_classes
     from schemacite.locks.pages import PAGES
 
@@ -60,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def explanation(cls) -> str:
     """The rule's documentation followed by the full evidence it cites."""
+    # start-up: the evidence catalogue loads only when something cites it
     from schemacite.evidence import load_catalogue
 
     catalogue = load_catalogue()

@@ -81,7 +81,7 @@ def _deploy(conn, units: list[tuple[str, list[str]]]) -> None:
 
 def _catalog(server, db: str) -> dict[str, Any]:
     """The catalog as schemacite's reader sees it, without what varies run to run (sizes, counters)."""
-    from schemacite.sources.catalogs.postgres import read_schema
+    from schemacite.live.catalogs.postgres import read_schema
     from schemacite.sources.snapshot import snapshot_dict
 
     with server.connect(db) as conn:

@@ -259,6 +259,7 @@ def _parse(
     data: bytes, where: str, *, namespaced: bool, allow_empty: bool = False, memo: bool = False
 ) -> list[tuple[int, Evidence]]:
     if memo:  # the built-in files: tomllib is pure Python and took longer than linting a few files
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.sources.cache import memo_json
 
         try:
@@ -295,6 +296,7 @@ def _records(doc: object, where: str, *, namespaced: bool, allow_empty: bool) ->
 
 
 def _toml(data: bytes, where: str) -> dict:
+    # start-up: tomllib loads only when there is a TOML file to read
     import tomllib
 
     try:

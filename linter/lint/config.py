@@ -107,6 +107,7 @@ def find_config(start: Path) -> Path | None:
 
 
 def _read(path: Path) -> dict[str, Any]:
+    # start-up: tomllib loads only when there is a TOML file to read
     import tomllib
 
     try:
@@ -155,6 +156,7 @@ def load_config(path: Path | None, overrides: dict[str, Any] | None = None) -> C
 
 def _inside(target: Path, config: Path, key: str) -> str:
     """`target`, which a config file names, unless it leads out of the config's repository."""
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.sources.files import escapes, repository_root
 
     root = repository_root(config)
@@ -225,6 +227,7 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
         raise ConfigError(f"{where('target')}: unknown target {target!r} for dialect {dialect} (use {choices})")
     framework = raw.get("framework")
     if framework is not None:
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.sources.frameworks import FRAMEWORKS
 
         framework = framework.lower()

@@ -113,6 +113,7 @@ class Rule:
     def cited(cls) -> tuple[str, ...]:
         """Every record a finding of this rule may cite: its own list, then the measurements of
         schemacite's own that name it (a finding cites those of its dialect nearest its target)."""
+        # start-up: the evidence catalogue loads only when something cites it
         from schemacite.evidence import load_catalogue
 
         own = [e.id for e in load_catalogue().values() if cls.name in e.rules and ":" not in e.id]
@@ -121,6 +122,7 @@ class Rule:
     @classmethod
     def unmeasured_notes(cls) -> dict[str, str]:
         """Why no measurement backs the rule, per dialect that has none."""
+        # start-up: the evidence catalogue loads only when something cites it
         from schemacite.evidence import load_catalogue
 
         catalogue = load_catalogue()
@@ -171,6 +173,7 @@ class Rule:
         """A finding of this rule; with `dialect`, only evidence that holds for it is cited."""
         ids = self.evidence if evidence is None else evidence
         if dialect is not None:
+            # start-up: the evidence catalogue loads only when something cites it
             from schemacite.evidence import load_catalogue
 
             catalogue = load_catalogue()

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from schemacite.errors import reading
 from schemacite.model import Index, Schema, Table, View
+from schemacite.model.schema import ForeignKey
 from schemacite.model.statements import (
     Action,
     AddCheck,
@@ -54,6 +55,7 @@ from schemacite.model.statements import (
     needs_own_transaction,
 )
 from schemacite.sources.files import escapes, expand, repository_root
+from schemacite.sources.frameworks import FRAMEWORKS, detect
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
 from schemacite.sources.search_path import parse as parse_search_path
@@ -322,8 +324,6 @@ def _add_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     if a.unique:
         t.indexes.append(Index(None, (column.name,), unique=True, defined_at=stmt.location))
     for ref in a.references if stmt.dialect != "mysql" else ():  # MySQL parses an inline REFERENCES and ignores it
-        from schemacite.model.schema import ForeignKey
-
         _add_fk(t, ForeignKey(None, (column.name,), ref), stmt)
 
 
@@ -404,6 +404,7 @@ def _add_foreign_key(schema: Schema, t: Table, a: Action, stmt: Statement) -> No
 def _add_fk(t: Table, fk, stmt: Statement) -> None:
     t.foreign_keys.append(fk)
     if stmt.dialect != "postgres":
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.sources.mysql.create_table import implicit_fk_index
 
         before = len(t.indexes)
@@ -738,8 +739,6 @@ class Replay:
         excluded: Callable[[str], bool] | None = None,
         overlay: dict[str, bytes] | None = None,
     ):
-        from schemacite.sources.frameworks import FRAMEWORKS, detect
-
         self.dialect = dialect
         self.search_path = parse_search_path(search_path)
         # the deploy's connection sets it (the runner's script, its connection string, the role)
@@ -794,6 +793,7 @@ class Replay:
 
     def text_of(self, path: str) -> str:
         """A file's text as it was linted (standard input's, for the name it was given)."""
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.sources.read import decode_text
 
         return decode_text(self.raw(path))
@@ -808,6 +808,7 @@ class Replay:
             return f.read()
 
     def _read(self, path: str):
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.sources.read import read_sql_file
 
         data = self.stdin[1] if self.stdin and path == self.stdin[0] else self.overlay.get(os.path.abspath(path))
