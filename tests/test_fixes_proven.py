@@ -254,7 +254,7 @@ def _maria_deploy(conn, units: list[tuple[str, list[str]]]) -> None:
 
 
 def _maria_catalog(server, db: str) -> dict[str, Any]:
-    from schemacite.sources.catalogs.mysql import read_schema
+    from schemacite.live.catalogs.mysql import read_schema
     from schemacite.sources.snapshot import snapshot_dict
 
     conn = server.connect(db)
