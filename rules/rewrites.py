@@ -189,7 +189,9 @@ def _alter_table(stmt: Statement, ctx: Context) -> Fix | None:
     if isinstance(action, AddForeignKey) and not action.not_valid:
         return _validate_later(stmt, ctx, written, action.key.name, _default_name(op.name, action.key.columns, "fkey"))
     if isinstance(action, AddCheck) and action.op == "add_check" and not action.not_valid:
-        return _validate_later(stmt, ctx, written, action.constraint.name, None)
+        # PostgreSQL names an unnamed check after the one column it reads, else after the table alone
+        default = _default_name(op.name, action.reads if len(action.reads) == 1 else (), "check")
+        return _validate_later(stmt, ctx, written, action.constraint.name, default)
     if action.op == "set_not_null" and action.column and ctx.version >= (12,) and not _partitioned(ctx, op.name):
         return _set_not_null(stmt, ctx, written, action.column)
     if isinstance(action, AddKey) and action.using_index is None and (action.index.primary or action.index.unique):
@@ -256,8 +258,8 @@ def _validate_later(stmt: Statement, ctx: Context, table: str, name: str | None,
         return None  # NOT VALID is refused on a partitioned table's foreign keys before 18
     edits = []
     if name is None:
-        if default is None:
-            return None
+        if default is None or _name_taken(ctx, default):
+            return None  # PostgreSQL would number it (`orders_check1`): the name is not ours to guess
         m = find(stmt, r"\bADD\s+(?=(?:FOREIGN\s+KEY|CHECK)\b)")
         if m is None:
             return None
@@ -265,6 +267,15 @@ def _validate_later(stmt: Statement, ctx: Context, table: str, name: str | None,
         name = default
     edits.append(at_end(stmt, f" NOT VALID;\nALTER TABLE {table} VALIDATE CONSTRAINT {_ident(name)}"))
     return _placed(stmt, ctx, "add the constraint NOT VALID, then VALIDATE CONSTRAINT", edits, 2)
+
+
+def _name_taken(ctx: Context, name: str) -> bool:
+    """Whether a constraint or index of that name is known (constraint names share a namespace)."""
+    for table in ctx.schema.tables.values():
+        keys = [table.primary_key, *table.indexes] if table.primary_key else table.indexes
+        if any(c.name == name for c in [*table.checks, *table.foreign_keys, *keys]):
+            return True
+    return False
 
 
 def _set_not_null(stmt: Statement, ctx: Context, table: str, column: str) -> Fix | None:
