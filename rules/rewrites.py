@@ -279,11 +279,24 @@ def _name_taken(ctx: Context, name: str) -> bool:
 
 
 def _set_not_null(stmt: Statement, ctx: Context, table: str, column: str) -> Fix | None:
-    """SET NOT NULL: a valid CHECK (col IS NOT NULL) lets it skip its scan (12+)."""
-    check = f"{stmt.table.rsplit('.', 1)[-1] if stmt.table else 't'}_{column}_not_null_check"
+    """SET NOT NULL: a valid CHECK (col IS NOT NULL) lets it skip its scan (12+). On 18 the NOT
+    NULL constraint itself can be added NOT VALID and validated, under the name SET NOT NULL gives it."""
+    base = stmt.table.rsplit(".", 1)[-1] if stmt.table else "t"
+    col = _ident(column)
+    if ctx.version >= (18,):
+        name = _default_name(base, (column,), "not_null")
+        if name is None or _name_taken(ctx, name):
+            return None
+        text = (
+            f"ALTER TABLE {table} ADD CONSTRAINT {_ident(name)} NOT NULL {col} NOT VALID;\n"
+            f"ALTER TABLE {table} VALIDATE CONSTRAINT {_ident(name)}"
+        )
+        edits = [replace_span(stmt, 0, len(stmt.sql), text)]
+        return _placed(stmt, ctx, "add the NOT NULL constraint NOT VALID, then VALIDATE it (18+)", edits, 2)
+    check = f"{base}_{column}_not_null_check"
     if len(check) > _MAX_NAME:
         return None
-    col, chk = _ident(column), _ident(check)
+    chk = _ident(check)
     text = (
         f"ALTER TABLE {table} ADD CONSTRAINT {chk} CHECK ({col} IS NOT NULL) NOT VALID;\n"
         f"ALTER TABLE {table} VALIDATE CONSTRAINT {chk};\n"
