@@ -202,7 +202,9 @@ def _alter_table(stmt: Statement, ctx: Context) -> Fix | None:
     if isinstance(action, AlterColumnType) and action.column and rewrites:
         return _expand_and_swap(written, action)
     if isinstance(action, AddColumn) and action.op == "add_column" and action.definition.default and rewrites:
-        return _add_then_backfill(written, action)
+        if ctx.version < (12,) or _partitioned(ctx, op.name):
+            return None
+        return _add_then_backfill(stmt, ctx, written, action)
     return None
 
 
@@ -229,20 +231,40 @@ def _expand_and_swap(table: str, action: AlterColumnType) -> Fix:
     return Fix("a new column, a batched backfill, a swap", Applicability.DISPLAY_ONLY, template=template)
 
 
-def _add_then_backfill(table: str, action: AddColumn) -> Fix:
-    """ADD COLUMN with a volatile default rewrites the table: add it without, then fill it."""
+def _add_then_backfill(stmt: Statement, ctx: Context, table: str, action: AddColumn) -> Fix | None:
+    """ADD COLUMN with a volatile default rewrites the table under its lock: add the column
+    without it (a catalog change), give new rows the default, fill the old rows in batches that
+    each commit (a DO block's COMMIT, 11+, outside any transaction block), and a NOT NULL column
+    gets its constraint the way `SET NOT NULL`'s fix gives it. Unsafe: for a while the column holds
+    NULLs, and its values come from another moment than one statement's."""
     column = action.definition
+    if action.if_not_exists or action.references or action.check or action.primary or action.unique:
+        return None
+    if column.identity or column.generated or column.serial:
+        return None
     col = _ident(column.name)
-    template = (
-        f"ALTER TABLE {table} ADD COLUMN {col} {column.type};\n"
-        f"ALTER TABLE {table} ALTER COLUMN {col} SET DEFAULT {column.default};\n"
-        f"-- in batches until no row is left:\n"
-        f"UPDATE {table} SET {col} = DEFAULT WHERE ctid IN (SELECT ctid FROM {table} WHERE {col} IS NULL LIMIT {_BATCH});"
-        + ("" if column.nullable else "\n-- then SET NOT NULL as `prove NOT NULL` shows (a validated CHECK first)")
-    )
-    return Fix(
-        "add the column without its default, then backfill in batches", Applicability.DISPLAY_ONLY, template=template
-    )
+    steps = [
+        f"ALTER TABLE {table} ADD COLUMN {col} {column.type}",
+        f"ALTER TABLE {table} ALTER COLUMN {col} SET DEFAULT {column.default}",
+        f"DO $backfill$\nBEGIN\n  LOOP\n    UPDATE {table} SET {col} = DEFAULT WHERE ctid IN "
+        f"(SELECT ctid FROM {table} WHERE {col} IS NULL LIMIT {_BATCH});\n"
+        f"    EXIT WHEN NOT FOUND;\n    COMMIT;\n  END LOOP;\nEND\n$backfill$",
+    ]
+    if not column.nullable:
+        base = stmt.table.rsplit(".", 1)[-1] if stmt.table else "t"
+        check = _ident(f"{base}_{column.name}_not_null_check")
+        steps += [
+            f"ALTER TABLE {table} ADD CONSTRAINT {check} CHECK ({col} IS NOT NULL) NOT VALID",
+            f"ALTER TABLE {table} VALIDATE CONSTRAINT {check}",
+            f"ALTER TABLE {table} ALTER COLUMN {col} SET NOT NULL",
+            f"ALTER TABLE {table} DROP CONSTRAINT {check}",
+        ]
+    edits = [replace_span(stmt, 0, len(stmt.sql), ";\n".join(steps))]
+    placement = out_of_transaction(stmt, ctx, len(steps))
+    if placement is None:
+        return None
+    title = "add the column without its default, then backfill in batches"
+    return generated(Fix(title, Applicability.UNSAFE, (*placement[0], *edits)), ctx)
 
 
 def _default_name(table_key: str, columns: tuple[str, ...], suffix: str) -> str | None:

@@ -128,6 +128,8 @@ def _touching(done: list, stmt, row) -> list[str]:
     relations (followed through what they name in turn), and those naming none (types,
     functions, extensions, schemas a table may need)."""
     wanted = set(stmt.op.relations()) | {lk.relation for i in row.impacts for lk in i.locks}
+    if not wanted:  # a DO block names nothing the reader follows: everything before it
+        return [s.sql for s in done]
     keys = [s.op.relations() for s in done]
     grew = True
     while grew:

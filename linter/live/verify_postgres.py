@@ -66,7 +66,9 @@ TABLE_KINDS = frozenset("rpmvf")
 # relkinds gated in the observed method (`LOCK TABLE` also takes views, but locks their base tables too)
 LOCKABLE_KINDS = frozenset("rp")
 
-_NOT_IN_TRANSACTION = "25001"  # active_sql_transaction: "cannot run inside a transaction block"
+# refused in a transaction block: active_sql_transaction ("cannot run inside a transaction block"), and
+# invalid_transaction_termination (a DO block that COMMITs, as a batched backfill does)
+_NOT_IN_TRANSACTION = frozenset({"25001", "2D000"})
 
 
 @dataclass(frozen=True)
@@ -271,7 +273,7 @@ def _in_transaction(conn: Any, sql: str, before: dict[int, tuple[str, str, int]]
         conn.execute(sql)
     except psycopg.Error as exc:
         conn.execute("ROLLBACK")
-        if getattr(exc, "sqlstate", None) == _NOT_IN_TRANSACTION:
+        if getattr(exc, "sqlstate", None) in _NOT_IN_TRANSACTION:
             raise NeedsOwnTransaction() from exc
         raise
     try:
