@@ -3,12 +3,16 @@ changes them all. Each test names the owner and checks a reader that used to kee
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from schemacite.lint.config import Config, load_config
 from schemacite.lint.rule import Context
 from schemacite.model import Schema
 from schemacite.model.dialects import LOCK_WAIT
+
+README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def test_setting_defaults_live_in_config(tmp_path):
@@ -21,6 +25,10 @@ def test_setting_defaults_live_in_config(tmp_path):
     assert Context("postgres", "postgres-15", Schema("postgres")).max_lock_seconds == Config.max_lock_seconds
     assert InsertHeavyIndexes.options["max_secondary_indexes"].default == Config.max_secondary_indexes
     assert InsertHeavyIndexes().option_values["max_secondary_indexes"] == loaded.max_secondary_indexes
+    # the README's configuration example says which values are the defaults
+    for key in ("max_secondary_indexes", "max_lock_seconds"):
+        line = next(ln for ln in README.read_text().splitlines() if ln.startswith(f"{key} = "))
+        assert "# the default" in line and float(line.split("=")[1].split("#")[0]) == getattr(Config, key), line
 
 
 @pytest.mark.parametrize("dialect", sorted(LOCK_WAIT))
