@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from schemacite import hookimpl
 from schemacite.lint.rule import Context, Finding, Rule, Severity
 from schemacite.model.statements import Statement
-from schemacite.rules.lock_findings import lock_findings
+from schemacite.rules.lock_findings import UNMEASURED, lock_findings
 
 
 class AccessExclusiveLock(Rule):
@@ -104,10 +104,7 @@ class AccessExclusiveLock(Rule):
         "mariadb-doc-metadata-locking",
         "mysql-doc-lock-wait-timeout",
     )
-    evidence_note = {
-        "mysql": "No MySQL server could be run where schemacite is measured: its MySQL lock rows rest on the "
-        "MySQL documentation, and MariaDB's measurements are not cited for MySQL.",
-    }
+    evidence_note = UNMEASURED
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
         yield from lock_findings(self, stmt, ctx, "reads+writes")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
+from schemacite.lint.config import Config
 from schemacite.lint.rule import Context, Finding, Option, Rule, Severity
 from schemacite.lint.workload import describe
 from schemacite.model import Table, latest
@@ -20,8 +21,8 @@ class InsertHeavyIndexes(Rule):
     """Insert-heavy table has more secondary indexes than the limit.
 
     ## What it does
-    Flags an insert-heavy table with more than `max_secondary_indexes` (default 2)
-    secondary indexes, unique ones included (the primary key is not counted; on
+    Flags an insert-heavy table with more than `max_secondary_indexes` secondary
+    indexes, unique ones included (the primary key is not counted; on
     MySQL/MariaDB the index InnoDB adds for a foreign key is). A table is
     insert-heavy when the `insert_heavy` setting lists it, when a
     `-- schemacite: insert-heavy` comment precedes its CREATE TABLE, when live
@@ -66,7 +67,11 @@ class InsertHeavyIndexes(Rule):
         "postgresai-2023-over-indexing-planning",
         "pganalyze-doc-index-write-overhead",
     )
-    options = {"max_secondary_indexes": Option(int, 2, "secondary indexes allowed on an insert-heavy table")}
+    options = {
+        "max_secondary_indexes": Option(
+            int, Config.max_secondary_indexes, "secondary indexes allowed on an insert-heavy table"
+        )
+    }
 
     def check_table(self, table: Table, ctx: Context) -> Iterator[Finding]:
         limit = self.option_values["max_secondary_indexes"]

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable
 
 from schemacite.lint.rule import Context
+from schemacite.model.dialects import LOCK_WAIT
 from schemacite.model.fixes import Applicability, Edit, Fix
 from schemacite.model.statements import (
     AddCheck,
@@ -224,7 +225,7 @@ def _expand_and_swap(table: str, action: AlterColumnType) -> Fix:
         f"UPDATE {table} SET {new} = {using} WHERE ctid IN (SELECT ctid FROM {table} "
         f"WHERE {new} IS NULL AND {col} IS NOT NULL LIMIT {_BATCH});\n"
         f"-- then swap the names in one short transaction:\n"
-        f"BEGIN;\nSET LOCAL lock_timeout = '2s';\n"
+        f"BEGIN;\n{LOCK_WAIT['postgres'].statement(local=True)};\n"
         f"ALTER TABLE {table} RENAME COLUMN {col} TO {_ident(f'{action.column}_old')};\n"
         f"ALTER TABLE {table} RENAME COLUMN {new} TO {col};\nCOMMIT;"
     )

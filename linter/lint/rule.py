@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from schemacite.lint.config import Config
 from schemacite.model import Location, Schema, Table
 from schemacite.model.results import Finding, Severity, Suppression
 
@@ -55,7 +56,7 @@ class Context:
     work: str | None = None  # the long work the statement does itself (`locks.long_work`)
     lock_timeout_set: bool = False
     impacts: list[LockImpact] = field(default_factory=list)
-    max_lock_seconds: float = 5.0  # a lock estimated to last longer is an error
+    max_lock_seconds: float = Config.max_lock_seconds  # a lock estimated to last longer is an error
     # where the statement deploys, for fixes: the runner, its deploy, how many statements that holds,
     # whether the transaction open is the file's own BEGIN, and the file's text (read when asked)
     framework: Framework | None = None

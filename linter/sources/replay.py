@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from schemacite.errors import reading
 from schemacite.model import Index, Schema, Table, View
+from schemacite.model.dialects import LOCK_WAIT
 from schemacite.model.schema import ForeignKey
 from schemacite.model.statements import (
     Action,
@@ -61,9 +62,8 @@ from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
 from schemacite.sources.search_path import parse as parse_search_path
 from schemacite.sources.search_path import resolve as resolve_names
 
-# what bounds the wait for a table's lock: PostgreSQL's lock_timeout, MySQL's and MariaDB's
-# lock_wait_timeout for metadata locks (innodb_lock_wait_timeout bounds row locks only)
-LOCK_TIMEOUT_VARIABLES = {"lock_timeout", "lock_wait_timeout"}
+# what bounds the wait for a table's lock, in any dialect
+LOCK_TIMEOUT_VARIABLES = {wait.setting for wait in LOCK_WAIT.values()}
 # values that leave no timeout: 0 turns PostgreSQL's off; DEFAULT and RESET (read as "") restore
 # the server's default, none on PostgreSQL, a year on MySQL and a day on MariaDB
 NO_TIMEOUT = {"", "0", "0s", "0ms", "default"}
