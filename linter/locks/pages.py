@@ -7,6 +7,7 @@ server versions the row holds for and the ones it was measured on, and where it 
 from __future__ import annotations
 
 from schemacite.locks import label
+from schemacite.locks.rows import dotted
 
 
 def _cell(text: str) -> str:
@@ -42,10 +43,10 @@ def postgres_page() -> str:
     ]
     for key, rows in T.ROWS.items():
         for row in rows:
-            versions = f"{row.since}" + (
-                "+" if row.until is None else f"-{row.until}" if row.until != row.since else ""
+            versions = dotted(row.since) + (
+                "+" if row.until is None else f"-{dotted(row.until)}" if row.until != row.since else ""
             )
-            held = [m for m in majors if row.since <= m and (row.until is None or m <= row.until)]
+            held = [m for m in majors if row.holds_on((m,))]
             measured = (
                 f"not measured: {row.unmeasured}" if row.unmeasured else ", ".join(T.MEASURED_ON[m] for m in held)
             )
