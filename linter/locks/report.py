@@ -138,9 +138,12 @@ def measured_on(impact: LockImpact, target: str) -> str:
             return f"not measured: {row.unmeasured}" if row else "not measured"
         return f"measured on PostgreSQL {MEASURED_ON[major]}" if major in MEASURED_ON else "not measured on this major"
     from schemacite.locks.mysql import lookup
+    from schemacite.locks.mysql_table import MEASURED_ON
 
     found = lookup(server, impact.row, tuple(int(p) for p in version.split(".")))
-    return f"measured on {found.verified}" if found is not None and found.verified else "documentation only"
+    if found is None or found.unmeasured:
+        return "documentation only"
+    return f"measured on {server} {MEASURED_ON[server]}"
 
 
 def _measured_json(m: Any) -> Any:
