@@ -129,6 +129,7 @@ def measured_on(impact: LockImpact, target: str) -> str:
     server, _, version = target.rpartition("-")
     if impact.row is None:
         return "no lock-table row"
+    # the imports below load only the asked dialect's lock table (start-up cost)
     if server == "postgres":
         from schemacite.locks.postgres_table import MEASURED_ON, row_for
 
@@ -137,13 +138,14 @@ def measured_on(impact: LockImpact, target: str) -> str:
         if row is None or row.unmeasured:
             return f"not measured: {row.unmeasured}" if row else "not measured"
         return f"measured on PostgreSQL {MEASURED_ON[major]}" if major in MEASURED_ON else "not measured on this major"
+    from schemacite.locks import mysql_table
     from schemacite.locks.mysql import lookup
-    from schemacite.locks.mysql_table import MEASURED_ON
+    from schemacite.locks.rows import DOCUMENTATION_ONLY
 
     found = lookup(server, impact.row, tuple(int(p) for p in version.split(".")))
-    if found is None or found.unmeasured:
-        return "documentation only"
-    return f"measured on {server} {MEASURED_ON[server]}"
+    if found is None:
+        return DOCUMENTATION_ONLY
+    return found.unmeasured or f"measured on {server} {mysql_table.MEASURED_ON[server]}"
 
 
 def _measured_json(m: Any) -> Any:
