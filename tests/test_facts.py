@@ -107,7 +107,7 @@ def test_mariadb_online_copy_follows_the_rows():
         for version in [(10, 11, 999), (11, 2, 0), (11, 4, 999)]:
             row = my_locks.lookup("mariadb", key, version)
             if row is not None and row.algorithm == "COPY":
-                assert my_locks._copy_min_lock("mariadb", version, key) == row.lock, (key, version)
+                assert my_locks._copy_min_lock("mariadb", version, key) == row.mode, (key, version)
                 checked += 1
     assert checked > 20
     assert my_locks._copy_min_lock("mariadb", (11, 4, 999), "order_by") == "SHARED"

@@ -493,9 +493,7 @@ def test_clause_refusals_match_mariadb(table, clause, maria):
 def test_every_mariadb_10_11_row_is_measured():
     """Each row marked verified for MariaDB 10.11 is the row at least one case lands on."""
     verified_keys = {
-        key
-        for key, versions in T.MARIADB.items()
-        if (row := locks.lookup("mariadb", key, (10, 11))) is not None and row.verified
+        key for key in T.MARIADB if (row := locks.lookup("mariadb", key, (10, 11))) is not None and not row.unmeasured
     }
     covered = {key for key in verified_keys if _key_hit(key)}
     missing = sorted(verified_keys - covered)
@@ -657,12 +655,12 @@ def test_general_note_recommends_lock_wait_timeout():
 
 def test_every_row_names_its_page():
     for server, table in T.TABLES.items():
-        for key, versions in table.items():
-            assert versions, key
-            for _since, row in versions:
+        for key, rows in table.items():
+            assert rows, key
+            for row in rows:
                 assert row.source.startswith("https://"), (server, key)
-                assert row.lock in MYSQL_LOCKS and row.algorithm in (*ALGORITHMS, None), (server, key)
-            assert [s for s, _ in versions] == sorted(s for s, _ in versions), (server, key)
+                assert row.mode in MYSQL_LOCKS and row.algorithm in (*ALGORITHMS, None), (server, key)
+            assert [r.since for r in rows] == sorted(r.since for r in rows), (server, key)
 
 
 def test_inline_references_is_a_foreign_key_on_mariadb_10_5_only():

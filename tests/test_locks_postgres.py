@@ -784,7 +784,7 @@ def test_every_row_is_exercised():
     missing = []
     for key, rows in postgres_table.ROWS.items():
         for row in rows:
-            majors = [m for m in MAJORS if row.since <= m and (row.until is None or m <= row.until)]
+            majors = [m for m in MAJORS if row.holds_on((m,))]
             for major in majors:
                 if row.unmeasured:
                     continue
@@ -805,7 +805,7 @@ def test_rows_are_well_formed():
             assert row.mode is None or row.mode in MODES, key
             for other in row.others:
                 assert other.role in postgres_table.ROLES and other.mode in MODES, key
-            assert 12 <= row.since and (row.until is None or row.until >= row.since), key
+            assert (12,) <= row.since and (row.until is None or row.until >= row.since), key
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,8 @@ from dataclasses import replace
 from schemacite.locks import Lock, LockImpact
 from schemacite.locks import mysql_table as T
 from schemacite.locks.modes import ALGORITHMS, MYSQL_LOCKS, blocks
-from schemacite.locks.mysql_table import Row
+from schemacite.locks.rows import MysqlRow as Row
+from schemacite.locks.rows import row_at
 from schemacite.model import Column, ForeignKey, Index, Schema, Table
 from schemacite.model.statements import (
     Action,
@@ -37,7 +38,7 @@ from schemacite.model.statements import (
     RenameTable,
     Statement,
 )
-from schemacite.sources.mysql.types import STRING_TYPES, TEXT_TYPES, enum_members
+from schemacite.sources.mysql.types import CHARSET_MAXLEN, DEFAULT_CHARSET, STRING_TYPES, TEXT_TYPES, enum_members
 
 ALGO_RANK = {a: i for i, a in enumerate(ALGORITHMS)}  # INSTANT 0 .. COPY 3
 LOCK_RANK = {lk: i for i, lk in enumerate(MYSQL_LOCKS)}  # NONE 0 .. EXCLUSIVE 2
@@ -52,15 +53,12 @@ def general_note(server: str) -> tuple[str, str]:
 
 
 def lookup(server: str, key: str, version: tuple[int, ...]) -> Row | None:
-    """The matrix row for `key` on `server` at `version` (None if the matrix has no such key)."""
-    versions = T.TABLES[_server(server)].get(key)
-    if not versions:
+    """The matrix row for `key` on `server` at `version` (None if the matrix has no such key); for a
+    version older than the key's first row, that first row (the oldest the matrix knows)."""
+    rows = T.TABLES[_server(server)].get(key)
+    if not rows:
         return None
-    chosen = versions[0][1]
-    for since, row in versions:
-        if since <= _version(version):
-            chosen = row
-    return chosen
+    return row_at(rows, _version(version)) or rows[0]
 
 
 def impacts(statement: Statement, schema: Schema, server: str, version: tuple[int, ...]) -> list[LockImpact]:
@@ -157,11 +155,12 @@ def _alter(
         row = _lookup_adjusted(server, key, version, table, actions)
         if row is None:
             row = Row(
-                "COPY",
-                True,
-                "SHARED",
-                T.MY_ALTER if server == "mysql" else T.MDB_OVERVIEW,
-                f"'{action.op}' is not in the online DDL matrix: assumed to copy the table",
+                since=(),
+                algorithm="COPY",
+                rewrite=True,
+                mode="SHARED",
+                source=T.MY_ALTER if server == "mysql" else T.MDB_OVERVIEW,
+                note=f"'{action.op}' is not in the online DDL matrix: assumed to copy the table",
             )
         planned.append((action, key, row, note))
 
@@ -173,7 +172,7 @@ def _alter(
                 row = replace(
                     row,
                     algorithm="INPLACE",
-                    rebuild=True,
+                    rewrite=True,
                     note="combined with an action that is not INSTANT, the statement rebuilds the table in place",
                 )
                 row = _facts(server, key, row, table, version)
@@ -365,7 +364,7 @@ def _modify_key(action: AddColumn, table, server, version, primary_key: tuple[st
     note = None
     if new.type:
         known_cs = _table_charset(table)
-        table_cs = known_cs or T.DEFAULT_CHARSET
+        table_cs = known_cs or DEFAULT_CHARSET
         o_cs = old.charset or table_cs
         n_cs = new.charset or table_cs
         if new.charset and not old.charset and not known_cs and new.base_type in STRING_TYPES:
@@ -416,7 +415,7 @@ def _string_change(o: Column, n: Column, o_cs, n_cs) -> str:
             kind = _length_change(o, n, 3, 4)
             return "charset_utf8mb3_to_utf8mb4" if kind in ("same", "varchar_extend") else kind
         return "type"
-    mb = T.CHARSET_MAXLEN.get(o_cs, 4) if o.base_type == "varchar" else 1
+    mb = CHARSET_MAXLEN.get(o_cs, 4) if o.base_type == "varchar" else 1
     return _length_change(o, n, mb, mb)
 
 
@@ -446,7 +445,7 @@ def _norm_default(value) -> str | None:
 def _cost(row: Row | None) -> tuple:
     if row is None:
         return (9, 1, 9)
-    return (ALGO_RANK.get(row.algorithm or "INPLACE", 2), int(row.rebuild), LOCK_RANK[row.lock])
+    return (ALGO_RANK.get(row.algorithm or "INPLACE", 2), int(bool(row.rewrite)), LOCK_RANK[row.mode])
 
 
 # --------------------------------------------------------------------------- table facts
@@ -463,31 +462,31 @@ def _facts(server, key, row: Row, table: Table | None, version) -> Row:
         return row
     if (table.row_format or "").upper() == "COMPRESSED" and key in T.INSTANT_ONLY_ALONE and row.algorithm == "INSTANT":
         source, why = T.COMPRESSED_NO_INSTANT[server]
-        row = replace(row, algorithm="INPLACE", rebuild=True, note=why, source=source)
+        row = replace(row, algorithm="INPLACE", rewrite=True, note=why, source=source)
     ft = sum(1 for i in table.indexes if i.kind == "fulltext")
     spatial = any(i.kind == "spatial" for i in table.indexes)
     rules = T.MARIADB_FULLTEXT if server == "mariadb" else T.MYSQL_FULLTEXT
     if ft:
         since, source, why = rules["no_instant_columns"]
         if key in T.INSTANT_ONLY_ALONE and row.algorithm == "INSTANT" and version >= since:
-            row = replace(row, algorithm="INPLACE", rebuild=True, note=why, source=source)
-        if row.rebuild and row.algorithm in ("INPLACE", "NOCOPY", "INSTANT"):
+            row = replace(row, algorithm="INPLACE", rewrite=True, note=why, source=source)
+        if row.rewrite and row.algorithm in ("INPLACE", "NOCOPY", "INSTANT"):
             lock, source, why = rules["rebuild_lock"]
             copy = key in rules.get("rebuild_copy_ops", ()) or (rules.get("rebuild_copy_if_more_than_one") and ft > 1)
             if copy:
                 row = replace(
                     row,
                     algorithm="COPY",
-                    lock=_max_lock(row.lock, "SHARED"),
+                    mode=_max_lock(row.mode, "SHARED"),
                     scan=True,
                     note=rules["rebuild_copy_note"],
                     source=source,
                 )
             else:
-                row = replace(row, lock=_max_lock(row.lock, lock), note=_join(row.note, why))
-    if spatial and row.rebuild and row.algorithm in ("INPLACE", "NOCOPY"):
+                row = replace(row, mode=_max_lock(row.mode, lock), note=_join(row.note, why))
+    if spatial and row.rewrite and row.algorithm in ("INPLACE", "NOCOPY"):
         lock, source, why = T.SPATIAL_REBUILD
-        row = replace(row, lock=_max_lock(row.lock, lock), note=_join(row.note, why))
+        row = replace(row, mode=_max_lock(row.mode, lock), note=_join(row.note, why))
     return row
 
 
@@ -522,7 +521,7 @@ def _impact(operation, key, row: Row | None, relation, server, version, clauses,
             note=f"'{key}' is not in the MySQL/MariaDB online DDL matrix",
             row=key,
         )
-    algorithm, rebuild, lock, scan = row.algorithm, row.rebuild, row.lock, row.scan
+    algorithm, rebuild, lock, scan = row.algorithm, row.rewrite, row.mode, row.scan
     notes = [n for n in (row.note, note) if n]
     refused: list[str] = []
     want_algo, want_lock = clauses.get("algorithm"), clauses.get("lock")
@@ -547,7 +546,7 @@ def _impact(operation, key, row: Row | None, relation, server, version, clauses,
             refused.append(f"ALGORITHM={want_algo} is not supported for this operation (best: {algorithm})")
         elif server == "mysql" and want_algo == "INPLACE" and algorithm == "INSTANT":
             algorithm = "INPLACE"
-            rebuild = row.rebuild if row.inplace_rebuild is None else row.inplace_rebuild
+            rebuild = row.rewrite if row.inplace_rewrite is None else row.inplace_rewrite
             if rebuild:
                 notes.append("ALGORITHM=INPLACE on MySQL skips INSTANT and rebuilds the table")
         # MariaDB: ALGORITHM names the least efficient algorithm accepted; the best one runs
@@ -559,7 +558,7 @@ def _impact(operation, key, row: Row | None, relation, server, version, clauses,
             else:
                 # a LOCK clause rules INSTANT out on MySQL: it falls back to INPLACE
                 algorithm = "INPLACE"
-                rebuild = row.rebuild if row.inplace_rebuild is None else row.inplace_rebuild
+                rebuild = row.rewrite if row.inplace_rewrite is None else row.inplace_rewrite
                 notes.append(
                     f"LOCK={want_lock} rules out INSTANT on MySQL: the statement runs in place"
                     + (" and rebuilds the table" if rebuild else "")
@@ -586,13 +585,13 @@ def _impact(operation, key, row: Row | None, relation, server, version, clauses,
         impact_note = (
             "server refuses: " + "; ".join(refused) + (f". Without the clause: {impact_note}" if impact_note else "")
         )
-    alternative = T.ALTERNATIVES.get(key)
+    alternative = row.alternative
     if (
         alternative is None
         and (algorithm == "COPY" or (rebuild and lock != "NONE"))
         and not key.startswith("statement.lock_table")
     ):
-        alternative = T.ALTERNATIVES["copy"]
+        alternative = T.COPY_ALTERNATIVE
     return LockImpact(
         operation=operation,
         locks=[Lock(relation, lock, blocks(lock))],
@@ -613,7 +612,7 @@ def _copy_min_lock(server, version, key) -> str:
     for adding an AUTO_INCREMENT column, which online copy does not support either; SHARED elsewhere."""
     row = lookup(server, key, version)
     if row is not None and row.algorithm == "COPY":
-        return row.lock
+        return row.mode
     if server == "mariadb" and version >= T.MARIADB_ONLINE_COPY_SINCE and key != "add_column.auto_increment":
         return "NONE"
     return "SHARED"

@@ -1,9 +1,9 @@
 """InnoDB online DDL matrix for MySQL and MariaDB: data, no logic.
 
-For every operation key, per server, a list of `(since, Row)` pairs, oldest first:
-the row holds from version `since` until the next pair. A row gives the cheapest
-ALGORITHM the server can use, whether the table is rebuilt (or copied), and the
-least restrictive LOCK level that still lets the statement run:
+For every operation key, per server, a tuple of `Row`s (`rows.MysqlRow`, keyword-only), oldest
+first: a row holds from version `since` until the next row of its key. A row gives the cheapest
+ALGORITHM the server can use, whether the table is rewritten (rebuilt or copied), and in `mode`
+the least restrictive LOCK level that still lets the statement run:
 
     NONE       concurrent reads and writes go on   (blocks nothing)
     SHARED     reads go on, writes wait            (blocks writes)
@@ -13,8 +13,8 @@ least restrictive LOCK level that still lets the statement run:
 (MariaDB partition maintenance, MySQL 5.7 partition maintenance, TRUNCATE ...).
 
 Each row names the documentation page it comes from in `source` (the pages are
-listed once below); `verified` says when a row was measured on a real server by
-tests/test_locks_mysql.py (through schemacite.live.verify_mysql). Where the
+listed once below); `unmeasured` is empty when a row was measured on a real server
+(MEASURED_ON) by tests/test_locks_mysql.py, and "documentation only" otherwise. Where the
 server and the page disagree, the row follows the server and `note` says so.
 Rows marked "inferred" are not in the Online DDL tables; their note says why
 the value was chosen.
@@ -33,7 +33,7 @@ suffix where the outcome depends on what the op changes:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from schemacite.locks.rows import MysqlRow as Row
 
 # --------------------------------------------------------------------------- sources
 MY57 = "https://dev.mysql.com/doc/refman/5.7/en/innodb-online-ddl-operations.html"
@@ -79,25 +79,9 @@ MDB_FK = "https://mariadb.com/kb/en/foreign-keys/"
 MDB_MDL = "https://mariadb.com/docs/server/reference/sql-statements/transactions/metadata-locking"
 
 
-@dataclass(frozen=True)
-class Row:
-    algorithm: str | None  # INSTANT | NOCOPY | INPLACE | COPY; None: no ALGORITHM clause applies
-    rebuild: bool  # the table (or the affected partitions) is rebuilt or copied
-    lock: str  # least restrictive LOCK the server accepts: NONE | SHARED | EXCLUSIVE
-    source: str  # documentation page
-    note: str = ""
-    scan: bool = False  # reads the whole table (index build, validation) while the lock is held
-    # MySQL only: what an explicit ALGORITHM=INPLACE does to an INSTANT operation
-    # (True: it rebuilds the table, as for ADD/DROP COLUMN); None: same as `rebuild`.
-    inplace_rebuild: bool | None = None
-    verified: str = ""  # "mariadb 10.11" when tests/test_locks_mysql.py measures this row
-
-
-def R(algorithm, rebuild, lock, source, note="", *, scan=False, inplace_rebuild=None, verified=""):
-    return Row(algorithm, rebuild, lock, source, note, scan, inplace_rebuild, verified)
-
-
-V = "mariadb 10.11"  # rows measured by tests/test_locks_mysql.py
+# The servers rows marked measured (`unmeasured=""`) were checked on by tests/test_locks_mysql.py
+# (through schemacite.locks.verify_mysql): server -> the release. No MySQL server could be run.
+MEASURED_ON = {"mariadb": "10.11"}
 
 # The note every MySQL/MariaDB DDL carries, whatever its row says.
 MDL_NOTE = (
@@ -117,30 +101,13 @@ MDL_SOURCES = {
 # buffer), and is the default whenever the engine cannot do the change natively.
 MARIADB_ONLINE_COPY_SINCE = (11, 2)
 
-# How many bytes a character can take, for the VARCHAR length-byte rules.
-CHARSET_MAXLEN = {
-    "latin1": 1,
-    "ascii": 1,
-    "binary": 1,
-    "latin2": 1,
-    "cp1250": 1,
-    "cp1251": 1,
-    "cp1252": 1,
-    "utf8": 3,
-    "utf8mb3": 3,
-    "ucs2": 2,
-    "utf16": 4,
-    "utf16le": 4,
-    "utf32": 4,
-    "utf8mb4": 4,
-    "gbk": 2,
-    "big5": 2,
-    "sjis": 2,
-    "ujis": 3,
-    "gb18030": 4,
-    "euckr": 2,
-}
-DEFAULT_CHARSET = "utf8mb4"  # assumed when neither the column type nor the table says
+# Cheaper ways to the same result, as the `alternative` of each row of their key (both servers).
+_FK_CHECKS_OFF = (
+    "SET SESSION foreign_key_checks = 0 before the ALTER makes it in place and metadata only "
+    "(existing rows are then not checked)"
+)
+_SAME_STATEMENT = "drop the old and add the new primary key in the same ALTER TABLE: in place, LOCK=NONE"
+_ADD_LAST = "add the column last: INSTANT from MySQL 8.0.12 / MariaDB 10.3.2"
 
 # What a MODIFY/CHANGE COLUMN changes (the <change> of modify_column.<change>), in the order impacts()
 # checks them:
@@ -166,729 +133,1025 @@ _VIEW_MDL = (
     "takes an exclusive metadata lock on the view: it waits for every open transaction that used the view, "
     "and queries of the view queue behind it"
 )
-MYSQL: dict[str, tuple[tuple[tuple[int, ...], Row], ...]] = {
+MYSQL: dict[str, tuple[Row, ...]] = {
     # ---- columns (MySQL 5.7/8.0/8.4 "Online DDL Operations", Column Operations)
     "add_column": (
-        (_M57, R("INPLACE", True, "NONE", MY57, "rebuilds the table in place")),
-        (
-            (8, 0, 12),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MY80,
-                "INSTANT adds only a last column before 8.0.29; at most 64 instant row "
-                "versions per table, then the table must be rebuilt",
-                inplace_rebuild=True,
-            ),
+        Row(
+            since=_M57, algorithm="INPLACE", rewrite=True, mode="NONE", source=MY57, note="rebuilds the table in place"
+        ),
+        Row(
+            since=(8, 0, 12),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MY80,
+            note="INSTANT adds only a last column before 8.0.29; at most 64 instant row "
+            "versions per table, then the table must be rebuilt",
+            inplace_rewrite=True,
         ),
     ),
     "add_column.position": (
-        (_M57, R("INPLACE", True, "NONE", MY57, "rebuilds the table in place")),
-        ((8, 0, 12), R("INPLACE", True, "NONE", MY80, "INSTANT ADD COLUMN only appends a last column before 8.0.29")),
-        (
-            (8, 0, 29),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MY80,
-                "INSTANT at any position from 8.0.29; at most 64 instant row versions",
-                inplace_rebuild=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MY57,
+            note="rebuilds the table in place",
+            alternative=_ADD_LAST,
+        ),
+        Row(
+            since=(8, 0, 12),
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MY80,
+            note="INSTANT ADD COLUMN only appends a last column before 8.0.29",
+            alternative=_ADD_LAST,
+        ),
+        Row(
+            since=(8, 0, 29),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MY80,
+            note="INSTANT at any position from 8.0.29; at most 64 instant row versions",
+            inplace_rewrite=True,
+            alternative=_ADD_LAST,
         ),
     ),
     "add_column.auto_increment": (
-        (
-            _M57,
-            R(
-                "INPLACE",
-                True,
-                "SHARED",
-                MY57,
-                "adding an AUTO_INCREMENT column blocks writes: at least ALGORITHM=INPLACE, LOCK=SHARED",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="adding an AUTO_INCREMENT column blocks writes: at least ALGORITHM=INPLACE, LOCK=SHARED",
+            scan=True,
         ),
     ),
     "add_column.stored": (
-        (
-            _M57,
-            R(
-                "COPY",
-                True,
-                "SHARED",
-                MY57,
-                "a STORED generated column is computed by the server: table copy",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="a STORED generated column is computed by the server: table copy",
+            scan=True,
         ),
     ),
     "add_column.virtual": (
-        (
-            _M57,
-            R(
-                "INPLACE",
-                False,
-                "NONE",
-                MY57,
-                "metadata only for non-partitioned tables; not in place for partitioned tables",
-            ),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="metadata only for non-partitioned tables; not in place for partitioned tables",
         ),
-        (
-            (8, 0, 12),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MY80,
-                "instant for non-partitioned tables; not in place for partitioned tables",
-            ),
+        Row(
+            since=(8, 0, 12),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MY80,
+            note="instant for non-partitioned tables; not in place for partitioned tables",
         ),
     ),
     "drop_column": (
-        (_M57, R("INPLACE", True, "NONE", MY57, "rebuilds the table in place")),
-        (
-            (8, 0, 29),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MY80,
-                "INSTANT DROP COLUMN from 8.0.29; at most 64 instant row versions",
-                inplace_rebuild=True,
-            ),
+        Row(
+            since=_M57, algorithm="INPLACE", rewrite=True, mode="NONE", source=MY57, note="rebuilds the table in place"
+        ),
+        Row(
+            since=(8, 0, 29),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MY80,
+            note="INSTANT DROP COLUMN from 8.0.29; at most 64 instant row versions",
+            inplace_rewrite=True,
         ),
     ),
     "drop_column.indexed": (
-        (_M57, R("INPLACE", True, "NONE", MY57, "rebuilds the table in place")),
-        (
-            (8, 0, 29),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MY80,
-                "INSTANT DROP COLUMN from 8.0.29 (a column with a functional index cannot be dropped instantly)",
-                inplace_rebuild=True,
-            ),
+        Row(
+            since=_M57, algorithm="INPLACE", rewrite=True, mode="NONE", source=MY57, note="rebuilds the table in place"
+        ),
+        Row(
+            since=(8, 0, 29),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MY80,
+            note="INSTANT DROP COLUMN from 8.0.29 (a column with a functional index cannot be dropped instantly)",
+            inplace_rewrite=True,
         ),
     ),
     "drop_column.in_composite": (
-        (
-            _M57,
-            R(
-                "INPLACE",
-                True,
-                "NONE",
-                MY80,
-                "inferred, not measured: the column leaves the multi-column index it is part of (ALTER TABLE "
-                "page), which INSTANT cannot change; the table is rebuilt in place as for DROP COLUMN before 8.0.29",
-                inplace_rebuild=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MY80,
+            note="inferred, not measured: the column leaves the multi-column index it is part of (ALTER TABLE "
+            "page), which INSTANT cannot change; the table is rebuilt in place as for DROP COLUMN before 8.0.29",
+            inplace_rewrite=True,
         ),
     ),
     "drop_column.stored": (
-        (_M57, R("INPLACE", True, "NONE", MY57, "dropping a STORED generated column rebuilds in place")),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MY57,
+            note="dropping a STORED generated column rebuilds in place",
+        ),
     ),
     "drop_column.virtual": (
-        (_M57, R("INPLACE", False, "NONE", MY57, "metadata only for non-partitioned tables")),
-        ((8, 0, 12), R("INSTANT", False, "NONE", MY80, "instant for non-partitioned tables")),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="metadata only for non-partitioned tables",
+        ),
+        Row(
+            since=(8, 0, 12),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MY80,
+            note="instant for non-partitioned tables",
+        ),
     ),
     "rename_column": (
-        (
-            _M57,
-            R(
-                "INPLACE",
-                False,
-                "NONE",
-                MY57,
-                "keep the same type and NULL-ness to stay online; a column referenced by a "
-                "foreign key can only be renamed with ALGORITHM=INPLACE",
-            ),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="keep the same type and NULL-ness to stay online; a column referenced by a "
+            "foreign key can only be renamed with ALGORITHM=INPLACE",
         ),
-        (
-            (8, 0, 28),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MY80,
-                "INSTANT rename from 8.0.28; a column referenced by a foreign key "
-                "can only be renamed with ALGORITHM=INPLACE",
-                inplace_rebuild=False,
-            ),
+        Row(
+            since=(8, 0, 28),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MY80,
+            note="INSTANT rename from 8.0.28; a column referenced by a foreign key "
+            "can only be renamed with ALGORITHM=INPLACE",
+            inplace_rewrite=False,
         ),
     ),
     "modify_column.rename": (
-        (_M57, R("INPLACE", False, "NONE", MY57, "CHANGE with the same definition: a rename")),
-        (
-            (8, 0, 28),
-            R("INSTANT", False, "NONE", MY80, "CHANGE with the same definition: a rename", inplace_rebuild=False),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="CHANGE with the same definition: a rename",
+        ),
+        Row(
+            since=(8, 0, 28),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MY80,
+            note="CHANGE with the same definition: a rename",
+            inplace_rewrite=False,
         ),
     ),
     "modify_column.same": (
         # inferred: a MODIFY that changes nothing the storage sees (comment, same definition)
-        (
-            _M57,
-            R(
-                "INPLACE",
-                False,
-                "NONE",
-                MY57,
-                "inferred: no storage change, metadata only (not listed in the Online DDL tables)",
-            ),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="inferred: no storage change, metadata only (not listed in the Online DDL tables)",
         ),
     ),
     "modify_column.default": (
-        (_M57, R("INPLACE", False, "NONE", MY57, "only the default changes: metadata only")),
-        (
-            (8, 0, 12),
-            R("INSTANT", False, "NONE", MY80, "only the default changes: metadata only", inplace_rebuild=False),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="only the default changes: metadata only",
+        ),
+        Row(
+            since=(8, 0, 12),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MY80,
+            note="only the default changes: metadata only",
+            inplace_rewrite=False,
         ),
     ),
     "modify_column.reorder": (
-        (_M57, R("INPLACE", True, "NONE", MY57, "FIRST/AFTER reorders columns: rebuilds in place")),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MY57,
+            note="FIRST/AFTER reorders columns: rebuilds in place",
+        ),
     ),
     "modify_column.type": (
-        (
-            _M57,
-            R("COPY", True, "SHARED", MY57, "changing the data type is only supported with ALGORITHM=COPY", scan=True),
+        Row(
+            since=_M57,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="changing the data type is only supported with ALGORITHM=COPY",
+            scan=True,
         ),
     ),
     "modify_column.varchar_extend": (
-        (
-            _M57,
-            R(
-                "INPLACE",
-                False,
-                "NONE",
-                MY57,
-                "VARCHAR extended within the same number of length bytes (0-255 or 256+ bytes)",
-            ),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="VARCHAR extended within the same number of length bytes (0-255 or 256+ bytes)",
         ),
     ),
     "modify_column.varchar_extend_from_127": (
-        (
-            _M57,
-            R(
-                "COPY",
-                True,
-                "SHARED",
-                MY57,
-                "VARCHAR crossing from under 256 to 256+ bytes needs a second length byte: table copy",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="VARCHAR crossing from under 256 to 256+ bytes needs a second length byte: table copy",
+            scan=True,
         ),
     ),
     "modify_column.varchar_extend_over_255": (
-        (
-            _M57,
-            R(
-                "COPY",
-                True,
-                "SHARED",
-                MY57,
-                "VARCHAR crossing from under 256 to 256+ bytes needs a second length byte: table copy",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="VARCHAR crossing from under 256 to 256+ bytes needs a second length byte: table copy",
+            scan=True,
         ),
     ),
     "modify_column.not_null": (
-        (
-            _M57,
-            R(
-                "INPLACE",
-                True,
-                "NONE",
-                MY57,
-                "rebuilds in place; needs a strict SQL_MODE and fails if the column holds NULLs",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MY57,
+            note="rebuilds in place; needs a strict SQL_MODE and fails if the column holds NULLs",
+            scan=True,
         ),
     ),
-    "modify_column.null": ((_M57, R("INPLACE", True, "NONE", MY57, "rebuilds the table in place")),),
-    "modify_column.enum_append": (
-        (
-            _M57,
-            R("INPLACE", False, "NONE", MY57, "members appended at the end with the same storage size: metadata only"),
+    "modify_column.null": (
+        Row(
+            since=_M57, algorithm="INPLACE", rewrite=True, mode="NONE", source=MY57, note="rebuilds the table in place"
         ),
-        (
-            (8, 0, 12),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MY80,
-                "members appended at the end with the same storage size: metadata only",
-                inplace_rebuild=False,
-            ),
+    ),
+    "modify_column.enum_append": (
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="members appended at the end with the same storage size: metadata only",
+        ),
+        Row(
+            since=(8, 0, 12),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MY80,
+            note="members appended at the end with the same storage size: metadata only",
+            inplace_rewrite=False,
         ),
     ),
     "modify_column.charset_utf8mb3_to_utf8mb4": (
-        (_M57, R("COPY", True, "SHARED", MY57, "a character set change is a data type change: table copy", scan=True)),
+        Row(
+            since=_M57,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="a character set change is a data type change: table copy",
+            scan=True,
+        ),
     ),
     "modify_column.collation": (
-        (
-            _M57,
-            R(
-                "COPY",
-                True,
-                "SHARED",
-                MY57,
-                "a collation change is treated as a data type change: table copy",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="a collation change is treated as a data type change: table copy",
+            scan=True,
         ),
     ),
     "modify_column.auto_increment": (
-        (
-            _M57,
-            R("COPY", True, "SHARED", MY57, "making a column AUTO_INCREMENT changes its type: table copy", scan=True),
+        Row(
+            since=_M57,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="making a column AUTO_INCREMENT changes its type: table copy",
+            scan=True,
         ),
     ),
     "alter_column_visibility": (
-        (
-            (8, 0, 23),
-            R(
-                "INPLACE",
-                False,
-                "NONE",
-                MY_INVISIBLE_COL,
-                "inferred: column visibility (8.0.23+) is data-dictionary metadata; not listed "
-                "in the Online DDL tables",
-            ),
+        Row(
+            since=(8, 0, 23),
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY_INVISIBLE_COL,
+            note="inferred: column visibility (8.0.23+) is data-dictionary metadata; not listed "
+            "in the Online DDL tables",
         ),
     ),
     "set_default": (
-        (_M57, R("INPLACE", False, "NONE", MY57, "metadata only")),
-        ((8, 0, 12), R("INSTANT", False, "NONE", MY80, "metadata only", inplace_rebuild=False)),
+        Row(since=_M57, algorithm="INPLACE", rewrite=False, mode="NONE", source=MY57, note="metadata only"),
+        Row(
+            since=(8, 0, 12),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MY80,
+            note="metadata only",
+            inplace_rewrite=False,
+        ),
     ),
     "drop_default": (
-        (_M57, R("INPLACE", False, "NONE", MY57, "metadata only")),
-        ((8, 0, 12), R("INSTANT", False, "NONE", MY80, "metadata only", inplace_rebuild=False)),
+        Row(since=_M57, algorithm="INPLACE", rewrite=False, mode="NONE", source=MY57, note="metadata only"),
+        Row(
+            since=(8, 0, 12),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MY80,
+            note="metadata only",
+            inplace_rewrite=False,
+        ),
     ),
-    "auto_increment": ((_M57, R("INPLACE", False, "NONE", MY57, "changes a value kept in memory, not the data file")),),
+    "auto_increment": (
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="changes a value kept in memory, not the data file",
+        ),
+    ),
     # ---- indexes (Index Operations, Primary Key Operations)
     "add_index": (
-        (_M57, R("INPLACE", False, "NONE", MY57, "builds the secondary index while writes go on", scan=True)),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="builds the secondary index while writes go on",
+            scan=True,
+        ),
     ),
     "add_unique": (
-        (
-            _M57,
-            R(
-                "INPLACE",
-                False,
-                "NONE",
-                MY57,
-                "builds the unique index while writes go on; fails on duplicates",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="builds the unique index while writes go on; fails on duplicates",
+            scan=True,
         ),
     ),
     "add_unique.clustered": (
-        (
-            _M57,
-            R(
-                "INPLACE",
-                True,
-                "NONE",
-                MY57,
-                "inferred: on a table without a primary key, a unique key on NOT NULL columns "
-                "becomes the clustered index, so the table is rebuilt as for ADD PRIMARY KEY",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MY57,
+            note="inferred: on a table without a primary key, a unique key on NOT NULL columns "
+            "becomes the clustered index, so the table is rebuilt as for ADD PRIMARY KEY",
+            scan=True,
         ),
     ),
     "add_index.fulltext_first": (
-        (
-            _M57,
-            R(
-                "INPLACE",
-                True,
-                "SHARED",
-                MY57,
-                "the first FULLTEXT index rebuilds the table to add FTS_DOC_ID (unless the table "
-                "has one) and blocks writes",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="the first FULLTEXT index rebuilds the table to add FTS_DOC_ID (unless the table "
+            "has one) and blocks writes",
+            scan=True,
         ),
     ),
     "add_index.fulltext": (
-        (
-            _M57,
-            R(
-                "INPLACE",
-                False,
-                "SHARED",
-                MY57,
-                "a further FULLTEXT index blocks writes while it is built; one at a time",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="SHARED",
+            source=MY57,
+            note="a further FULLTEXT index blocks writes while it is built; one at a time",
+            scan=True,
         ),
     ),
     "add_index.spatial": (
-        (_M57, R("INPLACE", False, "SHARED", MY57, "a SPATIAL index blocks writes while it is built", scan=True)),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="SHARED",
+            source=MY57,
+            note="a SPATIAL index blocks writes while it is built",
+            scan=True,
+        ),
     ),
-    "drop_index": ((_M57, R("INPLACE", False, "NONE", MY57, "metadata only")),),
-    "rename_index": ((_M57, R("INPLACE", False, "NONE", MY57, "metadata only")),),
+    "drop_index": (
+        Row(since=_M57, algorithm="INPLACE", rewrite=False, mode="NONE", source=MY57, note="metadata only"),
+    ),
+    "rename_index": (
+        Row(since=_M57, algorithm="INPLACE", rewrite=False, mode="NONE", source=MY57, note="metadata only"),
+    ),
     "alter_index_visibility": (
-        (
-            (8, 0),
-            R(
-                "INPLACE",
-                False,
-                "NONE",
-                MY_INVISIBLE_IDX,
-                "inferred: index visibility (8.0+) is metadata; not listed in the Online DDL tables",
-            ),
+        Row(
+            since=(8, 0),
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY_INVISIBLE_IDX,
+            note="inferred: index visibility (8.0+) is metadata; not listed in the Online DDL tables",
         ),
     ),
     "add_primary_key": (
-        (
-            _M57,
-            R(
-                "INPLACE",
-                True,
-                "NONE",
-                MY57,
-                "rebuilds the clustered index in place; needs a strict SQL_MODE, and INPLACE is "
-                "refused in some cases where columns must become NOT NULL",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MY57,
+            note="rebuilds the clustered index in place; needs a strict SQL_MODE, and INPLACE is "
+            "refused in some cases where columns must become NOT NULL",
+            scan=True,
         ),
     ),
     "drop_primary_key": (
-        (
-            _M57,
-            R(
-                "COPY",
-                True,
-                "SHARED",
-                MY57,
-                "only ALGORITHM=COPY drops a primary key without adding another",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="only ALGORITHM=COPY drops a primary key without adding another",
+            scan=True,
+            alternative=_SAME_STATEMENT,
         ),
     ),
     "drop_primary_key+add_primary_key": (
-        (_M57, R("INPLACE", True, "NONE", MY57, "replacing the primary key rebuilds in place", scan=True)),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MY57,
+            note="replacing the primary key rebuilds in place",
+            scan=True,
+        ),
     ),
     # ---- foreign keys (Foreign Key Operations)
     "add_foreign_key": (
-        (
-            _M57,
-            R(
-                "COPY",
-                True,
-                "SHARED",
-                MY57,
-                "with foreign_key_checks=1 only ALGORITHM=COPY adds a foreign key",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="with foreign_key_checks=1 only ALGORITHM=COPY adds a foreign key",
+            scan=True,
+            alternative=_FK_CHECKS_OFF,
         ),
     ),
     "add_foreign_key.no_checks": (
-        (
-            _M57,
-            R(
-                "INPLACE",
-                False,
-                "NONE",
-                MY57,
-                "with foreign_key_checks=0 the foreign key is added in place, metadata only, "
-                "and existing rows are not checked",
-            ),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="with foreign_key_checks=0 the foreign key is added in place, metadata only, "
+            "and existing rows are not checked",
         ),
     ),
-    "drop_foreign_key": ((_M57, R("INPLACE", False, "NONE", MY57, "metadata only")),),
+    "drop_foreign_key": (
+        Row(since=_M57, algorithm="INPLACE", rewrite=False, mode="NONE", source=MY57, note="metadata only"),
+    ),
     "add_check": (
-        (_M57, R(None, False, "NONE", MY_CHECK, "CHECK constraints are parsed and ignored before 8.0.16")),
-        (
-            (8, 0, 16),
-            R(
-                "COPY",
-                True,
-                "SHARED",
-                MY_CHECK,
-                "inferred: an enforced CHECK constraint is validated against every row by "
-                "the server, which needs a table copy; not listed in the Online DDL tables",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm=None,
+            rewrite=False,
+            mode="NONE",
+            source=MY_CHECK,
+            note="CHECK constraints are parsed and ignored before 8.0.16",
+        ),
+        Row(
+            since=(8, 0, 16),
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MY_CHECK,
+            note="inferred: an enforced CHECK constraint is validated against every row by "
+            "the server, which needs a table copy; not listed in the Online DDL tables",
+            scan=True,
         ),
     ),
     "drop_constraint": (
-        (_M57, R(None, False, "NONE", MY_CHECK, "CHECK constraints are parsed and ignored before 8.0.16")),
-        (
-            (8, 0, 16),
-            R(
-                "INPLACE",
-                False,
-                "NONE",
-                MY_CHECK,
-                "inferred: dropping a CHECK constraint is metadata only; not listed in the Online DDL tables",
-            ),
+        Row(
+            since=_M57,
+            algorithm=None,
+            rewrite=False,
+            mode="NONE",
+            source=MY_CHECK,
+            note="CHECK constraints are parsed and ignored before 8.0.16",
+        ),
+        Row(
+            since=(8, 0, 16),
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY_CHECK,
+            note="inferred: dropping a CHECK constraint is metadata only; not listed in the Online DDL tables",
         ),
     ),
     # ---- table options (Table Operations)
-    "row_format": ((_M57, R("INPLACE", True, "NONE", MY57, "rebuilds the table in place")),),
-    "key_block_size": ((_M57, R("INPLACE", True, "NONE", MY57, "rebuilds the table in place")),),
-    "table_option": ((_M57, R("INPLACE", False, "NONE", MY57, "persistent statistics options: metadata only")),),
+    "row_format": (
+        Row(
+            since=_M57, algorithm="INPLACE", rewrite=True, mode="NONE", source=MY57, note="rebuilds the table in place"
+        ),
+    ),
+    "key_block_size": (
+        Row(
+            since=_M57, algorithm="INPLACE", rewrite=True, mode="NONE", source=MY57, note="rebuilds the table in place"
+        ),
+    ),
+    "table_option": (
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="persistent statistics options: metadata only",
+        ),
+    ),
     "table_comment": (
-        (
-            _M57,
-            R(
-                "INPLACE",
-                False,
-                "NONE",
-                MY57,
-                "inferred: a table comment is metadata only; not listed in the Online DDL tables",
-            ),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="inferred: a table comment is metadata only; not listed in the Online DDL tables",
         ),
     ),
     "default_charset": (
-        (_M57, R("INPLACE", True, "NONE", MY57, "rebuilds the table if the new character encoding differs")),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MY57,
+            note="rebuilds the table if the new character encoding differs",
+        ),
     ),
     "convert_charset": (
-        (_M57, R("COPY", True, "SHARED", MY57, "converting the character set copies the table", scan=True)),
-        (
-            (8, 0),
-            R(
-                "INPLACE",
-                True,
-                "SHARED",
-                MY80,
-                "the 8.0/8.4 tables list it in place but without concurrent DML; when string "
-                "columns change type the server falls back to ALGORITHM=COPY, also write-blocking",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="converting the character set copies the table",
+            scan=True,
+        ),
+        Row(
+            since=(8, 0),
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="SHARED",
+            source=MY80,
+            note="the 8.0/8.4 tables list it in place but without concurrent DML; when string "
+            "columns change type the server falls back to ALGORITHM=COPY, also write-blocking",
+            scan=True,
         ),
     ),
     "convert_charset.utf8mb3_to_utf8mb4": (
-        (_M57, R("COPY", True, "SHARED", MY57, "converting the character set copies the table", scan=True)),
-        (
-            (8, 0),
-            R(
-                "INPLACE",
-                True,
-                "SHARED",
-                MY80,
-                "the 8.0/8.4 tables list it in place but without concurrent DML",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="converting the character set copies the table",
+            scan=True,
+        ),
+        Row(
+            since=(8, 0),
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="SHARED",
+            source=MY80,
+            note="the 8.0/8.4 tables list it in place but without concurrent DML",
+            scan=True,
         ),
     ),
-    "engine": ((_M57, R("INPLACE", True, "NONE", MY57, "ENGINE=InnoDB on an InnoDB table: a null rebuild in place")),),
-    "engine.change": (
-        (_M57, R("COPY", True, "SHARED", MY_ALTER, "moving to another storage engine copies the table", scan=True)),
+    "engine": (
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MY57,
+            note="ENGINE=InnoDB on an InnoDB table: a null rebuild in place",
+        ),
     ),
-    "force": ((_M57, R("INPLACE", True, "NONE", MY57, "rebuilds the table in place")),),
+    "engine.change": (
+        Row(
+            since=_M57,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MY_ALTER,
+            note="moving to another storage engine copies the table",
+            scan=True,
+        ),
+    ),
+    "force": (
+        Row(
+            since=_M57, algorithm="INPLACE", rewrite=True, mode="NONE", source=MY57, note="rebuilds the table in place"
+        ),
+    ),
     "order_by": (
-        (_M57, R("COPY", True, "SHARED", MY_ALTER, "ORDER BY rewrites the rows in order: table copy", scan=True)),
+        Row(
+            since=_M57,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MY_ALTER,
+            note="ORDER BY rewrites the rows in order: table copy",
+            scan=True,
+        ),
     ),
     "enable_keys": (
-        (
-            _M57,
-            R(
-                None,
-                False,
-                "NONE",
-                MY_ALTER,
-                "InnoDB ignores ENABLE/DISABLE KEYS (with a warning); lock level not measured on MySQL "
-                "(MariaDB 10.11 takes it exclusively)",
-            ),
+        Row(
+            since=_M57,
+            algorithm=None,
+            rewrite=False,
+            mode="NONE",
+            source=MY_ALTER,
+            note="InnoDB ignores ENABLE/DISABLE KEYS (with a warning); lock level not measured on MySQL "
+            "(MariaDB 10.11 takes it exclusively)",
         ),
     ),
     "disable_keys": (
-        (
-            _M57,
-            R(
-                None,
-                False,
-                "NONE",
-                MY_ALTER,
-                "InnoDB ignores ENABLE/DISABLE KEYS (with a warning); lock level not measured on MySQL "
-                "(MariaDB 10.11 takes it exclusively)",
-            ),
+        Row(
+            since=_M57,
+            algorithm=None,
+            rewrite=False,
+            mode="NONE",
+            source=MY_ALTER,
+            note="InnoDB ignores ENABLE/DISABLE KEYS (with a warning); lock level not measured on MySQL "
+            "(MariaDB 10.11 takes it exclusively)",
         ),
     ),
     "rename_table": (
-        (_M57, R("INPLACE", False, "NONE", MY57, "renames the files without copying")),
-        ((8, 0, 12), R("INSTANT", False, "NONE", MY80, "renames the files without copying", inplace_rebuild=False)),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="renames the files without copying",
+        ),
+        Row(
+            since=(8, 0, 12),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MY80,
+            note="renames the files without copying",
+            inplace_rewrite=False,
+        ),
     ),
     # ---- partitions (Partitioning Operations)
-    "partition_by": ((_M57, R("COPY", True, "SHARED", MY57, "repartitions by copying the table", scan=True)),),
+    "partition_by": (
+        Row(
+            since=_M57,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="repartitions by copying the table",
+            scan=True,
+        ),
+    ),
     "remove_partitioning": (
-        (_M57, R("COPY", True, "SHARED", MY57, "removes partitioning by copying the table", scan=True)),
+        Row(
+            since=_M57,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="removes partitioning by copying the table",
+            scan=True,
+        ),
     ),
     "add_partition": (
-        (
-            _M57,
-            R(
-                None,
-                False,
-                "SHARED",
-                MY57,
-                "RANGE/LIST: no data copied; only ALGORITHM=DEFAULT, LOCK=DEFAULT; DML not permitted",
-            ),
+        Row(
+            since=_M57,
+            algorithm=None,
+            rewrite=False,
+            mode="SHARED",
+            source=MY57,
+            note="RANGE/LIST: no data copied; only ALGORITHM=DEFAULT, LOCK=DEFAULT; DML not permitted",
         ),
-        ((8, 0), R("INPLACE", False, "NONE", MY80, "RANGE/LIST: no data copied, concurrent DML allowed")),
+        Row(
+            since=(8, 0),
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY80,
+            note="RANGE/LIST: no data copied, concurrent DML allowed",
+        ),
     ),
     "add_partition.hash": (
-        (
-            _M57,
-            R(
-                None,
-                True,
-                "SHARED",
-                MY57,
-                "HASH/KEY: rows are redistributed under a shared lock; only ALGORITHM=DEFAULT",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm=None,
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="HASH/KEY: rows are redistributed under a shared lock; only ALGORITHM=DEFAULT",
+            scan=True,
         ),
-        (
-            (8, 0),
-            R(
-                "INPLACE",
-                True,
-                "SHARED",
-                MY80,
-                "HASH/KEY: rows are redistributed; LOCK=NONE is not supported",
-                scan=True,
-            ),
+        Row(
+            since=(8, 0),
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="SHARED",
+            source=MY80,
+            note="HASH/KEY: rows are redistributed; LOCK=NONE is not supported",
+            scan=True,
         ),
     ),
     "drop_partition": (
-        (
-            _M57,
-            R(
-                None,
-                False,
-                "SHARED",
-                MY57,
-                "RANGE/LIST: drops the partition's data without copying; only ALGORITHM=DEFAULT",
-            ),
+        Row(
+            since=_M57,
+            algorithm=None,
+            rewrite=False,
+            mode="SHARED",
+            source=MY57,
+            note="RANGE/LIST: drops the partition's data without copying; only ALGORITHM=DEFAULT",
         ),
-        (
-            (8, 0),
-            R(
-                "INPLACE",
-                False,
-                "NONE",
-                MY80,
-                "drops the partition and its rows; ALGORITHM=COPY would move the rows instead",
-            ),
+        Row(
+            since=(8, 0),
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY80,
+            note="drops the partition and its rows; ALGORITHM=COPY would move the rows instead",
         ),
     ),
-    "truncate_partition": ((_M57, R("INPLACE", False, "NONE", MY57, "deletes the partition's rows; no data copied")),),
+    "truncate_partition": (
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="deletes the partition's rows; no data copied",
+        ),
+    ),
     "coalesce_partition": (
-        (_M57, R(None, True, "SHARED", MY57, "rows are copied under a shared lock; only ALGORITHM=DEFAULT", scan=True)),
-        (
-            (8, 0),
-            R("INPLACE", True, "SHARED", MY80, "rows of the affected partitions are copied; no LOCK=NONE", scan=True),
+        Row(
+            since=_M57,
+            algorithm=None,
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="rows are copied under a shared lock; only ALGORITHM=DEFAULT",
+            scan=True,
+        ),
+        Row(
+            since=(8, 0),
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="SHARED",
+            source=MY80,
+            note="rows of the affected partitions are copied; no LOCK=NONE",
+            scan=True,
         ),
     ),
     "reorganize_partition": (
-        (_M57, R(None, True, "SHARED", MY57, "rows are copied under a shared lock; only ALGORITHM=DEFAULT", scan=True)),
-        (
-            (8, 0),
-            R("INPLACE", True, "SHARED", MY80, "rows of the affected partitions are copied; no LOCK=NONE", scan=True),
+        Row(
+            since=_M57,
+            algorithm=None,
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="rows are copied under a shared lock; only ALGORITHM=DEFAULT",
+            scan=True,
+        ),
+        Row(
+            since=(8, 0),
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="SHARED",
+            source=MY80,
+            note="rows of the affected partitions are copied; no LOCK=NONE",
+            scan=True,
         ),
     ),
     "rebuild_partition": (
-        (_M57, R(None, True, "SHARED", MY57, "rows are copied under a shared lock; only ALGORITHM=DEFAULT", scan=True)),
-        (
-            (8, 0),
-            R("INPLACE", True, "SHARED", MY80, "rows of the affected partitions are copied; no LOCK=NONE", scan=True),
+        Row(
+            since=_M57,
+            algorithm=None,
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="rows are copied under a shared lock; only ALGORITHM=DEFAULT",
+            scan=True,
+        ),
+        Row(
+            since=(8, 0),
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="SHARED",
+            source=MY80,
+            note="rows of the affected partitions are copied; no LOCK=NONE",
+            scan=True,
         ),
     ),
     "exchange_partition": (
-        (
-            _M57,
-            R(
-                "INPLACE",
-                False,
-                "NONE",
-                MY57,
-                "swaps the partition and the table; WITH VALIDATION (the default) reads every row "
-                "of the exchanged table",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="swaps the partition and the table; WITH VALIDATION (the default) reads every row "
+            "of the exchanged table",
+            scan=True,
         ),
     ),
     "optimize_partition": (
-        (
-            _M57,
-            R(
-                None,
-                True,
-                "SHARED",
-                MY57,
-                "InnoDB rebuilds and analyzes the entire table; ALGORITHM and LOCK are ignored",
-                scan=True,
-            ),
+        Row(
+            since=_M57,
+            algorithm=None,
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="InnoDB rebuilds and analyzes the entire table; ALGORITHM and LOCK are ignored",
+            scan=True,
         ),
     ),
-    "analyze_partition": ((_M57, R(None, False, "NONE", MY57, "reads key distributions", scan=True)),),
-    "check_partition": ((_M57, R(None, False, "NONE", MY57, "reads the partition", scan=True)),),
-    "repair_partition": ((_M57, R(None, False, "NONE", MY57, "no-op for InnoDB partitions")),),
+    "analyze_partition": (
+        Row(
+            since=_M57,
+            algorithm=None,
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="reads key distributions",
+            scan=True,
+        ),
+    ),
+    "check_partition": (
+        Row(since=_M57, algorithm=None, rewrite=False, mode="NONE", source=MY57, note="reads the partition", scan=True),
+    ),
+    "repair_partition": (
+        Row(since=_M57, algorithm=None, rewrite=False, mode="NONE", source=MY57, note="no-op for InnoDB partitions"),
+    ),
     "discard_partition_tablespace": (
-        (_M57, R(None, False, "EXCLUSIVE", MY57, "only ALGORITHM=DEFAULT, LOCK=DEFAULT; no DML")),
+        Row(
+            since=_M57,
+            algorithm=None,
+            rewrite=False,
+            mode="EXCLUSIVE",
+            source=MY57,
+            note="only ALGORITHM=DEFAULT, LOCK=DEFAULT; no DML",
+        ),
     ),
     "import_partition_tablespace": (
-        (_M57, R(None, False, "EXCLUSIVE", MY57, "only ALGORITHM=DEFAULT, LOCK=DEFAULT; no DML")),
+        Row(
+            since=_M57,
+            algorithm=None,
+            rewrite=False,
+            mode="EXCLUSIVE",
+            source=MY57,
+            note="only ALGORITHM=DEFAULT, LOCK=DEFAULT; no DML",
+        ),
     ),
     # ---- other statements
     "statement.optimize_table": (
-        (
-            _M57,
-            R(
-                "INPLACE",
-                True,
-                "NONE",
-                MY57,
-                "OPTIMIZE TABLE on InnoDB is recreate + analyze, in place; it takes no ALGORITHM/LOCK clause",
-            ),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MY57,
+            note="OPTIMIZE TABLE on InnoDB is recreate + analyze, in place; it takes no ALGORITHM/LOCK clause",
         ),
     ),
     "statement.truncate": (
-        (
-            _M57,
-            R(None, True, "EXCLUSIVE", MY_TRUNCATE, "drops and recreates the table under an exclusive metadata lock"),
+        Row(
+            since=_M57,
+            algorithm=None,
+            rewrite=True,
+            mode="EXCLUSIVE",
+            source=MY_TRUNCATE,
+            note="drops and recreates the table under an exclusive metadata lock",
         ),
     ),
     "statement.drop_table": (
-        (_M57, R(None, False, "EXCLUSIVE", MY_DROP, "takes an exclusive metadata lock; the data is gone")),
+        Row(
+            since=_M57,
+            algorithm=None,
+            rewrite=False,
+            mode="EXCLUSIVE",
+            source=MY_DROP,
+            note="takes an exclusive metadata lock; the data is gone",
+        ),
     ),
     # DROP VIEW, CREATE OR REPLACE VIEW and ALTER VIEW of an existing view (MySQL: from the documentation)
-    "statement.drop_view": ((_M57, R(None, False, "EXCLUSIVE", MY_METADATA, _VIEW_MDL)),),
-    "statement.replace_view": ((_M57, R(None, False, "EXCLUSIVE", MY_METADATA, _VIEW_MDL)),),
+    "statement.drop_view": (
+        Row(since=_M57, algorithm=None, rewrite=False, mode="EXCLUSIVE", source=MY_METADATA, note=_VIEW_MDL),
+    ),
+    "statement.replace_view": (
+        Row(since=_M57, algorithm=None, rewrite=False, mode="EXCLUSIVE", source=MY_METADATA, note=_VIEW_MDL),
+    ),
     "statement.rename_table": (
-        (_M57, R("INPLACE", False, "NONE", MY57, "renames the files without copying")),
-        ((8, 0, 12), R("INSTANT", False, "NONE", MY80, "renames the files without copying")),
+        Row(
+            since=_M57,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY57,
+            note="renames the files without copying",
+        ),
+        Row(
+            since=(8, 0, 12),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MY80,
+            note="renames the files without copying",
+        ),
     ),
     "statement.lock_table.read": (
-        (
-            _M57,
-            R(
-                None,
-                False,
-                "SHARED",
-                MY_LOCK,
-                "LOCK TABLES ... READ blocks writers until UNLOCK TABLES or the session ends",
-            ),
+        Row(
+            since=_M57,
+            algorithm=None,
+            rewrite=False,
+            mode="SHARED",
+            source=MY_LOCK,
+            note="LOCK TABLES ... READ blocks writers until UNLOCK TABLES or the session ends",
         ),
     ),
     "statement.lock_table.write": (
-        (
-            _M57,
-            R(
-                None,
-                False,
-                "EXCLUSIVE",
-                MY_LOCK,
-                "LOCK TABLES ... WRITE blocks readers and writers until UNLOCK TABLES or the session ends",
-            ),
+        Row(
+            since=_M57,
+            algorithm=None,
+            rewrite=False,
+            mode="EXCLUSIVE",
+            source=MY_LOCK,
+            note="LOCK TABLES ... WRITE blocks readers and writers until UNLOCK TABLES or the session ends",
         ),
     ),
 }
@@ -917,756 +1180,976 @@ MYSQL_FULLTEXT = {
 
 # --------------------------------------------------------------------------- MariaDB
 _D0 = (10, 0)
-MARIADB: dict[str, tuple[tuple[tuple[int, ...], Row], ...]] = {
+MARIADB: dict[str, tuple[Row, ...]] = {
     # ---- columns
     "add_column": (
-        (_D0, R("INPLACE", True, "NONE", MDB_INPLACE, "rebuilds the table in place")),
-        (
-            (10, 3, 2),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MDB_INSTANT,
-                "INSTANT when the column is added last (10.3) or anywhere (10.4+); not with a "
-                "hidden FTS_DOC_ID (FULLTEXT index)",
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="rebuilds the table in place",
+        ),
+        Row(
+            since=(10, 3, 2),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="INSTANT when the column is added last (10.3) or anywhere (10.4+); not with a "
+            "hidden FTS_DOC_ID (FULLTEXT index)",
+            unmeasured="",
         ),
     ),
     "add_column.position": (
-        (_D0, R("INPLACE", True, "NONE", MDB_INPLACE, "rebuilds the table in place")),
-        ((10, 4), R("INSTANT", False, "NONE", MDB_INSTANT, "INSTANT at any position from 10.4", verified=V)),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="rebuilds the table in place",
+            alternative=_ADD_LAST,
+        ),
+        Row(
+            since=(10, 4),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="INSTANT at any position from 10.4",
+            unmeasured="",
+            alternative=_ADD_LAST,
+        ),
     ),
     "add_column.auto_increment": (
-        (
-            _D0,
-            R(
-                "INPLACE",
-                True,
-                "SHARED",
-                MDB_INPLACE,
-                "adding an AUTO_INCREMENT column rebuilds and blocks writes",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_INPLACE,
+            note="adding an AUTO_INCREMENT column rebuilds and blocks writes",
+            scan=True,
+            unmeasured="",
         ),
     ),
     "add_column.stored": (
-        (
-            _D0,
-            R(
-                "COPY",
-                True,
-                "SHARED",
-                MDB_INPLACE,
-                "a PERSISTENT/STORED generated column is computed by the server: table copy",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_INPLACE,
+            note="a PERSISTENT/STORED generated column is computed by the server: table copy",
+            scan=True,
+            unmeasured="",
         ),
-        (
-            MARIADB_ONLINE_COPY_SINCE,
-            R(
-                "COPY",
-                True,
-                "NONE",
-                MDB_ONLINE_COPY,
-                "online copy: a STORED generated column can be added with LOCK=NONE",
-                scan=True,
-            ),
+        Row(
+            since=MARIADB_ONLINE_COPY_SINCE,
+            algorithm="COPY",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_ONLINE_COPY,
+            note="online copy: a STORED generated column can be added with LOCK=NONE",
+            scan=True,
         ),
     ),
     "add_column.virtual": (
-        (_D0, R("INPLACE", False, "NONE", MDB_INPLACE, "metadata only")),
-        (
-            (10, 3, 7),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MDB_INSTANT,
-                "inferred from the INSTANT ADD COLUMN rules; a VIRTUAL column stores nothing",
-                verified=V,
-            ),
+        Row(since=_D0, algorithm="INPLACE", rewrite=False, mode="NONE", source=MDB_INPLACE, note="metadata only"),
+        Row(
+            since=(10, 3, 7),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="inferred from the INSTANT ADD COLUMN rules; a VIRTUAL column stores nothing",
+            unmeasured="",
         ),
     ),
     "drop_column": (
-        (_D0, R("INPLACE", True, "NONE", MDB_INPLACE, "rebuilds the table in place")),
-        ((10, 4), R("INSTANT", False, "NONE", MDB_INSTANT, "INSTANT DROP COLUMN from 10.4", verified=V)),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="rebuilds the table in place",
+        ),
+        Row(
+            since=(10, 4),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="INSTANT DROP COLUMN from 10.4",
+            unmeasured="",
+        ),
     ),
     "drop_column.indexed": (
-        (_D0, R("INPLACE", True, "NONE", MDB_INPLACE, "rebuilds the table in place")),
-        (
-            (10, 4),
-            R(
-                "NOCOPY",
-                False,
-                "NONE",
-                MDB_NOCOPY,
-                "measured: the column goes instantly, but dropping the index on it makes the statement NOCOPY",
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="rebuilds the table in place",
+        ),
+        Row(
+            since=(10, 4),
+            algorithm="NOCOPY",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_NOCOPY,
+            note="measured: the column goes instantly, but dropping the index on it makes the statement NOCOPY",
+            unmeasured="",
         ),
     ),
     "drop_column.in_composite": (
-        (
-            _D0,
-            R(
-                "INPLACE",
-                True,
-                "NONE",
-                MDB_INPLACE,
-                "measured: the column leaves a multi-column index, which is rebuilt with the table in place "
-                "(the ALTER TABLE page says NOCOPY; the server refuses NOCOPY, error 1845)",
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="measured: the column leaves a multi-column index, which is rebuilt with the table in place "
+            "(the ALTER TABLE page says NOCOPY; the server refuses NOCOPY, error 1845)",
+            unmeasured="",
         ),
     ),
     "drop_column.stored": (
-        (_D0, R("INPLACE", True, "NONE", MDB_INPLACE, "rebuilds the table in place")),
-        ((10, 4), R("INSTANT", False, "NONE", MDB_INSTANT, "INSTANT DROP COLUMN from 10.4", verified=V)),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="rebuilds the table in place",
+        ),
+        Row(
+            since=(10, 4),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="INSTANT DROP COLUMN from 10.4",
+            unmeasured="",
+        ),
     ),
     "drop_column.virtual": (
-        (_D0, R("INPLACE", False, "NONE", MDB_INPLACE, "metadata only")),
-        ((10, 4), R("INSTANT", False, "NONE", MDB_INSTANT, "INSTANT DROP COLUMN from 10.4", verified=V)),
+        Row(since=_D0, algorithm="INPLACE", rewrite=False, mode="NONE", source=MDB_INPLACE, note="metadata only"),
+        Row(
+            since=(10, 4),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="INSTANT DROP COLUMN from 10.4",
+            unmeasured="",
+        ),
     ),
     "rename_column": (
-        (_D0, R("INPLACE", False, "NONE", MDB_INPLACE, "metadata only")),
-        ((10, 3, 7), R("INSTANT", False, "NONE", MDB_INSTANT, "INSTANT when only the name changes", verified=V)),
+        Row(since=_D0, algorithm="INPLACE", rewrite=False, mode="NONE", source=MDB_INPLACE, note="metadata only"),
+        Row(
+            since=(10, 3, 7),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="INSTANT when only the name changes",
+            unmeasured="",
+        ),
     ),
     "modify_column.rename": (
-        (_D0, R("INPLACE", False, "NONE", MDB_INPLACE, "CHANGE with the same definition: metadata only")),
-        ((10, 3, 7), R("INSTANT", False, "NONE", MDB_INSTANT, "CHANGE with the same definition", verified=V)),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="CHANGE with the same definition: metadata only",
+        ),
+        Row(
+            since=(10, 3, 7),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="CHANGE with the same definition",
+            unmeasured="",
+        ),
     ),
     "modify_column.same": (
-        (
-            (10, 3, 7),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MDB_INSTANT,
-                "measured: a MODIFY that changes nothing stored (comment, same definition) is "
-                "instant; not described on the page",
-                verified=V,
-            ),
+        Row(
+            since=(10, 3, 7),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="measured: a MODIFY that changes nothing stored (comment, same definition) is "
+            "instant; not described on the page",
+            unmeasured="",
         ),
     ),
     "modify_column.default": (
-        (_D0, R("INPLACE", False, "NONE", MDB_INPLACE, "only the default changes: metadata only")),
-        ((10, 3, 7), R("INSTANT", False, "NONE", MDB_INSTANT, "only the default changes", verified=V)),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="only the default changes: metadata only",
+        ),
+        Row(
+            since=(10, 3, 7),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="only the default changes",
+            unmeasured="",
+        ),
     ),
     "modify_column.reorder": (
-        (_D0, R("INPLACE", True, "NONE", MDB_INPLACE, "FIRST/AFTER reorders columns: rebuilds in place")),
-        ((10, 4), R("INSTANT", False, "NONE", MDB_INSTANT, "INSTANT reordering from 10.4", verified=V)),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="FIRST/AFTER reorders columns: rebuilds in place",
+        ),
+        Row(
+            since=(10, 4),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="INSTANT reordering from 10.4",
+            unmeasured="",
+        ),
     ),
     "modify_column.type": (
-        (
-            _D0,
-            R(
-                "COPY",
-                True,
-                "SHARED",
-                MDB_INPLACE,
-                "changing the data type copies the table (integer widening included: measured COPY "
-                "on 10.11 even for ROW_FORMAT=REDUNDANT)",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_INPLACE,
+            note="changing the data type copies the table (integer widening included: measured COPY "
+            "on 10.11 even for ROW_FORMAT=REDUNDANT)",
+            scan=True,
+            unmeasured="",
         ),
-        (
-            MARIADB_ONLINE_COPY_SINCE,
-            R("COPY", True, "NONE", MDB_ONLINE_COPY, "online copy: the type change runs with LOCK=NONE", scan=True),
+        Row(
+            since=MARIADB_ONLINE_COPY_SINCE,
+            algorithm="COPY",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_ONLINE_COPY,
+            note="online copy: the type change runs with LOCK=NONE",
+            scan=True,
         ),
     ),
     "modify_column.varchar_extend": (
-        (
-            (10, 2, 2),
-            R("INPLACE", False, "NONE", MDB_INPLACE, "VARCHAR extended within the same number of length bytes"),
+        Row(
+            since=(10, 2, 2),
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="VARCHAR extended within the same number of length bytes",
         ),
-        (
-            (10, 3, 7),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MDB_INSTANT,
-                "VARCHAR extended within the same number of length bytes (any extension with ROW_FORMAT=REDUNDANT)",
-                verified=V,
-            ),
+        Row(
+            since=(10, 3, 7),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="VARCHAR extended within the same number of length bytes (any extension with ROW_FORMAT=REDUNDANT)",
+            unmeasured="",
         ),
     ),
     "modify_column.varchar_extend_from_127": (
-        (_D0, R("COPY", True, "SHARED", MDB_INPLACE, "the number of length bytes changes: table copy", scan=True)),
-        (
-            (10, 4, 3),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MDB_INSTANT,
-                "from at most 127 bytes to 256+ bytes stays instant (stored lengths fit one byte either way)",
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_INPLACE,
+            note="the number of length bytes changes: table copy",
+            scan=True,
+        ),
+        Row(
+            since=(10, 4, 3),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="from at most 127 bytes to 256+ bytes stays instant (stored lengths fit one byte either way)",
+            unmeasured="",
         ),
     ),
     "modify_column.varchar_extend_over_255": (
-        (
-            _D0,
-            R(
-                "COPY",
-                True,
-                "SHARED",
-                MDB_INPLACE,
-                "from 128-255 bytes to 256+ bytes changes the number of length bytes: table copy "
-                "(instant with ROW_FORMAT=REDUNDANT from 10.4.3)",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_INPLACE,
+            note="from 128-255 bytes to 256+ bytes changes the number of length bytes: table copy "
+            "(instant with ROW_FORMAT=REDUNDANT from 10.4.3)",
+            scan=True,
+            unmeasured="",
         ),
-        (MARIADB_ONLINE_COPY_SINCE, R("COPY", True, "NONE", MDB_ONLINE_COPY, "online copy with LOCK=NONE", scan=True)),
+        Row(
+            since=MARIADB_ONLINE_COPY_SINCE,
+            algorithm="COPY",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_ONLINE_COPY,
+            note="online copy with LOCK=NONE",
+            scan=True,
+        ),
     ),
     "modify_column.not_null": (
-        (
-            _D0,
-            R(
-                "INPLACE",
-                True,
-                "NONE",
-                MDB_INPLACE,
-                "rebuilds in place; needs strict mode and fails if the column holds NULLs",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="rebuilds in place; needs strict mode and fails if the column holds NULLs",
+            scan=True,
+            unmeasured="",
         ),
     ),
     "modify_column.null": (
-        (
-            _D0,
-            R(
-                "INPLACE",
-                True,
-                "NONE",
-                MDB_INPLACE,
-                "rebuilds in place (INSTANT only with ROW_FORMAT=REDUNDANT, 10.4.3+)",
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="rebuilds in place (INSTANT only with ROW_FORMAT=REDUNDANT, 10.4.3+)",
+            unmeasured="",
         ),
     ),
     "modify_column.enum_append": (
-        (_D0, R("INPLACE", False, "NONE", MDB_INPLACE, "appended members, same storage size: metadata only")),
-        ((10, 3, 7), R("INSTANT", False, "NONE", MDB_INSTANT, "appended members, same storage size", verified=V)),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="appended members, same storage size: metadata only",
+        ),
+        Row(
+            since=(10, 3, 7),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="appended members, same storage size",
+            unmeasured="",
+        ),
     ),
     "modify_column.charset_utf8mb3_to_utf8mb4": (
-        (_D0, R("COPY", True, "SHARED", MDB_INPLACE, "a character set change copies the table", scan=True)),
-        (
-            (10, 4),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MDB_10_4_BLOG,
-                "utf8mb3 to utf8mb4 is instant from 10.4 (an index on the column makes it NOCOPY)",
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_INPLACE,
+            note="a character set change copies the table",
+            scan=True,
+        ),
+        Row(
+            since=(10, 4),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_10_4_BLOG,
+            note="utf8mb3 to utf8mb4 is instant from 10.4 (an index on the column makes it NOCOPY)",
+            unmeasured="",
         ),
     ),
     "modify_column.collation": (
-        (_D0, R("COPY", True, "SHARED", MDB_INPLACE, "a collation change copies the table", scan=True)),
-        (
-            (10, 4),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MDB_10_4_BLOG,
-                "a collation change of an unindexed column is instant; with an index on it the "
-                "index is rebuilt (NOCOPY)",
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_INPLACE,
+            note="a collation change copies the table",
+            scan=True,
+        ),
+        Row(
+            since=(10, 4),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_10_4_BLOG,
+            note="a collation change of an unindexed column is instant; with an index on it the "
+            "index is rebuilt (NOCOPY)",
+            unmeasured="",
         ),
     ),
     "modify_column.auto_increment": (
-        (
-            _D0,
-            R(
-                "COPY",
-                True,
-                "SHARED",
-                MDB_INPLACE,
-                "making a column AUTO_INCREMENT copies the table",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_INPLACE,
+            note="making a column AUTO_INCREMENT copies the table",
+            scan=True,
+            unmeasured="",
         ),
-        (
-            MARIADB_ONLINE_COPY_SINCE,
-            R(
-                "COPY",
-                True,
-                "NONE",
-                MDB_ONLINE_COPY,
-                "online copy allowed when the column was NOT NULL and a NOT NULL unique key stays unchanged",
-                scan=True,
-            ),
+        Row(
+            since=MARIADB_ONLINE_COPY_SINCE,
+            algorithm="COPY",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_ONLINE_COPY,
+            note="online copy allowed when the column was NOT NULL and a NOT NULL unique key stays unchanged",
+            scan=True,
         ),
     ),
     "alter_column_visibility": (
-        (
-            (10, 3, 3),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MDB_INSTANT,
-                "measured: MODIFY ... INVISIBLE is metadata only; not described on the page",
-                verified=V,
-            ),
+        Row(
+            since=(10, 3, 3),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="measured: MODIFY ... INVISIBLE is metadata only; not described on the page",
+            unmeasured="",
         ),
     ),
     "set_default": (
-        (_D0, R("INPLACE", False, "NONE", MDB_INPLACE, "metadata only")),
-        ((10, 3, 7), R("INSTANT", False, "NONE", MDB_INSTANT, "metadata only", verified=V)),
+        Row(since=_D0, algorithm="INPLACE", rewrite=False, mode="NONE", source=MDB_INPLACE, note="metadata only"),
+        Row(
+            since=(10, 3, 7),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="metadata only",
+            unmeasured="",
+        ),
     ),
     "drop_default": (
-        (_D0, R("INPLACE", False, "NONE", MDB_INPLACE, "metadata only")),
-        ((10, 3, 7), R("INSTANT", False, "NONE", MDB_INSTANT, "metadata only", verified=V)),
+        Row(since=_D0, algorithm="INPLACE", rewrite=False, mode="NONE", source=MDB_INPLACE, note="metadata only"),
+        Row(
+            since=(10, 3, 7),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="metadata only",
+            unmeasured="",
+        ),
     ),
     "auto_increment": (
-        (_D0, R("INPLACE", False, "NONE", MDB_INPLACE, "no rebuild")),
-        ((10, 3, 7), R("INSTANT", False, "NONE", MDB_INSTANT, "metadata only", verified=V)),
+        Row(since=_D0, algorithm="INPLACE", rewrite=False, mode="NONE", source=MDB_INPLACE, note="no rebuild"),
+        Row(
+            since=(10, 3, 7),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="metadata only",
+            unmeasured="",
+        ),
     ),
     # ---- indexes
     "add_index": (
-        (_D0, R("INPLACE", False, "NONE", MDB_INPLACE, "builds the index while writes go on", scan=True)),
-        (
-            (10, 3, 7),
-            R("NOCOPY", False, "NONE", MDB_NOCOPY, "builds the index while writes go on", scan=True, verified=V),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="builds the index while writes go on",
+            scan=True,
+        ),
+        Row(
+            since=(10, 3, 7),
+            algorithm="NOCOPY",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_NOCOPY,
+            note="builds the index while writes go on",
+            scan=True,
+            unmeasured="",
         ),
     ),
     "add_unique": (
-        (_D0, R("INPLACE", False, "NONE", MDB_INPLACE, "builds the index while writes go on", scan=True)),
-        (
-            (10, 3, 7),
-            R(
-                "NOCOPY",
-                False,
-                "NONE",
-                MDB_NOCOPY,
-                "builds the unique index while writes go on; fails on duplicates",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="builds the index while writes go on",
+            scan=True,
+        ),
+        Row(
+            since=(10, 3, 7),
+            algorithm="NOCOPY",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_NOCOPY,
+            note="builds the unique index while writes go on; fails on duplicates",
+            scan=True,
+            unmeasured="",
         ),
     ),
     "add_unique.clustered": (
-        (
-            _D0,
-            R(
-                "INPLACE",
-                True,
-                "NONE",
-                MDB_INPLACE,
-                "measured: on a table without a primary key, a unique key on NOT NULL columns becomes "
-                "the clustered index and the table is rebuilt, as for ADD PRIMARY KEY",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="measured: on a table without a primary key, a unique key on NOT NULL columns becomes "
+            "the clustered index and the table is rebuilt, as for ADD PRIMARY KEY",
+            scan=True,
+            unmeasured="",
         ),
     ),
     "add_index.fulltext_first": (
-        (
-            _D0,
-            R(
-                "INPLACE",
-                True,
-                "SHARED",
-                MDB_INPLACE,
-                "the first FULLTEXT index rebuilds the table to add a hidden FTS_DOC_ID and blocks writes",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_INPLACE,
+            note="the first FULLTEXT index rebuilds the table to add a hidden FTS_DOC_ID and blocks writes",
+            scan=True,
+            unmeasured="",
         ),
     ),
     "add_index.fulltext": (
-        (
-            _D0,
-            R(
-                "INPLACE",
-                False,
-                "SHARED",
-                MDB_INPLACE,
-                "a further FULLTEXT index blocks writes while it is built; one at a time",
-                scan=True,
-            ),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="SHARED",
+            source=MDB_INPLACE,
+            note="a further FULLTEXT index blocks writes while it is built; one at a time",
+            scan=True,
         ),
-        (
-            (10, 3, 7),
-            R(
-                "NOCOPY",
-                False,
-                "SHARED",
-                MDB_NOCOPY,
-                "a further FULLTEXT index blocks writes while it is built; one at a time",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=(10, 3, 7),
+            algorithm="NOCOPY",
+            rewrite=False,
+            mode="SHARED",
+            source=MDB_NOCOPY,
+            note="a further FULLTEXT index blocks writes while it is built; one at a time",
+            scan=True,
+            unmeasured="",
         ),
     ),
     "add_index.spatial": (
-        (_D0, R("INPLACE", False, "SHARED", MDB_INPLACE, "a SPATIAL index blocks writes while it is built", scan=True)),
-        (
-            (10, 3, 7),
-            R(
-                "NOCOPY",
-                False,
-                "SHARED",
-                MDB_NOCOPY,
-                "a SPATIAL index blocks writes while it is built",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="SHARED",
+            source=MDB_INPLACE,
+            note="a SPATIAL index blocks writes while it is built",
+            scan=True,
+        ),
+        Row(
+            since=(10, 3, 7),
+            algorithm="NOCOPY",
+            rewrite=False,
+            mode="SHARED",
+            source=MDB_NOCOPY,
+            note="a SPATIAL index blocks writes while it is built",
+            scan=True,
+            unmeasured="",
         ),
     ),
     "drop_index": (
-        (_D0, R("INPLACE", False, "NONE", MDB_INPLACE, "metadata only")),
-        (
-            (10, 3, 7),
-            R(
-                "NOCOPY",
-                False,
-                "NONE",
-                MDB_NOCOPY,
-                'measured NOCOPY: 10.11 refuses ALGORITHM=INSTANT ("Reason: DROP INDEX") '
-                "although the NOCOPY page points to an INSTANT rule",
-                verified=V,
-            ),
+        Row(since=_D0, algorithm="INPLACE", rewrite=False, mode="NONE", source=MDB_INPLACE, note="metadata only"),
+        Row(
+            since=(10, 3, 7),
+            algorithm="NOCOPY",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_NOCOPY,
+            note='measured NOCOPY: 10.11 refuses ALGORITHM=INSTANT ("Reason: DROP INDEX") '
+            "although the NOCOPY page points to an INSTANT rule",
+            unmeasured="",
         ),
     ),
     "rename_index": (
-        (
-            (10, 5, 2),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MDB_INSTANT,
-                "measured: RENAME INDEX (10.5.2+) is metadata only; not described on the page",
-                verified=V,
-            ),
+        Row(
+            since=(10, 5, 2),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="measured: RENAME INDEX (10.5.2+) is metadata only; not described on the page",
+            unmeasured="",
         ),
     ),
     "alter_index_visibility": (
-        (
-            (10, 6),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MDB_IGNORED_IDX,
-                "ALTER INDEX ... [NOT] IGNORED (10.6+) is instant: the page and the server agree",
-                verified=V,
-            ),
+        Row(
+            since=(10, 6),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_IGNORED_IDX,
+            note="ALTER INDEX ... [NOT] IGNORED (10.6+) is instant: the page and the server agree",
+            unmeasured="",
         ),
     ),
     "add_primary_key": (
-        (
-            _D0,
-            R(
-                "INPLACE",
-                True,
-                "NONE",
-                MDB_INPLACE,
-                "rebuilds the clustered index in place; use strict mode so NULLs fail instead of turning into defaults",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="rebuilds the clustered index in place; use strict mode so NULLs fail instead of turning into defaults",
+            scan=True,
+            unmeasured="",
         ),
     ),
     "drop_primary_key": (
-        (
-            _D0,
-            R(
-                "COPY",
-                True,
-                "SHARED",
-                MDB_INPLACE,
-                "only ALGORITHM=COPY drops a primary key without adding another",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_INPLACE,
+            note="only ALGORITHM=COPY drops a primary key without adding another",
+            scan=True,
+            unmeasured="",
+            alternative=_SAME_STATEMENT,
         ),
-        (
-            MARIADB_ONLINE_COPY_SINCE,
-            R(
-                "COPY",
-                True,
-                "NONE",
-                MDB_ONLINE_COPY,
-                "online copy: a primary key can be dropped with LOCK=NONE",
-                scan=True,
-            ),
+        Row(
+            since=MARIADB_ONLINE_COPY_SINCE,
+            algorithm="COPY",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_ONLINE_COPY,
+            note="online copy: a primary key can be dropped with LOCK=NONE",
+            scan=True,
+            alternative=_SAME_STATEMENT,
         ),
     ),
     "drop_primary_key+add_primary_key": (
-        (
-            _D0,
-            R(
-                "INPLACE",
-                True,
-                "NONE",
-                MDB_INPLACE,
-                "replacing the primary key rebuilds in place",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="replacing the primary key rebuilds in place",
+            scan=True,
+            unmeasured="",
         ),
     ),
     # ---- foreign keys
     "add_foreign_key": (
-        (
-            _D0,
-            R(
-                "COPY",
-                True,
-                "SHARED",
-                MDB_INPLACE,
-                "with foreign_key_checks=ON only ALGORITHM=COPY adds a foreign key",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_INPLACE,
+            note="with foreign_key_checks=ON only ALGORITHM=COPY adds a foreign key",
+            scan=True,
+            unmeasured="",
+            alternative=_FK_CHECKS_OFF,
         ),
-        (
-            MARIADB_ONLINE_COPY_SINCE,
-            R(
-                "COPY",
-                True,
-                "NONE",
-                MDB_ONLINE_COPY,
-                "online copy with LOCK=NONE (not for tables with cascading foreign keys)",
-                scan=True,
-            ),
+        Row(
+            since=MARIADB_ONLINE_COPY_SINCE,
+            algorithm="COPY",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_ONLINE_COPY,
+            note="online copy with LOCK=NONE (not for tables with cascading foreign keys)",
+            scan=True,
+            alternative=_FK_CHECKS_OFF,
         ),
     ),
     "add_foreign_key.no_checks": (
-        (_D0, R("INPLACE", False, "NONE", MDB_INPLACE, "foreign_key_checks=OFF: metadata only")),
-        (
-            (10, 3, 7),
-            R(
-                "NOCOPY",
-                False,
-                "NONE",
-                MDB_NOCOPY,
-                "foreign_key_checks=OFF: metadata only; existing rows are not checked",
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="foreign_key_checks=OFF: metadata only",
+        ),
+        Row(
+            since=(10, 3, 7),
+            algorithm="NOCOPY",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_NOCOPY,
+            note="foreign_key_checks=OFF: metadata only; existing rows are not checked",
+            unmeasured="",
         ),
     ),
     "drop_foreign_key": (
-        (_D0, R("INPLACE", False, "NONE", MDB_INPLACE, "metadata only")),
-        ((10, 3, 7), R("INSTANT", False, "NONE", MDB_INSTANT, "metadata only", verified=V)),
+        Row(since=_D0, algorithm="INPLACE", rewrite=False, mode="NONE", source=MDB_INPLACE, note="metadata only"),
+        Row(
+            since=(10, 3, 7),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="metadata only",
+            unmeasured="",
+        ),
     ),
     "add_check": (
-        (
-            (10, 2, 1),
-            R(
-                "COPY",
-                True,
-                "SHARED",
-                MDB_ONLINE_COPY,
-                "measured: adding a CHECK constraint copies the table to validate every row; "
-                "not described on the Online DDL pages",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=(10, 2, 1),
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_ONLINE_COPY,
+            note="measured: adding a CHECK constraint copies the table to validate every row; "
+            "not described on the Online DDL pages",
+            scan=True,
+            unmeasured="",
         ),
-        (
-            MARIADB_ONLINE_COPY_SINCE,
-            R(
-                "COPY",
-                True,
-                "NONE",
-                MDB_ONLINE_COPY,
-                "online copy: a CHECK constraint can be added with LOCK=NONE",
-                scan=True,
-            ),
+        Row(
+            since=MARIADB_ONLINE_COPY_SINCE,
+            algorithm="COPY",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_ONLINE_COPY,
+            note="online copy: a CHECK constraint can be added with LOCK=NONE",
+            scan=True,
         ),
     ),
     "drop_constraint": (
-        ((10, 3, 6), R("INSTANT", False, "NONE", MDB_INSTANT, "dropping a CHECK constraint", verified=V)),
+        Row(
+            since=(10, 3, 6),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="dropping a CHECK constraint",
+            unmeasured="",
+        ),
     ),
     # ---- table options
-    "row_format": ((_D0, R("INPLACE", True, "NONE", MDB_INPLACE, "rebuilds the table in place", verified=V)),),
-    "key_block_size": ((_D0, R("INPLACE", True, "NONE", MDB_INPLACE, "rebuilds the table in place", verified=V)),),
+    "row_format": (
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="rebuilds the table in place",
+            unmeasured="",
+        ),
+    ),
+    "key_block_size": (
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="rebuilds the table in place",
+            unmeasured="",
+        ),
+    ),
     "table_option": (
-        (
-            (10, 3, 7),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MDB_INSTANT,
-                "measured: statistics options are metadata only; not described on the page",
-                verified=V,
-            ),
+        Row(
+            since=(10, 3, 7),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="measured: statistics options are metadata only; not described on the page",
+            unmeasured="",
         ),
     ),
     "table_comment": (
-        (
-            (10, 3, 7),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MDB_INSTANT,
-                "measured: a table comment is metadata only; not described on the page",
-                verified=V,
-            ),
+        Row(
+            since=(10, 3, 7),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="measured: a table comment is metadata only; not described on the page",
+            unmeasured="",
         ),
     ),
     "default_charset": (
-        (
-            (10, 3, 7),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MDB_INSTANT,
-                "measured: the table default charset only affects later columns; not described on the page",
-                verified=V,
-            ),
+        Row(
+            since=(10, 3, 7),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="measured: the table default charset only affects later columns; not described on the page",
+            unmeasured="",
         ),
     ),
     "convert_charset": (
-        (
-            _D0,
-            R(
-                "COPY",
-                True,
-                "SHARED",
-                MDB_INPLACE,
-                "converting string columns to another character set copies the table",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_INPLACE,
+            note="converting string columns to another character set copies the table",
+            scan=True,
+            unmeasured="",
         ),
-        (MARIADB_ONLINE_COPY_SINCE, R("COPY", True, "NONE", MDB_ONLINE_COPY, "online copy with LOCK=NONE", scan=True)),
+        Row(
+            since=MARIADB_ONLINE_COPY_SINCE,
+            algorithm="COPY",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_ONLINE_COPY,
+            note="online copy with LOCK=NONE",
+            scan=True,
+        ),
     ),
     "convert_charset.utf8mb3_to_utf8mb4": (
-        (_D0, R("COPY", True, "SHARED", MDB_INPLACE, "converting the character set copies the table", scan=True)),
-        (
-            (10, 4),
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MDB_10_4_BLOG,
-                "measured: utf8mb3 to utf8mb4 is instant when no TEXT column must grow to a larger "
-                "type (then COPY) and no index covers a converted column (then NOCOPY)",
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_INPLACE,
+            note="converting the character set copies the table",
+            scan=True,
+        ),
+        Row(
+            since=(10, 4),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_10_4_BLOG,
+            note="measured: utf8mb3 to utf8mb4 is instant when no TEXT column must grow to a larger "
+            "type (then COPY) and no index covers a converted column (then NOCOPY)",
+            unmeasured="",
         ),
     ),
     "convert_charset.same": (
-        (
-            _D0,
-            R(
-                "INSTANT",
-                False,
-                "NONE",
-                MDB_INSTANT,
-                "measured: the table already has that character set; only metadata changes",
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_INSTANT,
+            note="measured: the table already has that character set; only metadata changes",
+            unmeasured="",
         ),
     ),
     "engine": (
-        (
-            _D0,
-            R("INPLACE", True, "NONE", MDB_INPLACE, "ENGINE=InnoDB on an InnoDB table: rebuild in place", verified=V),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="ENGINE=InnoDB on an InnoDB table: rebuild in place",
+            unmeasured="",
         ),
     ),
     "engine.change": (
-        (
-            _D0,
-            R(
-                "COPY",
-                True,
-                "SHARED",
-                MDB_OVERVIEW,
-                "moving to another storage engine copies the table (10.11 accepts ALGORITHM=INSTANT "
-                "here and copies anyway: measured)",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_OVERVIEW,
+            note="moving to another storage engine copies the table (10.11 accepts ALGORITHM=INSTANT "
+            "here and copies anyway: measured)",
+            scan=True,
+            unmeasured="",
         ),
-        (MARIADB_ONLINE_COPY_SINCE, R("COPY", True, "NONE", MDB_ONLINE_COPY, "online copy with LOCK=NONE", scan=True)),
+        Row(
+            since=MARIADB_ONLINE_COPY_SINCE,
+            algorithm="COPY",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_ONLINE_COPY,
+            note="online copy with LOCK=NONE",
+            scan=True,
+        ),
     ),
-    "force": ((_D0, R("INPLACE", True, "NONE", MDB_INPLACE, "rebuilds the table in place", verified=V)),),
+    "force": (
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="rebuilds the table in place",
+            unmeasured="",
+        ),
+    ),
     "order_by": (
-        (
-            _D0,
-            R(
-                "COPY",
-                True,
-                "SHARED",
-                MDB_ONLINE_COPY,
-                "ORDER BY copies the rows in order; online copy does not support it",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_ONLINE_COPY,
+            note="ORDER BY copies the rows in order; online copy does not support it",
+            scan=True,
+            unmeasured="",
         ),
     ),
     "enable_keys": (
-        (
-            (10, 3, 7),
-            R(
-                "INSTANT",
-                False,
-                "EXCLUSIVE",
-                MDB_OVERVIEW,
-                "measured: InnoDB ignores ENABLE/DISABLE KEYS, yet 10.11 accepts only "
-                "LOCK=EXCLUSIVE for it: a brief full block; not described on the pages",
-                verified=V,
-            ),
+        Row(
+            since=(10, 3, 7),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="EXCLUSIVE",
+            source=MDB_OVERVIEW,
+            note="measured: InnoDB ignores ENABLE/DISABLE KEYS, yet 10.11 accepts only "
+            "LOCK=EXCLUSIVE for it: a brief full block; not described on the pages",
+            unmeasured="",
         ),
     ),
     "disable_keys": (
-        (
-            (10, 3, 7),
-            R(
-                "INSTANT",
-                False,
-                "EXCLUSIVE",
-                MDB_OVERVIEW,
-                "measured: InnoDB ignores ENABLE/DISABLE KEYS, yet 10.11 accepts only "
-                "LOCK=EXCLUSIVE for it: a brief full block; not described on the pages",
-                verified=V,
-            ),
+        Row(
+            since=(10, 3, 7),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="EXCLUSIVE",
+            source=MDB_OVERVIEW,
+            note="measured: InnoDB ignores ENABLE/DISABLE KEYS, yet 10.11 accepts only "
+            "LOCK=EXCLUSIVE for it: a brief full block; not described on the pages",
+            unmeasured="",
         ),
     ),
     "rename_table": (
-        (
-            _D0,
-            R(
-                "INPLACE",
-                False,
-                "EXCLUSIVE",
-                MDB_INPLACE,
-                "metadata only, but only the exclusive locking strategy is supported",
-            ),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="EXCLUSIVE",
+            source=MDB_INPLACE,
+            note="metadata only, but only the exclusive locking strategy is supported",
         ),
-        (
-            (10, 3, 7),
-            R(
-                "INSTANT",
-                False,
-                "EXCLUSIVE",
-                MDB_INSTANT,
-                "instant, but only LOCK=EXCLUSIVE is accepted: readers and writers wait for the (short) rename",
-                verified=V,
-            ),
+        Row(
+            since=(10, 3, 7),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="EXCLUSIVE",
+            source=MDB_INSTANT,
+            note="instant, but only LOCK=EXCLUSIVE is accepted: readers and writers wait for the (short) rename",
+            unmeasured="",
         ),
     ),
     # ---- partitions: MariaDB accepts no ALGORITHM/LOCK on partition maintenance
@@ -1674,244 +2157,278 @@ MARIADB: dict[str, tuple[tuple[tuple[int, ...], Row], ...]] = {
     # levels follow the MySQL 5.7 table MariaDB's partitioning code shares, and are
     # not measurable through clauses.
     "partition_by": (
-        (_D0, R("COPY", True, "SHARED", MDB_INPLACE, "repartitioning copies the table", scan=True, verified=V)),
-        (
-            MARIADB_ONLINE_COPY_SINCE,
-            R(
-                "COPY",
-                True,
-                "NONE",
-                MDB_ONLINE_COPY,
-                "online copy: a table can be partitioned with LOCK=NONE",
-                scan=True,
-            ),
+        Row(
+            since=_D0,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_INPLACE,
+            note="repartitioning copies the table",
+            scan=True,
+            unmeasured="",
+        ),
+        Row(
+            since=MARIADB_ONLINE_COPY_SINCE,
+            algorithm="COPY",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_ONLINE_COPY,
+            note="online copy: a table can be partitioned with LOCK=NONE",
+            scan=True,
         ),
     ),
     "remove_partitioning": (
-        (_D0, R("COPY", True, "SHARED", MDB_INPLACE, "removing partitioning copies the table", scan=True, verified=V)),
-        (
-            MARIADB_ONLINE_COPY_SINCE,
-            R(
-                "COPY",
-                True,
-                "NONE",
-                MDB_ONLINE_COPY,
-                "online copy: partitioning can be removed with LOCK=NONE",
-                scan=True,
-            ),
+        Row(
+            since=_D0,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_INPLACE,
+            note="removing partitioning copies the table",
+            scan=True,
+            unmeasured="",
+        ),
+        Row(
+            since=MARIADB_ONLINE_COPY_SINCE,
+            algorithm="COPY",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_ONLINE_COPY,
+            note="online copy: partitioning can be removed with LOCK=NONE",
+            scan=True,
         ),
     ),
     "add_partition": (
-        (
-            _D0,
-            R(
-                None,
-                False,
-                "SHARED",
-                MDB_PARTITION,
-                "RANGE/LIST: a new empty partition, no data copied (measured); writes wait (MySQL 5.7 rule)",
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm=None,
+            rewrite=False,
+            mode="SHARED",
+            source=MDB_PARTITION,
+            note="RANGE/LIST: a new empty partition, no data copied (measured); writes wait (MySQL 5.7 rule)",
+            unmeasured="",
         ),
     ),
     "add_partition.hash": (
-        (
-            _D0,
-            R(
-                None,
-                True,
-                "SHARED",
-                MDB_PARTITION,
-                "HASH/KEY: rows are redistributed (measured: rows copied); writes wait",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm=None,
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_PARTITION,
+            note="HASH/KEY: rows are redistributed (measured: rows copied); writes wait",
+            scan=True,
+            unmeasured="",
         ),
     ),
     "drop_partition": (
-        (
-            _D0,
-            R(
-                None,
-                False,
-                "SHARED",
-                MDB_PARTITION,
-                "drops the partition and its rows, no copy (measured); writes wait (MySQL 5.7 rule)",
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm=None,
+            rewrite=False,
+            mode="SHARED",
+            source=MDB_PARTITION,
+            note="drops the partition and its rows, no copy (measured); writes wait (MySQL 5.7 rule)",
+            unmeasured="",
         ),
     ),
     "truncate_partition": (
-        (_D0, R(None, False, "NONE", MDB_PARTITION, "deletes the partition's rows; no data copied", verified=V)),
+        Row(
+            since=_D0,
+            algorithm=None,
+            rewrite=False,
+            mode="NONE",
+            source=MDB_PARTITION,
+            note="deletes the partition's rows; no data copied",
+            unmeasured="",
+        ),
     ),
     "coalesce_partition": (
-        (
-            _D0,
-            R(
-                None,
-                True,
-                "SHARED",
-                MDB_PARTITION,
-                "rows of the merged partitions are copied (measured)",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm=None,
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_PARTITION,
+            note="rows of the merged partitions are copied (measured)",
+            scan=True,
+            unmeasured="",
         ),
     ),
     "reorganize_partition": (
-        (
-            _D0,
-            R(
-                None,
-                True,
-                "SHARED",
-                MDB_PARTITION,
-                "rows of the reorganized partitions are copied (measured)",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm=None,
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_PARTITION,
+            note="rows of the reorganized partitions are copied (measured)",
+            scan=True,
+            unmeasured="",
         ),
     ),
     "rebuild_partition": (
-        (
-            _D0,
-            R(
-                None,
-                True,
-                "SHARED",
-                MDB_PARTITION,
-                "drops and re-inserts the partition's rows (measured)",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm=None,
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_PARTITION,
+            note="drops and re-inserts the partition's rows (measured)",
+            scan=True,
+            unmeasured="",
         ),
     ),
     "exchange_partition": (
-        (
-            _D0,
-            R(
-                None,
-                False,
-                "NONE",
-                MDB_PARTITION,
-                "swaps the partition with a table; validation reads the exchanged table",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm=None,
+            rewrite=False,
+            mode="NONE",
+            source=MDB_PARTITION,
+            note="swaps the partition with a table; validation reads the exchanged table",
+            scan=True,
+            unmeasured="",
         ),
     ),
     "optimize_partition": (
-        (
-            _D0,
-            R(
-                None,
-                True,
-                "SHARED",
-                MDB_PARTITION,
-                "InnoDB rebuilds and analyzes the entire table",
-                scan=True,
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm=None,
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_PARTITION,
+            note="InnoDB rebuilds and analyzes the entire table",
+            scan=True,
+            unmeasured="",
         ),
     ),
     "analyze_partition": (
-        (_D0, R(None, False, "NONE", MDB_PARTITION, "reads key distributions", scan=True, verified=V)),
+        Row(
+            since=_D0,
+            algorithm=None,
+            rewrite=False,
+            mode="NONE",
+            source=MDB_PARTITION,
+            note="reads key distributions",
+            scan=True,
+            unmeasured="",
+        ),
     ),
-    "check_partition": ((_D0, R(None, False, "NONE", MDB_PARTITION, "reads the partition", scan=True, verified=V)),),
-    "repair_partition": ((_D0, R(None, False, "NONE", MDB_PARTITION, "no-op for InnoDB partitions", verified=V)),),
+    "check_partition": (
+        Row(
+            since=_D0,
+            algorithm=None,
+            rewrite=False,
+            mode="NONE",
+            source=MDB_PARTITION,
+            note="reads the partition",
+            scan=True,
+            unmeasured="",
+        ),
+    ),
+    "repair_partition": (
+        Row(
+            since=_D0,
+            algorithm=None,
+            rewrite=False,
+            mode="NONE",
+            source=MDB_PARTITION,
+            note="no-op for InnoDB partitions",
+            unmeasured="",
+        ),
+    ),
     "discard_partition_tablespace": (
-        (
-            _D0,
-            R(
-                None,
-                False,
-                "EXCLUSIVE",
-                MDB_PARTITION,
-                "MariaDB has no per-partition DISCARD TABLESPACE: 10.11 rejects the syntax (measured)",
-            ),
+        Row(
+            since=_D0,
+            algorithm=None,
+            rewrite=False,
+            mode="EXCLUSIVE",
+            source=MDB_PARTITION,
+            note="MariaDB has no per-partition DISCARD TABLESPACE: 10.11 rejects the syntax (measured)",
         ),
     ),
     "import_partition_tablespace": (
-        (
-            _D0,
-            R(
-                None,
-                False,
-                "EXCLUSIVE",
-                MDB_PARTITION,
-                "MariaDB has no per-partition IMPORT TABLESPACE: 10.11 rejects the syntax (measured)",
-            ),
+        Row(
+            since=_D0,
+            algorithm=None,
+            rewrite=False,
+            mode="EXCLUSIVE",
+            source=MDB_PARTITION,
+            note="MariaDB has no per-partition IMPORT TABLESPACE: 10.11 rejects the syntax (measured)",
         ),
     ),
     # ---- other statements
     "statement.optimize_table": (
-        (
-            _D0,
-            R(
-                "INPLACE",
-                True,
-                "NONE",
-                MDB_INPLACE,
-                "OPTIMIZE TABLE is ALTER TABLE ... FORCE (unless innodb_defragment or "
-                "innodb_optimize_fulltext_only is ON); it takes no ALGORITHM/LOCK clause",
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_INPLACE,
+            note="OPTIMIZE TABLE is ALTER TABLE ... FORCE (unless innodb_defragment or "
+            "innodb_optimize_fulltext_only is ON); it takes no ALGORITHM/LOCK clause",
+            unmeasured="",
         ),
     ),
     "statement.truncate": (
-        (
-            _D0,
-            R(
-                None,
-                True,
-                "EXCLUSIVE",
-                MDB_TRUNCATE,
-                "drops and recreates the table under an exclusive metadata lock",
-                verified=V,
-            ),
+        Row(
+            since=_D0,
+            algorithm=None,
+            rewrite=True,
+            mode="EXCLUSIVE",
+            source=MDB_TRUNCATE,
+            note="drops and recreates the table under an exclusive metadata lock",
+            unmeasured="",
         ),
     ),
     "statement.drop_table": (
-        (_D0, R(None, False, "EXCLUSIVE", MDB_DROP, "takes an exclusive metadata lock; the data is gone", verified=V)),
+        Row(
+            since=_D0,
+            algorithm=None,
+            rewrite=False,
+            mode="EXCLUSIVE",
+            source=MDB_DROP,
+            note="takes an exclusive metadata lock; the data is gone",
+            unmeasured="",
+        ),
     ),
     # measured: tests/test_locks_mysql.py::test_view_ddl_waits_for_readers_of_the_view
-    "statement.drop_view": ((_D0, R(None, False, "EXCLUSIVE", MDB_MDL, _VIEW_MDL)),),
-    "statement.replace_view": ((_D0, R(None, False, "EXCLUSIVE", MDB_MDL, _VIEW_MDL)),),
+    "statement.drop_view": (
+        Row(since=_D0, algorithm=None, rewrite=False, mode="EXCLUSIVE", source=MDB_MDL, note=_VIEW_MDL),
+    ),
+    "statement.replace_view": (
+        Row(since=_D0, algorithm=None, rewrite=False, mode="EXCLUSIVE", source=MDB_MDL, note=_VIEW_MDL),
+    ),
     "statement.rename_table": (
-        (
-            (10, 3, 7),
-            R(
-                "INSTANT",
-                False,
-                "EXCLUSIVE",
-                MDB_INSTANT,
-                "instant, under an exclusive lock: readers and writers wait for the (short) rename",
-                verified=V,
-            ),
+        Row(
+            since=(10, 3, 7),
+            algorithm="INSTANT",
+            rewrite=False,
+            mode="EXCLUSIVE",
+            source=MDB_INSTANT,
+            note="instant, under an exclusive lock: readers and writers wait for the (short) rename",
+            unmeasured="",
         ),
     ),
     "statement.lock_table.read": (
-        (
-            _D0,
-            R(
-                None,
-                False,
-                "SHARED",
-                MDB_LOCK,
-                "LOCK TABLES ... READ blocks writers until UNLOCK TABLES or the session ends",
-            ),
+        Row(
+            since=_D0,
+            algorithm=None,
+            rewrite=False,
+            mode="SHARED",
+            source=MDB_LOCK,
+            note="LOCK TABLES ... READ blocks writers until UNLOCK TABLES or the session ends",
         ),
     ),
     "statement.lock_table.write": (
-        (
-            _D0,
-            R(
-                None,
-                False,
-                "EXCLUSIVE",
-                MDB_LOCK,
-                "LOCK TABLES ... WRITE blocks readers and writers until UNLOCK TABLES or the session ends",
-            ),
+        Row(
+            since=_D0,
+            algorithm=None,
+            rewrite=False,
+            mode="EXCLUSIVE",
+            source=MDB_LOCK,
+            note="LOCK TABLES ... WRITE blocks readers and writers until UNLOCK TABLES or the session ends",
         ),
     ),
 }
@@ -2026,17 +2543,10 @@ TYPE_CHANGES = frozenset(
 # rows affected = row count), so no clause is refused.
 MARIADB_ALGORITHM_IGNORED = frozenset({"engine.change", "order_by"})
 
-# Cheaper ways to get the same result, by key (shown as LockImpact.alternative).
-ALTERNATIVES = {
-    "add_foreign_key": (
-        "SET SESSION foreign_key_checks = 0 before the ALTER makes it in place and metadata only "
-        "(existing rows are then not checked)"
-    ),
-    "drop_primary_key": ("drop the old and add the new primary key in the same ALTER TABLE: in place, LOCK=NONE"),
-    "add_column.position": "add the column last: INSTANT from MySQL 8.0.12 / MariaDB 10.3.2",
-    "copy": (
-        "an online schema change tool (gh-ost, pt-online-schema-change) keeps the table writable while it is copied"
-    ),
-}
+# The cheaper way for any statement that copies the table, or rebuilds it under a lock
+# (shown as LockImpact.alternative where its row names none).
+COPY_ALTERNATIVE = (
+    "an online schema change tool (gh-ost, pt-online-schema-change) keeps the table writable while it is copied"
+)
 
 TABLES = {"mysql": MYSQL, "mariadb": MARIADB}

@@ -7,6 +7,7 @@ server versions the row holds for and the ones it was measured on, and where it 
 from __future__ import annotations
 
 from schemacite.locks import label
+from schemacite.locks.rows import dotted
 
 
 def _cell(text: str) -> str:
@@ -43,10 +44,10 @@ def postgres_page() -> str:
     ]
     for key, rows in T.ROWS.items():
         for row in rows:
-            versions = f"{row.since}" + (
-                "+" if row.until is None else f"-{row.until}" if row.until != row.since else ""
+            versions = dotted(row.since) + (
+                "+" if row.until is None else f"-{dotted(row.until)}" if row.until != row.since else ""
             )
-            held = [m for m in majors if row.since <= m and (row.until is None or m <= row.until)]
+            held = [m for m in majors if row.holds_on((m,))]
             measured = (
                 f"not measured: {row.unmeasured}" if row.unmeasured else ", ".join(T.MEASURED_ON[m] for m in held)
             )
@@ -102,19 +103,19 @@ def mysql_page() -> str:
             "| operation | from | algorithm | lock | rebuild | scan | checked | source |",
             "|---|---|---|---|---|---|---|---|",
         ]
-        for key, versions in table.items():
-            for since, row in versions:
-                checked = f"measured on {row.verified}" if row.verified else "documentation"
+        for key, rows in table.items():
+            for row in rows:
+                checked = "documentation" if row.unmeasured else f"measured on {server} {T.MEASURED_ON[server]}"
                 lines.append(
                     "| "
                     + " | ".join(
                         _cell(c)
                         for c in (
                             key.replace("_", " "),
-                            ".".join(map(str, since)),
+                            dotted(row.since),
                             row.algorithm or "(no clause)",
-                            row.lock,
-                            _yes(row.rebuild),
+                            row.mode,
+                            _yes(row.rewrite),
                             _yes(row.scan),
                             checked,
                             row.source,
@@ -124,15 +125,14 @@ def mysql_page() -> str:
                 )
         since, source, ignored = T.INLINE_REFERENCES[server]
         created = (
-            f"adds a foreign key from {'.'.join(map(str, since))}, judged as `ADD FOREIGN KEY` in the same "
-            "statement; before that: "
+            f"adds a foreign key from {dotted(since)}, judged as `ADD FOREIGN KEY` in the same statement; before that: "
             if since
             else "adds nothing on any target: "
         )
         lines += ["", f"An inline `REFERENCES` in `ADD COLUMN` {created}{ignored} ({source}).", ""]
         for case, (since, code, source, why) in T.REFUSED[server].items():
             lines += [
-                f"Refused from {'.'.join(map(str, since))} ({case.replace('_', ' ')}, error {code}): {why} ({source}).",
+                f"Refused from {dotted(since)} ({case.replace('_', ' ')}, error {code}): {why} ({source}).",
                 "",
             ]
     return "\n".join(lines)

@@ -20,6 +20,7 @@ from schemacite.locks import NO_LOCK_KINDS, Lock, LockImpact
 from schemacite.locks import postgres_table as T
 from schemacite.locks.functions import volatile
 from schemacite.locks.modes import ACCESS_EXCLUSIVE, SHARE_UPDATE_EXCLUSIVE, blocks, rank
+from schemacite.locks.rows import dotted
 from schemacite.model import Schema, Table
 from schemacite.model.schema import Column
 from schemacite.model.statements import (
@@ -554,11 +555,11 @@ def _unavailable(key: str, version: int) -> LockImpact | None:
     if not rows:
         return None
     first = min(r.since for r in rows)
-    if version >= first:
+    if (version,) >= first:
         return None
     return LockImpact(
         operation=key,
-        note=f"not available on PostgreSQL {version} (from {first}): the server rejects the statement",
+        note=f"not available on PostgreSQL {version} (from {dotted(first)}): the server rejects the statement",
         source=rows[0].source,
         refused="0A000",
         row=key,

@@ -5,8 +5,8 @@ One entry per operation key. ALTER TABLE sub-commands are keyed
 other statements by their kind, with a suffix for a variant that locks
 differently (``create_index.concurrently``, ``vacuum.full``, ...).
 
-Each entry is a tuple of `Row`s with disjoint version ranges (most have one).
-A row says:
+Each entry is a tuple of `Row`s (`rows.PostgresRow`, keyword-only) with disjoint version
+ranges, oldest first (most have one). A row says:
 
 - ``mode``: the lock taken on the statement's main relation, named as
   ``pg_locks.mode`` names it (None when the statement names no relation of its
@@ -22,8 +22,8 @@ A row says:
   the table (and rebuilds its indexes); a scan reads the whole table (or builds
   an index) while the lock is held. ``new_storage`` marks statements that give
   the table a fresh, empty file without copying rows (TRUNCATE);
-- ``since`` / ``until``: the major versions the row holds for (inclusive); a key with no row
-  for a major is a form that major does not accept yet;
+- ``since`` / ``until``: the majors the row holds for (inclusive), as version tuples: ``(18,)``;
+  a key with no row for a major is a form that major does not accept yet;
 - ``refused``: the SQLSTATE the server answers instead, for a form a major no longer accepts;
 - ``alternative``: the less disruptive way to reach the same end;
 - ``source``: the documentation the row rests on. "measured" means the
@@ -38,8 +38,6 @@ an identity sequence) are left out: no other session can see them yet.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from schemacite.locks.modes import (
     ACCESS_EXCLUSIVE,
     ACCESS_SHARE,
@@ -51,6 +49,8 @@ from schemacite.locks.modes import (
     SHARE_UPDATE_EXCLUSIVE,
     SPELLINGS,
 )
+from schemacite.locks.rows import Other, row_at
+from schemacite.locks.rows import PostgresRow as Row
 from schemacite.model.statements import PARTITION_OPS
 
 # The servers every row was checked on (tests/test_locks_postgres.py, through `verify_postgres`):
@@ -89,46 +89,17 @@ _SKIPPED_QUERY = (
 )
 
 
-@dataclass(frozen=True)
-class Other:
-    role: str
-    mode: str
-    when: str = ""  # condition in words; empty = always
-    recurse: bool = False  # that relation's partitions are locked the same way
-
-
-@dataclass(frozen=True)
-class Row:
-    mode: str | None
-    others: tuple[Other, ...] = ()
-    recurse: bool = False
-    partition_mode: str | None = None  # lock on each partition when not `mode`
-    partitioned_mode: str | None = None  # lock on the main relation when it is partitioned
-    rewrite: bool | None = False
-    rewrite_when: str = ""
-    scan: bool | None = False
-    scan_when: str = ""
-    new_storage: bool = False
-    since: int = 12
-    until: int | None = None
-    alternative: str | None = None
-    note: str = ""
-    source: str = ""
-    refused: str = ""
-    unmeasured: str = ""
-
-
 AE, SUE, SRE = ACCESS_EXCLUSIVE, SHARE_UPDATE_EXCLUSIVE, SHARE_ROW_EXCLUSIVE
 
-_REFERENCED_SRE = Other("referenced", SRE)
+_REFERENCED_SRE = Other(role="referenced", mode=SRE)
 
 ROWS: dict[str, tuple[Row, ...]] = {
     # ------------------------------------------------------------------ ALTER TABLE: columns
     "alter_table.add_column": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
-            others=(Other("referenced", SRE, when="the column has REFERENCES"),),
+            others=(Other(role="referenced", mode=SRE, when="the column has REFERENCES"),),
             rewrite=None,
             rewrite_when="a volatile DEFAULT (random(), clock_timestamp(), gen_random_uuid(), nextval()), "
             "a serial type, GENERATED ... AS IDENTITY or GENERATED ALWAYS AS (...) STORED; "
@@ -144,7 +115,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.add_column.exists": (
         Row(
-            AE,
+            mode=AE,
             note="the column exists: IF NOT EXISTS skips it (no default, constraint or index is added), but "
             "the table is locked first, until the transaction ends; its partitions are not locked",
             source=f"{_ALTER} (ADD COLUMN IF NOT EXISTS); {_MEASURED}",
@@ -152,9 +123,9 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.add_column.virtual": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
-            since=18,
+            since=(18,),
             scan=None,
             scan_when="the column is NOT NULL: every row's value is computed and checked",
             note="a virtual generated column stores nothing: no rewrite",
@@ -164,7 +135,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.drop_column": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             note="the column is only hidden; its space is reclaimed as rows are rewritten later",
             source=f"{_ALTER} (DROP COLUMN); {_ALTER_NOTES} (DROP COLUMN does not physically remove the column)",
@@ -172,11 +143,11 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.alter_column_type": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             others=(
-                Other("referencing", AE, when="other tables' foreign keys point at this column"),
-                Other("fk_parents", AE, when="the column belongs to a foreign key of this table"),
+                Other(role="referencing", mode=AE, when="other tables' foreign keys point at this column"),
+                Other(role="fk_parents", mode=AE, when="the column belongs to a foreign key of this table"),
             ),
             rewrite=None,
             rewrite_when="unless the old type is binary-coercible to the new one and USING does not change "
@@ -192,46 +163,46 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.set_default": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             note="affects only rows inserted later; existing rows are not touched",
             source=f"{_ALTER} (SET/DROP DEFAULT)",
         ),
     ),
-    "alter_table.drop_default": (Row(AE, recurse=True, source=f"{_ALTER} (SET/DROP DEFAULT)"),),
+    "alter_table.drop_default": (Row(mode=AE, recurse=True, source=f"{_ALTER} (SET/DROP DEFAULT)"),),
     "alter_table.set_not_null": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             scan=None,
             scan_when="unless a valid CHECK (col IS NOT NULL) constraint already proves no row is NULL (12+)",
-            until=17,
+            until=(17,),
             alternative="ADD CONSTRAINT ... CHECK (col IS NOT NULL) NOT VALID; VALIDATE CONSTRAINT (SHARE UPDATE "
             "EXCLUSIVE); then SET NOT NULL skips its scan and the CHECK can be dropped",
             source=f"{_ALTER} (SET/DROP NOT NULL: the full-table check and when it is skipped)",
         ),
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             scan=None,
             scan_when="unless a valid CHECK (col IS NOT NULL) or NOT NULL constraint already proves no row is NULL",
-            since=18,
+            since=(18,),
             alternative="ADD CONSTRAINT ... NOT NULL col NOT VALID (no scan), then VALIDATE CONSTRAINT (SHARE UPDATE "
             "EXCLUSIVE, reads and writes go on)",
             source=f"{_ALTER} (SET/DROP NOT NULL; 18: ADD CONSTRAINT ... NOT NULL ... NOT VALID)",
         ),
     ),
-    "alter_table.drop_not_null": (Row(AE, recurse=True, source=f"{_ALTER} (SET/DROP NOT NULL)"),),
+    "alter_table.drop_not_null": (Row(mode=AE, recurse=True, source=f"{_ALTER} (SET/DROP NOT NULL)"),),
     "alter_table.set_statistics": (
         Row(
-            SUE,
+            mode=SUE,
             recurse=True,
             source=f"{_ALTER} (SET STATISTICS: SHARE UPDATE EXCLUSIVE)",
         ),
     ),
     "alter_table.set_storage": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             note="affects only values stored later",
             source=f"{_ALTER} (SET STORAGE; no lock level given, so ACCESS EXCLUSIVE)",
@@ -239,16 +210,16 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.set_compression": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
-            since=14,
+            since=(14,),
             note="affects only values compressed later",
             source=f"{_ALTER} (SET COMPRESSION, 14+)",
         ),
     ),
     "alter_table.add_identity": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             note="existing rows keep their values; the column must already be NOT NULL",
             source=f"{_ALTER} (ADD GENERATED ... AS IDENTITY)",
@@ -256,41 +227,41 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.add_identity.partitioned": (
         Row(
-            AE,
-            until=16,
+            mode=AE,
+            until=(16,),
             note="before 17 the identity is added to the parent alone: its partitions are neither locked nor changed",
             source=f"{_RELEASE} 17 (identity columns on partitioned tables); {_MEASURED}",
         ),
         Row(
-            AE,
+            mode=AE,
             recurse=True,
-            since=17,
+            since=(17,),
             note="existing rows keep their values; the column must already be NOT NULL",
             source=f"{_RELEASE} 17 (identity columns on partitioned tables); {_MEASURED}",
         ),
     ),
     "alter_table.set_identity": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             note="the identity sequence is also locked (SHARE ROW EXCLUSIVE)",
             source=f"{_ALTER} (SET GENERATED / SET sequence_option)",
         ),
     ),
-    "alter_table.drop_identity": (Row(AE, recurse=True, source=f"{_ALTER} (DROP IDENTITY)"),),
+    "alter_table.drop_identity": (Row(mode=AE, recurse=True, source=f"{_ALTER} (DROP IDENTITY)"),),
     "alter_table.drop_expression": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
-            since=13,
+            since=(13,),
             source=f"{_ALTER} (DROP EXPRESSION, 13+)",
         ),
     ),
     "alter_table.set_expression": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
-            since=17,
+            since=(17,),
             rewrite=True,
             scan=True,
             source=f"{_ALTER} (SET EXPRESSION, 17+: rewrites the table)",
@@ -298,9 +269,9 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.set_expression.virtual": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
-            since=18,
+            since=(18,),
             note="a virtual column's values are computed when read: nothing is rewritten",
             source=f"{_ALTER} (18: only a stored generated column is rewritten by SET EXPRESSION)",
         ),
@@ -308,7 +279,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     # ------------------------------------------------------------------ ALTER TABLE: constraints
     "alter_table.add_primary_key": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             scan=None,
             scan_when="always builds the index (reads every row) unless USING INDEX; with USING INDEX, only "
@@ -321,7 +292,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.add_unique": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             scan=None,
             scan_when="builds the index, unless USING INDEX",
@@ -331,10 +302,10 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.add_unique.partitioned": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             partition_mode=SHARE,
-            until=17,
+            until=(17,),
             scan=True,
             note="each partition's index is built under SHARE (writes wait, reads go on)",
             alternative="CREATE UNIQUE INDEX ON ONLY the parent, CREATE UNIQUE INDEX CONCURRENTLY on each "
@@ -342,9 +313,9 @@ ROWS: dict[str, tuple[Row, ...]] = {
             source=f"{_ALTER} (ADD table_constraint); partitions under SHARE: {_MEASURED}",
         ),
         Row(
-            AE,
+            mode=AE,
             recurse=True,
-            since=18,
+            since=(18,),
             scan=True,
             note="from 18 each partition is locked ACCESS EXCLUSIVE while its index is built",
             alternative="CREATE UNIQUE INDEX ON ONLY the parent, CREATE UNIQUE INDEX CONCURRENTLY on each "
@@ -355,28 +326,28 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.add_exclude": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             scan=True,
-            since=12,
+            since=(12,),
             alternative="none online: the exclusion index cannot be attached with USING INDEX",
             source=f"{_ALTER} (ADD table_constraint)",
         ),
     ),
     "alter_table.add_exclude.partitioned": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             partition_mode=SHARE,
-            since=17,
-            until=17,
+            since=(17,),
+            until=(17,),
             scan=True,
             source=f"{_RELEASE} 17 (exclusion constraints on partitioned tables); partitions under SHARE: " + _MEASURED,
         ),
         Row(
-            AE,
+            mode=AE,
             recurse=True,
-            since=18,
+            since=(18,),
             scan=True,
             source=f"{_RELEASE} 17 (exclusion constraints on partitioned tables); partitions under ACCESS "
             f"EXCLUSIVE from 18: {_MEASURED}",
@@ -384,7 +355,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.add_foreign_key": (
         Row(
-            SRE,
+            mode=SRE,
             recurse=True,
             others=(_REFERENCED_SRE,),
             scan=None,
@@ -397,38 +368,38 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.add_foreign_key.not_valid_partitioned": (
         Row(
-            SRE,
+            mode=SRE,
             recurse=True,
             others=(_REFERENCED_SRE,),
-            since=18,
+            since=(18,),
             note="NOT VALID: no row is checked until VALIDATE CONSTRAINT",
             source=f"{_RELEASE} 18 (NOT VALID foreign keys on partitioned tables); {_MEASURED}",
         ),
     ),
     "alter_table.add_foreign_key.not_enforced": (
         Row(
-            SRE,
+            mode=SRE,
             recurse=True,
             others=(_REFERENCED_SRE,),
-            since=18,
+            since=(18,),
             note="NOT ENFORCED: existing rows are not checked, and neither are later writes",
             source=f"{_RELEASE} 18 (NOT ENFORCED constraints); {_ALTER} (ADD table_constraint); {_MEASURED}",
         ),
     ),
     "alter_table.add_check.not_enforced": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
-            since=18,
+            since=(18,),
             note="NOT ENFORCED: no row is checked",
             source=f"{_RELEASE} 18 (NOT ENFORCED constraints); {_ALTER} (18: a NOT ENFORCED CHECK is not verified)",
         ),
     ),
     "alter_table.add_not_null": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
-            since=18,
+            since=(18,),
             scan=None,
             scan_when="unless NOT VALID",
             alternative="ADD CONSTRAINT ... NOT NULL col NOT VALID (no scan), then VALIDATE CONSTRAINT under SHARE "
@@ -439,7 +410,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.add_check": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             scan=None,
             scan_when="unless NOT VALID",
@@ -449,9 +420,9 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.validate_constraint": (
         Row(
-            SUE,
+            mode=SUE,
             recurse=True,
-            others=(Other("referenced", ROW_SHARE, when="the constraint is a foreign key"),),
+            others=(Other(role="referenced", mode=ROW_SHARE, when="the constraint is a foreign key"),),
             scan=True,
             note="the scan runs under SHARE UPDATE EXCLUSIVE: reads and writes go on",
             source=f"{_ALTER} (VALIDATE CONSTRAINT: SHARE UPDATE EXCLUSIVE, ROW SHARE on the referenced table "
@@ -460,9 +431,9 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.drop_constraint": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
-            others=(Other("referenced", AE, when="the constraint is a foreign key"),),
+            others=(Other(role="referenced", mode=AE, when="the constraint is a foreign key"),),
             note="dropping a foreign key also takes ACCESS EXCLUSIVE on the referenced table, which loses "
             "its RI triggers",
             source=f"{_ALTER} (DROP CONSTRAINT); lock on the referenced table: {_MEASURED}",
@@ -470,7 +441,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.alter_constraint": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             note="changes only the constraint's deferrability or inheritance",
             source=f"{_ALTER} (ALTER CONSTRAINT)",
@@ -478,10 +449,10 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.alter_constraint.enforced": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
-            others=(Other("referenced", SRE),),
-            since=18,
+            others=(Other(role="referenced", mode=SRE),),
+            since=(18,),
             scan=True,
             note="making a foreign key ENFORCED checks every row against the referenced table",
             source=f"{_RELEASE} 18 (NOT ENFORCED constraints); {_ALTER} (18: ALTER CONSTRAINT ... ENFORCED, "
@@ -490,29 +461,29 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.alter_constraint.not_enforced": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
-            others=(Other("referenced", AE),),
-            since=18,
+            others=(Other(role="referenced", mode=AE),),
+            since=(18,),
             note="the referenced table loses the constraint's triggers",
             source=f"{_RELEASE} 18 (NOT ENFORCED constraints); {_MEASURED}",
         ),
     ),
     "alter_table.rename_constraint": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             note="renaming a PRIMARY KEY/UNIQUE constraint also renames its index (SHARE UPDATE EXCLUSIVE)",
             source=f"{_ALTER} (RENAME CONSTRAINT)",
         ),
     ),
     # ------------------------------------------------------------------ ALTER TABLE: table-level
-    "alter_table.rename_table": (Row(AE, source=f"{_ALTER} (RENAME)"),),
-    "alter_table.rename_column": (Row(AE, recurse=True, source=f"{_ALTER} (RENAME COLUMN)"),),
-    "alter_table.set_schema": (Row(AE, source=f"{_ALTER} (SET SCHEMA)"),),
+    "alter_table.rename_table": (Row(mode=AE, source=f"{_ALTER} (RENAME)"),),
+    "alter_table.rename_column": (Row(mode=AE, recurse=True, source=f"{_ALTER} (RENAME COLUMN)"),),
+    "alter_table.set_schema": (Row(mode=AE, source=f"{_ALTER} (SET SCHEMA)"),),
     "alter_table.set_tablespace": (
         Row(
-            AE,
+            mode=AE,
             rewrite=True,
             rewrite_when="the data files are copied to the new tablespace, block by block, not read row by row "
             "(no-op when already there; a partitioned table only changes the default for future partitions)",
@@ -522,7 +493,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.set_logged": (
         Row(
-            AE,
+            mode=AE,
             rewrite=True,
             scan=True,
             source=f"{_ALTER} (SET LOGGED / UNLOGGED: the table is rewritten)",
@@ -530,7 +501,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.set_unlogged": (
         Row(
-            AE,
+            mode=AE,
             rewrite=True,
             scan=True,
             source=f"{_ALTER} (SET LOGGED / UNLOGGED: the table is rewritten)",
@@ -538,14 +509,14 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.set_unlogged.partitioned": (
         Row(
-            AE,
-            until=17,
+            mode=AE,
+            until=(17,),
             note="a partitioned table holds no data: before 18 nothing changes",
             source=f"{_ALTER} (SET LOGGED / UNLOGGED); {_MEASURED}",
         ),
         Row(
-            AE,
-            since=18,
+            mode=AE,
+            since=(18,),
             refused="42809",
             note="refused from 18: a partitioned table cannot be unlogged",
             source=f"{_RELEASE} 18 (unlogged partitioned tables disallowed); {_MEASURED}",
@@ -554,10 +525,10 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.set_access_method": (
         Row(
-            AE,
+            mode=AE,
             rewrite=True,
             scan=True,
-            since=15,
+            since=(15,),
             rewrite_when="the table is rewritten into the new access method (no-op when it is already that one)",
             alternative="pg_repack-style copy, or create the table with the right access method",
             source=f"{_ALTER} (SET ACCESS METHOD, 15+: rewrites the table)",
@@ -565,15 +536,15 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.set_access_method.partitioned": (
         Row(
-            AE,
-            since=17,
+            mode=AE,
+            since=(17,),
             note="a partitioned table holds no data: only the access method of partitions created later changes",
             source=f"{_ALTER} (17: SET ACCESS METHOD on a partitioned table); {_RELEASE} 17",
         ),
     ),
     "alter_table.set_storage_params": (
         Row(
-            None,  # resolved per parameter from RELOPTION_LOCKS: the strongest one listed wins
+            mode=None,  # resolved per parameter from RELOPTION_LOCKS: the strongest one listed wins
             note="lock level depends on the parameters; fillfactor affects only pages written later",
             source=f"{_ALTER} (SET ( storage_parameter ...): SHARE UPDATE EXCLUSIVE for fillfactor, toast and "
             "autovacuum parameters and parallel_workers, else ACCESS EXCLUSIVE)",
@@ -581,83 +552,86 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.reset_storage_params": (
         Row(
-            None,
+            mode=None,
             source=f"{_ALTER} (RESET ( storage_parameter ...): same levels as SET)",
         ),
     ),
     "alter_table.cluster_on": (
         Row(
-            SUE,
-            others=(Other("index", SUE),),
+            mode=SUE,
+            others=(Other(role="index", mode=SUE),),
             note="only marks the index; nothing is reordered until CLUSTER runs",
             source=f"{_ALTER} (CLUSTER ON / SET WITHOUT CLUSTER: SHARE UPDATE EXCLUSIVE)",
         ),
     ),
     "alter_table.set_without_cluster": (
         Row(
-            SUE,
+            mode=SUE,
             source=f"{_ALTER} (CLUSTER ON / SET WITHOUT CLUSTER: SHARE UPDATE EXCLUSIVE)",
         ),
     ),
     "alter_table.enable_trigger": (
         Row(
-            SRE,
+            mode=SRE,
             recurse=True,
             source=f"{_ALTER} (ENABLE/DISABLE TRIGGER: SHARE ROW EXCLUSIVE)",
         ),
     ),
     "alter_table.disable_trigger": (
         Row(
-            SRE,
+            mode=SRE,
             recurse=True,
             source=f"{_ALTER} (ENABLE/DISABLE TRIGGER: SHARE ROW EXCLUSIVE)",
         ),
     ),
-    "alter_table.enable_rule": (Row(AE, source=f"{_ALTER} (ENABLE/DISABLE RULE)"),),
-    "alter_table.disable_rule": (Row(AE, source=f"{_ALTER} (ENABLE/DISABLE RULE)"),),
-    "alter_table.enable_rls": (Row(AE, source=f"{_ALTER} (ENABLE/DISABLE ROW LEVEL SECURITY)"),),
-    "alter_table.disable_rls": (Row(AE, source=f"{_ALTER} (ENABLE/DISABLE ROW LEVEL SECURITY)"),),
-    "alter_table.force_rls": (Row(AE, source=f"{_ALTER} (FORCE/NO FORCE ROW LEVEL SECURITY)"),),
-    "alter_table.no_force_rls": (Row(AE, source=f"{_ALTER} (FORCE/NO FORCE ROW LEVEL SECURITY)"),),
+    "alter_table.enable_rule": (Row(mode=AE, source=f"{_ALTER} (ENABLE/DISABLE RULE)"),),
+    "alter_table.disable_rule": (Row(mode=AE, source=f"{_ALTER} (ENABLE/DISABLE RULE)"),),
+    "alter_table.enable_rls": (Row(mode=AE, source=f"{_ALTER} (ENABLE/DISABLE ROW LEVEL SECURITY)"),),
+    "alter_table.disable_rls": (Row(mode=AE, source=f"{_ALTER} (ENABLE/DISABLE ROW LEVEL SECURITY)"),),
+    "alter_table.force_rls": (Row(mode=AE, source=f"{_ALTER} (FORCE/NO FORCE ROW LEVEL SECURITY)"),),
+    "alter_table.no_force_rls": (Row(mode=AE, source=f"{_ALTER} (FORCE/NO FORCE ROW LEVEL SECURITY)"),),
     "alter_table.replica_identity": (
         Row(
-            AE,
+            mode=AE,
             note="REPLICA IDENTITY USING INDEX also takes SHARE on that index",
             source=f"{_ALTER} (REPLICA IDENTITY)",
         ),
     ),
     "alter_table.owner_to": (
         Row(
-            AE,
+            mode=AE,
             note="when the owner really changes, the table's indexes are locked ACCESS EXCLUSIVE too",
             source=f"{_ALTER} (OWNER TO)",
         ),
     ),
     "alter_table.inherit": (
         Row(
-            AE,
-            others=(Other("inherit_parent", SUE),),
+            mode=AE,
+            others=(Other(role="inherit_parent", mode=SUE),),
             note="the child's columns and constraints are compared with the parent's; no data is read",
             source=f"{_ALTER} (INHERIT); lock on the parent: {_MEASURED}",
         ),
     ),
     "alter_table.no_inherit": (
         Row(
-            AE,
-            others=(Other("inherit_parent", ACCESS_SHARE),),
+            mode=AE,
+            others=(Other(role="inherit_parent", mode=ACCESS_SHARE),),
             source=f"{_ALTER} (NO INHERIT); lock on the parent: {_MEASURED}",
         ),
     ),
-    "alter_table.of_type": (Row(AE, source=f"{_ALTER} (OF type_name)"),),
-    "alter_table.not_of": (Row(AE, source=f"{_ALTER} (NOT OF)"),),
+    "alter_table.of_type": (Row(mode=AE, source=f"{_ALTER} (OF type_name)"),),
+    "alter_table.not_of": (Row(mode=AE, source=f"{_ALTER} (NOT OF)"),),
     # ------------------------------------------------------------------ ALTER TABLE: partitions
     "alter_table.attach_partition": (
         Row(
-            SUE,
+            mode=SUE,
             others=(
-                Other("partition", AE, recurse=True),
+                Other(role="partition", mode=AE, recurse=True),
                 Other(
-                    "default_partition", AE, when="the parent has a DEFAULT partition (it is scanned too)", recurse=True
+                    role="default_partition",
+                    mode=AE,
+                    when="the parent has a DEFAULT partition (it is scanned too)",
+                    recurse=True,
                 ),
             ),
             scan=None,
@@ -671,23 +645,23 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.detach_partition": (
         Row(
-            AE,
+            mode=AE,
             others=(
-                Other("partition", SUE),
-                Other("partition_children", AE, when="the detached partition is itself partitioned"),
-                Other("default_partition", AE, when="the parent has a DEFAULT partition", recurse=True),
+                Other(role="partition", mode=SUE),
+                Other(role="partition_children", mode=AE, when="the detached partition is itself partitioned"),
+                Other(role="default_partition", mode=AE, when="the parent has a DEFAULT partition", recurse=True),
             ),
-            until=13,
+            until=(13,),
             source=f"{_ALTER} (DETACH PARTITION); the partition under SHARE UPDATE EXCLUSIVE before 14, the "
             f"DEFAULT partition: {_MEASURED}",
         ),
         Row(
-            AE,
+            mode=AE,
             others=(
-                Other("partition", AE, recurse=True),
-                Other("default_partition", AE, when="the parent has a DEFAULT partition", recurse=True),
+                Other(role="partition", mode=AE, recurse=True),
+                Other(role="default_partition", mode=AE, when="the parent has a DEFAULT partition", recurse=True),
             ),
-            since=14,
+            since=(14,),
             alternative="DETACH PARTITION ... CONCURRENTLY (with no DEFAULT partition, not in a transaction block)",
             source=f"{_ALTER} (DETACH PARTITION); the partition under ACCESS EXCLUSIVE from 14, the DEFAULT "
             f"partition: {_MEASURED}",
@@ -695,9 +669,9 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.detach_partition_concurrently": (
         Row(
-            SUE,
-            since=14,
-            others=(Other("partition", SUE, recurse=True),),
+            mode=SUE,
+            since=(14,),
+            others=(Other(role="partition", mode=SUE, recurse=True),),
             note="runs as two transactions and waits for every transaction using the parent; refused when "
             "the parent has a DEFAULT partition or inside a transaction block",
             source=f"{_ALTER} (DETACH PARTITION ... CONCURRENTLY, 14+: SHARE UPDATE EXCLUSIVE on both tables)",
@@ -705,9 +679,9 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_table.detach_partition_finalize": (
         Row(
-            SUE,
-            since=14,
-            others=(Other("partition", SUE),),
+            mode=SUE,
+            since=(14,),
+            others=(Other(role="partition", mode=SUE),),
             note="completes a DETACH ... CONCURRENTLY that was cancelled or interrupted",
             source=f"{_ALTER} (DETACH PARTITION ... FINALIZE, 14+)",
             unmeasured="needs a DETACH ... CONCURRENTLY interrupted halfway",
@@ -716,8 +690,8 @@ ROWS: dict[str, tuple[Row, ...]] = {
     # ------------------------------------------------------------------ other statements
     "create_table": (
         Row(
-            None,
-            others=(Other("referenced", SRE, when="a column or table constraint has REFERENCES"),),
+            mode=None,
+            others=(Other(role="referenced", mode=SRE, when="a column or table constraint has REFERENCES"),),
             note="the new table itself is invisible to other sessions until commit",
             source=f"{_LOCKING} (SHARE ROW EXCLUSIVE, taken to add the RI triggers on the referenced table); "
             f"{_MEASURED}",
@@ -725,42 +699,45 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "create_table.exists": (
         Row(
-            None,
+            mode=None,
             note="the table exists: IF NOT EXISTS skips the statement, and no table it references is locked",
             source=f"CREATE TABLE reference page (IF NOT EXISTS); {_MEASURED}",
         ),
     ),
     "create_table_as.exists": (
         Row(
-            None,
-            others=(Other("sources", ACCESS_SHARE),),
+            mode=None,
+            others=(Other(role="sources", mode=ACCESS_SHARE),),
             note="the table exists: " + _SKIPPED_QUERY,
             source=f"CREATE TABLE AS reference page (IF NOT EXISTS); {_MEASURED}",
         ),
     ),
     "create_table_like": (
         Row(
-            None,
-            others=(Other("sources", ACCESS_SHARE),),
+            mode=None,
+            others=(Other(role="sources", mode=ACCESS_SHARE),),
             source=f"CREATE TABLE reference page (LIKE); {_MEASURED}",
         ),
     ),
     "create_table_as": (
         Row(
-            None,
-            others=(Other("sources", ACCESS_SHARE),),
+            mode=None,
+            others=(Other(role="sources", mode=ACCESS_SHARE),),
             scan=True,
             source="CREATE TABLE AS reference page (runs the query)",
         ),
     ),
     "create_partition": (
         Row(
-            None,
+            mode=None,
             others=(
-                Other("parent", AE),
-                Other("referenced", SRE, when="a column or table constraint has REFERENCES"),
+                Other(role="parent", mode=AE),
+                Other(role="referenced", mode=SRE, when="a column or table constraint has REFERENCES"),
                 Other(
-                    "default_partition", AE, when="the parent has a DEFAULT partition (it is scanned too)", recurse=True
+                    role="default_partition",
+                    mode=AE,
+                    when="the parent has a DEFAULT partition (it is scanned too)",
+                    recurse=True,
                 ),
             ),
             scan=None,
@@ -773,7 +750,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "create_index": (
         Row(
-            SHARE,
+            mode=SHARE,
             recurse=True,
             scan=True,
             alternative="CREATE INDEX CONCURRENTLY (on a partitioned table: CREATE INDEX ON ONLY the parent, "
@@ -783,7 +760,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "create_index.exists": (
         Row(
-            SHARE,
+            mode=SHARE,
             note="a relation of that name (an index, or a table, view or sequence of the schema) exists: IF NOT EXISTS builds nothing, but the table is locked SHARE "
             "first, until the transaction ends",
             source=f"CREATE INDEX reference page (IF NOT EXISTS); {_MEASURED}",
@@ -791,7 +768,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "create_index.concurrently": (
         Row(
-            SUE,
+            mode=SUE,
             scan=True,
             note="two table scans and waits for older transactions; not in a transaction block; refused on "
             "partitioned tables before 18; a failure leaves an INVALID index to drop",
@@ -800,8 +777,8 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "drop_index": (
         Row(
-            None,
-            others=(Other("index", AE), Other("index_table", AE, recurse=True)),
+            mode=None,
+            others=(Other(role="index", mode=AE), Other(role="index_table", mode=AE, recurse=True)),
             note="an ACCESS EXCLUSIVE lock on any index blocks every query that plans against its table",
             alternative="DROP INDEX CONCURRENTLY (not for partitioned indexes, not in a transaction block)",
             source=f"DROP INDEX reference page (ACCESS EXCLUSIVE on the table unless CONCURRENTLY); {_LOCKING}",
@@ -809,8 +786,8 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "drop_index.concurrently": (
         Row(
-            None,
-            others=(Other("index", SUE), Other("index_table", SUE)),
+            mode=None,
+            others=(Other(role="index", mode=SUE), Other(role="index_table", mode=SUE)),
             note="waits for every transaction using the table; not in a transaction block",
             source="DROP INDEX reference page (CONCURRENTLY); server: SHARE UPDATE EXCLUSIVE on table and index, "
             + _MEASURED,
@@ -818,56 +795,60 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "alter_index.rename": (
         Row(
-            None,
-            others=(Other("index", SUE),),
+            mode=None,
+            others=(Other(role="index", mode=SUE),),
             source="ALTER INDEX reference page (RENAME: SHARE UPDATE EXCLUSIVE, 12+)",
         ),
     ),
     "alter_index.set_tablespace": (
         Row(
-            None,
-            others=(Other("index", AE),),
+            mode=None,
+            others=(Other(role="index", mode=AE),),
             note="the index's files (not the table's) are copied; ACCESS EXCLUSIVE on an index blocks every query "
             "that plans against its table",
-            until=13,
+            until=(13,),
             source="ALTER INDEX reference page (SET TABLESPACE)",
         ),
         Row(
-            None,
-            others=(Other("index", AE),),
+            mode=None,
+            others=(Other(role="index", mode=AE),),
             note="the index's files (not the table's) are copied; ACCESS EXCLUSIVE on an index blocks every query "
             "that plans against its table",
-            since=14,
+            since=(14,),
             alternative="REINDEX INDEX CONCURRENTLY ... TABLESPACE",
             source="ALTER INDEX reference page (SET TABLESPACE); REINDEX reference page (TABLESPACE, 14+)",
         ),
     ),
     "alter_index.set_storage_params": (
         Row(
-            None,
-            others=(Other("index", SUE),),
+            mode=None,
+            others=(Other(role="index", mode=SUE),),
             note="affects only index pages written later",
             source=f"ALTER INDEX reference page (SET/RESET ( storage_parameter )); {_MEASURED}",
         ),
     ),
     "alter_index.set_statistics": (
         Row(
-            None,
-            others=(Other("index", SUE),),
+            mode=None,
+            others=(Other(role="index", mode=SUE),),
             source=f"ALTER INDEX reference page (ALTER COLUMN ... SET STATISTICS); {_MEASURED}",
         ),
     ),
     "alter_index.attach_partition": (
         Row(
-            None,
-            others=(Other("index", SUE), Other("partition_index", AE), Other("index_table", ACCESS_SHARE)),
+            mode=None,
+            others=(
+                Other(role="index", mode=SUE),
+                Other(role="partition_index", mode=AE),
+                Other(role="index_table", mode=ACCESS_SHARE),
+            ),
             source=f"ALTER INDEX reference page (ATTACH PARTITION); {_MEASURED}",
         ),
     ),
     "alter_index.other": (
         Row(
-            None,
-            others=(Other("index", AE),),
+            mode=None,
+            others=(Other(role="index", mode=AE),),
             note="unrecognised ALTER INDEX form: assumed ACCESS EXCLUSIVE on the index",
             source="ALTER INDEX reference page",
             unmeasured="the fallback for ALTER INDEX forms no row names",
@@ -875,8 +856,8 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "reindex": (
         Row(
-            SHARE,
-            others=(Other("table_indexes", AE),),
+            mode=SHARE,
+            others=(Other(role="table_indexes", mode=AE),),
             recurse=True,
             scan=True,
             rewrite=False,
@@ -891,11 +872,11 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "reindex.concurrently": (
         Row(
-            SUE,
-            since=12,
+            mode=SUE,
+            since=(12,),
             recurse=True,
             partition_mode=SHARE,
-            others=(Other("table_indexes", SUE),),
+            others=(Other(role="table_indexes", mode=SUE),),
             scan=True,
             note="builds a new copy of each index then swaps it in; waits for older transactions; the old copy "
             "is dropped at the end under ACCESS EXCLUSIVE once no query can use it; not in a transaction "
@@ -907,35 +888,35 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "drop_table": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             others=(
                 Other(
-                    "fk_parents",
-                    AE,
+                    role="fk_parents",
+                    mode=AE,
                     when="the dropped table has foreign keys (their RI triggers on the referenced tables are dropped)",
                 ),
-                Other("referencing", AE, when="CASCADE drops other tables' foreign keys"),
-                Other("partition_parent", AE, when="the dropped table is a partition"),
-                Other("default_partition", AE, when="the dropped partition's parent has a DEFAULT partition"),
+                Other(role="referencing", mode=AE, when="CASCADE drops other tables' foreign keys"),
+                Other(role="partition_parent", mode=AE, when="the dropped table is a partition"),
+                Other(role="default_partition", mode=AE, when="the dropped partition's parent has a DEFAULT partition"),
             ),
             source=f"DROP TABLE reference page; {_LOCKING} (ACCESS EXCLUSIVE); referenced tables: {_MEASURED}",
         ),
     ),
-    "drop_view": (Row(AE, source=f"DROP VIEW reference page; {_LOCKING}"),),
+    "drop_view": (Row(mode=AE, source=f"DROP VIEW reference page; {_LOCKING}"),),
     "drop_sequence": (
         Row(
-            AE,
+            mode=AE,
             note="a column DEFAULT nextval() on it makes DROP fail unless CASCADE, which drops the default",
             source=f"DROP SEQUENCE reference page; {_MEASURED}",
         ),
     ),
     "truncate": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             new_storage=True,
-            others=(Other("referencing", AE, when="CASCADE (tables referencing it are truncated too)"),),
+            others=(Other(role="referencing", mode=AE, when="CASCADE (tables referencing it are truncated too)"),),
             note="fast (a new empty file) but ACCESS EXCLUSIVE",
             alternative="DELETE in batches when other sessions must keep reading",
             source=f"TRUNCATE reference page (ACCESS EXCLUSIVE on each table); {_LOCKING}",
@@ -943,7 +924,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "vacuum": (
         Row(
-            SUE,
+            mode=SUE,
             scan=True,
             recurse=True,
             note="first looks each table up under ACCESS SHARE, then takes SHARE UPDATE EXCLUSIVE on it (and "
@@ -954,7 +935,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "vacuum.full": (
         Row(
-            AE,
+            mode=AE,
             rewrite=True,
             scan=True,
             recurse=True,
@@ -965,7 +946,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "analyze": (
         Row(
-            SUE,
+            mode=SUE,
             recurse=True,
             note="reads a sample of the table (300 x the statistics target rows), never the whole of it",
             source=f"ANALYZE reference page; {_LOCKING} (SHARE UPDATE EXCLUSIVE)",
@@ -973,8 +954,8 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "cluster": (
         Row(
-            AE,
-            others=(Other("table_indexes", AE),),
+            mode=AE,
+            others=(Other(role="table_indexes", mode=AE),),
             rewrite=True,
             scan=True,
             alternative="pg_repack --order-by (online reordering)",
@@ -983,8 +964,8 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "refresh_matview": (
         Row(
-            AE,
-            others=(Other("sources", ACCESS_SHARE),),
+            mode=AE,
+            others=(Other(role="sources", mode=ACCESS_SHARE),),
             rewrite=True,
             scan=True,
             alternative="REFRESH MATERIALIZED VIEW CONCURRENTLY (needs a unique index on the view)",
@@ -993,8 +974,8 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "refresh_matview.concurrently": (
         Row(
-            EXCLUSIVE,
-            others=(Other("sources", ACCESS_SHARE),),
+            mode=EXCLUSIVE,
+            others=(Other(role="sources", mode=ACCESS_SHARE),),
             scan=True,
             note="reads of the view go on; it is updated by diff, not swapped",
             source=f"REFRESH MATERIALIZED VIEW reference page (CONCURRENTLY); {_LOCKING} (EXCLUSIVE)",
@@ -1002,14 +983,14 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "create_trigger": (
         Row(
-            SRE,
+            mode=SRE,
             recurse=True,
             source=f"CREATE TRIGGER reference page; {_LOCKING} (SHARE ROW EXCLUSIVE)",
         ),
     ),
     "drop_trigger": (
         Row(
-            AE,
+            mode=AE,
             recurse=True,
             note="a trigger on a partitioned table is dropped from every partition as well",
             source=f"DROP TRIGGER reference page; {_MEASURED}",
@@ -1017,24 +998,24 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "create_rule": (
         Row(
-            AE,
+            mode=AE,
             source=f"CREATE RULE reference page; {_MEASURED} (the lock-mode list names SHARE ROW EXCLUSIVE "
             "only for CREATE TRIGGER)",
         ),
     ),
-    "drop_rule": (Row(AE, source=f"DROP RULE reference page; {_MEASURED}"),),
-    "create_policy": (Row(AE, source=f"CREATE POLICY reference page; {_MEASURED}"),),
+    "drop_rule": (Row(mode=AE, source=f"DROP RULE reference page; {_MEASURED}"),),
+    "create_policy": (Row(mode=AE, source=f"CREATE POLICY reference page; {_MEASURED}"),),
     "create_statistics": (
         Row(
-            SUE,
+            mode=SUE,
             source=f"CREATE STATISTICS reference page; {_LOCKING} (SHARE UPDATE EXCLUSIVE)",
         ),
     ),
     "grant": (
-        Row(None, until=17, source=f"GRANT reference page; {_MEASURED} (no lock on the relation)"),
+        Row(mode=None, until=(17,), source=f"GRANT reference page; {_MEASURED} (no lock on the relation)"),
         Row(
-            ACCESS_SHARE,
-            since=18,
+            mode=ACCESS_SHARE,
+            since=(18,),
             note="GRANT and REVOKE on a table, view or sequence lock it ACCESS SHARE from PostgreSQL 18: "
             "they wait behind an ACCESS EXCLUSIVE lock, and block only ACCESS EXCLUSIVE",
             source=f"GRANT and REVOKE reference pages; {_MEASURED} (ACCESS SHARE from 18, none before)",
@@ -1042,45 +1023,48 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "comment": (
         Row(
-            SUE,
+            mode=SUE,
             source=f"COMMENT reference page; {_LOCKING} (SHARE UPDATE EXCLUSIVE, COMMENT ON)",
         ),
     ),
     "create_view": (
         Row(
-            None,
-            others=(Other("sources", ACCESS_SHARE), Other("replaced_view", AE, when="OR REPLACE of an existing view")),
+            mode=None,
+            others=(
+                Other(role="sources", mode=ACCESS_SHARE),
+                Other(role="replaced_view", mode=AE, when="OR REPLACE of an existing view"),
+            ),
             source=f"CREATE VIEW reference page; {_MEASURED}",
         ),
     ),
     "alter_view": (
         Row(
-            AE,
+            mode=AE,
             note="readers of the view wait; the tables it reads are not locked",
             source=f"ALTER VIEW / ALTER MATERIALIZED VIEW reference pages; {_MEASURED}",
         ),
     ),
-    "alter_policy": (Row(AE, source=f"ALTER POLICY reference page; {_MEASURED}"),),
-    "drop_policy": (Row(AE, source=f"DROP POLICY reference page; {_MEASURED}"),),
+    "alter_policy": (Row(mode=AE, source=f"ALTER POLICY reference page; {_MEASURED}"),),
+    "drop_policy": (Row(mode=AE, source=f"DROP POLICY reference page; {_MEASURED}"),),
     "create_sequence": (
         Row(
-            None,
-            others=(Other("owned_table", ACCESS_SHARE, when="OWNED BY a table's column"),),
+            mode=None,
+            others=(Other(role="owned_table", mode=ACCESS_SHARE, when="OWNED BY a table's column"),),
             source=f"CREATE SEQUENCE reference page; {_MEASURED}",
         ),
     ),
     "alter_sequence": (
         Row(
-            SRE,
-            others=(Other("owned_table", ACCESS_SHARE, when="OWNED BY a table's column"),),
+            mode=SRE,
+            others=(Other(role="owned_table", mode=ACCESS_SHARE, when="OWNED BY a table's column"),),
             note="nextval() on the sequence waits (a column DEFAULT nextval() makes inserts wait)",
             source=f"ALTER SEQUENCE reference page; {_MEASURED}",
         ),
     ),
     "publication": (
         Row(
-            None,
-            others=(Other("published", SUE),),
+            mode=None,
+            others=(Other(role="published", mode=SUE),),
             note="tables added to or dropped from a publication; FOR ALL TABLES names none",
             source=f"CREATE PUBLICATION / ALTER PUBLICATION reference pages; {_MEASURED}",
         ),
@@ -1088,10 +1072,14 @@ ROWS: dict[str, tuple[Row, ...]] = {
     # ------------------------------------------------------------------ data statements a migration runs
     "insert": (
         Row(
-            ROW_EXCLUSIVE,
+            mode=ROW_EXCLUSIVE,
             others=(
-                Other("sources", ACCESS_SHARE, when="INSERT ... SELECT"),
-                Other("fk_parents", ROW_SHARE, when="the rows carry foreign-key values (the RI checks lock them)"),
+                Other(role="sources", mode=ACCESS_SHARE, when="INSERT ... SELECT"),
+                Other(
+                    role="fk_parents",
+                    mode=ROW_SHARE,
+                    when="the rows carry foreign-key values (the RI checks lock them)",
+                ),
             ),
             scan=None,
             scan_when="INSERT ... SELECT without WHERE reads its source whole",
@@ -1101,11 +1089,11 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "update": (
         Row(
-            ROW_EXCLUSIVE,
+            mode=ROW_EXCLUSIVE,
             others=(
-                Other("sources", ACCESS_SHARE, when="UPDATE ... FROM"),
-                Other("fk_parents", ROW_SHARE, when="a foreign-key column is set"),
-                Other("referencing", ROW_SHARE, when="a referenced key column is set"),
+                Other(role="sources", mode=ACCESS_SHARE, when="UPDATE ... FROM"),
+                Other(role="fk_parents", mode=ROW_SHARE, when="a foreign-key column is set"),
+                Other(role="referencing", mode=ROW_SHARE, when="a referenced key column is set"),
             ),
             scan=None,
             scan_when="no WHERE: every row is read and rewritten (a backfill); with one, the plan decides",
@@ -1116,10 +1104,12 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "delete": (
         Row(
-            ROW_EXCLUSIVE,
+            mode=ROW_EXCLUSIVE,
             others=(
-                Other("sources", ACCESS_SHARE, when="DELETE ... USING"),
-                Other("referencing", ROW_SHARE, when="rows other tables reference are deleted (the RI checks)"),
+                Other(role="sources", mode=ACCESS_SHARE, when="DELETE ... USING"),
+                Other(
+                    role="referencing", mode=ROW_SHARE, when="rows other tables reference are deleted (the RI checks)"
+                ),
             ),
             scan=None,
             scan_when="no WHERE: every row is read and deleted; with one, the plan decides",
@@ -1129,23 +1119,23 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "merge": (
         Row(
-            ROW_EXCLUSIVE,
-            since=15,
-            others=(Other("sources", ACCESS_SHARE),),
+            mode=ROW_EXCLUSIVE,
+            since=(15,),
+            others=(Other(role="sources", mode=ACCESS_SHARE),),
             scan=True,
             source=f"MERGE reference page (15+); {_LOCKING} (ROW EXCLUSIVE); {_MEASURED}",
         ),
     ),
     "copy": (
         Row(
-            ROW_EXCLUSIVE,
+            mode=ROW_EXCLUSIVE,
             source=f"COPY reference page; {_LOCKING} (ROW EXCLUSIVE for COPY FROM); {_MEASURED}",
             unmeasured="COPY ... FROM STDIN needs a client feeding rows; the lock is INSERT's",
         ),
     ),
     "select": (
         Row(
-            ACCESS_SHARE,
+            mode=ACCESS_SHARE,
             scan=None,
             scan_when="no WHERE: the whole table is read",
             note="ACCESS SHARE blocks only ACCESS EXCLUSIVE (DDL such as ALTER TABLE, DROP, TRUNCATE)",
@@ -1154,8 +1144,8 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "select.for_update": (
         Row(
-            ROW_SHARE,
-            others=(Other("sources", ACCESS_SHARE, when="tables read but not locked (FOR ... OF)"),),
+            mode=ROW_SHARE,
+            others=(Other(role="sources", mode=ACCESS_SHARE, when="tables read but not locked (FOR ... OF)"),),
             scan=None,
             scan_when="no WHERE: every row is read and locked",
             note="the rows stay locked until the transaction ends; writers of those rows wait",
@@ -1164,8 +1154,8 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "create_matview": (
         Row(
-            None,
-            others=(Other("sources", ACCESS_SHARE),),
+            mode=None,
+            others=(Other(role="sources", mode=ACCESS_SHARE),),
             scan=True,
             note="WITH NO DATA skips the query run",
             source=f"CREATE MATERIALIZED VIEW reference page; {_MEASURED}",
@@ -1173,15 +1163,15 @@ ROWS: dict[str, tuple[Row, ...]] = {
     ),
     "create_matview.exists": (
         Row(
-            None,
-            others=(Other("sources", ACCESS_SHARE),),
+            mode=None,
+            others=(Other(role="sources", mode=ACCESS_SHARE),),
             note="the view exists: " + _SKIPPED_QUERY,
             source=f"CREATE MATERIALIZED VIEW reference page (IF NOT EXISTS); {_MEASURED}",
         ),
     ),
     "rename_table": (
         Row(
-            AE,
+            mode=AE,
             source=f"{_ALTER} (RENAME)",
             unmeasured="MySQL's RENAME TABLE; PostgreSQL renames through ALTER TABLE, measured there",
         ),
@@ -1192,7 +1182,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
 for _spelling, _mode in SPELLINGS.items():
     ROWS["lock_table." + _spelling.lower().replace(" ", "_")] = (
         Row(
-            _mode,
+            mode=_mode,
             recurse=True,
             note="held until the transaction ends",
             source="LOCK reference page; " + _LOCKING,
@@ -1268,7 +1258,4 @@ def rows_for(key: str) -> tuple[Row, ...]:
 
 def row_for(key: str, version: int) -> Row | None:
     """The row of `key` that holds on major `version`, if any."""
-    for row in ROWS.get(key, ()):
-        if row.since <= version and (row.until is None or version <= row.until):
-            return row
-    return None
+    return row_at(ROWS.get(key, ()), (version,))

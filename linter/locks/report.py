@@ -129,6 +129,7 @@ def measured_on(impact: LockImpact, target: str) -> str:
     server, _, version = target.rpartition("-")
     if impact.row is None:
         return "no lock-table row"
+    # the imports below load only the asked dialect's lock table (start-up cost)
     if server == "postgres":
         # start-up: loaded only when this runs, not by every import of this module
         from schemacite.locks.postgres_table import MEASURED_ON, row_for
@@ -139,10 +140,14 @@ def measured_on(impact: LockImpact, target: str) -> str:
             return f"not measured: {row.unmeasured}" if row else "not measured"
         return f"measured on PostgreSQL {MEASURED_ON[major]}" if major in MEASURED_ON else "not measured on this major"
     # start-up: loaded only when this runs, not by every import of this module
+    from schemacite.locks import mysql_table
     from schemacite.locks.mysql import lookup
+    from schemacite.locks.rows import DOCUMENTATION_ONLY
 
     found = lookup(server, impact.row, tuple(int(p) for p in version.split(".")))
-    return f"measured on {found.verified}" if found is not None and found.verified else "documentation only"
+    if found is None:
+        return DOCUMENTATION_ONLY
+    return found.unmeasured or f"measured on {server} {mysql_table.MEASURED_ON[server]}"
 
 
 def _measured_json(m: Any) -> Any:

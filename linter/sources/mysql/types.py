@@ -34,6 +34,30 @@ _ALIASES = {
     "utinyint": "tinyint",
     "umediumint": "mediumint",
 }
+# How many bytes a character of each character set can take (a VARCHAR's length bytes count bytes).
+CHARSET_MAXLEN = {
+    "latin1": 1,
+    "ascii": 1,
+    "binary": 1,
+    "latin2": 1,
+    "cp1250": 1,
+    "cp1251": 1,
+    "cp1252": 1,
+    "utf8": 3,
+    "utf8mb3": 3,
+    "ucs2": 2,
+    "utf16": 4,
+    "utf16le": 4,
+    "utf32": 4,
+    "utf8mb4": 4,
+    "gbk": 2,
+    "big5": 2,
+    "sjis": 2,
+    "ujis": 3,
+    "gb18030": 4,
+    "euckr": 2,
+}
+DEFAULT_CHARSET = "utf8mb4"  # assumed when neither the column type nor the table says
 INT_TYPES = frozenset({"tinyint", "smallint", "mediumint", "int", "bigint"})
 STRING_TYPES = frozenset({"char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set"})
 TEXT_TYPES = frozenset({"tinytext", "text", "mediumtext", "longtext"})

@@ -1,0 +1,100 @@
+"""The shape of a lock-table row, one for both dialect families: data only, read by the lock tables.
+
+A row says what one operation does to concurrent traffic on a range of server versions. The
+facts every server has share one name here; each family adds the facts only it has:
+
+- ``since`` / ``until``: the versions the row holds for, as tuples (``(12,)`` for PostgreSQL 12,
+  ``(8, 0, 12)`` for MySQL 8.0.12). A row holds from ``since`` until the next row of its key
+  starts, or to ``until`` (inclusive, compared at the precision it is written: ``(17,)`` takes in
+  every 17.x) when the form stops being accepted before that. Rows of a key are listed oldest first;
+- ``mode``: the lock the statement takes on its own table, in the server's words (``pg_locks.mode``
+  on PostgreSQL, the LOCK= level on MySQL/MariaDB);
+- ``rewrite`` / ``scan``: whether the table is rewritten (rebuilt, copied) and whether it is read
+  whole while the lock is held; True, False, or None for "it depends", with ``rewrite_when`` /
+  ``scan_when`` saying on what;
+- ``alternative``: the less disruptive way to reach the same end;
+- ``refused``: the SQLSTATE or error code the server answers instead, for a form it does not accept;
+- ``source``: the documentation the row rests on;
+- ``note``: what else a reader of the finding should know;
+- ``unmeasured``: why no server case checks the row; empty for a row the lock tests check on the
+  servers of its table's ``MEASURED_ON``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeVar
+
+Version = tuple[int, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Row:
+    since: Version
+    until: Version | None = None
+    mode: str | None
+    rewrite: bool | None = False
+    rewrite_when: str = ""
+    scan: bool | None = False
+    scan_when: str = ""
+    alternative: str | None = None
+    refused: str = ""
+    source: str
+    note: str = ""
+    unmeasured: str = ""
+
+    def holds_on(self, version: Version) -> bool:
+        """`version` is in the row's range, as far as the row itself says (`row_at` also asks the next row)."""
+        return self.since <= version and (self.until is None or version[: len(self.until)] <= self.until)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Other:
+    """A lock a PostgreSQL statement takes on another relation, named by its role (`postgres_table.ROLES`)."""
+
+    role: str
+    mode: str
+    when: str = ""  # condition in words; empty = always
+    recurse: bool = False  # that relation's partitions are locked the same way
+
+
+@dataclass(frozen=True, kw_only=True)
+class PostgresRow(Row):
+    since: Version = (12,)  # the oldest major the tables cover
+    others: tuple[Other, ...] = ()  # locks on other relations
+    recurse: bool = False  # on a partitioned table the same lock (or `partition_mode`) is taken on every partition
+    partition_mode: str | None = None  # lock on each partition when not `mode`
+    partitioned_mode: str | None = None  # lock on the main relation when it is partitioned
+    new_storage: bool = False  # the table gets a fresh, empty file without copying rows (TRUNCATE)
+
+
+# The `unmeasured` of a MySQL/MariaDB row that no server case checks: no MySQL server could be run,
+# and MariaDB's are checked on one release.
+DOCUMENTATION_ONLY = "documentation only"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MysqlRow(Row):
+    mode: str  # least restrictive LOCK the server accepts: NONE | SHARED | EXCLUSIVE
+    algorithm: str | None  # INSTANT | NOCOPY | INPLACE | COPY; None: no ALGORITHM clause applies
+    # MySQL only: what an explicit ALGORITHM=INPLACE does to an INSTANT operation
+    # (True: it rewrites the table, as for ADD/DROP COLUMN); None: same as `rewrite`.
+    inplace_rewrite: bool | None = None
+    unmeasured: str = DOCUMENTATION_ONLY
+
+
+R = TypeVar("R", bound=Row)
+
+
+def row_at(rows: tuple[R, ...], version: Version) -> R | None:
+    """The row of `rows` (one key's, oldest first) that holds on `version`, if any."""
+    found = None
+    for row in rows:
+        if row.since <= version:
+            found = row
+    return found if found is not None and found.holds_on(version) else None
+
+
+def dotted(version: Version) -> str:
+    """(8, 0, 12) -> "8.0.12"; (12,) -> "12"."""
+    return ".".join(map(str, version))
