@@ -210,3 +210,16 @@ def test_no_primary_key_shows_the_key_to_add_and_its_cost(tmp_path, capsys, monk
     fix = finding["fix"]
     assert fix["applicability"] == "display-only" and fix["edits"] == [], fix
     assert fix["template"].endswith("\n" + template) and title in fix["title"], fix
+
+
+def test_readme_shows_what_diff_prints_on_the_demo(capsys, monkeypatch):
+    import glob
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)
+    readme = (root / "README.md").read_text()
+    (block,) = re.findall(r"```text\n\$ schemacite lint (\S+) --diff --unsafe-fixes\n(.*?)```", readme, re.S)
+    code, out, _ = run(capsys, "lint", *sorted(glob.glob(block[0])), "--diff", "--unsafe-fixes")
+    assert code == 1 and out == block[1]
