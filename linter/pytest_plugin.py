@@ -225,7 +225,7 @@ class SchemaciteItem(pytest.Item):
     funcargs: dict[str, object] = {}
 
     def runtest(self) -> None:
-        from schemacite.lint.rule import Severity
+        from schemacite.model.results import Severity
 
         settings = self.config.stash[SETTINGS]
         findings, errors = findings_for(self.config, settings, self.path)

@@ -28,8 +28,8 @@ from schemacite.cli import main
 from schemacite.evidence import load_catalogue
 from schemacite.lint.config import load_config
 from schemacite.lint.engine import Linter
-from schemacite.lint.rule import Severity
 from schemacite.report.json import finding_dict
+from schemacite.rule import Severity
 from schemacite.sources import servers as audit
 from schemacite.sources.catalogs import mysql as mysql_catalog
 from schemacite.sources.catalogs import postgres as pg_catalog

@@ -13,7 +13,7 @@ from schemacite import hookimpl
 from schemacite.evidence import load_catalogue
 from schemacite.lint import hookspecs
 from schemacite.lint.plugins import BUILTIN_PLUGINS, plugin_manager, rule_classes
-from schemacite.lint.rule import Rule, Severity
+from schemacite.rule import Rule, Severity
 from schemacite.testing import run_case
 
 ROOT = Path(__file__).resolve().parents[1]
