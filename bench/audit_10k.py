@@ -118,8 +118,8 @@ def bench_mariadb(tables: int, settings: dict[str, str]) -> dict:
     import MySQLdb
     from MySQLdb.constants import CLIENT
 
-    from schemacite.sources.catalogs import mysql as catalog
-    from schemacite.sources.servers import server_dialect
+    from schemacite.live.catalogs import mysql as catalog
+    from schemacite.live.servers import server_dialect
 
     with servers.mariadb_server(settings) as server:
         db = server.create_database("bench10k")
@@ -203,8 +203,8 @@ def _questions(conn) -> int:
 
 
 def bench_postgres(tables: int) -> dict:
-    from schemacite.sources.catalogs import postgres as catalog
-    from schemacite.sources.servers import server_dialect
+    from schemacite.live.catalogs import postgres as catalog
+    from schemacite.live.servers import server_dialect
 
     with servers.postgres_server(POSTGRES_SETTINGS) as server:
         db = server.create_database("bench10k")

@@ -29,9 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import browser  # tests/browser.py: headless Chromium
 from schemacite.cli.audit import audit_readings, read_all
 from schemacite.lint.config import load_config
+from schemacite.live import servers as audit
 from schemacite.model import Column, Index, Location, Schema, Table, Workload
 from schemacite.report.html import HtmlReporter
-from schemacite.sources import servers as audit
 
 SINCE, READ = "2026-11-01T00:00:00Z", "2026-11-27T10:00:00Z"
 

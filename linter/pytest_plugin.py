@@ -39,6 +39,8 @@ from typing import Any
 
 import pytest
 
+import schemacite
+
 SKIP_DIRS = {"node_modules", "build", "dist", "site-packages", "__pycache__", "venv", "env"}
 DEFAULT_FOLDER = "migrations"
 MAX_DEPTH = 4
@@ -86,6 +88,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def read_config(rootpath: Path) -> tuple[Path | None, dict[str, Any]]:
     """The `[tool.schemacite]` table from rootdir's pyproject.toml or .schemacite.toml."""
+    # start-up: tomllib loads only when there is a TOML file to read
     import tomllib
 
     for name in ("pyproject.toml", ".schemacite.toml"):
@@ -140,6 +143,7 @@ def expand(paths: list[str], base: Path) -> list[Path]:
 
 def sql_files(paths: list[Path]) -> dict[Path, Path]:
     """The files `schemacite lint` would read under these paths (down migrations left out)."""
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.sources.files import expand as lint_files
 
     found, _errors = lint_files([str(p) for p in paths if p.exists()])
@@ -225,6 +229,7 @@ class SchemaciteItem(pytest.Item):
     funcargs: dict[str, object] = {}
 
     def runtest(self) -> None:
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.model.results import Severity
 
         settings = self.config.stash[SETTINGS]
@@ -246,8 +251,6 @@ class SchemaciteItem(pytest.Item):
 def lint_once(config: pytest.Config, settings: Settings) -> Any:
     """Lint every configured path in one run (history replay needs them together)."""
     if settings.outcome is None:
-        import schemacite
-
         paths = [str(p) for p in settings.paths]
         config_path = str(settings.config_path) if settings.config_path else None
         try:
@@ -286,6 +289,7 @@ def _display(path: Path, base: Path) -> str:
 
 def _citations() -> dict[str, str]:
     try:
+        # start-up: the evidence catalogue loads only when something cites it
         from schemacite.evidence import load_catalogue
 
         return {key: entry.citation() for key, entry in load_catalogue().items()}

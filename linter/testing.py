@@ -29,6 +29,7 @@ from schemacite.model.results import LintResult
 
 
 def load_cases(path: str | Path) -> list[tuple[str, dict[str, Any]]]:
+    # optional: pyyaml comes with the test extra, and only the fixture harness reads YAML
     import yaml
 
     doc = yaml.safe_load(Path(path).read_text())

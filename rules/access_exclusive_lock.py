@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from schemacite import hookimpl
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, Rule, Severity
-from schemacite.rules.lock_findings import lock_findings
+from schemacite.rules.lock_findings import UNMEASURED, lock_findings
 
 
 class AccessExclusiveLock(Rule):
@@ -46,14 +46,22 @@ class AccessExclusiveLock(Rule):
     PostgreSQL (each proven on 12 to 18 by the suite: same final catalog, the weaker locks,
     runs under the runner's transaction mode):
     - `REINDEX` becomes `REINDEX ... CONCURRENTLY` (12+): safe.
-    - `ADD CONSTRAINT name CHECK (...)` is added `NOT VALID`, then validated with
-      `VALIDATE CONSTRAINT` in a transaction of its own: safe.
+    - `DROP INDEX` of one index on a table a snapshot shows large becomes `DROP INDEX
+      CONCURRENTLY`: safe.
+    - `ADD CHECK (...)` is added `NOT VALID`, then validated with `VALIDATE CONSTRAINT` in a
+      transaction of its own; an unnamed one gets the name PostgreSQL would give it: safe.
     - `SET NOT NULL` is preceded by a `CHECK (col IS NOT NULL) NOT VALID` that is validated,
-      and the check is dropped after (12+): safe.
+      and the check is dropped after (12-17); on 18 the `NOT NULL` constraint itself is added
+      `NOT VALID` and validated: safe.
     - `ADD PRIMARY KEY` / `ADD UNIQUE` become `CREATE UNIQUE INDEX CONCURRENTLY` and
       `ADD CONSTRAINT ... USING INDEX`: safe.
-    - `ALTER COLUMN ... TYPE` that rewrites, and `ADD COLUMN` with a volatile default:
-      display-only templates (a new column, a batched backfill, a swap).
+    - `REFRESH MATERIALIZED VIEW` becomes `... CONCURRENTLY` where the view holds data and has
+      a unique index on plain columns: safe.
+    - `ADD COLUMN` with a volatile default: the column added without it, the default set for
+      new rows, the old rows filled in batches that each commit (a `DO` block), and a `NOT NULL`
+      made as above: unsafe (the column holds NULLs for a while).
+    - `ALTER COLUMN ... TYPE` that rewrites: a display-only template (a new column, a batched
+      backfill, a swap).
 
     MySQL/MariaDB: where the statement blocks only because of its own clause (`ALGORITHM=COPY`,
     `LOCK=SHARED`, `LOCK=EXCLUSIVE`) and the target does it online, the fix pins the online
@@ -66,7 +74,9 @@ class AccessExclusiveLock(Rule):
     A statement that must leave the transaction is fixed only where the runner allows it:
     outside any transaction (safe), or with the runner's own opt-out (safe when the
     migration holds only that statement, unsafe when its other statements would then commit
-    one by one); inside the file's own `BEGIN` there is no fix. For SQL generated from code
+    one by one); a golang-migrate file, which is sent as one query, has its last statement
+    moved into a new migration after it (unsafe; only for the newest migration); inside the
+    file's own `BEGIN` there is no fix. For SQL generated from code
     (Django, Alembic, Rails, Prisma) the fix is display-only.
 
     ## Example
@@ -98,10 +108,7 @@ class AccessExclusiveLock(Rule):
         "mariadb-doc-metadata-locking",
         "mysql-doc-lock-wait-timeout",
     )
-    evidence_note = {
-        "mysql": "No MySQL server could be run where schemacite is measured: its MySQL lock rows rest on the "
-        "MySQL documentation, and MariaDB's measurements are not cited for MySQL.",
-    }
+    evidence_note = UNMEASURED
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
         yield from lock_findings(self, stmt, ctx, "reads+writes")

@@ -6,6 +6,7 @@ import fnmatch
 from collections.abc import Iterator
 
 from schemacite import hookimpl
+from schemacite.lint.config import Config
 from schemacite.lint.workload import describe
 from schemacite.model import Table, latest
 from schemacite.rule import Context, Finding, Option, Rule, Severity
@@ -34,8 +35,8 @@ class InsertHeavyIndexes(Rule):
     """Insert-heavy table has more secondary indexes than the limit.
 
     ## What it does
-    Flags an insert-heavy table with more than `max_secondary_indexes` (default 2)
-    secondary indexes, unique ones included (the primary key is not counted; on
+    Flags an insert-heavy table with more than `max_secondary_indexes` secondary
+    indexes, unique ones included (the primary key is not counted; on
     MySQL/MariaDB the index InnoDB adds for a foreign key is). A table is
     insert-heavy when the `insert_heavy` setting lists it, when a
     `-- schemacite: insert-heavy` comment precedes its CREATE TABLE, when live
@@ -85,10 +86,16 @@ class InsertHeavyIndexes(Rule):
     )
     options = {
         "max_secondary_indexes": Option(
-            int, 2, "secondary indexes allowed on an insert-heavy table", setting="max_secondary_indexes"
+            int,
+            Config.max_secondary_indexes,
+            "secondary indexes allowed on an insert-heavy table",
+            setting="max_secondary_indexes",
         ),
         "infer_insert_heavy": Option(
-            bool, True, "append-only names count as insert-heavy (info level)", setting="infer_insert_heavy"
+            bool,
+            Config.infer_insert_heavy,
+            "append-only names count as insert-heavy (info level)",
+            setting="infer_insert_heavy",
         ),
     }
 

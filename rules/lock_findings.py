@@ -7,10 +7,17 @@ from dataclasses import dataclass
 
 from schemacite.locks import label, unseen, works_on_existing
 from schemacite.locks.duration import estimate, human_bytes, human_seconds, scan_seconds
+from schemacite.model.dialects import LOCK_WAIT
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, LockEstimate, Rule, Severity
 from schemacite.rules.rewrites import fix_for
 from schemacite.rules.rewrites_mysql import online_fix
+
+# why the lock rules cite no measurement on MySQL (their `evidence_note`)
+UNMEASURED = {
+    "mysql": "No MySQL server could be run where schemacite is measured: its MySQL lock rows rest on the "
+    "MySQL documentation, and MariaDB's measurements are not cited for MySQL.",
+}
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,13 @@ def _heavy(stmt: Statement, ctx: Context) -> bool:
     )
 
 
+def _unwritable(relation: str, blocks: str, ctx: Context) -> bool:
+    """A lock that blocks only writes of a materialized view blocks nobody: nothing but its own
+    refresh writes to one (REFRESH ... CONCURRENTLY's EXCLUSIVE lets every read through)."""
+    view = ctx.schema.views.get(relation)
+    return blocks == "writes" and view is not None and view.materialized
+
+
 def _large(locks, ctx: Context) -> list[str]:
     """The locked tables a snapshot says are large: scanning one would take longer than
     max_lock_seconds, so traffic on it is worth a finding of the statement's own."""
@@ -109,7 +123,9 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
     if blocks == "writes" and blocks_reads(ctx):
         return
     hits = [
-        (impact, matching) for impact, locks in existing if (matching := [lk for lk in locks if lk.blocks == blocks])
+        (impact, matching)
+        for impact, locks in existing
+        if (matching := [lk for lk in locks if lk.blocks == blocks and not _unwritable(lk.relation, blocks, ctx)])
     ]
     large = _large([lk for _, locks in hits for lk in locks], ctx)
     if not hits or not large and not _heavy(stmt, ctx):
@@ -148,10 +164,9 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
     what = label(impact.operation)
     suggestion = (impact.alternative or "") if on_rows else ""
     if not ctx.lock_timeout_set:
-        wait = "SET lock_timeout" if ctx.dialect == "postgres" else "SET SESSION lock_wait_timeout"
         suggestion = (
             suggestion + "; " if suggestion else ""
-        ) + f"{wait} first so the lock cannot queue traffic for long"
+        ) + f"{LOCK_WAIT[ctx.dialect].set()} first so the lock cannot queue traffic for long"
     if impact.note:
         suggestion += f" ({impact.note})"
     names = list(dict.fromkeys(lk.relation for lk in locks))

@@ -5,24 +5,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
+from schemacite.model.dialects import LOCK_WAIT
 from schemacite.model.fixes import Applicability, Edit, Fix
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, Rule, Severity
 from schemacite.rules.lock_findings import brief_lock
 from schemacite.rules.rewrites import generated
 
-SETTING = {"postgres": "lock_timeout", "mysql": "lock_wait_timeout", "mariadb": "lock_wait_timeout"}
-# what the fix sets: long enough for a brief catalog change to get its lock on a healthy server,
-# short enough that the requests queued behind it wait no longer than a typical client timeout
-SET = {"postgres": "SET lock_timeout = '2s'", "mysql": "SET SESSION lock_wait_timeout = 5"}
-SET["mariadb"] = SET["mysql"]
+SETTING = {dialect: wait.setting for dialect, wait in LOCK_WAIT.items()}
+SET = {dialect: wait.statement() for dialect, wait in LOCK_WAIT.items()}
 FIX = {
     "postgres": f"{SET['postgres']} at the head of the deploy (SET LOCAL inside its transaction) and retry "
     "the deploy when it times out: a wait for a lock then fails in seconds instead of stopping traffic",
     "mysql": f"{SET['mysql']} (seconds) at the head of the deploy and retry it when it "
     "times out: a wait for the metadata lock then fails in seconds instead of stopping traffic",
 }
-FIX["mariadb"] = FIX["mysql"] + " (or `ALTER TABLE t WAIT 5 ...` for one statement)"
+FIX["mariadb"] = FIX["mysql"] + f" (or `{LOCK_WAIT['mariadb'].one_statement()}` for one statement)"
 
 
 class LockTimeoutMissing(Rule):
@@ -145,9 +143,7 @@ def _set_timeout(stmt: Statement, ctx: Context) -> Fix | None:
     fails instead of waiting, so the fix is unsafe: the deploy must be retried. MySQL and MariaDB
     have no setting for one transaction (their DDL commits the one open anyway): the session's
     holds for the rest of the connection."""
-    setting = SET[ctx.dialect]
-    if stmt.transaction is not None and ctx.dialect == "postgres":
-        setting = setting.replace("SET ", "SET LOCAL ", 1)
+    setting = LOCK_WAIT[ctx.dialect].statement(local=stmt.transaction is not None and ctx.dialect == "postgres")
     at = stmt.location if ctx.explicit_transaction or ctx.deploy_head is None else ctx.deploy_head
     if at.file != stmt.location.file:
         return None

@@ -17,6 +17,7 @@ import os
 import re
 from collections.abc import Callable
 
+from schemacite.model.dialects import LOCK_WAIT
 from schemacite.model.fixes import Applicability, Edit, Fix
 from schemacite.model.statements import (
     AddCheck,
@@ -27,6 +28,7 @@ from schemacite.model.statements import (
     AlterTable,
     CreateIndex,
     DropIndex,
+    RefreshMatview,
     Reindex,
     Statement,
 )
@@ -188,7 +190,9 @@ def _alter_table(stmt: Statement, ctx: Context) -> Fix | None:
     if isinstance(action, AddForeignKey) and not action.not_valid:
         return _validate_later(stmt, ctx, written, action.key.name, _default_name(op.name, action.key.columns, "fkey"))
     if isinstance(action, AddCheck) and action.op == "add_check" and not action.not_valid:
-        return _validate_later(stmt, ctx, written, action.constraint.name, None)
+        # PostgreSQL names an unnamed check after the one column it reads, else after the table alone
+        default = _default_name(op.name, action.reads if len(action.reads) == 1 else (), "check")
+        return _validate_later(stmt, ctx, written, action.constraint.name, default)
     if action.op == "set_not_null" and action.column and ctx.version >= (12,) and not _partitioned(ctx, op.name):
         return _set_not_null(stmt, ctx, written, action.column)
     if isinstance(action, AddKey) and action.using_index is None and (action.index.primary or action.index.unique):
@@ -199,7 +203,9 @@ def _alter_table(stmt: Statement, ctx: Context) -> Fix | None:
     if isinstance(action, AlterColumnType) and action.column and rewrites:
         return _expand_and_swap(written, action)
     if isinstance(action, AddColumn) and action.op == "add_column" and action.definition.default and rewrites:
-        return _add_then_backfill(written, action)
+        if ctx.version < (12,) or _partitioned(ctx, op.name):
+            return None
+        return _add_then_backfill(stmt, ctx, written, action)
     return None
 
 
@@ -219,27 +225,47 @@ def _expand_and_swap(table: str, action: AlterColumnType) -> Fix:
         f"UPDATE {table} SET {new} = {using} WHERE ctid IN (SELECT ctid FROM {table} "
         f"WHERE {new} IS NULL AND {col} IS NOT NULL LIMIT {_BATCH});\n"
         f"-- then swap the names in one short transaction:\n"
-        f"BEGIN;\nSET LOCAL lock_timeout = '2s';\n"
+        f"BEGIN;\n{LOCK_WAIT['postgres'].statement(local=True)};\n"
         f"ALTER TABLE {table} RENAME COLUMN {col} TO {_ident(f'{action.column}_old')};\n"
         f"ALTER TABLE {table} RENAME COLUMN {new} TO {col};\nCOMMIT;"
     )
     return Fix("a new column, a batched backfill, a swap", Applicability.DISPLAY_ONLY, template=template)
 
 
-def _add_then_backfill(table: str, action: AddColumn) -> Fix:
-    """ADD COLUMN with a volatile default rewrites the table: add it without, then fill it."""
+def _add_then_backfill(stmt: Statement, ctx: Context, table: str, action: AddColumn) -> Fix | None:
+    """ADD COLUMN with a volatile default rewrites the table under its lock: add the column
+    without it (a catalog change), give new rows the default, fill the old rows in batches that
+    each commit (a DO block's COMMIT, 11+, outside any transaction block), and a NOT NULL column
+    gets its constraint the way `SET NOT NULL`'s fix gives it. Unsafe: for a while the column holds
+    NULLs, and its values come from another moment than one statement's."""
     column = action.definition
+    if action.if_not_exists or action.references or action.check or action.primary or action.unique:
+        return None
+    if column.identity or column.generated or column.serial:
+        return None
     col = _ident(column.name)
-    template = (
-        f"ALTER TABLE {table} ADD COLUMN {col} {column.type};\n"
-        f"ALTER TABLE {table} ALTER COLUMN {col} SET DEFAULT {column.default};\n"
-        f"-- in batches until no row is left:\n"
-        f"UPDATE {table} SET {col} = DEFAULT WHERE ctid IN (SELECT ctid FROM {table} WHERE {col} IS NULL LIMIT {_BATCH});"
-        + ("" if column.nullable else "\n-- then SET NOT NULL as `prove NOT NULL` shows (a validated CHECK first)")
-    )
-    return Fix(
-        "add the column without its default, then backfill in batches", Applicability.DISPLAY_ONLY, template=template
-    )
+    steps = [
+        f"ALTER TABLE {table} ADD COLUMN {col} {column.type}",
+        f"ALTER TABLE {table} ALTER COLUMN {col} SET DEFAULT {column.default}",
+        f"DO $backfill$\nBEGIN\n  LOOP\n    UPDATE {table} SET {col} = DEFAULT WHERE ctid IN "
+        f"(SELECT ctid FROM {table} WHERE {col} IS NULL LIMIT {_BATCH});\n"
+        f"    EXIT WHEN NOT FOUND;\n    COMMIT;\n  END LOOP;\nEND\n$backfill$",
+    ]
+    if not column.nullable:
+        base = stmt.table.rsplit(".", 1)[-1] if stmt.table else "t"
+        check = _ident(f"{base}_{column.name}_not_null_check")
+        steps += [
+            f"ALTER TABLE {table} ADD CONSTRAINT {check} CHECK ({col} IS NOT NULL) NOT VALID",
+            f"ALTER TABLE {table} VALIDATE CONSTRAINT {check}",
+            f"ALTER TABLE {table} ALTER COLUMN {col} SET NOT NULL",
+            f"ALTER TABLE {table} DROP CONSTRAINT {check}",
+        ]
+    edits = [replace_span(stmt, 0, len(stmt.sql), ";\n".join(steps))]
+    placement = out_of_transaction(stmt, ctx, len(steps))
+    if placement is None:
+        return None
+    title = "add the column without its default, then backfill in batches"
+    return generated(Fix(title, Applicability.UNSAFE, (*placement[0], *edits)), ctx)
 
 
 def _default_name(table_key: str, columns: tuple[str, ...], suffix: str) -> str | None:
@@ -255,8 +281,8 @@ def _validate_later(stmt: Statement, ctx: Context, table: str, name: str | None,
         return None  # NOT VALID is refused on a partitioned table's foreign keys before 18
     edits = []
     if name is None:
-        if default is None:
-            return None
+        if default is None or _name_taken(ctx, default):
+            return None  # PostgreSQL would number it (`orders_check1`): the name is not ours to guess
         m = find(stmt, r"\bADD\s+(?=(?:FOREIGN\s+KEY|CHECK)\b)")
         if m is None:
             return None
@@ -266,12 +292,34 @@ def _validate_later(stmt: Statement, ctx: Context, table: str, name: str | None,
     return _placed(stmt, ctx, "add the constraint NOT VALID, then VALIDATE CONSTRAINT", edits, 2)
 
 
+def _name_taken(ctx: Context, name: str) -> bool:
+    """Whether a constraint or index of that name is known (constraint names share a namespace)."""
+    for table in ctx.schema.tables.values():
+        keys = [table.primary_key, *table.indexes] if table.primary_key else table.indexes
+        if any(c.name == name for c in [*table.checks, *table.foreign_keys, *keys]):
+            return True
+    return False
+
+
 def _set_not_null(stmt: Statement, ctx: Context, table: str, column: str) -> Fix | None:
-    """SET NOT NULL: a valid CHECK (col IS NOT NULL) lets it skip its scan (12+)."""
-    check = f"{stmt.table.rsplit('.', 1)[-1] if stmt.table else 't'}_{column}_not_null_check"
+    """SET NOT NULL: a valid CHECK (col IS NOT NULL) lets it skip its scan (12+). On 18 the NOT
+    NULL constraint itself can be added NOT VALID and validated, under the name SET NOT NULL gives it."""
+    base = stmt.table.rsplit(".", 1)[-1] if stmt.table else "t"
+    col = _ident(column)
+    if ctx.version >= (18,):
+        name = _default_name(base, (column,), "not_null")
+        if name is None or _name_taken(ctx, name):
+            return None
+        text = (
+            f"ALTER TABLE {table} ADD CONSTRAINT {_ident(name)} NOT NULL {col} NOT VALID;\n"
+            f"ALTER TABLE {table} VALIDATE CONSTRAINT {_ident(name)}"
+        )
+        edits = [replace_span(stmt, 0, len(stmt.sql), text)]
+        return _placed(stmt, ctx, "add the NOT NULL constraint NOT VALID, then VALIDATE it (18+)", edits, 2)
+    check = f"{base}_{column}_not_null_check"
     if len(check) > _MAX_NAME:
         return None
-    col, chk = _ident(column), _ident(check)
+    chk = _ident(check)
     text = (
         f"ALTER TABLE {table} ADD CONSTRAINT {chk} CHECK ({col} IS NOT NULL) NOT VALID;\n"
         f"ALTER TABLE {table} VALIDATE CONSTRAINT {chk};\n"
@@ -307,9 +355,30 @@ def _key_from_index(stmt: Statement, ctx: Context, table: str, action: AddKey) -
     return _placed(stmt, ctx, f"build the unique index CONCURRENTLY, then ADD {kind} USING INDEX", edits, 2)
 
 
+def _refresh_concurrently(stmt: Statement, ctx: Context) -> Fix | None:
+    """REFRESH MATERIALIZED VIEW → CONCURRENTLY: readers keep the old rows meanwhile. The server
+    needs a populated view and a unique index on plain columns over all its rows; it may run in
+    a transaction."""
+    op = stmt.op
+    assert isinstance(op, RefreshMatview)
+    view = ctx.schema.views.get(op.name)
+    if op.concurrently or not op.with_data or view is None or not view.populated:
+        return None
+    if not any(i.unique and not i.partial and all(re.fullmatch(r"[\w$]+", c) for c in i.columns) for i in view.indexes):
+        return None
+    m = find(stmt, r"^REFRESH\s+MATERIALIZED\s+VIEW\s+")
+    if m is None:
+        return None
+    fix = Fix(
+        "REFRESH MATERIALIZED VIEW CONCURRENTLY", Applicability.SAFE, (insert_at(stmt, m.end(), "CONCURRENTLY "),)
+    )
+    return generated(fix, ctx)
+
+
 _REWRITES: dict[type, Callable[[Statement, Context], Fix | None]] = {
     CreateIndex: _create_index,
     DropIndex: _drop_index,
+    RefreshMatview: _refresh_concurrently,
     Reindex: _reindex,
     AlterTable: _alter_table,
 }

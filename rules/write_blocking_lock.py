@@ -8,7 +8,7 @@ from schemacite import hookimpl
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, Rule, Severity
 from schemacite.rules.access_exclusive_lock import AccessExclusiveLock
-from schemacite.rules.lock_findings import blocks_reads, lock_findings
+from schemacite.rules.lock_findings import UNMEASURED, blocks_reads, lock_findings
 
 
 class WriteBlockingLock(Rule):
@@ -17,9 +17,11 @@ class WriteBlockingLock(Rule):
     ## What it does
     Flags statements that let reads through but block INSERT, UPDATE and DELETE on a
     table that exists before the migration: PostgreSQL `SHARE` (CREATE INDEX without
-    CONCURRENTLY), `SHARE ROW EXCLUSIVE` (foreign keys, on both tables; triggers) and
-    `EXCLUSIVE` (REFRESH MATERIALIZED VIEW CONCURRENTLY); MySQL/MariaDB operations
-    that copy the table or run with `LOCK=SHARED` on the `--target` version.
+    CONCURRENTLY) and `SHARE ROW EXCLUSIVE` (foreign keys, on both tables; triggers);
+    MySQL/MariaDB operations that copy the table or run with `LOCK=SHARED` on the
+    `--target` version. A lock that blocks only writes of a materialized view (REFRESH
+    MATERIALIZED VIEW CONCURRENTLY's `EXCLUSIVE`) is not reported: nothing but its own
+    refresh writes to one.
 
     Each statement's one risk is its worst lock, reported by one rule: a statement that also
     blocks reads is `access-exclusive-lock`'s, and this rule leaves it alone while that one runs.
@@ -27,9 +29,9 @@ class WriteBlockingLock(Rule):
     such a statement itself, as blocking reads and writes, with that rule's grading (an error
     while it rewrites or scans the table), rather than hide a statement that blocks writes.
 
-    As for `access-exclusive-lock`, a brief lock that does no work under it (a trigger, a foreign key `NOT VALID`, a
-    sequence change) is left to `lock-timeout-missing`, once per deploy, unless a snapshot shows
-    the table to be large.
+    As for `access-exclusive-lock`, a brief lock that does no work under it (a trigger, a
+    foreign key `NOT VALID`, a sequence change) is left to `lock-timeout-missing`, once per
+    deploy, unless a snapshot shows the table to be large.
 
     ## Why is this bad?
     Writers queue for as long as the statement runs, which for an index build or a
@@ -71,10 +73,7 @@ class WriteBlockingLock(Rule):
         "mysql-doc-online-ddl-operations",
         "mariadb-doc-innodb-online-ddl",
     )
-    evidence_note = {
-        "mysql": "No MySQL server could be run where schemacite is measured: its MySQL lock rows rest on the "
-        "MySQL documentation, and MariaDB's measurements are not cited for MySQL.",
-    }
+    evidence_note = UNMEASURED
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
         if not ctx.runs(AccessExclusiveLock.name) and blocks_reads(ctx):

@@ -16,8 +16,8 @@ import psycopg
 import pytest
 
 import servers
-from schemacite.sources.catalogs import mysql as mysql_catalog
-from schemacite.sources.catalogs import postgres as pg_catalog
+from schemacite.live.catalogs import mysql as mysql_catalog
+from schemacite.live.catalogs import postgres as pg_catalog
 
 
 class CountingConnection:

@@ -9,7 +9,9 @@ import re
 
 import pytest
 
-from schemacite.evidence.experiments import Figure, ddl, inserts, registry, replication, run_experiment, summary
+from schemacite.evidence import figures as summary
+from schemacite.evidence.figures import Figure
+from schemacite.live.experiments import ddl, inserts, registry, replication, run_experiment
 
 # ------------------------------------------------------------------ summary of runs
 

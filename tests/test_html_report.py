@@ -28,13 +28,13 @@ from cli import run
 from schemacite.cli.audit import audit_readings
 from schemacite.evidence import load_catalogue, rate_for
 from schemacite.lint.config import load_config
+from schemacite.live import servers as audit
 from schemacite.locks.duration import human_seconds
 from schemacite.model import Column, Index, Location, Schema, Table, Workload
 from schemacite.model.fixes import Applicability, Fix
 from schemacite.model.results import LintResult
 from schemacite.report import html as html_report
 from schemacite.report.html import INDEX_BUILD, REWRITE
-from schemacite.sources import servers as audit
 
 EVIL = "<script>alert(1)</script>"
 EVIL_IMG = "<img src=x onerror=alert(2)>"

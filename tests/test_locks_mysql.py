@@ -2,7 +2,7 @@
 
 Each case builds a table on the throwaway MariaDB server (the `mariadb_server`
 fixture), asks the server for the cheapest ALGORITHM and least LOCK it accepts for
-one statement (schemacite.locks.verify_mysql.measure), and asserts that
+one statement (schemacite.live.verify_mysql.measure), and asserts that
 impacts(statement, schema, "mariadb", <that server's version>) predicts the same.
 Together the cases cover every row of the matrix that holds for MariaDB 10.11.
 
@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
+from schemacite.live.verify_mysql import measure, run_as_written
 from schemacite.locks import mysql as locks
 from schemacite.locks import mysql_table as T
 from schemacite.locks.modes import ALGORITHMS, MYSQL_LOCKS
-from schemacite.locks.verify_mysql import measure, run_as_written
 from schemacite.model import Schema
 from schemacite.model.schema import Location
 from schemacite.model.statements import PARTITION_MAINTENANCE, Statement

@@ -29,9 +29,9 @@ from pathlib import Path
 
 import pytest
 
+from schemacite.live.verify_postgres import compare, measure
 from schemacite.locks import postgres, postgres_table
 from schemacite.locks.modes import MODES, SPELLINGS
-from schemacite.locks.verify_postgres import compare, measure
 from schemacite.model import Schema
 from schemacite.sources import replay
 from schemacite.sources.read import parse_text
@@ -941,10 +941,11 @@ def test_agreement_figure(major: int):
 def test_volatile_functions_are_read_from_every_major(major, pg_majors):
     """The list that decides whether a DEFAULT rewrites (locks/postgres_functions.json) holds every
     volatile function of each major, as its pg_proc says (regenerate: python -m
-    schemacite.locks.functions DSN...)."""
+    schemacite.live.functions DSN...)."""
+    from schemacite.live.functions import read_server
     from schemacite.locks import functions
 
-    version, volatile, every = functions.read_server(pg_majors(major).dsn())
+    version, volatile, every = read_server(pg_majors(major).dsn())
     data = functions._data()
     assert any(v.split()[0].startswith(f"{major}.") for v in data["read_from"]), version
     assert volatile <= set(data["volatile"]), sorted(volatile - set(data["volatile"]))

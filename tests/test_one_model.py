@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
+from schemacite.live.catalogs import mysql as mysql_catalog
+from schemacite.live.catalogs import postgres as pg_catalog
 from schemacite.model import Schema
-from schemacite.sources.catalogs import mysql as mysql_catalog
-from schemacite.sources.catalogs import postgres as pg_catalog
 from schemacite.sources.read import parse_text
 from schemacite.sources.replay import apply
 from schemacite.sources.snapshot import schema_from_dict, snapshot_dict

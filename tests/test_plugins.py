@@ -120,6 +120,19 @@ def test_every_catalogue_entry_is_cited_and_every_fixture_names_a_rule():
         assert f.stem in names, f"{f.name} names no rule"
 
 
+def test_every_headline_figure_heads_a_rule_that_cites_it():
+    """A figure's `headline` names rules citing its record, each headed by one figure at most."""
+    catalogue = load_catalogue()
+    for cls in BUILTIN_RULES:
+        heads = [i for i in cls.cited() if i in catalogue and catalogue[i].headline(cls.name)]
+        assert len(heads) <= 1, (cls.name, heads)
+    names = {c.name: c for c in BUILTIN_RULES}
+    for e in catalogue.values():
+        for fig in e.figures:
+            for name in filter(None, (n.strip() for n in fig.get("headline", "").split(","))):
+                assert name in names and e.id in names[name].cited(), (e.id, name)
+
+
 def _examples(doc: str, section: str) -> tuple[str | None, str]:
     """The first SQL block of a doc section, and the dialect its fence names (```sql postgres)."""
     part = doc.split(section, 1)[1]
@@ -209,11 +222,25 @@ def test_rule_and_lock_pages_are_generated(tmp_path):
     from schemacite import docs
 
     assert docs.stale(ROOT / "docs") == [], "run: python -m schemacite.docs"
-    assert docs.main(["--out", str(tmp_path)]) == 0
+    assert not docs.readme_stale(ROOT / "README.md"), "the README's rule table: run python -m schemacite.docs"
+    readme = tmp_path / "README.md"
+    readme.write_text((ROOT / "README.md").read_text())
+    assert docs.main(["--out", str(tmp_path), "--readme", str(readme)]) == 0
     page = (tmp_path / "rules" / "no-primary-key.md").read_text()
     (tmp_path / "rules" / "no-primary-key.md").write_text(page.replace("InnoDB", "MyISAM"))
-    assert docs.main(["--check", "--out", str(tmp_path)]) == 1
-    docs.main(["--out", str(tmp_path)])
+    assert docs.main(["--check", "--out", str(tmp_path), "--readme", str(readme)]) == 1
+    docs.main(["--out", str(tmp_path), "--readme", str(readme)])
+    assert docs.main(["--check", "--out", str(tmp_path), "--readme", str(readme)]) == 0
+    # a figure restated by hand in the table is caught like a stale page
+    readme.write_text(readme.read_text().replace("**never above 87 %**", "**never above 90 %**"))
+    assert docs.main(["--check", "--out", str(tmp_path), "--readme", str(readme)]) == 1
+    docs.main(["--out", str(tmp_path), "--readme", str(readme)])
+    table = readme.read_text()
+    for cls in BUILTIN_RULES:  # one row per rule, its severity, first doc line and headline from the code and data
+        row = next(line for line in table.splitlines() if line.startswith(f"| {cls.code} |"))
+        assert f"| `{cls.name}` | {cls.default_severity} |" in row and cls.doc().splitlines()[0] in row
+    assert "| SC104 | `access-exclusive-lock` |" in table and "| safe, unsafe, display-only |" in table
+    assert "**3x** (`percona-2012-iibench-secondary-indexes`)" in table  # the figure marked as SC102's headline
     postgres = (tmp_path / "locks" / "postgres.md").read_text()
     assert "| ALTER TABLE DETACH PARTITION | AccessExclusiveLock |" in postgres and "12.22, 13.23 |" in postgres
     mysql = (tmp_path / "locks" / "mysql.md").read_text()

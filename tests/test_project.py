@@ -1,14 +1,18 @@
 """The project's own habits, run with the tests so CI keeps them: ruff (lint and format) over the
 code, mypy strict on the model, the statement contract and the rule API, no dead code (vulture),
-imports that keep to the layers (import-linter); CI runs the README's test command."""
+imports that keep to the layers (import-linter), no function-local import without a comment saying
+why; CI runs the README's test command."""
 
 from __future__ import annotations
 
+import ast
+import io
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,6 +88,63 @@ def test_imports_keep_to_the_layers(tmp_path):
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 broken" in run.stdout and "2 kept" in run.stdout, run.stdout
+
+
+def _unexplained_local_imports(source: str) -> list[int]:
+    """Lines of imports inside a function with no comment saying why: a comment on the import's own
+    lines or on the line above, or above the run of imports it belongs to."""
+    comments = {
+        t.start[0] for t in tokenize.generate_tokens(io.StringIO(source).readline) if t.type == tokenize.COMMENT
+    }
+    lines = source.splitlines()
+    imports = {
+        node.lineno: node
+        for fn in ast.walk(ast.parse(source))
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for node in ast.walk(fn)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+    }
+    ends = {node.end_lineno: node.lineno for node in imports.values()}
+
+    def explained(line: int) -> bool:
+        node = imports[line]
+        if any(n in comments for n in range(node.lineno, node.end_lineno + 1)):
+            return True
+        above = line - 1
+        if above in comments and lines[above - 1].lstrip().startswith("#"):
+            return True
+        return above in ends and explained(ends[above])  # one comment over a run of imports
+
+    return sorted(line for line in imports if not explained(line))
+
+
+def test_function_local_imports_say_why():
+    """An import inside a function hides a dependency from the reader and from the layer contract's
+    eye at the top of the file: each says why it is not at the top (start-up cost, a cycle, an
+    optional dependency)."""
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for folder in ("linter", "rules")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for line in _unexplained_local_imports(path.read_text(encoding="utf-8"))
+    ]
+    assert not found, "function-local imports without a comment saying why:\n" + "\n".join(found)
+
+
+def test_the_local_import_check_reads_comments_not_code():
+    source = (
+        "def f():\n"
+        "    import json\n"  # no comment: found
+        "    s = '# not a comment'\n"
+        "    import re\n"  # the line above holds a string, not a comment: found
+        "    # start-up: only here\n"
+        "    from a import (\n"
+        "        b,\n"
+        "    )\n"
+        "    import c\n"  # in the run the comment above covers
+        "    import d  # optional dependency\n"
+    )
+    assert _unexplained_local_imports(source) == [2, 4]
 
 
 def test_ci_runs_the_readmes_test_command():

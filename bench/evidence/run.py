@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import pg_builds  # noqa: E402
 import servers  # noqa: E402
-from schemacite.evidence.experiments import REPEAT, hardware, registry, run_experiment, toml_record  # noqa: E402
+from schemacite.live.experiments import REPEAT, hardware, registry, run_experiment, toml_record  # noqa: E402
 
 DURABLE_PG = {
     "fsync": "on",

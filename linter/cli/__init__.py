@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import sys
 
-from schemacite.cli.common import EXIT_CLEAN, EXIT_ERROR
+from schemacite import __version__
+from schemacite.cli.common import EXIT_CLEAN, EXIT_ERROR, add_project_options
 from schemacite.errors import Stopped, UsageError, internal_error
 
 FORMATS = ("full", "text", "concise", "json", "sarif", "github", "gitlab", "junit", "html")
@@ -63,9 +65,6 @@ def _output(p: argparse.ArgumentParser, formats=FORMATS) -> None:
 
 
 def parser() -> argparse.ArgumentParser:
-    from schemacite import __version__
-    from schemacite.cli.common import add_project_options
-
     top = argparse.ArgumentParser(
         prog="schemacite", description="Evidence-backed schema linter for MySQL, MariaDB and PostgreSQL."
     )
@@ -256,11 +255,13 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.close()
         return EXIT_CLEAN
     except Exception as e:  # a defect of ours: exit 2, never 1, which CI reads as "findings"
-        from schemacite.locks.scratch import pending
+        # start-up: needed only when a command crashed
+        from schemacite.live.scratch import pending
 
         if pending():  # a stop signal, whose exception a database driver replaced with its own
             return 128 + pending()
         if args.debug:
+            # start-up: needed only when a command crashed
             import traceback
 
             traceback.print_exc()
@@ -270,8 +271,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def _command(name: str):
     """The function running a command; its module is imported only when that command runs."""
-    import importlib
-
     module, function = COMMANDS[name]
     return getattr(importlib.import_module(f"schemacite.cli.{module}"), function)
 

@@ -10,10 +10,11 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
-from schemacite.cli.common import _config, _plugin_manager
+from schemacite.cli.common import _config, _plugin_manager, emit_report
+from schemacite.errors import UsageError
+from schemacite.live.servers import CONNECT_TIMEOUT, DsnError, Reading, Target, mask, parse_dsn, read_target
 from schemacite.model.results import Finding, LintResult, Source
 from schemacite.model.statements import ParseError
-from schemacite.sources.servers import CONNECT_TIMEOUT, DsnError, Reading, Target, mask, parse_dsn, read_target
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
@@ -36,6 +37,7 @@ class _Progress:
         self.enabled = enabled
         self.tasks: list[Any] = []
         if enabled:
+            # start-up: rich (tens of ms) loads only when there is something to draw
             from rich.console import Console
             from rich.progress import (
                 Progress,
@@ -124,6 +126,7 @@ def _order(f: Finding) -> tuple:
 
 def audit_readings(readings: list[Reading], config, pm=None) -> LintResult:
     """Run the table rules over every reading that succeeded and merge the results."""
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.lint.engine import Linter
     from schemacite.lint.workload import idle
 
@@ -178,8 +181,7 @@ def audit_readings(readings: list[Reading], config, pm=None) -> LintResult:
 
 def run_audit(args, config, pm) -> int:
     """`schemacite audit DSN...`: same rules, reports and exit codes as lint."""
-    from schemacite.cli.common import emit_report
-    from schemacite.errors import UsageError
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.lint.engine import Linter
 
     try:
@@ -213,6 +215,7 @@ def _unwritable(path: str) -> str | None:
 
 def run_snapshot(args) -> int:
     """`schemacite snapshot DSN -o FILE`: write the model of one server (or PostgreSQL database)."""
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.sources.snapshot import SnapshotError, save_snapshot, snapshot_text
 
     try:

@@ -23,6 +23,7 @@ def use_color(choice: str, stream: IO[str]) -> bool:
 
 
 def _config(args: argparse.Namespace, paths: list[str]):
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.lint.config import ConfigError
     from schemacite.lint.engine import resolve_config
 
@@ -47,6 +48,7 @@ def use_evidence(paths) -> None:
     """Cite these catalogue files too (checked now: a bad record stops the run, exit 2)."""
     if not paths:
         return
+    # start-up: the evidence catalogue loads only when something cites it
     from schemacite.evidence import load_catalogue, use_files
 
     use_files(paths)
@@ -66,12 +68,14 @@ def _overrides(args: argparse.Namespace) -> dict:
 def _cache(args: argparse.Namespace, config):
     if getattr(args, "no_cache", False):
         return None
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.sources.cache import ParseCache
 
     return ParseCache()
 
 
 def _plugin_manager(args: argparse.Namespace):
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.lint.plugins import evidence_paths, plugin_manager
 
     pm = plugin_manager(load_entrypoints=not getattr(args, "no_plugins", False))
@@ -113,11 +117,13 @@ def emit_report(args: argparse.Namespace, pm, result) -> None:
 
 def command_line(argv: list[str]) -> str:
     """`schemacite ARGS` as a shell would take it, with any password in a server URL masked."""
+    # start-up: loaded only when this runs, not by every import of this module
     import shlex
 
     if not any("://" in a for a in argv):  # no server URL to mask: a lint run never loads the server code
         return shlex.join(["schemacite", *argv])
-    from schemacite.sources.servers import mask
+    # start-up: server code loads only when a server is reached
+    from schemacite.live.servers import mask
 
     return shlex.join(["schemacite", *(mask(a) for a in argv)])
 
@@ -174,6 +180,7 @@ class Inputs:
             self._detect()
 
     def _since(self, rev: str) -> None:
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.sources.files import expand
         from schemacite.sources.git import GitError, changed_since
 
@@ -193,6 +200,7 @@ class Inputs:
         )
 
     def _detect(self) -> None:
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.lint.config import ConfigError
         from schemacite.lint.engine import resolve_config
         from schemacite.sources.dialect import DEFAULT_DIALECT, FILES, HEAD, NO_MARKS, detect_dialect

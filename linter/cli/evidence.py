@@ -9,6 +9,7 @@ import time
 
 from schemacite.cli.common import _config, _plugin_manager
 from schemacite.errors import UsageError
+from schemacite.evidence import load_catalogue, nearest
 
 
 def cmd_evidence(args: argparse.Namespace) -> int:
@@ -18,13 +19,12 @@ def cmd_evidence(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from schemacite.evidence import load_catalogue
-
     records = sorted(load_catalogue().values(), key=lambda e: (e.kind, e.id))
     if args.format == "json":
         json.dump([e.as_dict() for e in records], sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
+    # start-up: loaded only when this runs, not by every import of this module
     import textwrap
 
     for e in records:
@@ -38,8 +38,6 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from schemacite.evidence import load_catalogue
-
     catalogue = load_catalogue()
     if args.id not in catalogue:
         close = [i for i in catalogue if args.id.lower() in i]
@@ -79,11 +77,11 @@ def record_text(e) -> str:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
-    from schemacite.evidence import load_catalogue
-    from schemacite.evidence.experiments import ExperimentError, for_rule, run_experiment, toml_record
+    # start-up: only `evidence reproduce` needs the plugins and the server code
     from schemacite.lint.plugins import plugin_manager, rule_classes
-    from schemacite.locks.scratch import signals_stop
-    from schemacite.sources.servers import AuditError, connect, parse_dsn, server_dialect
+    from schemacite.live.experiments import ExperimentError, for_rule, run_experiment, toml_record
+    from schemacite.live.scratch import signals_stop
+    from schemacite.live.servers import AuditError, connect, parse_dsn, server_dialect
 
     classes = rule_classes(plugin_manager(load_entrypoints=False))
     rule = next((c for c in classes if args.rule.lower() in (c.name, c.code.lower())), None)
@@ -151,7 +149,8 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 
 def _command(args: argparse.Namespace) -> str:
-    from schemacite.sources.servers import mask
+    # start-up: server code loads only when a server is reached
+    from schemacite.live.servers import mask
 
     parts = ["schemacite evidence reproduce", args.rule, "--dsn", mask(args.dsn)]
     if args.rows:
@@ -166,8 +165,6 @@ def _command(args: argparse.Namespace) -> str:
 
 def _published(experiment, dialect: str, target: str, catalogue):
     """The catalogue's own run of the same experiment nearest the user's server."""
-    from schemacite.evidence import nearest
-
     runs = [
         e
         for e in catalogue.values()

@@ -11,12 +11,14 @@ from schemacite.errors import UsageError
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.lint.engine import Linter
 
     paths = args.paths or ["."]
     config = _config(args, paths)
     base = None
     if config.snapshot:
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.sources.snapshot import SnapshotError, load_snapshot, snapshot_target
 
         try:
@@ -36,6 +38,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     if not inputs.paths:  # --since found no changed file: a pull request without migrations
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.model.results import LintResult
 
         empty = LintResult(
@@ -51,6 +54,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     if args.fix or args.diff:
         if inputs.stdin is not None and args.fix:
             raise UsageError("--fix cannot write standard input back; use --diff to see the change")
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.lint.fixing import fix_files
 
         fixed, result = fix_files(lint, args.unsafe_fixes, write=args.fix and not args.diff)
@@ -63,6 +67,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     result.dialect = inputs.dialect or (config.dialect, config.where("dialect"))
     result.dialect_given = inputs.dialect is None
     if args.write_baseline:
+        # start-up: loaded only with a baseline
         from schemacite.report.baseline import write_baseline
 
         write_baseline(args.write_baseline, result.findings)
@@ -71,6 +76,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         return 2 if result.errors else 0
     baseline = args.baseline or config.baseline
     if baseline:
+        # start-up: loaded only with a baseline
         from schemacite.report.baseline import BaselineError, filter_new
 
         try:
@@ -88,6 +94,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 def _print_diff(fixed, result) -> int:
     """`--diff`: the changes on stdout, a count on stderr; exit 1 when there is one, 2 on input errors."""
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.sources.edits import unified_diff
 
     changed = fixed.changed()

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from schemacite.cli.common import EXIT_CLEAN, EXIT_FINDINGS, Inputs, _cache, _config, use_color
+from schemacite.errors import UsageError
 from schemacite.lint.config import Config
 from schemacite.locks.mysql import general_note
 from schemacite.locks.report import Row, analyse, row_json
@@ -20,8 +21,6 @@ def cmd_locks(args: argparse.Namespace) -> int:
 
 
 def run_locks(args, config: Config, cache=None) -> int:
-    from schemacite.errors import UsageError
-
     inputs = Inputs(args, config, args.paths or ["."])
     config, paths = inputs.config, inputs.paths
     for note in inputs.notes:
@@ -29,7 +28,8 @@ def run_locks(args, config: Config, cache=None) -> int:
     if inputs.dialect:
         print(f"note: dialect {inputs.dialect[0]}, {inputs.dialect[1]}", file=sys.stderr)
     if args.verify:
-        from schemacite.locks.verify import VerifyError, server_target
+        # start-up: server code loads only when a server is reached
+        from schemacite.live.verify import VerifyError, server_target
 
         try:  # predict for the server that measures, unless a target was asked for
             found = server_target(args.verify)
@@ -55,7 +55,8 @@ def run_locks(args, config: Config, cache=None) -> int:
         search_path=config.search_path,
     )
     if args.verify:
-        from schemacite.locks.verify import VerifyError, verify_rows
+        # start-up: server code loads only when a server is reached
+        from schemacite.live.verify import VerifyError, verify_rows
 
         try:
             for note in verify_rows(args.verify, config.dialect, script):
@@ -83,6 +84,7 @@ STACK_BELOW = 120
 
 
 def _print_table(rows: list[Row], config: Config, color: bool) -> None:
+    # start-up: rich (tens of ms) loads only when there is something to draw
     from rich import box
     from rich.console import Console
     from rich.table import Table
@@ -149,6 +151,7 @@ def _print_table(rows: list[Row], config: Config, color: bool) -> None:
 
 
 def _cells(r: Row, mysql: bool, verified: bool) -> dict[str, str]:
+    # start-up: rich (tens of ms) loads only when there is something to draw
     from rich.markup import escape
 
     locks = []

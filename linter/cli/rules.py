@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 
 from schemacite.cli.common import EXIT_CLEAN, _plugin_manager, use_color
 from schemacite.docs import explanation
 from schemacite.errors import UsageError
+from schemacite.lint.plugins import rule_classes
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    from schemacite.lint.plugins import rule_classes
-
     classes = rule_classes(_plugin_manager(args))
     if args.selectors:
         chosen = []
@@ -25,10 +25,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
             chosen += [c for c in hits if c not in chosen]
         classes = chosen
     if args.format == "json":
-        import json
-
         print(json.dumps([_rule_json(c) for c in classes], indent=2))
         return EXIT_CLEAN
+    # start-up: loaded only when this runs, not by every import of this module
     import textwrap
 
     width = max(len(c.name) for c in classes)
@@ -66,12 +65,9 @@ def find_rule(classes, typed: str):
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from schemacite.lint.plugins import rule_classes
-
     cls = find_rule(rule_classes(_plugin_manager(args)), args.rule)
     if args.format == "json":
-        import json
-
+        # start-up: the evidence catalogue loads only when something cites it
         from schemacite.evidence import load_catalogue
 
         catalogue = load_catalogue()
@@ -81,6 +77,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         print(json.dumps(doc, indent=2))
         return EXIT_CLEAN
     if use_color("auto", sys.stdout):
+        # start-up: rich (tens of ms) loads only when there is something to draw
         from rich.console import Console
         from rich.markdown import Markdown
 
@@ -97,6 +94,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def reflowed(markdown: str, width: int) -> str:
     """Markdown as plain text: headings without their marks, prose wrapped to `width`, and
     fenced code (the SQL examples) kept line for line, as written, indented under the prose."""
+    # start-up: loaded only when this runs, not by every import of this module
     import textwrap
 
     out: list[str] = []

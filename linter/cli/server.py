@@ -9,6 +9,7 @@ INSTALL = "pip install 'pygls>=2,<3' lsprotocol (in a checkout: pip install '.[l
 
 
 def cmd_server(args: argparse.Namespace) -> int:
+    # start-up: only `schemacite server` needs the language server and its packages
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -21,10 +22,12 @@ def cmd_server(args: argparse.Namespace) -> int:
     if int(found.split(".")[0]) != 2:
         print(f"schemacite: error: the language server needs pygls 2 (found {found}): {INSTALL}", file=sys.stderr)
         return 2
+    # start-up: only `schemacite server` needs the language server and its packages
     import logging
 
     # the protocol owns standard output: everything else goes to standard error, which editors log
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="schemacite server: %(message)s")
+    # start-up: only `schemacite server` needs the language server and its packages
     from schemacite.server.protocol import serve
 
     serve()

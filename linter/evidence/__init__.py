@@ -19,6 +19,9 @@ Record keys (see ``catalogue.toml`` for examples):
 * ``quote``: on a figure, the source's own words that support it; on the record, those words (a
   list when ``shows`` says more than one thing) for its ``shows``. Each at most ``QUOTE_WORDS``
   words, so a reader can check the claim; ``unquoted`` says why a published record carries none
+* ``headline``: on a figure, the rules (names, comma-separated) whose evidence it heads in the
+  README's rule table; a rule no figure heads is headed by the first figure of the first record
+  it cites
 
 Only the standard library is imported, so loading stays cheap; the built-in files are read
 through a JSON copy in the user's cache (`schemacite.sources.cache.memo_json`), since parsing TOML
@@ -44,7 +47,9 @@ DIALECTS = frozenset(dialects.DIALECTS)
 _REQUIRED = ("id", "kind", "title", "source", "shows", "applies_to")
 _OPTIONAL = ("published", "url", "authors", "setup", "figures", "limits", "rules", "quote", "unquoted")
 _ALLOWED = frozenset(_REQUIRED + _OPTIONAL)
-_FIGURE_KEYS = frozenset({"metric", "value", "note", "quantity", "number", "quote", "runs", "low", "high", "fit"})
+_FIGURE_KEYS = frozenset(
+    {"metric", "value", "note", "quantity", "number", "quote", "runs", "low", "high", "fit", "headline"}
+)
 QUOTE_WORDS = 25  # short enough to be a quotation, long enough to carry a figure and its context
 
 _SLUG = r"[a-z0-9]+(?:-[a-z0-9]+)*"
@@ -129,6 +134,13 @@ class Evidence:
 
     def applies(self, dialect: str) -> bool:
         return dialects.canonical(dialect) in self.applies_to
+
+    def headline(self, rule: str) -> dict | None:
+        """The figure that heads `rule`'s evidence, if this record holds it."""
+        for f in self.figures:
+            if rule in (name.strip() for name in f.get("headline", "").split(",")):
+                return f
+        return None
 
 
 _extra: list[Path] = []  # files every load_catalogue() includes: plugins' and the config's
@@ -259,6 +271,7 @@ def _parse(
     data: bytes, where: str, *, namespaced: bool, allow_empty: bool = False, memo: bool = False
 ) -> list[tuple[int, Evidence]]:
     if memo:  # the built-in files: tomllib is pure Python and took longer than linting a few files
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.sources.cache import memo_json
 
         try:
@@ -295,6 +308,7 @@ def _records(doc: object, where: str, *, namespaced: bool, allow_empty: bool) ->
 
 
 def _toml(data: bytes, where: str) -> dict:
+    # start-up: tomllib loads only when there is a TOML file to read
     import tomllib
 
     try:

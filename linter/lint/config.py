@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from schemacite.lint.rule import Severity
 from schemacite.model.dialects import DEFAULT_TARGET, DIALECT_ALIASES, DIALECTS, TARGETS
+from schemacite.model.results import Severity
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
 
 
@@ -18,6 +18,9 @@ class ConfigError(ValueError):
 
 @dataclass
 class Config:
+    """Every setting with its default: the one place a default is written (the rule API, the rule
+    options that a top-level setting also sets and the docs read them from here)."""
+
     dialect: str = "postgres"
     target: str = ""
     history: list[str] = field(default_factory=list)
@@ -107,6 +110,7 @@ def find_config(start: Path) -> Path | None:
 
 
 def _read(path: Path) -> dict[str, Any]:
+    # start-up: tomllib loads only when there is a TOML file to read
     import tomllib
 
     try:
@@ -155,6 +159,7 @@ def load_config(path: Path | None, overrides: dict[str, Any] | None = None) -> C
 
 def _inside(target: Path, config: Path, key: str) -> str:
     """`target`, which a config file names, unless it leads out of the config's repository."""
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.sources.files import escapes, repository_root
 
     root = repository_root(config)
@@ -225,6 +230,7 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
         raise ConfigError(f"{where('target')}: unknown target {target!r} for dialect {dialect} (use {choices})")
     framework = raw.get("framework")
     if framework is not None:
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.sources.frameworks import FRAMEWORKS
 
         framework = framework.lower()
@@ -238,10 +244,10 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
     rules = raw.get("rules", {})
     if not isinstance(rules, dict) or not all(isinstance(v, dict) for v in rules.values()):
         raise ConfigError(f"{where('rules')}: [rules] must map rule names to tables of settings")
-    mls = raw.get("max_lock_seconds", 5.0)
+    mls = raw.get("max_lock_seconds", Config.max_lock_seconds)
     if not isinstance(mls, int | float) or isinstance(mls, bool) or mls <= 0:
         raise ConfigError(f"{where('max_lock_seconds')}: max_lock_seconds must be a number of seconds > 0")
-    msi = raw.get("max_secondary_indexes", 2)
+    msi = raw.get("max_secondary_indexes", Config.max_secondary_indexes)
     if not isinstance(msi, int) or isinstance(msi, bool) or msi < 0:
         raise ConfigError(f"{where('max_secondary_indexes')}: max_secondary_indexes must be a whole number >= 0")
     return Config(

@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from schemacite.lint.config import Config, find_config, load_config
+from schemacite.lint.lock_facts import LockFacts
 from schemacite.lint.rule import Context, Rule
 from schemacite.lint.workload import mark_insert_heavy
+from schemacite.locks import NO_LOCK_KINDS
 from schemacite.locks.held import Transaction
 from schemacite.model import Location, Schema
 from schemacite.model.results import Finding, LintResult, Severity, Source, Suppression
@@ -68,6 +70,7 @@ def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
 
 def unknown_rules(names: list[str], classes: list[type[Rule]]) -> str:
     """'unknown rule(s) ...', each with the rule it is nearest to, when one is near."""
+    # start-up: loaded only when this runs, not by every import of this module
     import difflib
 
     spelled = {c.name: c.name for c in classes} | {c.code.lower(): c.code for c in classes}
@@ -80,6 +83,7 @@ def unknown_rules(names: list[str], classes: list[type[Rule]]) -> str:
 
 class Linter:
     def __init__(self, config: Config, pm=None):
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.lint.plugins import plugin_manager, rule_classes
 
         self.config = config
@@ -127,9 +131,6 @@ class Linter:
     ) -> LintResult:
         """Lint `paths` replayed after `history`; `stdin` is (display name, bytes) of a file read
         from standard input, named among `paths` by that display name."""
-        from schemacite.lint.lock_facts import LockFacts
-        from schemacite.locks import NO_LOCK_KINDS
-
         run = Replay(
             self.config.dialect,
             paths,
@@ -321,6 +322,7 @@ def _run(rule: Rule, method: str, subject: Any, ctx: Context, result: LintResult
 def cite_measurements(f: Finding, rule: Rule, dialect: str, target: str) -> None:
     """Add the measurements of one's own that back the rule (the user's saved runs first, else the
     run nearest the target); a finding left citing no measurement says why."""
+    # start-up: the evidence catalogue loads only when something cites it
     from schemacite.evidence import measurements
 
     ours, measurement_ids = measurements(f.rule, dialect, target)
@@ -352,12 +354,14 @@ def lint_paths(
     config = config or resolve_config(paths, config_path, overrides)
     base = None
     if config.snapshot:
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.sources.snapshot import load_snapshot
 
         base = load_snapshot(config.snapshot)
     linter = Linter(config)
     result = linter.lint(paths, [*config.history, *history], base)
     if config.baseline:  # the pytest plugin and other callers honour the config's baseline
+        # start-up: loaded only with a baseline
         from schemacite.report.baseline import filter_new
 
         result.findings, matched = filter_new(result.findings, config.baseline)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from schemacite.lint.config import Config
 from schemacite.model import Location, Schema, Table
 from schemacite.model.results import Finding, Severity, Suppression
 
@@ -65,7 +66,7 @@ class Context:
     # the statement's lock facts, looked up on the first read of `impacts`, `locks` or `work`: a
     # run whose rules read none of them does no lock work
     facts: LockFacts | None = None
-    max_lock_seconds: float = 5.0  # a lock estimated to last longer is an error
+    max_lock_seconds: float = Config.max_lock_seconds  # a lock estimated to last longer is an error
     # where the statement deploys, for fixes: the runner, its deploy, how many statements that holds,
     # whether the transaction open is the file's own BEGIN, and the file's text (read when asked)
     framework: Framework | None = None
@@ -146,6 +147,7 @@ class Rule:
     def cited(cls) -> tuple[str, ...]:
         """Every record a finding of this rule may cite: its own list, then the measurements of
         schemacite's own that name it (a finding cites those of its dialect nearest its target)."""
+        # start-up: the evidence catalogue loads only when something cites it
         from schemacite.evidence import load_catalogue
 
         own = [e.id for e in load_catalogue().values() if cls.name in e.rules and ":" not in e.id]
@@ -154,6 +156,7 @@ class Rule:
     @classmethod
     def unmeasured_notes(cls) -> dict[str, str]:
         """Why no measurement backs the rule, per dialect that has none."""
+        # start-up: the evidence catalogue loads only when something cites it
         from schemacite.evidence import load_catalogue
 
         catalogue = load_catalogue()
@@ -204,6 +207,7 @@ class Rule:
         """A finding of this rule; with `dialect`, only evidence that holds for it is cited."""
         ids = self.evidence if evidence is None else evidence
         if dialect is not None:
+            # start-up: the evidence catalogue loads only when something cites it
             from schemacite.evidence import load_catalogue
 
             catalogue = load_catalogue()

@@ -80,10 +80,12 @@ def impacts_for(statement, schema, target: str) -> list[LockImpact]:
     if statement.kind == "runs_unseen":
         return [LockImpact(operation=statement.kind, unknown=f"{statement.op.what} runs SQL schemacite cannot read")]
     if server == "postgres":
+        # not at the top: locks.postgres and locks.mysql import this package; a run loads only its dialect's
         from schemacite.locks.postgres import impacts
 
         found = impacts(statement, schema, int(version))
     else:
+        # not at the top: locks.postgres and locks.mysql import this package; a run loads only its dialect's
         from schemacite.locks.mysql import impacts as mysql_impacts
 
         found = mysql_impacts(statement, schema, server, tuple(int(p) for p in version.split(".")))
@@ -134,6 +136,7 @@ def long_work(statement, schema, impacts: list[LockImpact]) -> str | None:
     """What long-running work the statement does on tables that exist before the change, in
     words ("rewrites orders", "UPDATE of every row of orders"), or None: work whose duration
     grows with a table's size, so that locks held meanwhile are held for that long."""
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.model.statements import CopyFrom, CreateTableAs, Delete, Insert, Merge, Update
 
     def existing(name: str | None) -> bool:

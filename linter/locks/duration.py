@@ -53,6 +53,7 @@ def estimate(impact: LockImpact, schema, dialect: str, target: str) -> Estimate 
     if not sized:
         return None
     size, rows, relation = max(sized)
+    # start-up: the evidence catalogue loads only when something cites it
     from schemacite.evidence import load_catalogue, rate_for
 
     wanted, work = quantity(impact, dialect)
@@ -68,6 +69,7 @@ def scan_seconds(table, dialect: str, target: str) -> float | None:
     size is known: what makes a table large for a lock on it."""
     if not table.bytes:
         return None
+    # start-up: the evidence catalogue loads only when something cites it
     from schemacite.evidence import load_catalogue, rate_for
 
     found = rate_for("scan_bytes_per_second", dialect, target, load_catalogue())

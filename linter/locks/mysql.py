@@ -607,16 +607,14 @@ def _impact(operation, key, row: Row | None, relation, server, version, clauses,
 
 
 def _copy_min_lock(server, version, key) -> str:
-    """The least lock ALGORITHM=COPY accepts: SHARED, or NONE on MariaDB 11.2+ (online copy)."""
-    if (
-        server == "mariadb"
-        and version >= T.MARIADB_ONLINE_COPY_SINCE
-        and key
-        not in (
-            "add_column.auto_increment",
-            "order_by",
-        )
-    ):
+    """The least lock ALGORITHM=COPY accepts. Where the operation's own row copies, the row says
+    (MariaDB's online-copy rows from 11.2; `order_by`, which online copy does not support). A copy
+    forced onto an operation that runs in place takes LOCK=NONE on MariaDB 11.2+ (online copy), but
+    for adding an AUTO_INCREMENT column, which online copy does not support either; SHARED elsewhere."""
+    row = lookup(server, key, version)
+    if row is not None and row.algorithm == "COPY":
+        return row.lock
+    if server == "mariadb" and version >= T.MARIADB_ONLINE_COPY_SINCE and key != "add_column.auto_increment":
         return "NONE"
     return "SHARED"
 

@@ -14,7 +14,7 @@ least restrictive LOCK level that still lets the statement run:
 
 Each row names the documentation page it comes from in `source` (the pages are
 listed once below); `verified` says when a row was measured on a real server by
-tests/test_locks_mysql.py (through schemacite.locks.verify_mysql). Where the
+tests/test_locks_mysql.py (through schemacite.live.verify_mysql). Where the
 server and the page disagree, the row follows the server and `note` says so.
 Rows marked "inferred" are not in the Online DDL tables; their note says why
 the value was chosen.

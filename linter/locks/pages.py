@@ -20,6 +20,7 @@ def _yes(value: bool | None, when: str = "") -> str:
 
 
 def postgres_page() -> str:
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.locks import postgres_table as T
     from schemacite.model.dialects import DEFAULT_TARGET
 
@@ -79,6 +80,7 @@ def postgres_page() -> str:
 
 
 def mysql_page() -> str:
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.locks import mysql_table as T
 
     lines = [

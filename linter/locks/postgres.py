@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from schemacite.locks import Lock, LockImpact
+from schemacite.locks import NO_LOCK_KINDS, Lock, LockImpact
 from schemacite.locks import postgres_table as T
 from schemacite.locks.functions import volatile
 from schemacite.locks.modes import ACCESS_EXCLUSIVE, SHARE_UPDATE_EXCLUSIVE, blocks, rank
@@ -64,14 +64,11 @@ from schemacite.model.statements import (
     Update,
 )
 
-# statements that take no lock on a relation that exists before them
-NO_LOCK = frozenset({"begin", "commit", "set", "other"})
-
 
 def impacts(statement: Statement, schema: Schema, version: int) -> list[LockImpact]:
     """Lock outcome of `statement` on PostgreSQL major `version` (12..18; 150020 or "15" accepted)."""
     version = _major(version)
-    if statement.kind in NO_LOCK:
+    if statement.kind in NO_LOCK_KINDS:
         return []
     op = statement.op
     if isinstance(op, AlterTable):

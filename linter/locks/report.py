@@ -130,6 +130,7 @@ def measured_on(impact: LockImpact, target: str) -> str:
     if impact.row is None:
         return "no lock-table row"
     if server == "postgres":
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.locks.postgres_table import MEASURED_ON, row_for
 
         major = int(version)
@@ -137,6 +138,7 @@ def measured_on(impact: LockImpact, target: str) -> str:
         if row is None or row.unmeasured:
             return f"not measured: {row.unmeasured}" if row else "not measured"
         return f"measured on PostgreSQL {MEASURED_ON[major]}" if major in MEASURED_ON else "not measured on this major"
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.locks.mysql import lookup
 
     found = lookup(server, impact.row, tuple(int(p) for p in version.split(".")))

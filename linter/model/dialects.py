@@ -6,6 +6,8 @@ all read it from here.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 DIALECTS = ("mysql", "mariadb", "postgres")
 MYSQL_FAMILY = frozenset({"mysql", "mariadb"})
 # spellings people use for a dialect
@@ -36,3 +38,35 @@ def nearest_target(dialect: str, version: tuple[int, ...]) -> str:
         if tuple(version[: len(want)]) >= want:
             chosen = v
     return f"{dialect}-{chosen}"
+
+
+@dataclass(frozen=True)
+class LockWait:
+    """How a dialect bounds a statement's wait for a table's lock, and the bound schemacite advises:
+    long enough for a brief catalog change to get its lock on a healthy server, short enough that
+    the requests queued behind it wait no longer than a typical client timeout."""
+
+    setting: str
+    advised: str  # as SET takes it
+    session: bool = False  # SET names the SESSION (MySQL/MariaDB have no setting for one transaction)
+    wait_clause: bool = False  # MariaDB: `ALTER TABLE t WAIT n` bounds one statement's wait
+
+    def statement(self, local: bool = False) -> str:
+        """`SET [LOCAL | SESSION] setting = advised` (LOCAL: until the transaction ends)."""
+        return f"{self.set(local)} = {self.advised}"
+
+    def set(self, local: bool = False) -> str:
+        return "SET " + ("LOCAL " if local else "SESSION " if self.session else "") + self.setting
+
+    def one_statement(self) -> str:
+        """The clause bounding one statement's wait, where the dialect has one ("" elsewhere)."""
+        return f"ALTER TABLE t WAIT {self.advised} ..." if self.wait_clause else ""
+
+
+# MySQL's and MariaDB's lock_wait_timeout bounds metadata locks, which every DDL statement takes at
+# its start and end (innodb_lock_wait_timeout bounds row locks only); its value is in seconds
+LOCK_WAIT = {
+    "postgres": LockWait("lock_timeout", "'2s'"),
+    "mysql": LockWait("lock_wait_timeout", "5", session=True),
+    "mariadb": LockWait("lock_wait_timeout", "5", session=True, wait_clause=True),
+}

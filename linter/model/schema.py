@@ -254,6 +254,10 @@ class View:
     materialized: bool = False
     defined_at: Location | None = None
     reads: tuple[str, ...] | None = None  # the relations its query reads (None: unknown)
+    # materialized views: their indexes (a unique one on plain columns allows REFRESH ... CONCURRENTLY),
+    # and whether they hold data (CREATE ... WITH NO DATA until a REFRESH)
+    indexes: list[Index] = field(default_factory=list)
+    populated: bool = True
 
 
 @dataclass

@@ -92,6 +92,7 @@ class AddCheck(Action):
 
     constraint: Check = field(default_factory=lambda: Check(None))
     not_valid: bool = False
+    reads: tuple[str, ...] = ()  # the columns a CHECK expression reads (PostgreSQL names it after a lone one)
 
 
 @dataclass

@@ -23,6 +23,7 @@ SETUP_KEYS = ("server", "document")  # the one fact of the setup a citation name
 def catalogue() -> dict[str, Any]:
     """The evidence catalogue, or an empty one when it cannot be loaded (ids still appear)."""
     try:
+        # start-up: the evidence catalogue loads only when something cites it
         from schemacite.evidence import load_catalogue
     except ImportError:
         return {}

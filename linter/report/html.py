@@ -22,7 +22,9 @@ from datetime import UTC, datetime
 from importlib import resources
 from typing import IO, Any
 
+from schemacite import __version__
 from schemacite.evidence import Evidence, load_catalogue, nearest, rate_for
+from schemacite.locks.duration import human_bytes, human_seconds
 from schemacite.model import Table
 from schemacite.model.results import Finding, LintResult, Severity, Source
 from schemacite.report import Reporter
@@ -97,6 +99,7 @@ def _script() -> tuple[str, str]:
 
 
 def _environment() -> Any:
+    # start-up: jinja2 loads only for the HTML report
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
     env = Environment(
@@ -114,14 +117,10 @@ def _environment() -> Any:
 
 
 def _bytes(n: float) -> str:
-    from schemacite.locks.duration import human_bytes
-
     return human_bytes(n)
 
 
 def _seconds(s: float) -> str:
-    from schemacite.locks.duration import human_seconds
-
     return human_seconds(s).removeprefix("about ")
 
 
@@ -232,8 +231,6 @@ def _source_view(n: int, source: Source, findings: list[Finding], catalogue: dic
 
 def page(result: LintResult, generated: str | None = None) -> dict[str, Any]:
     """Everything the template draws."""
-    from schemacite import __version__
-
     catalogue = load_catalogue()
     findings = list(result.findings)
     views = []

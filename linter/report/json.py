@@ -59,6 +59,7 @@ class JsonReporter(Reporter):
         if result.dialect:
             doc["dialect"] = {"name": result.dialect[0], "why": result.dialect[1]}
         if self.statistics:
+            # start-up: loaded only with --statistics
             from schemacite.report.statistics import statistics_json
 
             doc["statistics"] = statistics_json(result.findings)

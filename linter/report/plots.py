@@ -23,7 +23,7 @@ from schemacite.evidence import Evidence
 from schemacite.locks.duration import human_bytes, human_seconds
 from schemacite.model import Table
 
-# as bench/evidence/run.py's secondary-indexes experiment names its figures (evidence/experiments/inserts.py)
+# as bench/evidence/run.py's secondary-indexes experiment names its figures (live/experiments/inserts.py)
 _INSERT_RATE = re.compile(r"insert_rows_per_second_(\d+)_indexes_(\d+)_writers")
 LABELLED = 8  # points named on a plot; more would overlap (the caption lists them all)
 PLACED = 12  # tables placed on a plot at most
@@ -44,6 +44,7 @@ class Plot:
 
 
 def _style() -> Any:
+    # start-up: pygal loads only for the HTML report's plots
     from pygal.style import Style
 
     return Style(
@@ -77,6 +78,7 @@ def _standalone(root: Any) -> Any:
 
 
 def _chart(kind: str, key: str, **config: Any) -> Any:
+    # start-up: pygal loads only for the HTML report's plots
     import pygal
 
     settings = {

@@ -139,6 +139,7 @@ class TextReporter(Reporter):
         if not self.color:
             out.write("".join("".join(text for text, _ in line) + "\n" for line in lines))
             return
+        # start-up: rich (tens of ms) loads only when there is something to draw
         from rich.console import Console
         from rich.text import Text
 
@@ -170,6 +171,7 @@ class TextReporter(Reporter):
     def _footer(self, result: LintResult) -> list[str]:
         lines = []
         if self.statistics:
+            # start-up: loaded only with --statistics
             from schemacite.report.statistics import statistics_lines
 
             lines += statistics_lines(result.findings)

@@ -169,6 +169,7 @@ def _one_document(
 def fix_all(project: Project, checked: Checked, lines: Lines) -> types.TextEdit | None:
     """Every safe fix of the document made, the document linted again and fixed again until
     nothing is left to fix (as `lint --fix` does): one edit replacing the lines that changed, or None."""
+    # start-up: the language server loads this on the first request that needs it
     from schemacite.lint.fixing import MAX_ROUNDS, choose
     from schemacite.sources.edits import apply
 

@@ -56,6 +56,7 @@ def diagnostic(f: Finding, checked: Checked, lines: Lines) -> types.Diagnostic:
 
 
 def related(f: Finding, checked: Checked, where: types.Range) -> list[types.DiagnosticRelatedInformation]:
+    # start-up: the evidence catalogue loads only when something cites it
     from schemacite.evidence import load_catalogue
 
     here = types.Location(uri(checked.path), where)

@@ -25,6 +25,7 @@ def hover(project: Project, checked: Checked, lines: Lines, position: types.Posi
 
 def describe(row, checked: Checked) -> str:
     """A lock-table row as Markdown: what the statement takes, on which relation, and why we think so."""
+    # start-up: the language server loads this on the first request that needs it
     from schemacite.locks import label
     from schemacite.locks.report import measured_on, row_json
 
@@ -61,6 +62,7 @@ def describe(row, checked: Checked) -> str:
 
 def _findings(checked: Checked, line: int) -> str:
     """The findings of the statement at `line`, each with the evidence it cites."""
+    # start-up: the evidence catalogue loads only when something cites it
     from schemacite.evidence import load_catalogue
 
     catalogue = load_catalogue()

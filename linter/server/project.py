@@ -23,7 +23,7 @@ from schemacite.errors import UsageError, internal_error
 from schemacite.lint.config import Config, ConfigError, find_config, load_config
 from schemacite.model import Location, Schema
 from schemacite.model.results import Finding
-from schemacite.model.statements import ParseError, Statement
+from schemacite.model.statements import CreateTable, ParseError, Statement
 from schemacite.server.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -62,8 +62,6 @@ class Checked:
 
     def created_at(self, table: str) -> Location | None:
         """Where `table` was created: by this document, else by its history (or a snapshot)."""
-        from schemacite.model.statements import CreateTable
-
         for stmt in self.statements:
             if isinstance(stmt.op, CreateTable) and table in (stmt.table, stmt.table and stmt.table.split(".")[-1]):
                 return stmt.location
@@ -103,6 +101,7 @@ class Project:
     """Judges documents; keeps the settings, rules and replayed histories between edits."""
 
     def __init__(self, settings: Settings | None = None, parse_cache: bool = True):
+        # start-up: the language server loads this on the first request that needs it
         from schemacite.lint.plugins import evidence_paths, plugin_manager
 
         self.settings = settings or Settings()
@@ -127,6 +126,7 @@ class Project:
         return checked
 
     def _check(self, checked: Checked) -> None:
+        # start-up: the language server loads this on the first request that needs it
         from schemacite.sources.files import expand, path_matches
 
         path = checked.path
@@ -151,6 +151,7 @@ class Project:
         checked.notes += result.notes
         checked.unsuppressible = {r.name for r in result.rules if r.defines("check_suppression")}
         if config.baseline:
+            # start-up: loaded only with a baseline
             from schemacite.report.baseline import BaselineError, filter_new
 
             try:
@@ -161,6 +162,7 @@ class Project:
     def locks(self, checked: Checked) -> list:
         """The document's lock-table rows (`schemacite locks`), against the same history."""
         if checked.rows is None:
+            # start-up: the language server loads this on the first request that needs it
             from schemacite.locks.report import analyse
 
             config = checked.config
@@ -190,6 +192,7 @@ class Project:
 
     def _with_project(self, config: Config, path: str, text: str, history: list[str], stamp: tuple) -> Config:
         """The config with what the files tell when it does not say: the framework, the dialect."""
+        # start-up: the language server loads this on the first request that needs it
         from schemacite.sources.dialect import FILES, HEAD
         from schemacite.sources.files import head
         from schemacite.sources.frameworks import detect
@@ -211,11 +214,13 @@ class Project:
         return replace(config, framework=config.framework or framework)
 
     def _use_evidence(self, config: Config) -> None:
+        # start-up: the language server loads this on the first request that needs it
         from schemacite.cli.common import use_evidence
 
         use_evidence([*self.plugin_evidence, *config.evidence])
 
     def _linter(self, config: Config):
+        # start-up: the language server loads this on the first request that needs it
         from schemacite.lint.engine import Linter
 
         key = repr(config)  # every setting, the rules' included
@@ -252,12 +257,14 @@ class Project:
         return kept
 
     def _replay(self, config: Config, path: str, files: list[str]) -> History:
+        # start-up: the language server loads this on the first request that needs it
         from schemacite.sources.cache import ParseCache
         from schemacite.sources.replay import Replay
 
         base = None
         notes = []
         if config.snapshot:
+            # start-up: the language server loads this on the first request that needs it
             from schemacite.sources.snapshot import SnapshotError, load_snapshot
 
             try:
@@ -286,6 +293,7 @@ class Project:
 
 def _dialect(texts: list[str], history: list[str]) -> tuple[str | None, str]:
     """The dialect the texts (the document's, its history's) bear the marks of, as `lint` tells it."""
+    # start-up: the language server loads this on the first request that needs it
     from schemacite.sources.dialect import DEFAULT_DIALECT, NO_MARKS, detect_dialect
     from schemacite.sources.frameworks.named import prisma_provider
     from schemacite.sources.frameworks.node import journal_dialect

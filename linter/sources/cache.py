@@ -26,7 +26,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from schemacite import __version__
+from schemacite.model import schema
 from schemacite.model.plain import Codec, PlainError
+from schemacite.model.statements import STORED
 
 FORMAT = 1
 # larger files (schema dumps) are not kept: reading a dump's entry back costs about what
@@ -69,8 +71,7 @@ def _write_atomically(target: Path, text: str) -> None:
 
 @functools.lru_cache(maxsize=1)
 def _codec() -> Codec:
-    from schemacite.model import schema
-    from schemacite.model.statements import STORED
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.sources.frameworks.base import Unit
     from schemacite.sources.read import ParsedFile
 
@@ -120,6 +121,7 @@ class ParseCache:
         return self.dir / key[:2] / f"{key}.json"
 
     def get(self, key: str, path: str):
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.sources.read import ParsedFile
 
         try:
@@ -149,6 +151,7 @@ class ParseCache:
 
 
 def _relocate(parsed, path: str):
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.sources.read import next_seq
 
     parsed.path = path

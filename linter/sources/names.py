@@ -23,6 +23,7 @@ def _glot(dialect: str):
     cache = _GLOT.__dict__
     pair = cache.get(dialect)
     if pair is None:
+        # start-up: sqlglot loads only for the MySQL statements that need its parser
         from sqlglot.dialects.dialect import Dialect
 
         d = Dialect.get_or_raise(sqlglot_dialect(dialect))
@@ -35,6 +36,7 @@ def _mysql_tokenizer():
     """sqlglot's MySQL tokenizer, knowing the spatial column types MySQL and MariaDB dumps
     use (sqlglot's MySQL dialect reads only GEOMETRY; it has the others for other dialects).
     MULTIPOINT and GEOMETRYCOLLECTION have no sqlglot type and read as GEOMETRY."""
+    # start-up: sqlglot loads only for the MySQL statements that need its parser
     from sqlglot.dialects.mysql import MySQL
     from sqlglot.tokens import TokenType as T
 
@@ -63,6 +65,7 @@ def sqlglot_parse(sql: str, dialect: str):
 
 def sqlglot_column(definition: str, dialect: str):
     """One column definition (`name type constraints...`) read as a sqlglot ColumnDef."""
+    # start-up: sqlglot loads only for the MySQL statements that need its parser
     from sqlglot import exp
 
     tokenizer, parser = _glot(dialect)

@@ -214,6 +214,7 @@ def _postgres(
 ) -> Iterator[tuple[int, list[Statement]]]:
     """Statements as PostgreSQL's grammar reads them, a batch of statements at a time; a batch the
     grammar refuses is read statement by statement, so one bad statement costs only itself."""
+    # start-up: a run loads only its own dialect's reader
     from schemacite.sources.postgres.reader import Offsets, SyntaxProblem, parse, parse_psql, statement_ends
 
     lines = Lines(text)
@@ -305,6 +306,7 @@ def _batches(ends: list[int], length: int) -> Iterator[tuple[int, int]]:
 def _postgres_statement(
     tree, parsed_sql: str, base: int, shown_sql: str, path: str, lines: Lines, offset: int, errors: list[ParseError]
 ) -> Statement | None:
+    # start-up: a run loads only its own dialect's reader
     from schemacite.sources.postgres.reader import Source, read_op
 
     location = Location(path, lines.line(offset), lines.column(offset), next(_SEQ))
@@ -319,6 +321,7 @@ def _postgres_statement(
 
 def _embedded_postgres(stmt: Statement, path: str, errors: list[ParseError]) -> list[Statement]:
     """DDL inside a DO block, read as statements of their own."""
+    # start-up: a run loads only its own dialect's reader
     from schemacite.sources.postgres.reader import Source, SyntaxProblem, parse, read_op
 
     if not isinstance(stmt.op, Other) or stmt.op.what not in ("DO", "DO block"):
@@ -352,6 +355,7 @@ def _embedded_postgres(stmt: Statement, path: str, errors: list[ParseError]) -> 
 
 
 def _mysql(split: Split, path: str, dialect: str, errors: list[ParseError]) -> Iterator[tuple[int, list[Statement]]]:
+    # start-up: a run loads only its own dialect's reader
     from schemacite.sources.mysql.statements import StatementError, describe
 
     procedures: dict[str, list[tuple[str, int, int]]] = {}

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 
 from schemacite.errors import reading
 from schemacite.model import Index, Schema, Table, View
+from schemacite.model.dialects import LOCK_WAIT
+from schemacite.model.schema import ForeignKey
 from schemacite.model.statements import (
     Action,
     AddCheck,
@@ -43,6 +45,7 @@ from schemacite.model.statements import (
     ParseError,
     PartitionAction,
     PartitionBy,
+    RefreshMatview,
     Rename,
     RenameTable,
     RenameType,
@@ -53,14 +56,14 @@ from schemacite.model.statements import (
     needs_own_transaction,
 )
 from schemacite.sources.files import escapes, expand, repository_root
+from schemacite.sources.frameworks import FRAMEWORKS, detect
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
 from schemacite.sources.search_path import parse as parse_search_path
 from schemacite.sources.search_path import resolve as resolve_names
 
-# what bounds the wait for a table's lock: PostgreSQL's lock_timeout, MySQL's and MariaDB's
-# lock_wait_timeout for metadata locks (innodb_lock_wait_timeout bounds row locks only)
-LOCK_TIMEOUT_VARIABLES = {"lock_timeout", "lock_wait_timeout"}
+# what bounds the wait for a table's lock, in any dialect
+LOCK_TIMEOUT_VARIABLES = {wait.setting for wait in LOCK_WAIT.values()}
 # values that leave no timeout: 0 turns PostgreSQL's off; DEFAULT and RESET (read as "") restore
 # the server's default, none on PostgreSQL, a year on MySQL and a day on MariaDB
 NO_TIMEOUT = {"", "0", "0s", "0ms", "default"}
@@ -178,6 +181,13 @@ def _rename(schema: Schema, old: str, to: str) -> None:
 
 
 def _create_index(schema: Schema, stmt: Statement, new: bool) -> None:
+    view = schema.views.get(stmt.table or "")
+    if view is not None and view.materialized and stmt.table not in schema.tables:
+        # a new View: copies of the schema share the old one
+        schema.views[view.name] = replace(
+            view, indexes=[*view.indexes, replace(stmt.op.index, defined_at=stmt.location)]
+        )
+        return
     table = _table(schema, stmt.table)
     if table is None:
         return
@@ -196,6 +206,9 @@ def _drop_index(schema: Schema, stmt: Statement, new: bool) -> None:
         owner = schema.tables.get(op.on) if op.on else schema.index_owner(name)
         if owner is not None:
             owner.indexes = [i for i in owner.indexes if i.name != name]
+        for key, view in list(schema.views.items()):
+            if any(i.name == name for i in view.indexes):
+                schema.views[key] = replace(view, indexes=[i for i in view.indexes if i.name != name])
 
 
 def _alter_index(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -213,9 +226,18 @@ def _create_view(schema: Schema, stmt: Statement, new: bool) -> None:
     if getattr(op, "if_not_exists", False) and op.name in schema.views:
         return  # skipped: the view there stays as it was
     replaced = op.or_replace and op.name in schema.views and op.name not in schema.fresh
-    schema.views[op.name] = View(op.name, materialized=op.materialized, defined_at=stmt.location, reads=op.reads)
+    populated = getattr(op, "with_data", True)
+    schema.views[op.name] = View(
+        op.name, materialized=op.materialized, defined_at=stmt.location, reads=op.reads, populated=populated
+    )
     if new and not replaced:  # a view redefined in place is the one queries already use
         schema.fresh.add(op.name)
+
+
+def _refresh_matview(schema: Schema, stmt: Statement, new: bool) -> None:
+    view = schema.views.get(stmt.op.name)
+    if view is not None and view.populated != stmt.op.with_data:
+        schema.views[view.name] = replace(view, populated=stmt.op.with_data)
 
 
 def _create_sequence(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -302,8 +324,6 @@ def _add_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     if a.unique:
         t.indexes.append(Index(None, (column.name,), unique=True, defined_at=stmt.location))
     for ref in a.references if stmt.dialect != "mysql" else ():  # MySQL parses an inline REFERENCES and ignores it
-        from schemacite.model.schema import ForeignKey
-
         _add_fk(t, ForeignKey(None, (column.name,), ref), stmt)
 
 
@@ -384,6 +404,7 @@ def _add_foreign_key(schema: Schema, t: Table, a: Action, stmt: Statement) -> No
 def _add_fk(t: Table, fk, stmt: Statement) -> None:
     t.foreign_keys.append(fk)
     if stmt.dialect != "postgres":
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.sources.mysql.create_table import implicit_fk_index
 
         before = len(t.indexes)
@@ -566,6 +587,7 @@ _STATEMENTS = {
     RunsUnseen: _runs_unseen,
     CreateRoutine: _create_routine,
     RenameType: _rename_type,
+    RefreshMatview: _refresh_matview,
 }
 
 
@@ -717,8 +739,6 @@ class Replay:
         excluded: Callable[[str], bool] | None = None,
         overlay: dict[str, bytes] | None = None,
     ):
-        from schemacite.sources.frameworks import FRAMEWORKS, detect
-
         self.dialect = dialect
         self.search_path = parse_search_path(search_path)
         # the deploy's connection sets it (the runner's script, its connection string, the role)
@@ -773,6 +793,7 @@ class Replay:
 
     def text_of(self, path: str) -> str:
         """A file's text as it was linted (standard input's, for the name it was given)."""
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.sources.read import decode_text
 
         return decode_text(self.raw(path))
@@ -787,6 +808,7 @@ class Replay:
             return f.read()
 
     def _read(self, path: str):
+        # start-up: loaded only when this runs, not by every import of this module
         from schemacite.sources.read import read_sql_file
 
         data = self.stdin[1] if self.stdin and path == self.stdin[0] else self.overlay.get(os.path.abspath(path))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from dataclasses import fields, is_dataclass, replace
 
-from schemacite.model import Schema
+from schemacite.model import Schema, Table
 from schemacite.model.statements import (
     Action,
     AlterIndex,
@@ -92,8 +92,6 @@ def _rekey(obj: object, mapping: dict[str, str]) -> None:
 
 
 def _holds_relations(obj: object) -> bool:
-    from schemacite.model import Table
-
     return isinstance(obj, (Op, Table))
 
 

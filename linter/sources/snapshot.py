@@ -229,11 +229,13 @@ def _load_table(raw: Any, where: str, origin: str, version: int) -> tuple[str, T
 
 def _fill_base_types(table: Table, dialect: str) -> None:
     if dialect == "postgres":
+        # start-up: a run loads only its own dialect's reader
         from schemacite.sources.postgres.types import parse_type as pg_type
 
         for c in table.columns.values():
             c.base_type, c.type_args = pg_type(c.type)
     else:
+        # start-up: a run loads only its own dialect's reader
         from schemacite.sources.mysql.types import parse_type as my_type
 
         for c in table.columns.values():

@@ -318,9 +318,11 @@ def _column_action(
     definition = text_of(toks, src)
     if not toks:
         raise AlterSyntaxError(f"missing column definition in {text!r}")
+    # start-up: sqlglot loads only for the MySQL statements that need its parser
     import sqlglot
     from sqlglot import exp
 
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.sources.mysql.create_table import column_from
 
     try:

@@ -12,12 +12,13 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+import sqlglot
 from sqlglot import exp
 
 from schemacite.model import Column, Index, Table
 from schemacite.model.schema import Check, ForeignKey
 from schemacite.sources.mysql.types import canonical_charset, canonical_collation, parse_type
-from schemacite.sources.names import sqlglot_dialect
+from schemacite.sources.names import sqlglot_column, sqlglot_dialect
 
 
 def _name(node: Any) -> str:
@@ -305,10 +306,6 @@ def _definition(definition: str, dialect: str) -> tuple[Column, ColumnFlags] | N
     """A column definition (without its name) read by sqlglot once per distinct text."""
     key = (dialect, definition)
     if key not in _DEFINITIONS:
-        import sqlglot
-
-        from schemacite.sources.names import sqlglot_column
-
         try:
             coldef = sqlglot_column("x " + definition, dialect)
             read = column_from(coldef, dialect) if isinstance(coldef, exp.ColumnDef) else None
@@ -323,8 +320,6 @@ def _definition(definition: str, dialect: str) -> tuple[Column, ColumnFlags] | N
 def _check_text(expression: str) -> str | None:
     """A CHECK expression as sqlglot prints it (as the sqlglot reading has it)."""
     if expression not in _CHECKS:
-        import sqlglot
-
         try:
             _CHECKS[expression] = sqlglot.parse_one(expression, read="mysql").sql(dialect="mysql")
         except sqlglot.errors.SqlglotError:

@@ -111,9 +111,11 @@ _ORDER_WORD = re.compile(r"(?<=\S)\s+(?:ASC|DESC)\b(?=\s*[,)])", re.I)
     rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?P<temp>TEMPORARY\s+)?TABLE\s+(?P<ine>IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME})"
 )
 def _create_table(m: re.Match, sql: str, dialect: str) -> Op:
+    # start-up: sqlglot loads only for the MySQL statements that need its parser
     import sqlglot
     from sqlglot import exp
 
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.sources.mysql.create_table import read_dump_layout, table_from_create
 
     key = _key(m.group("name"), dialect)

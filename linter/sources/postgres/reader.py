@@ -1064,7 +1064,14 @@ def _add_constraint(c: Node, table: str, src: Source) -> Action:
     if kind == "foreign":
         return AddForeignKey("add_foreign_key", "ADD FOREIGN KEY", key=value, not_valid=not_valid)
     if kind == "check":
-        return AddCheck("add_check", "ADD CHECK", constraint=value, not_valid=not_valid)
+        reads = tuple(
+            dict.fromkeys(
+                names[-1].lower()
+                for k, fields in walk(c.get("raw_expr"))
+                if k == "ColumnRef" and (names := _strings(fields.get("fields")))
+            )
+        )
+        return AddCheck("add_check", "ADD CHECK", constraint=value, not_valid=not_valid, reads=reads)
     if kind == "not_null":
         return AddCheck("add_not_null", "ADD NOT NULL", value.not_null, constraint=value, not_valid=not_valid)
     return Action("add_constraint", "ADD CONSTRAINT")

@@ -1,6 +1,6 @@
 """`schemacite locks --verify DSN`: measure each statement on a scratch copy and compare.
 
-One scratch database per run (see `locks.scratch`), created first and dropped at the end, on
+One scratch database per run (see `live.scratch`), created first and dropped at the end, on
 failure, Ctrl-C, SIGTERM and SIGHUP too; scratch databases earlier runs left behind (killed
 with SIGKILL, or cut off) are dropped first. Nothing outside the scratch area is written: a
 PostgreSQL migration that names `public.` or creates schemas stays inside the scratch
@@ -36,8 +36,8 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any
 
-from schemacite.locks import scratch
-from schemacite.sources.servers import query
+from schemacite.live import scratch
+from schemacite.live.servers import AuditError, connect, parse_dsn, query, server_dialect
 
 
 class VerifyError(Exception):
@@ -54,8 +54,6 @@ class Refusal:
 
 def _connect(dsn: str) -> tuple[Any, Any]:
     """(target, connection) of the server `dsn` names; VerifyError when it cannot be reached."""
-    from schemacite.sources.servers import AuditError, connect, parse_dsn
-
     try:
         target = parse_dsn(dsn)
         return target, connect(target)
@@ -65,8 +63,6 @@ def _connect(dsn: str) -> tuple[Any, Any]:
 
 def server_target(dsn: str) -> str:
     """The target (`postgres-13`, `mariadb-10.11`) of the server `dsn` names."""
-    from schemacite.sources.servers import server_dialect
-
     target, conn = _connect(dsn)
     try:
         return server_dialect(conn, target.kind)[1]
@@ -79,8 +75,6 @@ def verify_rows(dsn: str, dialect: str, script: list) -> list[str]:
     """Measure the rows of `script` (every applied statement, with its Row or None) and fill each
     row's `measured` and `disagreements`, or `not_run` with the reason it could not be run. Returns
     notes for the user."""
-    from schemacite.sources.servers import connect, server_dialect
-
     script = [(stmt, _predicted(row)) for stmt, row in script]
     target, conn = _connect(dsn)
     try:
@@ -134,6 +128,8 @@ def _touching(done: list, stmt, row) -> list[str]:
     relations (followed through what they name in turn), and those naming none (types,
     functions, extensions, schemas a table may need)."""
     wanted = set(stmt.op.relations()) | {lk.relation for i in row.impacts for lk in i.locks}
+    if not wanted:  # a DO block names nothing the reader follows: everything before it
+        return [s.sql for s in done]
     keys = [s.op.relations() for s in done]
     grew = True
     while grew:
@@ -149,9 +145,11 @@ def _touching(done: list, stmt, row) -> list[str]:
 
 
 def _postgres(admin: Any, target, script: list) -> list[str]:
+    # optional driver (the postgres or mysql extra), loaded only when a server is reached
     import psycopg
 
-    from schemacite.locks.verify_postgres import NeedsOwnTransaction, compare, measure_here, measure_observed
+    # start-up: server code loads only when a server is reached
+    from schemacite.live.verify_postgres import NeedsOwnTransaction, compare, measure_here, measure_observed
 
     notes = [f"dropped scratch database {n}, left by an earlier run" for n in scratch.pg_drop_stale_databases(admin)]
     name = scratch.pg_create_database(admin)
@@ -219,7 +217,8 @@ class _ScratchDatabase:
         return self
 
     def relations(self) -> dict:
-        from schemacite.locks.verify_postgres import user_relations
+        # start-up: server code loads only when a server is reached
+        from schemacite.live.verify_postgres import user_relations
 
         return user_relations(self.conn)
 
@@ -237,7 +236,8 @@ class _ScratchDatabase:
 
 
 def _mysql(conn: Any, target, script: list, reconnect) -> list[str]:
-    from schemacite.locks.verify_mysql import _run, measure
+    # start-up: loaded only when a MySQL or MariaDB server is verified
+    from schemacite.live.verify_mysql import _run, measure
     from schemacite.sources.names import qualifiers
 
     notes = [f"dropped scratch database {n}, left by an earlier run" for n in scratch.mysql_drop_stale(conn)]
@@ -291,6 +291,7 @@ def _mysql(conn: Any, target, script: list, reconnect) -> list[str]:
 
 
 def _compare_mysql(row, measured, kind: str) -> None:
+    # start-up: the MySQL lock logic loads only when a MySQL statement is compared
     from schemacite.locks import worst_algorithm, worst_lock_level
 
     row.measured = measured

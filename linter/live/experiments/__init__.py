@@ -4,8 +4,8 @@ An experiment backs one or more rules (`rules`), runs on some dialects, says bef
 how much data it will write (`plan`), and returns figures: each a metric and a number with its
 unit (`12,400 rows/s`) named by a `quantity` (`rewrite_bytes_per_second`, 3.1e7), or a text value
 for what is not a number. `run_experiment` runs it `repeat` times (each run in a scratch area of
-its own) and keeps each figure's median and spread (`summary`). `run_experiment` gives it a scratch area (a PostgreSQL
-schema or a MySQL/MariaDB database named `schemacite_scratch_...`, see `locks.scratch`) and
+its own) and keeps each figure's median and spread (`evidence.figures`). `run_experiment` gives it a scratch area (a PostgreSQL
+schema or a MySQL/MariaDB database named `schemacite_scratch_...`, see `live.scratch`) and
 drops the area at the end, on failure, Ctrl-C, SIGTERM and SIGHUP too. Nothing outside the
 area is written, with one exception said before the run: the logical replication experiment
 creates a publication, a replication slot and a subscription, all named after the area and
@@ -18,6 +18,8 @@ dropped with it.
 from __future__ import annotations
 
 import contextlib
+import datetime
+import json
 import os
 import platform
 import threading
@@ -26,66 +28,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from schemacite.evidence.experiments import summary
-from schemacite.locks import scratch
-from schemacite.sources.servers import query as execute
+from schemacite.evidence.figures import Figure, summarise
+from schemacite.live import scratch
+from schemacite.live.servers import AuditError, connect, parse_dsn, server_dialect
+from schemacite.live.servers import query as execute
 
 REPEAT = 5  # runs of each experiment: a record keeps their median and spread
 
 
 class ExperimentError(Exception):
     """The experiment cannot run here; the message says why (never holds a password)."""
-
-
-UNITS = {  # how a figure's number reads
-    "rows/s": lambda n: f"{n:,.0f} rows/s",
-    "updates/s": lambda n: f"{n:,.0f} updates/s",
-    "bytes/s": lambda n: f"{n / 1e6:,.1f} MB/s",
-    "s": lambda n: f"{n:.2f} s",
-    "x": lambda n: f"{n:.2f}x",
-    "scans": lambda n: f"{n:,.0f}",
-}
-
-
-@dataclass
-class Figure:
-    """A measured number (with its `unit`, and after `summary.summarise` its median over `runs` runs
-    and the lowest and highest run), or a text `value` for what is not a number (refused, a size)."""
-
-    metric: str
-    value: str = ""
-    quantity: str | None = None  # the name a number is read by: rewrite_bytes_per_second, ...
-    number: float | None = None
-    note: str | None = None
-    unit: str = ""
-    low: float | None = None
-    high: float | None = None
-    runs: int = 1
-    fit: float | None = None  # R² of the line the rate is the slope of
-
-    def text(self) -> str:
-        if self.number is None:
-            return self.value
-        show = UNITS[self.unit]
-        if self.runs < 2 or self.low is None or self.high is None:
-            spread = "one run"
-        else:
-            spread = f"median of {self.runs} runs, {show(self.low)} to {show(self.high)}"
-        if self.fit is not None:
-            spread += f"; slope of a line through the table sizes, R² {self.fit:.3f}"
-        return f"{show(self.number)} ({spread})"
-
-    def as_dict(self) -> dict[str, str]:
-        out = {"metric": self.metric, "value": self.text()}
-        if self.number and self.quantity:  # a zero stays in the text: the catalogue's numbers are positive
-            out.update(quantity=self.quantity, number=f"{self.number:.6g}", runs=str(self.runs))
-            if self.runs > 1 and self.low is not None and self.high is not None:
-                out.update(low=f"{self.low:.6g}", high=f"{self.high:.6g}")
-            if self.fit is not None:
-                out["fit"] = f"{self.fit:.4f}"
-        if self.note:
-            out["note"] = self.note
-        return out
 
 
 @dataclass
@@ -204,7 +156,8 @@ class Experiment:
 
 
 def registry() -> dict[str, Experiment]:
-    from schemacite.evidence.experiments import ddl, inserts, replication
+    # not at the top: the experiment modules import Area and Experiment from this package
+    from schemacite.live.experiments import ddl, inserts, replication
 
     found = [*inserts.EXPERIMENTS, *ddl.EXPERIMENTS, *replication.EXPERIMENTS]
     return {e.name: e for e in found}
@@ -217,8 +170,6 @@ def for_rule(rule: str, dialect: str) -> list[Experiment]:
 @contextlib.contextmanager
 def scratch_area(dsn: str) -> Iterator[Area]:
     """A scratch area on the server `dsn` names, dropped when the block ends, however it ends."""
-    from schemacite.sources.servers import AuditError, connect, parse_dsn, server_dialect
-
     try:
         target = parse_dsn(dsn)
         admin = connect(target)
@@ -317,10 +268,8 @@ def run_experiment(
     progress: Callable[[int, list[Figure]], None] | None = None,
 ) -> Outcome:
     """Run `experiment` `repeat` times on the server `dsn` names, each run in a scratch area of its
-    own dropped at its end; the figures are their medians and spreads (`summary.summarise`).
+    own dropped at its end; the figures are their medians and spreads (`figures.summarise`).
     `progress(run, figures)` hears of each run as it ends."""
-    import datetime
-
     if repeat < 1:
         raise ExperimentError(f"--repeat must be at least 1, not {repeat}")
     rows = rows or experiment.default_rows
@@ -348,7 +297,7 @@ def run_experiment(
         experiment,
         dialect,
         server,
-        summary.summarise(runs),
+        summarise(runs),
         rows,
         threads,
         command,
@@ -369,7 +318,6 @@ def _describe(e: Exception) -> str:
 
 def toml_record(record: dict[str, Any]) -> str:
     """One `[[evidence]]` table, as the catalogue writes them (strings, lists, inline tables)."""
-    import json
 
     def value(v: Any) -> str:
         if isinstance(v, str):

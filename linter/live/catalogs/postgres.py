@@ -43,6 +43,7 @@ from collections import defaultdict
 from datetime import UTC, datetime
 from typing import Any
 
+from schemacite.live.catalogs import NothingToRead
 from schemacite.model import (
     Column,
     Index,
@@ -54,7 +55,6 @@ from schemacite.model import (
     Workload,
 )
 from schemacite.model.schema import Check, ForeignKey
-from schemacite.sources.catalogs import NothingToRead
 from schemacite.sources.names import table_key
 from schemacite.sources.postgres.types import parse_type
 
@@ -65,6 +65,7 @@ _IDENTIFIER = re.compile(r'"((?:[^"]|"")*)"|([A-Za-z_][A-Za-z0-9_$]*)')
 
 
 def _psycopg_errors() -> tuple[type[BaseException], ...]:
+    # optional driver (the postgres or mysql extra), loaded only when a server is reached
     import psycopg
 
     return (psycopg.Error,)

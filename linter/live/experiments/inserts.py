@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from schemacite.evidence.experiments import Area, Experiment, Figure, execute, in_parallel, summary
+from schemacite.evidence.figures import ONE_RUN, Figure, apart, caveat
+from schemacite.live.experiments import Area, Experiment, execute, in_parallel
 
 BATCH = 100  # rows per INSERT statement, each its own transaction (autocommit)
 INDEX_COUNTS = (0, 1, 3, 5)
@@ -98,8 +99,8 @@ def _share(figures: list[Figure], quantity: str, base: str) -> str:
     a, b = by.get(quantity), by.get(base)
     if a is None or b is None or not a.number or not b.number:
         return "not measured"
-    caveat = summary.caveat(a, b)
-    return f"{a.number / b.number:.0%}" + (f", {caveat}" if caveat else "")
+    spread = caveat(a, b)
+    return f"{a.number / b.number:.0%}" + (f", {spread}" if spread else "")
 
 
 def _conclude_indexes(figures: list[Figure], server: str) -> str:
@@ -187,8 +188,8 @@ def _conclude_keys(figures: list[Figure], server: str) -> str:
             f"with {_writers(w)}"
         )
         if none in by and pk in by:
-            single |= summary.caveat(by[none], by[pk]) == summary.ONE_RUN
-            if summary.apart(by[none], by[pk]) and by[none].number < by[pk].number:  # type: ignore[operator]
+            single |= caveat(by[none], by[pk]) == ONE_RUN
+            if apart(by[none], by[pk]) and by[none].number < by[pk].number:  # type: ignore[operator]
                 slower.append(_writers(w))
     if slower:
         cost = f"the table on the hidden row id was slower beyond the noise with {' and '.join(slower)}"

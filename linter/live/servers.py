@@ -186,9 +186,11 @@ def _driver(kind: str):
     module, hint = EXTRAS[kind]
     try:
         if kind == "mysql":
+            # optional driver (the postgres or mysql extra), loaded only when a server is reached
             import MySQLdb
 
             return MySQLdb
+        # optional driver (the postgres or mysql extra), loaded only when a server is reached
         import psycopg
 
         return psycopg
@@ -329,10 +331,12 @@ class Reading:
 
 def _catalog(kind: str):
     if kind == "mysql":
-        from schemacite.sources.catalogs import mysql
+        # start-up: server code loads only when a server is reached
+        from schemacite.live.catalogs import mysql
 
         return mysql
-    from schemacite.sources.catalogs import postgres
+    # start-up: server code loads only when a server is reached
+    from schemacite.live.catalogs import postgres
 
     return postgres
 
@@ -350,7 +354,8 @@ def read_target(
     """
     reading = Reading(target, read_at=datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"))
     started = time.monotonic()
-    from schemacite.sources.catalogs import NothingToRead
+    # start-up: server code loads only when a server is reached
+    from schemacite.live.catalogs import NothingToRead
 
     try:
         status("connecting")

@@ -60,6 +60,7 @@ import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from schemacite.live.catalogs import NothingToRead
 from schemacite.model import (
     Column,
     Index,
@@ -71,7 +72,6 @@ from schemacite.model import (
     Workload,
 )
 from schemacite.model.schema import Check, ForeignKey
-from schemacite.sources.catalogs import NothingToRead
 from schemacite.sources.mysql.types import canonical_charset, canonical_collation, parse_type
 from schemacite.sources.names import table_key
 
@@ -98,6 +98,7 @@ _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
 def _mysql_errors() -> tuple[type[BaseException], ...]:
+    # optional driver (the postgres or mysql extra), loaded only when a server is reached
     import MySQLdb
 
     return (MySQLdb.OperationalError, MySQLdb.ProgrammingError, MySQLdb.InternalError)

@@ -19,8 +19,10 @@ import contextlib
 import time
 from typing import Any
 
-from schemacite.evidence.experiments import Area, Experiment, ExperimentError, Figure, execute, summary, until
-from schemacite.locks import scratch
+from schemacite.evidence.figures import Figure, caveat
+from schemacite.live import scratch
+from schemacite.live.experiments import Area, Experiment, ExperimentError, execute, until
+from schemacite.live.servers import connect, parse_dsn
 
 UPDATES = 2_000  # single-row UPDATEs per table, each its own transaction
 WAIT = 600.0  # seconds the subscriber may take to catch up
@@ -39,6 +41,7 @@ def _tables(area_name: str, rows: int) -> list[str]:
 
 
 def replica_identity(area: Area, rows: int, threads: tuple[int, ...] = (1,), subscriber: str | None = None):
+    # optional driver (the postgres or mysql extra), loaded only when a server is reached
     import psycopg
 
     pub = area.connect()
@@ -175,9 +178,8 @@ def _scans(sub, schema: str, table: str) -> tuple[int, int]:
 
 def _subscriber(area: Area, dsn: str | None) -> tuple[Any, str | None, Any]:
     """(admin session, scratch database or None, session in the area's schema there)."""
+    # optional driver (the postgres or mysql extra), loaded only when a server is reached
     import psycopg
-
-    from schemacite.sources.servers import connect, parse_dsn
 
     target = parse_dsn(dsn) if dsn else area.target
     admin = connect(target)
@@ -274,8 +276,8 @@ def _conclude(figures: list[Figure], server: str) -> str:
     else:
         how = "its scan counters did not say how it found the rows"
     pace = f"applied the updates of the REPLICA IDENTITY FULL table at {full.number / pk.number:.0%} of the rate of the table with a primary key"
-    if caveat := summary.caveat(full, pk):
-        pace += f", {caveat}"
+    if spread := caveat(full, pk):
+        pace += f", {spread}"
     return f"On {server}, the subscriber {pace}: {how}{refused}."
 
 

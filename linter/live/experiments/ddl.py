@@ -16,17 +16,16 @@ import threading
 import time
 from dataclasses import dataclass
 
-from schemacite.evidence.experiments import (
+from schemacite.evidence.figures import Figure, fit_rate
+from schemacite.live import scratch
+from schemacite.live.experiments import (
     Area,
     Experiment,
-    Figure,
     execute,
     megabytes,
-    summary,
     timed,
     until,
 )
-from schemacite.locks import scratch
 
 
 def _fill(area: Area, conn, table: str, rows: int) -> None:
@@ -149,7 +148,7 @@ def lock_durations(area: Area, rows: int, threads: tuple[int, ...] = (1,)) -> li
         execute(conn, "DROP TABLE big")
     figures = [Figure("tables timed, one after another", "; ".join(tables) + " of table data")]
     for step in steps:
-        rate, r2 = summary.fit_rate(amounts[step], seconds[step])
+        rate, r2 = fit_rate(amounts[step], seconds[step])
         unit = "bytes/s" if step.per == "bytes" else "rows/s"
         if rate is None:
             figures.append(Figure(step.metric, f"did not grow with the table at these sizes (R² {r2:.2f})", fit=r2))

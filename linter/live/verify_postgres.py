@@ -58,7 +58,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from schemacite.locks import scratch
+from schemacite.live import scratch
 from schemacite.locks.modes import MODES, gate_after, strongest
 
 # relkinds that behave like tables for readers and writers
@@ -66,7 +66,9 @@ TABLE_KINDS = frozenset("rpmvf")
 # relkinds gated in the observed method (`LOCK TABLE` also takes views, but locks their base tables too)
 LOCKABLE_KINDS = frozenset("rp")
 
-_NOT_IN_TRANSACTION = "25001"  # active_sql_transaction: "cannot run inside a transaction block"
+# refused in a transaction block: active_sql_transaction ("cannot run inside a transaction block"), and
+# invalid_transaction_termination (a DO block that COMMITs, as a batched backfill does)
+_NOT_IN_TRANSACTION = frozenset({"25001", "2D000"})
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,7 @@ def measure(
 
 
 def _default_connect(conn: Any) -> Callable[[], Any]:
+    # optional driver (the postgres or mysql extra), loaded only when a server is reached
     import psycopg
 
     info = conn.info
@@ -153,7 +156,7 @@ def _default_connect(conn: Any) -> Callable[[], Any]:
 
 
 class _Scratch:
-    """A scratch schema (see locks.scratch) holding one copy of the setup; dropped on exit."""
+    """A scratch schema (see live.scratch) holding one copy of the setup; dropped on exit."""
 
     def __init__(self, conn: Any, setup_sql: list[str], connect: Callable[[], Any] | None = None):
         self.conn = conn
@@ -261,6 +264,7 @@ def _measure_in_transaction(conn: Any, setup_sql: list[str], sql: str, version: 
 
 
 def _in_transaction(conn: Any, sql: str, before: dict[int, tuple[str, str, int]], version: int) -> Measured:
+    # optional driver (the postgres or mysql extra), loaded only when a server is reached
     import psycopg
 
     conn.execute("BEGIN")
@@ -269,7 +273,7 @@ def _in_transaction(conn: Any, sql: str, before: dict[int, tuple[str, str, int]]
         conn.execute(sql)
     except psycopg.Error as exc:
         conn.execute("ROLLBACK")
-        if getattr(exc, "sqlstate", None) == _NOT_IN_TRANSACTION:
+        if getattr(exc, "sqlstate", None) in _NOT_IN_TRANSACTION:
             raise NeedsOwnTransaction() from exc
         raise
     try:
@@ -447,6 +451,7 @@ def compare(predicted: Iterable[Any], measured: Measured, if_exists: bool = Fals
     (`DROP ... IF EXISTS`), a predicted relation the setup lacks is no difference:
     the statement is a no-op that locks nothing, as predicted for what exists.
     """
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.locks import postgres_table
 
     impacts = list(predicted)

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from schemacite.locks import scratch
-from schemacite.sources.catalogs.mysql import server_version
+from schemacite.live import scratch
+from schemacite.live.catalogs.mysql import server_version
 from schemacite.sources.mysql.clauses import drop_index_as_alter, with_clauses, without_clauses
 
 ALGORITHMS_MYSQL = ("INSTANT", "INPLACE", "COPY")
@@ -86,6 +86,7 @@ def server_of(conn) -> tuple[str, tuple[int, ...], str]:
 
 def _kind(sql: str, server: str) -> str:
     """The statement's kind as the MySQL reader reads it ("other" when it cannot)."""
+    # start-up: loaded only when this runs, not by every import of this module
     from schemacite.sources.read import parse_text
 
     parsed = parse_text(sql.strip().rstrip(";") + ";\n", "statement.sql", server)
@@ -93,7 +94,7 @@ def _kind(sql: str, server: str) -> str:
 
 
 class _Scratch:
-    """One scratch database (see locks.scratch), dropped and recreated before every attempt."""
+    """One scratch database (see live.scratch), dropped and recreated before every attempt."""
 
     def __init__(self, conn, name: str | None = None):
         self.conn = conn

@@ -1,4 +1,4 @@
-"""Many runs of one experiment as one set of figures: the median of each figure, its spread
+"""Measured figures, and many runs of one experiment as one set of figures: the median of each figure, its spread
 (lowest and highest run), and whether two figures differ by more than that spread.
 
 A figure's number is what people compare; one run's number is as noisy as the machine, so a
@@ -12,10 +12,58 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
 
-if TYPE_CHECKING:
-    from schemacite.evidence.experiments import Figure
+UNITS = {  # how a figure's number reads
+    "rows/s": lambda n: f"{n:,.0f} rows/s",
+    "updates/s": lambda n: f"{n:,.0f} updates/s",
+    "bytes/s": lambda n: f"{n / 1e6:,.1f} MB/s",
+    "s": lambda n: f"{n:.2f} s",
+    "x": lambda n: f"{n:.2f}x",
+    "scans": lambda n: f"{n:,.0f}",
+}
+
+
+@dataclass
+class Figure:
+    """A measured number (with its `unit`, and after `summarise` its median over `runs` runs
+    and the lowest and highest run), or a text `value` for what is not a number (refused, a size)."""
+
+    metric: str
+    value: str = ""
+    quantity: str | None = None  # the name a number is read by: rewrite_bytes_per_second, ...
+    number: float | None = None
+    note: str | None = None
+    unit: str = ""
+    low: float | None = None
+    high: float | None = None
+    runs: int = 1
+    fit: float | None = None  # R² of the line the rate is the slope of
+
+    def text(self) -> str:
+        if self.number is None:
+            return self.value
+        show = UNITS[self.unit]
+        if self.runs < 2 or self.low is None or self.high is None:
+            spread = "one run"
+        else:
+            spread = f"median of {self.runs} runs, {show(self.low)} to {show(self.high)}"
+        if self.fit is not None:
+            spread += f"; slope of a line through the table sizes, R² {self.fit:.3f}"
+        return f"{show(self.number)} ({spread})"
+
+    def as_dict(self) -> dict[str, str]:
+        out = {"metric": self.metric, "value": self.text()}
+        if self.number and self.quantity:  # a zero stays in the text: the catalogue's numbers are positive
+            out.update(quantity=self.quantity, number=f"{self.number:.6g}", runs=str(self.runs))
+            if self.runs > 1 and self.low is not None and self.high is not None:
+                out.update(low=f"{self.low:.6g}", high=f"{self.high:.6g}")
+            if self.fit is not None:
+                out["fit"] = f"{self.fit:.4f}"
+        if self.note:
+            out["note"] = self.note
+        return out
+
 
 NOISE = "within noise on this machine"
 ONE_RUN = "one run, no spread to judge by"
@@ -24,8 +72,6 @@ ONE_RUN = "one run, no spread to judge by"
 def summarise(runs: Sequence[Sequence[Figure]]) -> list[Figure]:
     """One figure per metric, in the first run's order: the median number, the lowest and highest
     run's, how many runs measured it, the worst fit; text figures as the first run had them."""
-    from dataclasses import replace
-
     by_metric: dict[str, list[Figure]] = {}
     for figures in runs:
         for f in figures:

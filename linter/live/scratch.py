@@ -14,6 +14,7 @@ from __future__ import annotations
 import calendar
 import contextlib
 import os
+import re
 import secrets
 import signal
 import time
@@ -21,7 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from schemacite.errors import Stopped
-from schemacite.sources.servers import query
+from schemacite.live.servers import query
 
 PREFIX = "schemacite_scratch_"
 
@@ -60,8 +61,6 @@ OUTSIDE = (
 
 def outside(sql: str, family: str) -> str | None:
     """Why `sql` may not run in a scratch area (it writes outside it), or None."""
-    import re
-
     text = re.sub(r"/\*!\d*(.*?)\*/", r"\1", sql, flags=re.S)  # MySQL runs executable comments
     text = re.sub(r"--[^\n]*|/\*.*?\*/", " ", text, flags=re.S).strip()
     for fam, pattern, why in OUTSIDE:
@@ -119,6 +118,7 @@ def signals_stop() -> Iterator[None]:
 
 def pg_create(conn: Any, name: str | None = None) -> str:
     """Create and claim a scratch schema on `conn` (autocommit); ScratchDenied without CREATE."""
+    # optional driver (the postgres or mysql extra), loaded only when a server is reached
     import psycopg
 
     name = name or new_name()
@@ -176,6 +176,7 @@ def _created(name: str) -> float | None:
 
 
 def pg_create_database(admin: Any, name: str | None = None) -> str:
+    # optional driver (the postgres or mysql extra), loaded only when a server is reached
     import psycopg
 
     name = name or new_name()
@@ -187,6 +188,7 @@ def pg_create_database(admin: Any, name: str | None = None) -> str:
 
 
 def pg_drop_database(admin: Any, name: str) -> None:
+    # optional driver (the postgres or mysql extra), loaded only when a server is reached
     import psycopg
 
     for attempt in range(50):
