@@ -8,8 +8,10 @@ from collections.abc import Iterator
 from schemacite import hookimpl
 from schemacite.locks import on_tables
 from schemacite.locks.held import levels, worse
+from schemacite.model.fixes import Applicability, Fix
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, Rule, Severity
+from schemacite.rules.rewrites import generated, out_of_transaction
 
 
 class LockHeldDuringLongWork(Rule):
@@ -79,13 +81,14 @@ class LockHeldDuringLongWork(Rule):
         # each lock is reported where the transaction took it, at the first long work it makes worse
         # (locks.held drops it from `earlier` after that); a table the long work itself blocks as
         # much loses nothing more to the earlier lock
+        fix = _commit_each(stmt, ctx)
         for held in ctx.earlier:
             locks = worse(held.locks, own)
             if not locks:
                 continue
             blocks = "reads and writes" if any(lk.blocks == "reads+writes" for lk in locks) else "writes"
             on = ", ".join(dict.fromkeys(lk.relation for lk in locks))
-            yield self.finding(
+            finding = self.finding(
                 held.statement.location,
                 table=on,
                 sql=held.statement.sql,
@@ -102,6 +105,20 @@ class LockHeldDuringLongWork(Rule):
                 suggestion="split the migration: commit after this statement and do the long work in a transaction "
                 "of its own (or in batches)",
             )
+            finding.fix = fix
+            yield finding
+
+
+def _commit_each(stmt: Statement, ctx: Context) -> Fix | None:
+    """The runner's own way out of its transaction, where each statement then commits alone: the
+    lock is released before the long work starts. Unsafe: the migration is no longer atomic."""
+    if ctx.framework is None or ctx.framework.opt_out_mode != "script":
+        return None  # a runner that still sends the file as one query keeps one transaction
+    placement = out_of_transaction(stmt, ctx)
+    if placement is None or not placement[0]:
+        return None
+    title = f"leave the runner's transaction out ({ctx.framework.opt_out}): each statement commits alone"
+    return generated(Fix(title, Applicability.UNSAFE, tuple(placement[0])), ctx)
 
 
 @hookimpl
