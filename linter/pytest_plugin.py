@@ -230,7 +230,7 @@ class SchemaciteItem(pytest.Item):
 
     def runtest(self) -> None:
         # start-up: loaded only when this runs, not by every import of this module
-        from schemacite.lint.rule import Severity
+        from schemacite.model.results import Severity
 
         settings = self.config.stash[SETTINGS]
         findings, errors = findings_for(self.config, settings, self.path)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.lint.rule import Context, Finding, Rule, Severity
 from schemacite.model.statements import Statement
+from schemacite.rule import Context, Finding, Rule, Severity
 from schemacite.rules.lock_findings import UNMEASURED, lock_findings
 
 
@@ -32,6 +32,10 @@ class AccessExclusiveLock(Rule):
     one risk, the wait for the lock, is reported once per deploy by
     `lock-timeout-missing`. Tables created earlier in the same change are
     not flagged.
+
+    A statement whose locks block reads on one relation and only writes on another is this
+    rule's alone: `write-blocking-lock` reports statements that block writes and nothing more,
+    and takes over the ones that block reads too only when this rule is off.
 
     ## Why is this bad?
     `ACCESS EXCLUSIVE` conflicts with every other lock mode, including the

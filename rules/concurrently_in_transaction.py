@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.lint.rule import Context, Finding, Rule, Severity
 from schemacite.model.fixes import Fix
 from schemacite.model.statements import Statement, needs_own_transaction
+from schemacite.rule import Context, Finding, Rule, Severity
 from schemacite.rules.rewrites import generated, out_of_transaction
 
 

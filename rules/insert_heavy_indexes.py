@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Iterator
 
 from schemacite import hookimpl
 from schemacite.lint.config import Config
-from schemacite.lint.rule import Context, Finding, Option, Rule, Severity
 from schemacite.lint.workload import describe
 from schemacite.model import Table, latest
+from schemacite.rule import Context, Finding, Option, Rule, Severity
+
+# names that say a table only ever grows; matches are reported as inferred, at info level
+APPEND_ONLY_NAMES = (
+    "*_log",
+    "*_logs",
+    "*_events",
+    "*_history",
+    "*_audit",
+    "audit_*",
+    "*_audit_log",
+    "*_journal",
+    "*_metrics",
+)
 
 WHY = {
     "annotation": "annotated `-- schemacite: insert-heavy`",
@@ -53,7 +67,10 @@ class InsertHeavyIndexes(Rule):
     ```
 
     ## Options
-    - `max_secondary_indexes`: how many secondary indexes an insert-heavy table may have (also a top-level setting).
+    - `max_secondary_indexes`: how many secondary indexes an insert-heavy table may have (default: the
+      top-level `max_secondary_indexes` setting, 2).
+    - `infer_insert_heavy`: whether a table's name may make it insert-heavy (default: the top-level
+      `infer_insert_heavy` setting, true).
     """
 
     code = "SC102"
@@ -69,20 +86,28 @@ class InsertHeavyIndexes(Rule):
     )
     options = {
         "max_secondary_indexes": Option(
-            int, Config.max_secondary_indexes, "secondary indexes allowed on an insert-heavy table"
-        )
+            int,
+            Config.max_secondary_indexes,
+            "secondary indexes allowed on an insert-heavy table",
+            setting="max_secondary_indexes",
+        ),
+        "infer_insert_heavy": Option(
+            bool,
+            Config.infer_insert_heavy,
+            "append-only names count as insert-heavy (info level)",
+            setting="infer_insert_heavy",
+        ),
     }
 
     def check_table(self, table: Table, ctx: Context) -> Iterator[Finding]:
         limit = self.option_values["max_secondary_indexes"]
-        if not table.insert_heavy or len(table.indexes) <= limit:
+        heavy = table.insert_heavy or self._named(table)
+        if not heavy or len(table.indexes) <= limit:
             return
         at = latest(table.defined_at, *(i.defined_at for i in table.indexes))
         if at is None:
             return
-        why = (
-            describe(table.workload) if table.insert_heavy == "workload" and table.workload else WHY[table.insert_heavy]
-        )
+        why = describe(table.workload) if heavy == "workload" and table.workload else WHY[heavy]
         # an index a foreign key needs cannot go (InnoDB: error 1553), used or not
         referencing = ctx.schema.foreign_keys_to_table(table) if ctx.dialect != "postgres" else None
         unused = [
@@ -97,11 +122,18 @@ class InsertHeavyIndexes(Rule):
             table=table.qualified_name,
             index=newest.name or "(" + ", ".join(newest.columns) + ")",
             dialect=ctx.dialect,
-            severity=Severity.INFO if table.insert_heavy == "name" else None,
+            severity=Severity.INFO if heavy == "name" else None,
             message=self.summary.format(table=table.qualified_name, count=len(table.indexes), limit=limit)
             + f" ({why}){hint}",
             suggestion="drop indexes that reads do not need, or merge them into one composite index",
         )
+
+    def _named(self, table: Table) -> str | None:
+        """Why a table not marked insert-heavy counts as such here: "name", when it has no counters
+        to go by and its name says it only grows."""
+        if not self.option_values["infer_insert_heavy"] or table.workload is not None:
+            return None
+        return "name" if any(fnmatch.fnmatchcase(table.name, pat) for pat in APPEND_ONLY_NAMES) else None
 
 
 @hookimpl

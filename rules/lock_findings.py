@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from schemacite.lint.rule import Context, Finding, Rule, Severity
-from schemacite.locks import existing_locks, label, unseen, works_on_existing
+from schemacite.locks import label, unseen, works_on_existing
 from schemacite.locks.duration import estimate, human_bytes, human_seconds, scan_seconds
 from schemacite.model.dialects import LOCK_WAIT
 from schemacite.model.statements import Statement
+from schemacite.rule import Context, Finding, LockEstimate, Rule, Severity
 from schemacite.rules.rewrites import fix_for
 from schemacite.rules.rewrites_mysql import online_fix
 
@@ -39,8 +39,7 @@ def brief_lock(stmt: Statement, ctx: Context) -> Brief | None:
     which `lock-timeout-missing` reports once per deploy), else None. On MySQL and MariaDB every
     DDL statement on an existing table takes an exclusive metadata lock at its start and end,
     whatever its LOCK level: brief, unless the statement also blocks traffic while it works."""
-    existing = [(impact, existing_locks(impact, ctx.schema, stmt)) for impact in ctx.impacts]
-    every = [(impact, lk) for impact, locks in existing for lk in locks]
+    every = [(impact, lk) for impact, locks in ctx.locks for lk in locks]
     blocking = [(impact, lk) for impact, lk in every if lk.blocks != "nothing"]
     if blocking and (_heavy(stmt, ctx) or _large([lk for _, lk in blocking], ctx)):
         return None  # a finding of its own
@@ -80,7 +79,7 @@ def _heavy(stmt: Statement, ctx: Context) -> bool:
     """Whether the statement rewrites, scans or indexes rows of a table that existed before the
     change: its locks are held for as long as that takes."""
     return works_on_existing(stmt, ctx.schema) and any(
-        (impact.rewrite or impact.scan) and existing_locks(impact, ctx.schema, stmt) for impact in ctx.impacts
+        (impact.rewrite or impact.scan) and locks for impact, locks in ctx.locks
     )
 
 
@@ -110,13 +109,19 @@ def _mode(locks, impact, ctx: Context) -> str:
     return mode
 
 
+def blocks_reads(ctx: Context) -> bool:
+    """Whether one of the statement's locks on an existing relation blocks reads as well as writes."""
+    return any(lk.blocks == "reads+writes" for _, locks in ctx.locks for lk in locks)
+
+
 def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Iterator[Finding]:
     """One finding per statement for the impacts whose worst lock blocks exactly `blocks`, when
     the lock is held over real work or on a table known to be large (a brief one is left to
-    `lock-timeout-missing`, once per deploy)."""
-    existing = [(impact, existing_locks(impact, ctx.schema, stmt)) for impact in ctx.impacts]
-    if blocks == "writes" and any(lk.blocks == "reads+writes" for _, locks in existing for lk in locks):
-        return  # access-exclusive-lock reports this statement
+    `lock-timeout-missing`, once per deploy). A statement's one risk is its worst lock: asked
+    for "writes", a statement that also blocks reads gives nothing."""
+    existing = ctx.locks
+    if blocks == "writes" and blocks_reads(ctx):
+        return
     hits = [
         (impact, matching)
         for impact, locks in existing
@@ -140,7 +145,7 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
             heavy = [(work, [lk for _, locks in hits for lk in locks])]
     impact, locks = (heavy or hits)[0]
     sized = estimate(impact, ctx.schema, ctx.dialect, ctx.target) if heavy else None
-    extra: dict = {}
+    lasts = None
     if sized is not None:
         # the lock lasts as long as the work: an error only when that is longer than allowed
         severity = Severity.ERROR if sized.seconds > ctx.max_lock_seconds else None
@@ -149,12 +154,7 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
             f": it {sized.work} {sized.relation} ({human_bytes(sized.bytes)}{rows}) under the lock,"
             f" {human_seconds(sized.seconds)} at {human_bytes(sized.rate)}/s ({sized.evidence})"
         )
-        extra = {
-            "table_rows": sized.rows,
-            "table_bytes": sized.bytes,
-            "estimated_lock_seconds": round(sized.seconds, 1),
-            "rate_evidence": sized.evidence,
-        }
+        lasts = LockEstimate(round(sized.seconds, 1), sized.bytes, sized.rows, sized.evidence)
     elif heavy:
         severity = Severity.ERROR
         why = " while it " + ("rewrites the table" if impact.rewrite else "scans the table")
@@ -185,10 +185,11 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
         mode=mode,
         why=why,
         on=", ".join(names),
+        blocks=blocks.replace("+", " and "),
     )
     rewrite = fix_for if ctx.dialect == "postgres" else online_fix
     finding.fix = rewrite(stmt, ctx) if on_rows else None
-    if extra:
-        finding.extra.update(extra)
-        finding.evidence = tuple(dict.fromkeys((*finding.evidence, sized.evidence)))
+    if lasts is not None:
+        finding.estimate = lasts
+        finding.evidence = tuple(dict.fromkeys((*finding.evidence, lasts.rate_evidence)))
     yield finding

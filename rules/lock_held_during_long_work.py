@@ -6,11 +6,11 @@ import os
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.lint.rule import Context, Finding, Rule, Severity
-from schemacite.locks import existing_locks, on_tables
+from schemacite.locks import on_tables
 from schemacite.locks.held import levels, worse
 from schemacite.model.fixes import Applicability, Fix
 from schemacite.model.statements import Statement
+from schemacite.rule import Context, Finding, Rule, Severity
 from schemacite.rules.rewrites import generated, out_of_transaction
 
 
@@ -67,6 +67,7 @@ class LockHeldDuringLongWork(Rule):
     )
     default_severity = Severity.WARNING
     dialects = frozenset({"postgres"})  # MySQL and MariaDB commit before and after every DDL statement
+    reads_earlier = True
     evidence = ("pg-doc-explicit-locking",)
     evidence_note = (
         "Documented PostgreSQL behaviour (locks last until the transaction ends); how long the long work takes "
@@ -76,7 +77,7 @@ class LockHeldDuringLongWork(Rule):
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
         if ctx.work is None or not ctx.in_transaction:
             return
-        own = levels(on_tables([lk for i in ctx.impacts for lk in existing_locks(i, ctx.schema, stmt)], ctx.schema))
+        own = levels(on_tables([lk for _, locks in ctx.locks for lk in locks], ctx.schema))
         # each lock is reported where the transaction took it, at the first long work it makes worse
         # (locks.held drops it from `earlier` after that); a table the long work itself blocks as
         # much loses nothing more to the earlier lock

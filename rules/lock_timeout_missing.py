@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.lint.rule import Context, Finding, Rule, Severity
 from schemacite.model.dialects import LOCK_WAIT
 from schemacite.model.fixes import Applicability, Edit, Fix
 from schemacite.model.statements import Statement
+from schemacite.rule import Context, Finding, Rule, Severity
 from schemacite.rules.lock_findings import brief_lock
 from schemacite.rules.rewrites import generated
 
@@ -118,14 +118,14 @@ class LockTimeoutMissing(Rule):
             setting=SETTING[ctx.dialect],
             listing=entry + brief.unseen,
         )
-        finding.extra["entry"] = entry + brief.unseen
+        finding.entry = entry + brief.unseen
         finding.fix = generated(_set_timeout(stmt, ctx), ctx)
         yield finding
 
     def combine(self, findings: list[Finding], ctx: Context) -> Iterator[Finding]:
         """The deploy's findings as one, at its first brief lock, listing them all."""
         first = findings[0]
-        entries = [f.extra.pop("entry") for f in findings]
+        entries = [f.entry for f in findings]
         if len(findings) > 1:
             first.message = self.summary.format(
                 count=f"{len(findings)} brief locks blocking traffic",

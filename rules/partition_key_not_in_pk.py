@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.lint.rule import Context, Finding, Rule, Severity
 from schemacite.model import Table, latest
+from schemacite.rule import Context, Finding, Rule, Severity
 
 
 class PartitionKeyNotInPk(Rule):

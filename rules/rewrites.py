@@ -17,7 +17,6 @@ import os
 import re
 from collections.abc import Callable
 
-from schemacite.lint.rule import Context
 from schemacite.model.dialects import LOCK_WAIT
 from schemacite.model.fixes import Applicability, Edit, Fix
 from schemacite.model.statements import (
@@ -33,6 +32,7 @@ from schemacite.model.statements import (
     Reindex,
     Statement,
 )
+from schemacite.rule import Context
 from schemacite.sources.edits import (
     at_end,
     code_of,

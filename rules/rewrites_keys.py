@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 
-from schemacite.lint.rule import Context
 from schemacite.locks import impacts_for
 from schemacite.locks.duration import estimate, human_bytes, human_seconds, quantity
 from schemacite.model import Table
 from schemacite.model.fixes import Applicability, Fix
+from schemacite.rule import Context
 from schemacite.sources.read import parse_text
 
 

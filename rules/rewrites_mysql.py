@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import shlex
 
-from schemacite.lint.rule import Context
 from schemacite.locks import LockImpact, impacts_for
 from schemacite.model.fixes import Applicability, Fix
 from schemacite.model.statements import PARTITION_OPS, AlterTable, CreateIndex, Statement
+from schemacite.rule import Context
 from schemacite.rules.rewrites import generated
 from schemacite.sources.edits import code_of, replace_span
 from schemacite.sources.mysql.clauses import ALTER_HEAD, CLAUSE, clause_spans

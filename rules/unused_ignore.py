@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.lint.rule import Context, Finding, Rule, Severity, Suppression
+from schemacite.rule import Context, Finding, Rule, Severity, Suppression
 
 
 class UnusedIgnore(Rule):

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.lint.rule import Context, Finding, Rule, Severity
 from schemacite.lint.workload import describe, idle
 from schemacite.model import Table
+from schemacite.rule import Context, Finding, Rule, Severity
 
 
 class UnusedIndex(Rule):
@@ -95,7 +95,7 @@ class UnusedIndex(Rule):
                     "(error 1553) while the key needs it",
                     identity=label,
                 )
-                backing.extra["foreign_key"] = fk.name or ", ".join(fk.columns)  # reports tell these apart
+                backing.foreign_key = fk.name or ", ".join(fk.columns)  # reports tell these apart
                 yield backing
                 continue
             if table.insert_heavy:

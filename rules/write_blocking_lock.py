@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.lint.rule import Context, Finding, Rule, Severity
 from schemacite.model.statements import Statement
-from schemacite.rules.lock_findings import UNMEASURED, lock_findings
+from schemacite.rule import Context, Finding, Rule, Severity
+from schemacite.rules.access_exclusive_lock import AccessExclusiveLock
+from schemacite.rules.lock_findings import UNMEASURED, blocks_reads, lock_findings
 
 
 class WriteBlockingLock(Rule):
@@ -21,10 +22,16 @@ class WriteBlockingLock(Rule):
     `--target` version. A lock that blocks only writes of a materialized view (REFRESH
     MATERIALIZED VIEW CONCURRENTLY's `EXCLUSIVE`) is not reported: nothing but its own
     refresh writes to one.
-    Statements that also block reads are left to `access-exclusive-lock`. As there, a
-    brief lock that does no work under it (a trigger, a foreign key `NOT VALID`, a
-    sequence change) is left to `lock-timeout-missing`, once per deploy, unless a
-    snapshot shows the table to be large.
+
+    Each statement's one risk is its worst lock, reported by one rule: a statement that also
+    blocks reads is `access-exclusive-lock`'s, and this rule leaves it alone while that one runs.
+    With `access-exclusive-lock` off (disabled, or `--select SC105` alone), this rule reports
+    such a statement itself, as blocking reads and writes, with that rule's grading (an error
+    while it rewrites or scans the table), rather than hide a statement that blocks writes.
+
+    As for `access-exclusive-lock`, a brief lock that does no work under it (a trigger, a
+    foreign key `NOT VALID`, a sequence change) is left to `lock-timeout-missing`, once per
+    deploy, unless a snapshot shows the table to be large.
 
     ## Why is this bad?
     Writers queue for as long as the statement runs, which for an index build or a
@@ -57,7 +64,7 @@ class WriteBlockingLock(Rule):
 
     code = "SC105"
     name = "write-blocking-lock"
-    summary = "{what} takes {mode} on {on}: blocks writes{why}"
+    summary = "{what} takes {mode} on {on}: blocks {blocks}{why}"
     default_severity = Severity.WARNING
     evidence = (
         "percona-2018-pg-heavyweight-locks",
@@ -69,10 +76,13 @@ class WriteBlockingLock(Rule):
     evidence_note = UNMEASURED
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
+        if not ctx.runs(AccessExclusiveLock.name) and blocks_reads(ctx):
+            yield from lock_findings(self, stmt, ctx, "reads+writes")
+            return
         for f in lock_findings(self, stmt, ctx, "writes"):
             # a write block during a scan is the normal case here: an error only when the
             # table's size says it lasts longer than max_lock_seconds
-            if f.severity == Severity.ERROR and "estimated_lock_seconds" not in f.extra:
+            if f.severity == Severity.ERROR and f.estimate is None:
                 f.severity = self.severity
             yield f
 

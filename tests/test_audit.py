@@ -28,11 +28,11 @@ from schemacite.cli import main
 from schemacite.evidence import load_catalogue
 from schemacite.lint.config import load_config
 from schemacite.lint.engine import Linter
-from schemacite.lint.rule import Severity
 from schemacite.live import servers as audit
 from schemacite.live.catalogs import mysql as mysql_catalog
 from schemacite.live.catalogs import postgres as pg_catalog
 from schemacite.report.json import finding_dict
+from schemacite.rule import Severity
 from schemacite.sources.snapshot import (
     SnapshotError,
     load_snapshot,

@@ -115,16 +115,17 @@ def test_a_rewrite_of_a_large_table_is_an_error_with_its_estimate(tmp_path):
     )
     (f,) = [f for f in result.findings if f.rule == "access-exclusive-lock"]
     assert f.severity.name == "ERROR"
-    assert f.extra["table_bytes"] == 48 * 10**9 and f.extra["table_rows"] == 400_000_000
-    assert f.extra["estimated_lock_seconds"] > 60
+    assert f.estimate is not None
+    assert f.estimate.table_bytes == 48 * 10**9 and f.estimate.table_rows == 400_000_000
+    assert f.estimate.seconds > 60
     assert "it rewrites orders (48 GB, 400,000,000 rows) under the lock, about" in f.message
-    assert f.extra["rate_evidence"] in f.evidence and "pg16" in f.extra["rate_evidence"]
+    assert f.estimate.rate_evidence in f.evidence and "pg16" in f.estimate.rate_evidence
 
 
 def test_a_rewrite_of_a_tiny_table_stays_a_warning(tmp_path):
     result = _lint(tmp_path, "ALTER TABLE orders ALTER COLUMN total TYPE bigint;\n", _schema_with(100, 8192))
     (f,) = [f for f in result.findings if f.rule == "access-exclusive-lock"]
-    assert f.severity.name == "WARNING" and f.extra["estimated_lock_seconds"] < 1
+    assert f.severity.name == "WARNING" and f.estimate is not None and f.estimate.seconds < 1
     # the threshold is a setting
     result = _lint(
         tmp_path, "CREATE INDEX orders_total ON orders (total);\n", _schema_with(10**7, 10**9), max_lock_seconds=3600
@@ -136,7 +137,7 @@ def test_a_rewrite_of_a_tiny_table_stays_a_warning(tmp_path):
 def test_without_a_size_nothing_is_estimated(tmp_path):
     result = _lint(tmp_path, "ALTER TABLE orders ALTER COLUMN total TYPE bigint;\n", _schema_with(None, None))
     (f,) = [f for f in result.findings if f.rule == "access-exclusive-lock"]
-    assert f.severity.name == "ERROR" and "estimated_lock_seconds" not in f.extra and "rewrites the table" in f.message
+    assert f.severity.name == "ERROR" and f.estimate is None and "rewrites the table" in f.message
 
 
 def test_a_brief_lock_on_a_large_table_is_a_finding_of_its_own(tmp_path):
@@ -210,7 +211,7 @@ def test_reproduce_on_postgres_saves_a_record_findings_cite(capsys, tmp_path, pg
     use_files([saved])
     result = _lint(tmp_path, "ALTER TABLE orders ALTER COLUMN total TYPE bigint;\n", _schema_with(10**6, 10**8))
     (f,) = [f for f in result.findings if f.rule == "access-exclusive-lock"]
-    assert f.extra["rate_evidence"] == local[0] and local[0] in f.evidence
+    assert f.estimate is not None and f.estimate.rate_evidence == local[0] and local[0] in f.evidence
 
 
 def test_reproduce_on_mariadb(capsys, mariadb_server):

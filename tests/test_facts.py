@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from schemacite.lint.config import Config, load_config
-from schemacite.lint.rule import Context
 from schemacite.model import Schema
 from schemacite.model.dialects import LOCK_WAIT
+from schemacite.rule import Context
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

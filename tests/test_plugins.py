@@ -13,7 +13,7 @@ from schemacite import hookimpl
 from schemacite.evidence import load_catalogue
 from schemacite.lint import hookspecs
 from schemacite.lint.plugins import BUILTIN_PLUGINS, plugin_manager, rule_classes
-from schemacite.lint.rule import Rule, Severity
+from schemacite.rule import Option, Rule, Severity
 from schemacite.testing import run_case
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -267,3 +267,70 @@ def test_distributions_in_the_current_directory_are_not_plugins(tmp_path, monkey
     assert "evil" not in {ep.name for ep in plugins.entry_points("schemacite")}
     monkeypatch.chdir(ROOT)  # the same folder, seen from elsewhere, is an ordinary sys.path entry
     assert "evil" in {ep.name for ep in plugins.entry_points("schemacite")}
+
+
+def test_the_rule_api_has_one_public_path_and_builtins_use_it():
+    import schemacite.rule as public
+    from schemacite.lint import rule as defined
+    from schemacite.model import results
+
+    # re-exported, not copied: each public name is the object its defining module holds
+    for name in public.__all__:
+        home = defined if hasattr(defined, name) and name not in vars(results) else results
+        assert getattr(public, name) is getattr(home, name), name
+    for path in Path(__file__).parents[1].joinpath("rules").glob("*.py"):
+        assert "schemacite.lint.rule" not in path.read_text(), f"{path.name} imports the rule API by its inner path"
+    assert "from schemacite.rule import" in Path(__file__).parents[1].joinpath("docs/plugins.md").read_text()
+
+
+class Threshold(Rule):
+    """Flags every table (a pack rule whose option falls back to a top-level setting)."""
+
+    code = "ACME003"
+    name = "threshold"
+    summary = "{table}: {seconds}"
+    options = {"seconds": Option(float, 1.0, "a limit", setting="max_lock_seconds")}
+
+    def check_table(self, table, ctx):
+        yield self.finding(table.defined_at, table=table.name, seconds=self.option_values["seconds"])
+
+
+class ThresholdPack:
+    @hookimpl
+    def schemacite_rules(self):
+        return [Threshold]
+
+
+@pytest.mark.parametrize(
+    ("config", "seconds"),
+    [
+        ({}, 5.0),
+        ({"max_lock_seconds": 30}, 30.0),
+        ({"max_lock_seconds": 30, "rules": {"threshold": {"seconds": 2}}}, 2),
+    ],
+)
+def test_an_option_falls_back_to_its_top_level_setting(config, seconds):
+    pm = plugin_manager(load_entrypoints=False)
+    pm.register(ThresholdPack(), name="acme")
+    result = run_case(
+        {"rule": "threshold", "dialect": "mysql", "config": config, "sql": "CREATE TABLE t (id int);"}, pm
+    )
+    assert [f.message for f in result.findings] == [f"t: {seconds}"]
+
+
+def test_lock_facts_are_looked_up_only_for_rules_that_read_them(monkeypatch):
+    import schemacite.lint.lock_facts as lock_facts
+
+    asked = []
+    real = lock_facts.impacts_for
+    monkeypatch.setattr(lock_facts, "impacts_for", lambda *a: asked.append(a[0].kind) or real(*a))
+    sql = "BEGIN;\nCREATE INDEX i ON t (v);\nALTER TABLE t ADD COLUMN w int;\nCOMMIT;\n"
+    case = {"dialect": "postgres", "history": "CREATE TABLE t (id int PRIMARY KEY, v int);", "sql": sql}
+    # concurrently-in-transaction reads no lock facts, and nothing reads the transaction's locks
+    assert run_case({**case, "rule": "concurrently-in-transaction"}).statements == 4 and asked == []
+    # lock-held-during-long-work reads `earlier`: every statement of the transaction is looked up
+    run_case({**case, "rule": "lock-held-during-long-work"})
+    assert asked == ["create_index", "alter_table"]
+    asked.clear()
+    run_case({**case, "rule": "write-blocking-lock"})
+    assert asked == ["create_index", "alter_table"]

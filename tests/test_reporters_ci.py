@@ -18,7 +18,6 @@ import pytest
 import schemacite
 import schemacite.evidence
 from schemacite.lint.plugins import plugin_manager
-from schemacite.lint.rule import Finding, Rule, Severity
 from schemacite.model import Location
 from schemacite.model.results import LintResult
 from schemacite.model.statements import ParseError
@@ -26,6 +25,7 @@ from schemacite.report import github, gitlab, junit, sarif
 from schemacite.report.baseline import BaselineError, filter_new, write_baseline
 from schemacite.report.fingerprint import fingerprint
 from schemacite.report.statistics import statistics_json, statistics_lines
+from schemacite.rule import Finding, Rule, Severity
 
 pytest_plugins = ["pytester"]
 

@@ -11,6 +11,9 @@ _ = (  # vulture takes `_` for a name meant to go unused
     _.check_statement,
     _.check_suppression,
     _.combine,
+    # top-level settings a rule's options take by name (Option.setting, read in engine.build_rules)
+    _.max_secondary_indexes,
+    _.infer_insert_heavy,
     # the subcommands, imported by module and function name when run (cli/__init__.py COMMANDS)
     _.cmd_audit,
     _.cmd_snapshot,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 import os
 from collections.abc import Iterable
@@ -10,28 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from schemacite.lint.config import Config, find_config, load_config
-from schemacite.lint.rule import Context, Held, Rule
-from schemacite.lint.workload import is_insert_heavy
-from schemacite.locks import NO_LOCK_KINDS, existing_locks, impacts_for, label, long_work, on_tables
+from schemacite.lint.lock_facts import LockFacts
+from schemacite.lint.rule import Context, Rule
+from schemacite.lint.workload import mark_insert_heavy
+from schemacite.locks import NO_LOCK_KINDS
 from schemacite.locks.held import Transaction
 from schemacite.model import Location, Schema
 from schemacite.model.results import Finding, LintResult, Severity, Source, Suppression
-from schemacite.model.statements import CreateTable, ParseError, Statement, needs_own_transaction
+from schemacite.model.statements import ParseError, Statement, needs_own_transaction
 from schemacite.sources.files import path_matches
 from schemacite.sources.replay import Replay
-
-# names that say a table only ever grows; matches are reported as inferred
-APPEND_ONLY_NAMES = (
-    "*_log",
-    "*_logs",
-    "*_events",
-    "*_history",
-    "*_audit",
-    "audit_*",
-    "*_audit_log",
-    "*_journal",
-    "*_metrics",
-)
 
 
 def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
@@ -70,8 +57,9 @@ def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
         unknown = set(options) - {k.replace("-", "_") for k in cls.options}
         if unknown:
             raise ValueError(f"{where}rule {cls.name}: unknown option(s) {', '.join(sorted(unknown))}")
-        if cls.name == "insert-heavy-indexes":
-            options.setdefault("max_secondary_indexes", config.max_secondary_indexes)
+        for key, option in cls.options.items():
+            if option.setting is not None:
+                options.setdefault(key.replace("-", "_"), getattr(config, option.setting))
         try:
             level = Severity.parse(severity) if severity else None
         except ValueError as e:
@@ -93,23 +81,6 @@ def unknown_rules(names: list[str], classes: list[type[Rule]]) -> str:
     return f"unknown rule{'s' if len(said) > 1 else ''} " + ", ".join(said)
 
 
-def mark_insert_heavy(schema: Schema, config: Config) -> None:
-    for table in schema.tables.values():
-        if table.insert_heavy:
-            continue
-        names = (table.name, table.qualified_name)
-        if any(fnmatch.fnmatchcase(n, pat.lower()) for pat in config.insert_heavy for n in names):
-            table.insert_heavy = "config"
-        elif table.workload is not None and is_insert_heavy(table.workload):
-            table.insert_heavy = "workload"
-        elif (
-            config.infer_insert_heavy
-            and table.workload is None
-            and any(fnmatch.fnmatchcase(table.name, pat) for pat in APPEND_ONLY_NAMES)
-        ):
-            table.insert_heavy = "name"
-
-
 class Linter:
     def __init__(self, config: Config, pm=None):
         # start-up: loaded only when this runs, not by every import of this module
@@ -124,7 +95,9 @@ class Linter:
         self.suppression_rules = [r for r in self.rules if r.defines("check_suppression")]
         self.deploy_rules = {r for r in self.statement_rules if r.defines("combine")}
         self.known_ids = {i for c in classes for i in (c.name, c.code.lower())}
-        self.active_ids = {i for r in self.rules for i in (r.name, r.code.lower())}
+        self.active_ids = frozenset(i for r in self.rules for i in (r.name, r.code.lower()))
+        # the locks each transaction holds are followed only for a rule that reads them
+        self.follow_transactions = any(r.reads_earlier for r in self.statement_rules)
 
     def _context(self, schema: Schema, **kw: Any) -> Context:
         return Context(
@@ -132,12 +105,13 @@ class Linter:
             target=self.config.target,
             schema=schema,
             max_lock_seconds=self.config.max_lock_seconds,
+            active=self.active_ids,
             **kw,
         )
 
     def check_schema(self, schema: Schema, origin: list[str] | None = None) -> LintResult:
         """Table rules over a schema read from a server or a snapshot."""
-        mark_insert_heavy(schema, self.config)
+        mark_insert_heavy(schema, self.config.insert_heavy)
         result = LintResult(rules=self.rules, files=origin or [schema.origin])
         ctx = self._context(schema)
         for table in sorted(schema.tables.values(), key=lambda t: t.qualified_name):
@@ -190,20 +164,16 @@ class Linter:
             result.statements += 1
             statements[(stmt.location.file, stmt.location.line)] = stmt
             if self.statement_rules and stmt.kind not in NO_LOCK_KINDS:
-                impacts = (
-                    impacts_for(stmt, step.schema, self.config.target) if locks_existing(stmt, step.schema) else []
-                )
                 # a statement refused in a transaction (SC106) does no work there
                 runs = transaction is not None and not needs_own_transaction(stmt.op)
-                work = long_work(stmt, step.schema, impacts) if runs else None
+                facts = LockFacts(stmt, step.schema, self.config.target, runs)
                 ctx = self._context(
                     step.schema,
                     in_transaction=step.in_transaction,
                     transaction_why=step.transaction_why,
                     earlier=held.pending,
-                    work=work,
+                    facts=facts,
                     lock_timeout_set=step.lock_timeout_set,
-                    impacts=impacts,
                     framework=run.framework,
                     unit=step.unit,
                     unit_size=step.unit_size,
@@ -215,15 +185,8 @@ class Linter:
                     if not rule.statement_kinds or stmt.kind in rule.statement_kinds:
                         found = _run(rule, "check_statement", stmt, ctx, result, stmt.location)
                         (deploy.setdefault(rule, []) if rule in self.deploy_rules else result.findings).extend(found)
-                if transaction is not None:
-                    blocking = [
-                        (impact, lk)
-                        for impact in impacts
-                        for lk in existing_locks(impact, step.schema, stmt)
-                        if lk.blocks != "nothing"
-                    ]
-                    what = label(blocking[0][0].operation) if blocking else ""
-                    held.took(Held(stmt, what, on_tables([lk for _, lk in blocking], step.schema), work))
+                if transaction is not None and self.follow_transactions:
+                    held.took(facts.held())
         self._combine(deploy, result, run.schema)
         # a statement of an old migration that cannot be read is not the change's fault: said, not failed
         history_errors = [e for e in result.errors if e.line > 0 and os.path.abspath(e.file) not in run.reported_set]
@@ -237,7 +200,7 @@ class Linter:
         result.framework = (run.framework.name, run.framework_why)
         result.units = run.units
         schema = run.schema
-        mark_insert_heavy(schema, self.config)
+        mark_insert_heavy(schema, self.config.insert_heavy)
         result.sources.append(
             Source(
                 label=_names(run.reported, 3) if run.reported else "nothing",
@@ -340,20 +303,6 @@ class Linter:
 def _names(files: list[str], shown: int = 5) -> str:
     more = f" and {len(files) - shown} more" if len(files) > shown else ""
     return ", ".join(files[:shown]) + more
-
-
-def locks_existing(stmt: Statement, schema: Schema) -> bool:
-    """Whether the statement can lock a relation that exists before this change.
-
-    A schema dump or a first migration creates tables and indexes on tables it just
-    created: their locks harm nobody, so the lock tables need not be consulted.
-    """
-    op = stmt.op
-    created = {op.model.name} if isinstance(op, CreateTable) else set()
-    names = set(op.relations()) - created
-    if not names:
-        return not created  # VACUUM, CLUSTER, REINDEX DATABASE with no table: every table
-    return any((t := schema.tables.get(n)) is None or not t.new for n in names)
 
 
 def _run(rule: Rule, method: str, subject: Any, ctx: Context, result: LintResult, where) -> list[Finding]:

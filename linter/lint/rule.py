@@ -1,4 +1,5 @@
-"""The public API a rule (built-in or third-party) is written against."""
+"""The rule API a rule (built-in or third-party) is written against. Rules import it from its one
+public path, `schemacite.rule`, which re-exports what is defined here and in `model.results`."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from schemacite.model import Location, Schema, Table
 from schemacite.model.results import Finding, Severity, Suppression
 
 if TYPE_CHECKING:
+    from schemacite.lint.lock_facts import LockFacts
     from schemacite.locks import Lock, LockImpact
     from schemacite.model.statements import Statement
     from schemacite.sources.frameworks.base import Framework, Unit
@@ -24,6 +26,9 @@ class Option:
     type: type
     default: Any
     help: str
+    # a top-level setting the option takes its value from when the rule's own table does not set
+    # it: settings older than per-rule options keep working, and the rule alone reads them
+    setting: str | None = None
 
 
 @dataclass
@@ -45,17 +50,22 @@ class Context:
     dialect: str
     target: str  # e.g. "postgres-15", "mysql-8.0"
     schema: Schema  # before the statement, for check_statement; final, for check_table
+    # names and lower-case codes of the rules this run runs: a rule that leaves part of its ground
+    # to another rule covers that part itself when the other is off (see `runs`)
+    active: frozenset[str] = frozenset()
     # statement rules only
     in_transaction: bool = False
     transaction_why: str = (
         ""  # who opened the transaction: "BEGIN ... COMMIT", "goose runs each migration in one transaction"
     )
     # earlier statements of its transaction whose locks no long work has outlasted yet (`locks.held`),
-    # each with the locks it first took at that strength; read-only
+    # each with the locks it first took at that strength; read-only. Followed only when a rule
+    # that runs sets `Rule.reads_earlier`
     earlier: list[Held] = field(default_factory=list)
-    work: str | None = None  # the long work the statement does itself (`locks.long_work`)
     lock_timeout_set: bool = False
-    impacts: list[LockImpact] = field(default_factory=list)
+    # the statement's lock facts, looked up on the first read of `impacts`, `locks` or `work`: a
+    # run whose rules read none of them does no lock work
+    facts: LockFacts | None = None
     max_lock_seconds: float = Config.max_lock_seconds  # a lock estimated to last longer is an error
     # where the statement deploys, for fixes: the runner, its deploy, how many statements that holds,
     # whether the transaction open is the file's own BEGIN, and the file's text (read when asked)
@@ -65,6 +75,26 @@ class Context:
     explicit_transaction: bool = False
     deploy_head: Location | None = None  # the deploy's first statement
     file_text: Callable[[], str] = str
+
+    @property
+    def impacts(self) -> list[LockImpact]:
+        """What the statement's actions lock, from the lock tables for the target (none when it
+        touches only relations the change created)."""
+        return self.facts.impacts if self.facts is not None else []
+
+    @property
+    def locks(self) -> list[tuple[LockImpact, list[Lock]]]:
+        """Each impact with the locks it takes on relations that exist before the change."""
+        return self.facts.locks if self.facts is not None else []
+
+    @property
+    def work(self) -> str | None:
+        """The long work the statement does itself in its transaction (`locks.long_work`)."""
+        return self.facts.work if self.facts is not None else None
+
+    def runs(self, rule: str) -> bool:
+        """Whether the rule (name or code) runs in this run."""
+        return rule.lower() in self.active
 
     @property
     def server(self) -> str:
@@ -88,6 +118,9 @@ class Rule:
     evidence_note: ClassVar[str | dict[str, str] | None] = None
     options: ClassVar[dict[str, Option]] = {}
     statement_kinds: ClassVar[frozenset[str]] = frozenset()  # empty: every kind
+    # a statement rule that reads `ctx.earlier` sets it: the engine follows the locks each
+    # transaction holds (lock work on every statement in one) only when a rule that runs needs them
+    reads_earlier: ClassVar[bool] = False
     status: ClassVar[str] = "stable"
 
     def __init__(self, severity: Severity | None = None, options: dict[str, Any] | None = None):
@@ -191,5 +224,5 @@ class Rule:
             evidence=ids,
             url=self.url(),
             sql=sql,
-            extra={"identity": identity} if identity else {},
+            identity=identity,
         )

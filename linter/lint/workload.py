@@ -10,7 +10,10 @@ idx_tup_fetch (PostgreSQL).
 
 from __future__ import annotations
 
-from schemacite.model import Workload
+import fnmatch
+from collections.abc import Iterable
+
+from schemacite.model import Schema, Workload
 
 MIN_INSERTS = 10_000
 INSERT_READ_RATIO = 1.0
@@ -18,6 +21,21 @@ INSERT_READ_RATIO = 1.0
 
 def is_insert_heavy(w: Workload) -> bool:
     return w.inserts >= MIN_INSERTS and w.inserts >= INSERT_READ_RATIO * w.reads
+
+
+def mark_insert_heavy(schema: Schema, listed: Iterable[str]) -> None:
+    """Mark the tables known to be insert-heavy besides those annotated so: listed in the
+    `insert_heavy` setting (names or globs), or shown so by live counters. Rules and reports read
+    the mark; a rule that guesses more (from a table's name) does so itself."""
+    patterns = [p.lower() for p in listed]
+    for table in schema.tables.values():
+        if table.insert_heavy:
+            continue
+        names = (table.name, table.qualified_name)
+        if any(fnmatch.fnmatchcase(n, pat) for pat in patterns for n in names):
+            table.insert_heavy = "config"
+        elif table.workload is not None and is_insert_heavy(table.workload):
+            table.insert_heavy = "workload"
 
 
 def idle(w: Workload) -> bool:

@@ -31,6 +31,16 @@ class Severity(enum.IntEnum):
             raise ValueError(f"unknown severity {text!r} (use info, warning or error)") from None
 
 
+@dataclass(frozen=True)
+class LockEstimate:
+    """How long a lock held over work on a table of known size (a snapshot's) is estimated to last."""
+
+    seconds: float  # rounded to a tenth of a second
+    table_bytes: int
+    table_rows: int | None
+    rate_evidence: str  # the catalogue measurement the rate comes from
+
+
 @dataclass
 class Finding:
     rule: str
@@ -45,8 +55,13 @@ class Finding:
     evidence_note: str | None = None
     url: str = ""
     sql: str = ""  # the statement, normalised, for fingerprints
-    extra: dict[str, Any] = field(default_factory=dict)
     fix: Fix | None = None  # the rewrite it offers (`model.fixes`)
+    identity: str = ""  # what tells it apart from the rule's other findings on its table, when it has no SQL
+    estimate: LockEstimate | None = None  # a lock finding on a table of known size: how long the lock lasts
+    foreign_key: str | None = None  # the foreign key an index finding's index backs (reports tell these apart)
+    entry: str = ""  # its line in the listing of a finding combined per deploy (`Rule.combine`)
+    # free for third-party rules; built-in rules and reporters use the typed fields above
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.location.file, self.location.line, self.location.column, self.code)

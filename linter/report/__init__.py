@@ -8,7 +8,7 @@ from typing import IO, TYPE_CHECKING, ClassVar
 from schemacite.model.results import LintResult
 
 if TYPE_CHECKING:
-    from schemacite.lint.rule import Finding
+    from schemacite.model.results import Finding
 
 
 class Reporter:

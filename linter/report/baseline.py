@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from schemacite.report.fingerprint import fingerprint
 
 if TYPE_CHECKING:
-    from schemacite.lint.rule import Finding
+    from schemacite.model.results import Finding
 
 BASELINE_VERSION = 1
 

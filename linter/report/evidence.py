@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from schemacite.lint.rule import Finding
+    from schemacite.model.results import Finding
 
 SHOW = "schemacite evidence show ID"  # where the full record is, said wherever a short one stands
 SHORT_KEYS = ("id", "kind", "title", "source", "published", "url", "applies_to")

@@ -19,7 +19,7 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from schemacite.lint.rule import Finding
+    from schemacite.model.results import Finding
 
 VERSION = "v1"  # bump when the hashed fields change; stored baselines then stop matching
 
@@ -40,7 +40,7 @@ def normalise_path(path: str) -> str:
 
 def fingerprint(finding: Finding) -> str:
     """Hex sha256 of rule code, file, table and normalised statement (never the line)."""
-    statement = normalise_sql(finding.sql) if finding.sql.strip() else "identity:" + finding.extra.get("identity", "")
+    statement = normalise_sql(finding.sql) if finding.sql.strip() else "identity:" + finding.identity
     parts = (
         VERSION,
         finding.code,

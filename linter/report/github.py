@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import IO
 
-from schemacite.lint.rule import Finding, Severity
-from schemacite.model.results import LintResult
+from schemacite.model.results import Finding, LintResult, Severity
 from schemacite.report import Reporter, finding_text
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}

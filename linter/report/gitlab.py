@@ -17,8 +17,7 @@ import json
 from collections import Counter
 from typing import IO, Any
 
-from schemacite.lint.rule import Finding, Severity
-from schemacite.model.results import LintResult
+from schemacite.model.results import Finding, LintResult, Severity
 from schemacite.report import Reporter, finding_text
 from schemacite.report.fingerprint import error_fingerprint, fingerprint
 

@@ -24,10 +24,9 @@ from typing import IO, Any
 
 from schemacite import __version__
 from schemacite.evidence import Evidence, load_catalogue, nearest, rate_for
-from schemacite.lint.rule import Finding, Severity
 from schemacite.locks.duration import human_bytes, human_seconds
 from schemacite.model import Table
-from schemacite.model.results import LintResult, Source
+from schemacite.model.results import Finding, LintResult, Severity, Source
 from schemacite.report import Reporter
 from schemacite.report.evidence import label, short_record
 from schemacite.report.plots import (
@@ -194,9 +193,7 @@ def _source_view(n: int, source: Source, findings: list[Finding], catalogue: dic
     for f in unused:
         table = by_name.get(f.table or "")
         found = table.index_named(f.index or "") if table else None
-        sizes.append(
-            IndexSize(f.table or "", f.index or "", found.bytes if found else None, f.extra.get("foreign_key"))
-        )
+        sizes.append(IndexSize(f.table or "", f.index or "", found.bytes if found else None, f.foreign_key))
     unused_records = [catalogue[i] for i in dict.fromkeys(i for f in unused for i in f.evidence) if i in catalogue]
 
     family = source.dialect

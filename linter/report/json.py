@@ -11,8 +11,7 @@ from __future__ import annotations
 import json
 from typing import IO, Any
 
-from schemacite.lint.rule import Finding
-from schemacite.model.results import LintResult
+from schemacite.model.results import Finding, LintResult
 from schemacite.report import Reporter
 from schemacite.report.evidence import catalogue, short_table
 from schemacite.report.fixes import fix_dict
@@ -36,9 +35,9 @@ def finding_dict(f: Finding) -> dict[str, Any]:
         "evidence": list(f.evidence),  # ids in the top-level evidence table
         "evidence_note": f.evidence_note,  # why no measurement is cited, when none is
         # lock findings on a table of known size (a snapshot's): how long the lock is estimated to last
-        "table_rows": f.extra.get("table_rows"),
-        "table_bytes": f.extra.get("table_bytes"),
-        "estimated_lock_seconds": f.extra.get("estimated_lock_seconds"),
+        "table_rows": f.estimate.table_rows if f.estimate else None,
+        "table_bytes": f.estimate.table_bytes if f.estimate else None,
+        "estimated_lock_seconds": f.estimate.seconds if f.estimate else None,
         "fix": fix_dict(f.fix),  # title, applicability, edits (line/column and byte offsets), template
     }
 

@@ -22,8 +22,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import IO
 
-from schemacite.lint.rule import Finding
-from schemacite.model.results import LintResult, Severity
+from schemacite.model.results import Finding, LintResult, Severity
 from schemacite.report import Reporter
 
 # characters XML 1.0 cannot carry, even escaped

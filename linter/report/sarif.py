@@ -22,9 +22,9 @@ from typing import IO, Any
 from urllib.parse import quote
 
 from schemacite import __version__
-from schemacite.lint.rule import Finding, Rule, Severity
+from schemacite.lint.rule import Rule
 from schemacite.model.fixes import Fix
-from schemacite.model.results import LintResult
+from schemacite.model.results import Finding, LintResult, Severity
 from schemacite.report import Reporter
 from schemacite.report.evidence import SHOW, by_rule, catalogue, label, short_record, short_table
 from schemacite.report.fingerprint import fingerprint
@@ -142,13 +142,14 @@ def message_text(f: Finding) -> str:
 
 def sarif_result(f: Finding, rule_index: int, suppressed: bool) -> dict[str, Any]:
     properties: dict[str, Any] = {"evidence": list(f.evidence), "severity": str(f.severity)}
-    for key, name in (
-        ("table_rows", "tableRows"),
-        ("table_bytes", "tableBytes"),
-        ("estimated_lock_seconds", "estimatedLockSeconds"),
-    ):
-        if f.extra.get(key) is not None:
-            properties[name] = f.extra[key]
+    if f.estimate is not None:
+        for name, value in (
+            ("tableRows", f.estimate.table_rows),
+            ("tableBytes", f.estimate.table_bytes),
+            ("estimatedLockSeconds", f.estimate.seconds),
+        ):
+            if value is not None:
+                properties[name] = value
     if f.table:
         properties["table"] = f.table
     if f.index:

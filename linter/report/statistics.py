@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from schemacite.lint.rule import Finding
+    from schemacite.model.results import Finding
 
 
 def _rows(findings: Iterable[Finding]) -> list[tuple[int, str, str]]:

@@ -26,8 +26,7 @@ from collections import Counter
 from itertools import groupby
 from typing import IO
 
-from schemacite.lint.rule import Finding, Severity
-from schemacite.model.results import LintResult
+from schemacite.model.results import Finding, LintResult, Severity
 from schemacite.report import Reporter, fix_mark
 from schemacite.report.evidence import SHOW, by_rule, catalogue, label, short_record
 from schemacite.report.fixes import fix_hint

@@ -1,0 +1,60 @@
+"""One statement's lock facts, looked up when a rule first asks for them.
+
+The lock tables answer per statement what its actions lock (`impacts`), which of those locks fall
+on relations that exist before the change (`locks`) and what long work it does in its transaction
+(`work`). Rules read them through the `Context`; a run whose rules ask none of them (`--select`
+of a rule that needs no locks) does no lock work. The schema a statement is judged against changes
+once its step is over, so the facts are read, when at all, while the step lasts.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from schemacite.lint.rule import Held
+from schemacite.locks import Lock, LockImpact, existing_locks, impacts_for, label, long_work, on_tables
+from schemacite.model import Schema
+from schemacite.model.statements import CreateTable, Statement
+
+
+class LockFacts:
+    def __init__(self, statement: Statement, schema: Schema, target: str, works: bool):
+        self.statement = statement
+        self.schema = schema
+        self.target = target
+        self.works = works  # it runs in a transaction, where its long work holds the locks before it
+
+    @cached_property
+    def impacts(self) -> list[LockImpact]:
+        if not locks_existing(self.statement, self.schema):
+            return []
+        return impacts_for(self.statement, self.schema, self.target)
+
+    @cached_property
+    def locks(self) -> list[tuple[LockImpact, list[Lock]]]:
+        return [(impact, existing_locks(impact, self.schema, self.statement)) for impact in self.impacts]
+
+    @cached_property
+    def work(self) -> str | None:
+        return long_work(self.statement, self.schema, self.impacts) if self.works else None
+
+    def held(self) -> Held:
+        """What the statement leaves its transaction holding: its locks that block traffic on
+        relations existing before the change, and its long work."""
+        blocking = [(impact, lk) for impact, taken in self.locks for lk in taken if lk.blocks != "nothing"]
+        what = label(blocking[0][0].operation) if blocking else ""
+        return Held(self.statement, what, on_tables([lk for _, lk in blocking], self.schema), self.work)
+
+
+def locks_existing(stmt: Statement, schema: Schema) -> bool:
+    """Whether the statement can lock a relation that exists before this change.
+
+    A schema dump or a first migration creates tables and indexes on tables it just
+    created: their locks harm nobody, so the lock tables need not be consulted.
+    """
+    op = stmt.op
+    created = {op.model.name} if isinstance(op, CreateTable) else set()
+    names = set(op.relations()) - created
+    if not names:
+        return not created  # VACUUM, CLUSTER, REINDEX DATABASE with no table: every table
+    return any((t := schema.tables.get(n)) is None or not t.new for n in names)
