@@ -118,7 +118,7 @@ def test_cli_runs_agree_with_and_without_cache(capsys, tmp_path, monkeypatch):
 
 def test_every_field_is_checked_against_its_declared_type():
     """The codec's readers, built once per annotation, refuse what the old walk refused."""
-    from schemacite.model.plain import PlainError
+    from schemacite.model.codec import DecodeError
     from schemacite.sources.cache import _codec
     from schemacite.sources.read import ParsedFile, parse_text
 
@@ -143,5 +143,5 @@ def test_every_field_is_checked_against_its_declared_type():
         lambda s: s.__setitem__("annotations", {"@": "frozenset", "v": [[1]]}),  # unhashable member
     ]
     for change in cases:
-        with pytest.raises(PlainError):
+        with pytest.raises(DecodeError):
             codec.decode(damaged(change), ParsedFile)
