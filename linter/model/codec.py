@@ -48,6 +48,7 @@ class DecodeError(ValueError):
     def __init__(self, problem: str):
         super().__init__(problem)
         self.problem = problem
+        self.mismatch = False  # only the kind of value was wrong (a union tries its next option)
         self._segments: list[str | int] = []  # innermost first, added as the error travels up
 
     def at(self, segment: str | int) -> DecodeError:
@@ -87,7 +88,9 @@ def shown(raw: Any) -> str:
 
 
 def expected(what: str, raw: Any) -> DecodeError:
-    return DecodeError(f"expected {what}, got {shown(raw)}")
+    error = DecodeError(f"expected {what}, got {shown(raw)}")
+    error.mismatch = True
+    return error
 
 
 class Codec:
@@ -188,12 +191,14 @@ class Codec:
         def union(raw: Any) -> Any:
             if raw is None and nullable:
                 return None
+            closest = None  # an option of the right kind whose value was wrong says most
             for read in readers:
                 try:
                     return read(raw)
-                except DecodeError:
-                    continue
-            raise expected(names, raw)
+                except DecodeError as e:
+                    if closest is None and (e.path or not e.mismatch):
+                        closest = e
+            raise closest or expected(names, raw)
 
         return union
 
@@ -269,8 +274,7 @@ class Codec:
     def _typeddict(self, cls: type) -> Read:
         hints = typing.get_type_hints(cls, include_extras=True)
         readers = {name: self.reader(_required(hint)) for name, hint in hints.items()}
-        required: frozenset[str] = cls.__required_keys__  # type: ignore[attr-defined]
-        return _object(cls.__name__, readers, required, dict)
+        return _object(cls.__name__, readers, _required_keys(cls, hints), dict)
 
     def _fields(self, cls: type) -> Read:
         """A reader of `cls`'s fields from an object of them (plain form)."""
@@ -357,6 +361,58 @@ class Codec:
         return self.reader(cls)(data)
 
 
+# ---------------------------------------------------------------- describing
+
+
+def describe(cls: type) -> str:
+    """A dataclass's or TypedDict's keys as a Markdown list: name, type, whether required, and what
+    it holds (the text given in `Annotated[type, ..., "what it holds"]`)."""
+    hints = typing.get_type_hints(cls, include_extras=True)
+    if dataclasses.is_dataclass(cls):
+        fields = dataclasses.fields(cls)
+        keys = {f.name: f.metadata.get("key", f.name) for f in fields}
+        required = {
+            f.name for f in fields if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        }
+    else:
+        keys = {name: name for name in hints}
+        required = set(_required_keys(cls, hints))
+    lines = []
+    for name, key in keys.items():
+        hint = _required(hints[name])
+        texts = [m for m in _metadata(hint) if isinstance(m, str)]
+        need = "required" if name in required else "optional"
+        lines.append(f"- `{key}` ({_spelled(hint)}, {need})" + (f": {'; '.join(texts)}" if texts else ""))
+    return "\n".join(lines)
+
+
+def _metadata(hint: Any) -> list[Any]:
+    """Every `Annotated` extra of `hint`, outer and inner (`Annotated[Annotated[str, a], b]`)."""
+    out: list[Any] = []
+    while typing.get_origin(hint) is typing.Annotated:
+        out[:0] = hint.__metadata__
+        hint = typing.get_args(hint)[0]
+    return out
+
+
+def _spelled(hint: Any) -> str:
+    """A type as the docs spell it for someone writing the file."""
+    while typing.get_origin(hint) is typing.Annotated:
+        hint = typing.get_args(hint)[0]
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_spelled(a) for a in args if a is not type(None))
+    if origin is typing.Literal:
+        return " | ".join(map(shown, args))
+    if origin in (list, tuple, set, frozenset):
+        return f"list of {_spelled(args[0])}s" if args else "list"
+    if origin is dict:
+        return f"table of {_spelled(args[1])}s"
+    if typing.is_typeddict(hint) or dataclasses.is_dataclass(hint):
+        return "table"
+    return {str: "string", int: "whole number", float: "number", bool: "boolean"}.get(hint, str(hint))
+
+
 # ---------------------------------------------------------------- readers that need no codec
 
 
@@ -431,7 +487,11 @@ def _where(readers: list[Read], values: list[Any]) -> DecodeError:
     return DecodeError("unexpected items")
 
 
-def _checked(read: Read, checks: tuple[Any, ...]) -> Read:
+def _checked(read: Read, metadata: tuple[Any, ...]) -> Read:
+    checks = [m for m in metadata if callable(m)]  # text is what the value holds, for `describe`
+    if not checks:
+        return read
+
     def checked(raw: Any) -> Any:
         value = read(raw)
         for check in checks:
@@ -489,6 +549,8 @@ def _scalar(base: type) -> Read:
 
 
 def _name(annotation: Any) -> str:
+    while typing.get_origin(annotation) is typing.Annotated:
+        annotation = typing.get_args(annotation)[0]
     if annotation in _KINDS:
         return _KINDS[annotation]
     base = typing.get_origin(annotation) or annotation
@@ -504,6 +566,14 @@ def _required(hint: Any) -> Any:
     if typing.get_origin(hint) in (typing.Required, typing.NotRequired):
         return typing.get_args(hint)[0]
     return hint
+
+
+def _required_keys(cls: type, hints: dict[str, Any]) -> frozenset[str]:
+    """A TypedDict's required keys, read from the hints (`__required_keys__` cannot see a
+    NotRequired written under `from __future__ import annotations`)."""
+    total = getattr(cls, "__total__", True)
+    marks = {name: typing.get_origin(hint) for name, hint in hints.items()}
+    return frozenset(n for n, m in marks.items() if m is typing.Required or (total and m is not typing.NotRequired))
 
 
 def _as_is(annotation: Any) -> frozenset[type]:
