@@ -324,13 +324,43 @@ def test_snapshot_file_errors(tmp_path, capsys):
     broken = _snapshot_doc("mysql")
     broken["tables"][0]["workload"]["inserts"] = "many"
     wrong.write_text(json.dumps(broken))
-    with pytest.raises(SnapshotError, match=r"tables\[0\].workload: 'inserts' must be a whole number"):
+    with pytest.raises(SnapshotError, match=r'tables\[0\]\.workload\.inserts: expected a whole number, got "many"$'):
         load_snapshot(wrong)
 
     sql = tmp_path / "new.sql"
     sql.write_text("CREATE INDEX k ON heavy (b);\n")
     code, _out, err = run(capsys, "lint", "--dialect", "mysql", "--schema", missing, sql)
     assert code == 2 and f"{missing}: no such snapshot file" in err
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda d: d["tables"][1]["columns"][0].__setitem__("nullable", "yes"),
+            r'tables\[1\]\.columns\[0\]\.nullable: expected a boolean, got "yes"',
+        ),
+        (lambda d: d["tables"][0].__setitem__("colour", "red"), r"tables\[0\]: unknown key\(s\) 'colour'"),
+        (
+            lambda d: d["tables"][1]["indexes"][0].__setitem__("columns", ["a", 3]),
+            r"tables\[1\]\.indexes\[0\]\.columns\[1\]: expected a string, got 3",
+        ),
+        (lambda d: d["tables"][0].__setitem__("key", 7), r"tables\[0\]\.key: expected a string, got 7"),
+        (
+            lambda d: d.__setitem__("dialect", "oracle"),
+            r'dialect: expected one of "mysql", "mariadb", "postgres", got "oracle"',
+        ),
+        (lambda d: d.__setitem__("sequences", ["s", ""]), r"sequences\[1\]: expected a name, got an empty string"),
+        (lambda d: d["tables"].append(d["tables"][0]), r"tables\[4\]: duplicate key 'heavy'"),
+    ],
+)
+def test_snapshot_errors_name_the_path_to_the_value(tmp_path, change, message):
+    doc = _snapshot_doc("mysql")
+    change(doc)
+    path = tmp_path / "snapshot.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SnapshotError, match=f"^{re.escape(str(path))}: {message}"):
+        load_snapshot(path)
 
 
 def test_snapshot_save_load_is_lossless(tmp_path):

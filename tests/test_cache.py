@@ -118,7 +118,7 @@ def test_cli_runs_agree_with_and_without_cache(capsys, tmp_path, monkeypatch):
 
 def test_every_field_is_checked_against_its_declared_type():
     """The codec's readers, built once per annotation, refuse what the old walk refused."""
-    from schemacite.model.plain import PlainError
+    from schemacite.model.codec import DecodeError
     from schemacite.sources.cache import _codec
     from schemacite.sources.read import ParsedFile, parse_text
 
@@ -143,5 +143,29 @@ def test_every_field_is_checked_against_its_declared_type():
         lambda s: s.__setitem__("annotations", {"@": "frozenset", "v": [[1]]}),  # unhashable member
     ]
     for change in cases:
-        with pytest.raises(PlainError):
+        with pytest.raises(DecodeError):
             codec.decode(damaged(change), ParsedFile)
+
+
+def test_a_corrupt_entry_names_the_bad_value_and_is_parsed_again(tmp_path):
+    from schemacite.model.codec import DecodeError
+    from schemacite.sources.cache import _codec
+    from schemacite.sources.read import ParsedFile
+
+    cache = ParseCache(tmp_path)
+    f = tmp_path / "a.sql"
+    f.write_bytes(SQL)
+    first = read_sql_file(str(f), "postgres", cache)
+    (entry,) = _entries(cache)
+    doc = json.loads(entry.read_text())
+    stmt = doc["file"]["f"]["statements"][1]["f"]
+    location = next(k for k, v in stmt.items() if isinstance(v, dict) and v.get("@") == "Location")
+    stmt[location]["f"]["line"] = "three"
+    with pytest.raises(DecodeError) as info:
+        _codec().decode(doc["file"], ParsedFile)
+    assert str(info.value) == f'statements[1].{location}.line: expected a whole number, got "three"'
+    entry.write_text(json.dumps(doc))
+    again = read_sql_file(str(f), "postgres", cache)
+    assert (cache.hits, cache.misses) == (0, 2)  # not trusted: parsed again, and written again
+    assert [s.location.line for s in again.statements] == [s.location.line for s in first.statements]
+    assert json.loads(entry.read_text())["file"]["f"]["statements"][1]["f"][location]["f"]["line"] == 3

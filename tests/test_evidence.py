@@ -12,6 +12,8 @@ import pytest
 
 from schemacite.evidence import DIALECTS, KINDS, Evidence, load_catalogue
 
+ROOT = Path(__file__).resolve().parents[1]
+
 REQUIRED = ("id", "kind", "title", "source", "shows", "applies_to")
 MYSQL_FAMILY = re.compile(r"mysql|percona|innodb|xtradb|mariadb", re.IGNORECASE)
 
@@ -216,51 +218,63 @@ def test_extra_file_accepts_toml_dates(tmp_path):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (GOOD_ENTRY.format(id="pgbench-run"), "entry 1: id 'pgbench-run' must be namespaced"),
+        (GOOD_ENTRY.format(id="pgbench-run"), "[[evidence]] id=pgbench-run: id 'pgbench-run' must be namespaced"),
         (
             GOOD_ENTRY.format(id="percona-2013-hidden-rowid"),
-            "entry 1: id 'percona-2013-hidden-rowid' must be namespaced",
+            "[[evidence]] id=percona-2013-hidden-rowid: id 'percona-2013-hidden-rowid' must be namespaced",
         ),
-        (GOOD_ENTRY.format(id="acme:a") + GOOD_ENTRY.format(id="acme:a"), "entry 2: duplicate id 'acme:a'"),
+        (
+            GOOD_ENTRY.format(id="acme:a") + GOOD_ENTRY.format(id="acme:a"),
+            "[[evidence]] id=acme:a: duplicate id 'acme:a' (already used by [[evidence]] #1)",
+        ),
         (
             GOOD_ENTRY.format(id="acme:a").replace('kind = "measurement"', 'kind = "anecdote"'),
-            "entry 1: kind 'anecdote'",
+            'id=acme:a: kind: expected one of "measurement", "documentation", "reasoning", got "anecdote"',
         ),
         (
             GOOD_ENTRY.format(id="acme:a").replace('shows = "Something measurable."', ""),
-            "entry 1: missing required key(s) shows",
+            "id=acme:a: missing 'shows'",
         ),
         (
             GOOD_ENTRY.format(id="acme:a").replace('published = "2024-01-02"', ""),
-            "entry 1: missing required key published",
+            "id=acme:a: missing published",
         ),
-        (GOOD_ENTRY.format(id="acme:a").replace('"2024-01-02"', '"Jan 2024"'), "entry 1: published must be a date"),
-        (GOOD_ENTRY.format(id="acme:a").replace('["postgres"]', '["oracle"]'), "entry 1: unknown dialect(s) oracle"),
+        (
+            GOOD_ENTRY.format(id="acme:a").replace('"2024-01-02"', '"Jan 2024"'),
+            "id=acme:a: published: expected a date \"YYYY-MM-DD\", got 'Jan 2024'",
+        ),
+        (
+            GOOD_ENTRY.format(id="acme:a").replace('["postgres"]', '["oracle"]'),
+            "id=acme:a: applies_to[0]: unknown dialect 'oracle'",
+        ),
         (
             GOOD_ENTRY.format(id="acme:a").replace('figures = [ { metric = "tps", value = "1000" } ]', "figures = []"),
-            "entry 1: a measurement needs at least one figure",
+            "id=acme:a: a measurement needs at least one figure",
         ),
         (
             GOOD_ENTRY.format(id="acme:a").replace('setup = { server = "PostgreSQL 16", tool = "pgbench" }', ""),
-            "entry 1: a measurement needs a setup table",
+            "id=acme:a: a measurement needs a setup table",
         ),
-        (GOOD_ENTRY.format(id="acme:a").replace('metric = "tps"', 'name = "tps"'), "entry 1: figure 1 must be"),
-        (GOOD_ENTRY.format(id="acme:a") + 'colour = "red"\n', "entry 1: unknown key(s) colour"),
-        (GOOD_ENTRY.format(id="acme:a") + "quote = 3\n", "entry 1: quote must be the source's words"),
-        (GOOD_ENTRY.format(id="acme:a") + f'quote = "{"word " * 26}"\n', "entry 1: quote has 26 words"),
+        (
+            GOOD_ENTRY.format(id="acme:a").replace('metric = "tps"', 'name = "tps"'),
+            "id=acme:a: figures[0]: unknown key(s) 'name'",
+        ),
+        (GOOD_ENTRY.format(id="acme:a") + 'colour = "red"\n', "id=acme:a: unknown key(s) 'colour'"),
+        (GOOD_ENTRY.format(id="acme:a") + "quote = 3\n", "id=acme:a: quote: expected a string or a list, got 3"),
+        (GOOD_ENTRY.format(id="acme:a") + f'quote = "{"word " * 26}"\n', "id=acme:a: quote: quote has 26 words"),
         (
             GOOD_ENTRY.format(id="acme:a").replace('value = "1000"', f'value = "1000", quote = "{"w " * 30}"'),
-            "entry 1: figure 1: quote has 30 words",
+            "id=acme:a: figures[0].quote: quote has 30 words",
         ),
-        (_figure('value = "1", runs = "3"'), "figure 1: runs go with a number"),
-        (_figure('value = "1", quantity = "q", number = "5", low = "4"'), "figure 1: low and high go together"),
+        (_figure('value = "1", runs = "3"'), "figures[0]: runs go with a number"),
+        (_figure('value = "1", quantity = "q", number = "5", low = "4"'), "figures[0]: low and high go together"),
         (
             _figure('value = "1", quantity = "q", number = "5", low = "6", high = "7", runs = "2"'),
-            "figure 1: low <= number <= high",
+            "figures[0]: low <= number <= high",
         ),
         (_figure('value = "1", quantity = "q", number = "5", low = "4", high = "6"'), "over two runs or more"),
-        (_figure('value = "1", quantity = "q", number = "5", runs = "0"'), "figure 1: runs must be at least 1"),
-        (_figure('value = "1", quantity = "q", number = "5", fit = "1.5"'), "figure 1: fit is R²"),
+        (_figure('value = "1", quantity = "q", number = "5", runs = "0"'), "figures[0]: runs must be at least 1"),
+        (_figure('value = "1", quantity = "q", number = "5", fit = "1.5"'), "figures[0]: fit is R²"),
         ("[[evidence]\nid = ", "invalid TOML"),
         ('title = "no records"\n', "unknown top-level key(s) title"),
         ("", "no [[evidence]] records"),
@@ -291,7 +305,7 @@ def test_duplicate_id_across_extra_files(tmp_path):
     one = write(tmp_path, GOOD_ENTRY.format(id="acme:a"), "one.toml")
     two = write(tmp_path, GOOD_ENTRY.format(id="acme:a"), "two.toml")
     with pytest.raises(
-        ValueError, match=r"two\.toml: entry 1: duplicate id 'acme:a' \(already defined in .*one\.toml\)"
+        ValueError, match=r"two\.toml: \[\[evidence\]\] id=acme:a: duplicate id \(already defined in .*one\.toml\)"
     ):
         load_catalogue([one, two])
 
@@ -299,3 +313,26 @@ def test_duplicate_id_across_extra_files(tmp_path):
 def test_missing_extra_file(tmp_path):
     with pytest.raises(ValueError, match="cannot read evidence catalogue"):
         load_catalogue([tmp_path / "absent.toml"])
+
+
+def test_a_bad_record_names_itself_and_the_path_to_the_value(tmp_path):
+    text = GOOD_ENTRY.format(id="acme:foo").replace(
+        'figures = [ { metric = "tps", value = "1000" } ]',
+        'figures = [ { metric = "tps", value = "1000" }, { metric = "p99", value = 3 } ]',
+    )
+    path = write(tmp_path, text, "catalogue.toml")
+    with pytest.raises(ValueError) as info:
+        load_catalogue([path])
+    assert str(info.value) == f"{path}: [[evidence]] id=acme:foo: figures[1].value: expected a string, got 3"
+    nameless = write(tmp_path, GOOD_ENTRY.format(id="acme:a").replace('id = "acme:a"', "id = 5"), "nameless.toml")
+    with pytest.raises(ValueError, match=r"nameless\.toml: \[\[evidence\]\] #1: id: expected a string, got 5$"):
+        load_catalogue([nameless])
+
+
+def test_the_record_keys_in_the_docs_are_generated_from_the_schema():
+    from schemacite.evidence import record_keys
+
+    keys = record_keys()
+    assert "- `quote` (string or list of strings, optional)" in keys
+    assert "- `headline` (string, optional)" in keys and "- `metric` (string, required)" in keys
+    assert keys in (ROOT / "docs" / "plugins.md").read_text()

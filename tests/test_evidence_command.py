@@ -315,7 +315,7 @@ def test_a_bad_evidence_file_is_a_located_error(capsys, tmp_path):
     f = tmp_path / "m.sql"
     f.write_text("SELECT 1;\n")
     code, _, err = run(capsys, "lint", f)
-    assert code == 2 and f"evidence: {bad}: entry 1:" in err
+    assert code == 2 and f"evidence: {bad}: [[evidence]] id=no-namespace:" in err
 
 
 def test_saving_twice_to_one_file_keeps_ids_unique(capsys, tmp_path, mariadb_server):

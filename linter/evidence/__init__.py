@@ -3,25 +3,10 @@
 The built-in catalogue is ``catalogue.toml`` next to this module. Plugins add files of the same
 shape through the ``schemacite_evidence`` hook; their ids must be namespaced (``acme:some-id``).
 
-Record keys (see ``catalogue.toml`` for examples):
-
-* required: ``id``, ``kind`` (measurement | documentation | reasoning), ``title``, ``source``,
-  ``shows``, ``applies_to`` (mysql, mariadb, postgres)
-* ``published`` ("YYYY-MM-DD"): required unless ``kind = "documentation"`` (manual pages are
-  undated; their edition goes in ``setup.document``)
-* a ``measurement`` also needs a non-empty ``setup`` table and at least one figure
-* optional: ``url``, ``authors``, ``setup``, ``figures`` (``{metric, value, note?}``), ``limits``,
-  ``rules`` (the rules a measurement of one's own backs: findings of those rules cite it)
-* a figure may carry a ``quantity`` and its ``number`` (``rewrite_bytes_per_second``, ``"3.1e+07"``):
-  the rates lock estimates read. With a number go ``runs`` (how many runs it is the median of;
-  ``"1"`` for a single run, whose spread is unknown), ``low`` and ``high`` (the lowest and highest
-  run, when there were two or more) and ``fit`` (R² of the line a rate is the slope of)
-* ``quote``: on a figure, the source's own words that support it; on the record, those words (a
-  list when ``shows`` says more than one thing) for its ``shows``. Each at most ``QUOTE_WORDS``
-  words, so a reader can check the claim; ``unquoted`` says why a published record carries none
-* ``headline``: on a figure, the rules (names, comma-separated) whose evidence it heads in the
-  README's rule table; a rule no figure heads is headed by the first figure of the first record
-  it cites
+The record's keys are the fields of `Evidence` below and a figure's those of `Figure`, each
+with its type and what it holds, read by the one codec (`schemacite.model.codec`), whose errors
+name the record and the path (`catalogue.toml: [[evidence]] id=foo: figures[1].number: ...`).
+`record_keys()` writes them out for the docs (docs/plugins.md).
 
 Only the standard library is imported, so loading stays cheap; the built-in files are read
 through a JSON copy in the user's cache (`schemacite.sources.cache.memo_json`), since parsing TOML
@@ -33,23 +18,18 @@ from __future__ import annotations
 import datetime
 import functools
 import re
+import typing
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 from schemacite.model import dialects
+from schemacite.model.codec import Codec, DecodeError
 
 __all__ = ["DIALECTS", "KINDS", "Evidence", "load_catalogue", "measured_for", "nearest", "rate_for", "use_files"]
 
-KINDS = frozenset({"measurement", "documentation", "reasoning"})
 DIALECTS = frozenset(dialects.DIALECTS)
-
-_REQUIRED = ("id", "kind", "title", "source", "shows", "applies_to")
-_OPTIONAL = ("published", "url", "authors", "setup", "figures", "limits", "rules", "quote", "unquoted")
-_ALLOWED = frozenset(_REQUIRED + _OPTIONAL)
-_FIGURE_KEYS = frozenset(
-    {"metric", "value", "note", "quantity", "number", "quote", "runs", "low", "high", "fit", "headline"}
-)
 QUOTE_WORDS = 25  # short enough to be a quotation, long enough to carry a figure and its context
 
 _SLUG = r"[a-z0-9]+(?:-[a-z0-9]+)*"
@@ -59,25 +39,138 @@ _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _CITE_KEYS = ("server", "hardware", "tool")
 
 
+# ---- what a value must be: checks the codec runs after reading a field (`Annotated[type, check]`)
+
+
+def _words(text: str) -> str:
+    if not text.strip():
+        raise ValueError("expected some text, got an empty string")
+    return text
+
+
+def _stripped(text: str) -> str:
+    return _words(text).strip()
+
+
+def _quoted(text: str) -> str:
+    words = len(_words(text).split())
+    if words > QUOTE_WORDS:
+        raise ValueError(f"quote has {words} words; quote at most {QUOTE_WORDS} of the source's own")
+    return text.strip()
+
+
+def _date(text: str) -> str:
+    if text and not _DATE.fullmatch(text):
+        raise ValueError(f'expected a date "YYYY-MM-DD", got {text!r}')
+    try:
+        return text and datetime.date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise ValueError(f"{text!r} is not a valid date") from None
+
+
+def _url(text: str) -> str:
+    if not text.startswith(("https://", "http://")):
+        raise ValueError("a url starts with https:// or http://")
+    return text
+
+
+def _dialect(name: str) -> str:
+    if name not in DIALECTS:
+        raise ValueError(f"unknown dialect {name!r} (use {', '.join(sorted(DIALECTS))})")
+    return name
+
+
+def _some(values: frozenset[str]) -> frozenset[str]:
+    if not values:
+        raise ValueError("expected at least one dialect")
+    return values
+
+
+def _positive(text: str) -> str:
+    try:
+        if float(text) > 0:
+            return text
+    except ValueError:
+        pass
+    raise ValueError(f"expected a positive number, got {text!r}")
+
+
+def _one_or_many(quotes: str | tuple[str, ...]) -> tuple[str, ...]:
+    return (quotes,) if isinstance(quotes, str) else quotes
+
+
+Words = Annotated[str, _words]
+Text = Annotated[str, _stripped]
+Quote = Annotated[str, _quoted]
+Kind = Literal["measurement", "documentation", "reasoning"]
+KINDS = frozenset(typing.get_args(Kind))
+
+
+class Figure(TypedDict):
+    """One figure of a record, as the catalogue writes it (every value a string)."""
+
+    metric: Annotated[Words, "what was measured"]
+    value: Annotated[Words, "the figure as a person reads it"]
+    note: NotRequired[Annotated[Words, "a remark on it"]]
+    quantity: NotRequired[Annotated[Words, "the name lock estimates read its number by (rewrite_bytes_per_second)"]]
+    number: NotRequired[Annotated[str, _positive, 'the number itself ("3.1e+07"); goes with quantity']]
+    runs: NotRequired[Annotated[Words, 'how many runs it is the median of ("1": one run, spread unknown)']]
+    low: NotRequired[Annotated[Words, "the lowest run, with high, over two runs or more"]]
+    high: NotRequired[Annotated[Words, "the highest run"]]
+    fit: NotRequired[Annotated[Words, "R² of the line a rate is the slope of"]]
+    quote: NotRequired[Annotated[Quote, f"the source's own words that support it (at most {QUOTE_WORDS})"]]
+    headline: NotRequired[Annotated[Words, "the rules (comma-separated) whose evidence it heads in the README"]]
+
+
+def _figure(fig: Figure) -> Figure:
+    """A figure's keys that go together, and agree."""
+    if ("quantity" in fig) != ("number" in fig):
+        raise ValueError("quantity and number go together")
+    given = [k for k in ("runs", "low", "high", "fit") if k in fig]
+    if given and "number" not in fig:
+        raise ValueError(f"{', '.join(given)} go with a number")
+    if ("low" in fig) != ("high" in fig):
+        raise ValueError("low and high go together")
+    try:
+        runs = int(fig.get("runs", "1"))
+        low, high = float(fig.get("low", 0)), float(fig.get("high", 0))
+        fit = float(fig.get("fit", 0))
+    except ValueError:
+        raise ValueError("runs must be a whole number; low, high and fit numbers") from None
+    if runs < 1:
+        raise ValueError("runs must be at least 1")
+    if "low" in fig and (runs < 2 or not low <= float(fig["number"]) <= high):
+        raise ValueError("low <= number <= high, over two runs or more")
+    if not 0 <= fit <= 1:
+        raise ValueError("fit is R², between 0 and 1")
+    return fig
+
+
 @dataclass(frozen=True)
 class Evidence:
     """One catalogue record. ``published`` is "" for undated documentation pages."""
 
-    id: str
-    kind: str
-    title: str
-    source: str
-    published: str
-    url: str | None = None
-    authors: tuple[str, ...] = ()
-    setup: dict = field(default_factory=dict)
-    figures: tuple[dict, ...] = ()
-    shows: str = ""
-    limits: str = ""
-    applies_to: frozenset[str] = frozenset()
-    rules: tuple[str, ...] = ()
-    quotes: tuple[str, ...] = ()
-    unquoted: str = ""
+    id: Annotated[Text, "kebab-case; a plugin's namespaced as pack:kebab-id"]
+    kind: Annotated[Kind, "what backs it: a run, a manual page, or an argument"]
+    title: Annotated[Text, "the source's title"]
+    source: Annotated[Text, "who published it"]
+    shows: Annotated[Text, "what it shows, in a sentence"]
+    applies_to: Annotated[frozenset[Annotated[str, _dialect]], _some, "the dialects it holds for"]
+    published: Annotated[str, _date, '"YYYY-MM-DD"; required unless a documentation page (undated)'] = ""
+    url: Annotated[str, _url, "where to read it"] | None = None
+    authors: Annotated[tuple[Text, ...], "names"] = ()
+    setup: Annotated[dict[str, Words], "server, hardware, tool, ...; a measurement needs one"] = field(
+        default_factory=dict
+    )
+    figures: Annotated[tuple[Annotated[Figure, _figure], ...], "a measurement needs at least one"] = ()
+    limits: Annotated[str, str.strip, "what it does not show"] = ""
+    rules: Annotated[tuple[Text, ...], "the rules a measurement of one's own backs: their findings cite it"] = ()
+    quotes: Annotated[
+        Quote | tuple[Quote, ...],
+        _one_or_many,
+        f"the source's words for shows (a list when it says more than one thing), at most {QUOTE_WORDS} words each",
+    ] = field(default=(), metadata={"key": "quote"})
+    unquoted: Annotated[Text, "why a published record carries no quote"] = ""
 
     def __hash__(self) -> int:  # setup is a dict; the id identifies a record
         return hash(self.id)
@@ -162,7 +255,8 @@ def load_catalogue(extra_paths: Iterable[Path] = ()) -> dict[str, Evidence]:
 
     The built-in file is parsed once per process. Extra files must use namespaced ids
     (``pack:some-id``) that do not repeat an id already loaded. Bad data raises ValueError
-    with ``"<path>: entry <N>: <message>"`` (N counts ``[[evidence]]`` records from 1).
+    with ``"<path>: [[evidence]] id=<id>: <path in the record>: <message>"`` (``#<N>``, counting
+    records from 1, for a record without a usable id).
     """
     extra_paths = tuple(Path(p) for p in extra_paths)
     if not extra_paths:
@@ -184,10 +278,10 @@ def _load(extra_paths: tuple[Path, ...]) -> dict[str, Evidence]:
             data = path.read_bytes()
         except OSError as exc:
             raise ValueError(f"{path}: cannot read evidence catalogue: {exc.strerror or exc}") from None
-        for n, entry in _parse(data, str(path), namespaced=True):
+        for _, entry in _parse(data, str(path), namespaced=True):
             if entry.id in catalogue:
                 raise ValueError(
-                    f"{path}: entry {n}: duplicate id {entry.id!r} (already defined in {origin[entry.id]})"
+                    f"{path}: [[evidence]] id={entry.id}: duplicate id (already defined in {origin[entry.id]})"
                 )
             catalogue[entry.id] = entry
             origin[entry.id] = str(path)
@@ -205,9 +299,9 @@ def _builtin() -> dict[str, Evidence]:
     out: dict[str, Evidence] = {}
     for name in BUILTIN_FILES:
         res = Path(__file__).with_name(name)
-        for n, e in _parse(res.read_bytes(), str(res), namespaced=False, allow_empty=True, memo=True):
+        for _, e in _parse(res.read_bytes(), str(res), namespaced=False, allow_empty=True, memo=True):
             if e.id in out:
-                raise ValueError(f"{res}: entry {n}: duplicate id {e.id!r}")
+                raise ValueError(f"{res}: [[evidence]] id={e.id}: duplicate id")
             out[e.id] = e
     return out
 
@@ -279,7 +373,7 @@ def _parse(
             return _records(doc, where, namespaced=namespaced, allow_empty=allow_empty)
         except ValueError:
             pass  # a damaged copy in the cache: read the TOML itself
-    return _records(_toml(data, where), where, namespaced=namespaced, allow_empty=allow_empty)
+    return _records(_jsonable(_toml(data, where)), where, namespaced=namespaced, allow_empty=allow_empty)
 
 
 def _records(doc: object, where: str, *, namespaced: bool, allow_empty: bool) -> list[tuple[int, Evidence]]:
@@ -296,15 +390,28 @@ def _records(doc: object, where: str, *, namespaced: bool, allow_empty: bool) ->
     seen: dict[str, int] = {}
     out = []
     for n, raw in enumerate(records, start=1):
-        prefix = f"{where}: entry {n}"
-        if not isinstance(raw, dict):
-            raise ValueError(f"{prefix}: must be a table")
-        entry = _entry(raw, prefix, namespaced=namespaced)
+        ident = raw.get("id") if isinstance(raw, dict) else None
+        prefix = f"{where}: [[evidence]] " + (f"id={ident}" if isinstance(ident, str) and ident.strip() else f"#{n}")
+        try:
+            entry = _codec().decode(raw, _RECORD)
+        except DecodeError as e:
+            raise ValueError(f"{prefix}: {e}") from None
+        if namespaced and not _PACK_ID.fullmatch(entry.id):
+            raise ValueError(
+                f"{prefix}: id {entry.id!r} must be namespaced as 'pack:kebab-id' (for example 'acme:slow-insert')"
+            )
+        if not namespaced and not _BUILTIN_ID.fullmatch(entry.id):
+            raise ValueError(f"{prefix}: id {entry.id!r} must be kebab-case (lowercase letters, digits and '-')")
         if entry.id in seen:
-            raise ValueError(f"{prefix}: duplicate id {entry.id!r} (already used by entry {seen[entry.id]})")
+            raise ValueError(f"{prefix}: duplicate id {entry.id!r} (already used by [[evidence]] #{seen[entry.id]})")
         seen[entry.id] = n
         out.append((n, entry))
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _codec() -> Codec:
+    return Codec()
 
 
 def _toml(data: bytes, where: str) -> dict:
@@ -320,7 +427,7 @@ def _toml(data: bytes, where: str) -> dict:
 
 
 def _jsonable(value: object) -> object:
-    """A TOML document as JSON holds it: dates as the ISO text `_entry` also accepts."""
+    """A TOML document as JSON holds it: dates as ISO text (a record's `published`)."""
     if isinstance(value, dict):
         return {k: _jsonable(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -330,152 +437,23 @@ def _jsonable(value: object) -> object:
     return value
 
 
-def _entry(raw: dict, prefix: str, *, namespaced: bool) -> Evidence:
-    unknown = sorted(set(raw) - _ALLOWED)
-    if unknown:
-        raise ValueError(f"{prefix}: unknown key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(_ALLOWED))})")
-    missing = [k for k in _REQUIRED if k not in raw]
-    if missing:
-        raise ValueError(f"{prefix}: missing required key(s) {', '.join(missing)}")
-
-    ident = _text(raw, "id", prefix)
-    if namespaced:
-        if not _PACK_ID.fullmatch(ident):
-            raise ValueError(
-                f"{prefix}: id {ident!r} must be namespaced as 'pack:kebab-id' (for example 'acme:slow-insert')"
-            )
-    elif not _BUILTIN_ID.fullmatch(ident):
-        raise ValueError(f"{prefix}: id {ident!r} must be kebab-case (lowercase letters, digits and '-')")
-
-    kind = _text(raw, "kind", prefix)
-    if kind not in KINDS:
-        raise ValueError(f"{prefix}: kind {kind!r} is not one of {', '.join(sorted(KINDS))}")
-
-    published = raw.get("published", "")
-    if isinstance(published, datetime.date) and not isinstance(published, datetime.datetime):
-        published = published.isoformat()
-    if published == "" and kind != "documentation":
-        raise ValueError(f'{prefix}: missing required key published ("YYYY-MM-DD")')
-    if published != "":
-        if not isinstance(published, str) or not _DATE.fullmatch(published):
-            raise ValueError(f'{prefix}: published must be a date "YYYY-MM-DD", got {published!r}')
-        try:
-            datetime.date.fromisoformat(published)
-        except ValueError:
-            raise ValueError(f"{prefix}: published {published!r} is not a valid date") from None
-
-    url = raw.get("url")
-    if url is not None:
-        url = _text(raw, "url", prefix)
-        if not url.startswith(("https://", "http://")):
-            raise ValueError(f"{prefix}: url must start with https:// or http://")
-
-    authors = raw.get("authors", [])
-    if not isinstance(authors, list) or not all(isinstance(a, str) and a.strip() for a in authors):
-        raise ValueError(f"{prefix}: authors must be a list of names")
-
-    setup = raw.get("setup", {})
-    if not isinstance(setup, dict) or not all(isinstance(v, str) and v.strip() for v in setup.values()):
-        raise ValueError(f"{prefix}: setup must be a table of non-empty strings")
-
-    figures = raw.get("figures", [])
-    if not isinstance(figures, list):
-        raise ValueError(f"{prefix}: figures must be an array of {{ metric = ..., value = ... }} tables")
-    for i, fig in enumerate(figures, start=1):
-        if not isinstance(fig, dict) or not {"metric", "value"} <= set(fig) or set(fig) - _FIGURE_KEYS:
-            raise ValueError(f"{prefix}: figure {i} must be {{ metric = ..., value = ... }} (optional note)")
-        if not all(isinstance(v, str) and v.strip() for v in fig.values()):
-            raise ValueError(f"{prefix}: figure {i} values must be non-empty strings")
-        if ("quantity" in fig) != ("number" in fig):
-            raise ValueError(f"{prefix}: figure {i}: quantity and number go together")
-        if "number" in fig:
-            try:
-                if not float(fig["number"]) > 0:
-                    raise ValueError
-            except ValueError:
-                raise ValueError(f"{prefix}: figure {i}: number must be a positive number") from None
-        _quote(fig.get("quote", ""), f"{prefix}: figure {i}")
-        _spread(fig, f"{prefix}: figure {i}")
-
-    if kind == "measurement":
-        if not setup:
-            raise ValueError(f"{prefix}: a measurement needs a setup table (server, hardware, tool, ...)")
-        if not figures:
-            raise ValueError(f"{prefix}: a measurement needs at least one figure")
-
-    applies_to = raw["applies_to"]
-    if not isinstance(applies_to, list) or not applies_to or not all(isinstance(d, str) for d in applies_to):
-        raise ValueError(f"{prefix}: applies_to must be a non-empty list of dialects")
-    bad = sorted(set(applies_to) - DIALECTS)
-    if bad:
-        raise ValueError(
-            f"{prefix}: unknown dialect(s) {', '.join(bad)} in applies_to (use {', '.join(sorted(DIALECTS))})"
-        )
-
-    limits = raw.get("limits", "")
-    if not isinstance(limits, str):
-        raise ValueError(f"{prefix}: limits must be a string")
-    rules = raw.get("rules", [])
-    if not isinstance(rules, list) or not all(isinstance(r, str) and r.strip() for r in rules):
-        raise ValueError(f"{prefix}: rules must be a list of rule names")
-
-    quotes = raw.get("quote", [])
-    quotes = [quotes] if isinstance(quotes, str) else quotes
-    if not isinstance(quotes, list) or not all(isinstance(q, str) and q.strip() for q in quotes):
-        raise ValueError(f"{prefix}: quote must be the source's words: a string or a list of strings")
-    for q in quotes:
-        _quote(q, prefix)
-    if "unquoted" in raw:
-        _text(raw, "unquoted", prefix)
-
-    return Evidence(
-        id=ident,
-        kind=kind,
-        title=_text(raw, "title", prefix),
-        source=_text(raw, "source", prefix),
-        published=published,
-        url=url,
-        authors=tuple(authors),
-        setup=dict(setup),
-        figures=tuple(dict(f) for f in figures),
-        shows=_text(raw, "shows", prefix),
-        limits=limits.strip(),
-        applies_to=frozenset(applies_to),
-        rules=tuple(rules),
-        quotes=tuple(q.strip() for q in quotes),
-        unquoted=raw.get("unquoted", "").strip(),
-    )
+def _whole(e: Evidence) -> Evidence:
+    """What a record's keys say together."""
+    if not e.published and e.kind != "documentation":
+        raise ValueError('missing published ("YYYY-MM-DD")')
+    if e.kind == "measurement" and not e.setup:
+        raise ValueError("a measurement needs a setup table (server, hardware, tool, ...)")
+    if e.kind == "measurement" and not e.figures:
+        raise ValueError("a measurement needs at least one figure")
+    return e
 
 
-def _quote(text: str, prefix: str) -> None:
-    words = len(text.split())
-    if words > QUOTE_WORDS:
-        raise ValueError(f"{prefix}: quote has {words} words; quote at most {QUOTE_WORDS} of the source's own")
+_RECORD = Annotated[Evidence, _whole]
 
 
-def _spread(fig: dict, prefix: str) -> None:
-    """`runs`, `low`, `high` and `fit` go with a number and agree with it."""
-    given = [k for k in ("runs", "low", "high", "fit") if k in fig]
-    if given and "number" not in fig:
-        raise ValueError(f"{prefix}: {', '.join(given)} go with a number")
-    if ("low" in fig) != ("high" in fig):
-        raise ValueError(f"{prefix}: low and high go together")
-    try:
-        runs = int(fig.get("runs", "1"))
-        low, high = float(fig.get("low", 0)), float(fig.get("high", 0))
-        fit = float(fig.get("fit", 0))
-    except ValueError:
-        raise ValueError(f"{prefix}: runs must be a whole number; low, high and fit numbers") from None
-    if runs < 1:
-        raise ValueError(f"{prefix}: runs must be at least 1")
-    if "low" in fig and (runs < 2 or not low <= float(fig["number"]) <= high):
-        raise ValueError(f"{prefix}: low <= number <= high, over two runs or more")
-    if not 0 <= fit <= 1:
-        raise ValueError(f"{prefix}: fit is R², between 0 and 1")
+def record_keys() -> str:
+    """The record's and a figure's keys, their types and what they hold, as Markdown."""
+    # start-up: only the docs ask
+    from schemacite.model.codec import describe
 
-
-def _text(raw: dict, key: str, prefix: str) -> str:
-    value = raw.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"{prefix}: {key} must be a non-empty string")
-    return value.strip()
+    return f"{describe(Evidence)}\n\nA figure (`figures = [{{ metric = ..., value = ... }}]`):\n\n{describe(Figure)}\n"

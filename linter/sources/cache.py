@@ -2,7 +2,7 @@
 migrations reads only the files that changed.
 
 Entries hold the parsed statements as they were before any replay, as plain JSON data
-(`schemacite.model.plain`): reading one back rebuilds only schemacite's own model classes, after
+(`schemacite.model.codec`, tagged form): reading one back rebuilds only schemacite's own model classes, after
 checking every field against its declared type, and never runs anything. An entry is keyed
 by the file's bytes, the dialect and the schemacite version, and records that key inside
 itself; an entry that is unreadable, of another shape or of another key is a miss and is
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from schemacite import __version__
 from schemacite.model import schema
-from schemacite.model.plain import Codec, PlainError
+from schemacite.model.codec import Codec, DecodeError
 from schemacite.model.statements import STORED
 
 FORMAT = 1
@@ -89,7 +89,8 @@ def _codec() -> Codec:
             schema.Partitioning,
             schema.View,
             schema.Workload,
-        )
+        ),
+        tagged=True,
     )
 
 
@@ -128,9 +129,9 @@ class ParseCache:
             with open(self._path(key), "rb") as f:
                 doc = json.loads(f.read())
             if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("key") != key:
-                raise PlainError("another key or format")
+                raise DecodeError("another key or format")
             parsed = _codec().decode(doc.get("file"), ParsedFile)
-        except (OSError, ValueError, RecursionError):  # PlainError and JSON errors are ValueErrors
+        except (OSError, ValueError, RecursionError):  # DecodeError and JSON errors are ValueErrors
             self.misses += 1
             return None
         self.hits += 1
@@ -142,7 +143,7 @@ class ParseCache:
         target = self._path(key)
         try:
             text = json.dumps({"format": FORMAT, "key": key, "file": _codec().encode(parsed)}, separators=(",", ":"))
-        except PlainError:
+        except DecodeError:
             return  # a statement holding something the codec does not store: parse it again next time
         try:
             _write_atomically(target, text)

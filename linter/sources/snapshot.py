@@ -32,15 +32,14 @@ of it); `location` is where findings about the table point. `scans` null means u
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
-import types
-import typing
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from schemacite.model import Location, Schema, Table, View
+from schemacite.model.codec import Codec, DecodeError, Stored
 from schemacite.model.schema import Column
 
 VERSION = 2
@@ -55,25 +54,48 @@ class SnapshotError(Exception):
     """A snapshot file that cannot be read or written; the message starts with its path."""
 
 
+def _name(text: str) -> str:
+    if not text:
+        raise ValueError("expected a name, got an empty string")
+    return text
+
+
+# the model's classes as a snapshot spells them: a table's columns as a list (each knows its name)
+_CODEC = Codec(
+    skip=_SKIP,
+    stored={
+        (Table, "columns"): Stored(
+            list[Column], read=lambda columns: {c.name: c for c in columns}, write=lambda c: list(c.values())
+        )
+    },
+)
+
+
+@dataclass
+class _Placed:
+    """What a snapshot adds to a table or view: its key in the model, and where findings point."""
+
+    key: str | None = None
+    location: str | None = None
+
+
+@dataclass
+class _Document:
+    version: int
+    dialect: Literal["mysql", "mariadb", "postgres"]
+    tables: list[dict[str, Any]]
+    target: str | None = None
+    origin: str | None = None
+    sampled_at: str | None = None
+    views: list[dict[str, Any]] | None = None
+    sequences: list[Annotated[str, _name]] | None = None
+
+
 # ---------------------------------------------------------------- writing
 
 
-def _plain(value: Any) -> Any:
-    if dataclasses.is_dataclass(value):
-        out = {}
-        for f in dataclasses.fields(value):
-            if f.name in _SKIP:
-                continue
-            v = getattr(value, f.name)
-            out[f.name] = [_plain(c) for c in v.values()] if f.name == "columns" and isinstance(v, dict) else _plain(v)
-        return out
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
-
-
-def _table(key: str, table: Table) -> dict[str, Any]:
-    return {"key": key, **_plain(table), "location": table.defined_at.file if table.defined_at else None}
+def _placed(key: str, item: Table | View) -> dict[str, Any]:
+    return {"key": key, **_CODEC.encode(item), "location": item.defined_at.file if item.defined_at else None}
 
 
 def snapshot_dict(schema: Schema, target: str | None = None) -> dict[str, Any]:
@@ -85,11 +107,8 @@ def snapshot_dict(schema: Schema, target: str | None = None) -> dict[str, Any]:
         "target": target,
         "origin": schema.origin,
         "sampled_at": sampled_at,
-        "tables": [_table(k, t) for k, t in sorted(schema.tables.items())],
-        "views": [
-            {"key": k, **_plain(v), "location": v.defined_at.file if v.defined_at else None}
-            for k, v in sorted(schema.views.items())
-        ],
+        "tables": [_placed(k, t) for k, t in sorted(schema.tables.items())],
+        "views": [_placed(k, v) for k, v in sorted(schema.views.items())],
         "sequences": sorted(schema.sequences),
     }
 
@@ -119,112 +138,29 @@ def save_snapshot(schema: Schema, path: str | os.PathLike, target: str | None = 
 # ---------------------------------------------------------------- reading
 
 
-_KIND_NAMES = {str: "string", int: "whole number", float: "number", bool: "boolean", list: "list", dict: "object"}
+def _entries(raws: list[dict[str, Any]], name: str, cls: type, version: int) -> list[tuple[_Placed, Any]]:
+    out = []
+    for i, raw in enumerate(raws):
+        try:
+            raw = dict(raw)
+            placed = _CODEC.decode({k: raw.pop(k) for k in ("key", "location") if k in raw}, _Placed)
+            if version == 1 and cls is Table and "temporary" in raw:  # version 1 had a flag
+                raw["persistence"] = "temporary" if raw.pop("temporary") is True else "permanent"
+            out.append((placed, _CODEC.decode(raw, cls)))
+        except DecodeError as e:
+            raise e.at(i).at(name) from None
+    return out
 
 
-class _Bad(Exception):
-    def __init__(self, where: str, message: str):
-        super().__init__(f"{where}: {message}" if where else message)
-
-
-def _object(value: Any, where: str) -> dict:
-    if not isinstance(value, dict):
-        raise _Bad(where, "must be an object")
-    return value
-
-
-def _names(kinds: tuple[Any, ...]) -> str:
-    return " or ".join(_KIND_NAMES.get(k, getattr(k, "__name__", str(k))) for k in kinds)
-
-
-def _value(raw: Any, hint: Any, where: str, key: str) -> Any:
-    """`raw` as a value of the declared type `hint` (the model's annotations), or _Bad."""
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin in (typing.Union, types.UnionType):
-        if raw is None and type(None) in args:
-            return None
-        options = [a for a in args if a is not type(None)]
-        if len(options) == 1:
-            return _value(raw, options[0], where, key)
-        for option in options:
-            try:
-                return _value(raw, option, where, key)
-            except _Bad:
-                continue
-        raise _Bad(where, f"{key!r} must be a {_names(tuple(options))}")
-    if dataclasses.is_dataclass(hint):
-        at = f"{where}.{key}" if key else where
-        return _build(hint, _object(raw, at), at)
-    if origin in (tuple, list):
-        if not isinstance(raw, list):
-            raise _Bad(where, f"{key!r} must be a list")
-        item = args[0] if args else Any
-        values = [
-            _value(
-                v,
-                item,
-                f"{where}.{key}[{i}]" if dataclasses.is_dataclass(item) else where,
-                key if not dataclasses.is_dataclass(item) else "",
-            )
-            for i, v in enumerate(raw)
-        ]
-        return tuple(values) if origin is tuple else values
-    if hint is Any:
-        return raw
-    base = origin or hint
-    if hint is float and isinstance(raw, int) and not isinstance(raw, bool):
-        return float(raw)
-    if not isinstance(raw, base) or (isinstance(raw, bool) and base is not bool):
-        if origin is tuple or base in (tuple, list):
-            raise _Bad(where, f"{key!r} must be a list of strings")
-        raise _Bad(where, f"{key!r} must be a {_names((base,))}")
-    return raw
-
-
-def _build(cls: type, raw: dict, where: str, **given: Any) -> Any:
-    hints = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
-    values: dict[str, Any] = dict(given)
-    for key, value in raw.items():
-        if key in given or key in _SKIP:
-            continue
-        if key not in fields:
-            raise _Bad(where, f"unknown field {key!r}")
-        if value is None and fields[key].default is not dataclasses.MISSING and fields[key].default is None:
-            values[key] = None
-            continue
-        values[key] = _value(value, hints[key], where, key)
-    for name, f in fields.items():
-        if name not in values and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-            raise _Bad(where, f"missing {name!r}")
-    return cls(**values)
-
-
-def _load_table(raw: Any, where: str, origin: str, version: int) -> tuple[str, Table]:
-    raw = dict(_object(raw, where))
-    key = raw.pop("key", None)
-    file = raw.pop("location", None)
-    if key is not None and not isinstance(key, str) or file is not None and not isinstance(file, str):
-        raise _Bad(where, "'key' and 'location' must be strings")
-    if version == 1 and "temporary" in raw:
-        raw["persistence"] = "temporary" if raw.pop("temporary") is True else "permanent"
-    columns = raw.pop("columns", []) or []
-    if not isinstance(columns, list):
-        raise _Bad(where, "'columns' must be a list")
-    table = _build(Table, raw, where)
-    key = key or table.name
-    location = Location(file or (f"{origin}/{table.schema}" if table.schema else origin))
+def _located(table: Table, location: Location) -> Table:
     table.defined_at = location
-    for i, col in enumerate(columns):
-        column = _build(Column, _object(col, f"{where}.columns[{i}]"), f"{where}.columns[{i}]")
-        table.columns[column.name] = column
     for index in ([table.primary_key] if table.primary_key else []) + table.indexes:
         index.defined_at = location
     if table.primary_key is not None:
         table.primary_key.primary = table.primary_key.unique = True
     if table.partitioning is not None:
         table.partitioning.defined_at = location
-    return key, table
+    return table
 
 
 def _fill_base_types(table: Table, dialect: str) -> None:
@@ -243,52 +179,32 @@ def _fill_base_types(table: Table, dialect: str) -> None:
 
 
 def schema_from_dict(doc: Any) -> Schema:
-    """Build a Schema from a parsed snapshot; raises ValueError with the offending field."""
-    try:
-        doc = _object(doc, "snapshot")
-        if "version" not in doc:
-            raise _Bad("", 'not a schemacite snapshot (no "version")')
-        version = doc["version"]
-        if version not in READS or isinstance(version, bool):
-            raise _Bad(
-                "",
-                f"snapshot version {version!r} is not supported (this schemacite reads versions "
-                f"{', '.join(map(str, READS))})",
-            )
-        dialect = doc.get("dialect")
-        if dialect not in ("mysql", "mariadb", "postgres"):
-            raise _Bad("", f"unknown dialect {dialect!r}")
-        origin = doc.get("origin") if isinstance(doc.get("origin"), str) else "snapshot"
-        schema = Schema(dialect=dialect, origin=origin)
-        tables = doc.get("tables")
-        if not isinstance(tables, list):
-            raise _Bad("", "'tables' must be a list")
-        for i, raw in enumerate(tables):
-            key, table = _load_table(raw, f"tables[{i}]", origin, version)
-            if version == 1:  # version 1 kept column types as text only
-                _fill_base_types(table, dialect)
-            if key in schema.tables:
-                raise _Bad(f"tables[{i}]", f"duplicate key {key!r}")
-            schema.tables[key] = table
-        views = doc.get("views") or []
-        if not isinstance(views, list):
-            raise _Bad("", "'views' must be a list")
-        for i, raw in enumerate(views):
-            at = f"views[{i}]"
-            raw = dict(_object(raw, at))
-            key = raw.pop("key", None)
-            file = raw.pop("location", None)
-            view = _build(View, raw, at)
-            view.defined_at = Location(
-                file if isinstance(file, str) and file else f"{origin}/{view.schema}" if view.schema else origin
-            )
-            schema.views[key if isinstance(key, str) and key else view.name] = view
-        sequences = doc.get("sequences") or []
-        if not isinstance(sequences, list) or not all(isinstance(n, str) and n for n in sequences):
-            raise _Bad("", "'sequences' must be a list of names")
-        schema.sequences = set(sequences)
-    except _Bad as e:
-        raise ValueError(str(e)) from None
+    """Build a Schema from a parsed snapshot; raises ValueError (a DecodeError: `path: problem`)."""
+    if not isinstance(doc, dict) or "version" not in doc:
+        raise DecodeError('not a schemacite snapshot (no "version")')
+    if doc["version"] not in READS or isinstance(doc["version"], bool):
+        raise DecodeError(
+            f"snapshot version {doc['version']!r} is not supported (this schemacite reads versions "
+            f"{', '.join(map(str, READS))})"
+        )
+    top = _CODEC.decode(doc, _Document)
+    origin = top.origin or "snapshot"
+    schema = Schema(dialect=top.dialect, origin=origin)
+
+    def where(placed: _Placed, item: Table | View) -> Location:
+        return Location(placed.location or (f"{origin}/{item.schema}" if item.schema else origin))
+
+    for i, (placed, table) in enumerate(_entries(top.tables, "tables", Table, top.version)):
+        key = placed.key or table.name
+        if key in schema.tables:
+            raise DecodeError(f"duplicate key {key!r}").at(i).at("tables")
+        if top.version == 1:  # version 1 kept column types as text only
+            _fill_base_types(table, top.dialect)
+        schema.tables[key] = _located(table, where(placed, table))
+    for placed, view in _entries(top.views or [], "views", View, top.version):
+        view.defined_at = where(placed, view)
+        schema.views[placed.key or view.name] = view
+    schema.sequences = set(top.sequences or ())
     return schema
 
 
