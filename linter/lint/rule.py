@@ -77,6 +77,13 @@ class Context:
     deploy_head: Location | None = None  # the deploy's first statement
     file_text: Callable[[], str] = str
 
+    def __post_init__(self) -> None:
+        # a plugin's own tests may build a Context from the names, as before targets were typed
+        if not isinstance(self.target, Target):
+            self.target = Target.parse(self.target)
+        if not isinstance(self.dialect, Dialect):
+            self.dialect = Dialect.parse(self.dialect)
+
     @property
     def impacts(self) -> list[LockImpact]:
         """What the statement's actions lock, from the lock tables for the target (none when it
