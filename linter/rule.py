@@ -8,11 +8,13 @@ only re-exported here, so that a rule does not depend on where the engine keeps 
 from __future__ import annotations
 
 from schemacite.lint.rule import DOCS_URL, Context, Held, Option, Rule
+from schemacite.model.dialects import Dialect, Target
 from schemacite.model.results import Finding, LockEstimate, Severity, Suppression
 
 __all__ = [
     "DOCS_URL",
     "Context",
+    "Dialect",
     "Finding",
     "Held",
     "LockEstimate",
@@ -20,4 +22,5 @@ __all__ = [
     "Rule",
     "Severity",
     "Suppression",
+    "Target",
 ]

@@ -109,7 +109,7 @@ class InsertHeavyIndexes(Rule):
             return
         why = describe(table.workload) if heavy == "workload" and table.workload else WHY[heavy]
         # an index a foreign key needs cannot go (InnoDB: error 1553), used or not
-        referencing = ctx.schema.foreign_keys_to_table(table) if ctx.dialect != "postgres" else None
+        referencing = ctx.schema.foreign_keys_to_table(table) if ctx.dialect.is_mysql_family else None
         unused = [
             i.name or ",".join(i.columns)
             for i in table.indexes

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from schemacite.locks import label, unseen, works_on_existing
 from schemacite.locks.duration import estimate, human_bytes, human_seconds, scan_seconds
-from schemacite.model.dialects import LOCK_WAIT
+from schemacite.model.dialects import LOCK_WAIT, Dialect
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, LockEstimate, Rule, Severity
 from schemacite.rules.rewrites import fix_for
@@ -43,7 +43,7 @@ def brief_lock(stmt: Statement, ctx: Context) -> Brief | None:
     blocking = [(impact, lk) for impact, lk in every if lk.blocks != "nothing"]
     if blocking and (_heavy(stmt, ctx) or _large([lk for _, lk in blocking], ctx)):
         return None  # a finding of its own
-    if ctx.dialect != "postgres" and every:
+    if ctx.dialect.is_mysql_family and every:
         impact = every[0][0]
         names = list(dict.fromkeys(lk.relation for _, lk in every))
         levels = ", ".join(dict.fromkeys(f"LOCK={lk.mode}" for _, lk in every))
@@ -103,7 +103,7 @@ def _large(locks, ctx: Context) -> list[str]:
 
 
 def _mode(locks, impact, ctx: Context) -> str:
-    mode = "/".join(dict.fromkeys(lk.mode if ctx.dialect == "postgres" else f"LOCK={lk.mode}" for lk in locks))
+    mode = "/".join(dict.fromkeys(lk.mode if ctx.dialect is Dialect.POSTGRES else f"LOCK={lk.mode}" for lk in locks))
     if impact.algorithm:
         mode += f" (ALGORITHM={impact.algorithm})"
     return mode
@@ -187,7 +187,7 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
         on=", ".join(names),
         blocks=blocks.replace("+", " and "),
     )
-    rewrite = fix_for if ctx.dialect == "postgres" else online_fix
+    rewrite = fix_for if ctx.dialect is Dialect.POSTGRES else online_fix
     finding.fix = rewrite(stmt, ctx) if on_rows else None
     if lasts is not None:
         finding.estimate = lasts

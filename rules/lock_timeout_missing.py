@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.model.dialects import LOCK_WAIT
+from schemacite.model.dialects import LOCK_WAIT, Dialect
 from schemacite.model.fixes import Applicability, Edit, Fix
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, Rule, Severity
@@ -143,7 +143,7 @@ def _set_timeout(stmt: Statement, ctx: Context) -> Fix | None:
     fails instead of waiting, so the fix is unsafe: the deploy must be retried. MySQL and MariaDB
     have no setting for one transaction (their DDL commits the one open anyway): the session's
     holds for the rest of the connection."""
-    setting = LOCK_WAIT[ctx.dialect].statement(local=stmt.transaction is not None and ctx.dialect == "postgres")
+    setting = LOCK_WAIT[ctx.dialect].statement(local=stmt.transaction is not None and ctx.dialect is Dialect.POSTGRES)
     at = stmt.location if ctx.explicit_transaction or ctx.deploy_head is None else ctx.deploy_head
     if at.file != stmt.location.file:
         return None

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from schemacite import hookimpl
 from schemacite.model import Table, latest
+from schemacite.model.dialects import Dialect
 from schemacite.rule import Context, Finding, Rule, Severity
 from schemacite.rules.rewrites_keys import key_fix
 
@@ -84,7 +85,7 @@ class NoPrimaryKey(Rule):
         at = latest(table.key_changed_at, table.defined_at)
         if at is None:
             return
-        if ctx.dialect == "postgres":
+        if ctx.dialect is Dialect.POSTGRES:
             yield self.finding(
                 at,
                 table=table.qualified_name,

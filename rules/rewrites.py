@@ -51,7 +51,7 @@ _MAX_NAME = 63  # PostgreSQL's NAMEDATALEN - 1: a longer default name is truncat
 
 def fix_for(stmt: Statement, ctx: Context) -> Fix | None:
     """The fix the statement's lock finding offers, if any."""
-    if ctx.dialect != "postgres":
+    if ctx.dialect.is_mysql_family:
         return None
     rewrite = _REWRITES.get(type(stmt.op))
     return rewrite(stmt, ctx) if rewrite else None

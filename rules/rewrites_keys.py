@@ -15,6 +15,7 @@ import re
 from schemacite.locks import impacts_for
 from schemacite.locks.duration import estimate, human_bytes, human_seconds, quantity
 from schemacite.model import Table
+from schemacite.model.dialects import Dialect
 from schemacite.model.fixes import Applicability, Fix
 from schemacite.rule import Context
 from schemacite.sources.read import parse_text
@@ -22,14 +23,14 @@ from schemacite.sources.read import parse_text
 
 def key_fix(table: Table, ctx: Context) -> Fix:
     name = _quoted(table.qualified_name, ctx.dialect)
-    key = table.clustering_key if ctx.dialect != "postgres" else None
+    key = table.clustering_key if ctx.dialect.is_mysql_family else None
     if key is not None or "id" in table.columns:
         columns = ", ".join(_quoted(c, ctx.dialect) for c in (key.columns if key is not None else ("id",)))
         sql = f"ALTER TABLE {name} ADD PRIMARY KEY ({columns})"
         title = f"declare ({columns}) the primary key"
         if key is None:
             sql = f"-- {columns} must hold unique values and no NULL\n{sql}"
-    elif ctx.dialect == "postgres":
+    elif ctx.dialect is Dialect.POSTGRES:
         sql = f"ALTER TABLE {name} ADD COLUMN id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
         title = "add an identity column as the primary key"
     else:
@@ -48,7 +49,9 @@ def _cost(sql: str, table: Table, ctx: Context) -> tuple[str, str]:
         return "it rewrites the table", "it rewrites the table"
     whole = impacts[-1]  # several actions add one impact for the statement as a whole
     work = quantity(whole, ctx.dialect)[1]
-    modes = ", ".join(dict.fromkeys(lk.mode if ctx.dialect == "postgres" else f"LOCK={lk.mode}" for lk in whole.locks))
+    modes = ", ".join(
+        dict.fromkeys(lk.mode if ctx.dialect is Dialect.POSTGRES else f"LOCK={lk.mode}" for lk in whole.locks)
+    )
     algorithm = f" (ALGORITHM={whole.algorithm})" if whole.algorithm else ""
     blocks = (
         "lets reads and writes go on" if whole.blocks == "nothing" else "blocks " + whole.blocks.replace("+", " and ")
@@ -71,6 +74,6 @@ def _cost(sql: str, table: Table, ctx: Context) -> tuple[str, str]:
 
 def _quoted(name: str, dialect: str) -> str:
     parts = name.split(".")
-    if dialect == "postgres":
+    if dialect == Dialect.POSTGRES:
         return ".".join(p if re.fullmatch(r"[a-z_][a-z0-9_$]*", p) else '"' + p.replace('"', '""') + '"' for p in parts)
     return ".".join(p if re.fullmatch(r"[A-Za-z_$][\w$]*", p) else "`" + p.replace("`", "``") + "`" for p in parts)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import shlex
 
 from schemacite.locks import LockImpact, impacts_for
+from schemacite.model.dialects import Dialect
 from schemacite.model.fixes import Applicability, Fix
 from schemacite.model.statements import PARTITION_OPS, AlterTable, CreateIndex, Statement
 from schemacite.rule import Context
@@ -111,7 +112,7 @@ def _tool(stmt: Statement, ctx: Context, bare: str) -> Fix | None:
     table = shlex.quote(_unquoted(m.group(2)))
     known = ctx.schema.tables.get(stmt.table)
     foreign = known is None or bool(known.foreign_keys) or bool(ctx.schema.foreign_keys_to(stmt.table))
-    if ctx.dialect == "mysql" and not foreign:
+    if ctx.dialect is Dialect.MYSQL and not foreign:
         template = (
             "# gh-ost copies the table in chunks and applies the binlog's changes to the copy, then swaps them\n"
             f"gh-ost --host=<host> --user=<user> --ask-pass --database={database} "

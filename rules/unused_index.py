@@ -75,13 +75,13 @@ class UnusedIndex(Rule):
             if w.source == "userstat"
             else "the counters started"
         )
-        referencing = ctx.schema.foreign_keys_to_table(table) if ctx.dialect != "postgres" else []
+        referencing = ctx.schema.foreign_keys_to_table(table) if ctx.dialect.is_mysql_family else []
         for index in table.indexes:
             if index.unique or index.primary or index.scans != 0:
                 continue
             at = index.defined_at or table.defined_at
             label = index.name or "(" + ", ".join(index.columns) + ")"
-            fk = table.foreign_key_needs(index, referencing) if ctx.dialect != "postgres" else None
+            fk = table.foreign_key_needs(index, referencing) if ctx.dialect.is_mysql_family else None
             if fk is not None:
                 # InnoDB's foreign-key checks read through the index without touching these counters
                 backing = self.finding(

@@ -31,6 +31,7 @@ from schemacite.lint.engine import Linter
 from schemacite.live import servers as audit
 from schemacite.live.catalogs import mysql as mysql_catalog
 from schemacite.live.catalogs import postgres as pg_catalog
+from schemacite.model.dialects import Dialect, Target
 from schemacite.report.json import finding_dict
 from schemacite.rule import Severity
 from schemacite.sources.snapshot import (
@@ -119,10 +120,17 @@ def test_a_note_every_database_of_a_server_gives_is_said_once():
 
     note = "no statistics reset recorded: the counters count since the server started"
     readings = [
-        audit.Reading(audit.parse_dsn(f"mysql://u:secret@db1:3306/{db}"), Schema("mariadb"), "mariadb", "mariadb-10.11")
+        audit.Reading(
+            audit.parse_dsn(f"mysql://u:secret@db1:3306/{db}"),
+            Schema("mariadb"),
+            Dialect.MARIADB,
+            Target.parse("mariadb-10.11"),
+        )
         for db in ("a", "b", "c")
     ]
-    other = audit.Reading(audit.parse_dsn("mysql://u@db2/d"), Schema("mariadb"), "mariadb", "mariadb-10.11")
+    other = audit.Reading(
+        audit.parse_dsn("mysql://u@db2/d"), Schema("mariadb"), Dialect.MARIADB, Target.parse("mariadb-10.11")
+    )
     for r in [*readings, other]:
         r.notes = [note]
     readings[0].notes.append("a.t differs from another table only in letter case; it was left out")
@@ -160,7 +168,7 @@ def test_bad_dsn_on_the_command_line_is_exit_2_masked(capsys):
     ],
 )
 def test_server_version_maps_to_the_nearest_target_not_newer(dialect, version, target):
-    assert audit.nearest_target(dialect, version) == target
+    assert str(audit.nearest_target(dialect, version)) == target
 
 
 @pytest.mark.parametrize(

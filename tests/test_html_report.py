@@ -31,6 +31,7 @@ from schemacite.lint.config import load_config
 from schemacite.live import servers as audit
 from schemacite.locks.duration import human_seconds
 from schemacite.model import Column, Index, Location, Schema, Table, Workload
+from schemacite.model.dialects import Dialect, Target
 from schemacite.model.fixes import Applicability, Fix
 from schemacite.model.results import LintResult
 from schemacite.report import html as html_report
@@ -64,7 +65,7 @@ def _reading(url: str, tables: list[tuple]) -> audit.Reading:
     for spec in tables:
         t = _table(*spec, where=where)
         schema.tables[t.qualified_name] = t
-    return audit.Reading(target, schema, "postgres", "postgres-15", "PostgreSQL 15.8", read_at=READ)
+    return audit.Reading(target, schema, Dialect.POSTGRES, Target.parse("postgres-15"), "PostgreSQL 15.8", read_at=READ)
 
 
 def modelled_audit(*readings: audit.Reading) -> LintResult:
@@ -126,7 +127,10 @@ def test_the_page_says_what_was_audited_and_what_was_found():
     assert rows == ["app.events", "app.accounts", "app." + html.escape(EVIL, quote=False)]
     assert '<tr class="heavy"><td>app.events</td><td class="n" data-v="2000000">2,000,000</td>' in page
     # 200 MB at the rates measured on PostgreSQL 15: a rewrite, then an index build
-    times = [200_000_000 / rate_for(q, "postgres", "postgres-15", load_catalogue())[0] for q in (REWRITE, INDEX_BUILD)]
+    times = [
+        200_000_000 / rate_for(q, "postgres", Target.parse("postgres-15"), load_catalogue())[0]
+        for q in (REWRITE, INDEX_BUILD)
+    ]
     assert (
         "".join(f'<td class="n" data-v="{s:.3g}">{human_seconds(s).removeprefix("about ")}</td>' for s in times) in page
     )

@@ -10,6 +10,7 @@ import sys
 from schemacite import __version__
 from schemacite.cli.common import EXIT_CLEAN, EXIT_ERROR, add_project_options
 from schemacite.errors import Stopped, UsageError, internal_error
+from schemacite.model.dialects import DEFAULT_TARGET, DIALECTS, TARGETS, Dialect
 
 FORMATS = ("full", "text", "concise", "json", "sarif", "github", "gitlab", "junit", "html")
 
@@ -20,12 +21,11 @@ def _comma_list(text: str) -> list[str]:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--dialect", choices=("mysql", "mariadb", "postgres"), help="SQL dialect (default from config, else postgres)"
-    )
+    p.add_argument("--dialect", choices=DIALECTS, help=f"SQL dialect (default from config, else {Dialect.POSTGRES})")
+    versions = ", ".join(f"{d}-{'|'.join(TARGETS[d])}" for d in DIALECTS)
     p.add_argument(
         "--target",
-        help="server version: mysql-5.7|8.0|8.4, mariadb-10.6|10.11|11.4, postgres-12..18 (default postgres-15)",
+        help=f"server version: {versions} (default: the dialect's {', '.join(DEFAULT_TARGET.values())})",
     )
     p.add_argument(
         "--history",

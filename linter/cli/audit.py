@@ -140,9 +140,9 @@ def audit_readings(readings: list[Reading], config, pm=None) -> LintResult:
         if reading.error is not None:
             result.errors.append(ParseError(file=reading.target.masked, line=0, message=reading.error))
             continue
-        key = (reading.dialect, reading.target_name)
+        key = reading.server_target
         if key not in linters:
-            linters[key] = Linter(dataclasses.replace(config, dialect=reading.dialect, target=reading.target_name), pm)
+            linters[key] = Linter(dataclasses.replace(config, target=reading.server_target), pm)
         part = linters[key].check_schema(reading.schema, [reading.target.server])
         result.sources.append(
             Source(
@@ -150,7 +150,7 @@ def audit_readings(readings: list[Reading], config, pm=None) -> LintResult:
                 location=reading.target.server,
                 schema=reading.schema,
                 dialect=reading.dialect,
-                target=reading.target_name,
+                target=reading.server_target,
                 version=reading.version,
                 read_at=reading.read_at or None,
             )
@@ -241,9 +241,9 @@ def run_snapshot(args) -> int:
         print(f"schemacite: note: {note}", file=sys.stderr)
     try:
         if args.output == "-":  # standard output, as everywhere -o takes a file
-            sys.stdout.write(snapshot_text(reading.schema, reading.target_name))
+            sys.stdout.write(snapshot_text(reading.schema, str(reading.server_target)))
         else:
-            save_snapshot(reading.schema, args.output, reading.target_name)
+            save_snapshot(reading.schema, args.output, str(reading.server_target))
     except SnapshotError as e:
         print(f"schemacite: error: {e}", file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ import time
 from schemacite.cli.common import _config, _plugin_manager
 from schemacite.errors import UsageError
 from schemacite.evidence import load_catalogue, nearest
+from schemacite.model.dialects import Dialect, Target
 
 
 def cmd_evidence(args: argparse.Namespace) -> int:
@@ -163,7 +164,7 @@ def _command(args: argparse.Namespace) -> str:
     return " ".join(parts)
 
 
-def _published(experiment, dialect: str, target: str, catalogue):
+def _published(experiment, dialect: Dialect, target: Target, catalogue):
     """The catalogue's own run of the same experiment nearest the user's server."""
     runs = [
         e

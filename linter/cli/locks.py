@@ -35,7 +35,7 @@ def run_locks(args, config: Config, cache=None) -> int:
             found = server_target(args.verify)
         except VerifyError as e:
             raise UsageError(str(e)) from None
-        same_family = (found.rpartition("-")[0] == "postgres") == (config.dialect == "postgres")
+        same_family = found.dialect.family is config.dialect.family
         if not config.target_given and same_family:
             config.target = found  # a server of another family is refused by verify_rows below
         elif same_family and found != config.target:
@@ -92,7 +92,7 @@ def _print_table(rows: list[Row], config: Config, color: bool) -> None:
 
     width = None if color else int(os.environ.get("COLUMNS") or 160)
     console = Console(highlight=False, no_color=not color, width=width, force_terminal=color or None)
-    mysql = config.dialect != "postgres"
+    mysql = config.dialect.is_mysql_family
     verified = any(r.checked for r in rows)
     style = {"nothing": "green", "writes": "yellow", "reads+writes": "bold red", "unknown": "magenta"}
     title = f"What each statement locks on {config.target}"
@@ -139,7 +139,7 @@ def _print_table(rows: list[Row], config: Config, color: bool) -> None:
             table.add_row(*row, *([c["measured"]] if verified else []))
         console.print(table)
     if mysql and rows:
-        print(f"note: {general_note(config.target)[0]}", file=sys.stderr)
+        print(f"note: {general_note(config.dialect)[0]}", file=sys.stderr)
     if verified:
         measured = [r for r in rows if r.measured is not None]
         agreed = sum(1 for r in measured if not r.disagreements)

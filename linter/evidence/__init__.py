@@ -315,10 +315,10 @@ def server_version(record: Evidence) -> tuple[int, ...]:
     return (int(m.group(1)), int(m.group(2))) if m else ()
 
 
-def nearest(records: list[Evidence], target: str) -> Evidence:
+def nearest(records: list[Evidence], target: dialects.Target) -> Evidence:
     """The user's own record (namespaced id) first; else the one measured nearest the target."""
-    want = tuple(int(p) for p in re.findall(r"\d+", target.rpartition("-")[2]))
-    postgres = target.startswith("postgres")
+    want = target.version
+    postgres = target.dialect is dialects.Dialect.POSTGRES
 
     def distance(e: Evidence) -> tuple:
         v = server_version(e)[: 1 if postgres else 2]
@@ -328,7 +328,7 @@ def nearest(records: list[Evidence], target: str) -> Evidence:
     return min(records, key=distance)
 
 
-def measured_for(rule: str, dialect: str, target: str, catalogue: dict[str, Evidence]) -> tuple[str, ...]:
+def measured_for(rule: str, dialect: str, target: dialects.Target, catalogue: dict[str, Evidence]) -> tuple[str, ...]:
     """The measurements of one's own (records naming `rule` in `rules`) a finding of `rule` cites:
     per experiment, the user's own run if one is loaded, else the run nearest the target."""
     by_tool: dict[str, list[Evidence]] = {}
@@ -338,20 +338,24 @@ def measured_for(rule: str, dialect: str, target: str, catalogue: dict[str, Evid
     return tuple(nearest(records, target).id for _, records in sorted(by_tool.items()))
 
 
-def measurements(rule: str, dialect: str, target: str) -> tuple[tuple[str, ...], frozenset[str]]:
+def measurements(rule: str, dialect: str, target: dialects.Target) -> tuple[tuple[str, ...], frozenset[str]]:
     """(the measurements of one's own a finding of `rule` cites, the ids of every measurement that
     holds for `dialect`), for the catalogue as loaded now; kept per run, as findings ask often."""
     return _measurements(rule, dialect, target, tuple(_extra))
 
 
 @functools.lru_cache(maxsize=256)
-def _measurements(rule: str, dialect: str, target: str, files: tuple) -> tuple[tuple[str, ...], frozenset[str]]:
+def _measurements(
+    rule: str, dialect: str, target: dialects.Target, files: tuple
+) -> tuple[tuple[str, ...], frozenset[str]]:
     catalogue = _loaded(files)
     ids = frozenset(i for i, e in catalogue.items() if e.kind == "measurement" and e.applies(dialect))
     return measured_for(rule, dialect, target, catalogue), ids
 
 
-def rate_for(quantity: str, dialect: str, target: str, catalogue: dict[str, Evidence]) -> tuple[float, Evidence] | None:
+def rate_for(
+    quantity: str, dialect: str, target: dialects.Target, catalogue: dict[str, Evidence]
+) -> tuple[float, Evidence] | None:
     """(rate, record) of `quantity` measured on this dialect, from the record nearest the target
     (the user's own first)."""
     records = [e for e in catalogue.values() if e.applies(dialect) and e.rate(quantity) is not None]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from schemacite.model.dialects import DEFAULT_TARGET, DIALECT_ALIASES, DIALECTS, TARGETS
+from schemacite.model.dialects import Dialect, Target, known_targets
 from schemacite.model.results import Severity
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
 
@@ -21,8 +21,8 @@ class Config:
     """Every setting with its default: the one place a default is written (the rule API, the rule
     options that a top-level setting also sets and the docs read them from here)."""
 
-    dialect: str = "postgres"
-    target: str = ""
+    # the server version the run judges for, parsed once here (its dialect is `dialect`)
+    target: Target = field(default_factory=lambda: Dialect.POSTGRES.default_target)
     history: list[str] = field(default_factory=list)
     insert_heavy: list[str] = field(default_factory=list)  # table names or globs
     max_secondary_indexes: int = 2
@@ -53,9 +53,10 @@ class Config:
             return CLI_FLAGS.get(key, f"--{key.replace('_', '-')}")
         return str(self.source) if self.source else "command line"
 
-    def __post_init__(self) -> None:
-        if not self.target:
-            self.target = DEFAULT_TARGET[self.dialect]
+    @property
+    def dialect(self) -> Dialect:
+        """The target's dialect: the one a config names, else its target's, else PostgreSQL."""
+        return self.target.dialect
 
     @property
     def root(self) -> Path:
@@ -210,24 +211,19 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
     for key in ("infer_insert_heavy", "pytest"):
         if key in raw and not isinstance(raw[key], bool):
             raise ConfigError(f"{where(key)}: {key} must be true or false")
-    dialect = str(raw.get("dialect", "")).lower()
-    dialect = DIALECT_ALIASES.get(dialect, dialect)
-    target = str(raw.get("target", "")).lower()
-    if not dialect and target:
-        dialect = target.rsplit("-", 1)[0]
-        dialect = DIALECT_ALIASES.get(dialect, dialect)
-    given = bool(dialect)
-    dialect = dialect or "postgres"
-    if dialect not in DIALECTS:
-        raise ConfigError(f"{where('dialect')}: unknown dialect {dialect!r} (use {', '.join(DIALECTS)})")
-    target_given = bool(target)
-    target = target.replace("postgresql-", "postgres-") or DEFAULT_TARGET[dialect]
-    server, _, version = target.rpartition("-")
-    if {server, dialect} == {"mysql", "mariadb"}:  # one family: the target names the server
-        dialect = server
-    if server != dialect or version not in TARGETS[dialect]:
-        choices = ", ".join(f"{dialect}-{v}" for v in TARGETS[dialect])
-        raise ConfigError(f"{where('target')}: unknown target {target!r} for dialect {dialect} (use {choices})")
+    try:
+        dialect = Dialect.parse(raw["dialect"]) if raw.get("dialect") else None
+    except ValueError as e:
+        raise ConfigError(f"{where('dialect')}: {e}") from None
+    text = str(raw.get("target", ""))
+    try:
+        target = Target.parse(text) if text else (dialect or Dialect.POSTGRES).default_target
+    except ValueError:
+        target = None
+    # MySQL and MariaDB are one family: the target names the server
+    if target is None or dialect is not None and target.dialect.family is not dialect.family:
+        of = f" for dialect {dialect}" if dialect else ""
+        raise ConfigError(f"{where('target')}: unknown target {text!r}{of} (use {known_targets(dialect)})")
     framework = raw.get("framework")
     if framework is not None:
         # start-up: loaded only when this runs, not by every import of this module
@@ -251,7 +247,6 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
     if not isinstance(msi, int) or isinstance(msi, bool) or msi < 0:
         raise ConfigError(f"{where('max_secondary_indexes')}: max_secondary_indexes must be a whole number >= 0")
     return Config(
-        dialect=dialect,
         target=target,
         history=_as_list(raw.get("history", []), path, "history"),
         insert_heavy=_as_list(raw.get("insert_heavy", []), path, "insert_heavy"),
@@ -278,7 +273,7 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
         pytest=bool(raw.get("pytest", False)),
         pytest_paths=_as_list(raw.get("pytest_paths", []), path, "pytest_paths"),
         source=path,
-        dialect_given=given,
-        target_given=target_given,
+        dialect_given=bool(dialect or text),
+        target_given=bool(text),
         from_cli=frozenset(from_cli),
     )

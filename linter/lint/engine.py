@@ -15,6 +15,7 @@ from schemacite.lint.workload import mark_insert_heavy
 from schemacite.locks import NO_LOCK_KINDS
 from schemacite.locks.held import Transaction
 from schemacite.model import Location, Schema
+from schemacite.model.dialects import Dialect, Target
 from schemacite.model.results import Finding, LintResult, Severity, Source, Suppression
 from schemacite.model.statements import ParseError, Statement, needs_own_transaction
 from schemacite.sources.files import path_matches
@@ -319,7 +320,7 @@ def _run(rule: Rule, method: str, subject: Any, ctx: Context, result: LintResult
     return findings
 
 
-def cite_measurements(f: Finding, rule: Rule, dialect: str, target: str) -> None:
+def cite_measurements(f: Finding, rule: Rule, dialect: Dialect, target: Target) -> None:
     """Add the measurements of one's own that back the rule (the user's saved runs first, else the
     run nearest the target); a finding left citing no measurement says why."""
     # start-up: the evidence catalogue loads only when something cites it

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from schemacite.lint.config import Config
 from schemacite.model import Location, Schema, Table
+from schemacite.model.dialects import ALL_DIALECTS, Dialect, Target
 from schemacite.model.results import Finding, Severity, Suppression
 
 if TYPE_CHECKING:
@@ -47,8 +48,8 @@ class Held:
 class Context:
     """What a rule may consult besides the object it is checking."""
 
-    dialect: str
-    target: str  # e.g. "postgres-15", "mysql-8.0"
+    dialect: Dialect  # a str: `ctx.dialect == "postgres"` holds as before
+    target: Target  # `str(ctx.target)` is "postgres-15", "mysql-8.0", ...
     schema: Schema  # before the statement, for check_statement; final, for check_table
     # names and lower-case codes of the rules this run runs: a rule that leaves part of its ground
     # to another rule covers that part itself when the other is off (see `runs`)
@@ -76,6 +77,13 @@ class Context:
     deploy_head: Location | None = None  # the deploy's first statement
     file_text: Callable[[], str] = str
 
+    def __post_init__(self) -> None:
+        # a plugin's own tests may build a Context from the names, as before targets were typed
+        if not isinstance(self.target, Target):
+            self.target = Target.parse(self.target)
+        if not isinstance(self.dialect, Dialect):
+            self.dialect = Dialect.parse(self.dialect)
+
     @property
     def impacts(self) -> list[LockImpact]:
         """What the statement's actions lock, from the lock tables for the target (none when it
@@ -97,12 +105,13 @@ class Context:
         return rule.lower() in self.active
 
     @property
-    def server(self) -> str:
-        return self.target.rsplit("-", 1)[0]
+    def server(self) -> Dialect:
+        """The server the target names ("mariadb" for a MariaDB target of the MySQL family)."""
+        return self.target.dialect
 
     @property
     def version(self) -> tuple[int, ...]:
-        return tuple(int(p) for p in self.target.rsplit("-", 1)[1].split("."))
+        return self.target.version
 
 
 class Rule:
@@ -112,7 +121,7 @@ class Rule:
     name: ClassVar[str]
     summary: ClassVar[str]  # message template, formatted with the finding's arguments
     default_severity: ClassVar[Severity] = Severity.WARNING
-    dialects: ClassVar[frozenset[str]] = frozenset({"mysql", "mariadb", "postgres"})
+    dialects: ClassVar[frozenset[str]] = ALL_DIALECTS
     evidence: ClassVar[tuple[str, ...]] = ()
     # why no measurement backs a finding, per dialect ("*": any), said when none is cited
     evidence_note: ClassVar[str | dict[str, str] | None] = None

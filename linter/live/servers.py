@@ -31,8 +31,8 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from schemacite.model import Location, Schema
-from schemacite.model.dialects import nearest_target
+from schemacite.model import Location, Schema, dialects
+from schemacite.model.dialects import Dialect, nearest_target
 
 SCHEMES = {"mysql": "mysql", "mariadb": "mysql", "postgresql": "postgres", "postgres": "postgres"}
 DEFAULT_PORTS = {"mysql": 3306, "postgres": 5432}
@@ -244,15 +244,15 @@ def query(conn: Any, sql: str, params: tuple | None = None) -> list[tuple]:
         cur.close()
 
 
-def server_dialect(conn: Any, kind: str) -> tuple[str, str, str]:
+def server_dialect(conn: Any, kind: str) -> tuple[Dialect, dialects.Target, str]:
     """(dialect, target, version text) of the connected server, without a query."""
     if kind == "postgres":
         number = conn.info.server_version
         version = (number // 10000, number % 10000) if number >= 100000 else (number // 10000, number // 100 % 100)
-        return "postgres", nearest_target("postgres", version), f"PostgreSQL {version[0]}.{version[1]}"
+        return Dialect.POSTGRES, nearest_target(Dialect.POSTGRES, version), f"PostgreSQL {version[0]}.{version[1]}"
     text = conn.get_server_info()
     text = text.decode() if isinstance(text, bytes) else text
-    dialect = "mariadb" if "mariadb" in text.lower() else "mysql"
+    dialect = Dialect.MARIADB if "mariadb" in text.lower() else Dialect.MYSQL
     return dialect, nearest_target(dialect, _version(text)), text
 
 
@@ -320,8 +320,8 @@ class Reading:
 
     target: Target
     schema: Schema | None = None
-    dialect: str = ""
-    target_name: str = ""
+    dialect: Dialect | None = None
+    server_target: dialects.Target | None = None  # the nearest supported target to the server's version
     version: str = ""
     notes: list[str] = field(default_factory=list)
     error: str | None = None
@@ -388,7 +388,7 @@ def _read(
 ) -> Schema:
     catalog = _catalog(target.kind)
     dialect, name, version = server_dialect(conn, target.kind)
-    reading.dialect, reading.target_name, reading.version = dialect, name, version
+    reading.dialect, reading.server_target, reading.version = dialect, name, version
     wanted = list(schemas) or ([target.database] if target.kind == "mysql" and target.database else None)
     reading.notes += catalog.prepare_session(conn, dialect)
     side = _side_session(target, catalog, dialect)

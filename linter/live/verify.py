@@ -38,6 +38,7 @@ from typing import Any
 
 from schemacite.live import scratch
 from schemacite.live.servers import AuditError, connect, parse_dsn, query, server_dialect
+from schemacite.model.dialects import Dialect, Target
 
 
 class VerifyError(Exception):
@@ -61,7 +62,7 @@ def _connect(dsn: str) -> tuple[Any, Any]:
         raise VerifyError(str(e)) from None
 
 
-def server_target(dsn: str) -> str:
+def server_target(dsn: str) -> Target:
     """The target (`postgres-13`, `mariadb-10.11`) of the server `dsn` names."""
     target, conn = _connect(dsn)
     try:
@@ -71,7 +72,7 @@ def server_target(dsn: str) -> str:
             conn.close()
 
 
-def verify_rows(dsn: str, dialect: str, script: list) -> list[str]:
+def verify_rows(dsn: str, dialect: Dialect, script: list) -> list[str]:
     """Measure the rows of `script` (every applied statement, with its Row or None) and fill each
     row's `measured` and `disagreements`, or `not_run` with the reason it could not be run. Returns
     notes for the user."""
@@ -79,11 +80,10 @@ def verify_rows(dsn: str, dialect: str, script: list) -> list[str]:
     target, conn = _connect(dsn)
     try:
         server, _, version = server_dialect(conn, target.kind)
-        family = "postgres" if server == "postgres" else "mysql"
-        if family != ("postgres" if dialect == "postgres" else "mysql"):
+        if server.family is not dialect.family:
             raise VerifyError(f"{target.masked} runs {version}; the statements are {dialect}")
         with scratch.signals_stop():
-            if family == "postgres":
+            if server is Dialect.POSTGRES:
                 return _postgres(conn, target, script)
             return _mysql(conn, target, script, lambda: connect(target))
     except scratch.ScratchDenied as e:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from schemacite.locks.modes import ALGORITHMS, BLOCKS_ORDER, MYSQL_LOCKS, rank, worst  # noqa: F401
+from schemacite.model.dialects import Dialect, Target
 
 # statement kinds that take no lock on a table that exists before the change
 NO_LOCK_KINDS = frozenset({"other", "set", "begin", "commit"})
@@ -71,28 +72,27 @@ def worst_lock_level(impacts: list[LockImpact]) -> str | None:
 
 
 # what the server answers to a table whose primary or unique key lacks a partitioning column
-PARTITION_KEY_REFUSAL = {"postgres": "0A000", "mysql": "1503", "mariadb": "1503"}
+PARTITION_KEY_REFUSAL = {Dialect.POSTGRES: "0A000", Dialect.MYSQL: "1503", Dialect.MARIADB: "1503"}
 
 
-def impacts_for(statement, schema, target: str) -> list[LockImpact]:
+def impacts_for(statement, schema, target: Target) -> list[LockImpact]:
     """The lock outcome of `statement` on the server `target` names (`postgres-16`, `mysql-8.0`, ...)."""
-    server, _, version = target.rpartition("-")
     if statement.kind == "runs_unseen":
         return [LockImpact(operation=statement.kind, unknown=f"{statement.op.what} runs SQL schemacite cannot read")]
-    if server == "postgres":
+    if target.dialect is Dialect.POSTGRES:
         # not at the top: locks.postgres and locks.mysql import this package; a run loads only its dialect's
         from schemacite.locks.postgres import impacts
 
-        found = impacts(statement, schema, int(version))
+        found = impacts(statement, schema, target.major)
     else:
         # not at the top: locks.postgres and locks.mysql import this package; a run loads only its dialect's
         from schemacite.locks.mysql import impacts as mysql_impacts
 
-        found = mysql_impacts(statement, schema, server, tuple(int(p) for p in version.split(".")))
+        found = mysql_impacts(statement, schema, target.dialect, target.version)
     model = getattr(statement.op, "model", None)
     if model is not None and model.keys_lacking_partition_columns():
         found = found or [LockImpact(operation=statement.kind)]
-        found[0].refused = PARTITION_KEY_REFUSAL[server]
+        found[0].refused = PARTITION_KEY_REFUSAL[target.dialect]
     return found
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from schemacite.locks import LockImpact
+from schemacite.model.dialects import Dialect, Target
 
 
 @dataclass(frozen=True)
@@ -30,10 +31,10 @@ class Estimate:
     measured_on: str  # its server
 
 
-def quantity(impact: LockImpact, dialect: str) -> tuple[str, str]:
+def quantity(impact: LockImpact, dialect: Dialect) -> tuple[str, str]:
     """(the rate that applies, the work in words)."""
     if impact.rewrite:
-        if dialect != "postgres" and impact.algorithm != "COPY":
+        if dialect.is_mysql_family and impact.algorithm != "COPY":
             return "rebuild_bytes_per_second", "rebuilds"
         return "rewrite_bytes_per_second", "rewrites"
     if "index" in impact.operation or "unique" in impact.operation or "primary_key" in impact.operation:
@@ -41,7 +42,7 @@ def quantity(impact: LockImpact, dialect: str) -> tuple[str, str]:
     return "scan_bytes_per_second", "scans"
 
 
-def estimate(impact: LockImpact, schema, dialect: str, target: str) -> Estimate | None:
+def estimate(impact: LockImpact, schema, dialect: Dialect, target: Target) -> Estimate | None:
     """The time `impact`'s work keeps its lock, for the largest table of known size it locks."""
     if not (impact.rewrite or impact.scan):
         return None
@@ -64,7 +65,7 @@ def estimate(impact: LockImpact, schema, dialect: str, target: str) -> Estimate 
     return Estimate(relation, rows, size, work, size / rate, rate, record.id, record.setup.get("server", ""))
 
 
-def scan_seconds(table, dialect: str, target: str) -> float | None:
+def scan_seconds(table, dialect: Dialect, target: Target) -> float | None:
     """How long reading `table` whole takes at the scan rate measured nearest `target`, when its
     size is known: what makes a table large for a lock on it."""
     if not table.bytes:

@@ -24,6 +24,7 @@ from schemacite.locks.modes import ALGORITHMS, MYSQL_LOCKS, blocks
 from schemacite.locks.rows import MysqlRow as Row
 from schemacite.locks.rows import row_at
 from schemacite.model import Column, ForeignKey, Index, Schema, Table
+from schemacite.model.dialects import Dialect
 from schemacite.model.statements import (
     Action,
     AddColumn,
@@ -47,9 +48,8 @@ CLAUSE_OPS = frozenset({"algorithm", "lock"})
 
 def general_note(server: str) -> tuple[str, str]:
     """(note, source) that holds for every DDL statement on `server`: the metadata lock."""
-    if _server(server) == "mariadb":
-        return T.MDL_NOTE + T.MDL_NOTE_MARIADB, T.MDL_SOURCES["mariadb"]
-    return T.MDL_NOTE, T.MDL_SOURCES["mysql"]
+    server = _server(server)
+    return T.MDL_NOTE + (T.MDL_NOTE_MARIADB if server == Dialect.MARIADB else ""), T.MDL_SOURCES[server]
 
 
 def lookup(server: str, key: str, version: tuple[int, ...]) -> Row | None:
@@ -84,7 +84,7 @@ def impacts(statement: Statement, schema: Schema, server: str, version: tuple[in
         row = lookup(server, "drop_index", version)
         clauses = {"algorithm": _norm(op.algorithm), "lock": _norm(op.lock)}
         impact = _impact("drop_index", "drop_index", row, relation, server, version, clauses)
-        if server == "mariadb" and any(clauses.values()):
+        if server == Dialect.MARIADB and any(clauses.values()):
             impact.note = (
                 "server refuses: MariaDB's DROP INDEX ... ON takes no ALGORITHM/LOCK clause "
                 "(syntax error); use ALTER TABLE ... DROP INDEX"
@@ -159,7 +159,7 @@ def _alter(
                 algorithm="COPY",
                 rewrite=True,
                 mode="SHARED",
-                source=T.MY_ALTER if server == "mysql" else T.MDB_OVERVIEW,
+                source=T.MY_ALTER if server == Dialect.MYSQL else T.MDB_OVERVIEW,
                 note=f"'{action.op}' is not in the online DDL matrix: assumed to copy the table",
             )
         planned.append((action, key, row, note))
@@ -402,7 +402,7 @@ def _modify_key(action: AddColumn, table, server, version, primary_key: tuple[st
     if not changes:
         changes.append("rename" if new.name != source else "same")
     worst = max(changes, key=lambda c: _cost(lookup(server, f"modify_column.{c}", version)))
-    if worst in ("collation", "charset_utf8mb3_to_utf8mb4") and server == "mariadb" and _indexed(table, source):
+    if worst in ("collation", "charset_utf8mb3_to_utf8mb4") and server == Dialect.MARIADB and _indexed(table, source):
         note = "an index covers the column: it is rebuilt (NOCOPY)"
     return f"modify_column.{worst}", note
 
@@ -465,7 +465,7 @@ def _facts(server, key, row: Row, table: Table | None, version) -> Row:
         row = replace(row, algorithm="INPLACE", rewrite=True, note=why, source=source)
     ft = sum(1 for i in table.indexes if i.kind == "fulltext")
     spatial = any(i.kind == "spatial" for i in table.indexes)
-    rules = T.MARIADB_FULLTEXT if server == "mariadb" else T.MYSQL_FULLTEXT
+    rules = T.MARIADB_FULLTEXT if server == Dialect.MARIADB else T.MYSQL_FULLTEXT
     if ft:
         since, source, why = rules["no_instant_columns"]
         if key in T.INSTANT_ONLY_ALONE and row.algorithm == "INSTANT" and version >= since:
@@ -533,18 +533,18 @@ def _impact(operation, key, row: Row | None, relation, server, version, clauses,
     if (want_algo or want_lock) and algorithm is None:
         refused.append("this operation takes no ALGORITHM/LOCK clause")
     elif want_algo:
-        if want_algo == "NOCOPY" and server == "mysql":
+        if want_algo == "NOCOPY" and server == Dialect.MYSQL:
             refused.append("ALGORITHM=NOCOPY exists only on MariaDB")
         elif want_algo == "COPY":
             if algorithm != "COPY":
                 notes.append("ALGORITHM=COPY forces a full table copy")
             algorithm, rebuild, scan = "COPY", True, True
             lock = _max_lock(lock, _copy_min_lock(server, version, key))
-        elif server == "mariadb" and key in T.MARIADB_ALGORITHM_IGNORED:
+        elif server == Dialect.MARIADB and key in T.MARIADB_ALGORITHM_IGNORED:
             notes.append(f"MariaDB accepts ALGORITHM={want_algo} here and copies the table anyway")
         elif ALGO_RANK[want_algo] < ALGO_RANK[algorithm]:
             refused.append(f"ALGORITHM={want_algo} is not supported for this operation (best: {algorithm})")
-        elif server == "mysql" and want_algo == "INPLACE" and algorithm == "INSTANT":
+        elif server == Dialect.MYSQL and want_algo == "INPLACE" and algorithm == "INSTANT":
             algorithm = "INPLACE"
             rebuild = row.rewrite if row.inplace_rewrite is None else row.inplace_rewrite
             if rebuild:
@@ -552,7 +552,7 @@ def _impact(operation, key, row: Row | None, relation, server, version, clauses,
         # MariaDB: ALGORITHM names the least efficient algorithm accepted; the best one runs
 
     if want_lock and not refused and algorithm is not None:
-        if server == "mysql" and algorithm == "INSTANT":
+        if server == Dialect.MYSQL and algorithm == "INSTANT":
             if want_algo == "INSTANT":
                 refused.append(f"only LOCK=DEFAULT is permitted with ALGORITHM=INSTANT (LOCK={want_lock})")
             else:
@@ -613,15 +613,15 @@ def _copy_min_lock(server, version, key) -> str:
     row = lookup(server, key, version)
     if row is not None and row.algorithm == "COPY":
         return row.mode
-    if server == "mariadb" and version >= T.MARIADB_ONLINE_COPY_SINCE and key != "add_column.auto_increment":
+    if server == Dialect.MARIADB and version >= T.MARIADB_ONLINE_COPY_SINCE and key != "add_column.auto_increment":
         return "NONE"
     return "SHARED"
 
 
 # --------------------------------------------------------------------------- helpers
-def _server(server: str) -> str:
-    s = (server or "").lower()
-    return "mariadb" if s.startswith("maria") else "mysql"
+def _server(server: str) -> Dialect:
+    """MARIADB or MYSQL for a server's name as callers give it (a Dialect, "mariadb", "MariaDB")."""
+    return Dialect.MARIADB if (server or "").lower().startswith("maria") else Dialect.MYSQL
 
 
 def _version(version) -> tuple[int, ...]:

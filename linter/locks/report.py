@@ -12,6 +12,7 @@ from typing import Any
 
 from schemacite.locks import NO_LOCK_KINDS, LockImpact, existing_locks, impacts_for, worst, worst_algorithm
 from schemacite.model import Schema
+from schemacite.model.dialects import Dialect, Target
 from schemacite.model.statements import Statement
 from schemacite.sources.replay import Replay
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
@@ -48,8 +49,8 @@ class Row:
 
 
 def analyse(
-    dialect: str,
-    target: str,
+    dialect: Dialect,
+    target: Target,
     paths: list[str],
     history: list[str],
     cache=None,
@@ -89,8 +90,8 @@ def analyse(
     return rows, run.errors, script
 
 
-def row_json(row: Row, dialect: str) -> dict[str, Any]:
-    mysql = dialect != "postgres"
+def row_json(row: Row, dialect: Dialect) -> dict[str, Any]:
+    mysql = dialect.is_mysql_family
     locks = []
     for impact in row.impacts:
         for lk in impact.locks:
@@ -124,17 +125,16 @@ def row_json(row: Row, dialect: str) -> dict[str, Any]:
     return out
 
 
-def measured_on(impact: LockImpact, target: str) -> str:
+def measured_on(impact: LockImpact, target: Target) -> str:
     """Whether a server confirmed the lock-table row `impact` rests on, for `target`, in words."""
-    server, _, version = target.rpartition("-")
     if impact.row is None:
         return "no lock-table row"
     # the imports below load only the asked dialect's lock table (start-up cost)
-    if server == "postgres":
+    if target.dialect is Dialect.POSTGRES:
         # start-up: loaded only when this runs, not by every import of this module
         from schemacite.locks.postgres_table import MEASURED_ON, row_for
 
-        major = int(version)
+        major = target.major
         row = row_for(impact.row, major)
         if row is None or row.unmeasured:
             return f"not measured: {row.unmeasured}" if row else "not measured"
@@ -144,7 +144,8 @@ def measured_on(impact: LockImpact, target: str) -> str:
     from schemacite.locks.mysql import lookup
     from schemacite.locks.rows import DOCUMENTATION_ONLY
 
-    found = lookup(server, impact.row, tuple(int(p) for p in version.split(".")))
+    server = target.dialect
+    found = lookup(server, impact.row, target.version)
     if found is None:
         return DOCUMENTATION_ONLY
     return found.unmeasured or f"measured on {server} {mysql_table.MEASURED_ON[server]}"

@@ -7,6 +7,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from schemacite.model.dialects import Dialect, Target
 from schemacite.model.fixes import Fix
 from schemacite.model.schema import Location, Schema
 from schemacite.model.statements import ParseError
@@ -95,8 +96,8 @@ class Source:
     label: str  # what the reader knows it by: the target as given (password masked), or the files
     location: str  # where its findings are located: that text, or that text followed by "/schema"
     schema: Schema
-    dialect: str
-    target: str  # the nearest supported server version (`postgres-15`)
+    dialect: Dialect
+    target: Target  # the nearest supported server version (`postgres-15`)
     version: str = ""  # the server's own version text, when a server was read
     read_at: str | None = None  # when it was read (ISO, UTC)
 

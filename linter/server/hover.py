@@ -32,7 +32,7 @@ def describe(row, checked: Checked) -> str:
     config = checked.config
     assert config is not None
     facts = row_json(row, config.dialect)
-    mysql = config.dialect != "postgres"
+    mysql = config.dialect.is_mysql_family
     operations = ", ".join(dict.fromkeys(label(i.operation) for i in row.impacts)) or row.statement.kind.upper()
     sections = [f"**{operations}** on {config.target}: blocks **{row.blocks}**"]
     if row.summary:
