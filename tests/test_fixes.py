@@ -223,3 +223,23 @@ def test_readme_shows_what_diff_prints_on_the_demo(capsys, monkeypatch):
     (block,) = re.findall(r"```text\n\$ schemacite lint (\S+) --diff --unsafe-fixes\n(.*?)```", readme, re.S)
     code, out, _ = run(capsys, "lint", *sorted(glob.glob(block[0])), "--diff", "--unsafe-fixes")
     assert code == 1 and out == block[1]
+
+
+def test_sql_generated_from_code_gets_display_only_fixes(project, capsys):
+    # Django's sqlmigrate prints the transaction it runs the migration in: the fix names the code
+    (project / ".schemacite.toml").write_text(
+        'dialect = "postgres"\nframework = "django"\nhistory = ["001_init.sql"]\n'
+    )
+    path = project / "0002_index.sql"
+    sql = "BEGIN;\n--\n-- Create index orders_customer on field(s) customer_id of model order\n--\n" + (
+        "CREATE INDEX orders_customer ON orders (customer_id);\nCOMMIT;\n"
+    )
+    path.write_text(sql)
+    _, out, _ = run(capsys, "lint", "--format", "json", "0002_index.sql")
+    (finding,) = [f for f in json.loads(out)["findings"] if f["code"] == "SC105"]
+    fix = finding["fix"]
+    assert fix["applicability"] == "display-only"
+    assert "Django migration" in fix["title"] and "atomic = False" in fix["title"]
+    assert fix["edits"][0]["text"] == "CONCURRENTLY "
+    assert run(capsys, "lint", "--fix", "--unsafe-fixes", "0002_index.sql")[0] == 1
+    assert path.read_text() == sql

@@ -48,6 +48,7 @@ HISTORY = collections.defaultdict(
         "sqlx": "0001_history.sql",
         "flyway": "V1__history.sql",
         "diesel": "2024-01-01-000000_history/up.sql",
+        "graphile-migrate": "migrations/committed/000001.sql",
     },
 )
 
