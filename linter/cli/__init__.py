@@ -6,6 +6,7 @@ import argparse
 import gc
 import importlib
 import sys
+from collections.abc import Callable
 
 from schemacite import __version__
 from schemacite.cli.common import EXIT_CLEAN, EXIT_ERROR, add_project_options
@@ -64,15 +65,7 @@ def _output(p: argparse.ArgumentParser, formats=FORMATS) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="print only the summary line; no progress display")
 
 
-def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(
-        prog="schemacite", description="Evidence-backed schema linter for MySQL, MariaDB and PostgreSQL."
-    )
-    top.add_argument("--version", action="version", version=f"schemacite {__version__}")
-    top.add_argument("--debug", action="store_true", help="print the traceback of an internal error")
-    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    lint = sub.add_parser("lint", help="lint migration files and schema dumps")
+def _lint_options(lint: argparse.ArgumentParser) -> None:
     lint.add_argument(
         "paths", nargs="*", metavar="PATH", help="files, folders or globs (default: .); - reads standard input"
     )
@@ -123,21 +116,22 @@ def parser() -> argparse.ArgumentParser:
         "--statistics", action="store_true", help="print only how many findings each rule produced, and the summary"
     )
 
-    rules = sub.add_parser("rules", help="list the rules")
+
+def _rules_options(rules: argparse.ArgumentParser) -> None:
     rules.add_argument(
         "selectors", nargs="*", metavar="RULE", help="only these rules (code, name or code prefix, any case)"
     )
     rules.add_argument("--format", choices=("text", "json"), default="text", help="text or json (default text)")
     rules.add_argument("--no-plugins", action="store_true", help="do not load third-party rule packs")
 
-    explain = sub.add_parser("explain", aliases=["rule"], help="a rule's documentation and evidence")
+
+def _explain_options(explain: argparse.ArgumentParser) -> None:
     explain.add_argument("rule", help="rule name or code, in any case")
     explain.add_argument("--format", choices=("text", "json"), default="text", help="text or json (default text)")
     explain.add_argument("--no-plugins", action="store_true", help="do not load third-party rule packs")
 
-    sub.add_parser("plugins", help="list loaded plugins")
 
-    evidence = sub.add_parser("evidence", help="the evidence catalogue; its experiments on your own server")
+def _evidence_options(evidence: argparse.ArgumentParser) -> None:
     actions = evidence.add_subparsers(dest="action", required=True, metavar="ACTION")
     listing = actions.add_parser("list", help="every record: id, kind, source, dialects")
     show = actions.add_parser("show", help="one record in full")
@@ -169,7 +163,8 @@ def parser() -> argparse.ArgumentParser:
         p.add_argument("--config", metavar="FILE", help="config whose evidence files to read (default: nearest one)")
         p.add_argument("--no-plugins", action="store_true", help="do not load third-party rule packs")
 
-    locks = sub.add_parser("locks", help="what each statement locks, per server version")
+
+def _locks_options(locks: argparse.ArgumentParser) -> None:
     locks.add_argument("paths", nargs="*", metavar="PATH", help="files, folders or globs (default: .)")
     _common(locks)
     add_project_options(locks)
@@ -179,7 +174,8 @@ def parser() -> argparse.ArgumentParser:
         "--color", choices=("auto", "always", "never"), default="auto", help="colour the table (default auto)"
     )
 
-    audit = sub.add_parser("audit", help="audit live servers (read-only)")
+
+def _audit_options(audit: argparse.ArgumentParser) -> None:
     audit.add_argument("dsns", nargs="+", metavar="DSN", help="mysql://, mariadb:// or postgresql:// URL")
     audit.add_argument(
         "--schema", dest="schemas", action="append", default=[], metavar="NAME", help="limit to schema; repeatable"
@@ -205,18 +201,16 @@ def parser() -> argparse.ArgumentParser:
     )
     _output(audit)
 
-    server = sub.add_parser(
-        "server",
-        help="language server for editors: diagnostics, hover and fixes as you type (LSP)",
-        description="A Language Server Protocol server on standard input and output; see docs/editors.md.",
-    )
+
+def _server_options(server: argparse.ArgumentParser) -> None:
     server.add_argument(
         "--stdio",
         action="store_true",
         help="talk over standard input and output (the only transport; accepted for clients that pass it)",
     )
 
-    snap = sub.add_parser("snapshot", help="write a server's schema and workload to JSON")
+
+def _snapshot_options(snap: argparse.ArgumentParser) -> None:
     snap.add_argument("dsn", metavar="DSN", help="mysql://, mariadb:// or postgresql:// URL")
     snap.add_argument(
         "-o", "--output", required=True, metavar="FILE", help="the snapshot file to write (- is standard output)"
@@ -233,6 +227,42 @@ def parser() -> argparse.ArgumentParser:
     )
     snap.add_argument("--timeout", type=float, default=10, metavar="SECONDS", help="connection timeout (default 10)")
     snap.add_argument("--quiet", "-q", action="store_true", help="no progress display or summary line")
+
+
+COMMAND_PARSERS: list[tuple[str, dict, Callable[[argparse.ArgumentParser], None] | None]] = [
+    ("lint", {"help": "lint migration files and schema dumps"}, _lint_options),
+    ("rules", {"help": "list the rules"}, _rules_options),
+    ("explain", {"aliases": ["rule"], "help": "a rule's documentation and evidence"}, _explain_options),
+    ("plugins", {"help": "list loaded plugins"}, None),
+    ("evidence", {"help": "the evidence catalogue; its experiments on your own server"}, _evidence_options),
+    ("locks", {"help": "what each statement locks, per server version"}, _locks_options),
+    ("audit", {"help": "audit live servers (read-only)"}, _audit_options),
+    (
+        "server",
+        {
+            "help": "language server for editors: diagnostics, hover and fixes as you type (LSP)",
+            "description": "A Language Server Protocol server on standard input and output; see docs/editors.md.",
+        },
+        _server_options,
+    ),
+    ("snapshot", {"help": "write a server's schema and workload to JSON"}, _snapshot_options),
+]
+
+
+def parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line; with `command`, only that command's options are filled in (a run parses
+    one command, and building every command's options costs start-up)."""
+    top = argparse.ArgumentParser(
+        prog="schemacite", description="Evidence-backed schema linter for MySQL, MariaDB and PostgreSQL."
+    )
+    top.add_argument("--version", action="version", version=f"schemacite {__version__}")
+    top.add_argument("--debug", action="store_true", help="print the traceback of an internal error")
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    for name, kwargs, options in COMMAND_PARSERS:
+        p = sub.add_parser(name, **kwargs)
+        if options is not None and (command is None or command == name or command in kwargs.get("aliases", ())):
+            options(p)
     return top
 
 
@@ -240,8 +270,11 @@ def main(argv: list[str] | None = None) -> int:
     # a run builds many small objects and few reference cycles: collecting the youngest
     # generation every 700 allocations cost a sixth of the time on dumps
     gc.set_threshold(50_000, 20, 100)
-    args = parser().parse_args(argv)
-    args.argv = list(sys.argv[1:] if argv is None else argv)  # what a report says produced it
+    words = list(sys.argv[1:] if argv is None else argv)
+    # the top level's options take no value: the first other word is the command
+    command = next((w for w in words if not w.startswith("-")), None)
+    args = parser(command).parse_args(words)
+    args.argv = words  # what a report says produced it
     try:
         return _command(args.command)(args)
     except UsageError as e:

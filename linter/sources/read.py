@@ -17,7 +17,6 @@ from dataclasses import dataclass, field, replace
 
 from schemacite.model import Location
 from schemacite.model.statements import Other, ParseError, RunsUnseen, SetVariable, Statement
-from schemacite.sources.dialect import other_dialect
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.names import QNAME, table_key
 from schemacite.sources.split import PSQL_SENDS, Lines, Split, blank_spans, split_sql
@@ -76,8 +75,12 @@ def read_sql_file(path: str, dialect: str, cache=None, framework=None, data: byt
             cache.put(key, parsed, size=size)
     if framework is not None:
         parsed.units = framework.units(path, text)
-    if any(e.line for e in parsed.errors) and (hint := other_dialect(text, dialect)):
-        parsed.errors = [replace(e, message=e.message + hint) if e.line else e for e in parsed.errors]
+    if any(e.line for e in parsed.errors):
+        # start-up: the dialect marks are compiled only for a file with a statement that does not parse
+        from schemacite.sources.dialect import other_dialect
+
+        if hint := other_dialect(text, dialect):
+            parsed.errors = [replace(e, message=e.message + hint) if e.line else e for e in parsed.errors]
     return parsed
 
 
