@@ -109,6 +109,7 @@ class AccessExclusiveLock(Rule):
         "mysql-doc-lock-wait-timeout",
     )
     evidence_note = UNMEASURED
+    needs_locks = True
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
         yield from lock_findings(self, stmt, ctx, "reads+writes")

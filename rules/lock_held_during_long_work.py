@@ -75,7 +75,8 @@ class LockHeldDuringLongWork(Rule):
     )
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
-        if ctx.work is None or not ctx.in_transaction:
+        # each finding is an earlier statement's lock: without one, the work need not be looked up
+        if not ctx.in_transaction or not ctx.earlier or ctx.work is None:
             return
         own = levels(on_tables([lk for _, locks in ctx.locks for lk in locks], ctx.schema))
         # each lock is reported where the transaction took it, at the first long work it makes worse

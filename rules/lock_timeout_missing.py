@@ -99,6 +99,7 @@ class LockTimeoutMissing(Rule):
         "Documented server behaviour: how long a lock request waits depends on the transactions already "
         "running, not on the statement, so there is no cost of the statement to measure."
     )
+    needs_locks = True
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
         if ctx.lock_timeout_set:

@@ -74,6 +74,7 @@ class WriteBlockingLock(Rule):
         "mariadb-doc-innodb-online-ddl",
     )
     evidence_note = UNMEASURED
+    needs_locks = True
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
         if not ctx.runs(AccessExclusiveLock.name) and blocks_reads(ctx):

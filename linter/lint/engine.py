@@ -183,7 +183,9 @@ class Linter:
                     file_text=functools.partial(texts, stmt.location.file),
                 )
                 for rule in self.statement_rules:
-                    if not rule.statement_kinds or stmt.kind in rule.statement_kinds:
+                    if (not rule.statement_kinds or stmt.kind in rule.statement_kinds) and (
+                        not rule.needs_locks or facts.locks
+                    ):
                         found = _run(rule, "check_statement", stmt, ctx, result, stmt.location)
                         (deploy.setdefault(rule, []) if rule in self.deploy_rules else result.findings).extend(found)
                 if transaction is not None and self.follow_transactions:

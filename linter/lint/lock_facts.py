@@ -9,8 +9,6 @@ once its step is over, so the facts are read, when at all, while the step lasts.
 
 from __future__ import annotations
 
-from functools import cached_property
-
 from schemacite.lint.rule import Held
 from schemacite.locks import Lock, LockImpact, existing_locks, impacts_for, label, long_work, on_tables
 from schemacite.model import Schema
@@ -18,25 +16,35 @@ from schemacite.model.statements import CreateTable, Statement
 
 
 class LockFacts:
+    # each fact is worked out on its first read and kept (plain attributes: cached_property takes a
+    # lock on every first read, and each statement has three)
     def __init__(self, statement: Statement, schema: Schema, target: str, works: bool):
         self.statement = statement
         self.schema = schema
         self.target = target
         self.works = works  # it runs in a transaction, where its long work holds the locks before it
+        self._impacts: list[LockImpact] | None = None
+        self._locks: list[tuple[LockImpact, list[Lock]]] | None = None
+        self._work: tuple[str | None] | None = None
 
-    @cached_property
+    @property
     def impacts(self) -> list[LockImpact]:
-        if not locks_existing(self.statement, self.schema):
-            return []
-        return impacts_for(self.statement, self.schema, self.target)
+        if self._impacts is None:
+            existing = locks_existing(self.statement, self.schema)
+            self._impacts = impacts_for(self.statement, self.schema, self.target) if existing else []
+        return self._impacts
 
-    @cached_property
+    @property
     def locks(self) -> list[tuple[LockImpact, list[Lock]]]:
-        return [(impact, existing_locks(impact, self.schema, self.statement)) for impact in self.impacts]
+        if self._locks is None:
+            self._locks = [(i, existing_locks(i, self.schema, self.statement)) for i in self.impacts]
+        return self._locks
 
-    @cached_property
+    @property
     def work(self) -> str | None:
-        return long_work(self.statement, self.schema, self.impacts) if self.works else None
+        if self._work is None:
+            self._work = (long_work(self.statement, self.schema, self.impacts) if self.works else None,)
+        return self._work[0]
 
     def held(self) -> Held:
         """What the statement leaves its transaction holding: its locks that block traffic on

@@ -127,6 +127,10 @@ class Rule:
     evidence_note: ClassVar[str | dict[str, str] | None] = None
     options: ClassVar[dict[str, Option]] = {}
     statement_kinds: ClassVar[frozenset[str]] = frozenset()  # empty: every kind
+    # a statement rule that reports only statements locking relations that exist before the change
+    # (`ctx.locks` not empty) sets it: the engine does not call it for the others, most statements
+    # of a dump or a first migration
+    needs_locks: ClassVar[bool] = False
     # a statement rule that reads `ctx.earlier` sets it: the engine follows the locks each
     # transaction holds (lock work on every statement in one) only when a rule that runs needs them
     reads_earlier: ClassVar[bool] = False
