@@ -28,6 +28,8 @@ BUILTIN_PLUGINS = (
 
 @dataclass(frozen=True)
 class EntryPoint:
+    """A `schemacite` entry point an installed package declares."""
+
     name: str
     value: str  # "module:attribute" or "module"
 

@@ -24,6 +24,8 @@ DOCS_URL = "https://github.com/schemacite/schemacite/blob/main/docs/rules/{name}
 
 @dataclass(frozen=True)
 class Option:
+    """A setting a rule takes in its `[tool.schemacite.rules.<name>]` table."""
+
     type: type
     default: Any
     help: str

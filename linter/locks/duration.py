@@ -21,6 +21,8 @@ from schemacite.model.dialects import Dialect, Target
 
 @dataclass(frozen=True)
 class Estimate:
+    """How long a statement's work under its lock lasts, from a table's size and a measured rate."""
+
     relation: str
     rows: int | None
     bytes: int

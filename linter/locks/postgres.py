@@ -87,6 +87,8 @@ def _major(version: int | str) -> int:
 
 @dataclass
 class _Ctx:
+    """The statement (or ALTER TABLE sub-command) whose locks are looked up, on its schema."""
+
     statement: Statement
     schema: Schema
     version: int

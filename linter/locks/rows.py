@@ -30,6 +30,8 @@ Version = tuple[int, ...]
 
 @dataclass(frozen=True, kw_only=True)
 class Row:
+    """One row of a lock table: what an operation locks and does."""
+
     since: Version
     until: Version | None = None
     mode: str | None
@@ -60,6 +62,8 @@ class Other:
 
 @dataclass(frozen=True, kw_only=True)
 class PostgresRow(Row):
+    """A PostgreSQL lock-table row."""
+
     since: Version = (12,)  # the oldest major the tables cover
     others: tuple[Other, ...] = ()  # locks on other relations
     recurse: bool = False  # on a partitioned table the same lock (or `partition_mode`) is taken on every partition
@@ -75,6 +79,8 @@ DOCUMENTATION_ONLY = "documentation only"
 
 @dataclass(frozen=True, kw_only=True)
 class MysqlRow(Row):
+    """A MySQL or MariaDB lock-table row."""
+
     mode: str  # least restrictive LOCK the server accepts: NONE | SHARED | EXCLUSIVE
     algorithm: str | None  # INSTANT | NOCOPY | INPLACE | COPY; None: no ALGORITHM clause applies
     # MySQL only: what an explicit ALGORITHM=INPLACE does to an INSTANT operation

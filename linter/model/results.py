@@ -44,6 +44,8 @@ class LockEstimate:
 
 @dataclass
 class Finding:
+    """One problem a rule found, where, with its evidence and fix."""
+
     rule: str
     code: str
     severity: Severity
@@ -104,6 +106,8 @@ class Source:
 
 @dataclass
 class LintResult:
+    """What a run found: findings, errors, notes, and what it read."""
+
     findings: list[Finding] = field(default_factory=list)
     errors: list[ParseError] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)  # the active rules, for reporters that list them

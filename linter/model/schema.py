@@ -131,6 +131,8 @@ class Workload:
 
 @dataclass
 class Table:
+    """A table: its columns, keys, indexes, checks and what is known of its size and workload."""
+
     name: str
     schema: str | None = None
     columns: dict[str, Column] = field(default_factory=dict)
@@ -249,6 +251,8 @@ class Table:
 
 @dataclass
 class View:
+    """A view or materialized view."""
+
     name: str
     schema: str | None = None
     materialized: bool = False

@@ -47,6 +47,8 @@ class AddColumn(Action):
 
 @dataclass
 class AlterColumnType(Action):
+    """ALTER COLUMN ... TYPE (MySQL: a MODIFY or CHANGE that changes the type)."""
+
     type: str = ""
     base_type: str = ""
     type_args: str = ""
@@ -57,6 +59,8 @@ class AlterColumnType(Action):
 
 @dataclass
 class SetDefault(Action):
+    """ALTER COLUMN ... SET DEFAULT."""
+
     default: str = ""
     default_calls: tuple[str, ...] = ()
 
@@ -82,6 +86,8 @@ class AddKey(Action):
 
 @dataclass
 class AddForeignKey(Action):
+    """ADD FOREIGN KEY, or ADD CONSTRAINT ... FOREIGN KEY."""
+
     key: ForeignKey = field(default_factory=lambda: ForeignKey(None, (), ""))
     not_valid: bool = False
 
@@ -155,6 +161,8 @@ class PartitionBy(Action):
 
 @dataclass
 class Inherit(Action):
+    """INHERIT or NO INHERIT a parent table."""
+
     parent: str = ""
 
 
@@ -233,17 +241,23 @@ class RunsUnseen(Other):
 
 @dataclass
 class Begin(Op):
+    """BEGIN or START TRANSACTION."""
+
     kind: ClassVar[str] = "begin"
 
 
 @dataclass
 class Commit(Op):
+    """COMMIT, or ROLLBACK."""
+
     kind: ClassVar[str] = "commit"
     rollback: bool = False
 
 
 @dataclass
 class SetVariable(Op):
+    """SET of a session setting or a variable."""
+
     kind: ClassVar[str] = "set"
     variable: str = ""
     value: str = ""
@@ -253,6 +267,8 @@ class SetVariable(Op):
 
 @dataclass
 class _Named(Op):
+    """A statement on one named relation."""
+
     name: str = ""
 
     @property
@@ -262,6 +278,8 @@ class _Named(Op):
 
 @dataclass
 class CreateTable(Op):
+    """CREATE TABLE."""
+
     kind: ClassVar[str] = "create_table"
     model: Table = field(default_factory=lambda: Table(""))
     if_not_exists: bool = False
@@ -277,6 +295,8 @@ class CreateTable(Op):
 
 @dataclass
 class CreateTableAs(CreateTable):
+    """CREATE TABLE ... AS SELECT (and SELECT ... INTO)."""
+
     kind: ClassVar[str] = "create_table_as"
     reads: tuple[str, ...] | None = ()  # None: could not tell
     with_data: bool = True
@@ -298,6 +318,8 @@ class CreatePartition(CreateTable):
 
 @dataclass
 class CreateTableLike(_Named):
+    """CREATE TABLE ... (LIKE source)."""
+
     kind: ClassVar[str] = "create_table_like"
     source: str = ""
     copies_keys: bool = True
@@ -309,6 +331,8 @@ class CreateTableLike(_Named):
 
 @dataclass
 class AlterTable(_Named):
+    """ALTER TABLE with its sub-commands."""
+
     kind: ClassVar[str] = "alter_table"
     actions: list[Action] = field(default_factory=list)
     only: bool = False
@@ -332,6 +356,8 @@ class AlterTable(_Named):
 
 @dataclass
 class RenameTable(Op):
+    """RENAME TABLE (MySQL, MariaDB)."""
+
     kind: ClassVar[str] = "rename_table"
     pairs: tuple[tuple[str, str], ...] = ()
 
@@ -345,6 +371,8 @@ class RenameTable(Op):
 
 @dataclass
 class _Tables(Op):
+    """A statement on a list of tables."""
+
     tables: tuple[str, ...] = ()
 
     @property
@@ -357,6 +385,8 @@ class _Tables(Op):
 
 @dataclass
 class DropTable(_Tables):
+    """DROP TABLE."""
+
     kind: ClassVar[str] = "drop_table"
     if_exists: bool = False
     cascade: bool = False
@@ -364,6 +394,8 @@ class DropTable(_Tables):
 
 @dataclass
 class Truncate(_Tables):
+    """TRUNCATE."""
+
     kind: ClassVar[str] = "truncate"
     only: bool = False
     cascade: bool = False
@@ -371,17 +403,23 @@ class Truncate(_Tables):
 
 @dataclass
 class Vacuum(_Tables):
+    """VACUUM."""
+
     kind: ClassVar[str] = "vacuum"
     full: bool = False
 
 
 @dataclass
 class Analyze(_Tables):
+    """ANALYZE."""
+
     kind: ClassVar[str] = "analyze"
 
 
 @dataclass
 class OptimizeTable(_Tables):
+    """OPTIMIZE TABLE (MySQL, MariaDB)."""
+
     kind: ClassVar[str] = "optimize_table"
 
 
@@ -404,6 +442,8 @@ class LockTable(_Tables):
 
 @dataclass
 class CreateIndex(Op):
+    """CREATE INDEX."""
+
     kind: ClassVar[str] = "create_index"
     on: str = ""
     index: Index = field(default_factory=lambda: Index(None, ()))
@@ -424,6 +464,8 @@ class CreateIndex(Op):
 
 @dataclass
 class DropIndex(Op):
+    """DROP INDEX."""
+
     kind: ClassVar[str] = "drop_index"
     names: tuple[str, ...] = ()
     on: str | None = None  # MySQL DROP INDEX i ON t
@@ -467,6 +509,8 @@ class AlterIndex(Op):
 
 @dataclass
 class Reindex(Op):
+    """REINDEX."""
+
     kind: ClassVar[str] = "reindex"
     object: str = "table"  # index | table | schema | database | system
     name: str | None = None
@@ -502,6 +546,8 @@ class CreateView(Op):
 
 @dataclass
 class CreateMatview(CreateView):
+    """CREATE MATERIALIZED VIEW."""
+
     kind: ClassVar[str] = "create_matview"
     materialized: bool = True
     if_not_exists: bool = False
@@ -525,12 +571,16 @@ class _Drop(Op):
 
 @dataclass
 class DropView(_Drop):
+    """DROP VIEW or DROP MATERIALIZED VIEW."""
+
     kind: ClassVar[str] = "drop_view"
     materialized: bool = False
 
 
 @dataclass
 class RefreshMatview(_Named):
+    """REFRESH MATERIALIZED VIEW."""
+
     kind: ClassVar[str] = "refresh_matview"
     concurrently: bool = False
     with_data: bool = True
@@ -542,6 +592,8 @@ class RefreshMatview(_Named):
 
 @dataclass
 class Cluster(Op):
+    """CLUSTER."""
+
     kind: ClassVar[str] = "cluster"
     name: str | None = None
     index: str | None = None
@@ -569,49 +621,67 @@ class _OnTable(Op):
 
 @dataclass
 class CreateTrigger(_OnTable):
+    """CREATE TRIGGER."""
+
     kind: ClassVar[str] = "create_trigger"
 
 
 @dataclass
 class DropTrigger(_OnTable):
+    """DROP TRIGGER."""
+
     kind: ClassVar[str] = "drop_trigger"
     if_exists: bool = False
 
 
 @dataclass
 class CreateRule(_OnTable):
+    """CREATE RULE."""
+
     kind: ClassVar[str] = "create_rule"
 
 
 @dataclass
 class DropRule(_OnTable):
+    """DROP RULE."""
+
     kind: ClassVar[str] = "drop_rule"
     if_exists: bool = False
 
 
 @dataclass
 class CreatePolicy(_OnTable):
+    """CREATE POLICY."""
+
     kind: ClassVar[str] = "create_policy"
 
 
 @dataclass
 class AlterPolicy(_OnTable):
+    """ALTER POLICY."""
+
     kind: ClassVar[str] = "alter_policy"
 
 
 @dataclass
 class DropPolicy(_OnTable):
+    """DROP POLICY."""
+
     kind: ClassVar[str] = "drop_policy"
     if_exists: bool = False
 
 
 @dataclass
 class CreateStatistics(_OnTable):
+    """CREATE STATISTICS."""
+
     kind: ClassVar[str] = "create_statistics"
 
 
 @dataclass
 class Comment(_OnTable):
+    """COMMENT ON."""
+
     kind: ClassVar[str] = "comment"
     object: str = "table"  # table | column | index | constraint | view | ...
 
@@ -637,6 +707,8 @@ class AlterView(Op):
 
 @dataclass
 class CreateSequence(Op):
+    """CREATE SEQUENCE."""
+
     kind: ClassVar[str] = "create_sequence"
     name: str = ""
     owned_by: str | None = None  # the table of OWNED BY table.column
@@ -651,11 +723,15 @@ class CreateSequence(Op):
 
 @dataclass
 class DropSequence(_Drop):
+    """DROP SEQUENCE."""
+
     kind: ClassVar[str] = "drop_sequence"
 
 
 @dataclass
 class AlterSequence(CreateSequence):
+    """ALTER SEQUENCE."""
+
     kind: ClassVar[str] = "alter_sequence"
 
     def relations(self) -> tuple[str, ...]:
@@ -701,23 +777,31 @@ class _Dml(Op):
 
 @dataclass
 class Insert(_Dml):
+    """INSERT."""
+
     kind: ClassVar[str] = "insert"
     columns: tuple[str, ...] = ()  # the columns given values (empty: all of them)
 
 
 @dataclass
 class Update(_Dml):
+    """UPDATE."""
+
     kind: ClassVar[str] = "update"
     columns: tuple[str, ...] = ()  # the columns SET
 
 
 @dataclass
 class Delete(_Dml):
+    """DELETE."""
+
     kind: ClassVar[str] = "delete"
 
 
 @dataclass
 class Merge(_Dml):
+    """MERGE."""
+
     kind: ClassVar[str] = "merge"
 
 

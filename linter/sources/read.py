@@ -40,6 +40,8 @@ _RULE_ID = re.compile(r"[,\s]*(?P<id>[a-z]+\d+|[a-z0-9]+(?:-[a-z0-9]+)+)(?![\w-]
 
 @dataclass
 class ParsedFile:
+    """One file read: its statements, errors and `schemacite:` comments."""
+
     path: str
     statements: list[Statement] = field(default_factory=list)
     errors: list[ParseError] = field(default_factory=list)

@@ -67,6 +67,8 @@ _OPENERS = frozenset({"'", '"', "`", "$"})
 
 @dataclass
 class Comment:
+    """A comment of the file, with the lines it spans."""
+
     line: int
     end_line: int
     text: str
@@ -87,6 +89,8 @@ class Chunk:
 
 @dataclass
 class Split:
+    """A file split into statements, with what is not SQL set aside."""
+
     chunks: list[Chunk] = field(default_factory=list)
     comments: list[Comment] = field(default_factory=list)
     errors: list[tuple[int, str]] = field(default_factory=list)  # (line, message)
