@@ -11,6 +11,8 @@ Inputs:
   foreign keys, trigger functions, triggers, comments), about 400 kB;
 - a folder of goose migrations (about 224 files, 680 kB), linted as a folder: schemacite replays
   each file's predecessors as its history;
+- the newest of those migrations linted after the others given as `--history` (about 5,400
+  statements replayed first; squawk, which keeps no schema, reads the one file);
 - the PostgreSQL sets of the shared corpus.
 squawk comes from PyPI or npm (`squawk-cli`); install it outside the repository, e.g.
 `python -m venv /tmp/sq && /tmp/sq/bin/pip install squawk-cli`.
@@ -245,6 +247,8 @@ def main() -> None:
             ("structure.sql", [str(structure)], [str(structure)]),
             ("goose folder", [str(goose)], sorted(str(p) for p in goose.glob("*.sql"))),
         ]
+        newest = max(str(p) for p in goose.glob("*.sql"))
+        inputs.append(("history replay", ["--history", str(goose), newest], [newest]))
         for s in SETS:
             if (corpus / s).is_dir():
                 inputs.append((s, [str(corpus / s)], sorted(str(p) for p in (corpus / s).rglob("*.sql"))))
