@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from schemacite.lint.rule import Held
-from schemacite.locks import Lock, LockImpact, existing_locks, impacts_for, label, long_work, on_tables
+from schemacite.locks import Lock, LockImpact, impacts_for, label, locks_on_preexisting, long_work, on_tables
 from schemacite.model import Schema
 from schemacite.model.statements import CreateTable, Statement
 
@@ -26,13 +26,13 @@ class LockFacts:
 
     @cached_property
     def impacts(self) -> list[LockImpact]:
-        if not locks_existing(self.statement, self.schema):
+        if not may_lock_preexisting(self.statement, self.schema):
             return []
         return impacts_for(self.statement, self.schema, self.target)
 
     @cached_property
     def locks(self) -> list[tuple[LockImpact, list[Lock]]]:
-        return [(impact, existing_locks(impact, self.schema, self.statement)) for impact in self.impacts]
+        return [(impact, locks_on_preexisting(impact, self.schema, self.statement)) for impact in self.impacts]
 
     @cached_property
     def work(self) -> str | None:
@@ -46,7 +46,7 @@ class LockFacts:
         return Held(self.statement, what, on_tables([lk for _, lk in blocking], self.schema), self.work)
 
 
-def locks_existing(stmt: Statement, schema: Schema) -> bool:
+def may_lock_preexisting(stmt: Statement, schema: Schema) -> bool:
     """Whether the statement can lock a relation that exists before this change.
 
     A schema dump or a first migration creates tables and indexes on tables it just
