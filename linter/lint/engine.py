@@ -24,19 +24,7 @@ from schemacite.sources.replay import Replay
 
 def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
     """Instantiate the rules this configuration turns on, with their severities and options."""
-    known = {c.name for c in classes} | {c.code.lower() for c in classes}
-    for key in ("disable", "select", "rules", "per_file_ignores"):
-        names = getattr(config, key)
-        if key == "per_file_ignores":
-            names = [r for rules in names.values() for r in rules]
-        unknown = [
-            name
-            for name in names
-            if name.lower() not in known and not any(c.code.lower().startswith(name.lower()) for c in classes)
-        ]
-        if unknown:
-            raise ValueError(f"{config.where(key)}: {unknown_rules(unknown, classes)} (see `schemacite rules`)")
-    where = f"{config.where('rules')}: "
+    _check_rule_names(config, classes)
     select, disable = [s.lower() for s in config.select], {d.lower() for d in config.disable}
     rules = []
     for cls in classes:
@@ -50,23 +38,46 @@ def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
             continue
         if ids & disable:
             continue
-        settings = dict(config.rules.get(cls.name, config.rules.get(cls.code.lower(), {})))
-        severity = settings.pop("severity", None)
-        if severity is not None and not isinstance(severity, str):
-            raise ValueError(f"{where}rule {cls.name}: severity must be info, warning or error")
-        options = {k.replace("-", "_"): v for k, v in settings.items()}
-        unknown = set(options) - {k.replace("-", "_") for k in cls.options}
-        if unknown:
-            raise ValueError(f"{where}rule {cls.name}: unknown option(s) {', '.join(sorted(unknown))}")
-        for key, option in cls.options.items():
-            if option.setting is not None:
-                options.setdefault(key.replace("-", "_"), getattr(config, option.setting))
-        try:
-            level = Severity.parse(severity) if severity else None
-        except ValueError as e:
-            raise ValueError(f"{where}rule {cls.name}: {e}") from None
-        rules.append(cls(level, options))
+        rules.append(_configured(cls, config))
     return rules
+
+
+def _check_rule_names(config: Config, classes: list[type[Rule]]) -> None:
+    """Refuse a rule name or code prefix in the configuration that no rule has."""
+    known = {c.name for c in classes} | {c.code.lower() for c in classes}
+    for key in ("disable", "select", "rules", "per_file_ignores"):
+        names = getattr(config, key)
+        if key == "per_file_ignores":
+            names = [r for rules in names.values() for r in rules]
+        unknown = [
+            name
+            for name in names
+            if name.lower() not in known and not any(c.code.lower().startswith(name.lower()) for c in classes)
+        ]
+        if unknown:
+            raise ValueError(f"{config.where(key)}: {unknown_rules(unknown, classes)} (see `schemacite rules`)")
+
+
+def _configured(cls: type[Rule], config: Config) -> Rule:
+    """The rule with the severity and options its [rules] table sets, and the options the
+    configuration's own settings give it."""
+    where = f"{config.where('rules')}: "
+    settings = dict(config.rules.get(cls.name, config.rules.get(cls.code.lower(), {})))
+    severity = settings.pop("severity", None)
+    if severity is not None and not isinstance(severity, str):
+        raise ValueError(f"{where}rule {cls.name}: severity must be info, warning or error")
+    options = {k.replace("-", "_"): v for k, v in settings.items()}
+    unknown = set(options) - {k.replace("-", "_") for k in cls.options}
+    if unknown:
+        raise ValueError(f"{where}rule {cls.name}: unknown option(s) {', '.join(sorted(unknown))}")
+    for key, option in cls.options.items():
+        if option.setting is not None:
+            options.setdefault(key.replace("-", "_"), getattr(config, option.setting))
+    try:
+        level = Severity.parse(severity) if severity else None
+    except ValueError as e:
+        raise ValueError(f"{where}rule {cls.name}: {e}") from None
+    return cls(level, options)
 
 
 def unknown_rules(names: list[str], classes: list[type[Rule]]) -> str:
