@@ -186,32 +186,88 @@ def split_sql(text: str, dialect: str) -> Split:
         cur.clear()
         stmt_start = end
 
+    def directive(i: int) -> int:
+        """At the start of a line with no code before it: a DELIMITER or include line (MySQL) or a
+        psql meta-command, blanked; returns where the scan goes on, or -1 when there is none."""
+        nonlocal delimiter
+        if family == "mysql":
+            m = _DELIMITER.match(text, i)
+            if m:
+                delimiter = m.group(1)
+                blank(i, m.end())
+                return m.end()
+            m = _MYSQL_INCLUDE.match(text, i)
+            if m:
+                result.includes.append((lines.line(i), _unquote_path(m.group(1)), False))
+                blank(i, m.end())
+                return m.end()
+        elif text.startswith("\\", i):  # psql meta-command, ends with its line
+            eol = text.find("\n", i)
+            eol = n if eol < 0 else eol
+            m = _PSQL_INCLUDE.match(text, i, eol)
+            if m:
+                result.includes.append(
+                    (lines.line(i), _unquote_path(m.group(2)), m.group(1) in ("ir", "include_relative"))
+                )
+            result.non_sql.append((i, eol))
+            blank(i, eol)
+            return eol
+        return -1
+
+    def semicolon(pos: int, i: int) -> int:
+        """A `;` at `pos`: the end of a statement, unless a DELIMITER is set or a routine body is
+        open; after COPY ... FROM stdin the data rows are skipped. Returns where the scan goes on."""
+        if delimiter != ";":
+            return i
+        flush(pos)
+        so_far = "".join(cur)
+        if _COMPOUND.match(so_far) and _block_depth(so_far) > 0:
+            return i  # inside a routine body: not the end of the statement
+        end_statement(pos)
+        blank(pos, i)
+        if family == "postgres" and _COPY_STDIN.match(so_far):
+            # data rows follow until a line holding only "\."
+            end = _COPY_END.search(text, i)
+            stop = n if end is None else end.end()
+            result.non_sql.append((i, stop))
+            blank(i, stop)
+            return stop
+        return i
+
+    def line_comment(tok: str, pos: int, i: int) -> int:
+        """A `--` or `#` comment at `pos`, blanked to the end of its line; returns where the scan goes on."""
+        if tok == "--" and family == "mysql" and text[i : i + 1] not in ("", " ", "\t", "\n", "\r"):
+            return i  # MySQL needs whitespace after "--"; otherwise it is an operator
+        eol = text.find("\n", pos)
+        eol = n if eol < 0 else eol
+        result.comments.append(Comment(lines.line(pos), lines.line(pos), text[pos:eol], pos, eol))
+        blank(pos, eol)
+        return eol
+
+    def block_comment(pos: int) -> int:
+        """A /* comment at `pos`, blanked (but for an executable comment's content); returns its end."""
+        close = _find_comment_end(text, pos, nested=family == "postgres")
+        if close < 0:
+            result.errors.append((lines.line(pos), "unterminated /* comment"))
+            blank(pos, n)
+            return n
+        ex = _EXEC_COMMENT.match(text, pos) if family == "mysql" else None
+        if ex and text[ex.end() : close].lstrip().startswith("\\"):
+            ex = None  # `/*M!999999\- enable the sandbox mode */`: a command to the mysql client, not SQL
+        if ex:  # executable comment: its content is code, only the markers are blanked
+            blank(pos, ex.end())
+            blank(ex.end(), close - 2, _blank_inner(text[ex.end() : close - 2], dialect))
+            blank(close - 2, close)
+        else:
+            result.comments.append(Comment(lines.line(pos), lines.line(close), text[pos:close], pos, close))
+            blank(pos, close)
+        return close
+
     while i < n:
         if line_mode and (i == 0 or text[i - 1] == "\n") and not has_code(i):
-            if family == "mysql":
-                m = _DELIMITER.match(text, i)
-                if m:
-                    delimiter = m.group(1)
-                    blank(i, m.end())
-                    i = m.end()
-                    continue
-                m = _MYSQL_INCLUDE.match(text, i)
-                if m:
-                    result.includes.append((lines.line(i), _unquote_path(m.group(1)), False))
-                    blank(i, m.end())
-                    i = m.end()
-                    continue
-            elif text.startswith("\\", i):  # psql meta-command, ends with its line
-                eol = text.find("\n", i)
-                eol = n if eol < 0 else eol
-                m = _PSQL_INCLUDE.match(text, i, eol)
-                if m:
-                    result.includes.append(
-                        (lines.line(i), _unquote_path(m.group(2)), m.group(1) in ("ir", "include_relative"))
-                    )
-                result.non_sql.append((i, eol))
-                blank(i, eol)
-                i = eol
+            after = directive(i)
+            if after >= 0:
+                i = after
                 continue
 
         if not line_mode:
@@ -251,47 +307,11 @@ def split_sql(text: str, dialect: str) -> Split:
             i = eol
             continue
         if tok == ";":
-            if delimiter != ";":
-                continue
-            flush(pos)
-            so_far = "".join(cur)
-            if _COMPOUND.match(so_far) and _block_depth(so_far) > 0:
-                continue  # inside a routine body: not the end of the statement
-            end_statement(pos)
-            blank(pos, i)
-            if family == "postgres" and _COPY_STDIN.match(so_far):
-                # data rows follow until a line holding only "\."
-                end = _COPY_END.search(text, i)
-                stop = n if end is None else end.end()
-                result.non_sql.append((i, stop))
-                blank(i, stop)
-                i = stop
+            i = semicolon(pos, i)
         elif tok in ("--", "#"):
-            if tok == "--" and family == "mysql" and text[i : i + 1] not in ("", " ", "\t", "\n", "\r"):
-                continue  # MySQL needs whitespace after "--"; otherwise it is an operator
-            eol = text.find("\n", pos)
-            eol = n if eol < 0 else eol
-            result.comments.append(Comment(lines.line(pos), lines.line(pos), text[pos:eol], pos, eol))
-            blank(pos, eol)
-            i = eol
+            i = line_comment(tok, pos, i)
         elif tok == "/*":
-            close = _find_comment_end(text, pos, nested=family == "postgres")
-            if close < 0:
-                result.errors.append((lines.line(pos), "unterminated /* comment"))
-                blank(pos, n)
-                i = n
-                continue
-            ex = _EXEC_COMMENT.match(text, pos) if family == "mysql" else None
-            if ex and text[ex.end() : close].lstrip().startswith("\\"):
-                ex = None  # `/*M!999999\- enable the sandbox mode */`: a command to the mysql client, not SQL
-            if ex:  # executable comment: its content is code, only the markers are blanked
-                blank(pos, ex.end())
-                blank(ex.end(), close - 2, _blank_inner(text[ex.end() : close - 2], dialect))
-                blank(close - 2, close)
-            else:
-                result.comments.append(Comment(lines.line(pos), lines.line(close), text[pos:close], pos, close))
-                blank(pos, close)
-            i = close
+            i = block_comment(pos)
         else:  # a quoted string or name, or a dollar-quoted body: kept as it is
             close = _find_quote_end(text, pos, tok, family)
             if close < 0:
