@@ -58,8 +58,10 @@ def main() -> None:
                 f"{name:<22} {len(files):>5} {len(fixable):>7} {fixed.applied:>5} "
                 f"{len(targeted):>6} {remaining:>5} {len(unparsed):>8}  {seconds:.1f}"
             )
-            kinds = collections.Counter(f"{f.code} {f.fix.applicability}" for f in fixable if f.fix)
-            print("  fixable by rule:", ", ".join(f"{k}: {n}" for k, n in sorted(kinds.items())))
+            kinds = collections.Counter(f"{f.code} {f.fix.applicability}" for f in first.findings if f.fix)
+            print("  fixes by rule:", ", ".join(f"{k}: {n}" for k, n in sorted(kinds.items())))
+            unfixed = collections.Counter(f.code for f in first.findings if f.fix is None)
+            print("  findings with no fix:", ", ".join(f"{k}: {n}" for k, n in sorted(unfixed.items())))
             for line in unparsed:
                 print("  unparsed:", line)
 

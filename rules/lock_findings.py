@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from schemacite.locks import label, unseen, works_on_existing
+from schemacite.locks import label, unseen, works_on_preexisting_table
 from schemacite.locks.duration import estimate, human_bytes, human_seconds, scan_seconds
 from schemacite.model.dialects import LOCK_WAIT, Dialect
 from schemacite.model.statements import Statement
@@ -78,7 +78,7 @@ def _unseen(names: list[str], ctx: Context) -> str:
 def _heavy(stmt: Statement, ctx: Context) -> bool:
     """Whether the statement rewrites, scans or indexes rows of a table that existed before the
     change: its locks are held for as long as that takes."""
-    return works_on_existing(stmt, ctx.schema) and any(
+    return works_on_preexisting_table(stmt, ctx.schema) and any(
         (impact.rewrite or impact.scan) and locks for impact, locks in ctx.locks
     )
 
@@ -119,12 +119,11 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
     the lock is held over real work or on a table known to be large (a brief one is left to
     `lock-timeout-missing`, once per deploy). A statement's one risk is its worst lock: asked
     for "writes", a statement that also blocks reads gives nothing."""
-    existing = ctx.locks
     if blocks == "writes" and blocks_reads(ctx):
         return
     hits = [
         (impact, matching)
-        for impact, locks in existing
+        for impact, locks in ctx.locks
         if (matching := [lk for lk in locks if lk.blocks == blocks and not _unwritable(lk.relation, blocks, ctx)])
     ]
     large = _large([lk for _, locks in hits for lk in locks], ctx)
@@ -132,47 +131,12 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
         return
     # a rewrite, scan or index build of a table the change created is quick, and the safer forms
     # (NOT VALID, CONCURRENTLY) are for a table that holds rows
-    on_rows = works_on_existing(stmt, ctx.schema)
-    heavy = [h for h in hits if h[0].rewrite or h[0].scan] if on_rows else []
-    if on_rows and not heavy:
-        # one statement holds its strongest lock until it ends: the scan or rewrite of another of
-        # its actions (ADD FOREIGN KEY beside DROP CONSTRAINT) happens under it
-        locked = {lk.relation for _, locks in hits for lk in locks}
-        work = next(
-            (i for i, locks in existing if (i.rewrite or i.scan) and locked & {lk.relation for lk in locks}), None
-        )
-        if work is not None:
-            heavy = [(work, [lk for _, locks in hits for lk in locks])]
+    on_rows = works_on_preexisting_table(stmt, ctx.schema)
+    heavy = _work_under(hits, ctx) if on_rows else []
     impact, locks = (heavy or hits)[0]
-    sized = estimate(impact, ctx.schema, ctx.dialect, ctx.target) if heavy else None
-    lasts = None
-    if sized is not None:
-        # the lock lasts as long as the work: an error only when that is longer than allowed
-        severity = Severity.ERROR if sized.seconds > ctx.max_lock_seconds else None
-        rows = f", {sized.rows:,} rows" if sized.rows is not None else ""
-        why = (
-            f": it {sized.work} {sized.relation} ({human_bytes(sized.bytes)}{rows}) under the lock,"
-            f" {human_seconds(sized.seconds)} at {human_bytes(sized.rate)}/s ({sized.evidence})"
-        )
-        lasts = LockEstimate(round(sized.seconds, 1), sized.bytes, sized.rows, sized.evidence)
-    elif heavy:
-        severity = Severity.ERROR
-        why = " while it " + ("rewrites the table" if impact.rewrite else "scans the table")
-    else:
-        severity = Severity.INFO if ctx.lock_timeout_set else None
-        why = f" (a large table: {', '.join(large)})" if large else ""
-    what = label(impact.operation)
-    suggestion = (impact.alternative or "") if on_rows else ""
-    if not ctx.lock_timeout_set:
-        suggestion = (
-            suggestion + "; " if suggestion else ""
-        ) + f"{LOCK_WAIT[ctx.dialect].set()} first so the lock cannot queue traffic for long"
-    if impact.note:
-        suggestion += f" ({impact.note})"
+    severity, why, lasts = _how_long(impact, bool(heavy), large, ctx)
     names = list(dict.fromkeys(lk.relation for lk in locks))
     tables, indexes = _tables_and_indexes(names, stmt, ctx)
-    why += _unseen(names, ctx)
-    mode = _mode(locks, impact, ctx)
     finding = rule.finding(
         stmt.location,
         table=", ".join(tables) or None,
@@ -180,10 +144,10 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
         severity=severity,
         dialect=ctx.dialect,
         sql=stmt.sql,
-        suggestion=suggestion,
-        what=what,
-        mode=mode,
-        why=why,
+        suggestion=_suggestion(impact, on_rows, ctx),
+        what=label(impact.operation),
+        mode=_mode(locks, impact, ctx),
+        why=why + _unseen(names, ctx),
         on=", ".join(names),
         blocks=blocks.replace("+", " and "),
     )
@@ -193,3 +157,46 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
         finding.estimate = lasts
         finding.evidence = tuple(dict.fromkeys((*finding.evidence, lasts.rate_evidence)))
     yield finding
+
+
+def _work_under(hits: list, ctx: Context) -> list:
+    """The hits whose impact rewrites or scans rows; else the statement's other work done under
+    their locks (one statement holds its strongest lock until it ends: the scan or rewrite of
+    another of its actions, ADD FOREIGN KEY beside DROP CONSTRAINT, happens under it)."""
+    heavy = [h for h in hits if h[0].rewrite or h[0].scan]
+    if heavy:
+        return heavy
+    locked = {lk.relation for _, locks in hits for lk in locks}
+    work = next((i for i, locks in ctx.locks if (i.rewrite or i.scan) and locked & {lk.relation for lk in locks}), None)
+    return [(work, [lk for _, locks in hits for lk in locks])] if work is not None else []
+
+
+def _how_long(impact, heavy: bool, large: list[str], ctx: Context) -> tuple[Severity | None, str, LockEstimate | None]:
+    """The finding's severity, the words saying why the lock lasts, and the estimate of how long
+    where the snapshot gives the size of the work."""
+    sized = estimate(impact, ctx.schema, ctx.dialect, ctx.target) if heavy else None
+    if sized is not None:
+        # the lock lasts as long as the work: an error only when that is longer than allowed
+        rows = f", {sized.rows:,} rows" if sized.rows is not None else ""
+        why = (
+            f": it {sized.work} {sized.relation} ({human_bytes(sized.bytes)}{rows}) under the lock,"
+            f" {human_seconds(sized.seconds)} at {human_bytes(sized.rate)}/s ({sized.evidence})"
+        )
+        severity = Severity.ERROR if sized.seconds > ctx.max_lock_seconds else None
+        return severity, why, LockEstimate(round(sized.seconds, 1), sized.bytes, sized.rows, sized.evidence)
+    if heavy:
+        return Severity.ERROR, " while it " + ("rewrites the table" if impact.rewrite else "scans the table"), None
+    why = f" (a large table: {', '.join(large)})" if large else ""
+    return (Severity.INFO if ctx.lock_timeout_set else None), why, None
+
+
+def _suggestion(impact, on_rows: bool, ctx: Context) -> str:
+    """The safer form (for a table that holds rows), the lock timeout to set first, and the row's note."""
+    suggestion = (impact.alternative or "") if on_rows else ""
+    if not ctx.lock_timeout_set:
+        suggestion = (
+            suggestion + "; " if suggestion else ""
+        ) + f"{LOCK_WAIT[ctx.dialect].set()} first so the lock cannot queue traffic for long"
+    if impact.note:
+        suggestion += f" ({impact.note})"
+    return suggestion

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -199,18 +200,8 @@ def _as_list(value: Any, path: Path | None, key: str) -> list[str]:
     raise ConfigError(f"{path or 'command line'}: {key} must be a string or a list of strings")
 
 
-def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozenset()) -> Config:
-    def where(key: str) -> str:
-        if key in from_cli:
-            return CLI_FLAGS.get(key, f"--{key.replace('_', '-')}")
-        return str(path) if path else "command line"
-
-    for key in ("dialect", "target", "snapshot", "framework"):
-        if key in raw and not isinstance(raw[key], str):
-            raise ConfigError(f"{where(key)}: {key} must be a string")
-    for key in ("infer_insert_heavy", "pytest"):
-        if key in raw and not isinstance(raw[key], bool):
-            raise ConfigError(f"{where(key)}: {key} must be true or false")
+def _dialect_and_target(raw: dict[str, Any], where: Callable[[str], str]) -> tuple[Dialect | None, str, Target]:
+    """The dialect asked for (None: not said), the target as written, and the target it names."""
     try:
         dialect = Dialect.parse(raw["dialect"]) if raw.get("dialect") else None
     except ValueError as e:
@@ -224,14 +215,47 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
     if target is None or dialect is not None and target.dialect.family is not dialect.family:
         of = f" for dialect {dialect}" if dialect else ""
         raise ConfigError(f"{where('target')}: unknown target {text!r}{of} (use {known_targets(dialect)})")
-    framework = raw.get("framework")
-    if framework is not None:
-        # start-up: loaded only when this runs, not by every import of this module
-        from schemacite.sources.frameworks import FRAMEWORKS
+    return dialect, text, target
 
-        framework = framework.lower()
-        if framework not in FRAMEWORKS:
-            raise ConfigError(f"{where('framework')}: unknown framework {framework!r} (use {', '.join(FRAMEWORKS)})")
+
+def _framework(raw: dict[str, Any], where: Callable[[str], str]) -> str | None:
+    framework = raw.get("framework")
+    if framework is None:
+        return None
+    # start-up: loaded only when this runs, not by every import of this module
+    from schemacite.sources.frameworks import FRAMEWORKS
+
+    framework = framework.lower()
+    if framework not in FRAMEWORKS:
+        raise ConfigError(f"{where('framework')}: unknown framework {framework!r} (use {', '.join(FRAMEWORKS)})")
+    return framework
+
+
+def _limits(raw: dict[str, Any], where: Callable[[str], str]) -> tuple[int | float, int]:
+    """max_lock_seconds and max_secondary_indexes, checked."""
+    mls = raw.get("max_lock_seconds", Config.max_lock_seconds)
+    if not isinstance(mls, int | float) or isinstance(mls, bool) or mls <= 0:
+        raise ConfigError(f"{where('max_lock_seconds')}: max_lock_seconds must be a number of seconds > 0")
+    msi = raw.get("max_secondary_indexes", Config.max_secondary_indexes)
+    if not isinstance(msi, int) or isinstance(msi, bool) or msi < 0:
+        raise ConfigError(f"{where('max_secondary_indexes')}: max_secondary_indexes must be a whole number >= 0")
+    return mls, msi
+
+
+def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozenset()) -> Config:
+    def where(key: str) -> str:
+        if key in from_cli:
+            return CLI_FLAGS.get(key, f"--{key.replace('_', '-')}")
+        return str(path) if path else "command line"
+
+    for key in ("dialect", "target", "snapshot", "framework"):
+        if key in raw and not isinstance(raw[key], str):
+            raise ConfigError(f"{where(key)}: {key} must be a string")
+    for key in ("infer_insert_heavy", "pytest"):
+        if key in raw and not isinstance(raw[key], bool):
+            raise ConfigError(f"{where(key)}: {key} must be true or false")
+    dialect, text, target = _dialect_and_target(raw, where)
+    framework = _framework(raw, where)
     try:
         fail_on = raw.get("fail_on", "warning")
         fail_on = fail_on if isinstance(fail_on, Severity) else Severity.parse(str(fail_on))
@@ -240,12 +264,7 @@ def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozense
     rules = raw.get("rules", {})
     if not isinstance(rules, dict) or not all(isinstance(v, dict) for v in rules.values()):
         raise ConfigError(f"{where('rules')}: [rules] must map rule names to tables of settings")
-    mls = raw.get("max_lock_seconds", Config.max_lock_seconds)
-    if not isinstance(mls, int | float) or isinstance(mls, bool) or mls <= 0:
-        raise ConfigError(f"{where('max_lock_seconds')}: max_lock_seconds must be a number of seconds > 0")
-    msi = raw.get("max_secondary_indexes", Config.max_secondary_indexes)
-    if not isinstance(msi, int) or isinstance(msi, bool) or msi < 0:
-        raise ConfigError(f"{where('max_secondary_indexes')}: max_secondary_indexes must be a whole number >= 0")
+    mls, msi = _limits(raw, where)
     return Config(
         target=target,
         history=_as_list(raw.get("history", []), path, "history"),

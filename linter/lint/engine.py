@@ -24,19 +24,7 @@ from schemacite.sources.replay import Replay
 
 def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
     """Instantiate the rules this configuration turns on, with their severities and options."""
-    known = {c.name for c in classes} | {c.code.lower() for c in classes}
-    for key in ("disable", "select", "rules", "per_file_ignores"):
-        names = getattr(config, key)
-        if key == "per_file_ignores":
-            names = [r for rules in names.values() for r in rules]
-        unknown = [
-            name
-            for name in names
-            if name.lower() not in known and not any(c.code.lower().startswith(name.lower()) for c in classes)
-        ]
-        if unknown:
-            raise ValueError(f"{config.where(key)}: {unknown_rules(unknown, classes)} (see `schemacite rules`)")
-    where = f"{config.where('rules')}: "
+    _check_rule_names(config, classes)
     select, disable = [s.lower() for s in config.select], {d.lower() for d in config.disable}
     rules = []
     for cls in classes:
@@ -50,23 +38,46 @@ def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
             continue
         if ids & disable:
             continue
-        settings = dict(config.rules.get(cls.name, config.rules.get(cls.code.lower(), {})))
-        severity = settings.pop("severity", None)
-        if severity is not None and not isinstance(severity, str):
-            raise ValueError(f"{where}rule {cls.name}: severity must be info, warning or error")
-        options = {k.replace("-", "_"): v for k, v in settings.items()}
-        unknown = set(options) - {k.replace("-", "_") for k in cls.options}
-        if unknown:
-            raise ValueError(f"{where}rule {cls.name}: unknown option(s) {', '.join(sorted(unknown))}")
-        for key, option in cls.options.items():
-            if option.setting is not None:
-                options.setdefault(key.replace("-", "_"), getattr(config, option.setting))
-        try:
-            level = Severity.parse(severity) if severity else None
-        except ValueError as e:
-            raise ValueError(f"{where}rule {cls.name}: {e}") from None
-        rules.append(cls(level, options))
+        rules.append(_configured(cls, config))
     return rules
+
+
+def _check_rule_names(config: Config, classes: list[type[Rule]]) -> None:
+    """Refuse a rule name or code prefix in the configuration that no rule has."""
+    known = {c.name for c in classes} | {c.code.lower() for c in classes}
+    for key in ("disable", "select", "rules", "per_file_ignores"):
+        names = getattr(config, key)
+        if key == "per_file_ignores":
+            names = [r for rules in names.values() for r in rules]
+        unknown = [
+            name
+            for name in names
+            if name.lower() not in known and not any(c.code.lower().startswith(name.lower()) for c in classes)
+        ]
+        if unknown:
+            raise ValueError(f"{config.where(key)}: {unknown_rules(unknown, classes)} (see `schemacite rules`)")
+
+
+def _configured(cls: type[Rule], config: Config) -> Rule:
+    """The rule with the severity and options its [rules] table sets, and the options the
+    configuration's own settings give it."""
+    where = f"{config.where('rules')}: "
+    settings = dict(config.rules.get(cls.name, config.rules.get(cls.code.lower(), {})))
+    severity = settings.pop("severity", None)
+    if severity is not None and not isinstance(severity, str):
+        raise ValueError(f"{where}rule {cls.name}: severity must be info, warning or error")
+    options = {k.replace("-", "_"): v for k, v in settings.items()}
+    unknown = set(options) - {k.replace("-", "_") for k in cls.options}
+    if unknown:
+        raise ValueError(f"{where}rule {cls.name}: unknown option(s) {', '.join(sorted(unknown))}")
+    for key, option in cls.options.items():
+        if option.setting is not None:
+            options.setdefault(key.replace("-", "_"), getattr(config, option.setting))
+    try:
+        level = Severity.parse(severity) if severity else None
+    except ValueError as e:
+        raise ValueError(f"{where}rule {cls.name}: {e}") from None
+    return cls(level, options)
 
 
 def unknown_rules(names: list[str], classes: list[type[Rule]]) -> str:
@@ -146,6 +157,18 @@ class Linter:
             overlay,
         )
         result = LintResult(rules=self.rules, files=run.reported, errors=run.errors)
+        statements = self._check_statements(run, result)
+        _history_and_file_notes(run, result)
+        ctx = self._check_tables(run, result)
+        self._check_suppressions(result, statements, run, ctx)
+        # files in the order the runner deploys them (Flyway's V10 after V2), then line by line
+        rank = {os.path.abspath(path): n for n, path in enumerate(run.order)}
+        result.findings.sort(key=lambda f: (rank.get(os.path.abspath(f.location.file), len(rank)), f.sort_key()))
+        return result
+
+    def _check_statements(self, run: Replay, result: LintResult) -> dict[tuple[str, int], Statement]:
+        """Run the statement rules over the replay, following transactions and deploys; returns the
+        statements reported, by (file, line)."""
         statements: dict[tuple[str, int], Statement] = {}
         texts = functools.cache(run.text_of)  # read again only for a fix that needs the file's text
         transaction: int | None = None
@@ -164,44 +187,39 @@ class Linter:
                 transaction, held = stmt.transaction, Transaction()
             result.statements += 1
             statements[(stmt.location.file, stmt.location.line)] = stmt
-            if self.statement_rules and stmt.kind not in NO_LOCK_KINDS:
-                # a statement refused in a transaction (SC106) does no work there
-                runs = transaction is not None and not needs_own_transaction(stmt.op)
-                facts = LockFacts(stmt, step.schema, self.config.target, runs)
-                ctx = self._context(
-                    step.schema,
-                    in_transaction=step.in_transaction,
-                    transaction_why=step.transaction_why,
-                    earlier=held.pending,
-                    facts=facts,
-                    lock_timeout_set=step.lock_timeout_set,
-                    framework=run.framework,
-                    unit=step.unit,
-                    unit_size=step.unit_size,
-                    explicit_transaction=step.explicit,
-                    deploy_head=head,
-                    file_text=functools.partial(texts, stmt.location.file),
-                )
-                for rule in self.statement_rules:
-                    if (not rule.statement_kinds or stmt.kind in rule.statement_kinds) and (
-                        not rule.needs_locks or facts.locks
-                    ):
-                        found = _run(rule, "check_statement", stmt, ctx, result, stmt.location)
-                        (deploy.setdefault(rule, []) if rule in self.deploy_rules else result.findings).extend(found)
-                if transaction is not None and self.follow_transactions:
-                    held.took(facts.held())
+            if not self.statement_rules or stmt.kind in NO_LOCK_KINDS:
+                continue
+            # a statement refused in a transaction (SC106) does no work there
+            runs = transaction is not None and not needs_own_transaction(stmt.op)
+            facts = LockFacts(stmt, step.schema, self.config.target, runs)
+            ctx = self._context(
+                step.schema,
+                in_transaction=step.in_transaction,
+                transaction_why=step.transaction_why,
+                earlier=held.pending,
+                facts=facts,
+                lock_timeout_set=step.lock_timeout_set,
+                framework=run.framework,
+                unit=step.unit,
+                unit_size=step.unit_size,
+                explicit_transaction=step.explicit,
+                deploy_head=head,
+                file_text=functools.partial(texts, stmt.location.file),
+            )
+            for rule in self.statement_rules:
+                if (not rule.statement_kinds or stmt.kind in rule.statement_kinds) and (
+                    not rule.needs_locks or facts.locks
+                ):
+                    found = _run(rule, "check_statement", stmt, ctx, result, stmt.location)
+                    (deploy.setdefault(rule, []) if rule in self.deploy_rules else result.findings).extend(found)
+            if transaction is not None and self.follow_transactions:
+                held.took(facts.held())
         self._combine(deploy, result, run.schema)
-        # a statement of an old migration that cannot be read is not the change's fault: said, not failed
-        history_errors = [e for e in result.errors if e.line > 0 and os.path.abspath(e.file) not in run.reported_set]
-        for e in history_errors:
-            result.errors.remove(e)
-            result.notes.append(f"history {e}; its changes are not replayed")
-        for why, files in run.unlinted.items():
-            result.notes.append(f"{len(files)} file(s) read but not linted ({why}): {_names(files)}")
-        for why, files in run.skipped.items():
-            result.notes.append(f"{len(files)} file(s) left out ({why}): {_names(files)}")
-        result.framework = (run.framework.name, run.framework_why)
-        result.units = run.units
+        return statements
+
+    def _check_tables(self, run: Replay, result: LintResult) -> Context:
+        """Run the table rules over the schema the replay ends with, keeping the findings in the files
+        linted; returns the context they ran in."""
         schema = run.schema
         mark_insert_heavy(schema, self.config.insert_heavy)
         result.sources.append(
@@ -219,8 +237,14 @@ class Linter:
                 for f in _run(rule, "check_table", table, ctx, result, table.defined_at):
                     if os.path.abspath(f.location.file) in run.reported_set:
                         result.findings.append(f)
-        suppressions = self._suppress(result, statements, run)
-        for suppression in suppressions:
+        return ctx
+
+    def _check_suppressions(
+        self, result: LintResult, statements: dict[tuple[str, int], Statement], run: Replay, ctx: Context
+    ) -> None:
+        """Move what comments and per_file_ignores silence to `result.suppressed`; run the rules on
+        the comments themselves."""
+        for suppression in self._suppress(result, statements, run):
             for rule in self.suppression_rules:
                 result.findings.extend(_run(rule, "check_suppression", suppression, ctx, result, suppression.location))
         if self.config.per_file_ignores:
@@ -228,10 +252,6 @@ class Linter:
             for f in result.findings:
                 (result.suppressed if self._ignored_in_file(f) else kept).append(f)
             result.findings = kept
-        # files in the order the runner deploys them (Flyway's V10 after V2), then line by line
-        rank = {os.path.abspath(path): n for n, path in enumerate(run.order)}
-        result.findings.sort(key=lambda f: (rank.get(os.path.abspath(f.location.file), len(rank)), f.sort_key()))
-        return result
 
     def _excluded(self, path: str) -> bool:
         return bool(self.config.exclude) and path_matches(path, self.config.exclude, self.config.root)
@@ -301,6 +321,21 @@ class Linter:
             for bad in problems
         ]
         return found
+
+
+def _history_and_file_notes(run: Replay, result: LintResult) -> None:
+    """Notes on what the run read but did not lint, left out, or could not read in the history."""
+    # a statement of an old migration that cannot be read is not the change's fault: said, not failed
+    history_errors = [e for e in result.errors if e.line > 0 and os.path.abspath(e.file) not in run.reported_set]
+    for e in history_errors:
+        result.errors.remove(e)
+        result.notes.append(f"history {e}; its changes are not replayed")
+    for why, files in run.unlinted.items():
+        result.notes.append(f"{len(files)} file(s) read but not linted ({why}): {_names(files)}")
+    for why, files in run.skipped.items():
+        result.notes.append(f"{len(files)} file(s) left out ({why}): {_names(files)}")
+    result.framework = (run.framework.name, run.framework_why)
+    result.units = run.units
 
 
 def _names(files: list[str], shown: int = 5) -> str:

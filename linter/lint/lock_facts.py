@@ -10,7 +10,15 @@ once its step is over, so the facts are read, when at all, while the step lasts.
 from __future__ import annotations
 
 from schemacite.lint.rule import Held
-from schemacite.locks import Lock, LockImpact, existing_locks, impacts_for, label, long_work, on_tables
+from schemacite.locks import (
+    Lock,
+    LockImpact,
+    impacts_for,
+    label,
+    locks_on_preexisting,
+    long_work,
+    on_tables,
+)
 from schemacite.model import Schema
 from schemacite.model.statements import CreateTable, Statement
 
@@ -30,14 +38,14 @@ class LockFacts:
     @property
     def impacts(self) -> list[LockImpact]:
         if self._impacts is None:
-            existing = locks_existing(self.statement, self.schema)
+            existing = may_lock_preexisting(self.statement, self.schema)
             self._impacts = impacts_for(self.statement, self.schema, self.target) if existing else []
         return self._impacts
 
     @property
     def locks(self) -> list[tuple[LockImpact, list[Lock]]]:
         if self._locks is None:
-            self._locks = [(i, existing_locks(i, self.schema, self.statement)) for i in self.impacts]
+            self._locks = [(i, locks_on_preexisting(i, self.schema, self.statement)) for i in self.impacts]
         return self._locks
 
     @property
@@ -54,7 +62,7 @@ class LockFacts:
         return Held(self.statement, what, on_tables([lk for _, lk in blocking], self.schema), self.work)
 
 
-def locks_existing(stmt: Statement, schema: Schema) -> bool:
+def may_lock_preexisting(stmt: Statement, schema: Schema) -> bool:
     """Whether the statement can lock a relation that exists before this change.
 
     A schema dump or a first migration creates tables and indexes on tables it just

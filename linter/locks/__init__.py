@@ -96,7 +96,7 @@ def impacts_for(statement, schema, target: Target) -> list[LockImpact]:
     return found
 
 
-def existing_locks(impact: LockImpact, schema, statement=None) -> list[Lock]:
+def locks_on_preexisting(impact: LockImpact, schema, statement=None) -> list[Lock]:
     """The locks of `impact` on relations that exist before this change.
 
     Tables created earlier in the change harm nobody when locked. With `statement` given, a
@@ -110,7 +110,7 @@ def existing_locks(impact: LockImpact, schema, statement=None) -> list[Lock]:
     if_exists = statement is not None and statement.if_exists
     out = []
     for lk in impact.locks:
-        if not existed(lk.relation, schema):
+        if not is_preexisting(lk.relation, schema):
             continue
         # a dump's DROP ... IF EXISTS preamble drops what may not be there; an ALTER TABLE IF EXISTS
         # changes a table that exists, unless the replay dropped it or never saw it among others
@@ -139,26 +139,26 @@ def long_work(statement, schema, impacts: list[LockImpact]) -> str | None:
     # start-up: loaded only when this runs, not by every import of this module
     from schemacite.model.statements import CopyFrom, CreateTableAs, Delete, Insert, Merge, Update
 
-    def existing(name: str | None) -> bool:
-        return bool(name) and existed(name, schema)
+    def preexisting(name: str | None) -> bool:
+        return bool(name) and is_preexisting(name, schema)
 
     op = statement.op
-    if isinstance(op, (Update, Delete, Merge)) and op.every_row and existing(op.into):
+    if isinstance(op, (Update, Delete, Merge)) and op.every_row and preexisting(op.into):
         return f"{statement.kind.upper()} of every row of {op.into}"
-    if isinstance(op, (Update, Delete)) and existing(op.into) and (unindexed := _scanned_for(op, schema)):
+    if isinstance(op, (Update, Delete)) and preexisting(op.into) and (unindexed := _scanned_for(op, schema)):
         return f"{statement.kind.upper()} of {op.into} finding its rows by {', '.join(unindexed)}, which no index leads"
-    if isinstance(op, Insert) and (read := next((r for r in op.reads or () if existing(r)), None)):
+    if isinstance(op, Insert) and (read := next((r for r in op.reads or () if preexisting(r)), None)):
         return f"INSERT ... SELECT reading {read}"
-    if isinstance(op, CopyFrom) and existing(op.into):
+    if isinstance(op, CopyFrom) and preexisting(op.into):
         return f"COPY into {op.into}"
     creates = isinstance(op, CreateTableAs)  # its table is the one it fills: the work is its query's
-    if not creates and not works_on_existing(statement, schema):
+    if not creates and not works_on_preexisting_table(statement, schema):
         return None  # a new table is empty: rewriting, indexing or validating it is quick
     for impact in impacts:
         if impact.rewrite or impact.scan:
             # the table it works on; a materialized view's or CREATE TABLE AS's query: the tables it reads
             on = (not creates and statement.table) or ", ".join(
-                dict.fromkeys(r for lk in impact.locks for r in _read_through(lk.relation, schema) if existing(r))
+                dict.fromkeys(r for lk in impact.locks for r in _read_through(lk.relation, schema) if preexisting(r))
             )
             if not on:
                 continue  # it reads only tables the change created: they are empty
@@ -170,7 +170,7 @@ def _read_through(name: str, schema, depth: int = 0) -> list[str]:
     """`name`, or for a view the change created, the relations it reads in turn: a query of a new
     view over an existing table reads that table."""
     view = schema.views.get(name)
-    if view is None or view.reads is None or existed(name, schema) or depth > 10:
+    if view is None or view.reads is None or is_preexisting(name, schema) or depth > 10:
         return [name]
     return [r for read in view.reads for r in _read_through(read, schema, depth + 1)]
 
@@ -200,14 +200,14 @@ def on_tables(locks: list[Lock], schema) -> list[Lock]:
     return out
 
 
-def works_on_existing(statement, schema) -> bool:
+def works_on_preexisting_table(statement, schema) -> bool:
     """Whether the table a statement rewrites, indexes or validates existed before the change: a
     foreign key added to a table created earlier in the change scans that empty table, whatever
     the table it references holds."""
-    return not statement.table or existed(statement.table, schema)
+    return not statement.table or is_preexisting(statement.table, schema)
 
 
-def existed(name: str, schema) -> bool:
+def is_preexisting(name: str, schema) -> bool:
     """Whether relation `name` existed before the change: not a table (or the table of an index or
     of a serial column's sequence), view or sequence the change created. One never seen is taken to exist: the change does not create it."""
     table = schema.tables.get(name) or schema.index_owner(name) or schema.sequence_owner(name)

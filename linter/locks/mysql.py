@@ -16,7 +16,7 @@ not per row and is returned by `general_note(server)` for the command output.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from schemacite.locks import Lock, LockImpact
 from schemacite.locks import mysql_table as T
@@ -249,31 +249,12 @@ def _combine(parts: list[LockImpact], relation: str, server: str, version) -> Lo
 
 
 def _key(action: Action, table, server, version, actions, replaced_pk, fk_checks_off) -> tuple[str, str | None]:
+    """The matrix row of one ALTER TABLE action, and a note where the model leaves it uncertain."""
     op = action.op
     if isinstance(action, AddColumn) and op == "add_column":
-        column = action.definition
-        if column.auto_increment:
-            return "add_column.auto_increment", None
-        if column.generated == "stored":
-            return "add_column.stored", None
-        if column.generated == "virtual":
-            return "add_column.virtual", None
-        since, _source, ignored = T.INLINE_REFERENCES[server]
-        note = ignored if action.references and (since is None or version < since) else None
-        if action.position:
-            if action.position == "after" and table is not None and table.columns:
-                if action.after and action.after == list(table.columns)[-1]:
-                    return "add_column", note
-            return "add_column.position", note
-        return "add_column", note
+        return _add_column_key(action, table, server, version)
     if op == "drop_column":
-        col = table.columns.get(action.column) if table is not None and action.column else None
-        if col is not None and col.generated:
-            return ("drop_column.stored" if col.generated == "stored" else "drop_column.virtual"), None
-        if table is not None and action.column and _indexed(table, action.column):
-            composite = any(len(i.columns) > 1 and action.column in i.columns for i in _keys(table))
-            return ("drop_column.in_composite" if composite else "drop_column.indexed"), None
-        return "drop_column", None
+        return _drop_column_key(action, table), None
     if isinstance(action, AddColumn):  # MODIFY / CHANGE
         return _modify_key(action, table, server, version, _primary_key_after(table, actions))
     if isinstance(action, AddKey) and op in ("add_index", "add_unique"):
@@ -283,25 +264,53 @@ def _key(action: Action, table, server, version, actions, replaced_pk, fk_checks
     if isinstance(action, AddForeignKey):
         return ("add_foreign_key.no_checks" if fk_checks_off else "add_foreign_key"), None
     if isinstance(action, Option) and op == "convert_charset":
-        target = (action.value or "").lower()
-        source = _table_charset(table) or ""
-        if target.startswith("utf8mb4") and source in ("utf8", "utf8mb3") and not _has_text_columns(table):
-            return "convert_charset.utf8mb3_to_utf8mb4", None
-        if target and target == source and lookup(server, "convert_charset.same", version) is not None:
-            return "convert_charset.same", None
-        return "convert_charset", None
+        return _convert_charset_key(action, table, server, version), None
     if isinstance(action, Option) and op == "engine":
         value = (action.value or "").lower()
         current = (table.engine or "innodb").lower() if table is not None else "innodb"
-        if value and value != current:
-            return "engine.change", None
-        return "engine", None
+        return ("engine.change" if value and value != current else "engine"), None
     if op == "add_partition":
         part = table.partitioning if table is not None else None
-        if part is not None and part.method in ("hash", "key"):
-            return "add_partition.hash", None
-        return "add_partition", None
+        return ("add_partition.hash" if part is not None and part.method in ("hash", "key") else "add_partition"), None
     return op, None
+
+
+def _add_column_key(action: AddColumn, table, server, version) -> tuple[str, str | None]:
+    column = action.definition
+    if column.auto_increment:
+        return "add_column.auto_increment", None
+    if column.generated == "stored":
+        return "add_column.stored", None
+    if column.generated == "virtual":
+        return "add_column.virtual", None
+    since, _source, ignored = T.INLINE_REFERENCES[server]
+    note = ignored if action.references and (since is None or version < since) else None
+    if not action.position:
+        return "add_column", note
+    if action.position == "after" and table is not None and table.columns:
+        if action.after and action.after == list(table.columns)[-1]:
+            return "add_column", note  # AFTER the last column: the place it goes anyway
+    return "add_column.position", note
+
+
+def _drop_column_key(action: Action, table) -> str:
+    col = table.columns.get(action.column) if table is not None and action.column else None
+    if col is not None and col.generated:
+        return "drop_column.stored" if col.generated == "stored" else "drop_column.virtual"
+    if table is not None and action.column and _indexed(table, action.column):
+        composite = any(len(i.columns) > 1 and action.column in i.columns for i in _keys(table))
+        return "drop_column.in_composite" if composite else "drop_column.indexed"
+    return "drop_column"
+
+
+def _convert_charset_key(action: Option, table, server, version) -> str:
+    target = (action.value or "").lower()
+    source = _table_charset(table) or ""
+    if target.startswith("utf8mb4") and source in ("utf8", "utf8mb3") and not _has_text_columns(table):
+        return "convert_charset.utf8mb3_to_utf8mb4"
+    if target and target == source and lookup(server, "convert_charset.same", version) is not None:
+        return "convert_charset.same"
+    return "convert_charset"
 
 
 def _index_key(action: AddKey, table, actions) -> tuple[str, str | None]:
@@ -363,36 +372,9 @@ def _modify_key(action: AddColumn, table, server, version, primary_key: tuple[st
         new_nullable = False  # primary key columns stay NOT NULL whatever the MODIFY says
     note = None
     if new.type:
-        known_cs = _table_charset(table)
-        table_cs = known_cs or DEFAULT_CHARSET
-        o_cs = old.charset or table_cs
-        n_cs = new.charset or table_cs
-        if new.charset and not old.charset and not known_cs and new.base_type in STRING_TYPES:
-            # the column's current character set is not in the model: assume a conversion
-            o_cs = "unknown"
-            note = "the column's current character set is unknown: assuming it changes"
-        if new.auto_increment and not old.auto_increment:
-            changes.append("auto_increment")
-        elif old.base_type != new.base_type or old.unsigned != new.unsigned or old.zerofill != new.zerofill:
-            changes.append("type")
-        elif old.base_type in ("enum", "set"):
-            om, nm = enum_members(old.type_args), enum_members(new.type_args)
-            if om == nm:
-                pass
-            elif nm[: len(om)] == om and _enum_size(old.base_type, len(om)) == _enum_size(new.base_type, len(nm)):
-                changes.append("enum_append")
-            else:
-                changes.append("type")
-        elif (
-            old.base_type in ("varchar", "varbinary", "char", "binary")
-            and old.type_args != new.type_args
-            or o_cs != n_cs
-        ):
-            changes.append(_string_change(old, new, o_cs, n_cs))
-        elif old.type_args != new.type_args:
-            changes.append("type")
-        elif (old.collation or None) != (new.collation or None) and new.collation:
-            changes.append("collation")
+        change, note = _type_change(old, new, table)
+        if change:
+            changes.append(change)
     if new_nullable != old.nullable:
         changes.append("null" if new_nullable else "not_null")
     if new.default != old.default and _norm_default(new.default) != _norm_default(old.default) and not changes:
@@ -405,6 +387,38 @@ def _modify_key(action: AddColumn, table, server, version, primary_key: tuple[st
     if worst in ("collation", "charset_utf8mb3_to_utf8mb4") and server == Dialect.MARIADB and _indexed(table, source):
         note = "an index covers the column: it is rebuilt (NOCOPY)"
     return f"modify_column.{worst}", note
+
+
+def _type_change(old: Column, new: Column, table) -> tuple[str | None, str | None]:
+    """What a MODIFY / CHANGE that states a type changes in the column's type (None: nothing), and a
+    note where the model leaves it uncertain."""
+    note = None
+    known_cs = _table_charset(table)
+    table_cs = known_cs or DEFAULT_CHARSET
+    o_cs = old.charset or table_cs
+    n_cs = new.charset or table_cs
+    if new.charset and not old.charset and not known_cs and new.base_type in STRING_TYPES:
+        # the column's current character set is not in the model: assume a conversion
+        o_cs = "unknown"
+        note = "the column's current character set is unknown: assuming it changes"
+    if new.auto_increment and not old.auto_increment:
+        return "auto_increment", note
+    if old.base_type != new.base_type or old.unsigned != new.unsigned or old.zerofill != new.zerofill:
+        return "type", note
+    if old.base_type in ("enum", "set"):
+        om, nm = enum_members(old.type_args), enum_members(new.type_args)
+        if om == nm:
+            return None, note
+        if nm[: len(om)] == om and _enum_size(old.base_type, len(om)) == _enum_size(new.base_type, len(nm)):
+            return "enum_append", note
+        return "type", note
+    if old.base_type in ("varchar", "varbinary", "char", "binary") and old.type_args != new.type_args or o_cs != n_cs:
+        return _string_change(old, new, o_cs, n_cs), note
+    if old.type_args != new.type_args:
+        return "type", note
+    if (old.collation or None) != (new.collation or None) and new.collation:
+        return "collation", note
+    return None, note
 
 
 def _string_change(o: Column, n: Column, o_cs, n_cs) -> str:
@@ -511,6 +525,18 @@ def _has_text_columns(table: Table | None) -> bool:
 
 
 # --------------------------------------------------------------------------- clauses -> impact
+@dataclass
+class _Run:
+    """How an ALTER runs once its ALGORITHM and LOCK clauses are applied to its matrix row."""
+
+    algorithm: str | None
+    rebuild: bool
+    lock: str
+    scan: bool
+    notes: list[str]
+    refused: list[str] = field(default_factory=list)
+
+
 def _impact(operation, key, row: Row | None, relation, server, version, clauses, note=None) -> LockImpact:
     if row is None:
         return LockImpact(
@@ -521,88 +547,96 @@ def _impact(operation, key, row: Row | None, relation, server, version, clauses,
             note=f"'{key}' is not in the MySQL/MariaDB online DDL matrix",
             row=key,
         )
-    algorithm, rebuild, lock, scan = row.algorithm, row.rewrite, row.mode, row.scan
-    notes = [n for n in (row.note, note) if n]
-    refused: list[str] = []
+    run = _Run(row.algorithm, row.rewrite, row.mode, row.scan, [n for n in (row.note, note) if n])
     want_algo, want_lock = clauses.get("algorithm"), clauses.get("lock")
     if want_algo == "DEFAULT":
         want_algo = None
     if want_lock == "DEFAULT":
         want_lock = None
-
-    if (want_algo or want_lock) and algorithm is None:
-        refused.append("this operation takes no ALGORITHM/LOCK clause")
+    if (want_algo or want_lock) and run.algorithm is None:
+        run.refused.append("this operation takes no ALGORITHM/LOCK clause")
     elif want_algo:
-        if want_algo == "NOCOPY" and server == Dialect.MYSQL:
-            refused.append("ALGORITHM=NOCOPY exists only on MariaDB")
-        elif want_algo == "COPY":
-            if algorithm != "COPY":
-                notes.append("ALGORITHM=COPY forces a full table copy")
-            algorithm, rebuild, scan = "COPY", True, True
-            lock = _max_lock(lock, _copy_min_lock(server, version, key))
-        elif server == Dialect.MARIADB and key in T.MARIADB_ALGORITHM_IGNORED:
-            notes.append(f"MariaDB accepts ALGORITHM={want_algo} here and copies the table anyway")
-        elif ALGO_RANK[want_algo] < ALGO_RANK[algorithm]:
-            refused.append(f"ALGORITHM={want_algo} is not supported for this operation (best: {algorithm})")
-        elif server == Dialect.MYSQL and want_algo == "INPLACE" and algorithm == "INSTANT":
-            algorithm = "INPLACE"
-            rebuild = row.rewrite if row.inplace_rewrite is None else row.inplace_rewrite
-            if rebuild:
-                notes.append("ALGORITHM=INPLACE on MySQL skips INSTANT and rebuilds the table")
-        # MariaDB: ALGORITHM names the least efficient algorithm accepted; the best one runs
+        _apply_algorithm(run, want_algo, row, key, server, version)
+    if want_lock and not run.refused and run.algorithm is not None:
+        _apply_lock(run, want_lock, want_algo, row, key, server, version)
 
-    if want_lock and not refused and algorithm is not None:
-        if server == Dialect.MYSQL and algorithm == "INSTANT":
-            if want_algo == "INSTANT":
-                refused.append(f"only LOCK=DEFAULT is permitted with ALGORITHM=INSTANT (LOCK={want_lock})")
-            else:
-                # a LOCK clause rules INSTANT out on MySQL: it falls back to INPLACE
-                algorithm = "INPLACE"
-                rebuild = row.rewrite if row.inplace_rewrite is None else row.inplace_rewrite
-                notes.append(
-                    f"LOCK={want_lock} rules out INSTANT on MySQL: the statement runs in place"
-                    + (" and rebuilds the table" if rebuild else "")
-                )
-        if (
-            not refused
-            and want_lock == "NONE"
-            and lock != "NONE"
-            and want_algo in (None, "COPY")
-            and _copy_min_lock(server, version, key) == "NONE"
-        ):
-            # MariaDB 11.2+: rather than refuse LOCK=NONE, the server copies the table online
-            if algorithm != "COPY":
-                notes.append("LOCK=NONE makes MariaDB 11.2+ copy the table online instead")
-            algorithm, rebuild, scan, lock = "COPY", True, True, "NONE"
-        if not refused:
-            if LOCK_RANK[want_lock] < LOCK_RANK[lock]:
-                refused.append(f"LOCK={want_lock} is not supported for this operation (least: LOCK={lock})")
-            else:
-                lock = want_lock
-
-    impact_note = "; ".join(dict.fromkeys(notes))
-    if refused:
+    impact_note = "; ".join(dict.fromkeys(run.notes))
+    if run.refused:
         impact_note = (
-            "server refuses: " + "; ".join(refused) + (f". Without the clause: {impact_note}" if impact_note else "")
+            "server refuses: "
+            + "; ".join(run.refused)
+            + (f". Without the clause: {impact_note}" if impact_note else "")
         )
     alternative = row.alternative
     if (
         alternative is None
-        and (algorithm == "COPY" or (rebuild and lock != "NONE"))
+        and (run.algorithm == "COPY" or (run.rebuild and run.lock != "NONE"))
         and not key.startswith("statement.lock_table")
     ):
         alternative = T.COPY_ALTERNATIVE
     return LockImpact(
         operation=operation,
-        locks=[Lock(relation, lock, blocks(lock))],
-        rewrite=rebuild,
-        scan=scan,
-        algorithm=algorithm,
+        locks=[Lock(relation, run.lock, blocks(run.lock))],
+        rewrite=run.rebuild,
+        scan=run.scan,
+        algorithm=run.algorithm,
         alternative=alternative,
         note=impact_note or None,
         source=row.source,
         row=key,
     )
+
+
+def _apply_algorithm(run: _Run, want_algo: str, row: Row, key: str, server, version) -> None:
+    """An ALGORITHM= clause: refused, forcing a copy, or taking the server's own choice."""
+    if want_algo == "NOCOPY" and server == Dialect.MYSQL:
+        run.refused.append("ALGORITHM=NOCOPY exists only on MariaDB")
+    elif want_algo == "COPY":
+        if run.algorithm != "COPY":
+            run.notes.append("ALGORITHM=COPY forces a full table copy")
+        run.algorithm, run.rebuild, run.scan = "COPY", True, True
+        run.lock = _max_lock(run.lock, _copy_min_lock(server, version, key))
+    elif server == Dialect.MARIADB and key in T.MARIADB_ALGORITHM_IGNORED:
+        run.notes.append(f"MariaDB accepts ALGORITHM={want_algo} here and copies the table anyway")
+    elif ALGO_RANK[want_algo] < ALGO_RANK[run.algorithm]:
+        run.refused.append(f"ALGORITHM={want_algo} is not supported for this operation (best: {run.algorithm})")
+    elif server == Dialect.MYSQL and want_algo == "INPLACE" and run.algorithm == "INSTANT":
+        run.algorithm = "INPLACE"
+        run.rebuild = row.rewrite if row.inplace_rewrite is None else row.inplace_rewrite
+        if run.rebuild:
+            run.notes.append("ALGORITHM=INPLACE on MySQL skips INSTANT and rebuilds the table")
+    # MariaDB: ALGORITHM names the least efficient algorithm accepted; the best one runs
+
+
+def _apply_lock(run: _Run, want_lock: str, want_algo: str | None, row: Row, key: str, server, version) -> None:
+    """A LOCK= clause on an operation that takes one, after ALGORITHM= was applied."""
+    if server == Dialect.MYSQL and run.algorithm == "INSTANT":
+        if want_algo == "INSTANT":
+            run.refused.append(f"only LOCK=DEFAULT is permitted with ALGORITHM=INSTANT (LOCK={want_lock})")
+        else:
+            # a LOCK clause rules INSTANT out on MySQL: it falls back to INPLACE
+            run.algorithm = "INPLACE"
+            run.rebuild = row.rewrite if row.inplace_rewrite is None else row.inplace_rewrite
+            run.notes.append(
+                f"LOCK={want_lock} rules out INSTANT on MySQL: the statement runs in place"
+                + (" and rebuilds the table" if run.rebuild else "")
+            )
+    if run.refused:
+        return
+    if (
+        want_lock == "NONE"
+        and run.lock != "NONE"
+        and want_algo in (None, "COPY")
+        and _copy_min_lock(server, version, key) == "NONE"
+    ):
+        # MariaDB 11.2+: rather than refuse LOCK=NONE, the server copies the table online
+        if run.algorithm != "COPY":
+            run.notes.append("LOCK=NONE makes MariaDB 11.2+ copy the table online instead")
+        run.algorithm, run.rebuild, run.scan, run.lock = "COPY", True, True, "NONE"
+    if LOCK_RANK[want_lock] < LOCK_RANK[run.lock]:
+        run.refused.append(f"LOCK={want_lock} is not supported for this operation (least: LOCK={run.lock})")
+    else:
+        run.lock = want_lock
 
 
 def _copy_min_lock(server, version, key) -> str:

@@ -133,26 +133,9 @@ class _Ctx:
 def _key(ctx: _Ctx) -> str:
     """The lock-table key of the statement (or ALTER TABLE sub-command): its operation, and the
     variant its facts select (CONCURRENTLY, a partitioned table, a virtual column, ...)."""
-    op, a = ctx.op, ctx.action
-    if a is not None:
-        key = f"alter_table.{a.op}"
-        table = ctx.table
-        if isinstance(a, AddColumn) and a.if_not_exists and table is not None and a.definition.name in table.columns:
-            return key + ".exists"
-        if isinstance(a, AddColumn) and a.definition.generated == "virtual":
-            return key + ".virtual"
-        if a.op == "set_expression" and table is not None and a.column in table.columns:
-            if table.columns[a.column or ""].generated == "virtual":
-                return key + ".virtual"
-        if isinstance(a, ConstraintAction) and a.op == "alter_constraint" and a.enforced is not None:
-            return key + (".enforced" if a.enforced else ".not_enforced")
-        if isinstance(a, AddForeignKey) and not a.key.enforced or isinstance(a, AddCheck) and not a.constraint.enforced:
-            return key + ".not_enforced"
-        if isinstance(a, AddForeignKey) and a.not_valid and ctx.partitioned(op.name):
-            return key + ".not_valid_partitioned"
-        if ctx.partitioned(op.name) and T.rows_for(key + ".partitioned"):
-            return key + ".partitioned"
-        return key
+    if ctx.action is not None:
+        return _action_key(ctx, ctx.action)
+    op = ctx.op
     kind = ctx.statement.kind
     if _exists(ctx):
         return kind + ".exists"
@@ -167,6 +150,29 @@ def _key(ctx: _Ctx) -> str:
     if isinstance(op, Select) and op.row_lock:
         return "select.for_update"
     return kind
+
+
+def _action_key(ctx: _Ctx, a: Action) -> str:
+    """The lock-table key of one ALTER TABLE sub-command."""
+    op = ctx.op
+    key = f"alter_table.{a.op}"
+    table = ctx.table
+    if isinstance(a, AddColumn) and a.if_not_exists and table is not None and a.definition.name in table.columns:
+        return key + ".exists"
+    if isinstance(a, AddColumn) and a.definition.generated == "virtual":
+        return key + ".virtual"
+    if a.op == "set_expression" and table is not None and a.column in table.columns:
+        if table.columns[a.column or ""].generated == "virtual":
+            return key + ".virtual"
+    if isinstance(a, ConstraintAction) and a.op == "alter_constraint" and a.enforced is not None:
+        return key + (".enforced" if a.enforced else ".not_enforced")
+    if isinstance(a, AddForeignKey) and not a.key.enforced or isinstance(a, AddCheck) and not a.constraint.enforced:
+        return key + ".not_enforced"
+    if isinstance(a, AddForeignKey) and a.not_valid and ctx.partitioned(op.name):
+        return key + ".not_valid_partitioned"
+    if ctx.partitioned(op.name) and T.rows_for(key + ".partitioned"):
+        return key + ".partitioned"
+    return key
 
 
 def _exists(ctx: _Ctx) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from schemacite.locks import NO_LOCK_KINDS, LockImpact, existing_locks, impacts_for, worst, worst_algorithm
+from schemacite.locks import NO_LOCK_KINDS, LockImpact, impacts_for, locks_on_preexisting, worst, worst_algorithm
 from schemacite.model import Schema
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.statements import Statement
@@ -72,7 +72,7 @@ def analyse(
         row = None
         if step.reported:
             impacts = [] if stmt.kind in NO_LOCK_KINDS else impacts_for(stmt, step.schema, target)
-            existing = [lk for i in impacts for lk in existing_locks(i, step.schema, stmt)]
+            existing = [lk for i in impacts for lk in locks_on_preexisting(i, step.schema, stmt)]
             parent = rows[-1] if embedded and rows else None
             if parent is not None and getattr(parent.statement.op, "what", "") == "DO":
                 # DDL a DO block runs is locked by the block: its row says so

@@ -176,6 +176,20 @@ def _rows(tables: list[Table], rewrite: Rate | None, index: Rate | None) -> list
     return out
 
 
+def _unused_indexes(
+    tables: list[Table], findings: list[Finding], catalogue: dict[str, Evidence]
+) -> tuple[list[IndexSize], list[Evidence]]:
+    """The size of each index the unused-index rule reports, and the measurements its findings cite."""
+    by_name = {t.qualified_name: t for t in tables}
+    unused = [f for f in findings if f.rule == UNUSED_INDEX and f.table and f.index]
+    sizes = []
+    for f in unused:
+        table = by_name.get(f.table or "")
+        found = table.index_named(f.index or "") if table else None
+        sizes.append(IndexSize(f.table or "", f.index or "", found.bytes if found else None, f.foreign_key))
+    return sizes, [catalogue[i] for i in dict.fromkeys(i for f in unused for i in f.evidence) if i in catalogue]
+
+
 def _source_view(n: int, source: Source, findings: list[Finding], catalogue: dict[str, Evidence]) -> SourceView:
     schema = source.schema
     tables = list(schema.tables.values())
@@ -187,14 +201,7 @@ def _source_view(n: int, source: Source, findings: list[Finding], catalogue: dic
     sinces = sorted({w.since for w in workloads if w.since})
     counters = ", ".join(sorted({w.source for w in workloads if w.source})) or "none"
     heavy = [t for t in tables if t.insert_heavy]
-    by_name = {t.qualified_name: t for t in tables}
-    unused = [f for f in findings if f.rule == UNUSED_INDEX and f.table and f.index]
-    sizes = []
-    for f in unused:
-        table = by_name.get(f.table or "")
-        found = table.index_named(f.index or "") if table else None
-        sizes.append(IndexSize(f.table or "", f.index or "", found.bytes if found else None, f.foreign_key))
-    unused_records = [catalogue[i] for i in dict.fromkeys(i for f in unused for i in f.evidence) if i in catalogue]
+    sizes, unused_records = _unused_indexes(tables, findings, catalogue)
 
     family = source.dialect
     plots, missing = [], []

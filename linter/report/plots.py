@@ -253,10 +253,7 @@ def lock_duration_plot(
     if not rates:
         return None, f"no measured rewrite or index-build rate on {family} to draw"
     sized = sorted((t for t in tables if t.bytes), key=lambda t: -(t.bytes or 0))[:PLACED]
-    # from the decade of the smallest marked table (1 MB at most) to two decades past the largest (1 GB at least)
-    smallest = min([t.bytes or 10**6 for t in sized] + [10**6])
-    largest = max([t.bytes or 0 for t in sized] + [10**9])
-    sizes = [10**e for e in range(len(str(int(smallest))) - 1, len(str(int(largest))) + 2)]  # room for names
+    sizes = _size_decades(sized)
     fastest = max(r.bytes_per_second for _, r in rates)
     slowest = min(r.bytes_per_second for _, r in rates)
     low, high = sizes[0] / fastest, sizes[-1] / slowest
@@ -289,10 +286,11 @@ def lock_duration_plot(
         ]
         if points:
             chart.add(f"your largest tables: {name}", points, stroke=False, dots_size=6)
-    placed = []
-    for t in sized:
-        times = ", ".join(f"{name} {human_seconds(rate.seconds(t.bytes or 0))}" for name, rate in rates)
-        placed.append(f"{t.qualified_name}: {human_bytes(t.bytes or 0)}, {times}")
+    placed = [
+        f"{t.qualified_name}: {human_bytes(t.bytes or 0)}, "
+        + ", ".join(f"{name} {human_seconds(rate.seconds(t.bytes or 0))}" for name, rate in rates)
+        for t in sized
+    ]
     records = list({id(r.record): r.record for _, r in rates}.values())
     caption = " ".join(
         f"{name.capitalize()}: {human_bytes(rate.bytes_per_second)}/s, the slope measured for {rate.metric}"
@@ -301,6 +299,14 @@ def lock_duration_plot(
     )
     left_out = "" if sized else "no table of known size to mark"
     return Plot(key, "How long the lock lasts, by table size", _render(chart), records, caption, placed, left_out), ""
+
+
+def _size_decades(sized: list[Table]) -> list[int]:
+    """The x axis: from the decade of the smallest marked table (1 MB at most) to two decades past
+    the largest (1 GB at least), the last one room for names."""
+    smallest = min([t.bytes or 10**6 for t in sized] + [10**6])
+    largest = max([t.bytes or 0 for t in sized] + [10**9])
+    return [10**e for e in range(len(str(int(smallest))) - 1, len(str(int(largest))) + 2)]
 
 
 def _labels(tables: list[Table], same_spot: Callable[[Table, Table], bool]) -> list[str]:

@@ -141,170 +141,201 @@ def blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
 
 def split_sql(text: str, dialect: str) -> Split:
     """Split `text`; unterminated strings and comments are reported, not fatal."""
-    family = "mysql" if dialect in MYSQL_FAMILY else "postgres"
-    # stopping at newlines is only needed to see DELIMITER lines and psql meta-commands
-    line_mode = _LINE_CONSTRUCT.search(text) is not None
-    scan = (_SCAN if line_mode else _SKIP)[family]
-    lines = Lines(text)
-    result = Split()
-    # The current statement is `cur` (pieces already blanked where needed) followed by the
-    # untouched text[seg:i]: code and quoted text are copied only when a blank must follow.
-    cur: list[str] = []
-    seg = 0
-    stmt_start = 0
-    delimiter = ";"
-    i, n = 0, len(text)
+    return _Splitter(text, dialect).run()
 
-    def flush(upto: int) -> None:
-        nonlocal seg
-        if seg < upto:
-            cur.append(text[seg:upto])
-        seg = upto
 
-    def blank(start: int, stop: int, keep: str | None = None) -> None:
+class _Splitter:
+    """One scan of a text, statement by statement."""
+
+    def __init__(self, text: str, dialect: str):
+        self.text, self.dialect = text, dialect
+        self.family = "mysql" if dialect in MYSQL_FAMILY else "postgres"
+        # stopping at newlines is only needed to see DELIMITER lines and psql meta-commands
+        self.line_mode = _LINE_CONSTRUCT.search(text) is not None
+        self.scan = (_SCAN if self.line_mode else _SKIP)[self.family]
+        self.lines = Lines(text)
+        self.result = Split()
+        # The current statement is `cur` (pieces already blanked where needed) followed by the
+        # untouched text[seg:i]: code and quoted text are copied only when a blank must follow.
+        self.cur: list[str] = []
+        self.seg = 0
+        self.stmt_start = 0
+        self.delimiter = ";"
+        self.n = len(text)
+
+    def run(self) -> Split:
+        # the scan's own names as locals: the loop below runs once a token
+        text, n, scan, line_mode, family = self.text, self.n, self.scan, self.line_mode, self.family
+        lines, result = self.lines, self.result
+        i = 0
+        while i < n:
+            if line_mode and (i == 0 or text[i - 1] == "\n") and not self.has_code(i):
+                after = self.directive(i)
+                if after >= 0:
+                    i = after
+                    continue
+
+            if not line_mode:
+                m = scan.match(text, i)
+                tok, pos = m.group("tok"), m.start("tok")
+                if not tok:
+                    break
+                i = m.end()
+                if tok in _OPENERS:
+                    result.errors.append((lines.line(pos), f"unterminated {_quote_name(tok)} starting here"))
+                    i = n
+                    continue
+            else:
+                m = scan.search(text, i)
+            if self.delimiter != ";":
+                d = text.find(self.delimiter, i)
+                if d >= 0 and (m is None or d < m.start()):
+                    self.end_statement(d)
+                    self.blank(d, d + len(self.delimiter))
+                    i = d + len(self.delimiter)
+                    continue
+            if line_mode:
+                if m is None:
+                    break
+                tok, pos = m.group(0), m.start()
+                i = m.end()
+            if tok == "\n":
+                continue
+            if tok == "\\":  # a psql meta-command after code on its line: the rest of the line is its own
+                eol = text.find("\n", pos)
+                eol = n if eol < 0 else eol
+                if PSQL_SENDS.match(text, pos):
+                    self.end_statement(pos)
+                    result.sends.append(pos)
+                result.non_sql.append((pos, eol))
+                self.blank(pos, eol)
+                i = eol
+                continue
+            if tok == ";":
+                i = self.semicolon(pos, i)
+            elif tok in ("--", "#"):
+                i = self.line_comment(tok, pos, i)
+            elif tok == "/*":
+                i = self.block_comment(pos)
+            else:  # a quoted string or name, or a dollar-quoted body: kept as it is
+                close = _find_quote_end(text, pos, tok, family)
+                if close < 0:
+                    result.errors.append((lines.line(pos), f"unterminated {_quote_name(tok)} starting here"))
+                    i = n
+                    continue
+                i = close
+        self.end_statement(n)
+        return result
+
+    def flush(self, upto: int) -> None:
+        if self.seg < upto:
+            self.cur.append(self.text[self.seg : upto])
+        self.seg = upto
+
+    def blank(self, start: int, stop: int, keep: str | None = None) -> None:
         """text[start:stop] becomes spaces (newlines kept), or `keep` (same length)."""
-        nonlocal seg
-        flush(start)
-        cur.append(_blank(text[start:stop]) if keep is None else keep)
-        seg = stop
+        self.flush(start)
+        self.cur.append(_blank(self.text[start:stop]) if keep is None else keep)
+        self.seg = stop
 
-    def has_code(upto: int) -> bool:
-        return any(p.strip() for p in cur) or bool(text[seg:upto].strip())
+    def has_code(self, upto: int) -> bool:
+        return any(p.strip() for p in self.cur) or bool(self.text[self.seg : upto].strip())
 
-    def end_statement(end: int) -> None:
-        nonlocal stmt_start
-        flush(end)
-        body = "".join(cur)
+    def end_statement(self, end: int) -> None:
+        self.flush(end)
+        body = "".join(self.cur)
         stripped = body.strip()
         if stripped:
-            start = stmt_start + len(body) - len(body.lstrip())
-            result.chunks.append(
+            start = self.stmt_start + len(body) - len(body.lstrip())
+            self.result.chunks.append(
                 Chunk(
                     stripped,
                     start,
-                    lines.line(start),
-                    lines.column(start),
-                    lines.line(stmt_start + len(body.rstrip()) - 1),
+                    self.lines.line(start),
+                    self.lines.column(start),
+                    self.lines.line(self.stmt_start + len(body.rstrip()) - 1),
                 )
             )
-        cur.clear()
-        stmt_start = end
+        self.cur.clear()
+        self.stmt_start = end
 
-    while i < n:
-        if line_mode and (i == 0 or text[i - 1] == "\n") and not has_code(i):
-            if family == "mysql":
-                m = _DELIMITER.match(text, i)
-                if m:
-                    delimiter = m.group(1)
-                    blank(i, m.end())
-                    i = m.end()
-                    continue
-                m = _MYSQL_INCLUDE.match(text, i)
-                if m:
-                    result.includes.append((lines.line(i), _unquote_path(m.group(1)), False))
-                    blank(i, m.end())
-                    i = m.end()
-                    continue
-            elif text.startswith("\\", i):  # psql meta-command, ends with its line
-                eol = text.find("\n", i)
-                eol = n if eol < 0 else eol
-                m = _PSQL_INCLUDE.match(text, i, eol)
-                if m:
-                    result.includes.append(
-                        (lines.line(i), _unquote_path(m.group(2)), m.group(1) in ("ir", "include_relative"))
-                    )
-                result.non_sql.append((i, eol))
-                blank(i, eol)
-                i = eol
-                continue
+    def directive(self, i: int) -> int:
+        """At the start of a line with no code before it: a DELIMITER or include line (MySQL) or a
+        psql meta-command, blanked; returns where the scan goes on, or -1 when there is none."""
+        if self.family == "mysql":
+            m = _DELIMITER.match(self.text, i)
+            if m:
+                self.delimiter = m.group(1)
+                self.blank(i, m.end())
+                return m.end()
+            m = _MYSQL_INCLUDE.match(self.text, i)
+            if m:
+                self.result.includes.append((self.lines.line(i), _unquote_path(m.group(1)), False))
+                self.blank(i, m.end())
+                return m.end()
+        elif self.text.startswith("\\", i):  # psql meta-command, ends with its line
+            eol = self.text.find("\n", i)
+            eol = self.n if eol < 0 else eol
+            m = _PSQL_INCLUDE.match(self.text, i, eol)
+            if m:
+                self.result.includes.append(
+                    (self.lines.line(i), _unquote_path(m.group(2)), m.group(1) in ("ir", "include_relative"))
+                )
+            self.result.non_sql.append((i, eol))
+            self.blank(i, eol)
+            return eol
+        return -1
 
-        if not line_mode:
-            m = scan.match(text, i)
-            tok, pos = m.group("tok"), m.start("tok")
-            if not tok:
-                break
-            i = m.end()
-            if tok in _OPENERS:
-                result.errors.append((lines.line(pos), f"unterminated {_quote_name(tok)} starting here"))
-                i = n
-                continue
+    def semicolon(self, pos: int, i: int) -> int:
+        """A `;` at `pos`: the end of a statement, unless a DELIMITER is set or a routine body is
+        open; after COPY ... FROM stdin the data rows are skipped. Returns where the scan goes on."""
+        if self.delimiter != ";":
+            return i
+        self.flush(pos)
+        so_far = "".join(self.cur)
+        if _COMPOUND.match(so_far) and _block_depth(so_far) > 0:
+            return i  # inside a routine body: not the end of the statement
+        self.end_statement(pos)
+        self.blank(pos, i)
+        if self.family == "postgres" and _COPY_STDIN.match(so_far):
+            # data rows follow until a line holding only "\."
+            end = _COPY_END.search(self.text, i)
+            stop = self.n if end is None else end.end()
+            self.result.non_sql.append((i, stop))
+            self.blank(i, stop)
+            return stop
+        return i
+
+    def line_comment(self, tok: str, pos: int, i: int) -> int:
+        """A `--` or `#` comment at `pos`, blanked to the end of its line; returns where the scan goes on."""
+        if tok == "--" and self.family == "mysql" and self.text[i : i + 1] not in ("", " ", "\t", "\n", "\r"):
+            return i  # MySQL needs whitespace after "--"; otherwise it is an operator
+        eol = self.text.find("\n", pos)
+        eol = self.n if eol < 0 else eol
+        self.result.comments.append(Comment(self.lines.line(pos), self.lines.line(pos), self.text[pos:eol], pos, eol))
+        self.blank(pos, eol)
+        return eol
+
+    def block_comment(self, pos: int) -> int:
+        """A /* comment at `pos`, blanked (but for an executable comment's content); returns its end."""
+        close = _find_comment_end(self.text, pos, nested=self.family == "postgres")
+        if close < 0:
+            self.result.errors.append((self.lines.line(pos), "unterminated /* comment"))
+            self.blank(pos, self.n)
+            return self.n
+        ex = _EXEC_COMMENT.match(self.text, pos) if self.family == "mysql" else None
+        if ex and self.text[ex.end() : close].lstrip().startswith("\\"):
+            ex = None  # `/*M!999999\- enable the sandbox mode */`: a command to the mysql client, not SQL
+        if ex:  # executable comment: its content is code, only the markers are blanked
+            self.blank(pos, ex.end())
+            self.blank(ex.end(), close - 2, _blank_inner(self.text[ex.end() : close - 2], self.dialect))
+            self.blank(close - 2, close)
         else:
-            m = scan.search(text, i)
-        if delimiter != ";":
-            d = text.find(delimiter, i)
-            if d >= 0 and (m is None or d < m.start()):
-                end_statement(d)
-                blank(d, d + len(delimiter))
-                i = d + len(delimiter)
-                continue
-        if line_mode:
-            if m is None:
-                break
-            tok, pos = m.group(0), m.start()
-            i = m.end()
-        if tok == "\n":
-            continue
-        if tok == "\\":  # a psql meta-command after code on its line: the rest of the line is its own
-            eol = text.find("\n", pos)
-            eol = n if eol < 0 else eol
-            if PSQL_SENDS.match(text, pos):
-                end_statement(pos)
-                result.sends.append(pos)
-            result.non_sql.append((pos, eol))
-            blank(pos, eol)
-            i = eol
-            continue
-        if tok == ";":
-            if delimiter != ";":
-                continue
-            flush(pos)
-            so_far = "".join(cur)
-            if _COMPOUND.match(so_far) and _block_depth(so_far) > 0:
-                continue  # inside a routine body: not the end of the statement
-            end_statement(pos)
-            blank(pos, i)
-            if family == "postgres" and _COPY_STDIN.match(so_far):
-                # data rows follow until a line holding only "\."
-                end = _COPY_END.search(text, i)
-                stop = n if end is None else end.end()
-                result.non_sql.append((i, stop))
-                blank(i, stop)
-                i = stop
-        elif tok in ("--", "#"):
-            if tok == "--" and family == "mysql" and text[i : i + 1] not in ("", " ", "\t", "\n", "\r"):
-                continue  # MySQL needs whitespace after "--"; otherwise it is an operator
-            eol = text.find("\n", pos)
-            eol = n if eol < 0 else eol
-            result.comments.append(Comment(lines.line(pos), lines.line(pos), text[pos:eol], pos, eol))
-            blank(pos, eol)
-            i = eol
-        elif tok == "/*":
-            close = _find_comment_end(text, pos, nested=family == "postgres")
-            if close < 0:
-                result.errors.append((lines.line(pos), "unterminated /* comment"))
-                blank(pos, n)
-                i = n
-                continue
-            ex = _EXEC_COMMENT.match(text, pos) if family == "mysql" else None
-            if ex and text[ex.end() : close].lstrip().startswith("\\"):
-                ex = None  # `/*M!999999\- enable the sandbox mode */`: a command to the mysql client, not SQL
-            if ex:  # executable comment: its content is code, only the markers are blanked
-                blank(pos, ex.end())
-                blank(ex.end(), close - 2, _blank_inner(text[ex.end() : close - 2], dialect))
-                blank(close - 2, close)
-            else:
-                result.comments.append(Comment(lines.line(pos), lines.line(close), text[pos:close], pos, close))
-                blank(pos, close)
-            i = close
-        else:  # a quoted string or name, or a dollar-quoted body: kept as it is
-            close = _find_quote_end(text, pos, tok, family)
-            if close < 0:
-                result.errors.append((lines.line(pos), f"unterminated {_quote_name(tok)} starting here"))
-                i = n
-                continue
-            i = close
-    end_statement(n)
-    return result
+            self.result.comments.append(
+                Comment(self.lines.line(pos), self.lines.line(close), self.text[pos:close], pos, close)
+            )
+            self.blank(pos, close)
+        return close
 
 
 def _unquote_path(path: str) -> str:

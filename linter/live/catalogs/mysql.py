@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import re
 import threading
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -234,7 +235,58 @@ def _origin(conn: Any, dialect: str, user: str, port: int, schemas: list[str] | 
     return f"{dialect}://{_text(user).split('@')[0]}@{host}:{port}/{database}"
 
 
+@dataclass
+class _Server:
+    """What query 1 and 2 learn of the server, and what the later queries share."""
+
+    mariadb: bool
+    version: tuple[int, ...]
+    perf_schema_on: bool
+    userstat_on: bool
+    since: str
+    sampled_at: str
+    page_size: int
+    where: str = ""
+    params: list[Any] = field(default_factory=list)
+
+
 def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: list[str], side: Any = None) -> Schema:
+    server, user, port, visible = _read_server(cur, schemas, dialect, notes)
+    if schemas:
+        _check_visible(schemas, visible, notes)
+    schema = Schema(dialect=dialect, origin=_origin(conn, dialect, user, port, schemas))
+    background = None
+    counters = None
+    if server.perf_schema_on and side is not None:
+        background = _Background(side, schemas)
+        background.start()
+    elif server.perf_schema_on:
+        counters = _fetch_performance_schema(cur, schemas, notes)
+    server.where, server.params = _schema_filter("TABLE_SCHEMA", schemas)
+    by_name, actual_collation = _read_tables(cur, server, schema, dialect, notes)
+    _read_columns(cur, server, by_name, actual_collation)
+    indexes = _read_indexes(cur, server, by_name)
+    _index_sizes(cur, schemas, indexes, server.page_size)
+    _read_partitioning(cur, server, by_name)
+    # 7: foreign keys and CHECK constraints (CHECK_CONSTRAINTS: MySQL 8.0.16+, MariaDB 10.2.22+)
+    _read_constraints(cur, server.where, server.params, by_name, schema, dialect, server.mariadb, server.version)
+    # 8+: workload counters
+    if background is not None:
+        background.join()
+        if background.error is not None:
+            raise background.error
+        counters = background.rows
+        notes.extend(background.notes)
+    if not _read_counters(cur, schemas, server, counters, by_name, indexes, notes):
+        for table in schema.tables.values():
+            table.workload = None
+    return schema
+
+
+def _read_server(
+    cur: Any, schemas: list[str] | None, dialect: str, notes: list[str]
+) -> tuple[_Server, str, int, str | None]:
+    """Queries 1 and 2: the server, its counters' start, and which of `schemas` this account sees."""
     # the schemas asked for that this account can see, in the same round trip (a few names:
     # GROUP_CONCAT's 1024-byte limit is far off)
     where, params = _schema_filter("SCHEMA_NAME", schemas)
@@ -260,35 +312,41 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
     else:
         userstat_on = 0
         ((_name, uptime),) = _rows(cur, "SHOW GLOBAL STATUS LIKE 'Uptime'")
-    version = server_version(str(version_text))
-    # the server start, to the minute: `now` and the uptime tick at different sub-second
-    # phases, so to the second two readings of one server could disagree
-    since = _iso((now - timedelta(seconds=int(uptime))).replace(second=0, microsecond=0))
-    sampled_at = _iso(now)
+    server = _Server(
+        mariadb=mariadb,
+        version=server_version(str(version_text)),
+        perf_schema_on=perf_schema_on,
+        userstat_on=userstat_on,
+        # the server start, to the minute: `now` and the uptime tick at different sub-second
+        # phases, so to the second two readings of one server could disagree
+        since=_iso((now - timedelta(seconds=int(uptime))).replace(second=0, microsecond=0)),
+        sampled_at=_iso(now),
+        page_size=int(page_size or 16384),
+    )
+    return server, user, port, visible
 
-    if schemas:
-        visible = {n.lower() for n in str(_text(visible) or "").split("\n") if n}
-        missing = [s for s in schemas if s.lower() not in visible]
-        if len(missing) == len(schemas):
-            raise NothingToRead(f"no schema {', '.join(missing)} on this server, or none this account can see")
-        if missing:
-            notes.append(
-                f"no schema {', '.join(missing)} on this server, or this account cannot see it; "
-                f"read {', '.join(s for s in schemas if s.lower() in visible)}"
-            )
-    schema = Schema(dialect=dialect, origin=_origin(conn, dialect, user, port, schemas))
-    background = None
-    counters = None
-    if perf_schema_on and side is not None:
-        background = _Background(side, schemas)
-        background.start()
-    elif perf_schema_on:
-        counters = _fetch_performance_schema(cur, schemas, notes)
-    where, params = _schema_filter("TABLE_SCHEMA", schemas)
 
-    # 3: tables and views. Keys are the replay's (table_key): the bare lower-cased name,
-    # since a migration runs inside one database; a name found in several of the schemas
-    # read keeps its schema ("shop.events") so that none hides another.
+def _check_visible(schemas: list[str], visible: str | None, notes: list[str]) -> None:
+    """Stop when none of `schemas` can be read; a note names those that cannot."""
+    seen = {n.lower() for n in str(_text(visible) or "").split("\n") if n}
+    missing = [s for s in schemas if s.lower() not in seen]
+    if len(missing) == len(schemas):
+        raise NothingToRead(f"no schema {', '.join(missing)} on this server, or none this account can see")
+    if missing:
+        notes.append(
+            f"no schema {', '.join(missing)} on this server, or this account cannot see it; "
+            f"read {', '.join(s for s in schemas if s.lower() in seen)}"
+        )
+
+
+def _read_tables(
+    cur: Any, server: _Server, schema: Schema, dialect: str, notes: list[str]
+) -> tuple[dict[tuple[str, str], Table], dict[tuple[str, str], str | None]]:
+    """Query 3: tables and views, into `schema`; returns the tables by (schema, name) and each one's collation.
+
+    Keys are the replay's (table_key): the bare lower-cased name, since a migration runs inside one
+    database; a name found in several of the schemas read keeps its schema ("shop.events") so that
+    none hides another."""
     relations = _rows(
         cur,
         # as a CREATE TABLE states them: the collation when it is not its character set's default,
@@ -297,15 +355,16 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         " co.IS_DEFAULT, t.CREATE_OPTIONS, t.DATA_LENGTH, t.INDEX_LENGTH"
         " FROM information_schema.TABLES t"
         " LEFT JOIN information_schema.COLLATIONS co ON co.COLLATION_NAME = t.TABLE_COLLATION"
-        f" WHERE t.{where} ORDER BY t.TABLE_SCHEMA, t.TABLE_NAME",
-        params,
+        f" WHERE t.{server.where} ORDER BY t.TABLE_SCHEMA, t.TABLE_NAME",
+        server.params,
     )
     schemas_of: dict[str, set[str]] = {}
     for db, name, *_ in relations:
         schemas_of.setdefault(name.lower(), set()).add(db.lower())
     by_name: dict[tuple[str, str], Table] = {}
     actual_collation: dict[tuple[str, str], str | None] = {}
-    for db, name, kind, engine, rows, collation, default_collation, options, data_length, _index_length in relations:
+    for row in relations:
+        db, name, kind = row[:3]
         key = table_key(f"{_quote(db)}.{_quote(name)}", dialect)
         if len(schemas_of[name.lower()]) > 1:
             key = f"{db.lower()}.{key}"
@@ -317,44 +376,64 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
             continue
         if kind not in ("BASE TABLE", "SYSTEM VERSIONED", "TEMPORARY"):
             continue  # SEQUENCE and the like
-        collation = canonical_collation(collation)
-        row_format = next(
-            (
-                o.split("=", 1)[1].upper()
-                for o in str(_text(options) or "").split()
-                if o.lower().startswith("row_format=")
-            ),
-            None,
-        )
-        table = Table(
-            name=name.lower(),
-            schema=db.lower(),
-            engine=engine,
-            persistence="temporary" if kind == "TEMPORARY" else "permanent",
-            charset=canonical_charset(collation.split("_", 1)[0]) if collation else None,
-            collation=None if str(_text(default_collation) or "").lower() == "yes" else collation,
-            row_format=row_format,
-            rows=int(rows) if rows is not None else None,
-            bytes=int(data_length) if data_length is not None else None,
-            defined_at=Location(f"{db}.{name}"),
-        )
-        table.workload = Workload(rows=rows, since=since, sampled_at=sampled_at)  # dropped below if no counters
-        schema.tables[key] = table
-        by_name[(db, name)] = table
-        actual_collation[(db, name)] = collation
+        table = _table(*row)
+        # dropped in _read if no counters are read
+        table.workload = Workload(rows=row[4], since=server.since, sampled_at=server.sampled_at)
+        schema.tables[key] = by_name[(db, name)] = table
+        actual_collation[(db, name)] = canonical_collation(row[5])
+    return by_name, actual_collation
 
-    # 4: columns
+
+def _table(
+    db: str,
+    name: str,
+    kind: str,
+    engine: str,
+    rows: Any,
+    collation: str | None,
+    default_collation: Any,
+    options: Any,
+    data_length: Any,
+    _index_length: Any,
+) -> Table:
+    """One row of query 3 as a Table."""
+    collation = canonical_collation(collation)
+    row_format = next(
+        (o.split("=", 1)[1].upper() for o in str(_text(options) or "").split() if o.lower().startswith("row_format=")),
+        None,
+    )
+    return Table(
+        name=name.lower(),
+        schema=db.lower(),
+        engine=engine,
+        persistence="temporary" if kind == "TEMPORARY" else "permanent",
+        charset=canonical_charset(collation.split("_", 1)[0]) if collation else None,
+        collation=None if str(_text(default_collation) or "").lower() == "yes" else collation,
+        row_format=row_format,
+        rows=int(rows) if rows is not None else None,
+        bytes=int(data_length) if data_length is not None else None,
+        defined_at=Location(f"{db}.{name}"),
+    )
+
+
+def _read_columns(
+    cur: Any,
+    server: _Server,
+    by_name: dict[tuple[str, str], Table],
+    actual_collation: dict[tuple[str, str], str | None],
+) -> None:
+    """Query 4: the columns of the tables read."""
     for db, name, column, _pos, column_type, nullable, default, charset, collation, extra, generation in _rows(
         cur,
         "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, COLUMN_TYPE, IS_NULLABLE, COLUMN_DEFAULT,"
         " CHARACTER_SET_NAME, COLLATION_NAME, EXTRA, GENERATION_EXPRESSION"
-        f" FROM information_schema.COLUMNS WHERE {where} ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION",
-        params,
+        f" FROM information_schema.COLUMNS WHERE {server.where} ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION",
+        server.params,
     ):
         table = by_name.get((db, name))
         if table is None:
             continue  # a view's columns
-        if mariadb and default == "NULL":
+        if server.mariadb and default == "NULL":
             default = None  # MariaDB writes the default as an expression: NULL, 'text', 0
         name_key = column.lower()
         base, args, unsigned, zerofill = parse_type(column_type)
@@ -381,18 +460,24 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
             collation=collation if collation != actual_collation[(db, name)] else None,
         )
 
-    # 5: indexes; MySQL 8.0.13+ has functional key parts (COLUMN_NAME NULL, EXPRESSION set). No ORDER
-    # BY: STATISTICS lists a table's keys in the server's own order (the order SHOW CREATE TABLE
-    # shows: the primary key, then NOT NULL unique keys of whole columns as declared, ...), which is
-    # where InnoDB finds the key it clusters on; sorting by name would lose it. (Measured on MariaDB
-    # 10.11, where INNODB_SYS_INDEXES marks that key clustered; MySQL 8's order is not checked here.)
-    expression = "EXPRESSION" if not mariadb and version >= (8, 0, 13) else "NULL"
+
+def _read_indexes(
+    cur: Any, server: _Server, by_name: dict[tuple[str, str], Table]
+) -> dict[tuple[str, str, str], Index]:
+    """Query 5: the indexes of the tables read, by (schema, table, index name).
+
+    MySQL 8.0.13+ has functional key parts (COLUMN_NAME NULL, EXPRESSION set). No ORDER BY:
+    STATISTICS lists a table's keys in the server's own order (the order SHOW CREATE TABLE shows:
+    the primary key, then NOT NULL unique keys of whole columns as declared, ...), which is where
+    InnoDB finds the key it clusters on; sorting by name would lose it. (Measured on MariaDB 10.11,
+    where INNODB_SYS_INDEXES marks that key clustered; MySQL 8's order is not checked here.)"""
+    expression = "EXPRESSION" if not server.mariadb and server.version >= (8, 0, 13) else "NULL"
     indexes: dict[tuple[str, str, str], Index] = {}
     rows = _rows(
         cur,
         "SELECT TABLE_SCHEMA, TABLE_NAME, INDEX_NAME, NON_UNIQUE, SEQ_IN_INDEX, COLUMN_NAME, INDEX_TYPE,"
-        f" {expression}, SUB_PART FROM information_schema.STATISTICS WHERE {where}",
-        params,
+        f" {expression}, SUB_PART FROM information_schema.STATISTICS WHERE {server.where}",
+        server.params,
     )
     first_seen: dict[tuple, int] = {}
     for r in rows:
@@ -421,56 +506,49 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
                 table.indexes.append(index)
         index.columns = (*index.columns, part)
         index.prefix = index.prefix or sub_part is not None
+    return indexes
 
-    _index_sizes(cur, schemas, indexes, int(page_size or 16384))
 
-    # 6: partitioning (one row per partition; DISTINCT keeps one per table)
+def _read_partitioning(cur: Any, server: _Server, by_name: dict[tuple[str, str], Table]) -> None:
+    """Query 6: partitioning (one row per partition; DISTINCT keeps one per table)."""
     for db, name, method, expr, sub_method, sub_expr in _rows(
         cur,
         "SELECT DISTINCT TABLE_SCHEMA, TABLE_NAME, PARTITION_METHOD, PARTITION_EXPRESSION,"
         " SUBPARTITION_METHOD, SUBPARTITION_EXPRESSION FROM information_schema.PARTITIONS"
-        f" WHERE {where} AND PARTITION_NAME IS NOT NULL",
-        params,
+        f" WHERE {server.where} AND PARTITION_NAME IS NOT NULL",
+        server.params,
     ):
         table = by_name.get((db, name))
         if table is not None and method:
             table.partitioning = _partitioning(table, method, expr, sub_method, sub_expr)
 
-    # 7: foreign keys and CHECK constraints (CHECK_CONSTRAINTS: MySQL 8.0.16+, MariaDB 10.2.22+)
-    _read_constraints(cur, where, params, by_name, schema, dialect, mariadb, version)
 
-    # 8+: workload counters
-    if background is not None:
-        background.join()
-        if background.error is not None:
-            raise background.error
-        counters = background.rows
-        notes.extend(background.notes)
+def _read_counters(
+    cur: Any,
+    schemas: list[str] | None,
+    server: _Server,
+    counters: tuple[list, list] | None,
+    by_name: dict[tuple[str, str], Table],
+    indexes: dict[tuple[str, str, str], Index],
+    notes: list[str],
+) -> bool:
+    """Queries 8+: workload counters from performance_schema, else MariaDB's userstat; whether any were read."""
+    mariadb, userstat_on, perf_schema_on = server.mariadb, server.userstat_on, server.perf_schema_on
     if mariadb and userstat_on and not perf_schema_on:
+        return _read_userstat(cur, schemas, by_name, indexes, notes)
+    if not perf_schema_on:
+        notes.append(
+            "no workload counters: performance_schema is OFF (set performance_schema=ON in the"
+            " server configuration and restart)"
+            + (" and userstat is OFF (SET GLOBAL userstat=ON, no restart needed)" if mariadb else "")
+        )
+        return False
+    got_counters = counters is not None and _apply_performance_schema(counters, by_name, indexes)
+    if not got_counters and mariadb and userstat_on:
         got_counters = _read_userstat(cur, schemas, by_name, indexes, notes)
-    elif perf_schema_on:
-        got_counters = counters is not None and _apply_performance_schema(counters, by_name, indexes)
-        if not got_counters and mariadb and userstat_on:
-            got_counters = _read_userstat(cur, schemas, by_name, indexes, notes)
-    else:
-        got_counters = False
-        if mariadb:
-            notes.append(
-                "no workload counters: performance_schema is OFF (set performance_schema=ON in the"
-                " server configuration and restart) and userstat is OFF (SET GLOBAL userstat=ON,"
-                " no restart needed)"
-            )
-        else:
-            notes.append(
-                "no workload counters: performance_schema is OFF (set performance_schema=ON in the"
-                " server configuration and restart)"
-            )
-    if not got_counters and perf_schema_on and mariadb and not userstat_on:
+    if not got_counters and mariadb and not userstat_on:
         notes.append("userstat is OFF as well (SET GLOBAL userstat=ON, no restart needed, gives per-table counters)")
-    if not got_counters:
-        for table in schema.tables.values():
-            table.workload = None
-    return schema
+    return got_counters
 
 
 def _read_constraints(

@@ -40,6 +40,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -162,9 +164,61 @@ def _expression_columns(expression: str, table: Table) -> tuple[str, ...]:
     return tuple(found)
 
 
+@dataclass
+class _Server:
+    """What query 1 learns of the server, and what the later queries share."""
+
+    track_counts: bool
+    since: str | None
+    sampled_at: str | None
+    block_size: int
+    unlocked: Callable[[str, str], str]
+    where: str = ""
+    params: list[Any] = field(default_factory=list)
+
+
+@dataclass
+class _Relations:
+    """Query 2's answer: the tables and views by oid, their keys in the schema, and what later queries join to."""
+
+    tables: dict[int, Table] = field(default_factory=dict)
+    views: dict[int, View] = field(default_factory=dict)
+    keys: dict[int, str] = field(default_factory=dict)
+    parents: dict[int, int] = field(default_factory=dict)
+    partition_keys: dict[int, tuple[str, list[str], str, str]] = field(default_factory=dict)
+
+
 def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: list[str]) -> Schema:
     # No function here takes a lock on a table (pg_get_partkeydef would): an audit reads every
     # table while another session holds ACCESS EXCLUSIVE on one, and names that one in a note.
+    server = _read_server(cur, schemas, notes)
+    info = conn.info
+    schema = Schema(dialect=dialect, origin=f"postgresql://{info.user}@{info.host}:{info.port}/{info.dbname}")
+    server.where, server.params = _schema_filter(schemas)
+    relations = _read_relations(cur, server, schema, dialect, notes)
+    _read_columns(cur, server, relations.tables)
+    _add_partitioning(relations)
+    index_by_oid, index_parent = _read_indexes(cur, server, relations.tables)
+    # 5: constraints, and what views read
+    _read_constraints_and_view_reads(
+        cur, server.where, server.params, relations.tables, relations.keys, relations.views, server.unlocked
+    )
+    if not server.track_counts:
+        notes.append(
+            "no workload counters: track_counts is off (set track_counts = on in postgresql.conf"
+            " or ALTER SYSTEM SET track_counts = on, then reload)"
+        )
+        return schema
+    _read_workload(cur, server, relations.tables)
+    _roll_up_partitions(
+        relations.tables, relations.parents, index_by_oid, index_parent, server.since, server.sampled_at
+    )
+    return schema
+
+
+def _read_server(cur: Any, schemas: list[str] | None, notes: list[str]) -> _Server:
+    """Query 1: the server's settings and clock, which of `schemas` exist, and the relations another
+    session holds ACCESS EXCLUSIVE (named in a note, and not deparsed by the later queries)."""
     cur.execute(
         "SELECT current_setting('server_version_num')::int, current_setting('track_counts')::bool,"
         " now(), pg_postmaster_start_time(),"
@@ -182,8 +236,6 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         (list(schemas or []),),
     )
     _version, track_counts, now, started, stats_reset, block_size, found, locked, locked_oids = cur.fetchone()
-    # pg_get_expr and pg_get_constraintdef open the relation they deparse for: never on a locked one
-    unlocked = _unlocked(locked_oids)
     missing = [s for s in schemas or [] if s not in found]
     if missing and len(missing) == len(schemas or []):
         raise NothingToRead(f"no schema {', '.join(missing)} in this database")
@@ -206,17 +258,13 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
                 f"no statistics reset recorded for this database: counters are given since the server"
                 f" start ({since}), but survive clean restarts and may be older"
             )
-    sampled_at = _iso(now)
+    # pg_get_expr and pg_get_constraintdef open the relation they deparse for: never on a locked one
+    return _Server(track_counts, since, _iso(now), block_size, _unlocked(locked_oids))
 
-    info = conn.info
-    schema = Schema(dialect=dialect, origin=f"postgresql://{info.user}@{info.host}:{info.port}/{info.dbname}")
-    where, params = _schema_filter(schemas)
 
-    # 2: relations
-    tables: dict[int, Table] = {}
-    keys: dict[int, str] = {}
-    parents: dict[int, int] = {}
-    partition_keys: dict[int, tuple[str, list[str], str, str]] = {}
+def _read_relations(cur: Any, server: _Server, schema: Schema, dialect: str, notes: list[str]) -> _Relations:
+    """Query 2: tables, views and sequences, into `schema`."""
+    unlocked = server.unlocked
     cur.execute(
         "SELECT c.oid, n.nspname, c.relname, c.relkind, c.relpersistence, am.amname, inh.inhparent,"
         f" {unlocked('c.oid', 'pg_get_expr(c.relpartbound, c.oid)')}, c.reltuples::float8, c.relpages::int8,"
@@ -231,79 +279,90 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         " LEFT JOIN pg_am am ON am.oid = c.relam"
         " LEFT JOIN pg_inherits inh ON inh.inhrelid = c.oid AND c.relispartition"
         " LEFT JOIN pg_partitioned_table pt ON pt.partrelid = c.oid"
-        f" WHERE c.relkind IN ('r', 'p', 'v', 'm', 'S') AND {where}"
+        f" WHERE c.relkind IN ('r', 'p', 'v', 'm', 'S') AND {server.where}"
         " ORDER BY n.nspname, c.relname",
-        params,
+        server.params,
     )
-    views: dict[int, View] = {}
-    for (
-        oid,
-        nsp,
-        name,
-        kind,
-        persistence,
-        access_method,
-        parent,
-        bound,
-        reltuples,
-        relpages,
-        strategy,
-        owned_sequence,
-        key_columns,
-        key_exprs,
-    ) in cur.fetchall():
+    found = _Relations()
+    for row in cur.fetchall():
+        oid, nsp, name, kind = row[:4]
         key = table_key(f"{_quote(nsp)}.{_quote(name)}", dialect)  # public.events -> events
         if kind == "S":
-            if not owned_sequence:
+            if not row[11]:  # not a serial or identity column's own sequence
                 schema.sequences.add(key)
             continue
         if key in schema.tables or key in schema.views:
             notes.append(f"{nsp}.{name} differs from another relation only in letter case; it was left out")
             continue
+        found.keys[oid] = key
         if kind in ("v", "m"):
-            views[oid] = schema.views[key] = View(
+            found.views[oid] = schema.views[key] = View(
                 name=name.lower(),
                 schema=nsp.lower(),
                 materialized=kind == "m",
                 defined_at=Location(f"{nsp}.{name}"),
                 reads=(),
             )
-            keys[oid] = key
-            continue
-        table = Table(
-            name=name.lower(),
-            schema=nsp.lower(),
-            engine=access_method,
-            persistence=_PERSISTENCE.get(persistence, "permanent"),
-            partition_bound=bound,
-            # reltuples is -1 for a table never vacuumed or analyzed (14+), 0 before 14
-            rows=int(reltuples) if reltuples is not None and reltuples >= 0 and (reltuples or relpages) else None,
-            bytes=int(relpages) * block_size if relpages is not None and (reltuples or relpages) else None,
-            defined_at=Location(f"{nsp}.{name}"),
-        )
-        schema.tables[key] = table
-        tables[oid] = table
-        keys[oid] = key
-        if parent is not None:
-            parents[oid] = parent
-        if strategy is not None:
-            keydef = f"{_STRATEGIES.get(strategy, strategy).upper()} ({', '.join([*(key_columns or []), *filter(None, [key_exprs])])})"
-            partition_keys[oid] = (strategy, list(key_columns or []), keydef, key_exprs or "")
-    for oid, parent in parents.items():
-        if parent in tables and oid in tables:
-            tables[oid].partition_of = keys[parent]
+        else:
+            schema.tables[key] = _add_table(found, server.block_size, *row)
+    for oid, parent in found.parents.items():
+        if parent in found.tables and oid in found.tables:
+            found.tables[oid].partition_of = found.keys[parent]
+    return found
 
-    # 3: columns
+
+def _add_table(
+    found: _Relations,
+    block_size: int,
+    oid: int,
+    nsp: str,
+    name: str,
+    _kind: str,
+    persistence: str,
+    access_method: str | None,
+    parent: int | None,
+    bound: str | None,
+    reltuples: float | None,
+    relpages: int | None,
+    strategy: str | None,
+    _owned_sequence: bool,
+    key_columns: list[str] | None,
+    key_exprs: str | None,
+) -> Table:
+    """One table row of query 2 as a Table, noted in `found` with its parent and partition key."""
+    table = Table(
+        name=name.lower(),
+        schema=nsp.lower(),
+        engine=access_method,
+        persistence=_PERSISTENCE.get(persistence, "permanent"),
+        partition_bound=bound,
+        # reltuples is -1 for a table never vacuumed or analyzed (14+), 0 before 14
+        rows=int(reltuples) if reltuples is not None and reltuples >= 0 and (reltuples or relpages) else None,
+        bytes=int(relpages) * block_size if relpages is not None and (reltuples or relpages) else None,
+        defined_at=Location(f"{nsp}.{name}"),
+    )
+    found.tables[oid] = table
+    if parent is not None:
+        found.parents[oid] = parent
+    if strategy is not None:
+        keydef = f"{_STRATEGIES.get(strategy, strategy).upper()} ({', '.join([*(key_columns or []), *filter(None, [key_exprs])])})"
+        found.partition_keys[oid] = (strategy, list(key_columns or []), keydef, key_exprs or "")
+    return table
+
+
+def _read_columns(cur: Any, server: _Server, tables: dict[int, Table]) -> None:
+    """Query 3: the columns of the tables read."""
     cur.execute(
         "SELECT a.attrelid, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull,"
-        f" {unlocked('d.adrelid', 'pg_get_expr(d.adbin, d.adrelid)')}, a.attidentity, a.attgenerated, co.collname"
+        f" {server.unlocked('d.adrelid', 'pg_get_expr(d.adbin, d.adrelid)')}, a.attidentity, a.attgenerated,"
+        " co.collname"
         " FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
         " JOIN pg_namespace n ON n.oid = c.relnamespace"
         " LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum"
         " LEFT JOIN pg_collation co ON co.oid = a.attcollation AND a.attcollation <> 100"  # 100: the default
-        f" WHERE a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'p') AND {where}"
+        f" WHERE a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'p') AND {server.where}"
         " ORDER BY a.attrelid, a.attnum",
-        params,
+        server.params,
     )
     for relid, name, column_type, not_null, default, identity, generated, collation in cur.fetchall():
         table = tables.get(relid)
@@ -328,15 +387,20 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
             column.serial = bool(default) and default.startswith("nextval(")
         table.columns[column.name] = column
 
-    for oid, (strategy, key_columns, keydef, key_exprs) in partition_keys.items():
-        table = tables[oid]
+
+def _add_partitioning(relations: _Relations) -> None:
+    """The partition keys query 2 found, with the columns their expressions read (known after query 3)."""
+    for oid, (strategy, key_columns, keydef, key_exprs) in relations.partition_keys.items():
+        table = relations.tables[oid]
         columns = tuple(c.lower() for c in key_columns)
         columns = tuple(dict.fromkeys((*columns, *_expression_columns(key_exprs, table))))
         table.partitioning = Partitioning(
             method=_STRATEGIES.get(strategy, strategy), columns=columns, expression=keydef, defined_at=table.defined_at
         )
 
-    # 4: indexes
+
+def _read_indexes(cur: Any, server: _Server, tables: dict[int, Table]) -> tuple[dict[int, Index], dict[int, int]]:
+    """Query 4: the indexes of the tables read; returns them by oid, and each partition's index's parent."""
     cur.execute(
         "SELECT i.indrelid, i.indexrelid, ic.relname, i.indisunique, i.indisprimary, am.amname,"
         " i.indpred IS NOT NULL,"
@@ -351,9 +415,9 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
         " JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace"
         " LEFT JOIN pg_stat_user_indexes s ON s.indexrelid = i.indexrelid"
         " LEFT JOIN pg_inherits inh ON inh.inhrelid = i.indexrelid"
-        f" WHERE c.relkind IN ('r', 'p') AND {where}"
+        f" WHERE c.relkind IN ('r', 'p') AND {server.where}"
         " ORDER BY i.indrelid, ic.relname",
-        params,
+        server.params,
     )
     index_by_oid: dict[int, Index] = {}
     index_parent: dict[int, int] = {}
@@ -370,9 +434,9 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
             kind=method,
             partial=partial,
             defined_at=table.defined_at,
-            scans=int(scans) if scans is not None and track_counts else None,
+            scans=int(scans) if scans is not None and server.track_counts else None,
             # as the table's: the estimate VACUUM, ANALYZE and CREATE INDEX keep (0 on a partitioned index)
-            bytes=int(pages) * block_size if pages else None,
+            bytes=int(pages) * server.block_size if pages else None,
         )
         index_by_oid[index_oid] = index
         if parent is not None:
@@ -381,23 +445,17 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
             table.primary_key = index
         else:
             table.indexes.append(index)
+    return index_by_oid, index_parent
 
-    # 5: constraints, and what views read
-    _read_constraints_and_view_reads(cur, where, params, tables, keys, views, unlocked)
 
-    # 6: workload counters
-    if not track_counts:
-        notes.append(
-            "no workload counters: track_counts is off (set track_counts = on in postgresql.conf"
-            " or ALTER SYSTEM SET track_counts = on, then reload)"
-        )
-        return schema
+def _read_workload(cur: Any, server: _Server, tables: dict[int, Table]) -> None:
+    """Query 6: each table's workload counters."""
     cur.execute(
         "SELECT s.relid, s.n_tup_ins, s.n_tup_upd, s.n_tup_del,"
         " s.seq_tup_read + COALESCE(s.idx_tup_fetch, 0), s.n_live_tup"
         " FROM pg_stat_user_tables s JOIN pg_namespace n ON n.nspname = s.schemaname"
-        f" WHERE {where}",
-        params,
+        f" WHERE {server.where}",
+        server.params,
     )
     for relid, inserts, updates, deletes, reads, live in cur.fetchall():
         table = tables.get(relid)
@@ -408,12 +466,10 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
                 updates=int(updates),
                 deletes=int(deletes),
                 rows=int(live),
-                since=since,
-                sampled_at=sampled_at,
+                since=server.since,
+                sampled_at=server.sampled_at,
                 source="pg_stat_user_tables",
             )
-    _roll_up_partitions(tables, parents, index_by_oid, index_parent, since, sampled_at)
-    return schema
 
 
 _PERSISTENCE = {"p": "permanent", "u": "unlogged", "t": "temporary"}

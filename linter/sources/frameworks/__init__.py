@@ -108,20 +108,32 @@ def detect(files: list[str]) -> tuple[Framework, str]:
         return PLAIN, ""
     names = [os.path.basename(f) for f in files]
     heads = {f: head(f, HEAD) for f in files[:FILES]}
-    for framework in (LIQUIBASE, GOOSE, DBMATE, MORPH):
+    return (
+        _by_marker(heads)
+        or _by_sqitch_plan(files)
+        or _by_layout(files, names)
+        or _by_file_names(files, names)
+        or _by_files_beside(files, names, heads)
+        or (PLAIN, "")
+    )
+
+
+def _by_marker(heads: dict[str, str]) -> tuple[Framework, str] | None:
+    """The runners whose mark stands in the files themselves (`-- +goose Up`, `--liquibase formatted sql`)."""
+    for framework in (LIQUIBASE, GOOSE, DBMATE, MORPH, NODE_PG_MIGRATE):
         hit = next((f for f, text in heads.items() if framework.marker and framework.marker.search(text)), None)
         if hit:
             return framework, f"{framework.sign} in {os.path.basename(hit)}"
-    for framework in (NODE_PG_MIGRATE,):
-        hit = next((f for f, text in heads.items() if framework.marker and framework.marker.search(text)), None)
-        if hit:
-            return framework, f"{framework.sign} in {os.path.basename(hit)}"
+    return None
+
+
+def _by_sqitch_plan(files: list[str]) -> tuple[Framework, str] | None:
     plan = next((p for p in (sqitch_plan(f) for f in files[:20]) if p), None)
-    if plan:
-        return SQITCH, f"{os.path.relpath(plan)}"
-    found = _by_layout(files, names)
-    if found:
-        return found
+    return (SQITCH, f"{os.path.relpath(plan)}") if plan else None
+
+
+def _by_file_names(files: list[str], names: list[str]) -> tuple[Framework, str] | None:
+    """golang-migrate's file names (and Hasura's and morph's, which share them), Flyway's."""
     if any(GOLANG_MIGRATE_NAME.match(n) for n in names):
         config = hasura_config(files[0])
         if config:
@@ -132,6 +144,11 @@ def detect(files: list[str]) -> tuple[Framework, str]:
         return GOLANG_MIGRATE, "N_title.up.sql / .down.sql file names"
     if sum(1 for n in names if FLYWAY_NAME.match(n)) >= max(1, len(names) // 2):
         return FLYWAY, "V<version>__<description>.sql file names"
+    return None
+
+
+def _by_files_beside(files: list[str], names: list[str], heads: dict[str, str]) -> tuple[Framework, str] | None:
+    """The runners told by a file beside the SQL, or (Alembic's) by lines in it."""
     if any(
         n == "migration.sql"
         and os.path.isfile(os.path.join(os.path.dirname(os.path.dirname(f)), "migration_lock.toml"))
@@ -150,7 +167,7 @@ def detect(files: list[str]) -> tuple[Framework, str]:
     package = node_package_using(files[0], "node-pg-migrate")
     if package:  # SQL files without section marks: the runner sends the whole file as the up migration
         return NODE_PG_MIGRATE, f"node-pg-migrate in {os.path.relpath(package)}"
-    return PLAIN, ""
+    return None
 
 
 def _by_layout(files: list[str], names: list[str]) -> tuple[Framework, str] | None:

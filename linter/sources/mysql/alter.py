@@ -97,20 +97,10 @@ def _classify(part: list[Tok], src: str, dialect: str) -> list[Action]:
         return _drop(part, text)
     if w0 == "ALTER":
         return _alter_column(part, src, text)
-    if w0 == "MODIFY":
-        i = 2 if w1 == "COLUMN" else 1
-        return [_column_action("modify_column", part[i:], src, text, dialect)]
-    if w0 == "CHANGE":
-        i = 2 if w1 == "COLUMN" else 1
-        a = _column_action("change_column", part[i + 1 :], src, text, dialect)
-        return [replace(a, column=part[i].ident.lower(), old_name=part[i].ident.lower())]
+    if w0 in ("MODIFY", "CHANGE"):
+        return [_modify_or_change(part, src, text, dialect)]
     if w0 == "RENAME":
-        if w1 in ("INDEX", "KEY"):
-            return [Rename("rename_index", text, new_name=part[-1].ident.lower(), name=part[2].ident.lower())]
-        if w1 in ("TO", "AS") or len(part) == 2:
-            return [Rename("rename_table", text, new_name=table_key(part[-1].text, dialect))]
-        i = 2 if w1 == "COLUMN" else 1
-        return [Rename("rename_column", text, part[i].ident.lower(), new_name=part[-1].ident.lower())]
+        return [_rename(part, text, dialect)]
     if w0 in ("ENABLE", "DISABLE") and w1 == "KEYS":
         return act(f"{w0.lower()}_keys")
     if w0 == "FORCE":
@@ -130,6 +120,26 @@ def _classify(part: list[Tok], src: str, dialect: str) -> list[Action]:
     if w0 == "UPGRADE" and w1 == "PARTITIONING":
         return [Option("table_option", text, option="UPGRADE PARTITIONING")]
     return _table_options(part, src)
+
+
+def _modify_or_change(part: list[Tok], src: str, text: str, dialect: str) -> Action:
+    """MODIFY [COLUMN] col definition, CHANGE [COLUMN] old new definition."""
+    i = 2 if _w(part, 1) == "COLUMN" else 1
+    if _w(part, 0) == "MODIFY":
+        return _column_action("modify_column", part[i:], src, text, dialect)
+    a = _column_action("change_column", part[i + 1 :], src, text, dialect)
+    return replace(a, column=part[i].ident.lower(), old_name=part[i].ident.lower())
+
+
+def _rename(part: list[Tok], text: str, dialect: str) -> Action:
+    """RENAME {INDEX|KEY} old TO new, RENAME [TO|AS] table, RENAME COLUMN old TO new."""
+    w1 = _w(part, 1)
+    if w1 in ("INDEX", "KEY"):
+        return Rename("rename_index", text, new_name=part[-1].ident.lower(), name=part[2].ident.lower())
+    if w1 in ("TO", "AS") or len(part) == 2:
+        return Rename("rename_table", text, new_name=table_key(part[-1].text, dialect))
+    i = 2 if w1 == "COLUMN" else 1
+    return Rename("rename_column", text, part[i].ident.lower(), new_name=part[-1].ident.lower())
 
 
 def _convert(part: list[Tok], text: str) -> Action:

@@ -906,129 +906,153 @@ _PLAIN = {
 
 def _action(cmd: Node, table: str, src: Source) -> list[Action]:
     sub = cmd.get("subtype", "")
-    col = (cmd.get("name") or "").lower() or None
+    handler = _ACTION_BUILDERS.get(sub)
+    if handler is not None:
+        return [handler(cmd, table, src)]
+    return [Action(_PLAIN.get(sub, "unknown"), _what(sub.removeprefix("AT_")), _column_name(cmd))]
+
+
+def _column_name(cmd: Node) -> str | None:
+    """The name a sub-command carries (a column's, or a constraint's or index's), lower-cased."""
+    return (cmd.get("name") or "").lower() or None
+
+
+def _add_column(cmd: Node, table: str, src: Source) -> Action:
+    definition, constraints = column((cmd.get("def") or {})["ColumnDef"], src)
+    kinds = set()
+    refs = []
+    for c in constraints:
+        kind, value = constraint(c, table, src, definition.name)
+        kinds.add(kind)
+        if kind == "foreign":
+            refs.append(value.references)
+    return AddColumn(
+        "add_column",
+        "ADD COLUMN",
+        definition.name,
+        definition=definition,
+        references=tuple(refs),
+        check="check" in kinds,
+        primary="primary" in kinds,
+        unique="unique" in kinds,
+        if_not_exists=bool(cmd.get("missing_ok")),
+    )
+
+
+def _alter_column_type(cmd: Node, table: str, src: Source) -> Action:
+    col = _column_name(cmd)
+    cd = (cmd.get("def") or {}).get("ColumnDef", {})
+    text_, base, args, _serial = column_type(cd.get("typeName") or {})
+    using = cd.get("raw_default")
+    return AlterColumnType(
+        "alter_column_type",
+        "ALTER COLUMN TYPE",
+        col,
+        type=text_,
+        base_type=base,
+        type_args=args,
+        using=src.after("USING", _location(using)) if using else None,
+        using_only_column=bool(using) and _is_column(using, col),
+        collation=".".join(_strings(cd["collClause"].get("collname"))) if cd.get("collClause") else None,
+    )
+
+
+def _column_default(cmd: Node, table: str, src: Source) -> Action:
     d = cmd.get("def") or {}
-    text = _what(sub.removeprefix("AT_"))
-    if sub == "AT_AddColumn":
-        definition, constraints = column(d["ColumnDef"], src)
-        refs = []
-        checks = False
-        primary = unique = False
-        for c in constraints:
-            kind, value = constraint(c, table, src, definition.name)
-            if kind == "foreign":
-                refs.append(value.references)
-            checks = checks or kind == "check"
-            primary = primary or kind == "primary"
-            unique = unique or kind == "unique"
-        return [
-            AddColumn(
-                "add_column",
-                "ADD COLUMN",
-                definition.name,
-                definition=definition,
-                references=tuple(refs),
-                check=checks,
-                primary=primary,
-                unique=unique,
-                if_not_exists=bool(cmd.get("missing_ok")),
-            )
-        ]
-    if sub == "AT_DropColumn":
-        return [Action("drop_column", "DROP COLUMN", col)]
-    if sub == "AT_AlterColumnType":
-        cd = d.get("ColumnDef", {})
-        text_, base, args, _serial = column_type(cd.get("typeName") or {})
-        using = cd.get("raw_default")
-        using_text = src.after("USING", _location(using)) if using else None
-        only_column = bool(using) and _is_column(using, col)
-        return [
-            AlterColumnType(
-                "alter_column_type",
-                "ALTER COLUMN TYPE",
-                col,
-                type=text_,
-                base_type=base,
-                type_args=args,
-                using=using_text,
-                using_only_column=only_column,
-                collation=".".join(_strings(cd["collClause"].get("collname"))) if cd.get("collClause") else None,
-            )
-        ]
-    if sub == "AT_ColumnDefault":
-        if not d:
-            return [Action("drop_default", "ALTER COLUMN DROP DEFAULT", col)]
-        return [
-            SetDefault(
-                "set_default",
-                "ALTER COLUMN SET DEFAULT",
-                col,
-                default=src.after("DEFAULT", _location(d)),
-                default_calls=calls(d),
-            )
-        ]
-    if sub == "AT_AddConstraint" or sub == "AT_ReAddConstraint":
-        return [_add_constraint(d.get("Constraint", {}), table, src)]
-    if sub == "AT_ValidateConstraint":
-        return [ConstraintAction("validate_constraint", "VALIDATE CONSTRAINT", name=col)]
-    if sub == "AT_DropConstraint":
-        return [
-            ConstraintAction(
-                "drop_constraint",
-                "DROP CONSTRAINT",
-                name=col,
-                if_exists=bool(cmd.get("missing_ok")),
-                cascade=cmd.get("behavior") == "DROP_CASCADE",
-            )
-        ]
-    if sub == "AT_AlterConstraint":
-        spec = d.get("ATAlterConstraint") or d.get("Constraint") or {}
-        enforced = spec.get("is_enforced", False) if spec.get("alterEnforceability") else None
-        return [
-            ConstraintAction(
-                "alter_constraint", "ALTER CONSTRAINT", name=(spec.get("conname") or "").lower(), enforced=enforced
-            )
-        ]
-    if sub in ("AT_SetRelOptions", "AT_ResetRelOptions"):
-        params = _reloptions(d)
-        op = "set_storage_params" if sub == "AT_SetRelOptions" else "reset_storage_params"
-        return [Option(op, "SET (...)", option="storage", params=params)]
-    if sub == "AT_SetTableSpace":
-        return [Option("set_tablespace", "SET TABLESPACE", option="tablespace", value=cmd.get("name"))]
-    if sub == "AT_SetAccessMethod":
-        return [Option("set_access_method", "SET ACCESS METHOD", option="access_method", value=cmd.get("name"))]
-    if sub == "AT_ClusterOn":
-        return [IndexAction("cluster_on", "CLUSTER ON", index=col)]
-    if sub == "AT_ReplicaIdentity":
-        ident = d.get("ReplicaIdentityStmt", {})
-        return [IndexAction("replica_identity", "REPLICA IDENTITY", index=(ident.get("name") or "").lower() or None)]
-    if sub in ("AT_AddInherit", "AT_DropInherit"):
-        return [
-            Inherit("inherit" if sub == "AT_AddInherit" else "no_inherit", "INHERIT", parent=_rel(d.get("RangeVar")))
-        ]
-    if sub in ("AT_AttachPartition", "AT_DetachPartition", "AT_DetachPartitionFinalize"):
-        pc = d.get("PartitionCmd", {})
-        part = _rel(pc.get("name"))
-        if sub == "AT_AttachPartition":
-            return [
-                PartitionAction("attach_partition", "ATTACH PARTITION", partition=part, bound=_bound(pc.get("bound")))
-            ]
-        if sub == "AT_DetachPartitionFinalize":
-            return [
-                PartitionAction("detach_partition_finalize", "DETACH PARTITION FINALIZE", partition=part, finalize=True)
-            ]
-        conc = bool(pc.get("concurrent"))
-        return [
-            PartitionAction(
-                "detach_partition_concurrently" if conc else "detach_partition",
-                "DETACH PARTITION",
-                partition=part,
-                concurrently=conc,
-            )
-        ]
-    if sub in _PLAIN:
-        return [Action(_PLAIN[sub], text, col)]
-    return [Action("unknown", text, col)]
+    if not d:
+        return Action("drop_default", "ALTER COLUMN DROP DEFAULT", _column_name(cmd))
+    return SetDefault(
+        "set_default",
+        "ALTER COLUMN SET DEFAULT",
+        _column_name(cmd),
+        default=src.after("DEFAULT", _location(d)),
+        default_calls=calls(d),
+    )
+
+
+def _add_table_constraint(cmd: Node, table: str, src: Source) -> Action:
+    return _add_constraint((cmd.get("def") or {}).get("Constraint", {}), table, src)
+
+
+def _drop_constraint(cmd: Node, table: str, src: Source) -> Action:
+    return ConstraintAction(
+        "drop_constraint",
+        "DROP CONSTRAINT",
+        name=_column_name(cmd),
+        if_exists=bool(cmd.get("missing_ok")),
+        cascade=cmd.get("behavior") == "DROP_CASCADE",
+    )
+
+
+def _alter_constraint(cmd: Node, table: str, src: Source) -> Action:
+    d = cmd.get("def") or {}
+    spec = d.get("ATAlterConstraint") or d.get("Constraint") or {}
+    enforced = spec.get("is_enforced", False) if spec.get("alterEnforceability") else None
+    return ConstraintAction(
+        "alter_constraint", "ALTER CONSTRAINT", name=(spec.get("conname") or "").lower(), enforced=enforced
+    )
+
+
+def _storage_params(cmd: Node, table: str, src: Source) -> Action:
+    op = "set_storage_params" if cmd["subtype"] == "AT_SetRelOptions" else "reset_storage_params"
+    return Option(op, "SET (...)", option="storage", params=_reloptions(cmd.get("def") or {}))
+
+
+def _replica_identity(cmd: Node, table: str, src: Source) -> Action:
+    ident = (cmd.get("def") or {}).get("ReplicaIdentityStmt", {})
+    return IndexAction("replica_identity", "REPLICA IDENTITY", index=(ident.get("name") or "").lower() or None)
+
+
+def _inherit(cmd: Node, table: str, src: Source) -> Action:
+    op = "inherit" if cmd["subtype"] == "AT_AddInherit" else "no_inherit"
+    return Inherit(op, "INHERIT", parent=_rel((cmd.get("def") or {}).get("RangeVar")))
+
+
+def _partition(cmd: Node, table: str, src: Source) -> Action:
+    pc = (cmd.get("def") or {}).get("PartitionCmd", {})
+    part = _rel(pc.get("name"))
+    if cmd["subtype"] == "AT_AttachPartition":
+        return PartitionAction("attach_partition", "ATTACH PARTITION", partition=part, bound=_bound(pc.get("bound")))
+    if cmd["subtype"] == "AT_DetachPartitionFinalize":
+        return PartitionAction("detach_partition_finalize", "DETACH PARTITION FINALIZE", partition=part, finalize=True)
+    conc = bool(pc.get("concurrent"))
+    return PartitionAction(
+        "detach_partition_concurrently" if conc else "detach_partition",
+        "DETACH PARTITION",
+        partition=part,
+        concurrently=conc,
+    )
+
+
+# ALTER TABLE sub-commands that carry more than their own lock level (the others: _PLAIN)
+_ACTION_BUILDERS: dict[str, Callable[[Node, str, Source], Action]] = {
+    "AT_AddColumn": _add_column,
+    "AT_DropColumn": lambda cmd, table, src: Action("drop_column", "DROP COLUMN", _column_name(cmd)),
+    "AT_AlterColumnType": _alter_column_type,
+    "AT_ColumnDefault": _column_default,
+    "AT_AddConstraint": _add_table_constraint,
+    "AT_ReAddConstraint": _add_table_constraint,
+    "AT_ValidateConstraint": lambda cmd, table, src: ConstraintAction(
+        "validate_constraint", "VALIDATE CONSTRAINT", name=_column_name(cmd)
+    ),
+    "AT_DropConstraint": _drop_constraint,
+    "AT_AlterConstraint": _alter_constraint,
+    "AT_SetRelOptions": _storage_params,
+    "AT_ResetRelOptions": _storage_params,
+    "AT_SetTableSpace": lambda cmd, table, src: Option(
+        "set_tablespace", "SET TABLESPACE", option="tablespace", value=cmd.get("name")
+    ),
+    "AT_SetAccessMethod": lambda cmd, table, src: Option(
+        "set_access_method", "SET ACCESS METHOD", option="access_method", value=cmd.get("name")
+    ),
+    "AT_ClusterOn": lambda cmd, table, src: IndexAction("cluster_on", "CLUSTER ON", index=_column_name(cmd)),
+    "AT_ReplicaIdentity": _replica_identity,
+    "AT_AddInherit": _inherit,
+    "AT_DropInherit": _inherit,
+    "AT_AttachPartition": _partition,
+    "AT_DetachPartition": _partition,
+    "AT_DetachPartitionFinalize": _partition,
+}
 
 
 def _reloptions(d: Node) -> tuple[str, ...]:
