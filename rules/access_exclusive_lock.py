@@ -57,6 +57,8 @@ class AccessExclusiveLock(Rule):
       `ADD CONSTRAINT ... USING INDEX`: safe.
     - `REFRESH MATERIALIZED VIEW` becomes `... CONCURRENTLY` where the view holds data and has
       a unique index on plain columns: safe.
+    - `DETACH PARTITION` (on a table a snapshot shows large) becomes `... CONCURRENTLY` (14+),
+      followed by dropping the CHECK constraint the server adds to the detached table: safe.
     - `ADD COLUMN` with a volatile default: the column added without it, the default set for
       new rows, the old rows filled in batches that each commit (a `DO` block), and a `NOT NULL`
       made as above: unsafe (the column holds NULLs for a while).

@@ -28,6 +28,7 @@ from schemacite.model.statements import (
     AlterTable,
     CreateIndex,
     DropIndex,
+    PartitionAction,
     RefreshMatview,
     Reindex,
     Statement,
@@ -208,8 +209,8 @@ def _alter_table(stmt: Statement, ctx: Context) -> Fix | None:
         return _set_not_null(stmt, ctx, written, action.column)
     if isinstance(action, AddKey) and action.using_index is None and (action.index.primary or action.index.unique):
         return _key_from_index(stmt, ctx, written, action)
-    # no DETACH PARTITION ... CONCURRENTLY: it leaves a CHECK constraint matching the bound on the
-    # detached table (PostgreSQL 14-18, seen by the suite), so the end state would differ
+    if isinstance(action, PartitionAction) and action.op == "detach_partition":
+        return _detach_concurrently(stmt, ctx, action)
     rewrites = any(i.rewrite for i in ctx.impacts)
     if isinstance(action, AlterColumnType) and action.column and rewrites:
         return _expand_and_swap(written, action)
@@ -218,6 +219,32 @@ def _alter_table(stmt: Statement, ctx: Context) -> Fix | None:
             return None
         return _add_then_backfill(stmt, ctx, written, action)
     return None
+
+
+def _detach_concurrently(stmt: Statement, ctx: Context, action: PartitionAction) -> Fix | None:
+    """DETACH PARTITION → CONCURRENTLY (14+). The server then adds a CHECK constraint matching the
+    bound to the detached table (named as an unnamed check is: after the one key column, else the
+    table alone), which the fix drops again so the end state is the same; not where a DEFAULT
+    partition exists (refused), nor where the partition's own checks might imply the bound
+    (then none is added, and which would be the server's judgement)."""
+    if action.concurrently or action.finalize or ctx.version < (14,):
+        return None
+    parent = ctx.schema.tables.get(stmt.table or "")
+    part = ctx.schema.tables.get(action.partition)
+    if parent is None or parent.partitioning is None or part is None:
+        return None
+    if any(not c.not_null for c in part.checks):  # NOT NULL alone never implies a bound
+        return None
+    if any(t.partition_of == parent.name and t.default_partition for t in ctx.schema.tables.values()):
+        return None
+    columns = parent.partitioning.columns
+    name = _default_name(action.partition, columns if len(columns) == 1 else (), "check")
+    written = find(stmt, rf"\bDETACH\s+PARTITION\s+({NAME})")
+    if name is None or written is None or _name_taken(ctx, name):
+        return None
+    partition = stmt.sql[written.start(1) : written.end(1)]
+    edits = [at_end(stmt, f" CONCURRENTLY;\nALTER TABLE {partition} DROP CONSTRAINT {_ident(name)}")]
+    return _placed(stmt, ctx, "DETACH PARTITION CONCURRENTLY, then drop the CHECK it leaves", edits, 2)
 
 
 _BATCH = "10000"  # rows per backfill batch: short transactions, few row locks held at once
