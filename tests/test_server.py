@@ -180,7 +180,9 @@ async def test_changes_are_debounced(client: LanguageClient, project: Path):
         await asyncio.sleep(0.05)
     await published(client, uri, 5, after=before)
     await asyncio.sleep(0.5)
-    assert [p.version for p in client.published[before:] if p.uri == uri] == [5]
+    # the four edits come out as one publish; a late one for the opened text (version 1, re-judged
+    # when the settings arrive) may land after `before` on a loaded machine and says nothing here
+    assert [p.version for p in client.published[before:] if p.uri == uri and p.version > 1] == [5]
 
 
 async def test_hover_shows_the_lock_row_and_its_evidence(client: LanguageClient, project: Path):
