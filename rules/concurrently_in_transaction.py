@@ -83,7 +83,7 @@ class ConcurrentlyInTransaction(Rule):
         if placement is not None and placement[0]:
             edits, applicability = placement
             title = f"leave the runner's transaction out ({ctx.framework.opt_out if ctx.framework else ''})"
-            finding.fix = generated(Fix(title, applicability, tuple(edits)), ctx)
+            finding.fix = generated(Fix(title, applicability, tuple(edits), changes_transaction=True), ctx)
         yield finding
 
 

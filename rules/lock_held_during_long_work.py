@@ -119,7 +119,7 @@ def _commit_each(stmt: Statement, ctx: Context) -> Fix | None:
     if placement is None or not placement[0]:
         return None
     title = f"leave the runner's transaction out ({ctx.framework.opt_out}): each statement commits alone"
-    return generated(Fix(title, Applicability.UNSAFE, tuple(placement[0])), ctx)
+    return generated(Fix(title, Applicability.UNSAFE, tuple(placement[0]), changes_transaction=True), ctx)
 
 
 @hookimpl

@@ -144,7 +144,11 @@ def _set_timeout(stmt: Statement, ctx: Context) -> Fix | None:
     fails instead of waiting, so the fix is unsafe: the deploy must be retried. MySQL and MariaDB
     have no setting for one transaction (their DDL commits the one open anyway): the session's
     holds for the rest of the connection."""
-    setting = LOCK_WAIT[ctx.dialect].statement(local=stmt.transaction is not None and ctx.dialect is Dialect.POSTGRES)
+    # a file sent as one query runs as one implicit transaction once the SET makes it two statements:
+    # SET LOCAL then ends with it instead of staying on the runner's connection for later migrations
+    one_query = ctx.unit is not None and ctx.unit.transaction == "implicit"
+    local = (stmt.transaction is not None or one_query) and ctx.dialect is Dialect.POSTGRES
+    setting = LOCK_WAIT[ctx.dialect].statement(local=local)
     at = stmt.location if ctx.explicit_transaction or ctx.deploy_head is None else ctx.deploy_head
     if at.file != stmt.location.file:
         return None

@@ -44,6 +44,7 @@ from schemacite.sources.edits import (
     rewrite_within,
     statement_span,
 )
+from schemacite.sources.files import exists
 
 # a name as written: bare or quoted, optionally qualified
 NAME = r'(?:"(?:[^"]|"")+"|[\w$]+)(?:\s*\.\s*(?:"(?:[^"]|"")+"|[\w$]+))*'
@@ -64,6 +65,8 @@ def out_of_transaction(stmt: Statement, ctx: Context, statements: int = 1) -> tu
     runner's settings and the fix's applicability; None when nothing can."""
     unit = ctx.unit
     size_after = ctx.unit_size - 1 + statements
+    if ctx.framework is not None and ctx.framework.sent_together(ctx.file_text(), stmt.location.line):
+        return None  # one query with the statements around it: one transaction, whatever the opt-out
     if stmt.transaction is None:
         if unit is not None and unit.transaction == "implicit" and size_after > 1:
             return None  # the file would become a multi-statement query: one implicit transaction
@@ -90,7 +93,7 @@ def generated(fix: Fix | None, ctx: Context) -> Fix | None:
     where = ctx.framework.generated_from
     if ctx.framework.opt_out and stmt_outside_needed(fix):
         where += f" ({ctx.framework.opt_out} where it must run outside a transaction)"
-    return Fix(f"{fix.title}, in {where}", Applicability.DISPLAY_ONLY, fix.edits, fix.template)
+    return Fix(f"{fix.title}, in {where}", Applicability.DISPLAY_ONLY, fix.edits, fix.template, fix.changes_transaction)
 
 
 def stmt_outside_needed(fix: Fix) -> bool:
@@ -106,7 +109,7 @@ def _placed(stmt: Statement, ctx: Context, title: str, edits: list[Edit], statem
     if placement is None:
         return _moved(stmt, ctx, title, edits) if statements == 1 else None
     extra, applicability = placement
-    return generated(Fix(title, applicability, (*extra, *edits)), ctx)
+    return generated(Fix(title, applicability, (*extra, *edits), changes_transaction=bool(extra)), ctx)
 
 
 def _moved(stmt: Statement, ctx: Context, title: str, edits: list[Edit]) -> Fix | None:
@@ -121,7 +124,7 @@ def _moved(stmt: Statement, ctx: Context, title: str, edits: list[Edit]) -> Fix 
     if span is None or code_of(text[span[1] :]).strip():
         return None
     name = ctx.framework.next_migration(stmt.location.file, "concurrently")
-    if name is None or os.path.exists(name):
+    if name is None or exists(name):
         return None
     start, stop = span
     rewritten = rewrite_within(stmt, text, edits)
@@ -131,6 +134,7 @@ def _moved(stmt: Statement, ctx: Context, title: str, edits: list[Edit]) -> Fix 
             f"{title}, in a new migration {os.path.basename(name)}",
             Applicability.UNSAFE,
             (remove, Edit.new_file(name, rewritten + ";\n")),
+            changes_transaction=True,
         ),
         ctx,
     )
@@ -141,6 +145,11 @@ def _partitioned(ctx: Context, key: str | None) -> bool:
     since CONCURRENTLY and NOT VALID are refused on some partitioned tables."""
     table = ctx.schema.tables.get(key) if key else None
     return table is None or not ctx.schema.knows(key) or table.partitioning is not None or bool(table.partition_of)
+
+
+def _cased(stmt: Statement, keywords: str) -> str:
+    """Keywords in the statement's own case: a file written in lower case gets lower case."""
+    return keywords.lower() if stmt.sql[:1].islower() else keywords
 
 
 def _ident(name: str) -> str:
@@ -158,7 +167,7 @@ def _create_index(stmt: Statement, ctx: Context) -> Fix | None:
     m = find(stmt, r"^CREATE\s+(?:UNIQUE\s+)?INDEX\s+")
     if m is None:
         return None
-    return _placed(stmt, ctx, "CREATE INDEX CONCURRENTLY", [insert_at(stmt, m.end(), "CONCURRENTLY ")], 1)
+    return _placed(stmt, ctx, "CREATE INDEX CONCURRENTLY", [insert_at(stmt, m.end(), _cased(stmt, "CONCURRENTLY "))], 1)
 
 
 def _drop_index(stmt: Statement, ctx: Context) -> Fix | None:
@@ -172,7 +181,7 @@ def _drop_index(stmt: Statement, ctx: Context) -> Fix | None:
     m = find(stmt, r"^DROP\s+INDEX\s+")
     if m is None:
         return None
-    return _placed(stmt, ctx, "DROP INDEX CONCURRENTLY", [insert_at(stmt, m.end(), "CONCURRENTLY ")], 1)
+    return _placed(stmt, ctx, "DROP INDEX CONCURRENTLY", [insert_at(stmt, m.end(), _cased(stmt, "CONCURRENTLY "))], 1)
 
 
 def _reindex(stmt: Statement, ctx: Context) -> Fix | None:
@@ -186,7 +195,7 @@ def _reindex(stmt: Statement, ctx: Context) -> Fix | None:
     m = find(stmt, r"^REINDEX\s+(?:\([^)]*\)\s*)?(?:INDEX|TABLE)\s+")
     if m is None:
         return None
-    return _placed(stmt, ctx, "REINDEX CONCURRENTLY", [insert_at(stmt, m.end(), "CONCURRENTLY ")], 1)
+    return _placed(stmt, ctx, "REINDEX CONCURRENTLY", [insert_at(stmt, m.end(), _cased(stmt, "CONCURRENTLY "))], 1)
 
 
 def _alter_table(stmt: Statement, ctx: Context) -> Fix | None:
@@ -197,28 +206,63 @@ def _alter_table(stmt: Statement, ctx: Context) -> Fix | None:
     table = find(stmt, rf"^ALTER\s+TABLE\s+(?:ONLY\s+)?({NAME})")
     if table is None:
         return None
+    # names go into the rewrite as the server stores them, taken from the text: the model folds case
     written = stmt.sql[table.start(1) : table.end(1)]
+    base = _true(re.split(r"\s*\.\s*(?=[\w$\"])", written)[-1])
     action = op.actions[0]
     if isinstance(action, AddForeignKey) and not action.not_valid:
-        return _validate_later(stmt, ctx, written, action.key.name, _default_name(op.name, action.key.columns, "fkey"))
+        columns = _column_list(stmt, r"\bFOREIGN\s+KEY")
+        default = _default_name(base, columns, "fkey") if columns else None
+        return _validate_later(stmt, ctx, written, _constraint_named(stmt, "FOREIGN"), default)
     if isinstance(action, AddCheck) and action.op == "add_check" and not action.not_valid:
         # PostgreSQL names an unnamed check after the one column it reads, else after the table alone
-        default = _default_name(op.name, action.reads if len(action.reads) == 1 else (), "check")
-        return _validate_later(stmt, ctx, written, action.constraint.name, default)
-    if action.op == "set_not_null" and action.column and ctx.version >= (12,) and not _partitioned(ctx, op.name):
-        return _set_not_null(stmt, ctx, written, action.column)
+        default = _default_name(base, action.reads if len(action.reads) == 1 else (), "check")
+        return _validate_later(stmt, ctx, written, _constraint_named(stmt, "CHECK"), default)
+    if action.op == "set_not_null" and ctx.version >= (12,) and not _partitioned(ctx, op.name):
+        column = _group(stmt, rf"\bALTER\s+(?:COLUMN\s+)?({IDENT})\s+SET\s+NOT\s+NULL\b")
+        return _set_not_null(stmt, ctx, written, base, _true(column)) if column else None
     if isinstance(action, AddKey) and action.using_index is None and (action.index.primary or action.index.unique):
-        return _key_from_index(stmt, ctx, written, action)
+        return _key_from_index(stmt, ctx, written, base, action)
     if isinstance(action, PartitionAction) and action.op == "detach_partition":
         return _detach_concurrently(stmt, ctx, action)
     rewrites = any(i.rewrite for i in ctx.impacts)
-    if isinstance(action, AlterColumnType) and action.column and rewrites:
-        return _expand_and_swap(written, action)
+    if isinstance(action, AlterColumnType) and rewrites:
+        column = _group(stmt, rf"\bALTER\s+(?:COLUMN\s+)?({IDENT})\s+(?:SET\s+DATA\s+)?TYPE\b")
+        return _expand_and_swap(written, _true(column), action) if column else None
     if isinstance(action, AddColumn) and action.op == "add_column" and action.definition.default and rewrites:
-        if ctx.version < (12,) or _partitioned(ctx, op.name):
+        column = _group(stmt, rf"\bADD\s+(?:COLUMN\s+)?({IDENT})")
+        if ctx.version < (12,) or _partitioned(ctx, op.name) or column is None:
             return None
-        return _add_then_backfill(stmt, ctx, written, action)
+        return _add_then_backfill(stmt, ctx, written, base, _true(column), action)
     return None
+
+
+IDENT = r'(?:"(?:[^"]|"")+"|[\w$]+)'
+
+
+def _true(written: str) -> str:
+    """The name the server stores for a name as written: a quoted one as it is, a bare one folded."""
+    return written[1:-1].replace('""', '"') if written.startswith('"') else written.lower()
+
+
+def _group(stmt: Statement, pattern: str) -> str | None:
+    m = find(stmt, pattern)
+    return stmt.sql[m.start(1) : m.end(1)] if m else None
+
+
+def _constraint_named(stmt: Statement, kind: str) -> str | None:
+    """The stored name of `ADD CONSTRAINT <name> <kind>`, or None when it is unnamed."""
+    written = _group(stmt, rf"\bCONSTRAINT\s+({IDENT})\s+{kind}")
+    return _true(written) if written else None
+
+
+def _column_list(stmt: Statement, head: str) -> tuple[str, ...] | None:
+    """The stored names of the plain column list after `head` (None if it holds anything else)."""
+    listed = _group(stmt, rf"{head}\s*\(([^()]*)\)")
+    names = [n.strip() for n in (listed or "").split(",")]
+    if not listed or not all(re.fullmatch(IDENT, n) for n in names):
+        return None
+    return tuple(_true(n) for n in names)
 
 
 def _detach_concurrently(stmt: Statement, ctx: Context, action: PartitionAction) -> Fix | None:
@@ -237,8 +281,10 @@ def _detach_concurrently(stmt: Statement, ctx: Context, action: PartitionAction)
         return None
     if any(t.partition_of == parent.name and t.default_partition for t in ctx.schema.tables.values()):
         return None
+    if '"' in code_of(stmt.sql):
+        return None  # a quoted name: the key column's stored case, which the name depends on, is not kept
     columns = parent.partitioning.columns
-    name = _default_name(action.partition, columns if len(columns) == 1 else (), "check")
+    name = _default_name(action.partition.rsplit(".", 1)[-1], columns if len(columns) == 1 else (), "check")
     written = find(stmt, rf"\bDETACH\s+PARTITION\s+({NAME})")
     if name is None or written is None or _name_taken(ctx, name):
         return None
@@ -250,11 +296,11 @@ def _detach_concurrently(stmt: Statement, ctx: Context, action: PartitionAction)
 _BATCH = "10000"  # rows per backfill batch: short transactions, few row locks held at once
 
 
-def _expand_and_swap(table: str, action: AlterColumnType) -> Fix:
+def _expand_and_swap(table: str, column: str, action: AlterColumnType) -> Fix:
     """A type change that rewrites the table: a template (a new column, a backfill, a swap), since
     how new writes reach the new column (a trigger, the application) is the user's choice."""
-    col = _ident(action.column or "")
-    new = _ident(f"{action.column}_new")
+    col = _ident(column)
+    new = _ident(f"{column}_new")
     using = action.using or f"{col}::{action.type}"
     template = (
         f"ALTER TABLE {table} ADD COLUMN {new} {action.type};\n"
@@ -264,13 +310,15 @@ def _expand_and_swap(table: str, action: AlterColumnType) -> Fix:
         f"WHERE {new} IS NULL AND {col} IS NOT NULL LIMIT {_BATCH});\n"
         f"-- then swap the names in one short transaction:\n"
         f"BEGIN;\n{LOCK_WAIT['postgres'].statement(local=True)};\n"
-        f"ALTER TABLE {table} RENAME COLUMN {col} TO {_ident(f'{action.column}_old')};\n"
+        f"ALTER TABLE {table} RENAME COLUMN {col} TO {_ident(f'{column}_old')};\n"
         f"ALTER TABLE {table} RENAME COLUMN {new} TO {col};\nCOMMIT;"
     )
     return Fix("a new column, a batched backfill, a swap", Applicability.DISPLAY_ONLY, template=template)
 
 
-def _add_then_backfill(stmt: Statement, ctx: Context, table: str, action: AddColumn) -> Fix | None:
+def _add_then_backfill(
+    stmt: Statement, ctx: Context, table: str, base: str, name: str, action: AddColumn
+) -> Fix | None:
     """ADD COLUMN with a volatile default rewrites the table under its lock: add the column
     without it (a catalog change), give new rows the default, fill the old rows in batches that
     each commit (a DO block's COMMIT, 11+, outside any transaction block), and a NOT NULL column
@@ -281,7 +329,7 @@ def _add_then_backfill(stmt: Statement, ctx: Context, table: str, action: AddCol
         return None
     if column.identity or column.generated or column.serial:
         return None
-    col = _ident(column.name)
+    col = _ident(name)
     steps = [
         f"ALTER TABLE {table} ADD COLUMN {col} {column.type}",
         f"ALTER TABLE {table} ALTER COLUMN {col} SET DEFAULT {column.default}",
@@ -290,8 +338,7 @@ def _add_then_backfill(stmt: Statement, ctx: Context, table: str, action: AddCol
         f"    EXIT WHEN NOT FOUND;\n    COMMIT;\n  END LOOP;\nEND\n$backfill$",
     ]
     if not column.nullable:
-        base = stmt.table.rsplit(".", 1)[-1] if stmt.table else "t"
-        check = _ident(f"{base}_{column.name}_not_null_check")
+        check = _ident(f"{base}_{name}_not_null_check")
         steps += [
             f"ALTER TABLE {table} ADD CONSTRAINT {check} CHECK ({col} IS NOT NULL) NOT VALID",
             f"ALTER TABLE {table} VALIDATE CONSTRAINT {check}",
@@ -326,7 +373,15 @@ def _validate_later(stmt: Statement, ctx: Context, table: str, name: str | None,
             return None
         edits.append(insert_at(stmt, m.end(), f"CONSTRAINT {_ident(default)} "))
         name = default
-    edits.append(at_end(stmt, f" NOT VALID;\nALTER TABLE {table} VALIDATE CONSTRAINT {_ident(name)}"))
+    edits.append(
+        at_end(
+            stmt,
+            _cased(stmt, " NOT VALID;\nALTER TABLE ")
+            + f"{table} "
+            + _cased(stmt, "VALIDATE CONSTRAINT ")
+            + _ident(name),
+        )
+    )
     return _placed(stmt, ctx, "add the constraint NOT VALID, then VALIDATE CONSTRAINT", edits, 2)
 
 
@@ -334,15 +389,14 @@ def _name_taken(ctx: Context, name: str) -> bool:
     """Whether a constraint or index of that name is known (constraint names share a namespace)."""
     for table in ctx.schema.tables.values():
         keys = [table.primary_key, *table.indexes] if table.primary_key else table.indexes
-        if any(c.name == name for c in [*table.checks, *table.foreign_keys, *keys]):
+        if any((c.name or "").lower() == name.lower() for c in [*table.checks, *table.foreign_keys, *keys]):
             return True
     return False
 
 
-def _set_not_null(stmt: Statement, ctx: Context, table: str, column: str) -> Fix | None:
+def _set_not_null(stmt: Statement, ctx: Context, table: str, base: str, column: str) -> Fix | None:
     """SET NOT NULL: a valid CHECK (col IS NOT NULL) lets it skip its scan (12+). On 18 the NOT
     NULL constraint itself can be added NOT VALID and validated, under the name SET NOT NULL gives it."""
-    base = stmt.table.rsplit(".", 1)[-1] if stmt.table else "t"
     col = _ident(column)
     if ctx.version >= (18,):
         name = _default_name(base, (column,), "not_null")
@@ -368,23 +422,23 @@ def _set_not_null(stmt: Statement, ctx: Context, table: str, column: str) -> Fix
     return _placed(stmt, ctx, "prove NOT NULL with a validated CHECK first", edits, 4)
 
 
-def _key_from_index(stmt: Statement, ctx: Context, table: str, action: AddKey) -> Fix | None:
+def _key_from_index(stmt: Statement, ctx: Context, table: str, base: str, action: AddKey) -> Fix | None:
     """ADD PRIMARY KEY / UNIQUE: build the index CONCURRENTLY, then make it the constraint."""
     index = action.index
     if _partitioned(ctx, stmt.table) or index.partial or index.kind != "btree" or not index.columns:
         return None
     if find(stmt, r"\b(?:INCLUDE|DEFERRABLE|INITIALLY|NULLS|WITH|USING|TABLESPACE)\b") is not None:
         return None  # options the index and constraint would have to carry over
-    if any(not re.fullmatch(r"[\w$]+", c) for c in index.columns):
+    columns = _column_list(stmt, r"\b(?:UNIQUE|PRIMARY\s+KEY)")
+    if columns is None:
         return None
-    table_key = stmt.table or ""
-    name = index.name or (
-        _default_name(table_key, (), "pkey") if index.primary else _default_name(table_key, index.columns, "key")
+    name = _constraint_named(stmt, "(?:UNIQUE|PRIMARY)") or (
+        _default_name(base, (), "pkey") if index.primary else _default_name(base, columns, "key")
     )
-    if name is None or ctx.schema.index_owner_key(name) is not None:
+    if name is None or ctx.schema.index_owner_key(name.lower()) is not None:
         return None
     kind = "PRIMARY KEY" if index.primary else "UNIQUE"
-    cols = ", ".join(_ident(c) for c in index.columns)
+    cols = ", ".join(_ident(c) for c in columns)
     text = (
         f"CREATE UNIQUE INDEX CONCURRENTLY {_ident(name)} ON {table} ({cols});\n"
         f"ALTER TABLE {table} ADD CONSTRAINT {_ident(name)} {kind} USING INDEX {_ident(name)}"
@@ -408,7 +462,9 @@ def _refresh_concurrently(stmt: Statement, ctx: Context) -> Fix | None:
     if m is None:
         return None
     fix = Fix(
-        "REFRESH MATERIALIZED VIEW CONCURRENTLY", Applicability.SAFE, (insert_at(stmt, m.end(), "CONCURRENTLY "),)
+        "REFRESH MATERIALIZED VIEW CONCURRENTLY",
+        Applicability.SAFE,
+        (insert_at(stmt, m.end(), _cased(stmt, "CONCURRENTLY ")),),
     )
     return generated(fix, ctx)
 

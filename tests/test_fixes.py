@@ -243,3 +243,80 @@ def test_sql_generated_from_code_gets_display_only_fixes(project, capsys):
     assert fix["edits"][0]["text"] == "CONCURRENTLY "
     assert run(capsys, "lint", "--fix", "--unsafe-fixes", "0002_index.sql")[0] == 1
     assert path.read_text() == sql
+
+
+def _goose_project(tmp_path, monkeypatch, name: str, body: str):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "001_init.sql").write_text("-- +goose Up\n" + HISTORY)
+    (tmp_path / ".schemacite.toml").write_text(
+        'dialect = "postgres"\nframework = "goose"\nhistory = ["001_init.sql"]\n'
+    )
+    path = tmp_path / name
+    path.write_text("-- +goose Up\n" + body)
+    return path
+
+
+def test_no_concurrently_inside_a_goose_statement_block(tmp_path, capsys, monkeypatch):
+    # goose sends a StatementBegin ... StatementEnd block as one query: one implicit transaction
+    block = (
+        "-- +goose StatementBegin\nALTER TABLE orders ADD COLUMN c int;\n"
+        "CREATE INDEX orders_total ON orders (total);\n-- +goose StatementEnd\n"
+    )
+    path = _goose_project(tmp_path, monkeypatch, "002_block.sql", block)
+    _, out, _ = run(capsys, "lint", "--diff", "--unsafe-fixes", "002_block.sql")
+    assert "CONCURRENTLY" not in out and "NO TRANSACTION" not in out
+    path.write_text(
+        "-- +goose Up\n-- +goose StatementBegin\nCREATE INDEX orders_total ON orders (total);\n-- +goose StatementEnd\n"
+    )
+    _, out, _ = run(capsys, "lint", "--diff", "002_block.sql")  # alone in its block: fixed
+    assert "+CREATE INDEX CONCURRENTLY orders_total" in out and "+-- +goose NO TRANSACTION" in out
+
+
+def test_an_opt_out_is_judged_before_the_timeout_it_changes(tmp_path, capsys, monkeypatch):
+    # SC109's opt-out and SC110's timeout in one file: the timeout must suit the file as then run
+    body = "ALTER TABLE orders ADD COLUMN status text;\nUPDATE orders SET status = 'new';\n"
+    path = _goose_project(tmp_path, monkeypatch, "002_status.sql", body)
+    run(capsys, "lint", "--fix", "--unsafe-fixes", "002_status.sql")
+    text = path.read_text()
+    assert "-- +goose NO TRANSACTION" in text and "SET lock_timeout = '2s';" in text
+    assert "SET LOCAL" not in text  # outside any transaction it would do nothing
+
+
+def test_a_one_query_file_gets_a_local_timeout(tmp_path, capsys, monkeypatch):
+    # golang-migrate: once the SET joins it, the file is one implicit transaction; SET LOCAL ends with
+    # it instead of staying on the runner's connection for the migrations after it
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "000001_init.up.sql").write_text(HISTORY)
+    (tmp_path / "000002_note.up.sql").write_text("ALTER TABLE orders ADD COLUMN note text;\n")
+    _, out, _ = run(capsys, "lint", "--dialect", "postgres", "--diff", "--unsafe-fixes", "000002_note.up.sql")
+    assert "+SET LOCAL lock_timeout = '2s';" in out
+
+
+def test_committed_graphile_migrations_are_not_edited(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    committed = tmp_path / "migrations" / "committed"
+    committed.mkdir(parents=True)
+    (committed / "000001.sql").write_text("--! Previous: -\n--! Hash: sha1:0\n\n" + HISTORY)
+    (committed / "000002.sql").write_text("--! Previous: sha1:0\n--! Hash: sha1:1\n\n" + CHANGE)
+    (tmp_path / "migrations" / "current.sql").write_text(CHANGE.replace("orders_customer", "orders_c2"))
+    (tmp_path / ".schemacite.toml").write_text('dialect = "postgres"\nframework = "graphile-migrate"\n')
+    _, out, _ = run(capsys, "lint", "--diff", "migrations/committed/000002.sql", "migrations/current.sql")
+    assert "current.sql" in out and "committed/000002.sql" not in out
+
+
+def test_diff_shows_what_fix_writes_with_a_new_side_file(tmp_path, capsys, monkeypatch):
+    # Flyway: the first fix writes V2__index.sql.conf; the second statement is judged with it in place
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "V1__init.sql").write_text(HISTORY)
+    (tmp_path / "V2__index.sql").write_text(
+        "CREATE INDEX orders_total ON orders (total);\nCREATE INDEX orders_customer ON orders (customer_id);\n"
+    )
+    (tmp_path / ".schemacite.toml").write_text(
+        'dialect = "postgres"\nframework = "flyway"\nhistory = ["V1__init.sql"]\n'
+    )
+    _, diff, err = run(capsys, "lint", "--diff", "--unsafe-fixes", "V2__index.sql")
+    assert diff.count("+CREATE INDEX CONCURRENTLY") == 2 and "executeInTransaction=false" in diff
+    would = err.split("would fix ")[1].split(" ")[0]
+    _, _, err = run(capsys, "lint", "--fix", "--unsafe-fixes", "V2__index.sql")
+    assert f"fixed {would} finding(s)" in err
+    assert (tmp_path / "V2__index.sql").read_text().count("CONCURRENTLY") == 2

@@ -354,6 +354,8 @@ def _run(rule: Rule, method: str, subject: Any, ctx: Context, result: LintResult
         return []
     for f in findings:
         cite_measurements(f, rule, ctx.dialect, ctx.target)
+        if f.fix is not None and ctx.framework is not None and not ctx.framework.editable(f.location.file):
+            f.fix = None  # a migration the runner checks against what it applied (its hash) stays as it is
     return findings
 
 

@@ -35,15 +35,24 @@ def applicable(findings: list[Finding], unsafe: bool) -> list[Finding]:
 
 
 def choose(findings: list[Finding], unsafe: bool) -> list[Fix]:
-    """The fixes of one round: in file order, each whose edits overlap none already taken."""
+    """The fixes of one round: in file order, each whose edits overlap none already taken. A fix
+    that changes how the runner wraps a file in a transaction goes first and alone in its files:
+    the others are judged again next round, against the file as the runner will then run it
+    (a `SET LOCAL` outside any transaction would do nothing)."""
     taken: list[Fix] = []
     edits: list[Edit] = []
-    for f in applicable(findings, unsafe):
-        assert f.fix is not None
-        if f.fix in taken or any(overlaps(a, b) for a in f.fix.edits for b in edits):
+    reframed: set[str] = set()  # files whose transaction a fix of this round changes
+    fixes = [f.fix for f in applicable(findings, unsafe) if f.fix is not None]
+    for fix in sorted(fixes, key=lambda x: not x.changes_transaction):  # stable: file order otherwise
+        paths = set(fix.paths)
+        if fix in taken or paths & reframed or any(overlaps(a, b) for a in fix.edits for b in edits):
             continue
-        taken.append(f.fix)
-        edits.extend(f.fix.edits)
+        if fix.changes_transaction and paths & {e.path for e in edits}:
+            continue
+        taken.append(fix)
+        edits.extend(fix.edits)
+        if fix.changes_transaction:
+            reframed |= paths
     return taken
 
 

@@ -459,18 +459,22 @@ def compare(predicted: Iterable[Any], measured: Measured, if_exists: bool = Fals
     for impact in impacts:
         for lock in impact.locks:
             want[lock.relation] = strongest([want.get(lock.relation, ""), lock.mode]) or lock.mode
-    got = measured.locks
+    # the model folds names to lower case, a quoted "Step" included: the server's names are compared so
+    got: dict[str, str] = {}
+    for rel, mode in measured.locks.items():
+        got[rel.lower()] = strongest([got.get(rel.lower(), ""), mode]) or mode
+    relkinds = {rel.lower(): kind for rel, kind in measured.relkinds.items()}
     out = []
-    relations = set(want) | {r for r in got if measured.relkinds.get(r) in TABLE_KINDS}
+    relations = set(want) | {r for r in got if relkinds.get(r) in TABLE_KINDS}
     for rel in sorted(relations):
-        if rel not in measured.relkinds:
+        if rel not in relkinds:
             if not if_exists:
                 out.append(f"{rel}: predicted {want[rel]}, but no such relation in the setup")
         elif want.get(rel) != got.get(rel):
             out.append(f"{rel}: predicted {want.get(rel) or 'no lock'}, measured {got.get(rel) or 'no lock'}")
     new_storage = any(any(row.new_storage for row in postgres_table.rows_for(i.operation)) for i in impacts)
     predicted_rewrite = any(i.rewrite for i in impacts) or new_storage
-    measured_rewrite = any(measured.relkinds.get(r) in TABLE_KINDS for r in measured.rewritten)
+    measured_rewrite = any(relkinds.get(r.lower()) in TABLE_KINDS for r in measured.rewritten)
     if predicted_rewrite != measured_rewrite:
         out.append(
             f"rewrite: predicted {predicted_rewrite}, measured {measured_rewrite} "

@@ -53,6 +53,9 @@ class Fix:
     applicability: Applicability
     edits: tuple[Edit, ...] = ()
     template: str = ""  # display-only: the SQL to complete and place, when it is not an edit
+    # it changes how the runner wraps its file in a transaction (an opt-out, a statement moved out):
+    # the file's other fixes are judged again after it, since where they go depends on that
+    changes_transaction: bool = False
 
     @property
     def paths(self) -> list[str]:

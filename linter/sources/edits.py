@@ -53,7 +53,7 @@ def replace_span(stmt: Statement, start: int, stop: int, text: str) -> Edit:
 def at_end(stmt: Statement, text: str) -> Edit:
     """Insert `text` where the statement's code ends, before its `;`: text that adds statements
     after it ends the statement with `;` and leaves its own last one to the statement's `;`."""
-    line, column = stmt.position(len(stmt.sql))
+    line, column = stmt.position(len(code_of(stmt.sql).rstrip()))  # before a trailing comment, not in it
     return Edit.insert(stmt.location.file, line, column, text)
 
 
@@ -166,10 +166,12 @@ def unified_diff(path: str, before: bytes | None, after: bytes) -> str:
     """A unified diff of one file (`before` None: the file is new)."""
     old = Encoded(before).text if before is not None else ""
     new = Encoded(after).text
+    # a name with a space ends at a tab, as diff writes it, so that patch can read it
+    tab = "\t" if " " in path else ""
     lines = difflib.unified_diff(
         old.splitlines(keepends=True),
         new.splitlines(keepends=True),
-        fromfile="/dev/null" if before is None else f"a/{path}",
-        tofile=f"b/{path}",
+        fromfile="/dev/null" if before is None else f"a/{path}{tab}",
+        tofile=f"b/{path}{tab}",
     )
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)

@@ -12,12 +12,14 @@ Outside any work tree nothing is confined: the user named the files themselves.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import fnmatch
 import functools
 import glob
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from schemacite.model.statements import ParseError
@@ -61,10 +63,32 @@ def head(path: str, size: int) -> str:
         return ""
 
 
+# files a run reads from memory instead of the disk, by absolute path: the changes `lint --diff`
+# makes without writing them (a Flyway .conf, a Diesel metadata.toml the fixes create)
+OVERLAY: contextvars.ContextVar[dict[str, bytes] | None] = contextvars.ContextVar("overlay", default=None)
+
+
+@contextlib.contextmanager
+def overlaid(files: dict[str, bytes]) -> Iterator[None]:
+    token = OVERLAY.set(files)
+    try:
+        yield
+    finally:
+        OVERLAY.reset(token)
+
+
+def exists(path: str) -> bool:
+    """Whether the file exists, on disk or in the run's overlay."""
+    return os.path.abspath(path) in (OVERLAY.get() or {}) or os.path.exists(path)
+
+
 def side_file(path: str, limit: int = 1_000_000) -> str | None:
     """The text of a file read beside the SQL (a sqitch plan, Prisma's migration_lock.toml, a
     Flyway .conf), or None when it is missing, not a regular file, or outside the repository.
     At most `limit` bytes are read: a link to /dev/zero or a huge file must not stall a run."""
+    held = (OVERLAY.get() or {}).get(os.path.abspath(path))
+    if held is not None:
+        return held[:limit].decode("utf-8", "replace")
     if not os.path.isfile(path) or escapes(path):
         return None
     try:

@@ -55,7 +55,7 @@ from schemacite.model.statements import (
     Statement,
     needs_own_transaction,
 )
-from schemacite.sources.files import escapes, expand, repository_root
+from schemacite.sources.files import escapes, expand, overlaid, repository_root
 from schemacite.sources.frameworks import FRAMEWORKS, detect
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
@@ -788,7 +788,7 @@ class Replay:
 
     def __iter__(self) -> Iterator[Step]:
         for path in self.order:
-            with reading(path):
+            with reading(path), overlaid(self.overlay):
                 yield from self._file(path)
 
     def text_of(self, path: str) -> str:

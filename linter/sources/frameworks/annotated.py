@@ -12,6 +12,7 @@ from schemacite.sources.frameworks.base import Framework, Unit, _stem, append_to
 # ---------------------------------------------------------------- goose
 
 _GOOSE = re.compile(r"^--\s*\+goose\s+(up|down|no\s+transaction)\b", re.I | re.M)
+_STATEMENT_BEGIN = re.compile(r"^--\s*\+goose\s+StatementBegin\s*$")
 _STATEMENT_END = re.compile(r"^--\s*\+goose\s+StatementEnd\s*$")  # as goose's parser matches it
 
 
@@ -44,6 +45,23 @@ class Goose(Framework):
 
     def order(self, files: list[str]) -> list[str]:
         return sorted(files, key=lambda f: _leading_number(_stem(f)))
+
+    def sent_together(self, text: str, line: int) -> bool:
+        """goose sends a StatementBegin ... StatementEnd block as one query: a statement in a block
+        that holds others shares an implicit transaction with them, even under NO TRANSACTION."""
+        if "statementbegin" not in text.lower():
+            return False
+        lines = text.split("\n")
+        begin = None
+        for n, row in enumerate(lines, 1):
+            if _STATEMENT_BEGIN.match(row):
+                begin = n
+            elif _STATEMENT_END.match(row) and begin is not None:
+                if begin < line < n:
+                    body = "\n".join(lines[begin : n - 1])
+                    return len([s for s in re.split(r";[ \t]*(?:--[^\n]*)?\n", body + "\n") if s.strip()]) > 1
+                begin = None
+        return False
 
     def prepare(self, path: str, text: str) -> str:
         """goose sends a StatementBegin ... StatementEnd block as it is, `;` or not: its end

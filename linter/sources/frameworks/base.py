@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass
 
 from schemacite.model.fixes import Edit
+from schemacite.sources.files import exists
 
 
 @dataclass
@@ -73,6 +74,16 @@ class Framework:
         if self.opt_out_at == "first line":
             return Edit.insert(path, 1, 1, self.opt_out + "\n")
         return None
+
+    def editable(self, path: str) -> bool:
+        """Whether a fix may edit the file (a runner that hashes committed migrations refuses one
+        changed after it was committed)."""
+        return True
+
+    def sent_together(self, text: str, line: int) -> bool:
+        """Whether the statement on `line` goes to the server in one query with others (which
+        PostgreSQL then runs as one implicit transaction), whatever the unit's transaction."""
+        return False
 
     def next_migration(self, path: str, title: str) -> str | None:
         """The path of a new migration that runs right after `path`, named as the runner expects,
@@ -121,7 +132,7 @@ def side_file_edit(path: str, name: str, line: str) -> Edit | None:
     """A new file `name` beside `path` holding `line`; None when it exists (its settings are read
     as they are, and are not rewritten)."""
     side = os.path.join(os.path.dirname(path), name)
-    return None if os.path.exists(side) else Edit.new_file(side, line + "\n")
+    return None if exists(side) else Edit.new_file(side, line + "\n")
 
 
 def _stem(path: str) -> str:

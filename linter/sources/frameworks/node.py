@@ -109,6 +109,11 @@ class GraphileMigrate(Framework):
     def opt_out_edit(self, path: str, unit: Unit, text: str) -> Edit | None:
         return Edit.insert(path, _body_start(text) + 1, 1, self.opt_out + "\n")
 
+    def editable(self, path: str) -> bool:
+        """Only the current migration: a committed one carries its own `--! Hash:`, which graphile-migrate checks."""
+        place = _graphile_place(path)
+        return place is not None and place[0] == 1
+
     def units(self, path: str, text: str) -> list[Unit]:
         name = _stem(path)
         if not self.deployed(path):

@@ -1090,7 +1090,7 @@ def _add_constraint(c: Node, table: str, src: Source) -> Action:
     if kind == "check":
         reads = tuple(
             dict.fromkeys(
-                names[-1].lower()
+                names[-1]  # as the server stores it: the parser folds a bare name, keeps a quoted one
                 for k, fields in walk(c.get("raw_expr"))
                 if k == "ColumnRef" and (names := _strings(fields.get("fields")))
             )
