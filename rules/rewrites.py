@@ -159,15 +159,20 @@ def _ident(name: str) -> str:
 # ---------------------------------------------------------------- statements
 
 
+def _concurrently(stmt: Statement, ctx: Context, head: str, title: str) -> Fix | None:
+    """CONCURRENTLY inserted after `head`, the statement placed to run outside a transaction."""
+    m = find(stmt, head)
+    if m is None:
+        return None
+    return _placed(stmt, ctx, title, [insert_at(stmt, m.end(), _cased(stmt, "CONCURRENTLY "))], 1)
+
+
 def _create_index(stmt: Statement, ctx: Context) -> Fix | None:
     op = stmt.op
     assert isinstance(op, CreateIndex)
     if op.concurrently or op.only or _partitioned(ctx, op.on):
         return None  # a partitioned table's index is built ON ONLY the parent, then per partition
-    m = find(stmt, r"^CREATE\s+(?:UNIQUE\s+)?INDEX\s+")
-    if m is None:
-        return None
-    return _placed(stmt, ctx, "CREATE INDEX CONCURRENTLY", [insert_at(stmt, m.end(), _cased(stmt, "CONCURRENTLY "))], 1)
+    return _concurrently(stmt, ctx, r"^CREATE\s+(?:UNIQUE\s+)?INDEX\s+", "CREATE INDEX CONCURRENTLY")
 
 
 def _drop_index(stmt: Statement, ctx: Context) -> Fix | None:
@@ -178,10 +183,7 @@ def _drop_index(stmt: Statement, ctx: Context) -> Fix | None:
     owner = ctx.schema.index_owner_key(op.names[0])
     if owner is None or _partitioned(ctx, owner):
         return None  # a partitioned table's index cannot be dropped concurrently
-    m = find(stmt, r"^DROP\s+INDEX\s+")
-    if m is None:
-        return None
-    return _placed(stmt, ctx, "DROP INDEX CONCURRENTLY", [insert_at(stmt, m.end(), _cased(stmt, "CONCURRENTLY "))], 1)
+    return _concurrently(stmt, ctx, r"^DROP\s+INDEX\s+", "DROP INDEX CONCURRENTLY")
 
 
 def _reindex(stmt: Statement, ctx: Context) -> Fix | None:
@@ -192,10 +194,7 @@ def _reindex(stmt: Statement, ctx: Context) -> Fix | None:
     key = op.name if op.object == "table" else ctx.schema.index_owner_key(op.name or "")
     if _partitioned(ctx, key) or (key or "").startswith(("pg_catalog.", "information_schema.")):
         return None
-    m = find(stmt, r"^REINDEX\s+(?:\([^)]*\)\s*)?(?:INDEX|TABLE)\s+")
-    if m is None:
-        return None
-    return _placed(stmt, ctx, "REINDEX CONCURRENTLY", [insert_at(stmt, m.end(), _cased(stmt, "CONCURRENTLY "))], 1)
+    return _concurrently(stmt, ctx, r"^REINDEX\s+(?:\([^)]*\)\s*)?(?:INDEX|TABLE)\s+", "REINDEX CONCURRENTLY")
 
 
 def _alter_table(stmt: Statement, ctx: Context) -> Fix | None:
