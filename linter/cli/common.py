@@ -115,6 +115,11 @@ def emit_report(args: argparse.Namespace, pm, result) -> None:
     reporter.render(result, sys.stdout)
 
 
+def _sibling_sql(folder: str, name: str) -> bool:
+    low = name.lower()
+    return low.endswith(".sql") and not low.endswith(".down.sql") and os.path.isfile(os.path.join(folder, name))
+
+
 def command_line(argv: list[str]) -> str:
     """`schemacite ARGS` as a shell would take it, with any password in a server URL masked."""
     # start-up: loaded only when this runs, not by every import of this module
@@ -218,8 +223,10 @@ class Inputs:
         provider = (provider, f'migration_lock.toml: provider = "{provider}"') if provider else journal_dialect(files)
         dialect, why = detect_dialect(texts, provider)
         if dialect is None and files:  # a file or two may not say: the other files of their folders may
+            # the folders themselves, not the trees below them: a file at a repository's root would
+            # otherwise walk the whole repository on every pre-commit run
             folders = sorted({os.path.dirname(f) or "." for f in files})
-            more, _ = expand(folders)
+            more = [os.path.join(d, n) for d in folders for n in sorted(os.listdir(d)) if _sibling_sql(d, n)]
             seen = set(files)
             texts += [head(f, HEAD) for f in [m for m in more if m not in seen][:FILES]]
             dialect, why = detect_dialect(texts, provider)
