@@ -8,7 +8,7 @@ from schemacite import hookimpl
 from schemacite.model.dialects import LOCK_WAIT, Dialect
 from schemacite.model.fixes import Applicability, Edit, Fix
 from schemacite.model.statements import Statement
-from schemacite.rule import Context, Finding, Rule, Severity
+from schemacite.rule import Context, Finding, Option, Rule, Severity
 from schemacite.rules.lock_findings import brief_lock
 from schemacite.rules.rewrites import generated
 
@@ -70,6 +70,10 @@ class LockTimeoutMissing(Rule):
     setting for one transaction; the session's holds for the rest of the connection). Unsafe, for
     the same reason; proven on MariaDB 10.11.
 
+    The value the fix sets is the rule's `fix_timeout_seconds` option
+    (`[rules.lock-timeout-missing]` in the config); a file sent as one query (golang-migrate)
+    gets `SET LOCAL`, since the statement it adds makes the file one transaction.
+
     ## Example
     ```sql postgres
     ALTER TABLE accounts ADD COLUMN nickname text;
@@ -100,6 +104,13 @@ class LockTimeoutMissing(Rule):
         "running, not on the statement, so there is no cost of the statement to measure."
     )
     needs_locks = True
+    options = {
+        "fix_timeout_seconds": Option(
+            float,
+            None,
+            "the lock timeout the fix sets, in seconds (default: 2 on PostgreSQL, 5 on MySQL and MariaDB)",
+        ),
+    }
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
         if ctx.lock_timeout_set:
@@ -120,7 +131,7 @@ class LockTimeoutMissing(Rule):
             listing=entry + brief.unseen,
         )
         finding.entry = entry + brief.unseen
-        finding.fix = generated(_set_timeout(stmt, ctx), ctx)
+        finding.fix = generated(_set_timeout(stmt, ctx, self.option_values["fix_timeout_seconds"]), ctx)
         yield finding
 
     def combine(self, findings: list[Finding], ctx: Context) -> Iterator[Finding]:
@@ -138,7 +149,7 @@ class LockTimeoutMissing(Rule):
         yield first
 
 
-def _set_timeout(stmt: Statement, ctx: Context) -> Fix | None:
+def _set_timeout(stmt: Statement, ctx: Context, seconds: float | None) -> Fix | None:
     """The timeout set at the head of the deploy: for the runner's transaction (SET LOCAL) or the
     session; in the file's own transaction, just before the statement, inside it. A deploy then
     fails instead of waiting, so the fix is unsafe: the deploy must be retried. MySQL and MariaDB
@@ -148,7 +159,8 @@ def _set_timeout(stmt: Statement, ctx: Context) -> Fix | None:
     # SET LOCAL then ends with it instead of staying on the runner's connection for later migrations
     one_query = ctx.unit is not None and ctx.unit.transaction == "implicit"
     local = (stmt.transaction is not None or one_query) and ctx.dialect is Dialect.POSTGRES
-    setting = LOCK_WAIT[ctx.dialect].statement(local=local)
+    # zero would turn the timeout off: the fix then sets the advised bound
+    setting = LOCK_WAIT[ctx.dialect].statement(local=local, seconds=seconds if seconds and seconds > 0 else None)
     at = stmt.location if ctx.explicit_transaction or ctx.deploy_head is None else ctx.deploy_head
     if at.file != stmt.location.file:
         return None

@@ -320,3 +320,18 @@ def test_diff_shows_what_fix_writes_with_a_new_side_file(tmp_path, capsys, monke
     _, _, err = run(capsys, "lint", "--fix", "--unsafe-fixes", "V2__index.sql")
     assert f"fixed {would} finding(s)" in err
     assert (tmp_path / "V2__index.sql").read_text().count("CONCURRENTLY") == 2
+
+
+def test_the_timeout_the_fix_sets_comes_from_the_config(project, capsys):
+    (project / ".schemacite.toml").write_text(
+        'dialect = "postgres"\nhistory = ["001_init.sql"]\n[rules.lock-timeout-missing]\nfix_timeout_seconds = 0.5\n'
+    )
+    path = project / "002_column.sql"
+    path.write_text("ALTER TABLE orders ADD COLUMN note text;\n")
+    run(capsys, "lint", "--fix", "--unsafe-fixes", "002_column.sql")
+    assert path.read_text().startswith("SET lock_timeout = '500ms';\n")
+    (project / ".schemacite.toml").write_text(
+        'dialect = "postgres"\nhistory = ["001_init.sql"]\n[rules.lock-timeout-missing]\nfix_timeout_seconds = "soon"\n'
+    )
+    code, _, err = run(capsys, "lint", "002_column.sql")
+    assert code == 2 and "fix_timeout_seconds must be float, not 'soon'" in err

@@ -70,6 +70,10 @@ def _configured(cls: type[Rule], config: Config) -> Rule:
     unknown = set(options) - {k.replace("-", "_") for k in cls.options}
     if unknown:
         raise ValueError(f"{where}rule {cls.name}: unknown option(s) {', '.join(sorted(unknown))}")
+    declared = {k.replace("-", "_"): o for k, o in cls.options.items()}
+    for key, value in options.items():
+        if not _of_type(value, declared[key].type):
+            raise ValueError(f"{where}rule {cls.name}: {key} must be {declared[key].type.__name__}, not {value!r}")
     for key, option in cls.options.items():
         if option.setting is not None:
             options.setdefault(key.replace("-", "_"), getattr(config, option.setting))
@@ -78,6 +82,13 @@ def _configured(cls: type[Rule], config: Config) -> Rule:
     except ValueError as e:
         raise ValueError(f"{where}rule {cls.name}: {e}") from None
     return cls(level, options)
+
+
+def _of_type(value: Any, wanted: type) -> bool:
+    """Whether a rule option's value has its type (a whole number is a float too; a boolean is no number)."""
+    if isinstance(value, bool) and wanted is not bool:
+        return False
+    return isinstance(value, wanted) or (wanted is float and isinstance(value, int))
 
 
 def unknown_rules(names: list[str], classes: list[type[Rule]]) -> str:

@@ -7,6 +7,7 @@ all read it from here.
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass
 
 
@@ -127,9 +128,15 @@ class LockWait:
     session: bool = False  # SET names the SESSION (MySQL/MariaDB have no setting for one transaction)
     wait_clause: bool = False  # MariaDB: `ALTER TABLE t WAIT n` bounds one statement's wait
 
-    def statement(self, local: bool = False) -> str:
-        """`SET [LOCAL | SESSION] setting = advised` (LOCAL: until the transaction ends)."""
-        return f"{self.set(local)} = {self.advised}"
+    def statement(self, local: bool = False, seconds: float | None = None) -> str:
+        """`SET [LOCAL | SESSION] setting = advised` (LOCAL: until the transaction ends), or the bound
+        `seconds` when given (PostgreSQL takes milliseconds; MySQL and MariaDB whole seconds)."""
+        return f"{self.set(local)} = {self.advised if seconds is None else self.value(seconds)}"
+
+    def value(self, seconds: float) -> str:
+        if self.session:  # lock_wait_timeout counts whole seconds, at least one
+            return str(max(1, math.ceil(seconds)))
+        return f"'{seconds:g}s'" if float(seconds).is_integer() else f"'{round(seconds * 1000)}ms'"
 
     def set(self, local: bool = False) -> str:
         return "SET " + ("LOCAL " if local else "SESSION " if self.session else "") + self.setting
