@@ -758,26 +758,11 @@ class Replay:
             self.framework, self.framework_why = FRAMEWORKS[framework], "configured"
         else:
             self.framework, self.framework_why = detect([f for f in past + later if not stdin or f != stdin[0]])
-        self.skipped: dict[str, list[str]] = {}  # why -> files no part of this run (another database's)
-        for f, why in self.framework.skipped(past + later, dialect).items():
-            self.skipped.setdefault(why, []).append(f)
-        left_out = {f for files in self.skipped.values() for f in files}
-        past, later = [f for f in past if f not in left_out], [f for f in later if f not in left_out]
-        # a base schema the runner loads on reset is history, whichever list names it
-        base_files = self.framework.base(past + later)
-        past = [f for f in past if f not in base_files]
-        later = [f for f in later if f not in base_files]
-        self.reported = [f for f in self.reported if f not in left_out and f not in base_files]
-        self.base_set = {os.path.abspath(f) for f in base_files}
-        self.reported_set -= self.base_set
+        past, later, base_files = self._set_aside(past, later)
         self.order = base_files + self.framework.order(past) + self.framework.order(later)
         self.unlinted: dict[str, list[str]] = {}  # why -> files of the change read but not linted
-        # files the config excludes still deploy: replayed in their place, never linted
-        dropped = [f for f in self.reported if excluded and not (stdin and f == stdin[0]) and excluded(f)]
-        if dropped:
-            self.reported = [f for f in self.reported if f not in dropped]
-            self.reported_set -= {os.path.abspath(f) for f in dropped}
-            self.unlinted["the config's exclude; replayed as history"] = dropped
+        if excluded is not None:
+            self._exclude(excluded)
         self._run_transaction: int | None = None  # the change's files' shared transaction (`run` units)
         self.schema = base.copy() if base is not None else Schema(dialect)
         self.file_ignores: dict[str, tuple[frozenset[str], int]] = {}  # ids, line of the comment
@@ -785,6 +770,31 @@ class Replay:
         self.units = 0  # deploys walked
         self._ids = itertools.count(1)
         self._new: set[str] = set()  # tables the current deploy created
+
+    def _set_aside(self, past: list[str], later: list[str]) -> tuple[list[str], list[str], list[str]]:
+        """Leave out the files no part of this run (another database's migrations), and set apart
+        the base schema the runner loads on reset, which is history whichever list names it.
+        Returns the history and the change without them, and the base files."""
+        self.skipped: dict[str, list[str]] = {}  # why -> files no part of this run
+        for f, why in self.framework.skipped(past + later, self.dialect).items():
+            self.skipped.setdefault(why, []).append(f)
+        left_out = {f for files in self.skipped.values() for f in files}
+        past, later = [f for f in past if f not in left_out], [f for f in later if f not in left_out]
+        base_files = self.framework.base(past + later)
+        past = [f for f in past if f not in base_files]
+        later = [f for f in later if f not in base_files]
+        self.reported = [f for f in self.reported if f not in left_out and f not in base_files]
+        self.base_set = {os.path.abspath(f) for f in base_files}
+        self.reported_set -= self.base_set
+        return past, later, base_files
+
+    def _exclude(self, excluded: Callable[[str], bool]) -> None:
+        """Files the config excludes still deploy: replayed in their place, never linted."""
+        dropped = [f for f in self.reported if not (self.stdin and f == self.stdin[0]) and excluded(f)]
+        if dropped:
+            self.reported = [f for f in self.reported if f not in dropped]
+            self.reported_set -= {os.path.abspath(f) for f in dropped}
+            self.unlinted["the config's exclude; replayed as history"] = dropped
 
     def __iter__(self) -> Iterator[Step]:
         for path in self.order:
