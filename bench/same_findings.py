@@ -52,7 +52,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--before", required=True, help="the schemacite executable to compare with")
     ap.add_argument("--after", required=True, help="the schemacite executable under test")
-    ap.add_argument("--corpus", default=str(REPO.parent.parent / "shared" / "corpus"))
+    ap.add_argument("--corpus", default=str(REPO.parent / "shared" / "corpus"))
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         make_structure(Path(tmp, "structure.sql"), 400)
