@@ -57,15 +57,10 @@ def at_end(stmt: Statement, text: str) -> Edit:
     return Edit.insert(stmt.location.file, line, column, text)
 
 
-def _offset(text: str, line: int, column: int) -> int:
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
-    return starts[line - 1] + column - 1 if line <= len(starts) else len(text)
-
-
 def statement_span(stmt: Statement, text: str) -> tuple[int, int] | None:
     """Offsets in `text` (the file as linted) of the statement: from its first character through
     its `;` and the rest of that line when only blanks follow; None when the text does not hold it there."""
-    start = _offset(text, stmt.location.line, stmt.location.column)
+    start = Lines(text).offset(stmt.location.line, stmt.location.column)
     if code_of(text[start : start + len(stmt.sql)]) != code_of(stmt.sql):
         return None
     m = re.compile(r"[ \t]*;?[ \t]*(?:\n|\Z)").match(text, start + len(stmt.sql))
@@ -74,11 +69,12 @@ def statement_span(stmt: Statement, text: str) -> tuple[int, int] | None:
 
 def rewrite_within(stmt: Statement, text: str, edits: list[Edit]) -> str:
     """The statement's text with edits made inside it."""
-    start = _offset(text, stmt.location.line, stmt.location.column)
+    lines = Lines(text)
+    start = lines.offset(stmt.location.line, stmt.location.column)
     out = text[start : start + len(stmt.sql)]
     for e in sorted(edits, key=Edit.sort_key, reverse=True):
-        a = _offset(text, e.line, e.column) - start
-        b = _offset(text, e.end_line, e.end_column) - start
+        a = lines.offset(e.line, e.column) - start
+        b = lines.offset(e.end_line, e.end_column) - start
         out = out[:a] + e.text + out[b:]
     return out
 
@@ -103,7 +99,7 @@ class Encoded:
             self.encoding = "utf-8"
             self.text = raw[len(self.bom) :].decode("utf-8")
         self.newline = "\r\n" if self.text.count("\r\n") * 2 > self.text.count("\n") else "\n"
-        self.starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        self.starts = Lines(self.text).starts
 
     def offset(self, line: int, column: int) -> int:
         """The text offset of (line, column), 1-based, a column past the line's end clamped to

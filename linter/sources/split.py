@@ -102,12 +102,17 @@ class Split:
 class Lines:
     def __init__(self, text: str):
         self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.length = len(text)
 
     def line(self, offset: int) -> int:
         return bisect.bisect_right(self.starts, offset)
 
     def column(self, offset: int) -> int:
         return offset - self.starts[self.line(offset) - 1] + 1
+
+    def offset(self, line: int, column: int) -> int:
+        """The offset of (line, column), both from 1; a line past the end is the end."""
+        return self.starts[line - 1] + column - 1 if line <= len(self.starts) else self.length
 
 
 def _blank(s: str) -> str:
