@@ -152,7 +152,8 @@ def _cased(stmt: Statement, keywords: str) -> str:
     return keywords.lower() if stmt.sql[:1].islower() else keywords
 
 
-def _ident(name: str) -> str:
+def quoted_name(name: str) -> str:
+    """A PostgreSQL name as it must be written: bare when it folds to itself, else quoted."""
     return name if re.fullmatch(r"[a-z_][a-z0-9_$]*", name) else '"' + name.replace('"', '""') + '"'
 
 
@@ -288,7 +289,7 @@ def _detach_concurrently(stmt: Statement, ctx: Context, action: PartitionAction)
     if name is None or written is None or _name_taken(ctx, name):
         return None
     partition = stmt.sql[written.start(1) : written.end(1)]
-    edits = [at_end(stmt, f" CONCURRENTLY;\nALTER TABLE {partition} DROP CONSTRAINT {_ident(name)}")]
+    edits = [at_end(stmt, f" CONCURRENTLY;\nALTER TABLE {partition} DROP CONSTRAINT {quoted_name(name)}")]
     return _placed(stmt, ctx, "DETACH PARTITION CONCURRENTLY, then drop the CHECK it leaves", edits, 2)
 
 
@@ -298,8 +299,8 @@ _BATCH = "10000"  # rows per backfill batch: short transactions, few row locks h
 def _expand_and_swap(table: str, column: str, action: AlterColumnType) -> Fix:
     """A type change that rewrites the table: a template (a new column, a backfill, a swap), since
     how new writes reach the new column (a trigger, the application) is the user's choice."""
-    col = _ident(column)
-    new = _ident(f"{column}_new")
+    col = quoted_name(column)
+    new = quoted_name(f"{column}_new")
     using = action.using or f"{col}::{action.type}"
     template = (
         f"ALTER TABLE {table} ADD COLUMN {new} {action.type};\n"
@@ -309,7 +310,7 @@ def _expand_and_swap(table: str, column: str, action: AlterColumnType) -> Fix:
         f"WHERE {new} IS NULL AND {col} IS NOT NULL LIMIT {_BATCH});\n"
         f"-- then swap the names in one short transaction:\n"
         f"BEGIN;\n{LOCK_WAIT['postgres'].statement(local=True)};\n"
-        f"ALTER TABLE {table} RENAME COLUMN {col} TO {_ident(f'{column}_old')};\n"
+        f"ALTER TABLE {table} RENAME COLUMN {col} TO {quoted_name(f'{column}_old')};\n"
         f"ALTER TABLE {table} RENAME COLUMN {new} TO {col};\nCOMMIT;"
     )
     return Fix("a new column, a batched backfill, a swap", Applicability.DISPLAY_ONLY, template=template)
@@ -328,7 +329,7 @@ def _add_then_backfill(
         return None
     if column.identity or column.generated or column.serial:
         return None
-    col = _ident(name)
+    col = quoted_name(name)
     steps = [
         f"ALTER TABLE {table} ADD COLUMN {col} {column.type}",
         f"ALTER TABLE {table} ALTER COLUMN {col} SET DEFAULT {column.default}",
@@ -337,7 +338,7 @@ def _add_then_backfill(
         f"    EXIT WHEN NOT FOUND;\n    COMMIT;\n  END LOOP;\nEND\n$backfill$",
     ]
     if not column.nullable:
-        check = _ident(f"{base}_{name}_not_null_check")
+        check = quoted_name(f"{base}_{name}_not_null_check")
         steps += [
             f"ALTER TABLE {table} ADD CONSTRAINT {check} CHECK ({col} IS NOT NULL) NOT VALID",
             f"ALTER TABLE {table} VALIDATE CONSTRAINT {check}",
@@ -370,7 +371,7 @@ def _validate_later(stmt: Statement, ctx: Context, table: str, name: str | None,
         m = find(stmt, r"\bADD\s+(?=(?:FOREIGN\s+KEY|CHECK)\b)")
         if m is None:
             return None
-        edits.append(insert_at(stmt, m.end(), f"CONSTRAINT {_ident(default)} "))
+        edits.append(insert_at(stmt, m.end(), f"CONSTRAINT {quoted_name(default)} "))
         name = default
     edits.append(
         at_end(
@@ -378,7 +379,7 @@ def _validate_later(stmt: Statement, ctx: Context, table: str, name: str | None,
             _cased(stmt, " NOT VALID;\nALTER TABLE ")
             + f"{table} "
             + _cased(stmt, "VALIDATE CONSTRAINT ")
-            + _ident(name),
+            + quoted_name(name),
         )
     )
     return _placed(stmt, ctx, "add the constraint NOT VALID, then VALIDATE CONSTRAINT", edits, 2)
@@ -396,21 +397,21 @@ def _name_taken(ctx: Context, name: str) -> bool:
 def _set_not_null(stmt: Statement, ctx: Context, table: str, base: str, column: str) -> Fix | None:
     """SET NOT NULL: a valid CHECK (col IS NOT NULL) lets it skip its scan (12+). On 18 the NOT
     NULL constraint itself can be added NOT VALID and validated, under the name SET NOT NULL gives it."""
-    col = _ident(column)
+    col = quoted_name(column)
     if ctx.version >= (18,):
         name = _default_name(base, (column,), "not_null")
         if name is None or _name_taken(ctx, name):
             return None
         text = (
-            f"ALTER TABLE {table} ADD CONSTRAINT {_ident(name)} NOT NULL {col} NOT VALID;\n"
-            f"ALTER TABLE {table} VALIDATE CONSTRAINT {_ident(name)}"
+            f"ALTER TABLE {table} ADD CONSTRAINT {quoted_name(name)} NOT NULL {col} NOT VALID;\n"
+            f"ALTER TABLE {table} VALIDATE CONSTRAINT {quoted_name(name)}"
         )
         edits = [replace_span(stmt, 0, len(stmt.sql), text)]
         return _placed(stmt, ctx, "add the NOT NULL constraint NOT VALID, then VALIDATE it (18+)", edits, 2)
     check = f"{base}_{column}_not_null_check"
     if len(check) > _MAX_NAME:
         return None
-    chk = _ident(check)
+    chk = quoted_name(check)
     text = (
         f"ALTER TABLE {table} ADD CONSTRAINT {chk} CHECK ({col} IS NOT NULL) NOT VALID;\n"
         f"ALTER TABLE {table} VALIDATE CONSTRAINT {chk};\n"
@@ -437,10 +438,10 @@ def _key_from_index(stmt: Statement, ctx: Context, table: str, base: str, action
     if name is None or ctx.schema.index_owner_key(name.lower()) is not None:
         return None
     kind = "PRIMARY KEY" if index.primary else "UNIQUE"
-    cols = ", ".join(_ident(c) for c in columns)
+    cols = ", ".join(quoted_name(c) for c in columns)
     text = (
-        f"CREATE UNIQUE INDEX CONCURRENTLY {_ident(name)} ON {table} ({cols});\n"
-        f"ALTER TABLE {table} ADD CONSTRAINT {_ident(name)} {kind} USING INDEX {_ident(name)}"
+        f"CREATE UNIQUE INDEX CONCURRENTLY {quoted_name(name)} ON {table} ({cols});\n"
+        f"ALTER TABLE {table} ADD CONSTRAINT {quoted_name(name)} {kind} USING INDEX {quoted_name(name)}"
     )
     edits = [replace_span(stmt, 0, len(stmt.sql), text)]
     return _placed(stmt, ctx, f"build the unique index CONCURRENTLY, then ADD {kind} USING INDEX", edits, 2)

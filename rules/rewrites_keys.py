@@ -18,6 +18,7 @@ from schemacite.model import Table
 from schemacite.model.dialects import Dialect
 from schemacite.model.fixes import Applicability, Fix
 from schemacite.rule import Context
+from schemacite.rules.rewrites import quoted_name
 from schemacite.sources.read import parse_text
 
 
@@ -75,5 +76,5 @@ def _cost(sql: str, table: Table, ctx: Context) -> tuple[str, str]:
 def _quoted(name: str, dialect: str) -> str:
     parts = name.split(".")
     if dialect == Dialect.POSTGRES:
-        return ".".join(p if re.fullmatch(r"[a-z_][a-z0-9_$]*", p) else '"' + p.replace('"', '""') + '"' for p in parts)
+        return ".".join(quoted_name(p) for p in parts)
     return ".".join(p if re.fullmatch(r"[A-Za-z_$][\w$]*", p) else "`" + p.replace("`", "``") + "`" for p in parts)
