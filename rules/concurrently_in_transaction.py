@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.model.fixes import Fix
 from schemacite.model.statements import Statement, needs_own_transaction
 from schemacite.rule import Context, Finding, Rule, Severity
-from schemacite.rules.rewrites import generated, out_of_transaction
+from schemacite.rules.rewrites import opt_out_fix
 
 
 class ConcurrentlyInTransaction(Rule):
@@ -79,11 +78,7 @@ class ConcurrentlyInTransaction(Rule):
             suggestion="run it outside any transaction: out of BEGIN ... COMMIT, opted out of the migration "
             "runner's transaction, alone in its migration",
         )
-        placement = out_of_transaction(stmt, ctx)
-        if placement is not None and placement[0]:
-            edits, applicability = placement
-            title = f"leave the runner's transaction out ({ctx.framework.opt_out if ctx.framework else ''})"
-            finding.fix = generated(Fix(title, applicability, tuple(edits), changes_transaction=True), ctx)
+        finding.fix = opt_out_fix(stmt, ctx)
         yield finding
 
 

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from schemacite import hookimpl
 from schemacite.locks import on_tables
 from schemacite.locks.held import levels, worse
-from schemacite.model.fixes import Applicability, Fix
+from schemacite.model.fixes import Fix
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, Rule, Severity
-from schemacite.rules.rewrites import generated, out_of_transaction
+from schemacite.rules.rewrites import opt_out_fix
 
 
 class LockHeldDuringLongWork(Rule):
@@ -115,11 +115,7 @@ def _commit_each(stmt: Statement, ctx: Context) -> Fix | None:
     lock is released before the long work starts. Unsafe: the migration is no longer atomic."""
     if ctx.framework is None or ctx.framework.opt_out_mode != "script":
         return None  # a runner that still sends the file as one query keeps one transaction
-    placement = out_of_transaction(stmt, ctx)
-    if placement is None or not placement[0]:
-        return None
-    title = f"leave the runner's transaction out ({ctx.framework.opt_out}): each statement commits alone"
-    return generated(Fix(title, Applicability.UNSAFE, tuple(placement[0]), changes_transaction=True), ctx)
+    return opt_out_fix(stmt, ctx, ": each statement commits alone", unsafe=True)
 
 
 @hookimpl

@@ -86,6 +86,17 @@ def out_of_transaction(stmt: Statement, ctx: Context, statements: int = 1) -> tu
     return [edit], Applicability.SAFE if ctx.unit_size == 1 else Applicability.UNSAFE
 
 
+def opt_out_fix(stmt: Statement, ctx: Context, consequence: str = "", unsafe: bool = False) -> Fix | None:
+    """The runner's own way out of its transaction as the whole fix, the statement left as it is."""
+    placement = out_of_transaction(stmt, ctx)
+    if placement is None or not placement[0] or ctx.framework is None:
+        return None
+    edits, applicability = placement
+    title = f"leave the runner's transaction out ({ctx.framework.opt_out})" + consequence
+    fix = Fix(title, Applicability.UNSAFE if unsafe else applicability, tuple(edits), changes_transaction=True)
+    return generated(fix, ctx)
+
+
 def generated(fix: Fix | None, ctx: Context) -> Fix | None:
     """The fix as shown for SQL generated from code: display-only, naming the code to change."""
     if fix is None or ctx.framework is None or not ctx.framework.generated_from:
@@ -109,7 +120,7 @@ def _placed(stmt: Statement, ctx: Context, title: str, edits: list[Edit], statem
     if placement is None:
         return _moved(stmt, ctx, title, edits) if statements == 1 else None
     extra, applicability = placement
-    return generated(Fix(title, applicability, (*extra, *edits), changes_transaction=bool(extra)), ctx)
+    return Fix(title, applicability, (*extra, *edits), changes_transaction=bool(extra))
 
 
 def _moved(stmt: Statement, ctx: Context, title: str, edits: list[Edit]) -> Fix | None:
@@ -129,14 +140,11 @@ def _moved(stmt: Statement, ctx: Context, title: str, edits: list[Edit]) -> Fix 
     start, stop = span
     rewritten = rewrite_within(stmt, text, edits)
     remove = replace_offsets(stmt.location.file, text, start, stop, "")
-    return generated(
-        Fix(
-            f"{title}, in a new migration {os.path.basename(name)}",
-            Applicability.UNSAFE,
-            (remove, Edit.new_file(name, rewritten + ";\n")),
-            changes_transaction=True,
-        ),
-        ctx,
+    return Fix(
+        f"{title}, in a new migration {os.path.basename(name)}",
+        Applicability.UNSAFE,
+        (remove, Edit.new_file(name, rewritten + ";\n")),
+        changes_transaction=True,
     )
 
 
