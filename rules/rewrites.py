@@ -97,25 +97,21 @@ def opt_out_fix(stmt: Statement, ctx: Context, consequence: str = "", unsafe: bo
     return generated(fix, ctx)
 
 
-def generated(fix: Fix | None, ctx: Context) -> Fix | None:
-    """The fix as shown for SQL generated from code: display-only, naming the code to change."""
+def generated(fix: Fix | None, ctx: Context, alone: bool = False) -> Fix | None:
+    """The fix as shown for SQL generated from code: display-only, naming the code to change, and
+    the framework's opt-out when the rewrite's statements must each commit alone (`alone`)."""
     if fix is None or ctx.framework is None or not ctx.framework.generated_from:
         return fix
     where = ctx.framework.generated_from
-    if ctx.framework.opt_out and stmt_outside_needed(fix):
+    if ctx.framework.opt_out and alone:
         where += f" ({ctx.framework.opt_out} where it must run outside a transaction)"
     return Fix(f"{fix.title}, in {where}", Applicability.DISPLAY_ONLY, fix.edits, fix.template, fix.changes_transaction)
-
-
-def stmt_outside_needed(fix: Fix) -> bool:
-    """Whether the rewrite runs statements PostgreSQL refuses inside a transaction block."""
-    return "CONCURRENTLY" in fix.title or any("CONCURRENTLY" in e.text for e in fix.edits)
 
 
 def _placed(stmt: Statement, ctx: Context, title: str, edits: list[Edit], statements: int) -> Fix | None:
     if ctx.framework is not None and ctx.framework.generated_from:
         # the printed SQL is not what deploys: the rewrite is shown for the code it comes from
-        return generated(Fix(title, Applicability.SAFE, tuple(edits)), ctx)
+        return generated(Fix(title, Applicability.SAFE, tuple(edits)), ctx, alone=True)
     placement = out_of_transaction(stmt, ctx, statements)
     if placement is None:
         return _moved(stmt, ctx, title, edits) if statements == 1 else None

@@ -335,3 +335,18 @@ def test_the_timeout_the_fix_sets_comes_from_the_config(project, capsys):
     )
     code, _, err = run(capsys, "lint", "002_column.sql")
     assert code == 2 and "fix_timeout_seconds must be float, not 'soon'" in err
+
+
+def test_generated_sql_names_the_opt_out_where_the_rewrite_needs_it(project, capsys):
+    # NOT VALID, then VALIDATE needs transactions of their own: Django's atomic = False, as CONCURRENTLY does
+    (project / ".schemacite.toml").write_text(
+        'dialect = "postgres"\nframework = "django"\nhistory = ["001_init.sql"]\n'
+    )
+    (project / "001_init.sql").write_text(HISTORY + "CREATE TABLE customers (id bigint PRIMARY KEY);\n")
+    (project / "0002_fk.sql").write_text(
+        "BEGIN;\nALTER TABLE orders ADD CONSTRAINT orders_customer_fk FOREIGN KEY (customer_id) "
+        "REFERENCES customers (id);\nCOMMIT;\n"
+    )
+    _, out, _ = run(capsys, "lint", "--format", "json", "0002_fk.sql")
+    (finding,) = [f for f in json.loads(out)["findings"] if f["code"] == "SC105"]
+    assert finding["fix"]["applicability"] == "display-only" and "atomic = False" in finding["fix"]["title"]
