@@ -81,8 +81,8 @@ def fix_files(lint: Callable[[dict[str, bytes]], LintResult], unsafe: bool, writ
             if new and (before is not None or len(edits) > 1):
                 continue  # the file exists by now (another fix made it): judged again next round
             after = created(new[0]) if new else apply(before or b"", edits)
-            done.files.setdefault(path, (before, after))
-            done.files[path] = (done.files[path][0], after)
+            first = done.files.get(path, (before, after))[0]  # as it was before the first round
+            done.files[path] = (first, after)
             overlay[path] = after
             if write:
                 with open(path, "wb") as f:
