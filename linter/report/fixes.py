@@ -2,24 +2,32 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from schemacite.model.fixes import Edit, Fix
 from schemacite.model.results import Finding
-from schemacite.sources.edits import byte_range
+from schemacite.sources.edits import Encoded
 
 
-@functools.lru_cache(maxsize=64)
-def _bytes(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError:
-        return None
+class Files:
+    """The files one report's edits are in, each read and decoded once for that report (a later
+    report reads them again: a --fix between two may have changed them)."""
+
+    def __init__(self) -> None:
+        self._read: dict[str, Encoded | None] = {}
+
+    def byte_range(self, edit: Edit) -> tuple[int, int] | None:
+        if edit.path not in self._read:
+            try:
+                with open(edit.path, "rb") as f:
+                    self._read[edit.path] = Encoded(f.read())
+            except (OSError, UnicodeDecodeError):
+                self._read[edit.path] = None
+        encoded = self._read[edit.path]
+        return encoded.byte_range(edit) if encoded is not None else None
 
 
-def edit_dict(edit: Edit) -> dict[str, Any]:
+def edit_dict(edit: Edit, files: Files) -> dict[str, Any]:
     """An edit located by line and column (1-based characters) and by byte offset in the file."""
     out: dict[str, Any] = {
         "path": edit.path,
@@ -30,19 +38,19 @@ def edit_dict(edit: Edit) -> dict[str, Any]:
         "text": edit.text,
         "create": edit.create,
     }
-    raw = None if edit.create else _bytes(edit.path)
-    if raw is not None:
-        out["start_byte"], out["end_byte"] = byte_range(raw, edit)
+    found = None if edit.create else files.byte_range(edit)
+    if found is not None:
+        out["start_byte"], out["end_byte"] = found
     return out
 
 
-def fix_dict(fix: Fix | None) -> dict[str, Any] | None:
+def fix_dict(fix: Fix | None, files: Files) -> dict[str, Any] | None:
     if fix is None:
         return None
     out: dict[str, Any] = {
         "title": fix.title,
         "applicability": str(fix.applicability),
-        "edits": [edit_dict(e) for e in fix.edits],
+        "edits": [edit_dict(e, files) for e in fix.edits],
     }
     if fix.template:
         out["template"] = fix.template

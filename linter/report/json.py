@@ -14,12 +14,12 @@ from typing import IO, Any
 from schemacite.model.results import Finding, LintResult
 from schemacite.report import Reporter
 from schemacite.report.evidence import catalogue, short_table
-from schemacite.report.fixes import fix_dict
+from schemacite.report.fixes import Files, fix_dict
 
 VERSION = 3
 
 
-def finding_dict(f: Finding) -> dict[str, Any]:
+def finding_dict(f: Finding, files: Files | None = None) -> dict[str, Any]:
     return {
         "rule": f.rule,
         "code": f.code,
@@ -38,7 +38,9 @@ def finding_dict(f: Finding) -> dict[str, Any]:
         "table_rows": f.estimate.table_rows if f.estimate else None,
         "table_bytes": f.estimate.table_bytes if f.estimate else None,
         "estimated_lock_seconds": f.estimate.seconds if f.estimate else None,
-        "fix": fix_dict(f.fix),  # title, applicability, edits (line/column and byte offsets), template
+        "fix": fix_dict(
+            f.fix, files or Files()
+        ),  # title, applicability, edits (line/column and byte offsets), template
     }
 
 
@@ -46,9 +48,10 @@ class JsonReporter(Reporter):
     format = "json"
 
     def render(self, result: LintResult, out: IO[str]) -> None:
+        files = Files()  # each file an edit is in, read once for this report
         doc = {
             "version": VERSION,
-            "findings": [finding_dict(f) for f in result.findings],
+            "findings": [finding_dict(f, files) for f in result.findings],
             "errors": [{"file": e.file, "line": e.line, "message": e.message} for e in result.errors],
             "evidence": short_table((i for f in result.findings for i in f.evidence), catalogue()),
         }

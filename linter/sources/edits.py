@@ -122,14 +122,17 @@ class Encoded:
             return text.encode("utf-16")
         return self.bom + text.encode("utf-8")
 
+    def byte_range(self, edit: Edit) -> tuple[int, int]:
+        """The (start, end) byte offsets in the file an edit replaces."""
+        return (
+            self.byte_offset(self.offset(edit.line, edit.column)),
+            self.byte_offset(self.offset(edit.end_line, edit.end_column)),
+        )
+
 
 def byte_range(raw: bytes, edit: Edit) -> tuple[int, int]:
-    """The (start, end) byte offsets in the file an edit replaces."""
-    enc = Encoded(raw)
-    return (
-        enc.byte_offset(enc.offset(edit.line, edit.column)),
-        enc.byte_offset(enc.offset(edit.end_line, edit.end_column)),
-    )
+    """The (start, end) byte offsets in the file (its bytes `raw`) an edit replaces."""
+    return Encoded(raw).byte_range(edit)
 
 
 def overlaps(a: Edit, b: Edit) -> bool:
