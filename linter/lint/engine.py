@@ -67,16 +67,16 @@ def _configured(cls: type[Rule], config: Config) -> Rule:
     if severity is not None and not isinstance(severity, str):
         raise ValueError(f"{where}rule {cls.name}: severity must be info, warning or error")
     options = {k.replace("-", "_"): v for k, v in settings.items()}
-    unknown = set(options) - {k.replace("-", "_") for k in cls.options}
+    declared = {k.replace("-", "_"): o for k, o in cls.options.items()}
+    unknown = set(options) - set(declared)
     if unknown:
         raise ValueError(f"{where}rule {cls.name}: unknown option(s) {', '.join(sorted(unknown))}")
-    declared = {k.replace("-", "_"): o for k, o in cls.options.items()}
     for key, value in options.items():
         if not _of_type(value, declared[key].type):
             raise ValueError(f"{where}rule {cls.name}: {key} must be {declared[key].type.__name__}, not {value!r}")
-    for key, option in cls.options.items():
+    for key, option in declared.items():
         if option.setting is not None:
-            options.setdefault(key.replace("-", "_"), getattr(config, option.setting))
+            options.setdefault(key, getattr(config, option.setting))
     try:
         level = Severity.parse(severity) if severity else None
     except ValueError as e:
