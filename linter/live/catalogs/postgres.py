@@ -571,6 +571,14 @@ def _not_null_column(expression: str) -> str | None:
     return (m.group(1).replace('""', '"') if m.group(1) is not None else m.group(2)).lower()
 
 
+def _children_of(parents: dict[int, int]) -> dict[int, list[int]]:
+    """Each parent's children, from each child's parent."""
+    children: dict[int, list[int]] = defaultdict(list)
+    for child, parent in parents.items():
+        children[parent].append(child)
+    return children
+
+
 def _roll_up_partitions(
     tables: dict[int, Table],
     parents: dict[int, int],
@@ -584,9 +592,7 @@ def _roll_up_partitions(
     Rows routed to a partition are counted on the partition only; the parent's own
     figures, when the server lists any, are added too (they are zero in practice).
     """
-    children: dict[int, list[int]] = defaultdict(list)
-    for child, parent in parents.items():
-        children[parent].append(child)
+    children = _children_of(parents)
     summed: set[int] = set()
 
     def table_sum(oid: int) -> Workload | None:
@@ -610,9 +616,7 @@ def _roll_up_partitions(
     for oid in tables:
         table_sum(oid)
 
-    index_children: dict[int, list[int]] = defaultdict(list)
-    for child, parent in index_parent.items():
-        index_children[parent].append(child)
+    index_children = _children_of(index_parent)
     index_summed: set[int] = set()
 
     def index_sum(oid: int) -> int | None:
