@@ -33,13 +33,14 @@ from __future__ import annotations
 
 import glob
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import schemacite
+from schemacite.model.record import record
 
 SKIP_DIRS = {"node_modules", "build", "dist", "site-packages", "__pycache__", "venv", "env"}
 DEFAULT_FOLDER = "migrations"
@@ -47,7 +48,7 @@ MAX_DEPTH = 4
 SEVERITIES = ("info", "warning", "error")
 
 
-@dataclass
+@record
 class Settings:
     enabled: bool = False
     config_path: Path | None = None

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from schemacite.locks import label, unseen, works_on_preexisting_table
 from schemacite.locks.duration import estimate, human_bytes, human_seconds, scan_seconds
 from schemacite.model.dialects import LOCK_WAIT, Dialect
+from schemacite.model.record import record
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, LockEstimate, Rule, Severity
 from schemacite.rules.rewrites import fix_for
@@ -20,7 +20,7 @@ UNMEASURED = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Brief:
     """A statement's locks that block traffic on existing relations but are held only briefly:
     no rewrite, scan or index build of rows under them, and no table known to be large."""

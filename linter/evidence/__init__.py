@@ -20,12 +20,13 @@ import functools
 import re
 import typing
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Annotated, Literal, NotRequired, TypedDict
 
 from schemacite.model import dialects
 from schemacite.model.codec import Codec, DecodeError
+from schemacite.model.record import record
 
 __all__ = ["DIALECTS", "KINDS", "Evidence", "load_catalogue", "measured_for", "nearest", "rate_for", "use_files"]
 
@@ -146,7 +147,7 @@ def _figure(fig: Figure) -> Figure:
     return fig
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Evidence:
     """One catalogue record. ``published`` is "" for undated documentation pages."""
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
+
+from schemacite.model.record import record
 
 UNITS = {  # how a figure's number reads
     "rows/s": lambda n: f"{n:,.0f} rows/s",
@@ -24,7 +26,7 @@ UNITS = {  # how a figure's number reads
 }
 
 
-@dataclass
+@record
 class Figure:
     """A measured number (with its `unit`, and after `summarise` its median over `runs` runs
     and the lowest and highest run), or a text `value` for what is not a number (refused, a size)."""

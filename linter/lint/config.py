@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from schemacite.model.dialects import Dialect, Target, known_targets
+from schemacite.model.record import record
 from schemacite.model.results import Severity
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
 
@@ -17,7 +18,7 @@ class ConfigError(ValueError):
     pass
 
 
-@dataclass
+@record
 class Config:
     """Every setting with its default: the one place a default is written (the rule API, the rule
     options that a top-level setting also sets and the docs read them from here)."""

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from schemacite.model.fixes import Edit, Fix
+from schemacite.model.record import record
 from schemacite.model.results import Finding, LintResult
 from schemacite.sources.edits import apply, created, overlaps
 
 MAX_ROUNDS = 10  # each round applies at least one fix; a bound keeps a fix that undoes another from looping
 
 
-@dataclass
+@record
 class Fixed:
     """What a fixing run changed: each file's bytes before (None: created) and after."""
 

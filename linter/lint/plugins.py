@@ -5,11 +5,11 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from dataclasses import dataclass
 
 import pluggy
 
 from schemacite.lint import hookspecs
+from schemacite.model.record import record
 
 BUILTIN_PLUGINS = (
     "schemacite.rules.no_primary_key",
@@ -26,7 +26,7 @@ BUILTIN_PLUGINS = (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class EntryPoint:
     """A `schemacite` entry point an installed package declares."""
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from schemacite.lint.config import Config
 from schemacite.model import Location, Schema, Table
 from schemacite.model.dialects import ALL_DIALECTS, Dialect, Target
+from schemacite.model.record import record
 from schemacite.model.results import Finding, Severity, Suppression
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 DOCS_URL = "https://github.com/schemacite/schemacite/blob/main/docs/rules/{name}.md"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Option:
     """A setting a rule takes in its `[tool.schemacite.rules.<name>]` table."""
 
@@ -34,7 +35,7 @@ class Option:
     setting: str | None = None
 
 
-@dataclass
+@record
 class Held:
     """An earlier statement of the transaction a statement runs in: the locks it took that block
     reads or writes of tables existing before the change (held until the transaction ends), and
@@ -46,7 +47,7 @@ class Held:
     work: str | None
 
 
-@dataclass
+@record
 class Context:
     """What a rule may consult besides the object it is checking."""
 

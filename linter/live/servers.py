@@ -26,13 +26,14 @@ import os
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from schemacite.model import Location, Schema, dialects
 from schemacite.model.dialects import Dialect, nearest_target
+from schemacite.model.record import record
 
 SCHEMES = {"mysql": "mysql", "mariadb": "mysql", "postgresql": "postgres", "postgres": "postgres"}
 DEFAULT_PORTS = {"mysql": 3306, "postgres": 5432}
@@ -84,7 +85,7 @@ def mask(text: str) -> str:
     return scheme + netloc + rest
 
 
-@dataclass
+@record
 class Target:
     """One server (and, for PostgreSQL, one database) to audit."""
 
@@ -314,7 +315,7 @@ def describe_error(target: Target, exc: BaseException, connecting: bool = False)
 # ---------------------------------------------------------------- reading
 
 
-@dataclass
+@record
 class Reading:
     """What one target gave: its schema (None on failure), notes, or the error."""
 

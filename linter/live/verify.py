@@ -33,19 +33,19 @@ whose key lacks the partition column: MySQL 1503, PostgreSQL 0A000) agrees.
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
 from typing import Any
 
 from schemacite.live import scratch
 from schemacite.live.servers import AuditError, connect, parse_dsn, query, server_dialect
 from schemacite.model.dialects import Dialect, Target
+from schemacite.model.record import record
 
 
 class VerifyError(Exception):
     """The run cannot verify at all (unreachable server, no right to create the scratch area)."""
 
 
-@dataclass
+@record
 class Refusal:
     """The server refused the statement, as predicted."""
 

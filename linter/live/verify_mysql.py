@@ -17,11 +17,12 @@ creates and drops its own `schemacite_scratch_*` database.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from schemacite.live import scratch
 from schemacite.live.catalogs.mysql import server_version
+from schemacite.model.record import record
 from schemacite.sources.mysql.clauses import drop_index_as_alter, with_clauses, without_clauses
 
 ALGORITHMS_MYSQL = ("INSTANT", "INPLACE", "COPY")
@@ -41,7 +42,7 @@ SCRATCH_PREFIX = scratch.PREFIX
 _SESSION_VARS = ("foreign_key_checks", "sql_mode", "unique_checks", "lock_wait_timeout")
 
 
-@dataclass
+@record
 class Attempt:
     algorithm: str | None
     lock: str | None
@@ -49,7 +50,7 @@ class Attempt:
     error: str | None = None  # "1846: ALGORITHM=INSTANT is not supported. Reason: ..."
 
 
-@dataclass
+@record
 class Measured:
     """What the server accepted for one statement."""
 

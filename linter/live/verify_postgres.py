@@ -55,11 +55,12 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from schemacite.live import scratch
 from schemacite.locks.modes import MODES, gate_after, strongest
+from schemacite.model.record import record
 
 # relkinds that behave like tables for readers and writers
 TABLE_KINDS = frozenset("rpmvf")
@@ -71,7 +72,7 @@ LOCKABLE_KINDS = frozenset("rp")
 _NOT_IN_TRANSACTION = frozenset({"25001", "2D000"})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SeenLock:
     relation: str
     relkind: str
@@ -79,7 +80,7 @@ class SeenLock:
     granted: bool
 
 
-@dataclass
+@record
 class Measured:
     """What one statement locked and rewrote, on relations that existed before it."""
 

@@ -7,16 +7,17 @@ one per dialect family (`postgres_table`, `mysql_table`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from schemacite.locks.modes import ALGORITHMS, BLOCKS_ORDER, MYSQL_LOCKS, rank, worst  # noqa: F401
 from schemacite.model.dialects import Dialect, Target
+from schemacite.model.record import record
 
 # statement kinds that take no lock on a table that exists before the change
 NO_LOCK_KINDS = frozenset({"other", "set", "begin", "commit"})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Lock:
     """One relation locked by a statement.
 
@@ -29,7 +30,7 @@ class Lock:
     blocks: str  # nothing | writes | reads+writes
 
 
-@dataclass
+@record
 class LockImpact:
     """The lock outcome of one statement (or ALTER sub-command) on a given server."""
 

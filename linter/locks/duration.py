@@ -13,13 +13,12 @@ with them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from schemacite.locks import LockImpact
 from schemacite.model.dialects import Dialect, Target
+from schemacite.model.record import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Estimate:
     """How long a statement's work under its lock lasts, from a table's size and a measured rate."""
 

@@ -14,7 +14,6 @@ cautious one and the impact's note says what was assumed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from schemacite.locks import NO_LOCK_KINDS, Lock, LockImpact
 from schemacite.locks import postgres_table as T
@@ -22,6 +21,7 @@ from schemacite.locks.functions import volatile
 from schemacite.locks.modes import ACCESS_EXCLUSIVE, SHARE_UPDATE_EXCLUSIVE, blocks, rank
 from schemacite.locks.rows import dotted
 from schemacite.model import Schema, Table
+from schemacite.model.record import record
 from schemacite.model.schema import Column
 from schemacite.model.statements import (
     Action,
@@ -85,7 +85,7 @@ def _major(version: int | str) -> int:
 # --------------------------------------------------------------------------- the statement at hand
 
 
-@dataclass
+@record
 class _Ctx:
     """The statement (or ALTER TABLE sub-command) whose locks are looked up, on its schema."""
 

@@ -7,12 +7,13 @@ into it first) and the measurement is printed beside the prediction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from schemacite.locks import NO_LOCK_KINDS, LockImpact, impacts_for, locks_on_preexisting, worst, worst_algorithm
 from schemacite.model import Schema
 from schemacite.model.dialects import Dialect, Target
+from schemacite.model.record import record
 from schemacite.model.statements import Statement
 from schemacite.sources.replay import Replay
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
@@ -20,7 +21,7 @@ from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
 NO_LOCK = "takes no lock on existing tables"
 
 
-@dataclass
+@record
 class Row:
     statement: Statement
     impacts: list[LockImpact]

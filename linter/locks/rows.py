@@ -22,13 +22,14 @@ facts every server has share one name here; each family adds the facts only it h
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeVar
+
+from schemacite.model.record import record
 
 Version = tuple[int, ...]
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class Row:
     """One row of a lock table: what an operation locks and does."""
 
@@ -50,7 +51,7 @@ class Row:
         return self.since <= version and (self.until is None or version[: len(self.until)] <= self.until)
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class Other:
     """A lock a PostgreSQL statement takes on another relation, named by its role (`postgres_table.ROLES`)."""
 
@@ -60,7 +61,7 @@ class Other:
     recurse: bool = False  # that relation's partitions are locked the same way
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class PostgresRow(Row):
     """A PostgreSQL lock-table row."""
 
@@ -77,7 +78,7 @@ class PostgresRow(Row):
 DOCUMENTATION_ONLY = "documentation only"
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class MysqlRow(Row):
     """A MySQL or MariaDB lock-table row."""
 

@@ -35,6 +35,8 @@ import typing
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from schemacite.model.record import record
+
 _SCALARS = (str, int, float, bool, type(None))
 _COLLECTIONS: dict[str, type] = {"tuple": tuple, "frozenset": frozenset, "set": set}
 _KINDS = {str: "a string", int: "a whole number", float: "a number", bool: "a boolean", type(None): "null"}
@@ -67,7 +69,7 @@ class DecodeError(ValueError):
         return f"{self.path}: {self.problem}" if self._segments else self.problem
 
 
-@dataclasses.dataclass(frozen=True)
+@record(frozen=True)
 class Stored:
     """How one format stores one field unlike its annotation: read as `annotation`, then `read`
     makes the field's value (and `write` the stored one)."""

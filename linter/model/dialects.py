@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass
+
+from schemacite.model.record import record
 
 
 class Dialect(enum.StrEnum):
@@ -79,7 +80,7 @@ def known_targets(dialect: Dialect | None = None) -> str:
     return ", ".join(str(t) for d in ((dialect,) if dialect else DIALECTS) for t in d.targets)
 
 
-@dataclass(frozen=True, order=True)
+@record(frozen=True, order=True)
 class Target:
     """A server version schemacite judges locks for (`postgres-15`, `mariadb-10.11`): parsed once,
     from the configuration or a server, and carried from there. Prints as its canonical name."""
@@ -117,7 +118,7 @@ def nearest_target(dialect: str, version: tuple[int, ...]) -> Target:
     return chosen
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LockWait:
     """How a dialect bounds a statement's wait for a table's lock, and the bound schemacite advises:
     long enough for a brief catalog change to get its lock on a healthy server, short enough that

@@ -7,7 +7,8 @@ ones; a `display-only` fix is a template the user completes and is never applied
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from schemacite.model.record import record
 
 
 class Applicability(enum.StrEnum):
@@ -19,7 +20,7 @@ class Applicability(enum.StrEnum):
         return self is Applicability.SAFE or (unsafe and self is Applicability.UNSAFE)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Edit:
     """Replace the text of `path` from (`line`, `column`) up to, not including, (`end_line`,
     `end_column`) with `text`; equal ends insert. Lines and columns count from 1 in characters,
@@ -45,7 +46,7 @@ class Edit:
         return (self.line, self.column, self.end_line, self.end_column)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Fix:
     """A rewrite a finding offers: `title` says what it does in a few words."""
 

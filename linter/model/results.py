@@ -4,11 +4,12 @@ as every reporter receives it."""
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.fixes import Fix
+from schemacite.model.record import record
 from schemacite.model.schema import Location, Schema
 from schemacite.model.statements import ParseError
 
@@ -32,7 +33,7 @@ class Severity(enum.IntEnum):
             raise ValueError(f"unknown severity {text!r} (use info, warning or error)") from None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LockEstimate:
     """How long a lock held over work on a table of known size (a snapshot's) is estimated to last."""
 
@@ -42,7 +43,7 @@ class LockEstimate:
     rate_evidence: str  # the catalogue measurement the rate comes from
 
 
-@dataclass
+@record
 class Finding:
     """One problem a rule found, where, with its evidence and fix."""
 
@@ -70,7 +71,7 @@ class Finding:
         return (self.location.file, self.location.line, self.location.column, self.code)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Suppression:
     """One `-- schemacite: ignore[...]` (or `ignore-file[...]`) comment, after the rules ran.
 
@@ -89,7 +90,7 @@ class Suppression:
     problem: str = ""
 
 
-@dataclass
+@record
 class Source:
     """A schema a run judged, and where it came from: what a report that shows tables as well as
     findings (HTML) draws. An audit has one per server (or PostgreSQL database) read; a lint run one,
@@ -104,7 +105,7 @@ class Source:
     read_at: str | None = None  # when it was read (ISO, UTC)
 
 
-@dataclass
+@record
 class LintResult:
     """What a run found: findings, errors, notes, and what it read."""
 

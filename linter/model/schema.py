@@ -7,10 +7,12 @@ snapshots fill the same fields, so a live schema and a replayed one are one mode
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
+
+from schemacite.model.record import record
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@record(frozen=True, order=True, slots=True)
 class Location:
     """Where something was written: a file position, or a live server object."""
 
@@ -29,7 +31,7 @@ def latest(*locations: Location | None) -> Location | None:
     return max(known, key=lambda loc: loc.seq) if known else None
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Column:
     """A column as the server has it.
 
@@ -59,7 +61,7 @@ class Column:
     invisible: bool = False  # MySQL/MariaDB INVISIBLE: left out of SELECT *
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Index:
     """A primary key, unique key or secondary index over columns (expressions kept as text)."""
 
@@ -77,7 +79,7 @@ class Index:
     bytes: int | None = None
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Check:
     """A CHECK constraint, or a NOT NULL constraint (`not_null` names its column: PostgreSQL 18
     gives them names and a validated state). `validated` is False after NOT VALID until
@@ -92,7 +94,7 @@ class Check:
     proves_not_null: str | None = None
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class ForeignKey:
     """A foreign key of this table: its columns reference `references` (a table key)."""
 
@@ -104,7 +106,7 @@ class ForeignKey:
     enforced: bool = True
 
 
-@dataclass
+@record
 class Partitioning:
     """How a table is partitioned: method and the columns its key reads."""
 
@@ -115,7 +117,7 @@ class Partitioning:
     defined_at: Location | None = None
 
 
-@dataclass
+@record
 class Workload:
     """Per-table activity read from a live server's counters."""
 
@@ -129,7 +131,7 @@ class Workload:
     source: str = ""  # performance_schema | userstat | pg_stat_user_tables | sample
 
 
-@dataclass
+@record
 class Table:
     """A table: its columns, keys, indexes, checks and what is known of its size and workload."""
 
@@ -249,7 +251,7 @@ class Table:
         return next((i for i in self.indexes if i.name == name), None)
 
 
-@dataclass
+@record
 class View:
     """A view or materialized view."""
 
@@ -264,7 +266,7 @@ class View:
     populated: bool = True
 
 
-@dataclass
+@record
 class Schema:
     """Every table and view known at one point of a replay, or on one live server."""
 
@@ -365,7 +367,7 @@ class Schema:
         return look
 
 
-@dataclass
+@record
 class _Lookup:
     """Index names, partitions and foreign keys by table, kept up to date table by table
     (`Schema.touch`) instead of scanning every table on each question: dumps hold thousands."""

@@ -10,15 +10,16 @@ keys the lock tables are indexed by.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import ClassVar
 
+from schemacite.model.record import record
 from schemacite.model.schema import Check, Column, ForeignKey, Index, Location, Partitioning, Table
 
 # ---------------------------------------------------------------- ALTER TABLE sub-commands
 
 
-@dataclass
+@record
 class Action:
     """One ALTER TABLE sub-command. `op` keys the lock tables; ops whose lock depends on nothing
     but the op itself (ENABLE ROW LEVEL SECURITY, FORCE, ...) are plain Actions; the others are
@@ -29,7 +30,7 @@ class Action:
     column: str | None = None
 
 
-@dataclass
+@record
 class AddColumn(Action):
     """ADD COLUMN (and MySQL MODIFY/CHANGE, ops modify_column and change_column, where `old_name`
     is the column changed)."""
@@ -45,7 +46,7 @@ class AddColumn(Action):
     old_name: str | None = None
 
 
-@dataclass
+@record
 class AlterColumnType(Action):
     """ALTER COLUMN ... TYPE (MySQL: a MODIFY or CHANGE that changes the type)."""
 
@@ -57,7 +58,7 @@ class AlterColumnType(Action):
     collation: str | None = None  # COLLATE as written; None: the new type's default collation
 
 
-@dataclass
+@record
 class SetDefault(Action):
     """ALTER COLUMN ... SET DEFAULT."""
 
@@ -65,7 +66,7 @@ class SetDefault(Action):
     default_calls: tuple[str, ...] = ()
 
 
-@dataclass
+@record
 class Rename(Action):
     """RENAME COLUMN (`column` -> `new_name`), RENAME TO (op rename_table), RENAME CONSTRAINT,
     MySQL RENAME INDEX (`name` is the constraint or index renamed)."""
@@ -74,7 +75,7 @@ class Rename(Action):
     name: str | None = None
 
 
-@dataclass
+@record
 class AddKey(Action):
     """ADD PRIMARY KEY / UNIQUE / EXCLUDE, MySQL ADD INDEX|KEY|FULLTEXT|SPATIAL, and PostgreSQL
     ADD CONSTRAINT ... USING INDEX (`using_index` names the index it takes over)."""
@@ -84,7 +85,7 @@ class AddKey(Action):
     if_not_exists: bool = False  # MariaDB ADD INDEX IF NOT EXISTS
 
 
-@dataclass
+@record
 class AddForeignKey(Action):
     """ADD FOREIGN KEY, or ADD CONSTRAINT ... FOREIGN KEY."""
 
@@ -92,7 +93,7 @@ class AddForeignKey(Action):
     not_valid: bool = False
 
 
-@dataclass
+@record
 class AddCheck(Action):
     """ADD CHECK, and PostgreSQL 18 ADD CONSTRAINT ... NOT NULL col (op add_not_null)."""
 
@@ -101,7 +102,7 @@ class AddCheck(Action):
     reads: tuple[str, ...] = ()  # the columns a CHECK expression reads (PostgreSQL names it after a lone one)
 
 
-@dataclass
+@record
 class ConstraintAction(Action):
     """VALIDATE / DROP / ALTER CONSTRAINT, MySQL DROP FOREIGN KEY and DROP CHECK."""
 
@@ -111,7 +112,7 @@ class ConstraintAction(Action):
     enforced: bool | None = None  # ALTER CONSTRAINT ... [NOT] ENFORCED (PostgreSQL 18)
 
 
-@dataclass
+@record
 class IndexAction(Action):
     """Sub-commands naming an index: MySQL DROP INDEX and ALTER INDEX ... [IN]VISIBLE, PostgreSQL
     CLUSTER ON and REPLICA IDENTITY USING INDEX."""
@@ -119,7 +120,7 @@ class IndexAction(Action):
     index: str | None = None
 
 
-@dataclass
+@record
 class PartitionAction(Action):
     """ATTACH / DETACH PARTITION (PostgreSQL)."""
 
@@ -152,21 +153,21 @@ PARTITION_MAINTENANCE = frozenset(
 PARTITION_OPS = PARTITION_MAINTENANCE | {"partition_by", "remove_partitioning"}
 
 
-@dataclass
+@record
 class PartitionBy(Action):
     """MySQL PARTITION BY on an existing table."""
 
     partitioning: Partitioning = field(default_factory=lambda: Partitioning("", ()))
 
 
-@dataclass
+@record
 class Inherit(Action):
     """INHERIT or NO INHERIT a parent table."""
 
     parent: str = ""
 
 
-@dataclass
+@record
 class Option(Action):
     """A table option or setting: MySQL ENGINE, ROW_FORMAT, CHARSET, CONVERT TO CHARACTER SET,
     ALGORITHM and LOCK clauses; PostgreSQL SET SCHEMA, SET TABLESPACE, SET ACCESS METHOD, SET
@@ -181,7 +182,7 @@ class Option(Action):
 # ---------------------------------------------------------------- statements
 
 
-@dataclass
+@record
 class Op:
     """What a statement does. Subclasses set `kind`; `table` is the main relation it acts on."""
 
@@ -202,7 +203,7 @@ class Op:
         return tuple(r for r in (self.table,) if r)
 
 
-@dataclass
+@record
 class Other(Op):
     """A statement that changes no table: functions, types, extensions, grants, plain queries.
     `what` names it for messages (`CREATE FUNCTION`)."""
@@ -211,7 +212,7 @@ class Other(Op):
     calls: tuple[str, ...] = ()  # PostgreSQL SELECT of values: the functions it calls
 
 
-@dataclass
+@record
 class CreateRoutine(Other):
     """CREATE FUNCTION / PROCEDURE; `runs_sql`: its body changes tables or runs SQL it builds."""
 
@@ -219,7 +220,7 @@ class CreateRoutine(Other):
     runs_sql: bool = False
 
 
-@dataclass
+@record
 class RenameType(Other):
     """ALTER TYPE name RENAME TO new_name: columns of the type keep it under its new name (a type
     created later under the old name is another type)."""
@@ -228,7 +229,7 @@ class RenameType(Other):
     new_name: str = ""
 
 
-@dataclass
+@record
 class RunsUnseen(Other):
     """A statement that runs SQL the reader cannot see: a CALL of a procedure whose body it has not
     read, a DO block whose EXECUTE builds its SQL at run time, MySQL EXECUTE of a statement prepared
@@ -239,14 +240,14 @@ class RunsUnseen(Other):
     ddl: bool = True  # False: it can run only queries and DML (PostgreSQL EXECUTE of a prepared statement)
 
 
-@dataclass
+@record
 class Begin(Op):
     """BEGIN or START TRANSACTION."""
 
     kind: ClassVar[str] = "begin"
 
 
-@dataclass
+@record
 class Commit(Op):
     """COMMIT, or ROLLBACK."""
 
@@ -254,7 +255,7 @@ class Commit(Op):
     rollback: bool = False
 
 
-@dataclass
+@record
 class SetVariable(Op):
     """SET of a session setting or a variable."""
 
@@ -265,7 +266,7 @@ class SetVariable(Op):
     reset: bool = False  # SET ... TO DEFAULT, RESET: back to the server's setting
 
 
-@dataclass
+@record
 class _Named(Op):
     """A statement on one named relation."""
 
@@ -276,7 +277,7 @@ class _Named(Op):
         return self.name or None
 
 
-@dataclass
+@record
 class CreateTable(Op):
     """CREATE TABLE."""
 
@@ -293,7 +294,7 @@ class CreateTable(Op):
         return (self.model.name, *self.references)
 
 
-@dataclass
+@record
 class CreateTableAs(CreateTable):
     """CREATE TABLE ... AS SELECT (and SELECT ... INTO)."""
 
@@ -305,7 +306,7 @@ class CreateTableAs(CreateTable):
         return (self.model.name, *(self.reads or ()))
 
 
-@dataclass
+@record
 class CreatePartition(CreateTable):
     """PostgreSQL CREATE TABLE ... PARTITION OF parent FOR VALUES ... (the bound is on the model)."""
 
@@ -316,7 +317,7 @@ class CreatePartition(CreateTable):
         return (self.model.name, self.parent, *self.references)
 
 
-@dataclass
+@record
 class CreateTableLike(_Named):
     """CREATE TABLE ... (LIKE source)."""
 
@@ -329,7 +330,7 @@ class CreateTableLike(_Named):
         return (self.name, self.source)
 
 
-@dataclass
+@record
 class AlterTable(_Named):
     """ALTER TABLE with its sub-commands."""
 
@@ -354,7 +355,7 @@ class AlterTable(_Named):
         return tuple(r for r in out if r)
 
 
-@dataclass
+@record
 class RenameTable(Op):
     """RENAME TABLE (MySQL, MariaDB)."""
 
@@ -369,7 +370,7 @@ class RenameTable(Op):
         return tuple(n for pair in self.pairs for n in pair)
 
 
-@dataclass
+@record
 class _Tables(Op):
     """A statement on a list of tables."""
 
@@ -383,7 +384,7 @@ class _Tables(Op):
         return self.tables
 
 
-@dataclass
+@record
 class DropTable(_Tables):
     """DROP TABLE."""
 
@@ -392,7 +393,7 @@ class DropTable(_Tables):
     cascade: bool = False
 
 
-@dataclass
+@record
 class Truncate(_Tables):
     """TRUNCATE."""
 
@@ -401,7 +402,7 @@ class Truncate(_Tables):
     cascade: bool = False
 
 
-@dataclass
+@record
 class Vacuum(_Tables):
     """VACUUM."""
 
@@ -409,28 +410,28 @@ class Vacuum(_Tables):
     full: bool = False
 
 
-@dataclass
+@record
 class Analyze(_Tables):
     """ANALYZE."""
 
     kind: ClassVar[str] = "analyze"
 
 
-@dataclass
+@record
 class OptimizeTable(_Tables):
     """OPTIMIZE TABLE (MySQL, MariaDB)."""
 
     kind: ClassVar[str] = "optimize_table"
 
 
-@dataclass
+@record
 class Grant(_Tables):
     """GRANT / REVOKE of privileges on tables, views or sequences named one by one."""
 
     kind: ClassVar[str] = "grant"
 
 
-@dataclass
+@record
 class LockTable(_Tables):
     """LOCK TABLE: PostgreSQL `mode` as written (ACCESS EXCLUSIVE ...); MySQL READ or WRITE per table."""
 
@@ -440,7 +441,7 @@ class LockTable(_Tables):
     only: bool = False
 
 
-@dataclass
+@record
 class CreateIndex(Op):
     """CREATE INDEX."""
 
@@ -462,7 +463,7 @@ class CreateIndex(Op):
         return self.index.name
 
 
-@dataclass
+@record
 class DropIndex(Op):
     """DROP INDEX."""
 
@@ -487,7 +488,7 @@ class DropIndex(Op):
         return tuple(r for r in (self.on, *self.names) if r)
 
 
-@dataclass
+@record
 class AlterIndex(Op):
     """ALTER INDEX: `action` is rename | set_tablespace | attach_partition | set_storage_params |
     set_statistics | other."""
@@ -507,7 +508,7 @@ class AlterIndex(Op):
         return tuple(r for r in (self.name, self.partition) if r)
 
 
-@dataclass
+@record
 class Reindex(Op):
     """REINDEX."""
 
@@ -525,7 +526,7 @@ class Reindex(Op):
         return self.name
 
 
-@dataclass
+@record
 class CreateView(Op):
     """CREATE [MATERIALIZED] VIEW (kind create_view or create_matview)."""
 
@@ -544,7 +545,7 @@ class CreateView(Op):
         return (self.name, *(self.reads or ()))
 
 
-@dataclass
+@record
 class CreateMatview(CreateView):
     """CREATE MATERIALIZED VIEW."""
 
@@ -553,7 +554,7 @@ class CreateMatview(CreateView):
     if_not_exists: bool = False
 
 
-@dataclass
+@record
 class _Drop(Op):
     """DROP of named relations other than tables and indexes."""
 
@@ -569,7 +570,7 @@ class _Drop(Op):
         return self.names
 
 
-@dataclass
+@record
 class DropView(_Drop):
     """DROP VIEW or DROP MATERIALIZED VIEW."""
 
@@ -577,7 +578,7 @@ class DropView(_Drop):
     materialized: bool = False
 
 
-@dataclass
+@record
 class RefreshMatview(_Named):
     """REFRESH MATERIALIZED VIEW."""
 
@@ -590,7 +591,7 @@ class RefreshMatview(_Named):
         return self.name
 
 
-@dataclass
+@record
 class Cluster(Op):
     """CLUSTER."""
 
@@ -603,7 +604,7 @@ class Cluster(Op):
         return self.name
 
 
-@dataclass
+@record
 class _OnTable(Op):
     """A statement on one table about another object (a trigger, rule, policy, statistics)."""
 
@@ -619,14 +620,14 @@ class _OnTable(Op):
         return self.name
 
 
-@dataclass
+@record
 class CreateTrigger(_OnTable):
     """CREATE TRIGGER."""
 
     kind: ClassVar[str] = "create_trigger"
 
 
-@dataclass
+@record
 class DropTrigger(_OnTable):
     """DROP TRIGGER."""
 
@@ -634,14 +635,14 @@ class DropTrigger(_OnTable):
     if_exists: bool = False
 
 
-@dataclass
+@record
 class CreateRule(_OnTable):
     """CREATE RULE."""
 
     kind: ClassVar[str] = "create_rule"
 
 
-@dataclass
+@record
 class DropRule(_OnTable):
     """DROP RULE."""
 
@@ -649,21 +650,21 @@ class DropRule(_OnTable):
     if_exists: bool = False
 
 
-@dataclass
+@record
 class CreatePolicy(_OnTable):
     """CREATE POLICY."""
 
     kind: ClassVar[str] = "create_policy"
 
 
-@dataclass
+@record
 class AlterPolicy(_OnTable):
     """ALTER POLICY."""
 
     kind: ClassVar[str] = "alter_policy"
 
 
-@dataclass
+@record
 class DropPolicy(_OnTable):
     """DROP POLICY."""
 
@@ -671,14 +672,14 @@ class DropPolicy(_OnTable):
     if_exists: bool = False
 
 
-@dataclass
+@record
 class CreateStatistics(_OnTable):
     """CREATE STATISTICS."""
 
     kind: ClassVar[str] = "create_statistics"
 
 
-@dataclass
+@record
 class Comment(_OnTable):
     """COMMENT ON."""
 
@@ -686,7 +687,7 @@ class Comment(_OnTable):
     object: str = "table"  # table | column | index | constraint | view | ...
 
 
-@dataclass
+@record
 class AlterView(Op):
     """ALTER VIEW / ALTER MATERIALIZED VIEW (kind alter_view): RENAME (`new_name`), SET SCHEMA,
     ALTER COLUMN ... DEFAULT, OWNER TO, SET (...)."""
@@ -705,7 +706,7 @@ class AlterView(Op):
         return tuple(r for r in (self.name, self.new_name) if r)
 
 
-@dataclass
+@record
 class CreateSequence(Op):
     """CREATE SEQUENCE."""
 
@@ -721,14 +722,14 @@ class CreateSequence(Op):
         return tuple(r for r in (self.owned_by,) if r)
 
 
-@dataclass
+@record
 class DropSequence(_Drop):
     """DROP SEQUENCE."""
 
     kind: ClassVar[str] = "drop_sequence"
 
 
-@dataclass
+@record
 class AlterSequence(CreateSequence):
     """ALTER SEQUENCE."""
 
@@ -738,7 +739,7 @@ class AlterSequence(CreateSequence):
         return tuple(r for r in (self.name, self.owned_by) if r)
 
 
-@dataclass
+@record
 class Publication(Op):
     """CREATE PUBLICATION ... FOR TABLE and ALTER PUBLICATION ... ADD/SET/DROP TABLE: `tables` are
     the ones named (FOR ALL TABLES names none)."""
@@ -755,7 +756,7 @@ class Publication(Op):
         return self.tables
 
 
-@dataclass
+@record
 class _Dml(Op):
     """Data statements a migration runs. `into` is the table written ("" for SELECT); `reads` the
     other relations read; `every_row` that no WHERE limits the rows touched (a backfill)."""
@@ -775,7 +776,7 @@ class _Dml(Op):
         return tuple(r for r in (self.into, *(self.reads or ())) if r)
 
 
-@dataclass
+@record
 class Insert(_Dml):
     """INSERT."""
 
@@ -783,7 +784,7 @@ class Insert(_Dml):
     columns: tuple[str, ...] = ()  # the columns given values (empty: all of them)
 
 
-@dataclass
+@record
 class Update(_Dml):
     """UPDATE."""
 
@@ -791,28 +792,28 @@ class Update(_Dml):
     columns: tuple[str, ...] = ()  # the columns SET
 
 
-@dataclass
+@record
 class Delete(_Dml):
     """DELETE."""
 
     kind: ClassVar[str] = "delete"
 
 
-@dataclass
+@record
 class Merge(_Dml):
     """MERGE."""
 
     kind: ClassVar[str] = "merge"
 
 
-@dataclass
+@record
 class CopyFrom(_Dml):
     """COPY table FROM ... (rows loaded into `into`)."""
 
     kind: ClassVar[str] = "copy"
 
 
-@dataclass
+@record
 class Select(_Dml):
     """A query run for its rows, or, with `row_lock`, to lock them (FOR UPDATE / NO KEY UPDATE /
     SHARE / KEY SHARE) in the tables of `locked`."""
@@ -825,7 +826,7 @@ class Select(_Dml):
 # ---------------------------------------------------------------- the envelope
 
 
-@dataclass
+@record
 class Statement:
     """One statement of a SQL file, located, with the typed facts of what it does."""
 
@@ -905,7 +906,7 @@ def needs_own_transaction(op: Op) -> str | None:
     return None
 
 
-@dataclass
+@record
 class ParseError:
     """A statement or file that could not be analysed."""
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, datetime
 from importlib import resources
 from typing import IO, Any
@@ -26,6 +26,7 @@ from schemacite import __version__
 from schemacite.evidence import Evidence, load_catalogue, nearest, rate_for
 from schemacite.locks.duration import human_bytes, human_seconds
 from schemacite.model import Table
+from schemacite.model.record import record
 from schemacite.model.results import Finding, LintResult, Severity, Source
 from schemacite.report import Reporter
 from schemacite.report.evidence import label, short_record
@@ -47,7 +48,7 @@ UNUSED_INDEX = "unused-index"  # the rule whose findings plot (c) draws
 REWRITE, INDEX_BUILD = "rewrite_bytes_per_second", "index_bytes_per_second"  # as linter/locks/duration.py reads them
 
 
-@dataclass
+@record
 class Group:
     """The findings of one table (or one file, for statements on no table) of one source."""
 
@@ -57,7 +58,7 @@ class Group:
     findings: list[Finding] = field(default_factory=list)
 
 
-@dataclass
+@record
 class TableRow:
     name: str
     rows: int | None
@@ -70,7 +71,7 @@ class TableRow:
     index_build: float | None
 
 
-@dataclass
+@record
 class SourceView:
     n: int
     source: Source

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from schemacite.evidence import Evidence
 from schemacite.locks.duration import human_bytes, human_seconds
 from schemacite.model import Table
+from schemacite.model.record import record
 
 # as bench/evidence/run.py's secondary-indexes experiment names its figures (live/experiments/inserts.py)
 _INSERT_RATE = re.compile(r"insert_rows_per_second_(\d+)_indexes_(\d+)_writers")
@@ -32,7 +33,7 @@ BARS = 15  # indexes in the size plot at most
 COLORS = ("#1f5fa8", "#6aa5d8", "#c0392b", "#e69a28", "#5a8f29", "#7d5ba6")
 
 
-@dataclass
+@record
 class Plot:
     key: str  # the source's number and a, b or c: which plot, for anchors and tests
     title: str
@@ -233,7 +234,7 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.2g} s" if seconds < 1 else human_seconds(seconds).removeprefix("about ")
 
 
-@dataclass
+@record
 class Rate:
     """A measured rate a lock estimate divides by."""
 
@@ -325,7 +326,7 @@ def _labels(tables: list[Table], same_spot: Callable[[Table, Table], bool]) -> l
     ]
 
 
-@dataclass
+@record
 class IndexSize:
     table: str
     index: str

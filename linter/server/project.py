@@ -16,12 +16,13 @@ from __future__ import annotations
 import logging
 import os
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 
 from schemacite.errors import UsageError, internal_error
 from schemacite.lint.config import Config, ConfigError, find_config, load_config
 from schemacite.model import Location, Schema
+from schemacite.model.record import record
 from schemacite.model.results import Finding
 from schemacite.model.statements import CreateTable, ParseError, Statement
 from schemacite.server.settings import Settings
@@ -30,7 +31,7 @@ logger = logging.getLogger(__name__)
 KEPT_HISTORIES = 8  # replayed histories kept: one per project and place in it an open file takes
 
 
-@dataclass
+@record
 class Checked:
     """One version of one document, as the engine judged it."""
 
@@ -73,7 +74,7 @@ class Checked:
         return found.defined_at if found is not None else None
 
 
-@dataclass
+@record
 class History:
     schema: Schema
     framework: str

@@ -9,14 +9,16 @@ what the project's config file says stays in force unless a setting names it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
+
+from schemacite.model.record import record
 
 DEBOUNCE_MS = 200  # after the last keystroke: long enough to skip the ones in between, short enough to feel live
 SECTION = "schemacite"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Settings:
     config: str | None = None  # pyproject.toml or .schemacite.toml (default: the nearest one to each file)
     dialect: str | None = None

@@ -13,9 +13,10 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from schemacite.model import Location
+from schemacite.model.record import record
 from schemacite.model.statements import Other, ParseError, RunsUnseen, SetVariable, Statement
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.names import QNAME, table_key
@@ -38,7 +39,7 @@ _LISTED = re.compile(r"\s*\[(?P<inside>[^\]]*)\]")
 _RULE_ID = re.compile(r"[,\s]*(?P<id>[a-z]+\d+|[a-z0-9]+(?:-[a-z0-9]+)+)(?![\w-])", re.I)
 
 
-@dataclass
+@record
 class ParsedFile:
     """One file read: its statements, errors and `schemacite:` comments."""
 

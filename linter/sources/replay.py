@@ -10,11 +10,12 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from schemacite.errors import reading
 from schemacite.model import Index, Schema, Table, View
 from schemacite.model.dialects import LOCK_WAIT
+from schemacite.model.record import record
 from schemacite.model.schema import ForeignKey
 from schemacite.model.statements import (
     Action,
@@ -598,7 +599,7 @@ _STATEMENTS = {
 _MYSQL_TRANSACTIONAL = frozenset({"insert", "update", "delete", "select", "set", "other", "begin", "commit"})
 
 
-@dataclass
+@record
 class Session:
     """What earlier statements set for the ones after them: the transaction open (the runner's, or
     an explicit BEGIN), a lock timeout, MySQL's foreign_key_checks, the TimeZone. `see` records a
@@ -698,7 +699,7 @@ class Session:
             self.session_path, self.local_path = path, None
 
 
-@dataclass
+@record
 class Step:
     """One statement on its way through a replay, with the schema as it was before it."""
 

@@ -34,12 +34,12 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from schemacite.model import Location, Schema, Table, View
 from schemacite.model.codec import Codec, DecodeError, Stored
+from schemacite.model.record import record
 from schemacite.model.schema import Column
 
 VERSION = 2
@@ -71,7 +71,7 @@ _CODEC = Codec(
 )
 
 
-@dataclass
+@record
 class _Placed:
     """What a snapshot adds to a table or view: its key in the model, and where findings point."""
 
@@ -79,7 +79,7 @@ class _Placed:
     location: str | None = None
 
 
-@dataclass
+@record
 class _Document:
     version: int
     dialect: Literal["mysql", "mariadb", "postgres"]

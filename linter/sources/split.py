@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from schemacite.model.dialects import MYSQL_FAMILY
+from schemacite.model.record import record
 
 _SCAN = {
     "mysql": re.compile(r"'|\"|`|--|#|/\*|;|\n"),
@@ -65,7 +66,7 @@ _COPY_END = re.compile(r"^\\\.[ \t]*$", re.M)
 _OPENERS = frozenset({"'", '"', "`", "$"})
 
 
-@dataclass
+@record
 class Comment:
     """A comment of the file, with the lines it spans."""
 
@@ -76,7 +77,7 @@ class Comment:
     stop: int = 0
 
 
-@dataclass
+@record
 class Chunk:
     """One statement's text (comments blanked), with its position."""
 
@@ -87,7 +88,7 @@ class Chunk:
     end_line: int
 
 
-@dataclass
+@record
 class Split:
     """A file split into statements, with what is not SQL set aside."""
 

@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -72,6 +72,7 @@ from schemacite.model import (
     View,
     Workload,
 )
+from schemacite.model.record import record
 from schemacite.model.schema import Check, ForeignKey
 from schemacite.sources.mysql.types import canonical_charset, canonical_collation, parse_type
 from schemacite.sources.names import table_key
@@ -235,7 +236,7 @@ def _origin(conn: Any, dialect: str, user: str, port: int, schemas: list[str] | 
     return f"{dialect}://{_text(user).split('@')[0]}@{host}:{port}/{database}"
 
 
-@dataclass
+@record
 class _Server:
     """What query 1 and 2 learn of the server, and what the later queries share."""
 

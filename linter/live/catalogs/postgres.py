@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -56,6 +56,7 @@ from schemacite.model import (
     View,
     Workload,
 )
+from schemacite.model.record import record
 from schemacite.model.schema import Check, ForeignKey
 from schemacite.sources.names import table_key
 from schemacite.sources.postgres.types import parse_type
@@ -164,7 +165,7 @@ def _expression_columns(expression: str, table: Table) -> tuple[str, ...]:
     return tuple(found)
 
 
-@dataclass
+@record
 class _Server:
     """What query 1 learns of the server, and what the later queries share."""
 
@@ -177,7 +178,7 @@ class _Server:
     params: list[Any] = field(default_factory=list)
 
 
-@dataclass
+@record
 class _Relations:
     """Query 2's answer: the tables and views by oid, their keys in the schema, and what later queries join to."""
 

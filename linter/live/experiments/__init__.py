@@ -25,13 +25,14 @@ import platform
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from schemacite.evidence.figures import Figure, summarise
 from schemacite.live import scratch
 from schemacite.live.servers import AuditError, connect, parse_dsn, server_dialect
 from schemacite.live.servers import query as execute
+from schemacite.model.record import record
 
 REPEAT = 5  # runs of each experiment: a record keeps their median and spread
 
@@ -40,7 +41,7 @@ class ExperimentError(Exception):
     """The experiment cannot run here; the message says why (never holds a password)."""
 
 
-@dataclass
+@record
 class Area:
     """A scratch area on one server, and how to open more sessions inside it."""
 
@@ -136,7 +137,7 @@ def _stop_sessions(area: Area, admin: Any) -> None:
             conn.close()
 
 
-@dataclass
+@record
 class Experiment:
     """One experiment: which rules it backs, on which dialects, and how it runs."""
 
@@ -215,7 +216,7 @@ def scratch_area(dsn: str) -> Iterator[Area]:
             admin.close()
 
 
-@dataclass
+@record
 class Outcome:
     """An experiment's run: what it measured, where, when, and the command that repeats it."""
 

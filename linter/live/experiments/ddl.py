@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
 
 from schemacite.evidence.figures import Figure, fit_rate
 from schemacite.live import scratch
@@ -26,6 +25,7 @@ from schemacite.live.experiments import (
     timed,
     until,
 )
+from schemacite.model.record import record
 
 
 def _fill(area: Area, conn, table: str, rows: int) -> None:
@@ -71,7 +71,7 @@ def _size(area: Area, conn, table: str) -> int:
     return int(found[0][0])
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Step:
     """One statement whose lock lasts as long as its work: the SQL run as written (the sessions'
     default schema is the area), the lock it takes in words, and the rate its time gives."""

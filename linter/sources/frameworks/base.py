@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 
 from schemacite.model.fixes import Edit
+from schemacite.model.record import record
 from schemacite.sources.files import exists
 
 
-@dataclass
+@record
 class Unit:
     """One deploy, as the framework runs it: lines `first`..`last` of a file (`last` 0: to the end)."""
 
@@ -51,7 +51,7 @@ class Unit:
         return line >= self.first and (not self.last or line <= self.last)
 
 
-@dataclass
+@record
 class Framework:
     """A migration framework: how to recognise it, and what it does with a project's files."""
 

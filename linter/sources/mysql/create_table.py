@@ -9,13 +9,14 @@ option or clause outside that layout sends the whole statement to sqlglot (`tabl
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import sqlglot
 from sqlglot import exp
 
 from schemacite.model import Column, Index, Table
+from schemacite.model.record import record
 from schemacite.model.schema import Check, ForeignKey
 from schemacite.sources.mysql.types import canonical_charset, canonical_collation, parse_type
 from schemacite.sources.names import sqlglot_column, sqlglot_dialect
@@ -39,7 +40,7 @@ def _table_ref(node: exp.Expression | None) -> str | None:
     return None
 
 
-@dataclass
+@record
 class ColumnFlags:
     """What a column definition says beyond the column itself."""
 

@@ -1,0 +1,72 @@
+"""`@record` behaves as `@dataclass` does: each case builds the same class both ways and compares
+what the code relies on (equality, hashing, repr, replace, frozen and slots, methods the body
+defines)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import FrozenInstanceError, dataclass, field, replace
+
+import pytest
+
+from schemacite.model.record import record
+
+
+def _twins(**options):
+    def body(ns):
+        ns["__annotations__"] = {"a": "int", "b": "str", "seq": "int"}
+        ns.update(b="x", seq=field(default=0, compare=False, repr=False))
+
+    def build(decorate):
+        ns: dict = {"__module__": __name__, "__qualname__": "Thing"}
+        body(ns)
+        return decorate(type("Thing", (), ns))
+
+    return build(dataclass(**options)), build(record(**options))
+
+
+@pytest.mark.parametrize("options", [{}, {"frozen": True}, {"slots": True}, {"kw_only": True}])
+def test_record_is_a_dataclass_with_the_same_behaviour(options):
+    plain, rec = _twins(**options)
+    make = (lambda cls, **kw: cls(a=1, **kw)) if options.get("kw_only") else (lambda cls, **kw: cls(1, **kw))
+    for cls in (plain, rec):
+        one, same, other = make(cls), make(cls, seq=9), make(cls, b="y")
+        assert dataclasses.is_dataclass(cls)
+        assert one == same and one != other and one != make(plain if cls is rec else rec)
+        assert replace(one, b="y") == other
+    assert repr(make(rec)) == repr(make(plain)) == "Thing(a=1, b='x')"
+    if options.get("frozen"):
+        assert hash(make(rec)) == hash(make(rec, seq=3)) and hash(make(rec)) != hash(make(rec, b="y"))
+        with pytest.raises(FrozenInstanceError):
+            make(rec).a = 2
+    else:
+        assert rec.__hash__ is None is plain.__hash__  # unhashable, as a mutable dataclass
+    if options.get("slots"):
+        assert rec.__slots__ == plain.__slots__
+
+
+def test_methods_the_body_defines_are_kept():
+    @record
+    class Named:
+        name: str
+
+        def __eq__(self, other):
+            return isinstance(other, Named) and self.name.lower() == other.name.lower()
+
+        def __repr__(self):
+            return f"<{self.name}>"
+
+    assert Named("A") == Named("a") and repr(Named("A")) == "<A>"
+    assert Named.__hash__ is None  # as dataclass leaves it when the body defines __eq__ alone
+
+
+def test_subclass_compares_its_own_fields():
+    @record
+    class Base:
+        a: int
+
+    @record
+    class Child(Base):
+        b: int = 0
+
+    assert Child(1, 2) != Child(1, 3) and Base(1) != Child(1) and repr(Child(1)).endswith(".Child(a=1, b=0)")
