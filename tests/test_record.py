@@ -70,3 +70,34 @@ def test_subclass_compares_its_own_fields():
         b: int = 0
 
     assert Child(1, 2) != Child(1, 3) and Base(1) != Child(1) and repr(Child(1)).endswith(".Child(a=1, b=0)")
+
+
+def test_init_made_on_first_call_keeps_defaults_factories_post_init_and_keywords():
+    @record
+    class Base:
+        a: int
+        tags: list = field(default_factory=list)
+
+    @record(kw_only=True)
+    class Child(Base):
+        b: int = 2
+        seen: list = field(default_factory=list)
+
+        def __post_init__(self):
+            self.seen.append(self.a + self.b)
+
+    child = Child(1, b=5)  # the subclass first: its parent's __init__ is not made yet
+    assert (child.a, child.tags, child.b, child.seen) == (1, [], 5, [6])
+    assert Base(3).tags is not Base(3).tags  # a new list each time, as default_factory says
+    with pytest.raises(TypeError):
+        Child(1, [], 5)  # b is keyword-only
+    with pytest.raises(TypeError):
+        Base()  # a is required
+
+    @record(frozen=True)
+    class Frozen:
+        a: int = 0
+
+    assert Frozen().a == 0 and Frozen(4).a == 4
+    with pytest.raises(FrozenInstanceError):
+        Frozen().a = 1

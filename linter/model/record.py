@@ -1,12 +1,13 @@
 """`@record`: a dataclass that costs less to define.
 
 A record is a dataclass in every way the code relies on (`fields`, `replace`, `asdict`,
-`is_dataclass`, the generated `__init__`, field options, `frozen`, `slots`), with the same
-equality, hash and repr. The one difference is how those three are made: `dataclass` writes and
-compiles them as source for every class, while a record gets shared functions built from an
-`operator.attrgetter` over the compared fields. With some 150 classes, that compiling was about a
-third of a cold start (`lint` on one small file); the `__init__` is still `dataclass`'s own, as
-its speed matters once per object built.
+`is_dataclass`, field options, `frozen`, `slots`, `__post_init__`), with the same `__init__`,
+equality, hash and repr. The difference is when and how those are made: `dataclass` writes and
+compiles each as source when the class is defined, and with some 150 classes that compiling was
+about a third of a cold start (`lint` on one small file), though a run builds objects of only a
+few of them. A record's equality, hash and repr are shared functions built from an
+`operator.attrgetter` over the compared fields, and its `__init__` is `dataclass`'s own, made the
+first time the class is called (its speed counts once per object built).
 """
 
 from __future__ import annotations
@@ -33,8 +34,13 @@ def record(cls: type[T] | None = None, /, **options: Any) -> Any:
         if options.get("order"):  # ordering methods come with dataclass's own __eq__
             return dataclasses.dataclass(cls, **options)
         body = dict(cls.__dict__)
-        made: type[T] = dataclasses.dataclass(cls, repr=False, eq=False, **options)
-        _share_methods(made, body, frozen=options.get("frozen", False))
+        if cls.__doc__ is None:  # dataclass would write one from inspect.signature, slow for each class
+            cls.__doc__ = ""
+        made: type[T] = dataclasses.dataclass(cls, init=False, repr=False, eq=False, **options)
+        frozen = options.get("frozen", False)
+        if "__init__" not in body:
+            _init_when_first_called(made, frozen=frozen)
+        _share_methods(made, body, frozen=frozen)
         return made
 
     return make if cls is None else make(cls)
@@ -66,6 +72,35 @@ def _share_methods(cls: type, body: dict[str, Any], *, frozen: bool) -> None:
             return f"{self.__class__.__qualname__}({values})"
 
         cls.__repr__ = __repr__  # type: ignore[method-assign,assignment]
+
+
+def _init_when_first_called(cls: type, *, frozen: bool) -> None:
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        made = _dataclass_init(cls, frozen=frozen)
+        cls.__init__ = made  # type: ignore[misc]
+        made(self, *args, **kwargs)
+
+    cls.__init__ = __init__  # type: ignore[misc]
+
+
+def _dataclass_init(cls: type, *, frozen: bool) -> Callable[..., None]:
+    """The `__init__` dataclass would have given `cls`: made by dataclass itself, for a class
+    declaring the same fields (bases' included, in order) with the same options."""
+    fields = dataclasses.fields(cls)
+    namespace: dict[str, Any] = {
+        "__annotations__": {f.name: f.type for f in fields},
+        "__module__": cls.__module__,
+        "__qualname__": cls.__qualname__,
+    }
+    for f in fields:
+        namespace[f.name] = dataclasses.field(
+            default=f.default, default_factory=f.default_factory, init=f.init, kw_only=f.kw_only
+        )
+    if hasattr(cls, "__post_init__"):
+        namespace["__post_init__"] = cls.__post_init__
+    twin: type = dataclasses.dataclass(type(cls.__name__, (), namespace), repr=False, eq=False, frozen=frozen)
+    init: Callable[..., None] = twin.__dict__["__init__"]
+    return init
 
 
 def _hash_by(key: Callable[[Any], Any]) -> Callable[[Any], int]:

@@ -11,39 +11,64 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import NamedTuple
 
 HEAD = 65536  # bytes of each file read for marks
 FILES = 200  # files read at most
 
+
+class Mark(NamedTuple):
+    """A regular expression counted in a file's text, and the words one of which each of its
+    matches holds (in lower case): the expression runs only on a text that holds one, as most
+    texts hold few of the twenty marks and scanning for a word costs a fraction of a regex."""
+
+    pattern: str
+    words: tuple[str, ...]
+    flags: int = re.I
+
+
 MYSQL_MARKS = {
-    "backticks": re.compile(r"`[^`\n]{1,64}`"),
-    "AUTO_INCREMENT": re.compile(r"\bauto_increment\b", re.I),
-    "ENGINE=": re.compile(r"\)\s*engine\s*=", re.I),
-    "DEFAULT CHARSET": re.compile(r"\bdefault\s+(charset|character\s+set)\s*=", re.I),
-    "/*!version comments": re.compile(r"/\*!\d{5}"),
-    "UNSIGNED": re.compile(r"\b(int|bigint|smallint|tinyint|mediumint)(\(\d+\))?\s+unsigned\b", re.I),
-    "MODIFY/CHANGE COLUMN": re.compile(r"\balter\s+table\s+\S+\s+(modify|change)\s+(column\s+)?\S", re.I),
-    "DELIMITER": re.compile(r"^\s*delimiter\s+\S", re.I | re.M),
-    "tinyint/mediumtext/longtext": re.compile(r"\b(tinyint|mediumint|mediumtext|longtext|longblob)\b", re.I),
+    "backticks": Mark(r"`[^`\n]{1,64}`", ("`",), 0),
+    "AUTO_INCREMENT": Mark(r"\bauto_increment\b", ("auto_increment",)),
+    "ENGINE=": Mark(r"\)\s*engine\s*=", ("engine",)),
+    "DEFAULT CHARSET": Mark(r"\bdefault\s+(charset|character\s+set)\s*=", ("charset", "character")),
+    "/*!version comments": Mark(r"/\*!\d{5}", ("/*!",), 0),
+    "UNSIGNED": Mark(r"\b(int|bigint|smallint|tinyint|mediumint)(\(\d+\))?\s+unsigned\b", ("unsigned",)),
+    "MODIFY/CHANGE COLUMN": Mark(r"\balter\s+table\s+\S+\s+(modify|change)\s+(column\s+)?\S", ("modify", "change")),
+    "DELIMITER": Mark(r"^\s*delimiter\s+\S", ("delimiter",), re.I | re.M),
+    "tinyint/mediumtext/longtext": Mark(
+        r"\b(tinyint|mediumint|mediumtext|longtext|longblob)\b",
+        ("tinyint", "mediumint", "mediumtext", "longtext", "longblob"),
+    ),
 }
 POSTGRES_MARKS = {
-    ":: casts": re.compile(r"\w::\w"),
-    "$$ bodies": re.compile(r"\$(\w*)\$"),
-    "SERIAL": re.compile(r"\b(big|small)?serial\b", re.I),
-    "GENERATED AS IDENTITY": re.compile(r"\bgenerated\s+(always|by\s+default)\s+as\s+identity\b", re.I),
-    "jsonb/timestamptz/bytea": re.compile(r"\b(jsonb|timestamptz|bytea|tsvector|uuid\[\]|text\[\])", re.I),
-    "plpgsql": re.compile(r"\bplpgsql\b", re.I),
-    "CREATE EXTENSION": re.compile(r"\bcreate\s+extension\b", re.I),
-    "CONCURRENTLY": re.compile(r"\bconcurrently\b", re.I),
-    "ALTER TABLE ONLY": re.compile(r"\balter\s+table\s+only\b", re.I),
-    "OWNER TO": re.compile(r"\bowner\s+to\b", re.I),
-    "USING gin/gist/brin": re.compile(r"\busing\s+(gin|gist|brin|spgist)\b", re.I),
+    ":: casts": Mark(r"\w::\w", ("::",), 0),
+    "$$ bodies": Mark(r"\$(\w*)\$", ("$",), 0),
+    "SERIAL": Mark(r"\b(big|small)?serial\b", ("serial",)),
+    "GENERATED AS IDENTITY": Mark(r"\bgenerated\s+(always|by\s+default)\s+as\s+identity\b", ("identity",)),
+    "jsonb/timestamptz/bytea": Mark(
+        r"\b(jsonb|timestamptz|bytea|tsvector|uuid\[\]|text\[\])",
+        ("jsonb", "timestamptz", "bytea", "tsvector", "uuid[]", "text[]"),
+    ),
+    "plpgsql": Mark(r"\bplpgsql\b", ("plpgsql",)),
+    "CREATE EXTENSION": Mark(r"\bcreate\s+extension\b", ("extension",)),
+    "CONCURRENTLY": Mark(r"\bconcurrently\b", ("concurrently",)),
+    "ALTER TABLE ONLY": Mark(r"\balter\s+table\s+only\b", ("only",)),
+    "OWNER TO": Mark(r"\bowner\s+to\b", ("owner",)),
+    "USING gin/gist/brin": Mark(r"\busing\s+(gin|gist|brin|spgist)\b", ("using",)),
 }
 _MARIADB = re.compile(r"^--\s*MariaDB dump", re.I | re.M)
 
 
-def _marks(text: str, marks: dict[str, re.Pattern[str]]) -> Counter[str]:
-    return Counter({name: n for name, pattern in marks.items() if (n := len(pattern.findall(text)))})
+def _marks(text: str, marks: dict[str, Mark]) -> Counter[str]:
+    words = text.casefold()  # as re.I compares
+    return Counter(
+        {
+            name: n
+            for name, mark in marks.items()
+            if any(w in words for w in mark.words) and (n := len(re.findall(mark.pattern, text, mark.flags)))
+        }
+    )
 
 
 # what a runner's own settings call each dialect (Prisma's provider, Drizzle's journal)
