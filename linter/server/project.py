@@ -153,7 +153,7 @@ class Project:
         checked.unsuppressible = {r.name for r in linter.rules if r.defines("check_suppression")}
         if config.baseline:
             # start-up: loaded only with a baseline
-            from schemacite.report.baseline import BaselineError, filter_new
+            from schemacite.lint.baseline import BaselineError, filter_new
 
             try:
                 checked.findings, _ = filter_new(checked.findings, config.baseline)
