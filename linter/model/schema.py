@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from schemacite.model.dialects import Dialect
+
 
 @dataclass(frozen=True, order=True, slots=True)
 class Location:
@@ -394,7 +396,8 @@ class _Lookup:
                 del self.sequence_owner[name]
         if table is None:
             return
-        if dialect == "postgres":
+        postgres = dialect == Dialect.POSTGRES
+        if postgres:
             owned = {owned_sequence(key, c.name) for c in table.columns.values() if c.serial or c.identity}
             for name in owned:
                 self.sequence_owner[name] = key
@@ -402,7 +405,7 @@ class _Lookup:
         names = {i.name for i in table.indexes if i.name}
         pk = table.primary_key
         if pk is not None:
-            names.add(pk.name or (f"{table.name.rsplit('.', 1)[-1]}_pkey" if dialect == "postgres" else "primary"))
+            names.add(pk.name or (f"{table.name.rsplit('.', 1)[-1]}_pkey" if postgres else "primary"))
         for name in names:
             self.owner[name] = key
         self.names_of[key] = names
