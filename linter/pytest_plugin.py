@@ -33,14 +33,13 @@ from __future__ import annotations
 
 import glob
 import os
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import schemacite
-from schemacite.model.record import record
 
 SKIP_DIRS = {"node_modules", "build", "dist", "site-packages", "__pycache__", "venv", "env"}
 DEFAULT_FOLDER = "migrations"
@@ -48,7 +47,7 @@ MAX_DEPTH = 4
 SEVERITIES = ("info", "warning", "error")
 
 
-@record
+@dataclass  # not model's @record: pytest imports this module in every session, and it must stay light
 class Settings:
     enabled: bool = False
     config_path: Path | None = None

@@ -17,13 +17,13 @@ import pytest
 
 import schemacite
 import schemacite.evidence
+from schemacite.lint.baseline import BaselineError, filter_new, write_baseline
+from schemacite.lint.fingerprint import fingerprint
 from schemacite.lint.plugins import plugin_manager
 from schemacite.model import Location
 from schemacite.model.results import LintResult
 from schemacite.model.statements import ParseError
 from schemacite.report import github, gitlab, junit, sarif
-from schemacite.report.baseline import BaselineError, filter_new, write_baseline
-from schemacite.report.fingerprint import fingerprint
 from schemacite.report.statistics import statistics_json, statistics_lines
 from schemacite.rule import Finding, Rule, Severity
 

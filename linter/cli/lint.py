@@ -68,7 +68,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     result.dialect_given = inputs.dialect is None
     if args.write_baseline:
         # start-up: loaded only with a baseline
-        from schemacite.report.baseline import write_baseline
+        from schemacite.lint.baseline import write_baseline
 
         write_baseline(args.write_baseline, result.findings)
         diagnostics(result.errors, result.notes)
@@ -77,16 +77,14 @@ def cmd_lint(args: argparse.Namespace) -> int:
     baseline = args.baseline or config.baseline
     if baseline:
         # start-up: loaded only with a baseline
-        from schemacite.report.baseline import BaselineError, filter_new
+        from schemacite.lint.baseline import BaselineError, leave_out_baselined
 
         try:
-            result.findings, matched = filter_new(result.findings, baseline)
+            leave_out_baselined(result, baseline)
         except BaselineError as e:  # its message starts with the file's name
             raise UsageError(f"baseline {e}") from None
         except OSError as e:
             raise UsageError(f"baseline {baseline}: {e.strerror or e}") from None
-        if matched:
-            result.notes.append(f"{matched} finding(s) already in baseline {baseline} not shown")
     emit_report(args, pm, result)
     code = result.exit_code(config.fail_on)
     return 0 if args.exit_zero and code == 1 else code

@@ -413,9 +413,7 @@ def lint_paths(
     result = linter.lint(paths, [*config.history, *history], base)
     if config.baseline:  # the pytest plugin and other callers honour the config's baseline
         # start-up: loaded only with a baseline
-        from schemacite.report.baseline import filter_new
+        from schemacite.lint.baseline import leave_out_baselined
 
-        result.findings, matched = filter_new(result.findings, config.baseline)
-        if matched:
-            result.notes.append(f"{matched} finding(s) already in baseline {config.baseline} not shown")
+        leave_out_baselined(result, config.baseline)
     return result

@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Protocol
 
 import pluggy
 
 if TYPE_CHECKING:
     from schemacite.lint.rule import Rule
-    from schemacite.report import Reporter
+    from schemacite.model.results import LintResult
 
 hookspec = pluggy.HookspecMarker("schemacite")
+
+
+class Reporter(Protocol):
+    """What the class `schemacite_reporter` answers with builds: a reporter that renders a result.
+    Packs subclass `schemacite.report.Reporter`, the base class report/ defines; report/ is a layer
+    above this one, so the hook names what it needs of one here."""
+
+    def render(self, result: LintResult, out: IO[str]) -> None: ...
 
 
 @hookspec

@@ -35,20 +35,26 @@ from schemacite.model import Location, Schema, dialects
 from schemacite.model.dialects import Dialect, nearest_target
 from schemacite.model.record import record
 
-SCHEMES = {"mysql": "mysql", "mariadb": "mysql", "postgresql": "postgres", "postgres": "postgres"}
-DEFAULT_PORTS = {"mysql": 3306, "postgres": 5432}
+# a URL's scheme -> the family of servers it reaches (one driver, one catalog reader each)
+SCHEMES = {
+    "mysql": Dialect.MYSQL,
+    "mariadb": Dialect.MYSQL,
+    "postgresql": Dialect.POSTGRES,
+    "postgres": Dialect.POSTGRES,
+}
+DEFAULT_PORTS = {Dialect.MYSQL: 3306, Dialect.POSTGRES: 5432}
 CONNECT_TIMEOUT = 10.0  # seconds, --timeout
 READ_TIMEOUT = 120  # seconds a MySQL/MariaDB reply may take (catalog statements stop at 30 s server-side)
 MYSQL_PARAMS = {"unix_socket", "socket", "charset", "connect_timeout"}
 # the drivers by their own names: they install the same way whether schemacite came from a
 # checkout (`pip install '.[mysql]'`) or a package index
 EXTRAS = {
-    "mysql": (
+    Dialect.MYSQL: (
         "mysqlclient",
         "pip install mysqlclient (it builds from source: the MariaDB or MySQL client headers and pkg-config first, "
         "e.g. apt-get install libmariadb-dev pkg-config)",
     ),
-    "postgres": ("psycopg", "pip install 'psycopg[binary]'"),
+    Dialect.POSTGRES: ("psycopg", "pip install 'psycopg[binary]'"),
 }
 
 _sleep = time.sleep  # the wait between two readings of --sample (tests replace it)
@@ -91,7 +97,7 @@ class Target:
 
     url: str = field(repr=False)  # as given: may hold a password
     scheme: str
-    kind: str  # mysql (MySQL or MariaDB) | postgres
+    kind: Dialect  # the family: MYSQL (MySQL or MariaDB) | POSTGRES
     user: str | None
     password: str | None = field(repr=False)
     host: str | None
@@ -117,7 +123,7 @@ class Target:
         """Where findings are located: scheme://user@host:port, plus /database on PostgreSQL. No password."""
         user = f"{self.user}@" if self.user else ""
         base = self.address.replace("://", f"://{user}", 1)
-        if self.kind == "postgres":
+        if self.kind is Dialect.POSTGRES:
             base += f"/{self.database or self.user or ''}"
         return base
 
@@ -149,7 +155,7 @@ def parse_dsn(url: str) -> Target:
         raise DsnError(url, str(e)) from None
     params = dict(parse_qsl(parts.query, keep_blank_values=True))
     database = unquote(parts.path.lstrip("/")) or None
-    if kind == "mysql":
+    if kind is Dialect.MYSQL:
         unknown = set(params) - MYSQL_PARAMS
         if unknown:
             known = ", ".join(sorted(MYSQL_PARAMS))
@@ -183,10 +189,10 @@ def _version(text: str) -> tuple[int, ...]:
 # ---------------------------------------------------------------- connecting
 
 
-def _driver(kind: str):
+def _driver(kind: Dialect):
     module, hint = EXTRAS[kind]
     try:
-        if kind == "mysql":
+        if kind is Dialect.MYSQL:
             # optional driver (the postgres or mysql extra), loaded only when a server is reached
             import MySQLdb
 
@@ -203,7 +209,7 @@ def connect(target: Target, timeout: float = CONNECT_TIMEOUT):
     """An open connection to `target` (autocommit); AuditError with a clear reason otherwise."""
     driver = _driver(target.kind)
     try:
-        if target.kind == "mysql":
+        if target.kind is Dialect.MYSQL:
             kw: dict[str, Any] = {
                 "connect_timeout": max(1, round(float(target.params.get("connect_timeout", timeout)))),
                 "read_timeout": READ_TIMEOUT,
@@ -245,9 +251,9 @@ def query(conn: Any, sql: str, params: tuple | None = None) -> list[tuple]:
         cur.close()
 
 
-def server_dialect(conn: Any, kind: str) -> tuple[Dialect, dialects.Target, str]:
+def server_dialect(conn: Any, kind: Dialect) -> tuple[Dialect, dialects.Target, str]:
     """(dialect, target, version text) of the connected server, without a query."""
-    if kind == "postgres":
+    if kind is Dialect.POSTGRES:
         number = conn.info.server_version
         version = (number // 10000, number % 10000) if number >= 100000 else (number // 10000, number // 100 % 100)
         return Dialect.POSTGRES, nearest_target(Dialect.POSTGRES, version), f"PostgreSQL {version[0]}.{version[1]}"
@@ -277,7 +283,7 @@ _MYSQL_REASONS = {
 def describe_error(target: Target, exc: BaseException, connecting: bool = False) -> str:
     """A one-line reason, without the password, for a driver error."""
     args = getattr(exc, "args", ())
-    if target.kind == "mysql" and args and isinstance(args[0], int):
+    if target.kind is Dialect.MYSQL and args and isinstance(args[0], int):
         code, detail = args[0], str(args[-1])
         reason = _MYSQL_REASONS.get(code, "server error")
         if code == 2013 and connecting:
@@ -330,8 +336,8 @@ class Reading:
     read_at: str = ""  # when the read began (ISO, UTC)
 
 
-def _catalog(kind: str):
-    if kind == "mysql":
+def _catalog(kind: Dialect):
+    if kind is Dialect.MYSQL:
         # start-up: server code loads only when a server is reached
         from schemacite.live.catalogs import mysql
 
@@ -390,7 +396,7 @@ def _read(
     catalog = _catalog(target.kind)
     dialect, name, version = server_dialect(conn, target.kind)
     reading.dialect, reading.server_target, reading.version = dialect, name, version
-    wanted = list(schemas) or ([target.database] if target.kind == "mysql" and target.database else None)
+    wanted = list(schemas) or ([target.database] if target.kind is Dialect.MYSQL and target.database else None)
     reading.notes += catalog.prepare_session(conn, dialect)
     side = _side_session(target, catalog, dialect)
     options = {"side": side} if side is not None else {}
@@ -414,7 +420,7 @@ def _read(
 def _side_session(target: Target, catalog: Any, dialect: str) -> Any:
     """A second read-only session for MySQL/MariaDB counters, read alongside the catalog;
     None (read them in turn) when it cannot be opened."""
-    if target.kind != "mysql":
+    if target.kind is not Dialect.MYSQL:
         return None
     try:
         side = connect(target)
@@ -424,7 +430,7 @@ def _side_session(target: Target, catalog: Any, dialect: str) -> Any:
     return side
 
 
-def _is_driver_error(kind: str, exc: BaseException) -> bool:
+def _is_driver_error(kind: Dialect, exc: BaseException) -> bool:
     try:
         return isinstance(exc, _driver(kind).Error)
     except AuditError:

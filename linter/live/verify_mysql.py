@@ -22,6 +22,7 @@ from typing import Any
 
 from schemacite.live import scratch
 from schemacite.live.catalogs.mysql import server_version
+from schemacite.model.dialects import Dialect
 from schemacite.model.record import record
 from schemacite.sources.mysql.clauses import drop_index_as_alter, with_clauses, without_clauses
 
@@ -75,13 +76,13 @@ class MeasureError(RuntimeError):
     """The setup or the statement failed for a reason other than an algorithm/lock refusal."""
 
 
-def server_of(conn) -> tuple[str, tuple[int, ...], str]:
-    """("mariadb" | "mysql", numeric version, full version string)."""
+def server_of(conn) -> tuple[Dialect, tuple[int, ...], str]:
+    """(MARIADB | MYSQL, numeric version, full version string)."""
     cur = conn.cursor()
     cur.execute("SELECT VERSION()")
     full = cur.fetchone()[0]
     cur.close()
-    kind = "mariadb" if "mariadb" in full.lower() else "mysql"
+    kind = Dialect.MARIADB if "mariadb" in full.lower() else Dialect.MYSQL
     return kind, server_version(full), full
 
 
@@ -127,7 +128,7 @@ def _error_text(exc: Exception) -> tuple[int | None, str]:
 
 
 def _table_ids(conn, db: str, server: str, version: tuple[int, ...]) -> dict[str, int] | None:
-    table = "INNODB_TABLES" if server == "mysql" and version >= (8, 0) else "INNODB_SYS_TABLES"
+    table = "INNODB_TABLES" if server == Dialect.MYSQL and version >= (8, 0) else "INNODB_SYS_TABLES"
     pattern = db.replace("\\", "\\\\").replace("_", "\\_").replace("%", "\\%") + "/%"
     cur = conn.cursor()
     try:
@@ -213,18 +214,18 @@ def measure(
       run once as written: `algorithm` and `lock` stay None, `clauses` False.
     """
     server, version, full = server_of(conn)
-    algorithms = ALGORITHMS_MARIADB if server == "mariadb" else ALGORITHMS_MYSQL
+    algorithms = ALGORITHMS_MARIADB if server is Dialect.MARIADB else ALGORITHMS_MYSQL
     scratch = _Scratch(conn, database)
     session = _Session(conn)
     attempts: list[Attempt] = []
     sql_in = statement_sql
     notes: list[str] = []
     kind = _kind(statement_sql, server)
-    if server == "mariadb" and kind == "drop_index" and drop_index_as_alter(statement_sql):
+    if server is Dialect.MARIADB and kind == "drop_index" and drop_index_as_alter(statement_sql):
         sql_in = drop_index_as_alter(statement_sql)
         kind = "alter_table"
         notes.append(f"measured as {sql_in}")
-    by_session = server == "mariadb" and kind in ("optimize_table", "rename_table")
+    by_session = server is Dialect.MARIADB and kind in ("optimize_table", "rename_table")
     state = {"placement": 0}
 
     def prepare() -> None:

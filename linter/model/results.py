@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import field
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar, Protocol
 
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.fixes import Fix
 from schemacite.model.record import record
 from schemacite.model.schema import Location, Schema
 from schemacite.model.statements import ParseError
-
-if TYPE_CHECKING:
-    from schemacite.lint.rule import Rule
 
 
 class Severity(enum.IntEnum):
@@ -105,13 +102,21 @@ class Source:
     read_at: str | None = None  # when it was read (ISO, UTC)
 
 
+class ActiveRule(Protocol):
+    """What a result names a rule it ran by. lint's Rule is one; the model, the layer below lint,
+    does not import it."""
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+
+
 @record
 class LintResult:
     """What a run found: findings, errors, notes, and what it read."""
 
     findings: list[Finding] = field(default_factory=list)
     errors: list[ParseError] = field(default_factory=list)
-    rules: list[Rule] = field(default_factory=list)  # the active rules, for reporters that list them
+    rules: list[ActiveRule] = field(default_factory=list)  # the active rules, for reporters that list them
     files: list[str] = field(default_factory=list)  # what was reported on (paths or server/schema names)
     statements: int = 0  # statements analysed
     suppressed: list[Finding] = field(default_factory=list)  # silenced inline, for SARIF `suppressions`

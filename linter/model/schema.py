@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import field, replace
 
+from schemacite.model.dialects import Dialect
 from schemacite.model.record import record
 
 
@@ -396,7 +397,8 @@ class _Lookup:
                 del self.sequence_owner[name]
         if table is None:
             return
-        if dialect == "postgres":
+        postgres = dialect == Dialect.POSTGRES
+        if postgres:
             owned = {owned_sequence(key, c.name) for c in table.columns.values() if c.serial or c.identity}
             for name in owned:
                 self.sequence_owner[name] = key
@@ -404,7 +406,7 @@ class _Lookup:
         names = {i.name for i in table.indexes if i.name}
         pk = table.primary_key
         if pk is not None:
-            names.add(pk.name or (f"{table.name.rsplit('.', 1)[-1]}_pkey" if dialect == "postgres" else "primary"))
+            names.add(pk.name or (f"{table.name.rsplit('.', 1)[-1]}_pkey" if postgres else "primary"))
         for name in names:
             self.owner[name] = key
         self.names_of[key] = names

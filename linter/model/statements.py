@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import ClassVar
 
+from schemacite.model.dialects import Dialect
 from schemacite.model.record import record
 from schemacite.model.schema import Check, Column, ForeignKey, Index, Location, Partitioning, Table
 
@@ -832,7 +833,7 @@ class Statement:
 
     sql: str
     location: Location
-    dialect: str
+    dialect: Dialect
     op: Op = field(default_factory=Other)
     end_line: int = 0
     suppressed: frozenset[str] = frozenset()  # rule names/codes ignored on this statement

@@ -17,9 +17,9 @@ import json
 from collections import Counter
 from typing import IO, Any
 
+from schemacite.lint.fingerprint import error_fingerprint, fingerprint
 from schemacite.model.results import Finding, LintResult, Severity
 from schemacite.report import Reporter, finding_text
-from schemacite.report.fingerprint import error_fingerprint, fingerprint
 
 SEVERITIES = {Severity.INFO: "info", Severity.WARNING: "minor", Severity.ERROR: "major"}
 PARSE_ERROR_SEVERITY = "critical"

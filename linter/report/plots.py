@@ -22,6 +22,7 @@ from typing import Any
 from schemacite.evidence import Evidence
 from schemacite.locks.duration import human_bytes, human_seconds
 from schemacite.model import Table
+from schemacite.model.dialects import MYSQL_FAMILY
 from schemacite.model.record import record
 
 # as bench/evidence/run.py's secondary-indexes experiment names its figures (live/experiments/inserts.py)
@@ -346,7 +347,7 @@ def index_size_plot(
         f"{len(unknown)} reported index(es) of unknown size"
         + (
             " (InnoDB's sizes need SELECT on mysql.innodb_index_stats)"
-            if family in ("mysql", "mariadb")
+            if family in MYSQL_FAMILY
             else " (never vacuumed or analysed)"
         )
         if unknown

@@ -22,12 +22,12 @@ from typing import IO, Any
 from urllib.parse import quote
 
 from schemacite import __version__
+from schemacite.lint.fingerprint import fingerprint
 from schemacite.lint.rule import Rule
 from schemacite.model.fixes import Fix
 from schemacite.model.results import Finding, LintResult, Severity
 from schemacite.report import Reporter
 from schemacite.report.evidence import SHOW, by_rule, catalogue, label, short_record, short_table
-from schemacite.report.fingerprint import fingerprint
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://github.com/schemacite/schemacite"

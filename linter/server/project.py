@@ -144,16 +144,17 @@ class Project:
         checked.base = kept.schema
         checked.notes += kept.notes
         recorder = _Recorder()
-        result = self._linter(config).lint([path], [], kept.schema, recorder, stdin=(path, checked.text.encode()))
+        linter = self._linter(config)
+        result = linter.lint([path], [], kept.schema, recorder, stdin=(path, checked.text.encode()))
         parsed = recorder.parsed.get(path)
         checked.statements = list(getattr(parsed, "statements", []))
         checked.findings = result.findings
         checked.errors = result.errors
         checked.notes += result.notes
-        checked.unsuppressible = {r.name for r in result.rules if r.defines("check_suppression")}
+        checked.unsuppressible = {r.name for r in linter.rules if r.defines("check_suppression")}
         if config.baseline:
             # start-up: loaded only with a baseline
-            from schemacite.report.baseline import BaselineError, filter_new
+            from schemacite.lint.baseline import BaselineError, filter_new
 
             try:
                 checked.findings, _ = filter_new(checked.findings, config.baseline)

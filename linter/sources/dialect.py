@@ -13,6 +13,8 @@ import re
 from collections import Counter
 from typing import NamedTuple
 
+from schemacite.model.dialects import Dialect
+
 HEAD = 65536  # bytes of each file read for marks
 FILES = 200  # files read at most
 
@@ -123,7 +125,7 @@ def other_dialect(text: str, dialect: str) -> str:
     own), a hint naming them, else ""."""
     text = _without_comments(text[:HEAD])
     mysql, postgres = _marks(text, MYSQL_MARKS), _marks(text, POSTGRES_MARKS)
-    theirs, ours, name = (mysql, postgres, "MySQL") if dialect == "postgres" else (postgres, mysql, "PostgreSQL")
+    theirs, ours, name = (mysql, postgres, "MySQL") if dialect == Dialect.POSTGRES else (postgres, mysql, "PostgreSQL")
     if not theirs or sum(theirs.values()) < 2 * sum(ours.values()):
         return ""
     flag = "mysql" if name == "MySQL" else "postgres"

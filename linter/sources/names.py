@@ -6,6 +6,8 @@ import re
 import threading
 from typing import NamedTuple
 
+from schemacite.model.dialects import MYSQL_FAMILY, Dialect
+
 NAME = r'(?:`(?:[^`]|``)+`|"(?:[^"]|"")+"|[^\W\d][\w$]*)'
 QNAME = rf"{NAME}(?:\s*\.\s*{NAME}){{0,2}}"
 _PART = re.compile(NAME)
@@ -13,7 +15,7 @@ _PART = re.compile(NAME)
 
 def sqlglot_dialect(dialect: str) -> str:
     """sqlglot's name for our dialect (MariaDB DDL reads as MySQL)."""
-    return "mysql" if dialect == "mariadb" else dialect
+    return "mysql" if dialect in MYSQL_FAMILY else dialect
 
 
 _GLOT = threading.local()  # one tokenizer and parser per dialect and thread
@@ -24,10 +26,10 @@ def _glot(dialect: str):
     pair = cache.get(dialect)
     if pair is None:
         # start-up: sqlglot loads only for the MySQL statements that need its parser
-        from sqlglot.dialects.dialect import Dialect
+        from sqlglot.dialects.dialect import Dialect as GlotDialect
 
-        d = Dialect.get_or_raise(sqlglot_dialect(dialect))
-        tokenizer = _mysql_tokenizer() if sqlglot_dialect(dialect) == "mysql" else d.tokenizer_class
+        d = GlotDialect.get_or_raise(sqlglot_dialect(dialect))
+        tokenizer = _mysql_tokenizer() if dialect in MYSQL_FAMILY else d.tokenizer_class
         pair = cache[dialect] = (tokenizer(dialect=d), d.parser())
     return pair
 
@@ -74,7 +76,7 @@ def sqlglot_column(definition: str, dialect: str):
 
 # PostgreSQL schemas the model leaves out of a key: the default creation schema, and the session's
 # temporary schema (a temporary table is known by its bare name)
-DEFAULT_SCHEMAS = {"postgres": {"public", "pg_temp"}, "mysql": set(), "mariadb": set()}
+DEFAULT_SCHEMAS = {Dialect.POSTGRES: {"public", "pg_temp"}, Dialect.MYSQL: set(), Dialect.MARIADB: set()}
 
 
 def unquote(part: str) -> str:
@@ -88,13 +90,13 @@ def name_parts(qname: str) -> list[str]:
     return [unquote(p) for p in _PART.findall(qname)]
 
 
-def relation_key(schema: str | None, name: str, dialect: str = "postgres") -> str:
+def relation_key(schema: str | None, name: str, dialect: str = Dialect.POSTGRES) -> str:
     """The key a relation is known by in a Schema: folded, without a default schema.
 
     MySQL/MariaDB database qualifiers are dropped (a migration runs against one database);
     PostgreSQL keeps a non-default schema (`audit.events`)."""
     name = name.lower()
-    if dialect != "postgres" or not schema or schema.lower() in DEFAULT_SCHEMAS["postgres"]:
+    if dialect in MYSQL_FAMILY or not schema or schema.lower() in DEFAULT_SCHEMAS[dialect]:
         return name
     return f"{schema.lower()}.{name}"
 

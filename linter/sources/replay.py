@@ -14,7 +14,7 @@ from dataclasses import field, replace
 
 from schemacite.errors import reading
 from schemacite.model import Index, Schema, Table, View
-from schemacite.model.dialects import LOCK_WAIT
+from schemacite.model.dialects import LOCK_WAIT, MYSQL_FAMILY, Dialect
 from schemacite.model.record import record
 from schemacite.model.schema import ForeignKey
 from schemacite.model.statements import (
@@ -324,7 +324,8 @@ def _add_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
         t.primary_key = Index(None, (column.name,), unique=True, primary=True, defined_at=stmt.location)
     if a.unique:
         t.indexes.append(Index(None, (column.name,), unique=True, defined_at=stmt.location))
-    for ref in a.references if stmt.dialect != "mysql" else ():  # MySQL parses an inline REFERENCES and ignores it
+    # MySQL parses an inline REFERENCES and ignores it
+    for ref in a.references if stmt.dialect != Dialect.MYSQL else ():
         _add_fk(t, ForeignKey(None, (column.name,), ref), stmt)
 
 
@@ -404,7 +405,7 @@ def _add_foreign_key(schema: Schema, t: Table, a: Action, stmt: Statement) -> No
 
 def _add_fk(t: Table, fk, stmt: Statement) -> None:
     t.foreign_keys.append(fk)
-    if stmt.dialect != "postgres":
+    if stmt.dialect != Dialect.POSTGRES:
         # start-up: loaded only when this runs, not by every import of this module
         from schemacite.sources.mysql.create_table import implicit_fk_index
 
@@ -605,7 +606,7 @@ class Session:
     an explicit BEGIN), a lock timeout, MySQL's foreign_key_checks, the TimeZone. `see` records a
     statement's effect and stamps the statement with it."""
 
-    dialect: str = "postgres"
+    dialect: Dialect = Dialect.POSTGRES
     ids: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     transaction: int | None = None
     explicit: bool = False  # the open transaction came from BEGIN, not from the runner
@@ -639,7 +640,7 @@ class Session:
     def open_unit(self, unit: Unit, statements: list[Statement]) -> None:
         """A unit starts: the runner opens its transaction, if it does (see frameworks.base)."""
         self.close_unit()
-        if self.dialect != "postgres":
+        if self.dialect is not Dialect.POSTGRES:
             return  # MySQL/MariaDB DDL commits whatever transaction the runner opened
         mode, why = unit.transaction, unit.why
         if mode == "flyway":  # none when every statement must run alone; a mix is refused
@@ -669,7 +670,7 @@ class Session:
                 self.transaction, self.explicit, self.why = next(self.ids), True, "BEGIN ... COMMIT"
         elif stmt.kind == "commit":
             self._end_transaction()
-        elif self.dialect != "postgres" and stmt.kind not in _MYSQL_TRANSACTIONAL:
+        elif self.dialect in MYSQL_FAMILY and stmt.kind not in _MYSQL_TRANSACTIONAL:
             self._end_transaction()  # DDL commits first, and itself
         elif isinstance(stmt.op, SetVariable):
             var = stmt.op.variable
@@ -683,7 +684,7 @@ class Session:
                 self.foreign_key_checks = stmt.op.value.upper() not in ("0", "OFF", "FALSE")
             elif var == "timezone":
                 self.time_zone = stmt.op.value
-            elif var == "search_path" and self.dialect == "postgres":
+            elif var == "search_path" and self.dialect is Dialect.POSTGRES:
                 self._set_path(stmt.op)
         stmt.foreign_key_checks = self.foreign_key_checks
         stmt.time_zone = self.time_zone
@@ -740,7 +741,7 @@ class Replay:
         excluded: Callable[[str], bool] | None = None,
         overlay: dict[str, bytes] | None = None,
     ):
-        self.dialect = dialect
+        self.dialect = Dialect(dialect)  # callers of the API may name it as text
         self.search_path = parse_search_path(search_path)
         # the deploy's connection sets it (the runner's script, its connection string, the role)
         self.lock_timeout = lock_timeout.strip().lower() not in NO_TIMEOUT
@@ -853,6 +854,7 @@ class Replay:
         current = None
         if reported and placed and not any(unit.deploy for _, _, unit in placed):
             self._not_linted(path)  # a seeds file beside goose migrations: no Up section
+        postgres = self.dialect is Dialect.POSTGRES
         for stmt, own, unit in placed:
             if not unit.deploy:
                 continue
@@ -861,7 +863,7 @@ class Replay:
                 self.units += 1
                 self._start_unit()
                 session.open_unit(unit, members[id(unit)])
-            if self.dialect == "postgres":
+            if postgres:
                 stmt = unseen_calls(resolve_names(stmt, session.search_path, self.schema), self.schema)
             session.see(stmt)
             yield Step(

@@ -39,6 +39,7 @@ from typing import Annotated, Any, Literal
 
 from schemacite.model import Location, Schema, Table, View
 from schemacite.model.codec import Codec, DecodeError, Stored
+from schemacite.model.dialects import Dialect
 from schemacite.model.record import record
 from schemacite.model.schema import Column
 
@@ -164,7 +165,7 @@ def _located(table: Table, location: Location) -> Table:
 
 
 def _fill_base_types(table: Table, dialect: str) -> None:
-    if dialect == "postgres":
+    if dialect == Dialect.POSTGRES:
         # start-up: a run loads only its own dialect's reader
         from schemacite.sources.postgres.types import parse_type as pg_type
 

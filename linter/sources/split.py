@@ -13,19 +13,19 @@ import bisect
 import re
 from dataclasses import field
 
-from schemacite.model.dialects import MYSQL_FAMILY
+from schemacite.model.dialects import MYSQL_FAMILY, Dialect
 from schemacite.model.record import record
 
 _SCAN = {
-    "mysql": re.compile(r"'|\"|`|--|#|/\*|;|\n"),
-    "postgres": re.compile(r"'|\"|--|/\*|\$(?:[A-Za-z_][A-Za-z_0-9]*)?\$|;|\n|\\"),
+    Dialect.MYSQL: re.compile(r"'|\"|`|--|#|/\*|;|\n"),
+    Dialect.POSTGRES: re.compile(r"'|\"|--|/\*|\$(?:[A-Za-z_][A-Za-z_0-9]*)?\$|;|\n|\\"),
 }
 # Files with no line-level construct (no DELIMITER, no psql meta-command) are scanned faster:
 # one match skips plain code and whole quoted strings and stops at the next token that needs
 # work, so a dump's thousands of quoted names cost no Python step each. A quote, `$` or
 # backtick left as the token opens a string that never ends.
 _SKIP = {
-    "mysql": re.compile(
+    Dialect.MYSQL: re.compile(
         r"(?:[^'\"`;#/\-]+"
         r"|'(?:[^'\\]|\\[\s\S]|'')*'"
         r'|"(?:[^"\\]|\\[\s\S]|"")*"'
@@ -33,7 +33,7 @@ _SKIP = {
         r"|/(?!\*)|-(?!-))*"
         r"(?P<tok>;|--|#|/\*|['\"`]|\Z)"
     ),
-    "postgres": re.compile(
+    Dialect.POSTGRES: re.compile(
         r"(?:[^'\"$;/\-eE]+|[eE](?!')"
         r"|[eE]'(?:[^'\\]|\\[\s\S]|'')*'"
         r"|'(?:[^']|'')*'"
@@ -155,10 +155,11 @@ class _Splitter:
 
     def __init__(self, text: str, dialect: str):
         self.text, self.dialect = text, dialect
-        self.family = "mysql" if dialect in MYSQL_FAMILY else "postgres"
+        # MySQL's SQL (MariaDB's too), else PostgreSQL's: a flag, as the scan asks once a token
+        self.mysql = dialect in MYSQL_FAMILY
         # stopping at newlines is only needed to see DELIMITER lines and psql meta-commands
         self.line_mode = _LINE_CONSTRUCT.search(text) is not None
-        self.scan = (_SCAN if self.line_mode else _SKIP)[self.family]
+        self.scan = (_SCAN if self.line_mode else _SKIP)[Dialect.MYSQL if self.mysql else Dialect.POSTGRES]
         self.lines = Lines(text)
         self.result = Split()
         # The current statement is `cur` (pieces already blanked where needed) followed by the
@@ -171,7 +172,7 @@ class _Splitter:
 
     def run(self) -> Split:
         # the scan's own names as locals: the loop below runs once a token
-        text, n, scan, line_mode, family = self.text, self.n, self.scan, self.line_mode, self.family
+        text, n, scan, line_mode, mysql = self.text, self.n, self.scan, self.line_mode, self.mysql
         lines, result = self.lines, self.result
         i = 0
         while i < n:
@@ -224,7 +225,7 @@ class _Splitter:
             elif tok == "/*":
                 i = self.block_comment(pos)
             else:  # a quoted string or name, or a dollar-quoted body: kept as it is
-                close = _find_quote_end(text, pos, tok, family)
+                close = _find_quote_end(text, pos, tok, mysql)
                 if close < 0:
                     result.errors.append((lines.line(pos), f"unterminated {_quote_name(tok)} starting here"))
                     i = n
@@ -268,7 +269,7 @@ class _Splitter:
     def directive(self, i: int) -> int:
         """At the start of a line with no code before it: a DELIMITER or include line (MySQL) or a
         psql meta-command, blanked; returns where the scan goes on, or -1 when there is none."""
-        if self.family == "mysql":
+        if self.mysql:
             m = _DELIMITER.match(self.text, i)
             if m:
                 self.delimiter = m.group(1)
@@ -303,7 +304,7 @@ class _Splitter:
             return i  # inside a routine body: not the end of the statement
         self.end_statement(pos)
         self.blank(pos, i)
-        if self.family == "postgres" and _COPY_STDIN.match(so_far):
+        if not self.mysql and _COPY_STDIN.match(so_far):
             # data rows follow until a line holding only "\."
             end = _COPY_END.search(self.text, i)
             stop = self.n if end is None else end.end()
@@ -314,7 +315,7 @@ class _Splitter:
 
     def line_comment(self, tok: str, pos: int, i: int) -> int:
         """A `--` or `#` comment at `pos`, blanked to the end of its line; returns where the scan goes on."""
-        if tok == "--" and self.family == "mysql" and self.text[i : i + 1] not in ("", " ", "\t", "\n", "\r"):
+        if tok == "--" and self.mysql and self.text[i : i + 1] not in ("", " ", "\t", "\n", "\r"):
             return i  # MySQL needs whitespace after "--"; otherwise it is an operator
         eol = self.text.find("\n", pos)
         eol = self.n if eol < 0 else eol
@@ -324,12 +325,12 @@ class _Splitter:
 
     def block_comment(self, pos: int) -> int:
         """A /* comment at `pos`, blanked (but for an executable comment's content); returns its end."""
-        close = _find_comment_end(self.text, pos, nested=self.family == "postgres")
+        close = _find_comment_end(self.text, pos, nested=not self.mysql)
         if close < 0:
             self.result.errors.append((self.lines.line(pos), "unterminated /* comment"))
             self.blank(pos, self.n)
             return self.n
-        ex = _EXEC_COMMENT.match(self.text, pos) if self.family == "mysql" else None
+        ex = _EXEC_COMMENT.match(self.text, pos) if self.mysql else None
         if ex and self.text[ex.end() : close].lstrip().startswith("\\"):
             ex = None  # `/*M!999999\- enable the sandbox mode */`: a command to the mysql client, not SQL
         if ex:  # executable comment: its content is code, only the markers are blanked
@@ -377,13 +378,11 @@ for _q in ("'", '"', "`"):
     _QUOTED[(_q, False)] = re.compile(rf"{_e}[^{_e}]*(?:{_e}{_e}[^{_e}]*)*{_e}")
 
 
-def _find_quote_end(text: str, pos: int, tok: str, family: str) -> int:
+def _find_quote_end(text: str, pos: int, tok: str, mysql: bool) -> int:
     if tok.startswith("$"):
         end = text.find(tok, pos + len(tok))
         return -1 if end < 0 else end + len(tok)
-    backslash = (
-        family == "mysql" and tok != "`" or (family == "postgres" and tok == "'" and pos > 0 and text[pos - 1] in "eE")
-    )
+    backslash = mysql and tok != "`" or (not mysql and tok == "'" and pos > 0 and text[pos - 1] in "eE")
     m = _QUOTED[(tok, backslash)].match(text, pos)
     return m.end() if m else -1
 

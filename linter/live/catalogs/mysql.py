@@ -72,6 +72,7 @@ from schemacite.model import (
     View,
     Workload,
 )
+from schemacite.model.dialects import Dialect
 from schemacite.model.record import record
 from schemacite.model.schema import Check, ForeignKey
 from schemacite.sources.mysql.types import canonical_charset, canonical_collation, parse_type
@@ -131,7 +132,7 @@ def prepare_session(
         conn.autocommit(True)
     lock_seconds = max(1, round(lock_timeout))
     statements = ["SET SESSION TRANSACTION READ ONLY"]
-    if dialect == "mariadb":
+    if dialect == Dialect.MARIADB:
         statements.append(f"SET SESSION max_statement_time = {float(statement_timeout):.3f}")
     else:
         statements.append(f"SET SESSION max_execution_time = {int(statement_timeout * 1000)}")
@@ -303,7 +304,7 @@ def _read_server(
         params if schemas else (),
     )
     mariadb = "mariadb" in str(version_text).lower()  # what the server has, whatever the dialect asked
-    if mariadb != (dialect == "mariadb"):
+    if mariadb != (dialect == Dialect.MARIADB):
         notes.append(f"the server reports {version_text}; dialect {dialect} was asked for")
     if mariadb:
         ((userstat_on, uptime),) = _rows(

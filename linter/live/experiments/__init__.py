@@ -32,6 +32,7 @@ from schemacite.evidence.figures import Figure, summarise
 from schemacite.live import scratch
 from schemacite.live.servers import AuditError, connect, parse_dsn, server_dialect
 from schemacite.live.servers import query as execute
+from schemacite.model.dialects import Dialect
 from schemacite.model.record import record
 
 REPEAT = 5  # runs of each experiment: a record keeps their median and spread
@@ -54,7 +55,7 @@ class Area:
 
     @property
     def postgres(self) -> bool:
-        return self.dialect == "postgres"
+        return self.dialect == Dialect.POSTGRES
 
     def q(self, table: str) -> str:
         """A table of the area, qualified and quoted."""
@@ -181,7 +182,7 @@ def scratch_area(dsn: str) -> Iterator[Area]:
     try:
         dialect, _, version = server_dialect(admin, target.kind)
         with scratch.signals_stop():
-            if dialect == "postgres":
+            if dialect is Dialect.POSTGRES:
                 scratch.pg_drop_stale(admin)
                 name = scratch.pg_create(admin)
                 version = execute(admin, "SELECT version()")[0][0].split(" on ")[0]
@@ -211,7 +212,7 @@ def scratch_area(dsn: str) -> Iterator[Area]:
             _stop_sessions(area, admin)
         if name is not None:
             with contextlib.suppress(Exception):
-                (scratch.pg_drop if target.kind == "postgres" else scratch.mysql_drop)(admin, name)
+                (scratch.pg_drop if target.kind is Dialect.POSTGRES else scratch.mysql_drop)(admin, name)
         with contextlib.suppress(Exception):
             admin.close()
 

@@ -16,6 +16,7 @@ import sqlglot
 from sqlglot import exp
 
 from schemacite.model import Column, Index, Table
+from schemacite.model.dialects import MYSQL_FAMILY, Dialect
 from schemacite.model.record import record
 from schemacite.model.schema import Check, ForeignKey
 from schemacite.sources.mysql.types import canonical_charset, canonical_collation, parse_type
@@ -222,7 +223,7 @@ def _add_element(table: Table, node: exp.Expression, dialect: str, name: Any = N
             table.primary_key = Index(None, (column.name,), unique=True, primary=True)
         if flags.unique:
             table.indexes.append(Index(None, (column.name,), unique=True))
-        if flags.references and dialect != "mysql":  # MySQL parses an inline REFERENCES and ignores it
+        if flags.references and dialect != Dialect.MYSQL:  # MySQL parses an inline REFERENCES and ignores it
             table.foreign_keys.append(ForeignKey(None, (column.name,), flags.references, flags.ref_columns))
         if flags.check is not None:
             table.checks.append(Check(None, flags.check))
@@ -332,7 +333,7 @@ def read_dump_layout(body: str, dialect: str) -> tuple[Table, list[str]] | None:
     """The table of a MySQL CREATE TABLE written one element per line, or None when any part of
     it is outside that layout (then sqlglot reads the statement)."""
     head = _HEAD.match(body)
-    if head is None or dialect == "postgres":
+    if head is None or dialect not in MYSQL_FAMILY:
         return None
     lines = body[head.end() :].rstrip().split("\n")
     options = lines.pop().strip() if lines else ""

@@ -1,7 +1,7 @@
 """Baselines: accept the findings a legacy schema already has, report only new ones.
 
 `write_baseline` stores one entry per finding, keyed by its fingerprint (see
-`schemacite.report.fingerprint`), sorted so the file reads well in code review::
+`schemacite.lint.fingerprint`), sorted so the file reads well in code review::
 
     {
       "version": 1,
@@ -26,10 +26,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from schemacite.report.fingerprint import fingerprint
+from schemacite.lint.fingerprint import fingerprint
 
 if TYPE_CHECKING:
-    from schemacite.model.results import Finding
+    from schemacite.model.results import Finding, LintResult
 
 BASELINE_VERSION = 1
 
@@ -96,3 +96,10 @@ def filter_new(findings: Iterable[Finding], path: str | Path) -> tuple[list[Find
         else:
             new.append(f)
     return new, matched
+
+
+def leave_out_baselined(result: LintResult, path: str | Path) -> None:
+    """Drop from `result` the findings the baseline at `path` holds, with a note saying how many."""
+    result.findings, matched = filter_new(result.findings, path)
+    if matched:
+        result.notes.append(f"{matched} finding(s) already in baseline {path} not shown")
