@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from schemacite.model.dialects import Dialect
+from schemacite.sources.patterns import Pattern
 
 HEAD = 65536  # bytes of each file read for marks
 FILES = 200  # files read at most
@@ -69,7 +70,7 @@ POSTGRES_MARKS = {
     "OWNER TO": Mark(r"\bowner\s+to\b", starts=("owner",)),
     "USING gin/gist/brin": Mark(r"\busing\s+(gin|gist|brin|spgist)\b", starts=("using",)),
 }
-_MARIADB = re.compile(r"^--\s*MariaDB dump", re.I | re.M)
+_MARIADB = Pattern(r"^--\s*MariaDB dump", re.I | re.M)
 
 
 def _marks(text: str, marks: dict[str, Mark]) -> Counter[str]:
@@ -144,7 +145,7 @@ def _list(counts: Counter[str]) -> str:
     return ", ".join(f"{name} ×{n}" for name, n in counts.most_common(3)) or "none"
 
 
-_COMMENT_OR_STRING = re.compile(r"--[^\n]*|/\*(?!!)[\s\S]*?\*/|'(?:[^'\\]|\\.|'')*'")
+_COMMENT_OR_STRING = Pattern(r"--[^\n]*|/\*(?!!)[\s\S]*?\*/|'(?:[^'\\]|\\.|'')*'")
 
 
 def _without_comments(text: str) -> str:

@@ -8,16 +8,16 @@ file's CRLF when it has them) are kept.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 
 from schemacite.model.fixes import Edit
 from schemacite.model.statements import Statement
+from schemacite.sources.patterns import Pattern
 from schemacite.sources.split import Lines
 
 # what a keyword search skips: comments and quoted text (both blanked, newlines kept)
-_NOT_CODE = re.compile(r"--[^\n]*|/\*[\s\S]*?\*/|'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`(?:[^`]|``)*`")
+_NOT_CODE = Pattern(r"--[^\n]*|/\*[\s\S]*?\*/|'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`(?:[^`]|``)*`")
 
 
 def code_of(sql: str) -> str:
@@ -167,6 +167,9 @@ def unified_diff(path: str, before: bytes | None, after: bytes) -> str:
     new = Encoded(after).text
     # a name with a space ends at a tab, as diff writes it, so that patch can read it
     tab = "\t" if " " in path else ""
+    # start-up: only --diff shows a diff
+    import difflib
+
     lines = difflib.unified_diff(
         old.splitlines(keepends=True),
         new.splitlines(keepends=True),

@@ -7,10 +7,11 @@ import threading
 from typing import NamedTuple
 
 from schemacite.model.dialects import MYSQL_FAMILY, Dialect
+from schemacite.sources.patterns import Pattern
 
 NAME = r'(?:`(?:[^`]|``)+`|"(?:[^"]|"")+"|[^\W\d][\w$]*)'
 QNAME = rf"{NAME}(?:\s*\.\s*{NAME}){{0,2}}"
-_PART = re.compile(NAME)
+_PART = Pattern(NAME)
 
 
 def sqlglot_dialect(dialect: str) -> str:
@@ -133,7 +134,7 @@ class Tok(NamedTuple):
         return unquote(self.text) if self.kind in ("word", "name") else self.text
 
 
-_TOKEN = re.compile(
+_TOKEN = Pattern(
     r"""(?P<name>`(?:[^`]|``)*`|"(?:[^"]|"")*")
       |(?P<string>[eEnNbBxX]?'(?:[^'\\]|\\.|'')*')
       |(?P<dollar>\$(?P<tag>[A-Za-z_]\w*)?\$.*?\$(?P=tag)?\$)

@@ -21,6 +21,7 @@ from schemacite.model.record import record
 from schemacite.model.statements import Other, ParseError, RunsUnseen, SetVariable, Statement
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.names import QNAME, table_key
+from schemacite.sources.patterns import Pattern
 from schemacite.sources.split import PSQL_SENDS, Lines, Split, blank_spans, split_sql
 
 _SEQ = itertools.count(1)
@@ -33,11 +34,11 @@ def next_seq() -> int:
 
 # `schemacite: ignore[SC104, no-primary-key] reason`, or without brackets `ignore SC104 no-primary-key
 # reason`: the rules named (codes or names, comma or space separated), then an optional reason
-DIRECTIVE = re.compile(r"\bschemacite:\s*(?P<kind>[\w-]*)(?P<rest>.*)", re.I | re.S)
+DIRECTIVE = Pattern(r"\bschemacite:\s*(?P<kind>[\w-]*)(?P<rest>.*)", re.I | re.S)
 DIRECTIVES = ("ignore", "ignore-file", "insert-heavy")
-_LISTED = re.compile(r"\s*\[(?P<inside>[^\]]*)\]")
+_LISTED = Pattern(r"\s*\[(?P<inside>[^\]]*)\]")
 # a rule's code (letters then digits) or name (words joined by hyphens), as written without brackets
-_RULE_ID = re.compile(r"[,\s]*(?P<id>[a-z]+\d+|[a-z0-9]+(?:-[a-z0-9]+)+)(?![\w-])", re.I)
+_RULE_ID = Pattern(r"[,\s]*(?P<id>[a-z]+\d+|[a-z0-9]+(?:-[a-z0-9]+)+)(?![\w-])", re.I)
 
 
 @record
@@ -157,8 +158,8 @@ def parse_text(text: str, path: str, dialect: str) -> ParsedFile:
 # what only our splitter reads in a PostgreSQL file: psql meta-commands (a line starting with a
 # backslash, or a sending one like `\gset` after code), COPY ... FROM stdin data, and
 # schemacite's own comments
-_META = re.compile(r"^[ \t]*\\|" + PSQL_SENDS.pattern, re.M)
-_OURS = re.compile("schemacite:", re.I)
+_META = Pattern(r"^[ \t]*\\|" + PSQL_SENDS.pattern, re.M)
+_OURS = Pattern("schemacite:", re.I)
 
 
 def _needs_splitter(text: str) -> bool:
@@ -390,9 +391,9 @@ def _mysql(split: Split, path: str, dialect: str, errors: list[ParseError]) -> I
         yield chunk.end_line, group
 
 
-_PREPARE = re.compile(r"PREPARE\s+(\w+)\s+FROM\s+(.*)", re.I | re.S)
-_EXECUTE = re.compile(r"EXECUTE\s+(\w+)", re.I)
-_DYNAMIC_BODY = re.compile(r"\bPREPARE\b|\bEXECUTE\s+IMMEDIATE\b", re.I)
+_PREPARE = Pattern(r"PREPARE\s+(\w+)\s+FROM\s+(.*)", re.I | re.S)
+_EXECUTE = Pattern(r"EXECUTE\s+(\w+)", re.I)
+_DYNAMIC_BODY = Pattern(r"\bPREPARE\b|\bEXECUTE\s+IMMEDIATE\b", re.I)
 
 
 class _DynamicSql:
@@ -442,15 +443,15 @@ _DDL_START = (
     r"(?:ALTER\s+TABLE|CREATE\s+(?:UNIQUE\s+)?INDEX|DROP\s+INDEX|CREATE\s+TABLE|DROP\s+TABLE|RENAME\s+TABLE"
     r"|ALTER\s+TYPE)\b"
 )
-_DDL_STRING = re.compile(rf"'(\s*{_DDL_START}(?:[^'\\]|\\.|'')*)'", re.I)
-_DDL_IN_BODY = re.compile(
+_DDL_STRING = Pattern(rf"'(\s*{_DDL_START}(?:[^'\\]|\\.|'')*)'", re.I)
+_DDL_IN_BODY = Pattern(
     rf"(?:^|;|\bTHEN\b|\bELSE\b|\bBEGIN\b|\bLOOP\b|\$\$)\s*({_DDL_START}(?:[^;']|'(?:[^']|'')*')*)", re.I
 )
-_PLACEHOLDER = re.compile(r"%[ILs]|\$\d")  # format()/EXECUTE ... USING: the DDL is built at run time
-_PROCEDURE = re.compile(
+_PLACEHOLDER = Pattern(r"%[ILs]|\$\d")  # format()/EXECUTE ... USING: the DDL is built at run time
+_PROCEDURE = Pattern(
     rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?PROCEDURE\s+(?:IF\s+NOT\s+EXISTS\s+)?({QNAME})", re.I
 )
-_CALL = re.compile(rf"CALL\s+({QNAME})", re.I)
+_CALL = Pattern(rf"CALL\s+({QNAME})", re.I)
 
 
 def embedded_ddl(text: str, line: int, column: int, dialect: str, procedures: dict) -> list[tuple[str, int, int]]:

@@ -15,6 +15,7 @@ from dataclasses import field
 
 from schemacite.model.dialects import MYSQL_FAMILY, Dialect
 from schemacite.model.record import record
+from schemacite.sources.patterns import Pattern
 
 _SCAN = {
     Dialect.MYSQL: re.compile(r"'|\"|`|--|#|/\*|;|\n"),
@@ -46,23 +47,23 @@ _SKIP = {
 }
 # psql meta-commands that send the query typed so far, as `;` does, wherever they stand on a line
 # (`SELECT id FROM t \gset`); any other one in mid-line runs and leaves the query open
-PSQL_SENDS = re.compile(r"\\(?:g|gx|gset|gexec|gdesc|crosstabview|watch)(?![A-Za-z])")
-_LINE_CONSTRUCT = re.compile(r"^[ \t]*(?:DELIMITER\b|\\|source[ \t])|" + PSQL_SENDS.pattern, re.I | re.M)
+PSQL_SENDS = Pattern(r"\\(?:g|gx|gset|gexec|gdesc|crosstabview|watch)(?![A-Za-z])")
+_LINE_CONSTRUCT = Pattern(r"^[ \t]*(?:DELIMITER\b|\\|source[ \t])|" + PSQL_SENDS.pattern, re.I | re.M)
 # files another file pulls in: psql's \i and \ir (\include, \include_relative), the mysql
 # client's `source` and `\.`; \ir is relative to the including file, the others to the
 # directory the client runs in
-_PSQL_INCLUDE = re.compile(r"\\(ir|include_relative|i|include)[ \t]+(\S.*?)[ \t]*(?=\n|$)")
-_MYSQL_INCLUDE = re.compile(r"[ \t]*(?:source|\\\.)[ \t]+(\S.*?)[ \t]*;?[ \t]*(?=\n|$)", re.I)
-_COMPOUND = re.compile(
+_PSQL_INCLUDE = Pattern(r"\\(ir|include_relative|i|include)[ \t]+(\S.*?)[ \t]*(?=\n|$)")
+_MYSQL_INCLUDE = Pattern(r"[ \t]*(?:source|\\\.)[ \t]+(\S.*?)[ \t]*;?[ \t]*(?=\n|$)", re.I)
+_COMPOUND = Pattern(
     r"^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?"
     r"(?:PROCEDURE|FUNCTION|TRIGGER|EVENT)\b",
     re.I,
 )
-_BLOCK_WORDS = re.compile(r"\b(BEGIN|CASE|END)\b(\s+(?:IF|LOOP|WHILE|REPEAT|CASE)\b)?", re.I)
-_COPY_STDIN = re.compile(r"^\s*COPY\b.*\bFROM\s+STDIN\b", re.I | re.S)
-_DELIMITER = re.compile(r"[ \t]*DELIMITER[ \t]+(\S+)[ \t]*(?=\n|$)", re.I)
-_EXEC_COMMENT = re.compile(r"/\*M?!\d*")
-_COPY_END = re.compile(r"^\\\.[ \t]*$", re.M)
+_BLOCK_WORDS = Pattern(r"\b(BEGIN|CASE|END)\b(\s+(?:IF|LOOP|WHILE|REPEAT|CASE)\b)?", re.I)
+_COPY_STDIN = Pattern(r"^\s*COPY\b.*\bFROM\s+STDIN\b", re.I | re.S)
+_DELIMITER = Pattern(r"[ \t]*DELIMITER[ \t]+(\S+)[ \t]*(?=\n|$)", re.I)
+_EXEC_COMMENT = Pattern(r"/\*M?!\d*")
+_COPY_END = Pattern(r"^\\\.[ \t]*$", re.M)
 _OPENERS = frozenset({"'", '"', "`", "$"})
 
 

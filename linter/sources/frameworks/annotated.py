@@ -8,12 +8,13 @@ import re
 from schemacite.model.fixes import Edit
 from schemacite.sources.files import side_file
 from schemacite.sources.frameworks.base import Framework, Unit, _stem, append_to_line
+from schemacite.sources.patterns import Pattern
 
 # ---------------------------------------------------------------- goose
 
-_GOOSE = re.compile(r"^--\s*\+goose\s+(up|down|no\s+transaction)\b", re.I | re.M)
-_STATEMENT_BEGIN = re.compile(r"^--\s*\+goose\s+StatementBegin\s*$")
-_STATEMENT_END = re.compile(r"^--\s*\+goose\s+StatementEnd\s*$")  # as goose's parser matches it
+_GOOSE = Pattern(r"^--\s*\+goose\s+(up|down|no\s+transaction)\b", re.I | re.M)
+_STATEMENT_BEGIN = Pattern(r"^--\s*\+goose\s+StatementBegin\s*$")
+_STATEMENT_END = Pattern(r"^--\s*\+goose\s+StatementEnd\s*$")  # as goose's parser matches it
 
 
 class Goose(Framework):
@@ -83,7 +84,7 @@ def _leading_number(name: str) -> tuple:
 
 # ---------------------------------------------------------------- dbmate
 
-_DBMATE = re.compile(r"^--\s*migrate:(up|down)(.*)$", re.I | re.M)
+_DBMATE = Pattern(r"^--\s*migrate:(up|down)(.*)$", re.I | re.M)
 
 
 class Dbmate(Framework):
@@ -118,8 +119,8 @@ class Dbmate(Framework):
 
 # ---------------------------------------------------------------- Liquibase formatted SQL
 
-_CHANGESET = re.compile(r"^\s*--\s*changeset\s+(\S+)(.*)$", re.I | re.M)
-LIQUIBASE_HEADER = re.compile(r"\A\s*--\s*liquibase\s+formatted", re.I)
+_CHANGESET = Pattern(r"^\s*--\s*changeset\s+(\S+)(.*)$", re.I | re.M)
+LIQUIBASE_HEADER = Pattern(r"\A\s*--\s*liquibase\s+formatted", re.I)
 
 
 class Liquibase(Framework):
@@ -183,12 +184,12 @@ class Liquibase(Framework):
 
 _CHANGELOG_FILES = (".xml", ".yaml", ".yml", ".json")
 # one reading for the three formats: <include file="x"/>, `- include: {file: x}`, "include": {"file": "x"}
-_INCLUDE = re.compile(r"\b(includeAll|include)\b")
-_TARGET = re.compile(r"\b(?:file|path)\b[\"']?\s*[:=]\s*[\"']?([^\"'\s,}>]+)")
-_RELATIVE = re.compile(r"\brelativeToChangelogFile\b[\"']?\s*[:=]\s*[\"']?true", re.I)
+_INCLUDE = Pattern(r"\b(includeAll|include)\b")
+_TARGET = Pattern(r"\b(?:file|path)\b[\"']?\s*[:=]\s*[\"']?([^\"'\s,}>]+)")
+_RELATIVE = Pattern(r"\brelativeToChangelogFile\b[\"']?\s*[:=]\s*[\"']?true", re.I)
 # XML and YAML comments; an XML comment never closed runs to the end (and is read once, not
 # once for each `<!--` in it)
-_NOT_READ = re.compile(r"<!--[\s\S]*?(?:-->|\Z)|^[ \t]*#[^\n]*", re.M)
+_NOT_READ = Pattern(r"<!--[\s\S]*?(?:-->|\Z)|^[ \t]*#[^\n]*", re.M)
 
 
 def changelog_ranks(files: list[str]) -> dict[str, tuple[int, int]]:
@@ -294,7 +295,7 @@ GOOSE = Goose(
     "https://github.com/pressly/goose#sql-migrations",
     "unit",
     "goose runs each migration in one transaction",
-    marker=re.compile(r"^--\s*\+goose\s+up\b", re.I | re.M),
+    marker=Pattern(r"^--\s*\+goose\s+up\b", re.I | re.M),
     sign="-- +goose Up",
     placeholders=True,
     opt_out="-- +goose NO TRANSACTION",
@@ -306,7 +307,7 @@ DBMATE = Dbmate(
     "https://github.com/amacneil/dbmate#migration-options",
     "unit",
     "dbmate runs each up block in one transaction",
-    marker=re.compile(r"^--\s*migrate:up", re.I | re.M),
+    marker=Pattern(r"^--\s*migrate:up", re.I | re.M),
     sign="-- migrate:up",
     opt_out="transaction:false",
     opt_out_at="the -- migrate:up line",

@@ -34,6 +34,7 @@ import re
 from schemacite.model.fixes import Edit
 from schemacite.model.record import record
 from schemacite.sources.files import exists
+from schemacite.sources.patterns import Pattern
 
 
 @record
@@ -60,7 +61,7 @@ class Framework:
     docs: str
     transaction: str = "script"  # the default of its units
     why: str = ""
-    marker: re.Pattern[str] | None = None  # content that names the framework
+    marker: Pattern | None = None  # content that names the framework
     sign: str = ""  # that content, in words
     placeholders: bool = False  # ${name} placeholders are replaced before the SQL is run
     opt_out: str = ""  # what leaves the runner's transaction out: "-- +goose NO TRANSACTION"
@@ -143,7 +144,7 @@ def _stem(path: str) -> str:
 # ${name} placeholders (Flyway, Liquibase, goose ENVSUB): replaced before the SQL runs, so the
 # reader sees text of the same length that parses. A schema placeholder before a dot (`${schema}.t`)
 # is blanked with its dot, leaving the bare table name.
-_PLACEHOLDER = re.compile(r"\$\{[^}\n]{1,200}\}(\.)?")
+_PLACEHOLDER = Pattern(r"\$\{[^}\n]{1,200}\}(\.)?")
 
 
 def blank_placeholders(text: str) -> str:

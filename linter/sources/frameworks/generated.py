@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 
 from schemacite.sources.frameworks.base import Framework, Unit, _stem
+from schemacite.sources.patterns import Pattern
 
-_REVISION = re.compile(r"^--\s*Running upgrade\s+(.*)$", re.M)
+_REVISION = Pattern(r"^--\s*Running upgrade\s+(.*)$", re.M)
 
 
 class Alembic(Framework):
@@ -45,7 +46,7 @@ ALEMBIC = Alembic(
     "https://alembic.sqlalchemy.org/en/latest/offline.html",
     "script",
     "Alembic's printed BEGIN ... COMMIT",
-    marker=re.compile(r"^--\s*Running upgrade\b", re.M),
+    marker=Pattern(r"^--\s*Running upgrade\b", re.M),
     sign="-- Running upgrade",
     generated_from="the Alembic revision (Python) `upgrade --sql` printed it from",
 )

@@ -8,10 +8,11 @@ import re
 
 from schemacite.sources.files import nearest, side_file
 from schemacite.sources.frameworks.base import Framework, Unit, _stem
+from schemacite.sources.patterns import Pattern
 
 # ---------------------------------------------------------------- pop (gobuffalo)
 
-POP_NAME = re.compile(r"^(\d+)_([^.]+)(?:\.([a-z0-9]+))?\.(up|down)\.sql$")
+POP_NAME = Pattern(r"^(\d+)_([^.]+)(?:\.([a-z0-9]+))?\.(up|down)\.sql$")
 # pop's dialect names (dialect_*.go Name()) for the dialects schemacite lints
 POP_DIALECT = {"postgres": "postgres", "mysql": "mysql", "mariadb": "mysql"}
 
@@ -63,8 +64,8 @@ def pop_named(names: list[str]) -> str | None:
 
 # ---------------------------------------------------------------- Supabase CLI
 
-SUPABASE_NAME = re.compile(r"^([0-9]+)_(.*)\.sql$")
-_SUPABASE_OLD_INIT = re.compile(r"^([0-9]{14})_init\.sql$")
+SUPABASE_NAME = Pattern(r"^([0-9]+)_(.*)\.sql$")
+_SUPABASE_OLD_INIT = Pattern(r"^([0-9]{14})_init\.sql$")
 
 
 class Supabase(Framework):
@@ -106,7 +107,7 @@ def supabase_project(files: list[str]) -> str | None:
 
 # ---------------------------------------------------------------- Hasura CLI
 
-_HASURA_NAME = re.compile(r"^(\d+)_(.*)\.(up|down)\.sql$")
+_HASURA_NAME = Pattern(r"^(\d+)_(.*)\.(up|down)\.sql$")
 
 
 def _hasura_name(path: str) -> re.Match[str] | None:

@@ -8,10 +8,11 @@ import re
 from schemacite.model.fixes import Edit
 from schemacite.sources.files import nearest, side_file
 from schemacite.sources.frameworks.base import Framework, Unit, _stem, side_file_edit, version_key
+from schemacite.sources.patterns import Pattern
 
 # ---------------------------------------------------------------- golang-migrate
 
-GOLANG_MIGRATE_NAME = re.compile(r"^(\d+)_.*\.(up|down)\.sql$", re.I)
+GOLANG_MIGRATE_NAME = Pattern(r"^(\d+)_.*\.(up|down)\.sql$", re.I)
 
 
 class GolangMigrate(Framework):
@@ -61,8 +62,8 @@ class Morph(GolangMigrate):
 
 # ---------------------------------------------------------------- Flyway
 
-FLYWAY_NAME = re.compile(r"^(?P<prefix>[VUB])(?P<version>\d[\w.]*?)__(?P<desc>.+)\.sql$|^R__(?P<repeat>.+)\.sql$", re.I)
-FLYWAY_CALLBACKS = re.compile(r"^(before|after)\w*\.sql$", re.I)
+FLYWAY_NAME = Pattern(r"^(?P<prefix>[VUB])(?P<version>\d[\w.]*?)__(?P<desc>.+)\.sql$|^R__(?P<repeat>.+)\.sql$", re.I)
+FLYWAY_CALLBACKS = Pattern(r"^(before|after)\w*\.sql$", re.I)
 
 
 class Flyway(Framework):
@@ -130,7 +131,7 @@ def prisma_provider(files: list[str]) -> str | None:
 
 # ---------------------------------------------------------------- Atlas
 
-_ATLAS_TXMODE = re.compile(r"\A(?:\s*--[^\n]*\n)*?\s*--\s*atlas:txmode\s+(\w+)", re.I)
+_ATLAS_TXMODE = Pattern(r"\A(?:\s*--[^\n]*\n)*?\s*--\s*atlas:txmode\s+(\w+)", re.I)
 
 
 class Atlas(Framework):
@@ -218,7 +219,7 @@ MORPH = Morph(
     "https://github.com/mattermost/morph",
     "unit",
     "morph runs each migration in one transaction",
-    marker=re.compile(r"\A-- morph:nontransactional"),
+    marker=Pattern(r"\A-- morph:nontransactional"),
     sign="-- morph:nontransactional",
     opt_out=MORPH_NONTRANSACTIONAL,
     opt_out_at="first line",

@@ -10,6 +10,7 @@ import re
 from schemacite.model.fixes import Edit
 from schemacite.sources.files import nearest, side_file
 from schemacite.sources.frameworks.base import Framework, Unit, _stem
+from schemacite.sources.patterns import Pattern
 
 # ---------------------------------------------------------------- Drizzle
 
@@ -66,10 +67,10 @@ def journal_dialect(files: list[str]) -> tuple[str, str] | None:
 
 # ---------------------------------------------------------------- graphile-migrate
 
-GRAPHILE_NAME = re.compile(r"^([0-9]+)(-[-_a-zA-Z0-9]*)?\.sql$")
+GRAPHILE_NAME = Pattern(r"^([0-9]+)(-[-_a-zA-Z0-9]*)?\.sql$")
 GRAPHILE_NO_TRANSACTION = "--! no-transaction"
-_GRAPHILE_HEADER = re.compile(r"^--! [A-Z][a-zA-Z0-9_]*(?::.*)?$")
-_GRAPHILE_OPT_OUT = re.compile(r"^--!\s*no-transaction\b")
+_GRAPHILE_HEADER = Pattern(r"^--! [A-Z][a-zA-Z0-9_]*(?::.*)?$")
+_GRAPHILE_OPT_OUT = Pattern(r"^--!\s*no-transaction\b")
 
 
 def _graphile_place(path: str) -> tuple[int, str] | None:
@@ -137,9 +138,9 @@ def _body_start(text: str) -> int:
     return first
 
 
-_GMRC_AFTER_RESET = re.compile(r'"?afterReset"?\s*:\s*\[(?P<actions>[^\]]*)\]')
-_GMRC_FOLDER = re.compile(r'"?migrationsFolder"?\s*:\s*"(?P<folder>[^"]+)"')
-_GMRC_STRING = re.compile(r'"!?(?P<name>[^"!][^"]*\.sql)"')  # `"!file.sql"`: the same file, run as the root user
+_GMRC_AFTER_RESET = Pattern(r'"?afterReset"?\s*:\s*\[(?P<actions>[^\]]*)\]')
+_GMRC_FOLDER = Pattern(r'"?migrationsFolder"?\s*:\s*"(?P<folder>[^"]+)"')
+_GMRC_STRING = Pattern(r'"!?(?P<name>[^"!][^"]*\.sql)"')  # `"!file.sql"`: the same file, run as the root user
 
 
 def _settings_text(settings: str) -> str:
@@ -166,7 +167,7 @@ def gmrc(path: str) -> str | None:
 
 # ---------------------------------------------------------------- node-pg-migrate
 
-_NODE_PG_SECTION = re.compile(r"^[ \t]*--[ \t-]*(up|down)[ \t]+migration", re.I | re.M)
+_NODE_PG_SECTION = Pattern(r"^[ \t]*--[ \t-]*(up|down)[ \t]+migration", re.I | re.M)
 
 
 class NodePgMigrate(Framework):

@@ -8,10 +8,11 @@ import re
 from schemacite.model.fixes import Edit
 from schemacite.sources.files import nearest, side_file
 from schemacite.sources.frameworks.base import Framework, Unit, _stem, side_file_edit
+from schemacite.sources.patterns import Pattern
 
 # ---------------------------------------------------------------- Diesel
 
-DIESEL_FOLDER = re.compile(r"^(\d[\d-]*)_[^/\\]+$")
+DIESEL_FOLDER = Pattern(r"^(\d[\d-]*)_[^/\\]+$")
 
 
 def _folder(path: str) -> str:
@@ -58,9 +59,9 @@ class Diesel(Framework):
 
 # ---------------------------------------------------------------- sqlx
 
-SQLX_NAME = re.compile(r"^(\d+)_.+?(\.up|\.down)?\.sql$", re.I)
+SQLX_NAME = Pattern(r"^(\d+)_.+?(\.up|\.down)?\.sql$", re.I)
 SQLX_NO_TRANSACTION = "-- no-transaction"
-_CARGO_SQLX = re.compile(r"^\s*(?:sqlx|sqlx-cli)\s*(?:=|\.)|^\s*\[(?:\w+-)?dependencies\.sqlx\]", re.M)
+_CARGO_SQLX = Pattern(r"^\s*(?:sqlx|sqlx-cli)\s*(?:=|\.)|^\s*\[(?:\w+-)?dependencies\.sqlx\]", re.M)
 
 
 class Sqlx(Framework):

@@ -10,15 +10,16 @@ from __future__ import annotations
 import re
 
 from schemacite.sources.edits import code_of
+from schemacite.sources.patterns import Pattern
 
 _WORDS = r"\b(ALGORITHM|LOCK)\s*=?\s*(DEFAULT|INSTANT|NOCOPY|INPLACE|COPY|NONE|SHARED|EXCLUSIVE)\b"
-CLAUSE = re.compile(_WORDS, re.IGNORECASE)  # one clause alone: `ALGORITHM [=] value`, `LOCK [=] value`
+CLAUSE = Pattern(_WORDS, re.IGNORECASE)  # one clause alone: `ALGORITHM [=] value`, `LOCK [=] value`
 _NAME = r"(?:`(?:[^`]|``)+`|[\w$]+)"
 # ALTER TABLE and its table name: the database (group 1, when written) and the table (group 2)
-ALTER_HEAD = re.compile(
+ALTER_HEAD = Pattern(
     rf"^\s*ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(?:IF\s+EXISTS\s+)?(?:({_NAME})\s*\.\s*)?({_NAME})\s*", re.IGNORECASE
 )
-_DROP_INDEX = re.compile(
+_DROP_INDEX = Pattern(
     r"^\s*DROP\s+INDEX\s+(?:IF\s+EXISTS\s+)?(`[^`]+`|[\w$]+)\s+ON\s+(`[^`]+`|[\w$.`]+)\s*$", re.IGNORECASE
 )
 

@@ -21,6 +21,7 @@ from schemacite.model.record import record
 from schemacite.model.schema import Check, ForeignKey
 from schemacite.sources.mysql.types import canonical_charset, canonical_collation, parse_type
 from schemacite.sources.names import sqlglot_column, sqlglot_dialect
+from schemacite.sources.patterns import Pattern
 
 
 def _name(node: Any) -> str:
@@ -269,31 +270,27 @@ def _add_element(table: Table, node: exp.Expression, dialect: str, name: Any = N
 # ---- MySQL CREATE TABLE in the layout SHOW CREATE TABLE and mysqldump write -----------------
 
 _IDENT = r"`(?:[^`]|``)+`"
-_COLUMN_LINE = re.compile(
-    rf"\s*(?P<name>{_IDENT})\s+(?P<def>.+?)(?P<comment>\s+COMMENT\s+'(?:[^'\\]|\\.|'')*')?\s*,?\s*"
-)
+_COLUMN_LINE = Pattern(rf"\s*(?P<name>{_IDENT})\s+(?P<def>.+?)(?P<comment>\s+COMMENT\s+'(?:[^'\\]|\\.|'')*')?\s*,?\s*")
 _KEY_PARTS = (
     rf"\((?P<cols>{_IDENT}(?:\(\d+\))?(?:\s+(?:ASC|DESC))?(?:\s*,\s*{_IDENT}(?:\(\d+\))?(?:\s+(?:ASC|DESC))?)*)\)"
 )
-_PREFIX_PART = re.compile(rf"{_IDENT}\(\d+\)")
+_PREFIX_PART = Pattern(rf"{_IDENT}\(\d+\)")
 _KEY_TAIL = r"(?:\s+USING\s+(?:BTREE|HASH))?(?:\s+KEY_BLOCK_SIZE\s*=\s*\d+)?(?:\s+COMMENT\s+'(?:[^'\\]|\\.|'')*')?"
-_KEY_LINE = re.compile(
+_KEY_LINE = Pattern(
     rf"\s*(?:(?P<primary>PRIMARY\s+KEY)|(?P<kind>UNIQUE|FULLTEXT|SPATIAL)?\s*(?:KEY|INDEX)\s+(?P<name>{_IDENT}))"
     rf"\s*{_KEY_PARTS}{_KEY_TAIL}\s*,?\s*",
     re.I,
 )
-_FK_LINE = re.compile(
+_FK_LINE = Pattern(
     rf"\s*CONSTRAINT\s+(?P<name>{_IDENT})\s+FOREIGN\s+KEY\s*{_KEY_PARTS}\s*REFERENCES\s+(?:{_IDENT}\.)?(?P<ref>{_IDENT})"
     rf"\s*\((?P<refcols>{_IDENT}(?:\s*,\s*{_IDENT})*)\)"
     r"(?:\s+ON\s+(?:DELETE|UPDATE)\s+(?:RESTRICT|CASCADE|SET\s+NULL|NO\s+ACTION|SET\s+DEFAULT))*\s*,?\s*",
     re.I,
 )
-_CHECK_LINE = re.compile(rf"\s*CONSTRAINT\s+(?P<name>{_IDENT})\s+CHECK\s*\((?P<expr>.*)\)\s*,?\s*", re.I)
-_OPTIONS_LINE = re.compile(
-    r"\)\s*(?:(?:DEFAULT\s+)?[A-Z_]+(?:\s+SET)?\s*=\s*(?:'(?:[^'\\]|\\.|'')*'|[\w.]+)\s*)*", re.I
-)
-_OPTION = re.compile(r"\b(ENGINE|CHARSET|CHARACTER\s+SET|COLLATE|ROW_FORMAT)\s*=\s*(\w+)", re.I)
-_HEAD = re.compile(
+_CHECK_LINE = Pattern(rf"\s*CONSTRAINT\s+(?P<name>{_IDENT})\s+CHECK\s*\((?P<expr>.*)\)\s*,?\s*", re.I)
+_OPTIONS_LINE = Pattern(r"\)\s*(?:(?:DEFAULT\s+)?[A-Z_]+(?:\s+SET)?\s*=\s*(?:'(?:[^'\\]|\\.|'')*'|[\w.]+)\s*)*", re.I)
+_OPTION = Pattern(r"\b(ENGINE|CHARSET|CHARACTER\s+SET|COLLATE|ROW_FORMAT)\s*=\s*(\w+)", re.I)
+_HEAD = Pattern(
     rf"CREATE\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:{_IDENT}\.)?(?P<name>{_IDENT})\s*\(\s*", re.I
 )
 _DEFINITIONS: dict[tuple[str, str], tuple[Column, ColumnFlags] | None] = {}

@@ -38,6 +38,7 @@ from schemacite.model.statements import (
 from schemacite.sources.mysql.alter import AlterSyntaxError, parse_actions
 from schemacite.sources.mysql.partition import find_partition_by, parse_partition_by
 from schemacite.sources.names import NAME, QNAME, column_list, prefix_in, sqlglot_parse, table_key, tokenize
+from schemacite.sources.patterns import Pattern
 
 
 class StatementError(ValueError):
@@ -49,7 +50,7 @@ Handler = Callable[[re.Match, str, str], Op]
 # matters to a pre-commit hook, and most runs meet only a few statement kinds
 _BY_WORD: dict[str, list[tuple[str, Handler]]] = {}
 _FALLBACK: list[tuple[str, Handler]] = []
-_LEADING_WORD = re.compile(r"[A-Za-z_]+")
+_LEADING_WORD = Pattern(r"[A-Za-z_]+")
 
 
 def handles(pattern: str, first: tuple[str, ...] | None = None) -> Callable[[Handler], Handler]:
@@ -85,7 +86,7 @@ def _key(name: str, dialect: str) -> str:
     return table_key(name, dialect)
 
 
-_QNAMES = re.compile(QNAME)
+_QNAMES = Pattern(QNAME)
 
 
 def _names(text: str, dialect: str) -> list[str]:
@@ -101,10 +102,10 @@ def _sqlglot_error(e: Exception) -> str:
     return re.sub(r"\x1b\[[0-9;]*m", "", msg)
 
 
-_PARTITION_BY = re.compile(r"\bPARTITION\s+BY\b", re.I)
-_LIKE = re.compile(rf"\s*\(?\s*LIKE\s+(?P<src>{QNAME})", re.I)
-_PK_ORDER = re.compile(r"\bPRIMARY\s+KEY\s*\([^()]*\)", re.I)
-_ORDER_WORD = re.compile(r"(?<=\S)\s+(?:ASC|DESC)\b(?=\s*[,)])", re.I)
+_PARTITION_BY = Pattern(r"\bPARTITION\s+BY\b", re.I)
+_LIKE = Pattern(rf"\s*\(?\s*LIKE\s+(?P<src>{QNAME})", re.I)
+_PK_ORDER = Pattern(r"\bPRIMARY\s+KEY\s*\([^()]*\)", re.I)
+_ORDER_WORD = Pattern(r"(?<=\S)\s+(?:ASC|DESC)\b(?=\s*[,)])", re.I)
 
 
 @handles(
@@ -185,10 +186,10 @@ def _alter_table(m: re.Match, sql: str, dialect: str) -> Op:
 
 # plain `a, b DESC, c` column lists need no tokenizing; anything else (expressions, prefixes)
 # goes through the tokenizer
-_COLUMN_NAME = re.compile(rf"({NAME})(?:\s+(?:ASC|DESC))?\s*(?:,|$)", re.I)
-_SIMPLE_COLUMNS = re.compile(rf"\s*{NAME}(?:\s+(?:ASC|DESC))?(?:\s*,\s*{NAME}(?:\s+(?:ASC|DESC))?)*\s*", re.I)
+_COLUMN_NAME = Pattern(rf"({NAME})(?:\s+(?:ASC|DESC))?\s*(?:,|$)", re.I)
+_SIMPLE_COLUMNS = Pattern(rf"\s*{NAME}(?:\s+(?:ASC|DESC))?(?:\s*,\s*{NAME}(?:\s+(?:ASC|DESC))?)*\s*", re.I)
 _CLAUSES = tuple((c.lower(), re.compile(rf"\b{c}\s*=?\s*(\w+)", re.I)) for c in ("ALGORITHM", "LOCK"))
-_USING = re.compile(r"\s*USING\s+(\w+)", re.I)
+_USING = Pattern(r"\s*USING\s+(\w+)", re.I)
 
 
 def _clauses(text: str) -> dict[str, str]:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 
-_TYPE = re.compile(r"^\s*([a-z_]+(?:\s+(?:varying|precision))?)\s*(?:\((.*?)\))?\s*(.*)$", re.I | re.S)
+from schemacite.sources.patterns import Pattern
+
+_TYPE = Pattern(r"^\s*([a-z_]+(?:\s+(?:varying|precision))?)\s*(?:\((.*?)\))?\s*(.*)$", re.I | re.S)
 _ALIASES = {
     "integer": "int",
     "bool": "tinyint",
@@ -84,7 +86,7 @@ def parse_type(text: str) -> tuple[str, str, bool, bool]:
     return base, args, unsigned, zerofill
 
 
-_MEMBER = re.compile(r"'((?:[^']|'')*)'|\"((?:[^\"]|\"\")*)\"")
+_MEMBER = Pattern(r"'((?:[^']|'')*)'|\"((?:[^\"]|\"\")*)\"")
 
 
 def enum_members(args: str) -> list[str]:

@@ -88,6 +88,7 @@ from schemacite.model.statements import (
     Vacuum,
 )
 from schemacite.sources.names import relation_key, tokenize
+from schemacite.sources.patterns import Pattern
 from schemacite.sources.postgres.types import SERIAL_TYPES
 
 Node = dict[str, Any]
@@ -1198,7 +1199,7 @@ _EXECUTE_ENDS = frozenset({"USING", "INTO"})
 
 
 # statements in a function body that change tables other sessions use
-_BODY_DDL = re.compile(
+_BODY_DDL = Pattern(
     r"\b(?:(?:ALTER|DROP|TRUNCATE|REINDEX|CLUSTER|LOCK)\s+(?:TABLE|INDEX|VIEW|MATERIALIZED|SEQUENCE)|"
     r"CREATE\s+(?:UNIQUE\s+)?INDEX)\b",
     re.I,

@@ -10,7 +10,7 @@ are judged on these two fields alone, whichever reader filled them.
 
 from __future__ import annotations
 
-import re
+from schemacite.sources.patterns import Pattern
 
 # serial pseudo-types: the integer type they stand for (the column gets a sequence default)
 SERIAL_TYPES = {
@@ -44,7 +44,7 @@ _NAMES = {
     "boolean": "bool",
     **SERIAL_TYPES,
 }
-_ARGS = re.compile(r"\(([^)]*)\)")
+_ARGS = Pattern(r"\(([^)]*)\)")
 
 
 def parse_type(text: str) -> tuple[str, str]:
