@@ -91,6 +91,7 @@ def _dataclass_init(cls: type, *, frozen: bool) -> Callable[..., None]:
         "__annotations__": {f.name: f.type for f in fields},
         "__module__": cls.__module__,
         "__qualname__": cls.__qualname__,
+        "__doc__": "",  # else dataclass writes one from inspect.signature
     }
     for f in fields:
         namespace[f.name] = dataclasses.field(
