@@ -403,6 +403,30 @@ def test_a_long_file_is_read_in_batches_and_one_bad_statement_costs_only_itself(
     ]
 
 
+@pytest.mark.parametrize(
+    "long_one",
+    [
+        # each holds `;` ending a line where a batch is first cut: the guess fails, the scanner cuts
+        "CREATE FUNCTION f() RETURNS void AS $$\nBEGIN\n" + "  PERFORM 1;\n" * 9000 + "END;\n$$ LANGUAGE plpgsql;\n",
+        "COMMENT ON TABLE t0 IS '" + "a line;\n" * 12000 + "';\n",
+        "/*\n" + "not sql;\n" * 12000 + "*/\nSELECT 1;\n",
+    ],
+    ids=["function body", "string", "comment"],
+)
+def test_a_batch_is_never_cut_inside_a_statement(long_one):
+    from schemacite.sources import read
+
+    head = "".join(f"CREATE TABLE t{i} (id int PRIMARY KEY);\n" for i in range(200))
+    tail = "".join(f"CREATE INDEX i{i} ON t0 (id);\n" for i in range(200))
+    text = head + long_one + tail
+    assert len(head) < read._BATCH < len(head + long_one)
+    parsed = parse_text(text, "big.sql", "postgres")
+    assert parsed.errors == []
+    assert len(parsed.statements) == 401
+    assert [s.kind for s in parsed.statements[199:202]] == ["create_table", parsed.statements[200].kind, "create_index"]
+    assert parsed.statements[-1].location.line == text.count("\n")
+
+
 def test_psql_variables_stand_for_their_names():
     text = (
         "\\set schema app\n"
