@@ -88,7 +88,8 @@ def _dataclass_init(cls: type, *, frozen: bool) -> Callable[..., None]:
     declaring the same fields (bases' included, in order) with the same options."""
     fields = dataclasses.fields(cls)
     namespace: dict[str, Any] = {
-        "__annotations__": {f.name: f.type for f in fields},
+        # `object`: a real type dataclass need not read as text to rule out ClassVar and InitVar
+        "__annotations__": dict.fromkeys((f.name for f in fields), object),
         "__module__": cls.__module__,
         "__qualname__": cls.__qualname__,
         "__doc__": "",  # else dataclass writes one from inspect.signature
