@@ -1,7 +1,7 @@
 """The project's own habits, run with the tests so CI keeps them: ruff (lint and format) over the
 code, mypy strict on the model, the statement contract and the rule API, no dead code (vulture),
 imports that keep to the layers (import-linter), no function-local import without a comment saying
-why; CI runs the README's test command."""
+why, classes made with `@record`; CI runs the README's test command."""
 
 from __future__ import annotations
 
@@ -129,6 +129,23 @@ def test_function_local_imports_say_why():
         for line in _unexplained_local_imports(path.read_text(encoding="utf-8"))
     ]
     assert not found, "function-local imports without a comment saying why:\n" + "\n".join(found)
+
+
+def test_classes_are_records():
+    """`@record` makes a class as `@dataclass` does at a fraction of the start-up cost; only a module
+    that must stay light (pytest loads the plugin in every session) or defines it may use dataclass."""
+    allowed = {ROOT / "linter" / "model" / "record.py", ROOT / "linter" / "pytest_plugin.py"}
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for folder in ("linter", "rules")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if path not in allowed
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef)
+        for d in node.decorator_list
+        if "dataclass" in ast.unparse(d)
+    ]
+    assert not found, "classes made with @dataclass (use schemacite.model.record.record):\n" + "\n".join(found)
 
 
 def test_the_local_import_check_reads_comments_not_code():
