@@ -63,6 +63,13 @@ def test_plain_files_are_plain():
     assert detect([])[0].name == "plain"
 
 
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16"])
+def test_a_byte_order_mark_does_not_hide_the_runner(tmp_path, encoding):
+    migration = tmp_path / "00001_orders.sql"
+    migration.write_text("-- +goose Up\nCREATE INDEX i ON t (a);\n", encoding=encoding)  # Windows editors write a BOM
+    assert detect([str(migration)])[0].name == "goose"
+
+
 def test_goose_sections():
     text = "-- +goose Up\nCREATE TABLE a (id int);\n\n-- +goose Down\nDROP TABLE a;\n"
     up, down = FRAMEWORKS["goose"].units("1_a.sql", text)

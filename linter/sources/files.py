@@ -58,9 +58,12 @@ def head(path: str, size: int) -> str:
     marks a framework or a dialect leaves, without reading a dump whole."""
     try:
         with open(path, "rb") as f:
-            return f.read(size).decode("utf-8", "replace")
+            raw = f.read(size)
     except OSError:
         return ""
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with its byte order mark, as read_sql_file reads it
+        return raw.decode("utf-16", "replace")
+    return raw.decode("utf-8-sig", "replace")  # a byte order mark is not the file's first character
 
 
 # files a run reads from memory instead of the disk, by absolute path: the changes `lint --diff`
