@@ -28,6 +28,8 @@ from schemacite.report.statistics import statistics_json, statistics_lines
 from schemacite.rule import Finding, Rule, Severity
 
 pytest_plugins = ["pytester"]
+# the inner sessions: no cache folder, and no plugin of this suite's own (pytest-asyncio) warning of its settings
+QUIET = ("-p", "no:cacheprovider", "-p", "no:asyncio")
 
 DATA = Path(__file__).resolve().parent / "data"
 SARIF_SCHEMA = DATA / "sarif-schema-2.1.0.json"
@@ -554,14 +556,14 @@ def make_migrations(pytester) -> None:
 
 def test_plugin_off_collects_nothing(pytester, fake_lint):
     make_migrations(pytester)
-    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    result = pytester.runpytest_inprocess(*QUIET)
     result.assert_outcomes(passed=1)
     assert fake_lint == []
 
 
 def test_plugin_flag_lints_each_file(pytester, fake_lint):
     make_migrations(pytester)
-    result = pytester.runpytest_inprocess("--schemacite", "-p", "no:cacheprovider", "test_unit.py")
+    result = pytester.runpytest_inprocess("--schemacite", *QUIET, "test_unit.py")
     # the unit test plus one item per migration, added though only test_unit.py was named
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(
@@ -573,9 +575,9 @@ def test_plugin_flag_lints_each_file(pytester, fake_lint):
         ]
     )
     assert len(fake_lint) == 1  # linted once for all files
-    result = pytester.runpytest_inprocess("--schemacite", "--schemacite-fail-on", "info", "-p", "no:cacheprovider")
+    result = pytester.runpytest_inprocess("--schemacite", "--schemacite-fail-on", "info", *QUIET)
     result.assert_outcomes(passed=2, failed=2)
-    result = pytester.runpytest_inprocess("--schemacite", "-m", "not schemacite", "-p", "no:cacheprovider")
+    result = pytester.runpytest_inprocess("--schemacite", "-m", "not schemacite", *QUIET)
     result.assert_outcomes(passed=1, deselected=3)
 
 
@@ -584,7 +586,7 @@ def test_plugin_config_enables_and_picks_paths(pytester, fake_lint):
     other = pytester.mkdir("db")
     (other / "010_x.sql").write_text("CREATE TABLE x (v int);\n")
     pytester.makepyprojecttoml('[tool.schemacite]\npytest = true\npytest_paths = ["db"]\nfail_on = "error"\n')
-    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    result = pytester.runpytest_inprocess(*QUIET)
     result.assert_outcomes(passed=2)  # test_ok + db/010_x.sql
     paths, config_path = fake_lint[0]
     assert paths == [str(pytester.path / "db")]
