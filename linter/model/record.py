@@ -7,7 +7,8 @@ compiles each as source when the class is defined, and with some 150 classes tha
 about a third of a cold start (`lint` on one small file), though a run builds objects of only a
 few of them. A record's equality, hash and repr are shared functions built from an
 `operator.attrgetter` over the compared fields, and its `__init__` is `dataclass`'s own, made the
-first time the class is called (its speed counts once per object built).
+first time the class is called (its speed counts once per object built). That `__init__` is made
+from the fields, so an `InitVar` pseudo-field would be lost: none is used, and a record should not.
 """
 
 from __future__ import annotations
