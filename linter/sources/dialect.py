@@ -73,10 +73,15 @@ POSTGRES_MARKS = {
 _MARIADB = Pattern(r"^--\s*MariaDB dump", re.I | re.M)
 
 
-def _marks(text: str, marks: dict[str, Mark]) -> Counter[str]:
-    """Each mark's matches in `text`, in the order the marks first show (by file, when `text`
-    joins files with NUL, then in the order listed): the order a tie is shown in."""
+def _both_marks(text: str) -> tuple[Counter[str], Counter[str]]:
+    """MySQL's and PostgreSQL's marks in `text` (its comments and strings blanked)."""
     lower = text.lower()
+    return _marks(lower, MYSQL_MARKS), _marks(lower, POSTGRES_MARKS)
+
+
+def _marks(lower: str, marks: dict[str, Mark]) -> Counter[str]:
+    """Each mark's matches in the lower-cased text, in the order the marks first show (by file,
+    when the text joins files with NUL, then in the order listed): the order a tie is shown in."""
     found = {name: _count(mark, lower) for name, mark in marks.items()}
     shown = sorted(
         (lower.count("\0", 0, first), order, name) for order, (name, (n, first)) in enumerate(found.items()) if n
@@ -130,7 +135,7 @@ def detect_dialect(texts: list[str], named: tuple[str, str] | None = None) -> tu
     mariadb = any("mariadb" in header.lower() and _MARIADB.search(header) for header in headers)
     # the files read as one text, one pass a mark: no mark's match can cross the NUL between two
     together = "\n\0\n".join(_without_comments(text[:HEAD]) for text in texts[:FILES])
-    mysql, postgres = _marks(together, MYSQL_MARKS), _marks(together, POSTGRES_MARKS)
+    mysql, postgres = _both_marks(together)
     m, p = sum(mysql.values()), sum(postgres.values())
     seen = f"MySQL marks: {_list(mysql)}; PostgreSQL marks: {_list(postgres)}"
     if m and m >= 5 * p:
@@ -156,8 +161,7 @@ def _without_comments(text: str) -> str:
 def other_dialect(text: str, dialect: str) -> str:
     """When a file the chosen dialect cannot read bears the other dialect's marks (and few of its
     own), a hint naming them, else ""."""
-    text = _without_comments(text[:HEAD])
-    mysql, postgres = _marks(text, MYSQL_MARKS), _marks(text, POSTGRES_MARKS)
+    mysql, postgres = _both_marks(_without_comments(text[:HEAD]))
     theirs, ours, name = (mysql, postgres, "MySQL") if dialect == Dialect.POSTGRES else (postgres, mysql, "PostgreSQL")
     if not theirs or sum(theirs.values()) < 2 * sum(ours.values()):
         return ""

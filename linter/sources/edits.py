@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from schemacite.model.fixes import Edit
 from schemacite.model.statements import Statement
+from schemacite.sources.files import UTF16_BOMS
 from schemacite.sources.patterns import Pattern
 from schemacite.sources.split import Lines
 
@@ -91,7 +92,7 @@ class Encoded:
     """A file's text as it is on disk, with how to write it back."""
 
     def __init__(self, raw: bytes):
-        if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        if raw[:2] in UTF16_BOMS:
             self.encoding, self.bom = "utf-16", b""
             self.text = raw.decode("utf-16")
         else:

@@ -53,6 +53,10 @@ def escapes(path: str | os.PathLike, root: str | None = None) -> str | None:
     return f"resolves to {real}, outside the repository {root}: not read"
 
 
+# a file starting with either is UTF-16 (Windows editors write it so); any other is read as UTF-8
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
 def head(path: str, size: int) -> str:
     """The first `size` bytes of a file as text ("" when it cannot be read): enough to look for the
     marks a framework or a dialect leaves, without reading a dump whole."""
@@ -61,7 +65,7 @@ def head(path: str, size: int) -> str:
             raw = f.read(size)
     except OSError:
         return ""
-    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with its byte order mark, as read_sql_file reads it
+    if raw[:2] in UTF16_BOMS:  # decoded as read_sql_file decodes the whole file
         return raw.decode("utf-16", "replace")
     return raw.decode("utf-8-sig", "replace")  # a byte order mark is not the file's first character
 

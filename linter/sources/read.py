@@ -20,6 +20,7 @@ from schemacite.model import Location
 from schemacite.model.dialects import MYSQL_FAMILY, Dialect
 from schemacite.model.record import record
 from schemacite.model.statements import Other, ParseError, RunsUnseen, SetVariable, Statement
+from schemacite.sources.files import UTF16_BOMS
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.names import QNAME, table_key
 from schemacite.sources.patterns import Pattern
@@ -98,7 +99,7 @@ def decode_text(raw: bytes) -> str:
 
 def _decode(raw: bytes, path: str) -> str | ParsedFile:
     """The file's text, or a ParsedFile holding why it is not SQL text."""
-    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with its byte order mark (Windows editors)
+    if raw[:2] in UTF16_BOMS:
         try:
             return raw.decode("utf-16").replace("\r\n", "\n")
         except UnicodeDecodeError:
@@ -237,9 +238,9 @@ def _postgres(
         if split is None or not split.comments
         else blank_spans(text, sorted(split.non_sql + [(c.start, c.stop) for c in split.comments]))
     )
-    for first, chunk, read in _parsed_batches(sql_text):
-        if read is not None:
-            pieces = [(first + s, first + e, tree, chunk, first) for s, e, tree in read]
+    for first, chunk, trees in _parsed_batches(sql_text):
+        if trees is not None:
+            pieces = [(first + s, first + e, tree, chunk, first) for s, e, tree in trees]
         else:
             pieces = []
             for part in split_sql(chunk, Dialect.POSTGRES).chunks:
