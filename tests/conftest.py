@@ -49,3 +49,16 @@ def mariadb_server():
     """A private MariaDB server: .dsn(db), .connect(db=None), .create_database(name), .version."""
     with servers.mariadb_server() as server:
         yield server
+
+
+def pytest_collection_modifyitems(items):
+    """Groups for pytest-xdist's `--dist loadgroup`: the tests of one PostgreSQL major run in one
+    worker, so each major's server starts once, and a module that tallies its cases in a final test
+    (the MariaDB lock matrix) runs whole in one worker. Without xdist the marks do nothing."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        major = callspec.params.get("major") if callspec is not None else None
+        if isinstance(major, int):
+            item.add_marker(pytest.mark.xdist_group(f"pg{major}"))
+        elif item.module is not None and item.module.__name__ == "test_locks_mysql":
+            item.add_marker(pytest.mark.xdist_group("mariadb-lock-matrix"))
