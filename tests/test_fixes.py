@@ -7,10 +7,14 @@ they are reported.
 
 from __future__ import annotations
 
+import collections
 import json
+import shutil
+from pathlib import Path
 
 import jsonschema
 import pytest
+import yaml
 
 from cli import run
 from schemacite.model.fixes import Edit
@@ -350,3 +354,102 @@ def test_generated_sql_names_the_opt_out_where_the_rewrite_needs_it(project, cap
     _, out, _ = run(capsys, "lint", "--format", "json", "0002_fk.sql")
     (finding,) = [f for f in json.loads(out)["findings"] if f["code"] == "SC105"]
     assert finding["fix"]["applicability"] == "display-only" and "atomic = False" in finding["fix"]["title"]
+
+
+@pytest.mark.parametrize(
+    ("init", "change", "made"),
+    [
+        ("20240101000000_init", "20240220101559_status", "20240220101600_concurrently"),  # a second later
+        ("01_init", "09_status", "10_concurrently"),  # numbered by hand: the next number
+    ],
+)
+def test_prisma_moves_the_index_into_a_migration_of_its_own(tmp_path, capsys, monkeypatch, init, change, made):
+    # Prisma sends migration.sql as one query (one implicit transaction): CONCURRENTLY goes into a new
+    # migration holding it alone, as `prisma migrate dev --create-only` makes one, never schema.prisma
+    monkeypatch.chdir(tmp_path)
+    migrations = tmp_path / "prisma" / "migrations"
+    index = "CREATE INDEX orders_customer ON orders (customer_id);\n"
+    for folder, sql in ((init, HISTORY), (change, "ALTER TABLE orders ADD COLUMN note text;\n" + index)):
+        (migrations / folder).mkdir(parents=True)
+        (migrations / folder / "migration.sql").write_text(sql)
+    (migrations / "migration_lock.toml").write_text('provider = "postgresql"\n')
+    _, out, _ = run(capsys, "lint", "--format", "json", "prisma/migrations")
+    (finding,) = [f for f in json.loads(out)["findings"] if f["code"] == "SC105"]
+    title = finding["fix"]["title"]
+    assert finding["fix"]["applicability"] == "unsafe" and f"new migration {made}/migration.sql" in title, title
+    assert "prisma migrate dev --create-only" in title and "schema.prisma" not in title
+    assert run(capsys, "lint", "--fix", "--unsafe-fixes", "prisma/migrations")[0] == 0  # nothing left
+    assert (migrations / made / "migration.sql").read_text() == index.replace("INDEX", "INDEX CONCURRENTLY")
+    assert "CREATE INDEX" not in (migrations / change / "migration.sql").read_text()
+
+
+def test_prisma_moves_nothing_out_of_a_migration_another_follows(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    migrations = tmp_path / "prisma" / "migrations"
+    index = "CREATE INDEX orders_customer ON orders (customer_id);\n"
+    files = {"01_init": HISTORY, "02_index": "ALTER TABLE orders ADD COLUMN note text;\n" + index, "03_more": ""}
+    for folder, sql in files.items():
+        (migrations / folder).mkdir(parents=True)
+        (migrations / folder / "migration.sql").write_text(sql)
+    (migrations / "migration_lock.toml").write_text('provider = "postgresql"\n')
+    _, out, _ = run(capsys, "lint", "--format", "json", "prisma/migrations")
+    (finding,) = [f for f in json.loads(out)["findings"] if f["code"] == "SC105"]
+    assert finding["fix"] is None
+
+
+# ------------------------------------------------------------------ every runner's fixture project
+
+CASES = Path(__file__).resolve().parent.parent / "fixtures" / "cases"
+CASE_DIRS = sorted(p for p in CASES.iterdir() if p.is_dir())
+# their SQL is printed by the framework's own tool from code, and that code deploys: an edit of the
+# printed SQL stands for a change to the code, which the fix's title names
+PRINTED_FROM_CODE = {"django", "alembic", "rails"}
+
+
+def _errors(capsys, spec: dict) -> collections.Counter:
+    """The project's error findings and parse errors, by rule and file."""
+    history = [a for h in spec.get("history", []) for a in ("--history", h)]
+    code, out, err = run(capsys, "lint", "--output-format", "json", *history, *spec["paths"])
+    assert code in (0, 1, 2), err
+    doc = json.loads(out)
+    found = collections.Counter((f["code"], f["file"]) for f in doc["findings"] if f["severity"] == "error")
+    return found + collections.Counter(("parse error", e["file"]) for e in doc["errors"])
+
+
+@pytest.mark.parametrize("case_dir", CASE_DIRS, ids=[p.name for p in CASE_DIRS])
+def test_every_fix_offered_runs_under_the_runner(case_dir, tmp_path, capsys, monkeypatch):
+    """Each runner's fixture project, fixed with every fix the tool applies (`--fix --unsafe-fixes`),
+    lints with no error it did not have: a fix never puts a statement where its runner refuses it
+    (CONCURRENTLY into a file sent as one query). A display-only fix's edits, made by hand in a file
+    that deploys as it is, must not either."""
+    spec = yaml.safe_load((case_dir / "expect.yml").read_text())
+    history = [a for h in spec.get("history", []) for a in ("--history", h)]
+    project = tmp_path / case_dir.name
+    shutil.copytree(case_dir, project)
+    monkeypatch.chdir(project)
+    before = _errors(capsys, spec)
+    _, out, _ = run(capsys, "lint", "--output-format", "json", *history, *spec["paths"])
+    shown = [f for f in json.loads(out)["findings"] if f["fix"] and f["fix"]["applicability"] == "display-only"]
+
+    code, _, err = run(capsys, "lint", "--fix", "--unsafe-fixes", *history, *spec["paths"])
+    assert code in (0, 1), err
+    new = _errors(capsys, spec) - before
+    assert not new, f"the fixes made {dict(new)}"
+
+    if spec.get("framework") in PRINTED_FROM_CODE:
+        return
+    for n, finding in enumerate(f for f in shown if f["fix"]["edits"]):
+        by_hand = tmp_path / f"by-hand-{n}"
+        shutil.copytree(case_dir, by_hand)
+        monkeypatch.chdir(by_hand)
+        edits = [
+            Edit(e["path"], e["line"], e["column"], e["end_line"], e["end_column"], e["text"], e["create"])
+            for e in finding["fix"]["edits"]
+        ]
+        for path in {e.path for e in edits}:
+            target, mine = by_hand / path, [e for e in edits if e.path == path]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made = mine[0].text.encode() if mine[0].create else apply(target.read_bytes(), mine)
+            target.write_bytes(made)
+        new = _errors(capsys, spec) - before
+        assert not new, f"{finding['fix']['title']!r} made by hand makes {dict(new)}"

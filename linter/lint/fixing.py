@@ -86,6 +86,8 @@ def fix_files(lint: Callable[[dict[str, bytes]], LintResult], unsafe: bool, writ
             done.files[path] = (first, after)
             overlay[path] = after
             if write:
+                if new:  # a runner whose migrations are folders (Prisma) gets a new folder
+                    os.makedirs(os.path.dirname(path), exist_ok=True)
                 with open(path, "wb") as f:
                     f.write(after)
         done.applied += len(fixes)
