@@ -249,6 +249,24 @@ def test_sql_generated_from_code_gets_display_only_fixes(project, capsys):
     assert path.read_text() == sql
 
 
+@pytest.mark.parametrize(
+    ("framework", "sql", "words"),
+    [
+        ("alembic", "-- Running upgrade a -> b\n\n" + CHANGE, "op.get_context().autocommit_block()"),
+        ("rails", CHANGE, "disable_ddl_transaction!"),
+    ],
+)
+def test_generated_sql_names_its_runners_way_out_of_the_transaction(project, capsys, framework, sql, words):
+    (project / ".schemacite.toml").write_text(
+        f'dialect = "postgres"\nframework = "{framework}"\nhistory = ["001_init.sql"]\n'
+    )
+    (project / "002_printed.sql").write_text(sql)
+    _, out, _ = run(capsys, "lint", "--format", "json", "002_printed.sql")
+    (finding,) = [f for f in json.loads(out)["findings"] if f["code"] == "SC105"]
+    assert finding["fix"]["applicability"] == "display-only"
+    assert f"({words} where it must run outside a transaction)" in finding["fix"]["title"], finding["fix"]
+
+
 def _goose_project(tmp_path, monkeypatch, name: str, body: str):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "001_init.sql").write_text("-- +goose Up\n" + HISTORY)
