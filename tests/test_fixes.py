@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import collections
 import json
+import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import jsonschema
@@ -224,8 +226,9 @@ def test_readme_shows_what_diff_prints_on_the_demo(capsys, monkeypatch):
     root = Path(__file__).resolve().parent.parent
     monkeypatch.chdir(root)
     readme = (root / "README.md").read_text()
-    (block,) = re.findall(r"```text\n\$ schemacite lint (\S+) --diff --unsafe-fixes\n(.*?)```", readme, re.S)
-    code, out, _ = run(capsys, "lint", *sorted(glob.glob(block[0])), "--diff", "--unsafe-fixes")
+    pattern = r"```text\n\$ schemacite lint (\S+) --diff --unsafe-fixes --fix-committed\n(.*?)```"
+    (block,) = re.findall(pattern, readme, re.S)
+    code, out, _ = run(capsys, "lint", *sorted(glob.glob(block[0])), "--diff", "--unsafe-fixes", "--fix-committed")
     assert code == 1 and out == block[1]
 
 
@@ -471,3 +474,64 @@ def test_every_fix_offered_runs_under_the_runner(case_dir, tmp_path, capsys, mon
             target.write_bytes(made)
         new = _errors(capsys, spec) - before
         assert not new, f"{finding['fix']['title']!r} made by hand makes {dict(new)}"
+
+
+# ------------------------------------------------------------------ which files --fix changes
+
+
+@pytest.fixture
+def committed_project(project, tmp_path):
+    """A git work tree: the history and 002 committed; 003 committed, then edited; 004 staged, never
+    committed; 005 unknown to git. Each of 002 to 005 holds an index a fix builds CONCURRENTLY."""
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "t"}
+    env |= {"GIT_COMMITTER_EMAIL": "t@e", "HOME": str(tmp_path)}
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=project, check=True, capture_output=True, env=env)
+
+    def index(n: int) -> str:
+        return f"CREATE INDEX orders_{n} ON orders (total);\n"
+
+    git("init", "-q", "-b", "main")
+    for n in (2, 3):
+        (project / f"00{n}_index.sql").write_text(index(n))
+    git("add", ".")
+    git("commit", "-q", "-m", "base")
+    (project / "003_index.sql").write_text("-- edited\n" + index(3))
+    (project / "004_index.sql").write_text(index(4))
+    git("add", "004_index.sql")
+    (project / "005_index.sql").write_text(index(5))
+    return project, git
+
+
+def _concurrent(project) -> list[str]:
+    return sorted(p.name for p in project.glob("00*.sql") if "CONCURRENTLY" in p.read_text())
+
+
+def test_fix_leaves_committed_migrations_alone_and_names_them(committed_project, capsys):
+    project, _ = committed_project
+    code, out, err = run(capsys, "lint", "--diff", "002_index.sql", "003_index.sql", "004_index.sql", "005_index.sql")
+    assert "+++ b/002_index.sql" not in out and out.count("+++ b/") == 3
+    assert "note: 1 committed migration(s) not fixed, as they may be deployed already: 002_index.sql; " in err
+    assert "--fix-committed fixes them too" in err
+    run(capsys, "lint", "--fix", "002_index.sql", "003_index.sql", "004_index.sql", "005_index.sql")
+    assert _concurrent(project) == ["003_index.sql", "004_index.sql", "005_index.sql"]
+    code, out, err = run(capsys, "lint", "--fix", "--fix-committed", "002_index.sql")
+    assert _concurrent(project) == ["002_index.sql", "003_index.sql", "004_index.sql", "005_index.sql"]
+    assert "not fixed" not in err
+
+
+def test_fix_since_a_revision_fixes_what_changed_since_it(committed_project, capsys):
+    # committed on the branch since REV is part of the change, not yet deployed
+    project, git = committed_project
+    git("add", ".")
+    git("commit", "-q", "-m", "more")
+    code, out, err = run(capsys, "lint", "--fix", "--since", "HEAD~1", ".")
+    assert _concurrent(project) == ["003_index.sql", "004_index.sql", "005_index.sql"] and "not fixed" not in err
+
+
+def test_fix_outside_git_fixes_every_file(project, capsys):
+    for n in (2, 3):
+        (project / f"00{n}_index.sql").write_text(f"CREATE INDEX orders_{n} ON orders (total);\n")
+    code, out, err = run(capsys, "lint", "--fix", "002_index.sql", "003_index.sql")
+    assert _concurrent(project) == ["002_index.sql", "003_index.sql"] and "not fixed" not in err
