@@ -76,10 +76,10 @@ class AccessExclusiveLock(Rule):
     A statement that must leave the transaction is fixed only where the runner allows it:
     outside any transaction (safe), or with the runner's own opt-out (safe when the
     migration holds only that statement, unsafe when its other statements would then commit
-    one by one); a golang-migrate file, which is sent as one query, has its last statement
-    moved into a new migration after it (unsafe; only for the newest migration); inside the
-    file's own `BEGIN` there is no fix. For SQL generated from code
-    (Django, Alembic, Rails, Prisma) the fix is display-only.
+    one by one); a golang-migrate or Prisma file, which is sent as one query, has its last
+    statement moved into a new migration after it (unsafe; only for the newest migration);
+    inside the file's own `BEGIN` there is no fix. For SQL printed from code (Django, Alembic,
+    Rails) the fix is display-only and names the migration to change.
 
     ## Example
     ```sql postgres

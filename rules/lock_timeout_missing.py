@@ -71,7 +71,7 @@ class LockTimeoutMissing(Rule):
     the same reason; proven on MariaDB 10.11.
 
     The value the fix sets is the rule's `fix_timeout_seconds` option
-    (`[rules.lock-timeout-missing]` in the config); a file sent as one query (golang-migrate)
+    (`[rules.lock-timeout-missing]` in the config); a file sent as one query (golang-migrate, Prisma)
     gets `SET LOCAL`, since the statement it adds makes the file one transaction.
 
     ## Example

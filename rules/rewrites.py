@@ -121,7 +121,8 @@ def _placed(stmt: Statement, ctx: Context, title: str, edits: list[Edit], statem
 
 def _moved(stmt: Statement, ctx: Context, title: str, edits: list[Edit]) -> Fix | None:
     """The rewritten statement moved into a migration of its own after this one, for a runner
-    that sends a file as one query and has no way to leave its transaction out (golang-migrate).
+    that sends a file as one query and has no way to leave its transaction out (golang-migrate,
+    Prisma).
     Unsafe: the statement then runs after the rest of its file, in a deploy of its own; offered
     only for the last statement of the file, so nothing after it in the file meets the change."""
     if ctx.framework is None or ctx.explicit_transaction or ctx.unit is None or ctx.unit.transaction != "implicit":
@@ -136,8 +137,10 @@ def _moved(stmt: Statement, ctx: Context, title: str, edits: list[Edit]) -> Fix 
     start, stop = span
     rewritten = rewrite_within(stmt, text, edits)
     remove = replace_offsets(stmt.location.file, text, start, stop, "")
+    shown = os.path.relpath(name, os.path.commonpath([os.path.abspath(name), os.path.abspath(stmt.location.file)]))
+    made = f" (as `{ctx.framework.new_migration}` makes one, then edited)" if ctx.framework.new_migration else ""
     return Fix(
-        f"{title}, in a new migration {os.path.basename(name)}",
+        f"{title}, in a new migration {shown.replace(os.sep, '/')}{made}",
         Applicability.UNSAFE,
         (remove, Edit.new_file(name, rewritten + ";\n")),
         changes_transaction=True,

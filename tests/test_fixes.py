@@ -7,10 +7,16 @@ they are reported.
 
 from __future__ import annotations
 
+import collections
 import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
 
 import jsonschema
 import pytest
+import yaml
 
 from cli import run
 from schemacite.model.fixes import Edit
@@ -220,8 +226,9 @@ def test_readme_shows_what_diff_prints_on_the_demo(capsys, monkeypatch):
     root = Path(__file__).resolve().parent.parent
     monkeypatch.chdir(root)
     readme = (root / "README.md").read_text()
-    (block,) = re.findall(r"```text\n\$ schemacite lint (\S+) --diff --unsafe-fixes\n(.*?)```", readme, re.S)
-    code, out, _ = run(capsys, "lint", *sorted(glob.glob(block[0])), "--diff", "--unsafe-fixes")
+    pattern = r"```text\n\$ schemacite lint (\S+) --diff --unsafe-fixes --fix-committed\n(.*?)```"
+    (block,) = re.findall(pattern, readme, re.S)
+    code, out, _ = run(capsys, "lint", *sorted(glob.glob(block[0])), "--diff", "--unsafe-fixes", "--fix-committed")
     assert code == 1 and out == block[1]
 
 
@@ -243,6 +250,24 @@ def test_sql_generated_from_code_gets_display_only_fixes(project, capsys):
     assert fix["edits"][0]["text"] == "CONCURRENTLY "
     assert run(capsys, "lint", "--fix", "--unsafe-fixes", "0002_index.sql")[0] == 1
     assert path.read_text() == sql
+
+
+@pytest.mark.parametrize(
+    ("framework", "sql", "words"),
+    [
+        ("alembic", "-- Running upgrade a -> b\n\n" + CHANGE, "op.get_context().autocommit_block()"),
+        ("rails", CHANGE, "disable_ddl_transaction!"),
+    ],
+)
+def test_generated_sql_names_its_runners_way_out_of_the_transaction(project, capsys, framework, sql, words):
+    (project / ".schemacite.toml").write_text(
+        f'dialect = "postgres"\nframework = "{framework}"\nhistory = ["001_init.sql"]\n'
+    )
+    (project / "002_printed.sql").write_text(sql)
+    _, out, _ = run(capsys, "lint", "--format", "json", "002_printed.sql")
+    (finding,) = [f for f in json.loads(out)["findings"] if f["code"] == "SC105"]
+    assert finding["fix"]["applicability"] == "display-only"
+    assert f"({words} where it must run outside a transaction)" in finding["fix"]["title"], finding["fix"]
 
 
 def _goose_project(tmp_path, monkeypatch, name: str, body: str):
@@ -350,3 +375,163 @@ def test_generated_sql_names_the_opt_out_where_the_rewrite_needs_it(project, cap
     _, out, _ = run(capsys, "lint", "--format", "json", "0002_fk.sql")
     (finding,) = [f for f in json.loads(out)["findings"] if f["code"] == "SC105"]
     assert finding["fix"]["applicability"] == "display-only" and "atomic = False" in finding["fix"]["title"]
+
+
+@pytest.mark.parametrize(
+    ("init", "change", "made"),
+    [
+        ("20240101000000_init", "20240220101559_status", "20240220101600_concurrently"),  # a second later
+        ("01_init", "09_status", "10_concurrently"),  # numbered by hand: the next number
+    ],
+)
+def test_prisma_moves_the_index_into_a_migration_of_its_own(tmp_path, capsys, monkeypatch, init, change, made):
+    # Prisma sends migration.sql as one query (one implicit transaction): CONCURRENTLY goes into a new
+    # migration holding it alone, as `prisma migrate dev --create-only` makes one, never schema.prisma
+    monkeypatch.chdir(tmp_path)
+    migrations = tmp_path / "prisma" / "migrations"
+    index = "CREATE INDEX orders_customer ON orders (customer_id);\n"
+    for folder, sql in ((init, HISTORY), (change, "ALTER TABLE orders ADD COLUMN note text;\n" + index)):
+        (migrations / folder).mkdir(parents=True)
+        (migrations / folder / "migration.sql").write_text(sql)
+    (migrations / "migration_lock.toml").write_text('provider = "postgresql"\n')
+    _, out, _ = run(capsys, "lint", "--format", "json", "prisma/migrations")
+    (finding,) = [f for f in json.loads(out)["findings"] if f["code"] == "SC105"]
+    title = finding["fix"]["title"]
+    assert finding["fix"]["applicability"] == "unsafe" and f"new migration {made}/migration.sql" in title, title
+    assert "prisma migrate dev --create-only" in title and "schema.prisma" not in title
+    assert run(capsys, "lint", "--fix", "--unsafe-fixes", "prisma/migrations")[0] == 0  # nothing left
+    assert (migrations / made / "migration.sql").read_text() == index.replace("INDEX", "INDEX CONCURRENTLY")
+    assert "CREATE INDEX" not in (migrations / change / "migration.sql").read_text()
+
+
+def test_prisma_moves_nothing_out_of_a_migration_another_follows(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    migrations = tmp_path / "prisma" / "migrations"
+    index = "CREATE INDEX orders_customer ON orders (customer_id);\n"
+    files = {"01_init": HISTORY, "02_index": "ALTER TABLE orders ADD COLUMN note text;\n" + index, "03_more": ""}
+    for folder, sql in files.items():
+        (migrations / folder).mkdir(parents=True)
+        (migrations / folder / "migration.sql").write_text(sql)
+    (migrations / "migration_lock.toml").write_text('provider = "postgresql"\n')
+    _, out, _ = run(capsys, "lint", "--format", "json", "prisma/migrations")
+    (finding,) = [f for f in json.loads(out)["findings"] if f["code"] == "SC105"]
+    assert finding["fix"] is None
+
+
+# ------------------------------------------------------------------ every runner's fixture project
+
+CASES = Path(__file__).resolve().parent.parent / "fixtures" / "cases"
+CASE_DIRS = sorted(p for p in CASES.iterdir() if p.is_dir())
+# their SQL is printed by the framework's own tool from code, and that code deploys: an edit of the
+# printed SQL stands for a change to the code, which the fix's title names
+PRINTED_FROM_CODE = {"django", "alembic", "rails"}
+
+
+def _errors(capsys, spec: dict) -> collections.Counter:
+    """The project's error findings and parse errors, by rule and file."""
+    history = [a for h in spec.get("history", []) for a in ("--history", h)]
+    code, out, err = run(capsys, "lint", "--output-format", "json", *history, *spec["paths"])
+    assert code in (0, 1, 2), err
+    doc = json.loads(out)
+    found = collections.Counter((f["code"], f["file"]) for f in doc["findings"] if f["severity"] == "error")
+    return found + collections.Counter(("parse error", e["file"]) for e in doc["errors"])
+
+
+@pytest.mark.parametrize("case_dir", CASE_DIRS, ids=[p.name for p in CASE_DIRS])
+def test_every_fix_offered_runs_under_the_runner(case_dir, tmp_path, capsys, monkeypatch):
+    """Each runner's fixture project, fixed with every fix the tool applies (`--fix --unsafe-fixes`),
+    lints with no error it did not have: a fix never puts a statement where its runner refuses it
+    (CONCURRENTLY into a file sent as one query). A display-only fix's edits, made by hand in a file
+    that deploys as it is, must not either."""
+    spec = yaml.safe_load((case_dir / "expect.yml").read_text())
+    history = [a for h in spec.get("history", []) for a in ("--history", h)]
+    project = tmp_path / case_dir.name
+    shutil.copytree(case_dir, project)
+    monkeypatch.chdir(project)
+    before = _errors(capsys, spec)
+    _, out, _ = run(capsys, "lint", "--output-format", "json", *history, *spec["paths"])
+    shown = [f for f in json.loads(out)["findings"] if f["fix"] and f["fix"]["applicability"] == "display-only"]
+
+    code, _, err = run(capsys, "lint", "--fix", "--unsafe-fixes", *history, *spec["paths"])
+    assert code in (0, 1), err
+    new = _errors(capsys, spec) - before
+    assert not new, f"the fixes made {dict(new)}"
+
+    if spec.get("framework") in PRINTED_FROM_CODE:
+        return
+    for n, finding in enumerate(f for f in shown if f["fix"]["edits"]):
+        by_hand = tmp_path / f"by-hand-{n}"
+        shutil.copytree(case_dir, by_hand)
+        monkeypatch.chdir(by_hand)
+        edits = [
+            Edit(e["path"], e["line"], e["column"], e["end_line"], e["end_column"], e["text"], e["create"])
+            for e in finding["fix"]["edits"]
+        ]
+        for path in {e.path for e in edits}:
+            target, mine = by_hand / path, [e for e in edits if e.path == path]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made = mine[0].text.encode() if mine[0].create else apply(target.read_bytes(), mine)
+            target.write_bytes(made)
+        new = _errors(capsys, spec) - before
+        assert not new, f"{finding['fix']['title']!r} made by hand makes {dict(new)}"
+
+
+# ------------------------------------------------------------------ which files --fix changes
+
+
+@pytest.fixture
+def committed_project(project, tmp_path):
+    """A git work tree: the history and 002 committed; 003 committed, then edited; 004 staged, never
+    committed; 005 unknown to git. Each of 002 to 005 holds an index a fix builds CONCURRENTLY."""
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "t"}
+    env |= {"GIT_COMMITTER_EMAIL": "t@e", "HOME": str(tmp_path)}
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=project, check=True, capture_output=True, env=env)
+
+    def index(n: int) -> str:
+        return f"CREATE INDEX orders_{n} ON orders (total);\n"
+
+    git("init", "-q", "-b", "main")
+    for n in (2, 3):
+        (project / f"00{n}_index.sql").write_text(index(n))
+    git("add", ".")
+    git("commit", "-q", "-m", "base")
+    (project / "003_index.sql").write_text("-- edited\n" + index(3))
+    (project / "004_index.sql").write_text(index(4))
+    git("add", "004_index.sql")
+    (project / "005_index.sql").write_text(index(5))
+    return project, git
+
+
+def _concurrent(project) -> list[str]:
+    return sorted(p.name for p in project.glob("00*.sql") if "CONCURRENTLY" in p.read_text())
+
+
+def test_fix_leaves_committed_migrations_alone_and_names_them(committed_project, capsys):
+    project, _ = committed_project
+    code, out, err = run(capsys, "lint", "--diff", "002_index.sql", "003_index.sql", "004_index.sql", "005_index.sql")
+    assert "+++ b/002_index.sql" not in out and out.count("+++ b/") == 3
+    assert "note: 1 committed migration(s) not fixed, as they may be deployed already: 002_index.sql; " in err
+    assert "--fix-committed fixes them too" in err
+    run(capsys, "lint", "--fix", "002_index.sql", "003_index.sql", "004_index.sql", "005_index.sql")
+    assert _concurrent(project) == ["003_index.sql", "004_index.sql", "005_index.sql"]
+    code, out, err = run(capsys, "lint", "--fix", "--fix-committed", "002_index.sql")
+    assert _concurrent(project) == ["002_index.sql", "003_index.sql", "004_index.sql", "005_index.sql"]
+    assert "not fixed" not in err
+
+
+def test_fix_since_a_revision_fixes_what_changed_since_it(committed_project, capsys):
+    # committed on the branch since REV is part of the change, not yet deployed
+    project, git = committed_project
+    git("add", ".")
+    git("commit", "-q", "-m", "more")
+    code, out, err = run(capsys, "lint", "--fix", "--since", "HEAD~1", ".")
+    assert _concurrent(project) == ["003_index.sql", "004_index.sql", "005_index.sql"] and "not fixed" not in err
+
+
+def test_fix_outside_git_fixes_every_file(project, capsys):
+    for n in (2, 3):
+        (project / f"00{n}_index.sql").write_text(f"CREATE INDEX orders_{n} ON orders (total);\n")
+    code, out, err = run(capsys, "lint", "--fix", "002_index.sql", "003_index.sql")
+    assert _concurrent(project) == ["002_index.sql", "003_index.sql"] and "not fixed" not in err

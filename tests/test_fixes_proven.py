@@ -49,6 +49,7 @@ HISTORY = collections.defaultdict(
         "flyway": "V1__history.sql",
         "diesel": "2024-01-01-000000_history/up.sql",
         "graphile-migrate": "migrations/committed/000001.sql",
+        "prisma": "migrations/20240101000000_history/migration.sql",
     },
 )
 

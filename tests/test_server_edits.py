@@ -4,6 +4,8 @@ without pygls."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -139,3 +141,18 @@ def test_server_help(capsys):
         run(capsys, "server", "--help")
     assert stop.value.code == 0
     assert "Language Server Protocol" in capsys.readouterr().out
+
+
+def test_fix_all_fixes_the_open_buffer_of_a_committed_migration(tmp_path: Path):
+    # `lint --fix` leaves committed migrations alone; the editor fixes the buffer it was asked to
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "t"}
+    env |= {"GIT_COMMITTER_EMAIL": "t@e", "HOME": str(tmp_path)}
+    (tmp_path / ".schemacite.toml").write_text('dialect = "postgres"\nhistory = ["001.sql"]\n')
+    (tmp_path / "001.sql").write_text("CREATE TABLE t (c int);\n")
+    text = "CREATE INDEX i ON t (c);\n"
+    (tmp_path / "002.sql").write_text(text)
+    for args in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "base"]):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True, env=env)
+    project = Project(parse_cache=False)
+    edit = fix_all(project, project.check(str(tmp_path / "002.sql"), text), Lines(text))
+    assert edit is not None and edit.new_text == "CREATE INDEX CONCURRENTLY i ON t (c);\n"

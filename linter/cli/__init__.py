@@ -110,6 +110,13 @@ def _lint_options(lint: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print a unified diff of what --fix would change; change nothing; exit 1 when there is a change",
     )
+    lint.add_argument(
+        "--fix-committed",
+        action="store_true",
+        help="with --fix or --diff, fix files git holds as committed too (by default, in a git work tree, only "
+        "files new or changed since the last commit, or since --since REV, are fixed: a committed migration "
+        "may be deployed already)",
+    )
     lint.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
     lint.add_argument("--write-baseline", metavar="FILE", help="record today's findings in FILE and exit 0")
     lint.add_argument(

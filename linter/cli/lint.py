@@ -57,9 +57,12 @@ def cmd_lint(args: argparse.Namespace) -> int:
         # start-up: loaded only when this runs, not by every import of this module
         from schemacite.lint.fixing import fix_files
 
-        fixed, result = fix_files(lint, args.unsafe_fixes, write=args.fix and not args.diff)
+        kept = frozenset() if args.fix_committed or args.since else _committed(inputs)
+        fixed, result = fix_files(lint, args.unsafe_fixes, write=args.fix and not args.diff, kept=kept)
+        left = [_left_alone(fixed.left)] if fixed.left else []
         if args.diff:
-            return _print_diff(fixed, result)
+            return _print_diff(fixed, result, left)
+        result.notes += left
         result.notes.append(f"fixed {fixed.applied} finding(s) in {len(fixed.changed())} file(s)")
     else:
         result = lint()
@@ -90,7 +93,26 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return 0 if args.exit_zero and code == 1 else code
 
 
-def _print_diff(fixed, result) -> int:
+def _committed(inputs: Inputs) -> frozenset[str]:
+    """The files to lint that git holds as committed, unchanged: migrations that may be deployed,
+    which a fix would make differ from what the runner applied (and checksummed)."""
+    # start-up: loaded only when this runs, not by every import of this module
+    from schemacite.sources.files import expand
+    from schemacite.sources.git import committed
+
+    files, _ = expand([p for p in inputs.paths if not inputs.stdin or p != inputs.stdin[0]])
+    return frozenset(committed(files))
+
+
+def _left_alone(files: list[str], shown: int = 10) -> str:
+    names = ", ".join(files[:shown]) + (f" and {len(files) - shown} more" if len(files) > shown else "")
+    return (
+        f"{len(files)} committed migration(s) not fixed, as they may be deployed already: {names}; "
+        f"--fix-committed fixes them too"
+    )
+
+
+def _print_diff(fixed, result, notes: list[str]) -> int:
     """`--diff`: the changes on stdout, a count on stderr; exit 1 when there is one, 2 on input errors."""
     # start-up: loaded only when this runs, not by every import of this module
     from schemacite.sources.edits import unified_diff
@@ -98,7 +120,7 @@ def _print_diff(fixed, result) -> int:
     changed = fixed.changed()
     for path, (before, after) in changed.items():
         sys.stdout.write(unified_diff(os.path.relpath(path), before, after))
-    diagnostics(result.errors)
+    diagnostics(result.errors, notes)
     print(f"schemacite: would fix {fixed.applied} finding(s) in {len(changed)} file(s)", file=sys.stderr)
     if result.errors:
         return 2

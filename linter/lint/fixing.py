@@ -26,6 +26,7 @@ class Fixed:
     files: dict[str, tuple[bytes | None, bytes]] = field(default_factory=dict)
     applied: int = 0
     rounds: int = 0
+    left: list[str] = field(default_factory=list)  # files whose fixes were held back (as findings name them)
 
     def changed(self) -> dict[str, tuple[bytes | None, bytes]]:
         return {p: (b, a) for p, (b, a) in self.files.items() if b != a}
@@ -35,15 +36,24 @@ def applicable(findings: list[Finding], unsafe: bool) -> list[Finding]:
     return [f for f in findings if f.fix is not None and f.fix.applicability.applies(unsafe)]
 
 
-def choose(findings: list[Finding], unsafe: bool) -> list[Fix]:
-    """The fixes of one round: in file order, each whose edits overlap none already taken. A fix
-    that changes how the runner wraps a file in a transaction goes first and alone in its files:
-    the others are judged again next round, against the file as the runner will then run it
-    (a `SET LOCAL` outside any transaction would do nothing)."""
+def held_back(finding: Finding, kept: frozenset[str]) -> bool:
+    """Whether the finding's fix would change a file of `kept` (real paths): its own file, or a
+    file it edits."""
+    fix = finding.fix
+    paths = [finding.location.file, *(e.path for e in fix.edits if not e.create)] if fix else []
+    return any(os.path.realpath(p) in kept for p in paths)
+
+
+def choose(findings: list[Finding], unsafe: bool, kept: frozenset[str] = frozenset()) -> list[Fix]:
+    """The fixes of one round: in file order, each whose edits overlap none already taken, none
+    changing a file of `kept` (real paths). A fix that changes how the runner wraps a file in a
+    transaction goes first and alone in its files: the others are judged again next round,
+    against the file as the runner will then run it (a `SET LOCAL` outside any transaction would
+    do nothing)."""
     taken: list[Fix] = []
     edits: list[Edit] = []
     reframed: set[str] = set()  # files whose transaction a fix of this round changes
-    fixes = [f.fix for f in applicable(findings, unsafe) if f.fix is not None]
+    fixes = [f.fix for f in applicable(findings, unsafe) if f.fix is not None and not held_back(f, kept)]
     for fix in sorted(fixes, key=lambda x: not x.changes_transaction):  # stable: file order otherwise
         paths = set(fix.paths)
         if fix in taken or paths & reframed or any(overlaps(a, b) for a in fix.edits for b in edits):
@@ -57,15 +67,22 @@ def choose(findings: list[Finding], unsafe: bool) -> list[Fix]:
     return taken
 
 
-def fix_files(lint: Callable[[dict[str, bytes]], LintResult], unsafe: bool, write: bool) -> tuple[Fixed, LintResult]:
+def fix_files(
+    lint: Callable[[dict[str, bytes]], LintResult], unsafe: bool, write: bool, kept: frozenset[str] = frozenset()
+) -> tuple[Fixed, LintResult]:
     """Lint, apply, lint again until nothing applicable is left (or MAX_ROUNDS); `lint` takes the
     overlay of files changed so far (by absolute path). With `write`, files are written as each
-    round ends; without, nothing on disk changes. Returns what changed and the last result."""
+    round ends; without, nothing on disk changes. The files of `kept` (real paths) are not
+    changed: the ones whose fixes that held back are listed in `left`. Returns what changed and
+    the last result."""
     done = Fixed()
     overlay: dict[str, bytes] = {}
     result = lint(overlay)
     while done.rounds < MAX_ROUNDS and not result.errors:
-        fixes = choose(result.findings, unsafe)
+        fixes = choose(result.findings, unsafe, kept)
+        for f in applicable(result.findings, unsafe):
+            if held_back(f, kept) and f.location.file not in done.left:
+                done.left.append(f.location.file)
         if not fixes:
             break
         done.rounds += 1
@@ -86,6 +103,8 @@ def fix_files(lint: Callable[[dict[str, bytes]], LintResult], unsafe: bool, writ
             done.files[path] = (first, after)
             overlay[path] = after
             if write:
+                if new:  # a runner whose migrations are folders (Prisma) gets a new folder
+                    os.makedirs(os.path.dirname(path), exist_ok=True)
                 with open(path, "wb") as f:
                     f.write(after)
         done.applied += len(fixes)

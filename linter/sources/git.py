@@ -1,4 +1,5 @@
-"""Which files a change touches, from git: `--since REV`.
+"""Which files a change touches, from git: `--since REV`; and which files are committed as they are
+(`--fix` leaves those alone: a migration committed may have been deployed).
 
 The change is everything that differs from where the branch left REV (their merge base):
 commits since, staged and unstaged edits, and new files git does not ignore. git runs with
@@ -56,3 +57,35 @@ def changed_since(rev: str, where: str = ".") -> tuple[set[str], str]:
     names = _git(root, "diff", "--name-only", "--no-ext-diff", "--no-textconv", "-z", base, "--").split("\0")
     names += _git(root, "ls-files", "--others", "--exclude-standard", "-z").split("\0")
     return {os.path.realpath(os.path.join(root, n)) for n in names if n}, base[:12]
+
+
+def committed(files: list[str]) -> set[str]:
+    """Real paths of those of `files` that git holds as committed and unchanged since (neither
+    staged nor edited); none for files in no git work tree, or when git is missing."""
+    trees: dict[str, set[str]] = {}  # work tree root -> its committed, unchanged files
+    outside: set[str] = set()  # folders in no work tree
+    out = set()
+    for f in files:
+        real = os.path.realpath(f)
+        folder = os.path.dirname(real)
+        root = max((r for r in trees if real.startswith(r + os.sep)), key=len, default=None)
+        if root is None and folder not in outside:
+            try:
+                root = os.path.realpath(_git(folder, "rev-parse", "--show-toplevel").strip())
+            except GitError:
+                outside.add(folder)
+                continue
+            trees[root] = _unchanged(root)
+        if root is not None and real in trees[root]:
+            out.add(real)
+    return out
+
+
+def _unchanged(root: str) -> set[str]:
+    """The files of HEAD's tree that the index and the work tree still hold as they are there."""
+    try:
+        held = _git(root, "ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD").split("\0")
+    except GitError:
+        return set()  # no commit yet: nothing is committed
+    changed = set(_git(root, "diff", "--name-only", "--no-ext-diff", "--no-textconv", "-z", "HEAD", "--").split("\0"))
+    return {os.path.realpath(os.path.join(root, n)) for n in held if n and n not in changed}

@@ -48,6 +48,8 @@ ALEMBIC = Alembic(
     "Alembic's printed BEGIN ... COMMIT",
     marker=Pattern(r"^--\s*Running upgrade\b", re.M),
     sign="-- Running upgrade",
+    opt_out="op.get_context().autocommit_block()",
+    opt_out_at="around the operations, in the revision (Python)",
     generated_from="the Alembic revision (Python) `upgrade --sql` printed it from",
 )
 RAILS = Framework(
@@ -56,5 +58,7 @@ RAILS = Framework(
     "https://guides.rubyonrails.org/active_record_migrations.html#schema-dumping-and-you",
     "script",
     "db/structure.sql is the schema Rails loads, not a migration",
+    opt_out="disable_ddl_transaction!",
+    opt_out_at="the migration class (Ruby)",
     generated_from="the Rails migration (Ruby) that db/structure.sql was dumped after",
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
 
@@ -112,12 +113,37 @@ def _conf_says_no_transaction(path: str) -> bool:
 # ---------------------------------------------------------------- Prisma
 
 
+PRISMA_FOLDER = Pattern(r"^(\d+)_")
+
+
 class Prisma(Framework):
     """`migrations/<timestamp>_<name>/migration.sql`, in the order of the folders' names; the whole
     file is sent as one query (one implicit transaction on PostgreSQL)."""
 
     def order(self, files: list[str]) -> list[str]:
         return sorted(files, key=lambda f: os.path.basename(os.path.dirname(f)))
+
+    def next_migration(self, path: str, title: str) -> str | None:
+        """`<later timestamp>_<title>/migration.sql` beside the folder of `path`, as `prisma migrate
+        dev --create-only` makes one: a second after a 14-digit timestamp, else the number plus one
+        at its width; only for the newest migration, and only when the name sorts after it."""
+        folder = os.path.dirname(os.path.abspath(path))
+        m = PRISMA_FOLDER.match(os.path.basename(folder))
+        if m is None or os.path.basename(path) != "migration.sql":
+            return None
+        stamp = m.group(1)
+        try:
+            later = (datetime.datetime.strptime(stamp, "%Y%m%d%H%M%S") + datetime.timedelta(seconds=1)).strftime(
+                "%Y%m%d%H%M%S"
+            )
+        except ValueError:
+            later = f"{int(stamp) + 1:0{len(stamp)}d}"
+        name = f"{later}_{title}"
+        parent = os.path.dirname(folder)
+        names = [n for n in os.listdir(parent) if os.path.isdir(os.path.join(parent, n))]
+        if any(n > os.path.basename(folder) for n in names) or name <= os.path.basename(folder):
+            return None
+        return os.path.join(os.path.dirname(os.path.dirname(path)), name, "migration.sql")
 
 
 def prisma_provider(files: list[str]) -> str | None:
@@ -241,7 +267,7 @@ PRISMA = Prisma(
     "https://www.prisma.io/docs/orm/prisma-migrate/understanding-prisma-migrate/migration-histories",
     "implicit",
     "prisma migrate sends each migration.sql as one query",
-    generated_from="schema.prisma, which prisma migrate generated migration.sql from",
+    new_migration="prisma migrate dev --create-only",
 )
 ATLAS = Atlas(
     "atlas",
