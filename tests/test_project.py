@@ -173,3 +173,16 @@ def test_ci_runs_the_readmes_test_command():
     packages = re.search(r"apt-get install -y --no-upgrade ([^&]+)&&", command).group(1).split()
     assert re.search(r'pkgs="([^"]+)"', ci).group(1).split() == packages
     assert {"mariadb-server", "postgresql", "chromium", "chromium-driver"} <= set(packages)
+
+
+def test_the_readme_pins_only_what_the_repository_holds():
+    """Every `rev:` and `@ref` of schemacite the README shows names a commit or tag this clone has:
+    tags do not travel with a copy of the repository, so a pinned release tag would fail to check out."""
+    readme = (ROOT / "README.md").read_text()
+    pins = set(re.findall(r"\brev: (\S+)", readme)) | set(re.findall(r"schemacite/schemacite@([\w.-]+)", readme))
+    assert pins, "the README shows no pinned schemacite"
+    for ref in sorted(pins):
+        found = subprocess.run(
+            ["git", "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], cwd=ROOT, capture_output=True
+        )
+        assert found.returncode == 0, f"the README pins {ref}, which this repository does not hold"
