@@ -56,6 +56,7 @@ from schemacite.model.statements import (
     Statement,
     needs_own_transaction,
 )
+from schemacite.sources.engines import left_out as other_engines
 from schemacite.sources.files import escapes, expand, overlaid, repository_root
 from schemacite.sources.frameworks import FRAMEWORKS, detect
 from schemacite.sources.frameworks.base import Unit
@@ -760,9 +761,9 @@ class Replay:
             self.framework, self.framework_why = FRAMEWORKS[framework], "configured"
         else:
             self.framework, self.framework_why = detect([f for f in past + later if not stdin or f != stdin[0]])
+        self.unlinted: dict[str, list[str]] = {}  # why -> files of the change read but not linted
         past, later, base_files = self._set_aside(past, later)
         self.order = base_files + self.framework.order(past) + self.framework.order(later)
-        self.unlinted: dict[str, list[str]] = {}  # why -> files of the change read but not linted
         if excluded is not None:
             self._exclude(excluded)
         self._run_transaction: int | None = None  # the change's files' shared transaction (`run` units)
@@ -778,11 +779,16 @@ class Replay:
         the base schema the runner loads on reset, which is history whichever list names it.
         Returns the history and the change without them, and the base files."""
         self.skipped: dict[str, list[str]] = {}  # why -> files no part of this run
-        for f, why in self.framework.skipped(past + later, self.dialect).items():
+        engines = other_engines(past + later, self.dialect)  # first: the runner sees only the run's files
+        runner = self.framework.skipped([f for f in past + later if f not in engines], self.dialect)
+        for f, why in {**engines, **runner}.items():
             self.skipped.setdefault(why, []).append(f)
         left_out = {f for files in self.skipped.values() for f in files}
         past, later = [f for f in past if f not in left_out], [f for f in later if f not in left_out]
         base_files = self.framework.base(past + later)
+        shown = [f for f in base_files if f in self.reported]
+        if shown:
+            self.unlinted[f"{self.framework.title} builds the schema the migrations start from with them"] = shown
         past = [f for f in past if f not in base_files]
         later = [f for f in later if f not in base_files]
         self.reported = [f for f in self.reported if f not in left_out and f not in base_files]
