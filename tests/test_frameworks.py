@@ -47,6 +47,7 @@ CASES = ROOT / "fixtures" / "cases"
         ("node-pg-migrate", "node-pg-migrate"),
         ("hasura", "hasura"),
         ("synapse", "synapse"),
+        ("pop-templates", "pop"),
         ("flyway-vendors", "flyway"),
     ],
 )
@@ -809,3 +810,29 @@ def test_the_newest_flyway_baseline_runs_first_and_the_older_versions_are_left_o
     assert set(skipped) == {"V1__a.sql", "V2__b.sql", "B1__old.sql"}
     kept = [f for f in files if f not in skipped]
     assert flyway.order(kept) == ["B2__base.sql", "V3__c.sql", "R__views.sql"]
+
+
+# ------------------------------------------------------------------ pop's Go templates
+
+
+def test_go_template_placeholders_keep_lines_and_columns():
+    from schemacite.sources.frameworks.go import go_template_blanked
+
+    text = 'ALTER TABLE "{{ index .Options "Namespace" }}"."users" ADD x int; -- {{ .Name }}\n{{ if true }}SELECT 1;{{ end }}\n'
+    blanked = go_template_blanked(text)
+    assert [len(line) for line in blanked.split("\n")] == [len(line) for line in text.split("\n")]
+    assert blanked.split("\n")[0].split() == ["ALTER", "TABLE", '"users"', "ADD", "x", "int;", "--", "p" + "_" * 10]
+    assert blanked.split("\n")[1].strip() == "SELECT 1;"
+
+
+def test_a_template_the_reader_cannot_see_through_names_the_file_once(capsys, tmp_path):
+    (tmp_path / "go.mod").write_text("module m\n\nrequire github.com/gobuffalo/pop/v6 v6.1.1\n")
+    (tmp_path / "1_a.up.sql").write_text(
+        "CREATE TABLE {{ .Table }} (id int PRIMARY KEY);\n"
+        "CREATE TABLE b ({{ .ColumnDefinitions }});\n"
+        "INSERT INTO b VALUES {{ .Rows }};\n"
+    )
+    code, out, _ = run(capsys, "lint", tmp_path, "--dialect", "postgres", "--format", "json")
+    errors = json.loads(out)["errors"]
+    assert code == 2 and len(errors) == 1, errors
+    assert "Go template placeholders are not expanded (2 statement(s) not read" in errors[0]["message"]
