@@ -836,3 +836,22 @@ def test_a_template_the_reader_cannot_see_through_names_the_file_once(capsys, tm
     errors = json.loads(out)["errors"]
     assert code == 2 and len(errors) == 1, errors
     assert "Go template placeholders are not expanded (2 statement(s) not read" in errors[0]["message"]
+
+
+def test_init_scripts_replay_first_as_one_deploy(monkeypatch, tmp_path):
+    from schemacite.sources.replay import Replay
+
+    (tmp_path / "a_migrations").mkdir()
+    (tmp_path / "z" / "docker-entrypoint-initdb.d").mkdir(parents=True)
+    (tmp_path / "a_migrations" / "001_index.sql").write_text("CREATE INDEX t_a ON t (a);\n")
+    (tmp_path / "z" / "docker-entrypoint-initdb.d" / "1.sql").write_text("CREATE TABLE t (a int);\n")
+    (tmp_path / "z" / "docker-entrypoint-initdb.d" / "2.sql").write_text("CREATE INDEX t_a2 ON t (a);\n")
+    monkeypatch.chdir(tmp_path)
+    run = Replay("postgres", ["."])
+    seen = [(os.path.basename(s.statement.location.file), [t.new for t in s.schema.tables.values()]) for s in run]
+    assert [(name, new[0] if new else None) for name, new in seen] == [
+        ("1.sql", None),
+        ("2.sql", True),  # the script before made it, in the same deploy
+        ("001_index.sql", False),
+    ]
+    assert run.units == 2

@@ -138,6 +138,17 @@ def path_matches(path: str, patterns: Iterable[str], root: str | os.PathLike) ->
     return False
 
 
+# folders whose scripts run once, on a new empty cluster, before anything else: the postgres and
+# mysql images' docker-entrypoint-initdb.d, and init-scripts folders of the same use
+INIT_FOLDERS = ("docker-entrypoint-initdb.d", "initdb.d", "init-scripts")
+
+
+def init_folder(path: str) -> str | None:
+    """The folder of a script that runs only on a new, empty cluster, else None."""
+    folder = os.path.dirname(os.path.abspath(path))
+    return folder if os.path.basename(folder).lower() in INIT_FOLDERS else None
+
+
 def natural_key(path: str) -> list:
     """Sort key putting 2 before 10, so golang-migrate, Flyway and numbered files replay in order."""
     return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", path)]

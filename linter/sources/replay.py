@@ -57,7 +57,7 @@ from schemacite.model.statements import (
     needs_own_transaction,
 )
 from schemacite.sources.engines import left_out as other_engines
-from schemacite.sources.files import escapes, expand, overlaid, repository_root
+from schemacite.sources.files import escapes, expand, init_folder, overlaid, repository_root
 from schemacite.sources.frameworks import FRAMEWORKS, detect
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
@@ -763,7 +763,10 @@ class Replay:
             self.framework, self.framework_why = detect([f for f in past + later if not stdin or f != stdin[0]])
         self.unlinted: dict[str, list[str]] = {}  # why -> files of the change read but not linted
         past, later, base_files = self._set_aside(past, later)
-        self.order = base_files + self.framework.order(past) + self.framework.order(later)
+        ordered = self.framework.order(past) + self.framework.order(later)
+        # an empty cluster's init scripts run before any migration, as one deploy
+        self.order = base_files + sorted(ordered, key=lambda f: init_folder(f) is None)
+        self._init: str | None = None  # the init folder whose deploy is under way
         if excluded is not None:
             self._exclude(excluded)
         self._run_transaction: int | None = None  # the change's files' shared transaction (`run` units)
@@ -858,6 +861,7 @@ class Replay:
         for stmt, _, unit in placed:
             members.setdefault(id(unit), []).append(stmt)
         current = None
+        init = init_folder(path)
         if reported and placed and not any(unit.deploy for _, _, unit in placed):
             self._not_linted(path)  # a seeds file beside goose migrations: no Up section
         postgres = self.dialect is Dialect.POSTGRES
@@ -866,11 +870,15 @@ class Replay:
                 continue
             if unit is not current:
                 current = unit
-                self.units += 1
-                self._start_unit()
+                if not init or init != self._init:  # an init folder's scripts are one deploy
+                    self.units += 1
+                    self._start_unit()
+                self._init = init
                 session.open_unit(unit, members[id(unit)])
             if postgres:
                 stmt = unseen_calls(resolve_names(stmt, session.search_path, self.schema), self.schema)
+            if init:
+                self._on_empty_cluster(stmt)
             session.see(stmt)
             yield Step(
                 stmt,
@@ -887,6 +895,16 @@ class Replay:
             if own:
                 self._new.update(k for k in stmt.op.relations() if k and (t := self.schema.tables.get(k)) and t.new)
         session.close_unit()
+
+    def _on_empty_cluster(self, stmt: Statement) -> None:
+        """An init script runs on a cluster with no table yet: whatever it touches is new."""
+        for key in stmt.op.relations():
+            table = self.schema.tables.get(key) if key else None
+            if table is not None and not table.new:
+                table.new = True
+                self._new.add(key)
+            elif table is None and key:
+                self.schema.fresh.add(key)
 
     def _not_linted(self, path: str) -> None:
         """A file of the change read for its syntax only: said in a note, never silently."""
