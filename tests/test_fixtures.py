@@ -23,7 +23,8 @@ CASE_DIRS = sorted(p for p in (FIXTURES.parent / "cases").iterdir() if p.is_dir(
 @pytest.mark.parametrize("case_dir", CASE_DIRS, ids=[p.name for p in CASE_DIRS])
 def test_multi_file_case(case_dir, monkeypatch):
     """A project folder: migrations, a pyproject.toml read as a user's would be, and expect.yml
-    (the paths to lint, their `history`, the `framework` the run must take them for, the findings)."""
+    (the paths to lint, their `history`, the `framework` the run must take them for, the `notes` it
+    must write, each a part of one, and the findings)."""
     import yaml
 
     from schemacite import lint_paths
@@ -35,6 +36,8 @@ def test_multi_file_case(case_dir, monkeypatch):
     assert not result.errors, [str(e) for e in result.errors]
     if "framework" in spec:
         assert result.framework is not None and result.framework[0] == spec["framework"], result.framework
+    for note in spec.get("notes", []):
+        assert any(note in n for n in result.notes), f"{note!r} not in {result.notes}"
     unmatched = list(result.findings)
     for want in spec["expect"]:
         want = dict(want)

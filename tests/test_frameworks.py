@@ -46,6 +46,9 @@ CASES = ROOT / "fixtures" / "cases"
         ("graphile-migrate", "graphile-migrate"),
         ("node-pg-migrate", "node-pg-migrate"),
         ("hasura", "hasura"),
+        ("synapse", "synapse"),
+        ("pop-templates", "pop"),
+        ("flyway-vendors", "flyway"),
     ],
 )
 def test_each_fixture_project_is_recognised(case, framework, monkeypatch):
@@ -757,3 +760,98 @@ def test_every_runner_records_its_transaction_opt_out_as_data():
     assert opt_outs["graphile-migrate"] == ("--! no-transaction", "first line of the migration's body")
     assert opt_outs["goose"][0] == "-- +goose NO TRANSACTION"
     assert opt_outs["pop"] == opt_outs["supabase"] == opt_outs["hasura"] == ("", "")  # none exists
+
+
+# ------------------------------------------------------------------ files named for one engine
+
+
+def test_files_named_for_one_engine_tell_the_dialect_and_the_others_are_named(capsys, tmp_path):
+    (tmp_path / "01_rooms.sql").write_text("CREATE TABLE rooms (id text PRIMARY KEY);\n")
+    (tmp_path / "02_rooms.sql.postgres").write_text("CREATE INDEX rooms_id ON rooms (id);\n")
+    (tmp_path / "02_rooms.sql.sqlite").write_text("CREATE TABLE x (id INTEGER PRIMARY KEY AUTOINCREMENT, n tinyint);\n")
+    code, out, _ = run(capsys, "lint", tmp_path, "--format", "json")
+    doc = json.loads(out)
+    assert doc["dialect"]["name"] == "postgres" and "files named for PostgreSQL" in doc["dialect"]["why"]
+    assert any("left out (named for SQLite" in n and "02_rooms.sql.sqlite" in n for n in doc["notes"])
+    assert not doc["errors"]
+
+
+def test_vendor_folders_for_two_dialects_ask_which_and_each_run_reads_its_own(capsys, tmp_path):
+    shutil.copytree(CASES / "flyway-vendors" / "src", tmp_path / "src")
+    code, _, err = run(capsys, "lint", tmp_path / "src")
+    assert code == 2 and "cannot tell the SQL dialect (files named for" in err and "db/migration/mysql/" in err
+    code, out, _ = run(capsys, "lint", tmp_path / "src", "--dialect", "mysql", "--format", "json")
+    doc = json.loads(out)
+    assert not doc["errors"]
+    assert any("a folder for PostgreSQL; the run reads MySQL" in n for n in doc["notes"])
+    assert any("a folder for H2, which schemacite does not read" in n for n in doc["notes"])
+    assert {os.path.basename(f["file"]) for f in doc["findings"]} <= {
+        "V3__orders_note.sql",
+        "V4__orders_note_index.sql",
+    }
+
+
+def test_flyway_suffixes_from_spring_settings_are_migrations(tmp_path):
+    from schemacite.sources.files import expand
+
+    folder = tmp_path / "src" / "main" / "resources"
+    (folder / "db" / "migration").mkdir(parents=True)
+    (folder / "application.properties").write_text("spring.flyway.sql-migration-suffixes=.sql,.ddl\n")
+    (folder / "db" / "migration" / "V1__a.ddl").write_text("CREATE TABLE a (id int);\n")
+    (folder / "db" / "migration" / "notes.txt").write_text("not SQL\n")
+    files, errors = expand([str(tmp_path / "src")])
+    assert [os.path.basename(f) for f in files] == ["V1__a.ddl"] and not errors
+
+
+def test_the_newest_flyway_baseline_runs_first_and_the_older_versions_are_left_out():
+    flyway = FRAMEWORKS["flyway"]
+    files = ["V1__a.sql", "V2__b.sql", "B2__base.sql", "B1__old.sql", "V3__c.sql", "R__views.sql"]
+    skipped = flyway.skipped(files, "postgres")
+    assert set(skipped) == {"V1__a.sql", "V2__b.sql", "B1__old.sql"}
+    kept = [f for f in files if f not in skipped]
+    assert flyway.order(kept) == ["B2__base.sql", "V3__c.sql", "R__views.sql"]
+
+
+# ------------------------------------------------------------------ pop's Go templates
+
+
+def test_go_template_placeholders_keep_lines_and_columns():
+    from schemacite.sources.frameworks.go import go_template_blanked
+
+    text = 'ALTER TABLE "{{ index .Options "Namespace" }}"."users" ADD x int; -- {{ .Name }}\n{{ if true }}SELECT 1;{{ end }}\n'
+    blanked = go_template_blanked(text)
+    assert [len(line) for line in blanked.split("\n")] == [len(line) for line in text.split("\n")]
+    assert blanked.split("\n")[0].split() == ["ALTER", "TABLE", '"users"', "ADD", "x", "int;", "--", "p" + "_" * 10]
+    assert blanked.split("\n")[1].strip() == "SELECT 1;"
+
+
+def test_a_template_the_reader_cannot_see_through_names_the_file_once(capsys, tmp_path):
+    (tmp_path / "go.mod").write_text("module m\n\nrequire github.com/gobuffalo/pop/v6 v6.1.1\n")
+    (tmp_path / "1_a.up.sql").write_text(
+        "CREATE TABLE {{ .Table }} (id int PRIMARY KEY);\n"
+        "CREATE TABLE b ({{ .ColumnDefinitions }});\n"
+        "INSERT INTO b VALUES {{ .Rows }};\n"
+    )
+    code, out, _ = run(capsys, "lint", tmp_path, "--dialect", "postgres", "--format", "json")
+    errors = json.loads(out)["errors"]
+    assert code == 2 and len(errors) == 1, errors
+    assert "Go template placeholders are not expanded (2 statement(s) not read" in errors[0]["message"]
+
+
+def test_init_scripts_replay_first_as_one_deploy(monkeypatch, tmp_path):
+    from schemacite.sources.replay import Replay
+
+    (tmp_path / "a_migrations").mkdir()
+    (tmp_path / "z" / "docker-entrypoint-initdb.d").mkdir(parents=True)
+    (tmp_path / "a_migrations" / "001_index.sql").write_text("CREATE INDEX t_a ON t (a);\n")
+    (tmp_path / "z" / "docker-entrypoint-initdb.d" / "1.sql").write_text("CREATE TABLE t (a int);\n")
+    (tmp_path / "z" / "docker-entrypoint-initdb.d" / "2.sql").write_text("CREATE INDEX t_a2 ON t (a);\n")
+    monkeypatch.chdir(tmp_path)
+    run = Replay("postgres", ["."])
+    seen = [(os.path.basename(s.statement.location.file), [t.new for t in s.schema.tables.values()]) for s in run]
+    assert [(name, new[0] if new else None) for name, new in seen] == [
+        ("1.sql", None),
+        ("2.sql", True),  # the script before made it, in the same deploy
+        ("001_index.sql", False),
+    ]
+    assert run.units == 2

@@ -149,7 +149,7 @@ def add_project_options(p: argparse.ArgumentParser) -> None:
         "--framework",
         metavar="NAME",
         help="migration framework: goose, dbmate, liquibase, sqitch, flyway, golang-migrate, morph, prisma, atlas, "
-        "diesel, sqlx, drizzle, node-pg-migrate, supabase, graphile-migrate, pop, hasura, "
+        "diesel, sqlx, drizzle, node-pg-migrate, supabase, graphile-migrate, pop, hasura, synapse, "
         "django, alembic, rails or plain (default: detected from the files)",
     )
     p.add_argument(
@@ -209,6 +209,7 @@ class Inputs:
         from schemacite.lint.config import ConfigError
         from schemacite.lint.engine import resolve_config
         from schemacite.sources.dialect import DEFAULT_DIALECT, FILES, HEAD, NO_MARKS, detect_dialect
+        from schemacite.sources.engines import named_dialect, neutral
         from schemacite.sources.files import expand, head
         from schemacite.sources.frameworks import journal_dialect, prisma_provider
 
@@ -216,11 +217,15 @@ class Inputs:
         files, missing = expand([*self.history, *named])
         if missing or not files and not self.stdin:
             return  # names that lead nowhere: the run reports them (exit 2) in any dialect
+        engines = named_dialect(files)  # files named for an engine: only those any engine runs bear marks
+        files = neutral(files) if engines else files
         texts = [head(f, HEAD) for f in files[:FILES]]
         if self.stdin:
             texts.append(self.stdin[1][:HEAD].decode("utf-8", "replace"))
         provider = prisma_provider(files)
         provider = (provider, f'migration_lock.toml: provider = "{provider}"') if provider else journal_dialect(files)
+        if not provider and engines and engines[0]:
+            provider = (engines[0], engines[1])
         dialect, why = detect_dialect(texts, provider)
         if dialect is None and files:  # a file or two may not say: the other files of their folders may
             # the folders themselves, not the trees below them: a file at a repository's root would
@@ -231,6 +236,8 @@ class Inputs:
             texts += [head(f, HEAD) for f in [m for m in more if m not in seen][:FILES]]
             dialect, why = detect_dialect(texts, provider)
             why = why if dialect is None else f"{why}, in the files beside them"
+        if dialect is None and engines:  # files for several engines: the default would pick one blindly
+            why = engines[1] if why == NO_MARKS else f"{engines[1]}; {why}"
         if dialect is None and why == NO_MARKS:  # portable SQL: the documented default reads it
             dialect, why = DEFAULT_DIALECT, f"the default: {NO_MARKS}"
         if dialect is None:

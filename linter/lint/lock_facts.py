@@ -73,4 +73,4 @@ def may_lock_preexisting(stmt: Statement, schema: Schema) -> bool:
     names = set(op.relations()) - created
     if not names:
         return not created  # VACUUM, CLUSTER, REINDEX DATABASE with no table: every table
-    return any((t := schema.tables.get(n)) is None or not t.new for n in names)
+    return any(not t.new if (t := schema.tables.get(n)) is not None else n not in schema.fresh for n in names)

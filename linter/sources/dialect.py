@@ -121,6 +121,7 @@ NAMED = {
     "pg": "postgres",
     "cockroachdb": "postgres",
     "mysql": "mysql",
+    "mariadb": "mariadb",
 }
 NO_MARKS = "no mark of either dialect in the files"
 DEFAULT_DIALECT = "postgres"  # what a run with no dialect named, and no mark of one, lints as

@@ -23,6 +23,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from schemacite.model.statements import ParseError
+from schemacite.sources.engines import variant
+from schemacite.sources.patterns import Pattern
 
 
 @functools.lru_cache(maxsize=256)
@@ -136,13 +138,55 @@ def path_matches(path: str, patterns: Iterable[str], root: str | os.PathLike) ->
     return False
 
 
+# folders whose scripts run once, on a new empty cluster, before anything else: the postgres and
+# mysql images' docker-entrypoint-initdb.d, and init-scripts folders of the same use
+INIT_FOLDERS = ("docker-entrypoint-initdb.d", "initdb.d", "init-scripts")
+
+
+def init_folder(path: str) -> str | None:
+    """The folder of a script that runs only on a new, empty cluster, else None."""
+    folder = os.path.dirname(os.path.abspath(path))
+    return folder if os.path.basename(folder).lower() in INIT_FOLDERS else None
+
+
 def natural_key(path: str) -> list:
     """Sort key putting 2 before 10, so golang-migrate, Flyway and numbered files replay in order."""
     return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", path)]
 
 
+# where a project tells Flyway which file endings are SQL migrations besides .sql (Spring Boot's
+# application settings, Flyway's own config), looked for in the folder and the ones above it
+SUFFIX_SETTINGS = ("application.properties", "application.yml", "application.yaml", "flyway.conf", "flyway.toml")
+_SUFFIXES = Pattern(
+    r"^[ \t]*(?:spring\.flyway\.|flyway\.)?sql[-_]?migration[-_]?suffixes[ \t]*[:=][ \t]*(?P<value>[^\n]*)"
+    r"(?P<items>(?:\n[ \t]*-[ \t]*[^\n]*)*)",
+    re.I | re.M,
+)
+
+
+@functools.lru_cache(maxsize=256)
+def migration_suffixes(folder: str) -> tuple[str, ...]:
+    """The file endings a project's Flyway settings name as SQL migrations (`.sql` always)."""
+    folder = os.path.abspath(folder)
+    found = [".sql"]
+    for name in SUFFIX_SETTINGS:
+        setting = nearest(os.path.join(folder, "-"), name, levels=6)
+        for m in _SUFFIXES.finditer((side_file(setting) if setting else None) or ""):
+            listed = re.split(r"[,\n]", m.group("value") + m.group("items"))
+            for suffix in listed:
+                suffix = suffix.strip().lstrip("-").strip().strip("[]'\"").strip()
+                suffix = suffix.rsplit("}", 1)[-1]  # `${spring.jpa.database}.sql`: its fixed end
+                if suffix.startswith(".") and len(suffix) > 1 and suffix.lower() not in found:
+                    found.append(suffix.lower())
+    return tuple(found)
+
+
 def expand(paths: Iterable[str], stdin_name: str | None = None) -> tuple[list[str], list[ParseError]]:
-    """Files named by paths (files, folders, globs): folders give their *.sql files, without *.down.sql.
+    """Files named by paths (files, folders, globs): folders give their SQL files, without *.down.sql.
+
+    A folder's SQL files are those ending in .sql (or in an ending the project's Flyway settings
+    name) and the engine variants named after it (`x.sql.postgres`): which engine's run reads
+    them is the run's to say, and what it leaves out it names.
 
     A name that leads nowhere (missing, a broken or looping symlink) and a folder or pattern
     holding no SQL file to lint are errors: checking nothing is not a pass. `stdin_name` is the
@@ -163,7 +207,7 @@ def expand(paths: Iterable[str], stdin_name: str | None = None) -> tuple[list[st
                     low = f.lower()
                     if low.endswith(".down.sql"):
                         skipped += 1
-                    elif low.endswith(".sql"):
+                    elif low.endswith(migration_suffixes(root)) or variant(low):  # .sql among the endings
                         found.append(os.path.join(root, f))
             if not found:
                 why = f"only down migrations ({skipped})" if skipped else "no .sql file"

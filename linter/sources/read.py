@@ -82,6 +82,7 @@ def read_sql_file(path: str, dialect: str, cache=None, framework=None, data: byt
             cache.put(key, parsed, size=size)
     if framework is not None:
         parsed.units = framework.units(path, text)
+        parsed.errors = framework.unread(path, text, parsed.errors)
     if any(e.line for e in parsed.errors):
         # start-up: the dialect marks are compiled only for a file with a statement that does not parse
         from schemacite.sources.dialect import other_dialect

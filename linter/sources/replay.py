@@ -56,7 +56,8 @@ from schemacite.model.statements import (
     Statement,
     needs_own_transaction,
 )
-from schemacite.sources.files import escapes, expand, overlaid, repository_root
+from schemacite.sources.engines import left_out as other_engines
+from schemacite.sources.files import escapes, expand, init_folder, overlaid, repository_root
 from schemacite.sources.frameworks import FRAMEWORKS, detect
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
@@ -760,9 +761,12 @@ class Replay:
             self.framework, self.framework_why = FRAMEWORKS[framework], "configured"
         else:
             self.framework, self.framework_why = detect([f for f in past + later if not stdin or f != stdin[0]])
-        past, later, base_files = self._set_aside(past, later)
-        self.order = base_files + self.framework.order(past) + self.framework.order(later)
         self.unlinted: dict[str, list[str]] = {}  # why -> files of the change read but not linted
+        past, later, base_files = self._set_aside(past, later)
+        ordered = self.framework.order(past) + self.framework.order(later)
+        # an empty cluster's init scripts run before any migration, as one deploy
+        self.order = base_files + sorted(ordered, key=lambda f: init_folder(f) is None)
+        self._init: str | None = None  # the init folder whose deploy is under way
         if excluded is not None:
             self._exclude(excluded)
         self._run_transaction: int | None = None  # the change's files' shared transaction (`run` units)
@@ -778,11 +782,16 @@ class Replay:
         the base schema the runner loads on reset, which is history whichever list names it.
         Returns the history and the change without them, and the base files."""
         self.skipped: dict[str, list[str]] = {}  # why -> files no part of this run
-        for f, why in self.framework.skipped(past + later, self.dialect).items():
+        engines = other_engines(past + later, self.dialect)  # first: the runner sees only the run's files
+        runner = self.framework.skipped([f for f in past + later if f not in engines], self.dialect)
+        for f, why in {**engines, **runner}.items():
             self.skipped.setdefault(why, []).append(f)
         left_out = {f for files in self.skipped.values() for f in files}
         past, later = [f for f in past if f not in left_out], [f for f in later if f not in left_out]
         base_files = self.framework.base(past + later)
+        shown = [f for f in base_files if f in self.reported]
+        if shown:
+            self.unlinted[f"{self.framework.title} builds the schema the migrations start from with them"] = shown
         past = [f for f in past if f not in base_files]
         later = [f for f in later if f not in base_files]
         self.reported = [f for f in self.reported if f not in left_out and f not in base_files]
@@ -852,6 +861,7 @@ class Replay:
         for stmt, _, unit in placed:
             members.setdefault(id(unit), []).append(stmt)
         current = None
+        init = init_folder(path)
         if reported and placed and not any(unit.deploy for _, _, unit in placed):
             self._not_linted(path)  # a seeds file beside goose migrations: no Up section
         postgres = self.dialect is Dialect.POSTGRES
@@ -860,11 +870,15 @@ class Replay:
                 continue
             if unit is not current:
                 current = unit
-                self.units += 1
-                self._start_unit()
+                if not init or init != self._init:  # an init folder's scripts are one deploy
+                    self.units += 1
+                    self._start_unit()
+                self._init = init
                 session.open_unit(unit, members[id(unit)])
             if postgres:
                 stmt = unseen_calls(resolve_names(stmt, session.search_path, self.schema), self.schema)
+            if init:
+                self._on_empty_cluster(stmt)
             session.see(stmt)
             yield Step(
                 stmt,
@@ -881,6 +895,16 @@ class Replay:
             if own:
                 self._new.update(k for k in stmt.op.relations() if k and (t := self.schema.tables.get(k)) and t.new)
         session.close_unit()
+
+    def _on_empty_cluster(self, stmt: Statement) -> None:
+        """An init script runs on a cluster with no table yet: whatever it touches is new."""
+        for key in stmt.op.relations():
+            table = self.schema.tables.get(key) if key else None
+            if table is not None and not table.new:
+                table.new = True
+                self._new.add(key)
+            elif table is None and key:
+                self.schema.fresh.add(key)
 
     def _not_linted(self, path: str) -> None:
         """A file of the change read for its syntax only: said in a note, never silently."""

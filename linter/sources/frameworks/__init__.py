@@ -25,8 +25,10 @@ from schemacite.sources.frameworks.named import (
     MORPH,
     PRISMA,
     SQITCH,
+    SYNAPSE,
     prisma_provider,
     sqitch_plan,
+    synapse_place,
 )
 from schemacite.sources.frameworks.node import (
     DRIZZLE,
@@ -60,6 +62,7 @@ FRAMEWORKS: dict[str, Framework] = {
         NODE_PG_MIGRATE,
         POP,
         HASURA,
+        SYNAPSE,
         DJANGO,
         ALEMBIC,
         RAILS,
@@ -179,6 +182,9 @@ def _by_layout(files: list[str], names: list[str]) -> tuple[Framework, str] | No
         return GRAPHILE_MIGRATE, f"{os.path.relpath(settings)}"
     if any(drizzle_journal(f) for f in some):
         return DRIZZLE, "meta/_journal.json beside the files"
+    synapse = next((f for f in some if synapse_place(f) and _beside_full_schemas(f)), None)
+    if synapse:
+        return SYNAPSE, f"<store>/delta/<version>/ beside <store>/full_schemas/ ({os.path.relpath(synapse)})"
     if supabase_project(files):
         return SUPABASE, "supabase/migrations/<timestamp>_<name>.sql"
     folders = [f for f, n in zip(files, names) if n == "up.sql" and DIESEL_FOLDER.match(_folder(f))]
@@ -197,6 +203,11 @@ def _by_layout(files: list[str], names: list[str]) -> tuple[Framework, str] | No
     if cargo:
         return SQLX, f"<version>_<name>.sql file names, sqlx in {os.path.relpath(cargo)}"
     return None
+
+
+def _beside_full_schemas(path: str) -> bool:
+    store = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(path))))
+    return os.path.isdir(os.path.join(store, "full_schemas"))
 
 
 def _folder(path: str) -> str:

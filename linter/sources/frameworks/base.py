@@ -34,6 +34,7 @@ import re
 
 from schemacite.model.fixes import Edit
 from schemacite.model.record import record
+from schemacite.model.statements import ParseError
 from schemacite.sources.files import exists
 from schemacite.sources.patterns import Pattern
 
@@ -106,6 +107,11 @@ class Framework:
         """The SQL as the runner sends it, same lines and columns: placeholders filled in, the
         framework's own statement ends made `;`."""
         return blank_placeholders(text) if self.placeholders else text
+
+    def unread(self, path: str, text: str, errors: list[ParseError]) -> list[ParseError]:
+        """The errors reading the file gave, as reported: a runner whose own syntax in the file the
+        readers cannot see through names the file once rather than every statement."""
+        return errors
 
     def deployed(self, path: str) -> bool:
         """Whether the file runs on deploy at all (down files, revert and verify scripts do not)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 
+from schemacite.model.statements import ParseError
 from schemacite.sources.files import nearest, side_file
 from schemacite.sources.frameworks.base import Framework, Unit, _stem
 from schemacite.sources.patterns import Pattern
@@ -41,6 +42,23 @@ class Pop(Framework):
                 why[f] = f"pop runs the {database} file of the same version instead of a shared one"
         return why
 
+    def prepare(self, path: str, text: str) -> str:
+        """pop renders each SQL migration as a Go template (`{{ index .Options "Namespace" }}.users`):
+        each action becomes text of its length, lines and columns kept. A value before a dot (a
+        schema, quoted or not) is blanked with its dot, so `users` is read as the one table it is;
+        another value becomes a name; a control action (`{{ if ... }}`, `{{ end }}`) is blanked."""
+        return go_template_blanked(text)
+
+    def unread(self, path: str, text: str, errors: list[ParseError]) -> list[ParseError]:
+        """Statements the template's actions leave unreadable: the file named once."""
+        located = [e for e in errors if e.line]
+        if "{{" not in text or not located:
+            return errors
+        first = located[0]
+        said = f"{len(located)} statement(s) not read, the first: {first.message}"
+        note = f"Go template placeholders are not expanded ({said})"
+        return [e for e in errors if not e.line] + [ParseError(path, first.line, note)]
+
     def order(self, files: list[str]) -> list[str]:
         def key(f: str) -> tuple:
             m = POP_NAME.match(os.path.basename(f))
@@ -52,6 +70,27 @@ class Pop(Framework):
         if not self.deployed(path):
             return [Unit(_stem(path), deploy=False)]
         return [Unit(_stem(path), transaction="unit", why=self.why)]
+
+
+# a Go template action: `{{ ... }}` (`{{-`, `-}}` trim the spaces around it), quoted or not, with
+# the dot after it when it qualifies a name
+_GO_ACTION = Pattern(r'(?P<quote>"?)\{\{-?(?P<inner>[^\n]*?)-?\}\}(?P=quote)(?P<dot>\.)?')
+_GO_CONTROL = Pattern(r"\s*(?:/\*|(?:if|else|end|range|with|define|block|template|break|continue)\b)")
+
+
+def go_template_blanked(text: str) -> str:
+    if "{{" not in text:
+        return text
+
+    def fill(m: re.Match[str]) -> str:
+        whole = m.group(0)
+        if m.group("dot") or _GO_CONTROL.match(m.group("inner")):
+            return " " * len(whole)
+        quote = m.group("quote")
+        inside = len(whole) - 2 * len(quote)
+        return quote + "p" + "_" * (inside - 1) + quote
+
+    return _GO_ACTION.sub(fill, text)
 
 
 POP_DATABASES = ("postgres", "mysql", "sqlite3", "cockroach")

@@ -63,7 +63,10 @@ class Morph(GolangMigrate):
 
 # ---------------------------------------------------------------- Flyway
 
-FLYWAY_NAME = Pattern(r"^(?P<prefix>[VUB])(?P<version>\d[\w.]*?)__(?P<desc>.+)\.sql$|^R__(?P<repeat>.+)\.sql$", re.I)
+# the ending is .sql, or one the project's settings name (`spring.flyway.sql-migration-suffixes`)
+FLYWAY_NAME = Pattern(
+    r"^(?P<prefix>[VUB])(?P<version>\d[\w.]*?)__(?P<desc>.+?)\.[a-z]\w*$|^R__(?P<repeat>.+?)\.[a-z]\w*$", re.I
+)
 FLYWAY_CALLBACKS = Pattern(r"^(before|after)\w*\.sql$", re.I)
 
 
@@ -72,7 +75,11 @@ class Flyway(Framework):
     `R__<desc>.sql` files by description. One transaction per migration, unless PostgreSQL refuses
     every statement of it in a transaction block (then none) or a `<file>.conf` beside it says
     `executeInTransaction=false`. `U` (undo) files do not run on deploy; callbacks
-    (`beforeMigrate.sql`, `afterMigrate.sql`, ...) are not migrations."""
+    (`beforeMigrate.sql`, `afterMigrate.sql`, ...) are not migrations.
+
+    A baseline migration `B<version>__<desc>.sql` builds a new database at its version: Flyway runs
+    the newest one first and then only the `V` files above its version, ignoring the others (a
+    database that already has migrations ignores the baselines instead; both reach one schema)."""
 
     def opt_out_edit(self, path: str, unit: Unit, text: str) -> Edit | None:
         return side_file_edit(path, os.path.basename(path) + ".conf", self.opt_out)
@@ -90,6 +97,20 @@ class Flyway(Framework):
         m = FLYWAY_NAME.match(base)
         return bool(m) and (m.group("prefix") or "R").upper() != "U" and not FLYWAY_CALLBACKS.match(base)
 
+    def skipped(self, files: list[str], dialect: str) -> dict[str, str]:
+        """The baselines older than the newest, and the `V` files at or below the newest's version."""
+        baselines = [(v, f) for f in files if (v := _flyway_version(f, "B")) is not None]
+        if not baselines:
+            return {}
+        top, newest = max(baselines)
+        name = os.path.basename(newest)
+        why = {f: f"Flyway builds a new database from the newest baseline, {name}" for _, f in baselines if f != newest}
+        for f in files:
+            version = _flyway_version(f, "V")
+            if version is not None and version <= top:
+                why[f] = f"at or below the baseline {name}: Flyway builds a new database from it and skips them"
+        return why
+
     def order(self, files: list[str]) -> list[str]:
         def key(f: str) -> tuple:
             m = FLYWAY_NAME.match(os.path.basename(f))
@@ -97,12 +118,21 @@ class Flyway(Framework):
                 return (2, (), f)
             if m.group("repeat"):
                 return (1, (), m.group("repeat"))
-            version = version_key(m.group("version"))
-            while len(version) > 1 and version[-1] == (0, 0, ""):  # 1.0 is 1
-                version = version[:-1]
-            return (0, version, f)
+            baseline = m.group("prefix").upper() == "B"  # the one a run keeps builds the schema: first
+            return (-1 if baseline else 0, _flyway_version(f, m.group("prefix")), f)
 
         return sorted(files, key=key)
+
+
+def _flyway_version(path: str, prefix: str) -> tuple | None:
+    """The version of a migration with that prefix (V, B), compared part by part (1.0 is 1)."""
+    m = FLYWAY_NAME.match(os.path.basename(path))
+    if not m or (m.group("prefix") or "").upper() != prefix:
+        return None
+    version = version_key(m.group("version"))
+    while len(version) > 1 and version[-1] == (0, 0, ""):
+        version = version[:-1]
+    return version
 
 
 def _conf_says_no_transaction(path: str) -> bool:
@@ -284,4 +314,76 @@ SQITCH = Sqitch(
     "https://sqitch.org/docs/manual/sqitchtutorial/",
     "script",
     "sqitch runs the script as psql does: only its own BEGIN ... COMMIT",
+)
+
+
+# ---------------------------------------------------------------- Synapse (Matrix)
+
+SYNAPSE_SERIAL = "$%AUTO_INCREMENT_PRIMARY_KEY%$"  # what Synapse's PostgreSQL engine fills in
+# a Python delta runs as code beside the SQL ones; __init__.py only makes the folder a package
+_SYNAPSE_CODE = Pattern(r"^(?!__init__\.py$)\w+\.py$")
+
+
+def synapse_place(path: str) -> tuple[str, int] | None:
+    """("delta" | "full_schemas", version) for a file of a Synapse schema folder
+    (`schema/<store>/delta/<version>/` or `schema/<store>/full_schemas/<version>/`)."""
+    parts = os.path.abspath(path).replace("\\", "/").split("/")
+    if len(parts) >= 3 and parts[-3] in ("delta", "full_schemas") and parts[-2].isdigit():
+        return parts[-3], int(parts[-2])
+    return None
+
+
+class Synapse(Framework):
+    """Synapse's schema: a new database runs the newest `full_schemas/<version>/` dump (every
+    store's, by file name), then the deltas of each later version, `delta/<version>/*.sql` and the
+    engine's `*.sql.postgres`, by file name across the stores (`x.sql` before `x.sql.postgres`: both
+    run). A database made earlier ran the older deltas instead, which the dump holds. `*.py`
+    deltas run as code among them. Each file runs in a transaction of its own (Synapse sends
+    `COMMIT; BEGIN TRANSACTION;` before it), with its `$%AUTO_INCREMENT_PRIMARY_KEY%$` filled in."""
+
+    def prepare(self, path: str, text: str) -> str:
+        """The engine's column for the placeholder; the rest of its line moves right."""
+        return text.replace(SYNAPSE_SERIAL, "BIGINT PRIMARY KEY GENERATED ALWAYS AS IDENTITY")
+
+    def _newest_full(self, files: list[str]) -> int | None:
+        versions = [p[1] for f in files if (p := synapse_place(f)) and p[0] == "full_schemas"]
+        return max(versions) if versions else None
+
+    def base(self, files: list[str]) -> list[str]:
+        newest = self._newest_full(files)
+        return self.order([f for f in files if synapse_place(f) == ("full_schemas", newest)])
+
+    def skipped(self, files: list[str], dialect: str) -> dict[str, str]:
+        """Older dumps, the deltas a new database gets from the newest dump, and (named, never
+        read) the Python deltas beside the SQL ones that run."""
+        newest = self._newest_full(files)
+        why = {}
+        for f in files:
+            place = synapse_place(f)
+            if place is None or newest is None:
+                continue
+            if place[1] < newest or place == ("delta", newest):
+                held = "an older schema dump" if place[0] == "full_schemas" else "a delta the newer dump holds"
+                why[f] = f"{held}: Synapse builds a new database from full_schemas/{newest}"
+        folders = {os.path.dirname(f) for f in files if f not in why and (p := synapse_place(f)) and p[0] == "delta"}
+        for folder in sorted(folders):
+            for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
+                if _SYNAPSE_CODE.match(name):
+                    why[os.path.join(folder, name)] = "Python deltas Synapse runs as code among the SQL ones: not seen"
+        return why
+
+    def order(self, files: list[str]) -> list[str]:
+        def key(f: str) -> tuple:
+            place = synapse_place(f) or ("", 1 << 30)
+            return (place[0] != "full_schemas", place[1], os.path.basename(f), f)
+
+        return sorted(files, key=key)
+
+
+SYNAPSE = Synapse(
+    "synapse",
+    "Synapse",
+    "https://element-hq.github.io/synapse/latest/development/database_schema.html",
+    "unit",
+    "Synapse runs each schema file in a transaction of its own",
 )
