@@ -233,6 +233,45 @@ def test_checking_nothing_is_not_a_pass(capsys, tmp_path):
     assert code == 2 and "nothing to lint in this folder" in err
 
 
+def test_a_run_that_lints_nothing_says_so_and_does_not_pass(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.sql").write_text("CREATE TABLE a (id int PRIMARY KEY);\n")
+    code, out, err = run(capsys, "lint", "--dialect", "postgres", "--exclude", "*.sql", ".")
+    assert code == 2 and "error: .:0: nothing to lint: every file here matches exclude" in err
+    assert "read but not linted (--exclude; replayed as history): ./a.sql" in err  # the flag's, not the config's
+    assert out == "no findings, 1 input error: no file was linted.\n" and "nothing" not in out
+    (tmp_path / "empty.sql").write_text("-- only a comment\n")
+    code, out, _ = run(capsys, "lint", "--dialect", "postgres", "empty.sql")
+    assert code == 0 and out == "no findings in empty.sql: no statement to check.\n"
+
+
+def test_a_mistyped_option_gets_the_commands_usage_and_the_nearest_spelling(capsys):
+    def refused(*words: str) -> str:
+        with pytest.raises(SystemExit) as stop:
+            run(capsys, *words)
+        assert stop.value.code == 2
+        return capsys.readouterr().err
+
+    err = refused("lint", "--dialekt", "mysql", "a.sql")
+    assert err.startswith("usage: schemacite lint ") and "[--output-format" in err
+    assert err.endswith("error: unrecognized arguments: --dialekt; did you mean --dialect?\n")
+    err = refused("lint", "--output-formt=json", "a.sql")
+    assert err.endswith("did you mean --output-format?\n")
+    err = refused("evidence", "show", "--formt", "json", "x")
+    assert err.startswith("usage: schemacite evidence show ") and err.endswith("did you mean --format?\n")
+    err = refused("lint", "--dialect", "mysq", "a.sql")
+    assert "(choose from 'mysql', 'mariadb', 'postgres'); did you mean mysql?" in err
+    assert refused("lnt", "a.sql").endswith("did you mean lint?\n")
+    assert "did you mean" not in refused("lint", "--zzzz", "a.sql")
+
+
+def test_the_dialect_option_says_how_the_dialect_is_chosen(capsys):
+    with pytest.raises(SystemExit):
+        run(capsys, "lint", "--help")
+    words = " ".join(capsys.readouterr().out.split())
+    assert "else postgres)" not in words and "told from the files: their MySQL or PostgreSQL marks" in words
+
+
 def test_a_looping_symlink_is_a_located_error(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("loop").symlink_to("loop")

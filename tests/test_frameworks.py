@@ -264,6 +264,7 @@ def test_since_with_nothing_changed_passes_and_says_so(capsys, repo, monkeypatch
     monkeypatch.chdir(r)
     code, out, err = run(capsys, "lint", "--dialect", "postgres", "--since", "feature", "migrations")
     assert code == 0 and "nothing changed under the given paths" in err
+    assert out.endswith("no findings: no file was linted.\n")  # a pull request without migrations: not a clean lint
 
 
 def test_since_refuses_what_is_not_a_revision(capsys, repo, monkeypatch):

@@ -8,6 +8,7 @@ import sys
 
 from schemacite.cli.common import Inputs, _cache, _config, _plugin_manager, diagnostics, emit_report
 from schemacite.errors import UsageError
+from schemacite.model.statements import ParseError
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
@@ -74,6 +75,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
         diagnostics(result.errors, result.notes)
         print(f"schemacite: recorded {len(result.findings)} finding(s) in {args.write_baseline}", file=sys.stderr)
         return 2 if result.errors else 0
+    if not result.files and not result.errors:  # every file matched exclude: checking nothing is not a pass
+        result.errors += [ParseError(p, 0, "nothing to lint: every file here matches exclude") for p in paths]
     baseline = args.baseline or config.baseline
     if baseline:
         # start-up: loaded only with a baseline

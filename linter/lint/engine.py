@@ -19,7 +19,7 @@ from schemacite.model.dialects import Dialect, Target
 from schemacite.model.results import Finding, LintResult, Severity, Source, Suppression
 from schemacite.model.statements import ParseError, Statement, needs_own_transaction
 from schemacite.sources.files import path_matches
-from schemacite.sources.replay import Replay
+from schemacite.sources.replay import EXCLUDED, Replay
 
 
 def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
@@ -169,7 +169,9 @@ class Linter:
         )
         result = LintResult(rules=self.rules, files=run.reported, errors=run.errors)
         statements = self._check_statements(run, result)
-        _history_and_file_notes(run, result)
+        _history_and_file_notes(
+            run, result, "--exclude" if "exclude" in self.config.from_cli else "the config's exclude"
+        )
         ctx = self._check_tables(run, result)
         self._check_suppressions(result, statements, run, ctx)
         # files in the order the runner deploys them (Flyway's V10 after V2), then line by line
@@ -334,14 +336,16 @@ class Linter:
         return found
 
 
-def _history_and_file_notes(run: Replay, result: LintResult) -> None:
-    """Notes on what the run read but did not lint, left out, or could not read in the history."""
+def _history_and_file_notes(run: Replay, result: LintResult, excluder: str) -> None:
+    """Notes on what the run read but did not lint, left out, or could not read in the history;
+    `excluder` names the exclude list that left files out (`the config's exclude`, `--exclude`)."""
     # a statement of an old migration that cannot be read is not the change's fault: said, not failed
     history_errors = [e for e in result.errors if e.line > 0 and os.path.abspath(e.file) not in run.reported_set]
     for e in history_errors:
         result.errors.remove(e)
         result.notes.append(f"history {e}; its changes are not replayed")
     for why, files in run.unlinted.items():
+        why = f"{excluder}; replayed as history" if why == EXCLUDED else why
         result.notes.append(f"{len(files)} file(s) read but not linted ({why}): {_names(files)}")
     for why, files in run.skipped.items():
         result.notes.append(f"{len(files)} file(s) left out ({why}): {_names(files)}")

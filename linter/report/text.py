@@ -182,12 +182,14 @@ class TextReporter(Reporter):
             summary += f", {len(result.suppressed)} suppressed"
         if result.errors:
             summary += f", {len(result.errors)} input error{'s' if len(result.errors) != 1 else ''}"
-        what = (
-            f"{len(result.files)} file(s), {result.statements} statement(s)"
-            if result.statements
-            else (", ".join(result.files) or "nothing")
-        )
-        lines.append(f"{summary} in {what}{project_line(result)}.")
+        # checking nothing is not a pass: a run that read no statement says so rather than sound clean
+        if result.statements:
+            what = f" in {len(result.files)} file(s), {result.statements} statement(s)"
+        elif result.files:
+            what = f" in {', '.join(result.files)}: no statement to check"
+        else:
+            what = ": no file was linted"
+        lines.append(f"{summary}{what}{project_line(result)}.")
         return lines
 
 
