@@ -187,12 +187,13 @@ class Linter:
         transaction: int | None = None
         held = Transaction()  # the locks the current transaction holds, not yet outlasted by long work
         deploy: dict[Rule, list[Finding]] = {}  # findings of the rules that report once per deploy
+        through: dict[tuple[str, int], Location] = {}  # the deploy's locks kept through long work: where it is
         unit = None
         head: Location | None = None  # where the current deploy's first statement stands
         for step in run:
             if step.unit is not unit:
                 unit, head = step.unit, step.statement.location
-                self._combine(deploy, result, step.schema)
+                self._combine(deploy, result, step.schema, through)
             if not step.reported:
                 continue
             stmt = step.statement
@@ -226,8 +227,9 @@ class Linter:
                     found = _run(rule, "check_statement", stmt, ctx, result, stmt.location)
                     (deploy.setdefault(rule, []) if rule in self.deploy_rules else result.findings).extend(found)
             if transaction is not None and self.follow_transactions:
-                held.took(facts.held())
-        self._combine(deploy, result, run.schema)
+                for earlier in held.took(facts.held()):
+                    through[(earlier.statement.location.file, earlier.statement.location.line)] = stmt.location
+        self._combine(deploy, result, run.schema, through)
         return statements
 
     def _check_tables(self, run: Replay, result: LintResult) -> Context:
@@ -278,13 +280,20 @@ class Linter:
             for pattern, rules in self.config.per_file_ignores.items()
         )
 
-    def _combine(self, deploy: dict[Rule, list[Finding]], result: LintResult, schema: Schema) -> None:
+    def _combine(
+        self,
+        deploy: dict[Rule, list[Finding]],
+        result: LintResult,
+        schema: Schema,
+        through: dict[tuple[str, int], Location],
+    ) -> None:
         """A deploy ended: the findings of the rules that report once per deploy, combined."""
-        ctx = self._context(schema)
+        ctx = self._context(schema, held_through=dict(through))
         for rule, found in deploy.items():
             if found:
                 result.findings.extend(_run(rule, "combine", found, ctx, result, found[0].location))
         deploy.clear()
+        through.clear()
 
     def _suppress(self, result: LintResult, statements: dict, run: Replay) -> list[Suppression]:
         """Move the findings that comments silence to `result.suppressed`; return the comments,
