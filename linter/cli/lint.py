@@ -8,6 +8,7 @@ import sys
 
 from schemacite.cli.common import Inputs, _cache, _config, _plugin_manager, diagnostics, emit_report
 from schemacite.errors import UsageError
+from schemacite.locks import unmeasured
 from schemacite.model.statements import ParseError
 
 
@@ -18,6 +19,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     paths = args.paths or ["."]
     config = _config(args, paths)
     base = None
+    given_target = config.target_given
     if config.snapshot:
         # start-up: loaded only when this runs, not by every import of this module
         from schemacite.sources.snapshot import SnapshotError, load_snapshot, snapshot_target
@@ -67,6 +69,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     result.notes[:0] = inputs.notes
     result.dialect = inputs.dialect or (config.dialect, config.where("dialect"))
     result.dialect_given = inputs.dialect is None
+    result.target = target_chosen(config, from_snapshot=bool(config.snapshot and not given_target))
     if args.write_baseline:
         # start-up: loaded only with a baseline
         from schemacite.lint.baseline import write_baseline
@@ -91,6 +94,19 @@ def cmd_lint(args: argparse.Namespace) -> int:
     emit_report(args, pm, result)
     code = result.exit_code(config.fail_on)
     return 0 if args.exit_zero and code == 1 else code
+
+
+def target_chosen(config, from_snapshot: bool) -> tuple[str, str, str]:
+    """(target, what chose it, why its lock rows rest on documentation alone, or "") for a report."""
+    if from_snapshot:
+        why = "the snapshot's server"
+    elif not config.target_given:
+        why = "the default"
+    elif "target" in config.from_cli:
+        why = "--target"
+    else:
+        why = os.path.relpath(config.where("target"))
+    return str(config.target), why, unmeasured(config.target)
 
 
 def _print_diff(fixed, result) -> int:

@@ -68,6 +68,20 @@ def label(operation: str) -> str:
     return "".join(words)
 
 
+def unmeasured(target: Target) -> str:
+    """Why the lock verdicts for `target` rest on documentation alone, when no server of its kind
+    was measured (MySQL), else ""."""
+    if target.dialect is Dialect.POSTGRES:
+        return ""  # every supported major is in postgres_table.MEASURED_ON
+    # not at the top: a PostgreSQL run never loads the MySQL lock table
+    from schemacite.locks.mysql_table import MEASURED_ON
+
+    if target.dialect in MEASURED_ON:
+        return ""
+    name = {Dialect.MYSQL: "MySQL", Dialect.MARIADB: "MariaDB"}[target.dialect]
+    return f"its lock rows rest on {name}'s documentation: no {name} server was run to measure them"
+
+
 def worst_algorithm(impacts: list[LockImpact]) -> str | None:
     """The costliest MySQL/MariaDB algorithm among the impacts, if any names one."""
     return max((i.algorithm for i in impacts if i.algorithm in ALGORITHMS), key=ALGORITHMS.index, default=None)

@@ -194,11 +194,15 @@ class TextReporter(Reporter):
 
 
 def project_line(result: LintResult) -> str:
-    """What the run took the files for, when it chose: `; framework goose (-- +goose Up in 001_a.sql)`."""
+    """What the run took the files for, when it chose, and the server version it judged for:
+    `; framework goose (-- +goose Up in 001_a.sql); target postgres-15 (the default)`."""
     parts = []
     if result.framework and result.framework[0] != "plain":
         name, why = result.framework
         parts.append(f"framework {name} ({why})" if why else f"framework {name}")
     if result.dialect and not result.dialect_given:
         parts.append(f"dialect {result.dialect[0]} ({result.dialect[1]})")
+    if result.target:  # the server version every lock verdict assumes
+        name, why, unmeasured = result.target
+        parts.append(f"target {name} ({why}{'; ' + unmeasured if unmeasured else ''})")
     return "".join(f"; {p}" for p in parts)
