@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 from schemacite import hookimpl
@@ -44,7 +45,9 @@ class LockTimeoutMissing(Rule):
 
     Statements that hold their lock over real work (a rewrite, a scan, an index build) or lock a
     table a snapshot shows to be large are findings of their own (`access-exclusive-lock`,
-    `write-blocking-lock`) and are not repeated here.
+    `write-blocking-lock`) and are not repeated here. A brief statement whose transaction keeps
+    its lock through later long work (`lock-held-during-long-work`) is still listed, since the
+    wait for the lock is the same, but it is not called brief: the listing says how long it is held.
 
     On MySQL and MariaDB every DDL statement on an existing table takes an exclusive metadata
     lock at its start and end, whatever its `LOCK` level (`LOCK=NONE`, `ALGORITHM=INSTANT`
@@ -104,6 +107,7 @@ class LockTimeoutMissing(Rule):
         "running, not on the statement, so there is no cost of the statement to measure."
     )
     needs_locks = True
+    reads_earlier = True  # reads `held_through`: a lock kept through long work is not called brief
     options = {
         "fix_timeout_seconds": Option(
             float,
@@ -135,17 +139,22 @@ class LockTimeoutMissing(Rule):
         yield finding
 
     def combine(self, findings: list[Finding], ctx: Context) -> Iterator[Finding]:
-        """The deploy's findings as one, at its first brief lock, listing them all."""
+        """The deploy's findings as one, at its first lock, listing them all. A lock its transaction
+        keeps through later long work (`lock-held-during-long-work`) is not brief: the listing says
+        how long it is held, and the message calls none brief."""
         first = findings[0]
-        entries = [f.entry for f in findings]
+        entries = [f.entry + _kept(f, ctx) for f in findings]
+        kept = any(_kept(f, ctx) for f in findings)
         if len(findings) > 1:
             first.message = self.summary.format(
-                count=f"{len(findings)} brief locks blocking traffic",
+                count=f"{len(findings)} {'' if kept else 'brief '}locks blocking traffic",
                 setting=SETTING[ctx.dialect],
                 listing="; ".join(entries),
             )
             first.table = _joined(f.table for f in findings)
             first.index = _joined(f.index for f in findings)
+        elif kept:  # check_statement's words, with the lock's length said instead of "brief"
+            first.message = "A lock" + first.message.removeprefix("A brief lock") + _kept(first, ctx)
         yield first
 
 
@@ -166,6 +175,15 @@ def _set_timeout(stmt: Statement, ctx: Context, seconds: float | None) -> Fix | 
         return None
     edit = Edit.insert(at.file, at.line, at.column, f"{setting};\n" + " " * (at.column - 1))
     return Fix(f"{setting} at the head of the deploy", Applicability.UNSAFE, (edit,))
+
+
+def _kept(f: Finding, ctx: Context) -> str:
+    """`, held through the long work of line 3` when the finding's transaction keeps its lock that long."""
+    work = ctx.held_through.get((f.location.file, f.location.line))
+    if work is None:
+        return ""
+    where = f"line {work.line}" if work.file == f.location.file else f"{os.path.basename(work.file)}:{work.line}"
+    return f", held until the transaction ends, through the long work of {where}"
 
 
 def _joined(lists) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.lint.workload import describe, idle
+from schemacite.lint.workload import describe, idle, moment
 from schemacite.model import Table
 from schemacite.rule import Context, Finding, Rule, Severity
 
@@ -70,10 +70,14 @@ class UnusedIndex(Rule):
             return
         if idle(w):
             return  # not enough activity to judge an index by (the audit notes how many tables)
-        since = w.since or (
-            "userstat began counting (the server does not record when)"
-            if w.source == "userstat"
-            else "the counters started"
+        since = (
+            moment(w.since)
+            if w.since
+            else (
+                "userstat began counting (the server does not record when)"
+                if w.source == "userstat"
+                else "the counters started"
+            )
         )
         referencing = ctx.schema.foreign_keys_to_table(table) if ctx.dialect.is_mysql_family else []
         for index in table.indexes:
@@ -99,9 +103,9 @@ class UnusedIndex(Rule):
                 yield backing
                 continue
             if table.insert_heavy:
-                cost = f"insert-heavy: {describe(w)}; every insert also writes this index"
+                cost = f"insert-heavy: {describe(w, since=False)}; every insert also writes this index"
             else:
-                cost = f"{describe(w)}"
+                cost = describe(w, since=False)  # the message said since when
             yield self.finding(
                 at,
                 table=table.qualified_name,

@@ -53,7 +53,8 @@ def test_demo_postgres_migrations_text(capsys, monkeypatch):
     )
     assert evidence.count("no measurement: ") == 2  # SC103's and SC110's, once each
     assert " ".join(out.split()).endswith(
-        "in 3 file(s), 11 statement(s); framework golang-migrate (N_title.up.sql / .down.sql file names)."
+        "in 3 file(s), 11 statement(s); framework golang-migrate (N_title.up.sql / .down.sql file names);"
+        " target postgres-16 (fixtures/demo/postgres/.schemacite.toml)."
         # golang-migrate sends 000003 as one query: CONCURRENTLY cannot leave its transaction, so only
         # SC110's SET lock_timeout is offered, and it is unsafe
         " 1 fixable with --fix --unsafe-fixes."
@@ -233,6 +234,72 @@ def test_checking_nothing_is_not_a_pass(capsys, tmp_path):
     assert code == 2 and "nothing to lint in this folder" in err
 
 
+def test_a_run_that_lints_nothing_says_so_and_does_not_pass(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.sql").write_text("CREATE TABLE a (id int PRIMARY KEY);\n")
+    code, out, err = run(capsys, "lint", "--dialect", "postgres", "--exclude", "*.sql", ".")
+    assert code == 2 and "error: .:0: nothing to lint: every file here matches exclude" in err
+    assert "read but not linted (--exclude; replayed as history): ./a.sql" in err  # the flag's, not the config's
+    assert " ".join(out.split()) == "no findings, 1 input error: no file was linted; target postgres-15 (the default)."
+    (tmp_path / "empty.sql").write_text("-- only a comment\n")
+    code, out, _ = run(capsys, "lint", "--dialect", "postgres", "empty.sql")
+    assert (
+        code == 0
+        and " ".join(out.split())
+        == "no findings in empty.sql: no statement to check; target postgres-15 (the default)."
+    )
+
+
+def test_a_mistyped_option_gets_the_commands_usage_and_the_nearest_spelling(capsys):
+    def refused(*words: str) -> str:
+        with pytest.raises(SystemExit) as stop:
+            run(capsys, *words)
+        assert stop.value.code == 2
+        return capsys.readouterr().err
+
+    err = refused("lint", "--dialekt", "mysql", "a.sql")
+    assert err.startswith("usage: schemacite lint ") and "[--output-format" in err
+    assert err.endswith("error: unrecognized arguments: --dialekt; did you mean --dialect?\n")
+    err = refused("lint", "--output-formt=json", "a.sql")
+    assert err.endswith("did you mean --output-format?\n")
+    err = refused("evidence", "show", "--formt", "json", "x")
+    assert err.startswith("usage: schemacite evidence show ") and err.endswith("did you mean --format?\n")
+    err = refused("lint", "--dialect", "mysq", "a.sql")
+    assert "(choose from 'mysql', 'mariadb', 'postgres'); did you mean mysql?" in err
+    assert refused("lnt", "a.sql").endswith("did you mean lint?\n")
+    assert "did you mean" not in refused("lint", "--zzzz", "a.sql")
+
+
+def test_the_dialect_option_says_how_the_dialect_is_chosen(capsys):
+    with pytest.raises(SystemExit):
+        run(capsys, "lint", "--help")
+    words = " ".join(capsys.readouterr().out.split())
+    assert "else postgres)" not in words and "told from the files: their MySQL or PostgreSQL marks" in words
+
+
+def test_the_summary_names_the_target_the_verdicts_assume(capsys, tmp_path):
+    f = tmp_path / "a.sql"
+    f.write_text("CREATE TABLE a (id int PRIMARY KEY, b int);\nALTER TABLE a ADD INDEX i (b);\n")
+    code, out, _ = run(capsys, "lint", "--dialect", "mysql", f)
+    assert " ".join(out.split()).endswith(
+        "; target mysql-8.4 (the default; its lock rows rest on MySQL's documentation: "
+        "no MySQL server was run to measure them)."
+    )
+    doc = json.loads(run(capsys, "lint", "--dialect", "mysql", "--format", "json", f)[1])
+    assert doc["target"] == {
+        "name": "mysql-8.4",
+        "why": "the default",
+        "unmeasured": "its lock rows rest on MySQL's documentation: no MySQL server was run to measure them",
+    }
+    sarif = json.loads(
+        run(capsys, "lint", "--dialect", "mysql", "--target", "mariadb-10.11", "--format", "sarif", f)[1]
+    )
+    assert sarif["runs"][0]["properties"]["target"] == {"name": "mariadb-10.11", "why": "--target", "unmeasured": None}
+    (tmp_path / ".schemacite.toml").write_text('target = "postgres-17"\n')
+    out = run(capsys, "lint", "-q", f)[1]
+    assert out.endswith("; target postgres-17 (" + os.path.relpath(tmp_path / ".schemacite.toml") + ").\n")
+
+
 def test_a_looping_symlink_is_a_located_error(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("loop").symlink_to("loop")
@@ -337,7 +404,7 @@ def test_quiet_statistics_and_output_print_only_the_summary(capsys, tmp_path, mo
     f.write_text("CREATE TABLE a (id int);\nCREATE TABLE b (id int);\n")
     lint = ("lint", "--dialect", "postgres", "--color", "never")
     full = run(capsys, *lint, f)[1]
-    summary = "2 warnings in 1 file(s), 2 statement(s)."
+    summary = "2 warnings in 1 file(s), 2 statement(s); target postgres-15 (the default)."
     assert full.count("warning SC101 ") == 2 and full.rstrip().endswith(summary)
     assert run(capsys, *lint, "-q", f)[1] == summary + "\n"
     assert run(capsys, *lint, "--statistics", f)[1] == "2\tSC101\tno-primary-key\n" + summary + "\n"
@@ -410,7 +477,7 @@ def test_concise_is_one_line_per_finding(capsys, tmp_path):
     assert code == 1 and out.splitlines() == [
         f"{f}:1:1: SC101 [warning] Table a has no primary key",
         f"{f}:3:1: SC106 [error] CREATE INDEX CONCURRENTLY cannot run inside a transaction block (BEGIN ... COMMIT)",
-        "1 error, 1 warning in 1 file(s), 4 statement(s).",
+        "1 error, 1 warning in 1 file(s), 4 statement(s); target postgres-15 (the default).",
     ]
 
 

@@ -267,6 +267,7 @@ def test_since_with_nothing_changed_passes_and_says_so(capsys, repo, monkeypatch
     monkeypatch.chdir(r)
     code, out, err = run(capsys, "lint", "--dialect", "postgres", "--since", "feature", "migrations")
     assert code == 0 and "nothing changed under the given paths" in err
+    assert out.endswith("no findings: no file was linted.\n")  # a pull request without migrations: not a clean lint
 
 
 def test_since_refuses_what_is_not_a_revision(capsys, repo, monkeypatch):
@@ -314,6 +315,28 @@ def test_a_file_the_dialect_cannot_read_names_the_other_dialects_marks(capsys, t
     f.write_text("CREATE TABLE `a` (id int AUTO_INCREMENT PRIMARY KEY) ENGINE=InnoDB;\n")
     code, _, err = run(capsys, "lint", "--dialect", "postgres", f)
     assert code == 2 and "a.sql:1:" in err and "MySQL marks: backticks" in err and "--dialect mysql" in err
+
+
+def test_a_sqlite_file_is_named_as_sqlite_not_as_the_other_dialect(capsys, tmp_path):
+    f = tmp_path / "schema.sql"
+    f.write_text(
+        "CREATE TABLE `users` (id INTEGER PRIMARY KEY AUTOINCREMENT, `name` TEXT) WITHOUT ROWID;\n"
+        "PRAGMA foreign_keys = ON;\n"
+    )
+    for dialect in ("postgres", "mysql"):
+        code, _, err = run(capsys, "lint", "--dialect", dialect, f)
+        assert code == 2 and "schema.sql:1" in err and "is it MySQL" not in err
+        assert (
+            "looks like SQLite's: AUTOINCREMENT ×1" in err
+            and "schemacite reads MySQL, MariaDB and PostgreSQL, not SQLite" in err
+        )
+    named = tmp_path / "dev.sqlite.sql"
+    named.write_text("CREATE TABLE q (id int) STRICT;\n")
+    code, _, err = run(capsys, "lint", "--dialect", "postgres", named)
+    assert code == 2 and "(the file looks like SQLite's: sqlite in its name;" in err
+    plain = tmp_path / "plain.sql"  # the other dialect's marks alone still name that dialect
+    plain.write_text("CREATE TABLE `a` (id int AUTO_INCREMENT PRIMARY KEY) ENGINE=InnoDB;\n")
+    assert "SQLite" not in run(capsys, "lint", "--dialect", "postgres", plain)[2]
 
 
 def test_a_mariadb_target_names_the_family(capsys, tmp_path):

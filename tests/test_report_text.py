@@ -1,11 +1,12 @@
-"""The `full` and `concise` text reports: three lines a finding at most, nothing wider than the
-terminal, the evidence once per rule, ruff's `[*]` on a finding with a safe fix, and the README's
+"""The `full` and `concise` text reports: every message whole, the statement and the fix cut to
+the terminal's width, file names never broken, the evidence once per rule, ruff's `[*]` on a finding with a safe fix, and the README's
 example as the command prints it."""
 
 from __future__ import annotations
 
 import glob
 import io
+import json
 import re
 from pathlib import Path
 
@@ -58,29 +59,70 @@ def blocks(report: str) -> list[list[str]]:
     return found
 
 
+def message_of(block: list[str]) -> str:
+    """The message a finding's lines print: its head after the code, and the lines hung under it."""
+    words = block[0].split(None, 3)[3].split()
+    for line in block[1:]:
+        if line.startswith(" " * 6) and not line.startswith(("    | ", "    fix: ")):
+            words += line.split()
+    return " ".join(words)
+
+
 @pytest.mark.parametrize("columns", [40, 80, 120])
-def test_a_finding_takes_three_lines_at_most_and_none_is_wider(tmp_path, monkeypatch, columns):
+def test_a_message_is_whole_and_only_the_statement_and_fix_are_cut(tmp_path, monkeypatch, columns):
     monkeypatch.setenv("COLUMNS", str(columns))
     sql = tmp_path / "0001_orders.sql"
     sql.write_text("SET lock_timeout = '2s';\n" + "ALTER TABLE orders ADD COLUMN public_id uuid " * 4 + ";\n")
     fixes = "add the column without the volatile default, backfill in batches, then SET DEFAULT; " * 3
     findings = [
-        finding(sql, 2, LONG, fixes),  # all three parts too long for the budget
+        finding(sql, 2, LONG, fixes),  # all three parts too long for three lines
         finding(sql, 2, "Short message", "a short fix"),  # everything fits
-        finding(sql, 1, LONG),  # no fix: the message may take the fix's line
+        finding(sql, 1, LONG),  # no fix
         finding("postgresql://db/app", 0, LONG, fixes, table="app.orders"),  # a server's: no statement
     ]
     report = text(LintResult(findings=findings, files=[str(sql)], statements=2))
-    assert max(map(len, report.splitlines())) <= columns
+    # no word is broken, so a line is wider than the width only where one word is
+    assert all(len(line) <= columns or " " not in line.strip() for line in report.splitlines()[1:])
     found = blocks(report)
-    assert len(found) == 4 and all(1 <= len(b) <= 3 for b in found)
+    assert len(found) == 4
     long_one, short, no_fix, server = found
+    for block in (long_one, no_fix, server):
+        assert message_of(block) == LONG  # whole: "holds it until the transaction ends" survives
     assert long_one[0].startswith("  2:1 error SC104 ALTER TABLE orders") and long_one[-1].startswith("    fix: add")
     assert long_one[-1].endswith("…") and not long_one[-1].endswith((";…", ",…", ":…", " …"))  # cut after a word
-    assert short[0] == "  2:1 error SC104 Short message" and short[2] == "    fix: a short fix"
+    assert len(long_one[-1]) <= columns and sum(line.startswith("    fix:") for line in long_one) == 1
+    assert short == ["  2:1 error SC104 Short message", short[1], "    fix: a short fix"]
     assert short[1].startswith("    | ALTER TABLE orders ADD COLUMN") and short[1].endswith("…")
-    assert not any(line.startswith("    fix:") for line in no_fix) and len(no_fix) == 3
+    assert len(short[1]) <= columns
+    assert not any(line.startswith("    fix:") for line in no_fix)
     assert server[0].startswith("  - error SC104 ") and not any(line.startswith("    | ") for line in server)
+
+
+def test_a_long_file_name_prints_whole_on_its_own_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "40")
+    sql = tmp_path / ("migrations_" * 6) / "20240101000000_add_the_orders_status.sql"
+    sql.parent.mkdir()
+    sql.write_text("CREATE INDEX i ON orders (status);\n")
+    report = text(LintResult(findings=[finding(sql, 1, "short")], files=[str(sql)], statements=1))
+    assert report.splitlines()[:2] == [str(sql), "  1:1 error SC104 short"]
+
+
+@pytest.mark.parametrize("columns", ["40", "80"])
+def test_the_demo_keeps_every_message_whole(capsys, monkeypatch, columns):
+    """On real migrations, each message the JSON report carries is in the text report whole, with
+    its table names and line numbers, at 80 columns and at a narrow terminal's 40."""
+    monkeypatch.chdir(ROOT)
+    paths = sorted(glob.glob("fixtures/demo/postgres/migrations/00000[2-4]_*.up.sql"))
+    _, out, _ = run(capsys, "lint", "--format", "json", *paths)
+    messages = [(f["code"], f["message"], f["table"]) for f in json.loads(out)["findings"]]
+    monkeypatch.setenv("COLUMNS", columns)
+    _, report, _ = run(capsys, "lint", *paths)
+    shown = [(b[0].split()[2], message_of(b)) for b in blocks(report)]
+    assert shown == [(code, " ".join(message.split())) for code, message, _ in messages]
+    assert "while line 3 does long work: CREATE INDEX scans orders" in " ".join(report.split())
+    assert all(table and table in message for _, message, table in messages)
+    headers = [line for line in report.splitlines() if line.startswith("fixtures/")]
+    assert headers == paths
 
 
 def test_evidence_once_per_rule_after_the_findings(tmp_path, monkeypatch):

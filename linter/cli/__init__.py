@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import re
 import sys
 from collections.abc import Callable
 
@@ -16,13 +17,65 @@ from schemacite.model.dialects import DEFAULT_TARGET, DIALECTS, TARGETS, Dialect
 FORMATS = ("full", "text", "concise", "json", "sarif", "github", "gitlab", "junit", "html")
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose errors suggest the nearest option, choice or command (Python 3.14's
+    `suggest_on_error`, by hand), and whose unknown options are told by the command's own parser."""
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        known, extras = self.parse_known_args(args, namespace)
+        if extras:  # argparse would leave them to the top level, whose usage names no option of the command
+            own = self.chosen(known)
+            own.error(f"unrecognized arguments: {' '.join(extras)}{own.nearest(extras)}")
+        return known
+
+    def chosen(self, known: argparse.Namespace) -> Parser:
+        """The parser of the command (and sub-command) the words chose."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                command = action.choices.get(getattr(known, action.dest, None) or "")
+                if isinstance(command, Parser):
+                    return command.chosen(known)
+        return self
+
+    def nearest(self, words: list[str]) -> str:
+        """`; did you mean --dialect?` for the first unknown option that is near one of ours."""
+        # start-up: difflib loads only for a mistyped command line
+        import difflib
+
+        options = [o for action in self._actions for o in action.option_strings]
+        for word in words:
+            if word.startswith("-"):
+                close = difflib.get_close_matches(word.split("=", 1)[0], options, n=1)
+                if close:
+                    return f"; did you mean {close[0]}?"
+        return ""
+
+    def error(self, message: str):  # type: ignore[override]
+        # start-up: difflib loads only for a mistyped command line
+        import difflib
+
+        wrong = re.match(r"argument .*: invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if wrong:
+            choices = re.findall(r"'([^']*)'", wrong.group(2)) or [c.strip() for c in wrong.group(2).split(",")]
+            close = difflib.get_close_matches(wrong.group(1), choices, n=1)
+            if close:
+                message += f"; did you mean {close[0]}?"
+        super().error(message)
+
+
 def _comma_list(text: str) -> list[str]:
     """`SC101,SC104` or `SC101`: a flag's values, comma-separated as ruff and squawk take them."""
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--dialect", choices=DIALECTS, help=f"SQL dialect (default from config, else {Dialect.POSTGRES})")
+    p.add_argument(
+        "--dialect",
+        choices=[str(d) for d in DIALECTS],  # named as typed in an error, not as the enum's repr
+        help="SQL dialect (default: the config's, else the --snapshot's server, else told from the files: their "
+        "MySQL or PostgreSQL marks, or a Prisma or Drizzle project's provider; files with no mark of either are "
+        f"read as {Dialect.POSTGRES}, files with marks of both stop the run)",
+    )
     versions = ", ".join(f"{d}-{'|'.join(TARGETS[d])}" for d in DIALECTS)
     p.add_argument(
         "--target",
@@ -259,13 +312,10 @@ COMMAND_PARSERS: list[tuple[str, dict, Callable[[argparse.ArgumentParser], None]
 def parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command line; with `command`, only that command's options are filled in (a run parses
     one command, and building every command's options costs start-up)."""
-    top = argparse.ArgumentParser(
-        prog="schemacite", description="Evidence-backed schema linter for MySQL, MariaDB and PostgreSQL."
-    )
+    top = Parser(prog="schemacite", description="Evidence-backed schema linter for MySQL, MariaDB and PostgreSQL.")
     top.add_argument("--version", action="version", version=f"schemacite {__version__}")
     top.add_argument("--debug", action="store_true", help="print the traceback of an internal error")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
     for name, kwargs, options in COMMAND_PARSERS:
         p = sub.add_parser(name, **kwargs)
         if options is not None and (command is None or command == name or command in kwargs.get("aliases", ())):

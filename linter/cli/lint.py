@@ -8,6 +8,8 @@ import sys
 
 from schemacite.cli.common import Inputs, _cache, _config, _plugin_manager, diagnostics, emit_report
 from schemacite.errors import UsageError
+from schemacite.locks import unmeasured
+from schemacite.model.statements import ParseError
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
@@ -17,6 +19,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     paths = args.paths or ["."]
     config = _config(args, paths)
     base = None
+    given_target = config.target_given
     if config.snapshot:
         # start-up: loaded only when this runs, not by every import of this module
         from schemacite.sources.snapshot import SnapshotError, load_snapshot, snapshot_target
@@ -69,6 +72,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     result.notes[:0] = inputs.notes
     result.dialect = inputs.dialect or (config.dialect, config.where("dialect"))
     result.dialect_given = inputs.dialect is None
+    result.target = target_chosen(config, from_snapshot=bool(config.snapshot and not given_target))
     if args.write_baseline:
         # start-up: loaded only with a baseline
         from schemacite.lint.baseline import write_baseline
@@ -77,6 +81,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
         diagnostics(result.errors, result.notes)
         print(f"schemacite: recorded {len(result.findings)} finding(s) in {args.write_baseline}", file=sys.stderr)
         return 2 if result.errors else 0
+    if not result.files and not result.errors:  # every file matched exclude: checking nothing is not a pass
+        result.errors += [ParseError(p, 0, "nothing to lint: every file here matches exclude") for p in paths]
     baseline = args.baseline or config.baseline
     if baseline:
         # start-up: loaded only with a baseline
@@ -110,6 +116,19 @@ def _left_alone(files: list[str], shown: int = 10) -> str:
         f"{len(files)} committed migration(s) not fixed, as they may be deployed already: {names}; "
         f"--fix-committed fixes them too"
     )
+
+
+def target_chosen(config, from_snapshot: bool) -> tuple[str, str, str]:
+    """(target, what chose it, why its lock rows rest on documentation alone, or "") for a report."""
+    if from_snapshot:
+        why = "the snapshot's server"
+    elif not config.target_given:
+        why = "the default"
+    elif "target" in config.from_cli:
+        why = "--target"
+    else:
+        why = os.path.relpath(config.where("target"))
+    return str(config.target), why, unmeasured(config.target)
 
 
 def _print_diff(fixed, result, notes: list[str]) -> int:

@@ -19,7 +19,7 @@ from schemacite.model.dialects import Dialect, Target
 from schemacite.model.results import Finding, LintResult, Severity, Source, Suppression
 from schemacite.model.statements import ParseError, Statement, needs_own_transaction
 from schemacite.sources.files import path_matches
-from schemacite.sources.replay import Replay
+from schemacite.sources.replay import EXCLUDED, Replay
 
 
 def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
@@ -169,7 +169,9 @@ class Linter:
         )
         result = LintResult(rules=self.rules, files=run.reported, errors=run.errors)
         statements = self._check_statements(run, result)
-        _history_and_file_notes(run, result)
+        _history_and_file_notes(
+            run, result, "--exclude" if "exclude" in self.config.from_cli else "the config's exclude"
+        )
         ctx = self._check_tables(run, result)
         self._check_suppressions(result, statements, run, ctx)
         # files in the order the runner deploys them (Flyway's V10 after V2), then line by line
@@ -185,12 +187,13 @@ class Linter:
         transaction: int | None = None
         held = Transaction()  # the locks the current transaction holds, not yet outlasted by long work
         deploy: dict[Rule, list[Finding]] = {}  # findings of the rules that report once per deploy
+        through: dict[tuple[str, int], Location] = {}  # the deploy's locks kept through long work: where it is
         unit = None
         head: Location | None = None  # where the current deploy's first statement stands
         for step in run:
             if step.unit is not unit:
                 unit, head = step.unit, step.statement.location
-                self._combine(deploy, result, step.schema)
+                self._combine(deploy, result, step.schema, through)
             if not step.reported:
                 continue
             stmt = step.statement
@@ -224,8 +227,9 @@ class Linter:
                     found = _run(rule, "check_statement", stmt, ctx, result, stmt.location)
                     (deploy.setdefault(rule, []) if rule in self.deploy_rules else result.findings).extend(found)
             if transaction is not None and self.follow_transactions:
-                held.took(facts.held())
-        self._combine(deploy, result, run.schema)
+                for earlier in held.took(facts.held()):
+                    through[(earlier.statement.location.file, earlier.statement.location.line)] = stmt.location
+        self._combine(deploy, result, run.schema, through)
         return statements
 
     def _check_tables(self, run: Replay, result: LintResult) -> Context:
@@ -276,13 +280,20 @@ class Linter:
             for pattern, rules in self.config.per_file_ignores.items()
         )
 
-    def _combine(self, deploy: dict[Rule, list[Finding]], result: LintResult, schema: Schema) -> None:
+    def _combine(
+        self,
+        deploy: dict[Rule, list[Finding]],
+        result: LintResult,
+        schema: Schema,
+        through: dict[tuple[str, int], Location],
+    ) -> None:
         """A deploy ended: the findings of the rules that report once per deploy, combined."""
-        ctx = self._context(schema)
+        ctx = self._context(schema, held_through=dict(through))
         for rule, found in deploy.items():
             if found:
                 result.findings.extend(_run(rule, "combine", found, ctx, result, found[0].location))
         deploy.clear()
+        through.clear()
 
     def _suppress(self, result: LintResult, statements: dict, run: Replay) -> list[Suppression]:
         """Move the findings that comments silence to `result.suppressed`; return the comments,
@@ -334,14 +345,16 @@ class Linter:
         return found
 
 
-def _history_and_file_notes(run: Replay, result: LintResult) -> None:
-    """Notes on what the run read but did not lint, left out, or could not read in the history."""
+def _history_and_file_notes(run: Replay, result: LintResult, excluder: str) -> None:
+    """Notes on what the run read but did not lint, left out, or could not read in the history;
+    `excluder` names the exclude list that left files out (`the config's exclude`, `--exclude`)."""
     # a statement of an old migration that cannot be read is not the change's fault: said, not failed
     history_errors = [e for e in result.errors if e.line > 0 and os.path.abspath(e.file) not in run.reported_set]
     for e in history_errors:
         result.errors.remove(e)
         result.notes.append(f"history {e}; its changes are not replayed")
     for why, files in run.unlinted.items():
+        why = f"{excluder}; replayed as history" if why == EXCLUDED else why
         result.notes.append(f"{len(files)} file(s) read but not linted ({why}): {_names(files)}")
     for why, files in run.skipped.items():
         result.notes.append(f"{len(files)} file(s) left out ({why}): {_names(files)}")

@@ -67,6 +67,9 @@ class Context:
     # that runs sets `Rule.reads_earlier`
     earlier: list[Held] = field(default_factory=list)
     lock_timeout_set: bool = False
+    # for `combine`: the deploy's statements whose blocking locks their transaction kept through
+    # later long work, by (file, line), with where that work stands. Followed as `earlier` is
+    held_through: dict[tuple[str, int], Location] = field(default_factory=dict)
     # the statement's lock facts, looked up on the first read of `impacts`, `locks` or `work`: a
     # run whose rules read none of them does no lock work
     facts: LockFacts | None = None
@@ -134,8 +137,9 @@ class Rule:
     # (`ctx.locks` not empty) sets it: the engine does not call it for the others, most statements
     # of a dump or a first migration
     needs_locks: ClassVar[bool] = False
-    # a statement rule that reads `ctx.earlier` sets it: the engine follows the locks each
-    # transaction holds (lock work on every statement in one) only when a rule that runs needs them
+    # a statement rule that reads `ctx.earlier` or `ctx.held_through` sets it: the engine follows the
+    # locks each transaction holds (lock work on every statement in one) only when a rule that runs
+    # needs them
     reads_earlier: ClassVar[bool] = False
     status: ClassVar[str] = "stable"
 

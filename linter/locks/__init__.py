@@ -51,14 +51,35 @@ class LockImpact:
         return worst(lk.blocks for lk in self.locks)
 
 
+# variants named by the clause the statement itself wrote: printed as that clause, not in parentheses
+# (`CREATE INDEX (EXISTS)` read as a glitch of the reader)
+AS_WRITTEN = {"exists": "IF NOT EXISTS"}
+
+
 def label(operation: str) -> str:
     """An operation key as words: `alter_table.add_column.virtual` -> `ALTER TABLE ADD COLUMN (VIRTUAL)`,
-    `lock_table.access_exclusive` -> `LOCK TABLE (ACCESS EXCLUSIVE)`."""
+    `lock_table.access_exclusive` -> `LOCK TABLE (ACCESS EXCLUSIVE)`, `create_index.exists` ->
+    `CREATE INDEX IF NOT EXISTS`."""
     parts = operation.split(".")
     if parts[0] == "alter_table" and len(parts) > 1:
         parts = [f"alter_table {parts[1]}", *parts[2:]]
-    words = [p.replace("_", " ").upper() for p in parts]
-    return words[0] + "".join(f" ({w})" for w in words[1:])
+    words = [p.replace("_", " ").upper() for p in parts[:1]]
+    words += [f" {AS_WRITTEN[p]}" if p in AS_WRITTEN else f" ({p.replace('_', ' ').upper()})" for p in parts[1:]]
+    return "".join(words)
+
+
+def unmeasured(target: Target) -> str:
+    """Why the lock verdicts for `target` rest on documentation alone, when no server of its kind
+    was measured (MySQL), else ""."""
+    if target.dialect is Dialect.POSTGRES:
+        return ""  # every supported major is in postgres_table.MEASURED_ON
+    # not at the top: a PostgreSQL run never loads the MySQL lock table
+    from schemacite.locks.mysql_table import MEASURED_ON
+
+    if target.dialect in MEASURED_ON:
+        return ""
+    name = {Dialect.MYSQL: "MySQL", Dialect.MARIADB: "MariaDB"}[target.dialect]
+    return f"its lock rows rest on {name}'s documentation: no {name} server was run to measure them"
 
 
 def worst_algorithm(impacts: list[LockImpact]) -> str | None:

@@ -38,14 +38,18 @@ class Transaction:
         self.taken: dict[str, int] = {}
         self.pending: list = []  # schemacite.lint.rule.Held, oldest first
 
-    def took(self, held) -> None:
+    def took(self, held) -> list:
         """Record a statement of the transaction, after the rules saw it: a long work accounts for
-        the pending locks it makes worse; the statement's own new locks become pending."""
+        the pending locks it makes worse; the statement's own new locks become pending. Returns the
+        earlier statements whose locks the transaction now keeps through this long work."""
+        outlasted = []
         if held.work is not None:
             own = levels(held.locks)
-            self.pending = [h for h in self.pending if not worse(h.locks, own)]
+            outlasted = [h for h in self.pending if worse(h.locks, own)]
+            self.pending = [h for h in self.pending if h not in outlasted]
         fresh = worse(held.locks, self.taken)
         self.taken = levels(held.locks, self.taken)
         if fresh:
             held.locks = fresh
             self.pending.append(held)
+        return outlasted

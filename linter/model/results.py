@@ -125,6 +125,9 @@ class LintResult:
     units: int = 0  # deploys walked (migrations, changesets), history included
     dialect: tuple[str, str] | None = None  # (dialect, what showed it: the files' marks, a flag, a config file)
     dialect_given: bool = False  # named by a flag or the config (the text summary then says nothing of it)
+    # the server version the verdicts assume: (target, what chose it, why its lock rows are not
+    # measured, if they are not: "" for a target measured on a server of its kind)
+    target: tuple[str, str, str] | None = None
     sources: list[Source] = field(default_factory=list)  # the schemas judged, for reports that show tables
     command: str = ""  # the command line that produced the result (passwords masked)
 

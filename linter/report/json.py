@@ -61,6 +61,9 @@ class JsonReporter(Reporter):
             doc["framework"] = {"name": result.framework[0], "why": result.framework[1]}
         if result.dialect:
             doc["dialect"] = {"name": result.dialect[0], "why": result.dialect[1]}
+        if result.target:  # the server version the verdicts assume; `unmeasured`: why its rows are documentation only
+            name, why, unmeasured = result.target
+            doc["target"] = {"name": name, "why": why, "unmeasured": unmeasured or None}
         if self.statistics:
             # start-up: loaded only with --statistics
             from schemacite.report.statistics import statistics_json

@@ -229,6 +229,10 @@ def build_sarif(result: LintResult) -> dict[str, Any]:
     for note in result.notes:
         notifications.append({"level": "note", "message": {"text": note}})
 
+    properties: dict[str, Any] = {"evidence": short_table(chain.from_iterable(cited.values()), records)}
+    if result.target:  # the server version the verdicts assume
+        name, why, unmeasured = result.target
+        properties["target"] = {"name": name, "why": why, "unmeasured": unmeasured or None}
     invocation: dict[str, Any] = {"executionSuccessful": not result.errors}
     if notifications:
         invocation["toolExecutionNotifications"] = notifications
@@ -250,7 +254,7 @@ def build_sarif(result: LintResult) -> dict[str, Any]:
                 "invocations": [invocation],
                 "columnKind": "unicodeCodePoints",
                 "results": results,
-                "properties": {"evidence": short_table(chain.from_iterable(cited.values()), records)},
+                "properties": properties,
             }
         ],
     }

@@ -1,15 +1,17 @@
-"""`--output-format full`: findings grouped by file, at most three lines each at the terminal's
-width (80 columns when piped), then the evidence the rules cite, once per rule, then the summary.
+"""`--output-format full`: findings grouped by file, each in three lines where they fit at the
+terminal's width (80 columns when piped), then the evidence the rules cite, once per rule, then
+the summary.
 
     fixtures/demo/postgres/migrations/000002_tracking.up.sql
       2:1 warning SC101 Table page_views has no primary key
         | CREATE TABLE page_views (
         fix: add a primary key: logical replication cannot publish UPDATE/DELETE…
 
-A finding's lines are spent in this order: the message's first line, the fix's first line, the
-message's second line, the statement, then the rest of the fix and of the message; what does not
-fit ends in `…` (the JSON report and `concise` carry every message whole). Nothing is wider than
-the width: long words are broken rather than left to overflow.
+A finding's message is printed whole, wrapped onto as many lines as it needs: it names the table
+and the lines it speaks of, which a cut would lose. The fix's first line follows it; the quoted
+statement and the rest of the fix take what is left of the three lines, and only they are
+shortened, ending in `…` (the JSON report has every fix whole). Words are never broken: a file
+name, or a word longer than the line, stands whole on a line of its own.
 
 Input errors and notes are not part of it: the command line prints them on stderr.
 
@@ -31,12 +33,10 @@ from schemacite.report.evidence import SHOW, by_rule, catalogue, label, short_re
 from schemacite.report.fixes import fix_hint
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
-BUDGET = 3  # lines per finding
+BUDGET = 3  # lines per finding, where its message leaves room
 MIN_WIDTH = 40  # narrower terminals get 40-column lines rather than one word a line
 HANG = 6  # a message's continuation lines, deeper than the statement and fix lines under it
 DETAIL = "    "
-# (part, lines it may take by then): what a finding's lines are spent on, most useful first
-ORDER = (("head", 1), ("fix", 1), ("head", 2), ("statement", 1), ("fix", BUDGET), ("head", BUDGET))
 
 Segment = tuple[str, str]  # (text, rich style)
 Line = list[Segment]
@@ -59,8 +59,9 @@ def _width() -> int:
 
 
 def _wrap(prefix: list[Segment], text: str, style: str, width: int, hang: int, most: int | None = None) -> list[Line]:
-    """`text` after `prefix`, its other lines indented by `hang`, in at most `most` lines (the last
-    cut after a word and ended with `…`)."""
+    """`text` after `prefix`, its other lines indented by `hang`. Whole, its words unbroken (one
+    longer than the line overflows it), unless `most` is given: then in at most `most` lines no
+    wider than `width`, the last cut after a word and ended with `…`."""
     start = sum(len(t) for t, _ in prefix)
     wrapped = textwrap.wrap(
         " ".join(text.split()),
@@ -68,16 +69,18 @@ def _wrap(prefix: list[Segment], text: str, style: str, width: int, hang: int, m
         initial_indent=" " * start,
         subsequent_indent=" " * hang,
         break_on_hyphens=False,
+        break_long_words=most is not None,
         max_lines=most,
         placeholder="…",
     ) or [" " * start]
-    if wrapped[-1].endswith("…"):  # not `orders:…`
+    if most is not None and wrapped[-1].endswith("…"):  # not `orders:…`
         wrapped[-1] = wrapped[-1][:-1].rstrip(" ,;:(") + "…"
     return [[*prefix, (wrapped[0][start:], style)]] + [[(" " * hang, ""), (w[hang:], style)] for w in wrapped[1:]]
 
 
 def finding_lines(f: Finding, width: int) -> list[Line]:
-    """The finding in at most BUDGET lines of at most `width` columns."""
+    """The finding: its whole message, then the fix's first line, then the statement and the rest
+    of the fix while the finding has taken fewer than BUDGET lines."""
     loc = f"{f.location.line}:{f.location.column}" if f.location.line else "-"
     head: list[Segment] = [("  ", ""), (loc, "dim"), (" ", ""), (str(f.severity), STYLE[f.severity]), (" ", "")]
     head.append((f.code, f"bold link {f.url}" if f.url else "bold"))
@@ -85,24 +88,19 @@ def finding_lines(f: Finding, width: int) -> list[Line]:
     if mark:
         head.append((" " + mark, "bold green"))
     head.append((" ", ""))
-    parts = {"head": (head, f.message, "", HANG)}
+    message = _wrap(head, f.message, "", width, HANG)
     source = _lines(f.location.file) if f.location.line else []
-    if 0 < f.location.line <= len(source) and source[f.location.line - 1].strip():
-        parts["statement"] = ([(DETAIL, ""), ("| ", "dim")], source[f.location.line - 1], "dim", len(DETAIL) + 2)
-    if f.suggestion:
-        parts["fix"] = ([(DETAIL, ""), ("fix: ", "green")], f.suggestion, "", len(DETAIL) + 5)
-
-    def lay(name: str, most: int | None = None) -> list[Line]:
-        prefix, text, style, hang = parts[name]
-        return _wrap(prefix, text, style, width, hang, most)
-
-    needed = {name: len(lay(name)) if name in parts else 0 for name in ("head", "statement", "fix")}
-    needed["statement"] = min(needed["statement"], 1)
-    given = dict.fromkeys(needed, 0)
-    for name, most in ORDER:
-        more = min(most, needed[name]) - given[name]
-        given[name] += max(0, min(more, BUDGET - sum(given.values())))
-    return [line for name in ("head", "statement", "fix") if given[name] for line in lay(name, given[name])]
+    statement = source[f.location.line - 1] if 0 < f.location.line <= len(source) else ""
+    fix_prefix: list[Segment] = [(DETAIL, ""), ("fix: ", "green")]
+    fix_lines = len(_wrap(fix_prefix, f.suggestion, "", width, len(DETAIL) + 5)) if f.suggestion else 0
+    left = max(BUDGET - len(message), min(fix_lines, 1))  # the fix's first line, whatever the message took
+    fix_given = min(fix_lines, 1)
+    quoted = []
+    if statement.strip() and left - fix_given >= 1:
+        quoted = _wrap([(DETAIL, ""), ("| ", "dim")], statement, "dim", width, len(DETAIL) + 2, 1)
+    fix_given = min(fix_lines, left - len(quoted))
+    fix = _wrap(fix_prefix, f.suggestion, "", width, len(DETAIL) + 5, fix_given) if fix_given else []
+    return message + quoted + fix
 
 
 def evidence_lines(findings: list[Finding], width: int) -> list[Line]:
@@ -154,7 +152,7 @@ class TextReporter(Reporter):
     def _report(self, result: LintResult, width: int) -> list[Line]:
         lines: list[Line] = []
         for file, group in groupby(result.findings, key=lambda f: f.location.file):
-            lines += _wrap([], file, "bold underline", width, 0)
+            lines.append([(file, "bold underline")])  # whole on its line, however long
             for f in group:
                 lines += finding_lines(f, width)
             lines.append([])
@@ -184,21 +182,27 @@ class TextReporter(Reporter):
             summary += f", {len(result.suppressed)} suppressed"
         if result.errors:
             summary += f", {len(result.errors)} input error{'s' if len(result.errors) != 1 else ''}"
-        what = (
-            f"{len(result.files)} file(s), {result.statements} statement(s)"
-            if result.statements
-            else (", ".join(result.files) or "nothing")
-        )
-        lines.append(f"{summary} in {what}{project_line(result)}.")
+        # checking nothing is not a pass: a run that read no statement says so rather than sound clean
+        if result.statements:
+            what = f" in {len(result.files)} file(s), {result.statements} statement(s)"
+        elif result.files:
+            what = f" in {', '.join(result.files)}: no statement to check"
+        else:
+            what = ": no file was linted"
+        lines.append(f"{summary}{what}{project_line(result)}.")
         return lines
 
 
 def project_line(result: LintResult) -> str:
-    """What the run took the files for, when it chose: `; framework goose (-- +goose Up in 001_a.sql)`."""
+    """What the run took the files for, when it chose, and the server version it judged for:
+    `; framework goose (-- +goose Up in 001_a.sql); target postgres-15 (the default)`."""
     parts = []
     if result.framework and result.framework[0] != "plain":
         name, why = result.framework
         parts.append(f"framework {name} ({why})" if why else f"framework {name}")
     if result.dialect and not result.dialect_given:
         parts.append(f"dialect {result.dialect[0]} ({result.dialect[1]})")
+    if result.target:  # the server version every lock verdict assumes
+        name, why, unmeasured = result.target
+        parts.append(f"target {name} ({why}{'; ' + unmeasured if unmeasured else ''})")
     return "".join(f"; {p}" for p in parts)

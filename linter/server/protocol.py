@@ -39,6 +39,9 @@ class SchemaciteServer(LanguageServer):
         self.pending: dict[str, asyncio.Task] = {}
         self.checked: dict[str, Checked] = {}
         self.said: dict[str, list[str]] = {}  # the notes last logged per document
+        # the diagnostics last published per document, with their version: a re-judging that finds the
+        # same (the client's settings arriving just after an open) publishes nothing new
+        self.shown: dict[str, tuple[int | None, list[types.Diagnostic]]] = {}
         self.open: set[str] = set()  # the documents' URIs, as the client spells them
 
     # ---- settings -----------------------------------------------------------------------------
@@ -90,9 +93,12 @@ class SchemaciteServer(LanguageServer):
         if document is None or document.version != checked.version:
             return  # closed, or edited meanwhile: the newer version's verdict follows
         lines = Lines(checked.text, self.workspace.position_codec)
-        self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics(checked, lines), version=checked.version)
-        )
+        verdict = (checked.version, diagnostics(checked, lines))
+        if self.shown.get(uri) != verdict:
+            self.shown[uri] = verdict
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=verdict[1], version=checked.version)
+            )
         if checked.notes != self.said.get(uri, []):
             self.said[uri] = checked.notes
             for note in checked.notes:
@@ -175,6 +181,7 @@ def did_change(ls: SchemaciteServer, params: types.DidChangeTextDocumentParams) 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: SchemaciteServer, params: types.DidSaveTextDocumentParams) -> None:
+    ls.shown.pop(params.text_document.uri, None)  # a save is answered, even with what was shown
     ls.schedule(params.text_document.uri, 0)
     ls.relint_all(but=params.text_document.uri)  # the saved file may be another's history
 
@@ -188,6 +195,7 @@ def did_close(ls: SchemaciteServer, params: types.DidCloseTextDocumentParams) ->
         pending.cancel()
     ls.checked.pop(uri, None)
     ls.said.pop(uri, None)
+    ls.shown.pop(uri, None)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 

@@ -9,6 +9,7 @@ stops and asks for --dialect rather than lint with the wrong grammar.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -69,6 +70,13 @@ POSTGRES_MARKS = {
     "ALTER TABLE ONLY": Mark(r"\balter\s+table\s+only\b", holds=("only",)),
     "OWNER TO": Mark(r"\bowner\s+to\b", starts=("owner",)),
     "USING gin/gist/brin": Mark(r"\busing\s+(gin|gist|brin|spgist)\b", starts=("using",)),
+}
+# SQLite's words neither grammar takes: a file with them is SQLite's, which schemacite does not read
+SQLITE_MARKS = {
+    "AUTOINCREMENT": Mark(r"\bautoincrement\b", starts=("autoincrement",)),
+    "PRAGMA": Mark(r"(^|;)\s*pragma\s+\w", holds=("pragma",), flags=re.M),
+    "WITHOUT ROWID": Mark(r"\bwithout\s+rowid\b", holds=("rowid",)),
+    "sqlite_ tables": Mark(r"\bsqlite_(master|sequence|schema)\b", starts=("sqlite_",)),
 }
 _MARIADB = Pattern(r"^--\s*MariaDB dump", re.I | re.M)
 
@@ -159,10 +167,16 @@ def _without_comments(text: str) -> str:
     return _COMMENT_OR_STRING.sub(" ", text)
 
 
-def other_dialect(text: str, dialect: str) -> str:
-    """When a file the chosen dialect cannot read bears the other dialect's marks (and few of its
-    own), a hint naming them, else ""."""
-    mysql, postgres = _both_marks(_without_comments(text[:HEAD]))
+def other_dialect(text: str, dialect: str, path: str = "") -> str:
+    """When a file the chosen dialect cannot read is SQLite's (its words, or its name says so), a
+    hint saying schemacite does not read SQLite; when it bears the other dialect's marks (and few
+    of its own), a hint naming them; else ""."""
+    bare = _without_comments(text[:HEAD])
+    sqlite = _marks(bare.lower(), SQLITE_MARKS)
+    if sqlite or "sqlite" in os.path.basename(path).lower():
+        seen = _list(sqlite) if sqlite else "sqlite in its name"
+        return f" (the file looks like SQLite's: {seen}; schemacite reads MySQL, MariaDB and PostgreSQL, not SQLite)"
+    mysql, postgres = _both_marks(bare)
     theirs, ours, name = (mysql, postgres, "MySQL") if dialect == Dialect.POSTGRES else (postgres, mysql, "PostgreSQL")
     if not theirs or sum(theirs.values()) < 2 * sum(ours.values()):
         return ""

@@ -87,7 +87,7 @@ def read_sql_file(path: str, dialect: str, cache=None, framework=None, data: byt
         # start-up: the dialect marks are compiled only for a file with a statement that does not parse
         from schemacite.sources.dialect import other_dialect
 
-        if hint := other_dialect(text, dialect):
+        if hint := other_dialect(text, dialect, path):
             parsed.errors = [replace(e, message=e.message + hint) if e.line else e for e in parsed.errors]
     return parsed
 

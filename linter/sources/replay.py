@@ -70,6 +70,8 @@ LOCK_TIMEOUT_VARIABLES = {wait.setting for wait in LOCK_WAIT.values()}
 # the server's default, none on PostgreSQL, a year on MySQL and a day on MariaDB
 NO_TIMEOUT = {"", "0", "0s", "0ms", "default"}
 
+EXCLUDED = "exclude; replayed as history"  # why files of the change were read but not linted
+
 
 def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
     """Change `schema` as `stmt` would. `new`: the statement is part of the change being linted,
@@ -805,7 +807,7 @@ class Replay:
         if dropped:
             self.reported = [f for f in self.reported if f not in dropped]
             self.reported_set -= {os.path.abspath(f) for f in dropped}
-            self.unlinted["the config's exclude; replayed as history"] = dropped
+            self.unlinted[EXCLUDED] = dropped
 
     def __iter__(self) -> Iterator[Step]:
         for path in self.order:
