@@ -238,9 +238,14 @@ def test_a_run_that_lints_nothing_says_so_and_does_not_pass(capsys, tmp_path, mo
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a.sql").write_text("CREATE TABLE a (id int PRIMARY KEY);\n")
     code, out, err = run(capsys, "lint", "--dialect", "postgres", "--exclude", "*.sql", ".")
-    assert code == 2 and "error: .:0: nothing to lint: every file here matches exclude" in err
+    assert code == 2 and "error: .:0: nothing to lint: every file here was left out (the notes say why)" in err
     assert "read but not linted (--exclude; replayed as history): ./a.sql" in err  # the flag's, not the config's
     assert " ".join(out.split()) == "no findings, 1 input error: no file was linted; target postgres-15 (the default)."
+    sqlite = tmp_path / "sqlite-only"
+    sqlite.mkdir()
+    (sqlite / "sqlite.sql").write_text("CREATE TABLE a (id INTEGER PRIMARY KEY AUTOINCREMENT);\n")
+    code, _, err = run(capsys, "lint", "sqlite-only")
+    assert code == 2 and "nothing to lint: every file here was left out" in err and "named for SQLite" in err
     (tmp_path / "empty.sql").write_text("-- only a comment\n")
     code, out, _ = run(capsys, "lint", "--dialect", "postgres", "empty.sql")
     assert (

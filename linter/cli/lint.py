@@ -81,8 +81,10 @@ def cmd_lint(args: argparse.Namespace) -> int:
         diagnostics(result.errors, result.notes)
         print(f"schemacite: recorded {len(result.findings)} finding(s) in {args.write_baseline}", file=sys.stderr)
         return 2 if result.errors else 0
-    if not result.files and not result.errors:  # every file matched exclude: checking nothing is not a pass
-        result.errors += [ParseError(p, 0, "nothing to lint: every file here matches exclude") for p in paths]
+    if not result.files and not result.errors:  # every file was left out: checking nothing is not a pass
+        result.errors += [
+            ParseError(p, 0, "nothing to lint: every file here was left out (the notes say why)") for p in paths
+        ]
     baseline = args.baseline or config.baseline
     if baseline:
         # start-up: loaded only with a baseline
