@@ -185,7 +185,10 @@ def _how_long(impact, heavy: bool, large: list[str], ctx: Context) -> tuple[Seve
         severity = Severity.ERROR if sized.seconds > ctx.max_lock_seconds else None
         return severity, why, LockEstimate(round(sized.seconds, 1), sized.bytes, sized.rows, sized.evidence)
     if heavy:
-        return Severity.ERROR, " while it " + ("rewrites the table" if impact.rewrite else "scans the table"), None
+        work = "rewrites the table" if impact.rewrite else "scans the table"
+        if impact.rewrite and impact.rewrite_when:
+            work += f" if {impact.rewrite_when}"
+        return Severity.ERROR, f" while it {work}", None
     why = f" (a large table: {', '.join(large)})" if large else ""
     return (Severity.INFO if ctx.lock_timeout_set else None), why, None
 

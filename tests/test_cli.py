@@ -682,3 +682,31 @@ def test_nothing_is_read_from_outside_the_repository(capsys, tmp_path):
     (repo / "pyproject.toml").write_text('[tool.schemacite]\nhistory = ["../home/*"]\n')
     code, out, err = run(capsys, "lint", "--dialect", "postgres", repo / "migrations" / "001_ok.sql")
     assert code == 2 and "history: " in err and "outside the repository" in err and "hunter2" not in out + err
+
+
+@pytest.mark.parametrize(
+    "dialect, refusal",
+    [("postgres", "(42P07)"), ("mysql", "(error 1050)")],
+)
+def test_create_table_of_a_table_the_history_has_is_refused_and_the_table_stays_existing(
+    capsys, tmp_path, dialect, refusal
+):
+    (tmp_path / "001_inbox.sql").write_text("CREATE TABLE inbox (id int PRIMARY KEY, status varchar(20));\n")
+    (tmp_path / "002_again.sql").write_text(
+        "CREATE TABLE inbox (id int PRIMARY KEY, status varchar(20));\nCREATE INDEX inbox_status ON inbox (status);\n"
+    )
+    code, out, err = run(capsys, "lint", "--dialect", dialect, "--format", "json", tmp_path)
+    assert code == 2
+    assert f"002_again.sql:1: CREATE TABLE inbox: the table exists (created at {tmp_path / '001_inbox.sql'}:1)" in err
+    assert refusal in err
+    # the existing table is judged as existing: the index build on it is a finding
+    found = [(Path(f["file"]).name, f["line"], f["rule"]) for f in json.loads(out)["findings"]]
+    lock_rule = "write-blocking-lock" if dialect == "postgres" else "lock-timeout-missing"
+    assert ("002_again.sql", 2, lock_rule) in found
+    # IF NOT EXISTS of an existing table does nothing, and the server says nothing either
+    (tmp_path / "002_again.sql").write_text(
+        "CREATE TABLE IF NOT EXISTS inbox (id int PRIMARY KEY);\nALTER TABLE inbox ADD COLUMN note text NOT NULL;\n"
+    )
+    code, out, err = run(capsys, "lint", "--dialect", dialect, "--format", "json", tmp_path)
+    assert err == "" and code == 1
+    assert ("002_again.sql", 2) in [(Path(f["file"]).name, f["line"]) for f in json.loads(out)["findings"]]

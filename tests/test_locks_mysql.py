@@ -86,6 +86,17 @@ TABLES: dict[str, list[str]] = {
         "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50)) DEFAULT CHARSET=utf8mb3",
         "INSERT INTO t VALUES (1,1,'a'),(2,2,'b')",
     ],
+    "unicode_520": [
+        (
+            "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50), KEY ib (b)) ENGINE=InnoDB "
+            "DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci"
+        ),
+        "INSERT INTO t VALUES (1,1,'a'),(2,2,'b')",
+    ],
+    "unicode_520_unindexed": [
+        "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci",
+        "INSERT INTO t VALUES (1,1,'a'),(2,2,'b')",
+    ],
     "latin1": [
         "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(50)) DEFAULT CHARSET=latin1",
         "INSERT INTO t VALUES (1,1,'a'),(2,2,'b')",
@@ -299,6 +310,25 @@ CASES = [
     alter("convert_charset_latin1_to_utf8mb4", "latin1", "CONVERT TO CHARACTER SET utf8mb4"),
     alter("convert_charset_utf8mb3_to_utf8mb4", "utf8mb3", "CONVERT TO CHARACTER SET utf8mb4"),
     alter("convert_charset_same", "base", "CONVERT TO CHARACTER SET utf8mb4"),
+    alter(
+        "convert_charset_same_collation",
+        "unicode_520",
+        "CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci",
+    ),
+    alter(
+        "convert_charset_same_with_engine",
+        "unicode_520",
+        "ENGINE=InnoDB, CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci",
+    ),
+    alter(
+        "convert_charset_other_collation_indexed", "unicode_520", "CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"
+    ),
+    alter("convert_charset_default_collation_indexed", "unicode_520", "CONVERT TO CHARACTER SET utf8mb4"),
+    alter(
+        "convert_charset_other_collation_unindexed",
+        "unicode_520_unindexed",
+        "CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin",
+    ),
     alter("engine_same", "base", "ENGINE=InnoDB"),
     alter("engine_change", "base", "ENGINE=MyISAM"),
     alter("force", "base", "FORCE"),

@@ -37,6 +37,7 @@ class LockImpact:
     operation: str  # the lock-table key, e.g. "alter_table.add_column"
     locks: list[Lock] = field(default_factory=list)
     rewrite: bool = False  # table rewritten (PostgreSQL) or rebuilt/copied (MySQL)
+    rewrite_when: str | None = None  # the rewrite happens only on this condition, which the model cannot tell
     scan: bool = False  # a full scan (or index build) runs while the lock is held
     algorithm: str | None = None  # MySQL/MariaDB: INSTANT | INPLACE | NOCOPY | COPY
     alternative: str | None = None

@@ -154,6 +154,8 @@ def _alter(
             continue  # reported once, as the replacement
         key, note = _key(action, table, server, version, actions, replaced_pk, fk_checks_off)
         row = _lookup_adjusted(server, key, version, table, actions)
+        if row is not None and row.rewrite and (when := _charset_unknown(action, table)):
+            row = replace(row, rewrite_when=when)
         if row is None:
             row = Row(
                 since=(),
@@ -241,6 +243,10 @@ def _combine(parts: list[LockImpact], relation: str, server: str, version) -> Lo
         operation="alter_table",
         locks=[Lock(relation, mode, blocks(mode))],
         rewrite=any(p.rewrite for p in parts),
+        # the statement may be spared its rewrite only when every action that rewrites may be
+        rewrite_when="; ".join(w for p in parts if p.rewrite and (w := p.rewrite_when)) or None
+        if all(p.rewrite_when for p in parts if p.rewrite)
+        else None,
         scan=any(p.scan for p in parts),
         algorithm=algorithm,
         alternative=next((p.alternative for p in parts if p.alternative), None),
@@ -309,9 +315,26 @@ def _convert_charset_key(action: Option, table, server, version) -> str:
     source = _table_charset(table) or ""
     if target.startswith("utf8mb4") and source in ("utf8", "utf8mb3") and not _has_text_columns(table):
         return "convert_charset.utf8mb3_to_utf8mb4"
-    if target and target == source and lookup(server, "convert_charset.same", version) is not None:
+    if not target or target != source or any((c.charset or target).lower() != target for c in table.columns.values()):
+        return "convert_charset"
+    # the same character set: what changes is at most the collation, which matters to an index
+    collation = (action.collation or "").lower() or None
+    changed = [
+        name
+        for name, c in table.columns.items()
+        if c.base_type in STRING_TYPES and ((c.collation or table.collation or "").lower() or None) != collation
+    ]
+    if not any(_indexed(table, name) for name in changed):
         return "convert_charset.same"
-    return "convert_charset"
+    return "convert_charset.collation" if lookup(server, "convert_charset.collation", version) else "convert_charset"
+
+
+def _charset_unknown(action: Action, table: Table | None) -> str:
+    """For CONVERT TO of a table whose CREATE TABLE named no character set: the condition on which the
+    table is rebuilt (the server's default then decides), else ''."""
+    if not isinstance(action, Option) or action.op != "convert_charset" or table is None or table.charset:
+        return ""
+    return f"the database default character set {table.name} took (its CREATE TABLE names none) is not {action.value}"
 
 
 def _index_key(action: AddKey, table, actions) -> tuple[str, str | None]:
@@ -579,6 +602,8 @@ def _impact(operation, key, row: Row | None, relation, server, version, clauses,
         operation=operation,
         locks=[Lock(relation, run.lock, blocks(run.lock))],
         rewrite=run.rebuild,
+        # a condition holds while the row's own rebuild runs, not one an ALGORITHM clause forces
+        rewrite_when=(row.rewrite_when or None) if run.rebuild and run.algorithm == row.algorithm else None,
         scan=run.scan,
         algorithm=run.algorithm,
         alternative=alternative,

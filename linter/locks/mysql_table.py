@@ -26,7 +26,7 @@ suffix where the outcome depends on what the op changes:
     drop_column[.indexed|.in_composite|.stored|.virtual]
     modify_column.<change>   (also used for change_column; the changes are listed below)
     add_index[.fulltext_first|.fulltext|.spatial], add_unique[.clustered]
-    add_foreign_key[.no_checks], engine[.change], convert_charset[.utf8mb3_to_utf8mb4|.same]
+    add_foreign_key[.no_checks], engine[.change], convert_charset[.utf8mb3_to_utf8mb4|.same|.collation]
     add_partition[.hash], ...
     statement.<kind>         statement kinds other than alter_table
 """
@@ -766,9 +766,36 @@ MYSQL: dict[str, tuple[Row, ...]] = {
             rewrite=True,
             mode="SHARED",
             source=MY80,
-            note="the 8.0/8.4 tables list it in place but without concurrent DML; when string "
-            "columns change type the server falls back to ALGORITHM=COPY, also write-blocking",
+            note="the 8.0/8.4 tables list converting a character set as in place, rebuilding the table, "
+            'without concurrent DML ("In Place: Yes, Rebuilds Table: Yes*, Permits Concurrent DML: No"); '
+            "when string columns change type the server falls back to ALGORITHM=COPY, also write-blocking",
             scan=True,
+        ),
+    ),
+    # The pages: "Rebuilds the table if the new character encoding is different." A conversion to
+    # the character set (and collation) the table already has changes no stored byte.
+    "convert_charset.same": (
+        Row(
+            since=_M57,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MY57,
+            note="the 5.7 table lists converting a character set as not in place (its example: ALGORITHM=COPY), "
+            "so the copy is assumed even where the character set stays, although the page says the table "
+            "is rebuilt only if the encoding differs",
+            scan=True,
+        ),
+        Row(
+            since=(8, 0),
+            algorithm="INPLACE",
+            rewrite=False,
+            mode="NONE",
+            source=MY80,
+            note="the table already has that character set and collation: the 8.0/8.4 pages rebuild the table "
+            'only "if the new character encoding is different", and their example runs the conversion '
+            'with ALGORITHM=INPLACE, LOCK=NONE; the table\'s "Permits Concurrent DML: No" is read as the '
+            "conversion that rebuilds",
         ),
     ),
     "convert_charset.utf8mb3_to_utf8mb4": (
@@ -2049,7 +2076,30 @@ MARIADB: dict[str, tuple[Row, ...]] = {
             rewrite=False,
             mode="NONE",
             source=MDB_INSTANT,
-            note="measured: the table already has that character set; only metadata changes",
+            note="measured: the table already has that character set (and no index covers a string column "
+            "whose collation changes); only metadata changes",
+            unmeasured="",
+        ),
+    ),
+    "convert_charset.collation": (
+        Row(
+            since=_D0,
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_INPLACE,
+            note="a collation change of indexed columns copies the table before 10.4",
+            scan=True,
+        ),
+        Row(
+            since=(10, 4),
+            algorithm="NOCOPY",
+            rewrite=False,
+            mode="NONE",
+            source=MDB_10_4_BLOG,
+            note="measured: the character set stays and the collation changes: the indexes over string "
+            "columns are rebuilt, the table is not",
+            scan=True,
             unmeasured="",
         ),
     ),

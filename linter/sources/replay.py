@@ -753,6 +753,7 @@ class Replay:
         # files read from memory instead of the disk, by absolute path (fixes made, not yet written)
         self.overlay = overlay or {}
         self.reported, self.errors = expand(paths, stdin_name=stdin[0] if stdin else None)
+        self.refused_in: set[str] = set()  # files with a CREATE TABLE of a table that exists
         past, history_errors = expand(history)
         self.errors += history_errors
         as_given = {os.path.abspath(f): f for f in self.reported}
@@ -893,6 +894,13 @@ class Replay:
                 session.explicit,
                 len(members[id(unit)]),
             )
+            refused = _existing(self.schema, stmt)
+            if refused:  # the server refuses it and the table stays as it was: existing, not new
+                if path not in self.refused_in:  # why such a file is there is said once a file
+                    self.refused_in.add(path)
+                    refused += FRESH_SCHEMA_HINT
+                self.errors.append(ParseError(stmt.location.file, stmt.location.line, refused))
+                continue
             apply(self.schema, stmt, new=own)
             if own:
                 self._new.update(k for k in stmt.op.relations() if k and (t := self.schema.tables.get(k)) and t.new)
@@ -964,6 +972,28 @@ class Replay:
                 parsed = self._read(full)
                 self.errors.extend(parsed.errors)
                 yield from self._statements(full, parsed, reported, chain)
+
+
+FRESH_SCHEMA_HINT = (
+    "; a file that sets up a fresh database in place of the migrations is not run after them: lint it on its own"
+)
+# the error a server answers to CREATE TABLE of a table that exists
+DUPLICATE_TABLE = {Dialect.POSTGRES: "42P07", Dialect.MYSQL: "error 1050", Dialect.MARIADB: "error 1050"}
+
+
+def _existing(schema: Schema, stmt: Statement) -> str:
+    """Why the server refuses `stmt`, a CREATE TABLE (without IF NOT EXISTS) of a table an earlier
+    CREATE TABLE made, else ''."""
+    op = stmt.op
+    if not isinstance(op, CreateTable) or op.if_not_exists or op.model.temporary:
+        return ""
+    table = schema.tables.get(op.model.name)
+    if table is None or not table.complete or table.temporary:
+        return ""  # a table only seen in use may be the one this creates, in a file read out of order
+    return (
+        f"CREATE TABLE {table.name}: the table exists (created at {table.defined_at}), so the server refuses "
+        f"this statement ({DUPLICATE_TABLE[schema.dialect]}) and the deploy stops here"
+    )
 
 
 def _unit_at(units: list[Unit], line: int) -> Unit | None:
