@@ -710,3 +710,9 @@ def test_create_table_of_a_table_the_history_has_is_refused_and_the_table_stays_
     code, out, err = run(capsys, "lint", "--dialect", dialect, "--format", "json", tmp_path)
     assert err == "" and code == 1
     assert ("002_again.sql", 2) in [(Path(f["file"]).name, f["line"]) for f in json.loads(out)["findings"]]
+    # a schema for fresh installs beside the migrations re-creates every table: one error for the file, naming both
+    (tmp_path / "001_inbox.sql").write_text("CREATE TABLE inbox (id int PRIMARY KEY);\nCREATE TABLE memo (id int);\n")
+    (tmp_path / "002_again.sql").write_text("CREATE TABLE inbox (id int PRIMARY KEY);\nCREATE TABLE memo (id int);\n")
+    code, _, err = run(capsys, "lint", "--dialect", dialect, tmp_path)
+    assert code == 2 and err.count("the table exists") == 1 and "so do 1 more CREATE TABLE in this file (memo)" in err
+    assert f"if {tmp_path / '002_again.sql'} or {tmp_path / '001_inbox.sql'} sets up a fresh database" in err

@@ -753,7 +753,6 @@ class Replay:
         # files read from memory instead of the disk, by absolute path (fixes made, not yet written)
         self.overlay = overlay or {}
         self.reported, self.errors = expand(paths, stdin_name=stdin[0] if stdin else None)
-        self.refused_in: set[str] = set()  # files with a CREATE TABLE of a table that exists
         past, history_errors = expand(history)
         self.errors += history_errors
         as_given = {os.path.abspath(f): f for f in self.reported}
@@ -868,6 +867,7 @@ class Replay:
         if reported and placed and not any(unit.deploy for _, _, unit in placed):
             self._not_linted(path)  # a seeds file beside goose migrations: no Up section
         postgres = self.dialect is Dialect.POSTGRES
+        refused: list[tuple[Statement, Table]] = []  # CREATE TABLE of a table that exists: one error a file
         for stmt, own, unit in placed:
             if not unit.deploy:
                 continue
@@ -894,17 +894,18 @@ class Replay:
                 session.explicit,
                 len(members[id(unit)]),
             )
-            refused = _existing(self.schema, stmt)
-            if refused:  # the server refuses it and the table stays as it was: existing, not new
-                if path not in self.refused_in:  # why such a file is there is said once a file
-                    self.refused_in.add(path)
-                    refused += FRESH_SCHEMA_HINT
-                self.errors.append(ParseError(stmt.location.file, stmt.location.line, refused))
+            again = _existing(self.schema, stmt)
+            if again:  # the server refuses it and the table stays as it was: existing, not new
+                refused.append((stmt, again))
                 continue
             apply(self.schema, stmt, new=own)
             if own:
                 self._new.update(k for k in stmt.op.relations() if k and (t := self.schema.tables.get(k)) and t.new)
         session.close_unit()
+        if refused:
+            first = refused[0][0].location
+            why = _refusal(self.dialect, first.file, [t for _, t in refused])
+            self.errors.append(ParseError(first.file, first.line, why))
 
     def _on_empty_cluster(self, stmt: Statement) -> None:
         """An init script runs on a cluster with no table yet: whatever it touches is new."""
@@ -974,25 +975,36 @@ class Replay:
                 yield from self._statements(full, parsed, reported, chain)
 
 
-FRESH_SCHEMA_HINT = (
-    "; a file that sets up a fresh database in place of the migrations is not run after them: lint it on its own"
-)
 # the error a server answers to CREATE TABLE of a table that exists
 DUPLICATE_TABLE = {Dialect.POSTGRES: "42P07", Dialect.MYSQL: "error 1050", Dialect.MARIADB: "error 1050"}
 
 
-def _existing(schema: Schema, stmt: Statement) -> str:
-    """Why the server refuses `stmt`, a CREATE TABLE (without IF NOT EXISTS) of a table an earlier
-    CREATE TABLE made, else ''."""
+def _existing(schema: Schema, stmt: Statement) -> Table | None:
+    """The table an earlier CREATE TABLE made that `stmt`, a CREATE TABLE without IF NOT EXISTS,
+    makes again (which the server refuses), else None."""
     op = stmt.op
     if not isinstance(op, CreateTable) or op.if_not_exists or op.model.temporary:
-        return ""
+        return None
     table = schema.tables.get(op.model.name)
     if table is None or not table.complete or table.temporary:
-        return ""  # a table only seen in use may be the one this creates, in a file read out of order
-    return (
-        f"CREATE TABLE {table.name}: the table exists (created at {table.defined_at}), so the server refuses "
-        f"this statement ({DUPLICATE_TABLE[schema.dialect]}) and the deploy stops here"
+        return None  # a table only seen in use may be the one this creates, in a file read out of order
+    return table
+
+
+def _refusal(dialect: Dialect, path: str, refused: list[Table]) -> str:
+    """One file's CREATE TABLE of tables that exist, said once: most often a schema for fresh
+    installs read in the same run as the migrations, before or after them."""
+    first, more = refused[0], [t.name for t in refused[1:]]
+    why = (
+        f"CREATE TABLE {first.name}: the table exists (created at {first.defined_at}), so the server refuses "
+        f"this statement ({DUPLICATE_TABLE[dialect]}) and the deploy stops here"
+    )
+    if more:
+        why += f"; so do {len(more)} more CREATE TABLE in this file ({', '.join(more[:5])}{', ...' if len(more) > 5 else ''})"
+    earlier = first.defined_at.file if first.defined_at else "the earlier file"
+    return why + (
+        f"; if {path} or {earlier} sets up a fresh database in place of the migrations, it is not run with "
+        "them: lint it on its own"
     )
 
 
