@@ -115,6 +115,8 @@ class Partitioning:
     columns: tuple[str, ...]  # columns the partitioning expression / column list reads
     expression: str = ""  # as written, for messages
     uses_primary_key: bool = False  # MySQL `PARTITION BY KEY ()`: the PK itself is the key
+    # PostgreSQL: the key holds an expression, which no primary key or unique constraint can hold
+    by_expression: bool = False
     defined_at: Location | None = None
 
 

@@ -693,19 +693,26 @@ def _partitioning(spec: Node, src: Source) -> Partitioning:
     }.get(spec.get("strategy", ""), str(spec.get("strategy", "")).lower())
     cols: list[str] = []
     parts: list[str] = []
+    by_expression = False
     for p in spec.get("partParams") or []:
         elem = p.get("PartitionElem", {})
         if elem.get("name"):
             cols.append(elem["name"].lower())
             parts.append(elem["name"].lower())
         elif elem.get("expr"):
+            by_expression = True
             parts.append(src.expression(_location(elem["expr"])))
             for kind, fields in walk(elem["expr"]):
                 if kind == "ColumnRef":
                     names = _strings(fields.get("fields"))
                     if names:
                         cols.append(names[-1].lower())
-    return Partitioning(method, tuple(dict.fromkeys(cols)), f"{method.upper()} ({', '.join(parts)})")
+    return Partitioning(
+        method,
+        tuple(dict.fromkeys(cols)),
+        f"{method.upper()} ({', '.join(parts)})",
+        by_expression=by_expression,
+    )
 
 
 def _create_as(f: Node, src: Source) -> Op:
