@@ -215,10 +215,12 @@ class Other(Op):
 
 @record
 class CreateRoutine(Other):
-    """CREATE FUNCTION / PROCEDURE; `runs_sql`: its body changes tables or runs SQL it builds."""
+    """CREATE FUNCTION / PROCEDURE; `runs_sql`: its body changes tables or runs SQL it builds.
+    `volatility`: a function's, as declared (`volatile` when it says none); "" for a procedure."""
 
     name: str = ""
     runs_sql: bool = False
+    volatility: str = ""
 
 
 @record

@@ -257,6 +257,8 @@ def _create_routine(schema: Schema, stmt: Statement, new: bool) -> None:
     op = stmt.op
     assert isinstance(op, CreateRoutine)
     (schema.routines.add if op.runs_sql else schema.routines.discard)(op.name)
+    if op.volatility:
+        schema.functions[op.name] = op.volatility
 
 
 def _rename_type(schema: Schema, stmt: Statement, new: bool) -> None:

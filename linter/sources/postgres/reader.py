@@ -1254,7 +1254,14 @@ def _function(f: Node, src: Source) -> Op:
     body = _body(f.get("options"))
     name = (_strings(f.get("funcname"))[-1:] or [""])[0].lower()
     what = "CREATE PROCEDURE" if f.get("is_procedure") else "CREATE FUNCTION"
-    return CreateRoutine(what=what, name=name, runs_sql=_builds_sql(body) or bool(_BODY_DDL.search(body)))
+    declared = [
+        d["arg"].get("String", {}).get("sval", "")
+        for o in f.get("options") or []
+        if (d := o.get("DefElem", {})).get("defname") == "volatility" and "arg" in d
+    ]
+    volatility = "" if f.get("is_procedure") else (declared[-1:] or ["volatile"])[0].lower()
+    runs_sql = _builds_sql(body) or bool(_BODY_DDL.search(body))
+    return CreateRoutine(what=what, name=name, runs_sql=runs_sql, volatility=volatility)
 
 
 def _grant(f: Node, src: Source) -> Op:
