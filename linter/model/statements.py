@@ -224,6 +224,21 @@ class CreateRoutine(Other):
 
 
 @record
+class UnreadCreateTable(Other):
+    """A CREATE TABLE the reader could not parse, whose head still names the table: the server
+    creates it, though what it holds is unknown. It stands in for the statement in the replay
+    only; the parse error is what is reported."""
+
+    name: str = ""
+    persistence: str = "permanent"
+    if_not_exists: bool = False
+
+    @property
+    def table(self) -> str | None:
+        return self.name or None
+
+
+@record
 class RenameType(Other):
     """ALTER TYPE name RENAME TO new_name: columns of the type keep it under its new name (a type
     created later under the old name is another type)."""

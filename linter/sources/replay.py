@@ -54,6 +54,7 @@ from schemacite.model.statements import (
     SetDefault,
     SetVariable,
     Statement,
+    UnreadCreateTable,
     needs_own_transaction,
 )
 from schemacite.sources.files import escapes, expand, overlaid, repository_root
@@ -132,6 +133,17 @@ def _create_table(schema: Schema, stmt: Statement, new: bool) -> None:
     if "insert-heavy" in stmt.annotations:
         table.insert_heavy = "annotation"
     schema.tables[table.name] = _stamp(table, stmt)
+
+
+def _create_unread(schema: Schema, stmt: Statement, new: bool) -> None:
+    """A CREATE TABLE that could not be parsed still makes its table: one known by name only."""
+    op = stmt.op
+    assert isinstance(op, UnreadCreateTable)
+    if op.if_not_exists and op.name in schema.tables:
+        return
+    table = Table(name=op.name, persistence=op.persistence, complete=False, defined_at=stmt.location)
+    table.new = new or table.temporary
+    schema.tables[op.name] = table
 
 
 def _create_like(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -577,6 +589,7 @@ _STATEMENTS = {
     CreatePartition: _create_table,
     CreateTableAs: _create_table,
     CreateTableLike: _create_like,
+    UnreadCreateTable: _create_unread,
     DropTable: _drop_table,
     RenameTable: _rename_table,
     DropIndex: _drop_index,
@@ -871,7 +884,7 @@ class Replay:
             yield Step(
                 stmt,
                 self.schema,
-                own,
+                own and not isinstance(stmt.op, UnreadCreateTable),  # its parse error is reported instead
                 session.in_transaction,
                 session.lock_timeout,
                 unit,
