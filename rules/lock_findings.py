@@ -183,14 +183,29 @@ def _how_long(impact, heavy: bool, large: list[str], ctx: Context) -> tuple[Seve
             f" {human_seconds(sized.seconds)} at {human_bytes(sized.rate)}/s ({sized.evidence})"
         )
         severity = Severity.ERROR if sized.seconds > ctx.max_lock_seconds else None
-        return severity, why, LockEstimate(round(sized.seconds, 1), sized.bytes, sized.rows, sized.evidence)
+        return (
+            severity,
+            why + _unless(impact),
+            LockEstimate(round(sized.seconds, 1), sized.bytes, sized.rows, sized.evidence),
+        )
     if heavy:
         work = "rewrites the table" if impact.rewrite else "scans the table"
         if impact.rewrite and impact.rewrite_when:
             work += f" if {impact.rewrite_when}"
-        return Severity.ERROR, f" while it {work}", None
+        return Severity.ERROR, f" while it {work}{_unless(impact)}", None
     why = f" (a large table: {', '.join(large)})" if large else ""
     return (Severity.INFO if ctx.lock_timeout_set else None), why, None
+
+
+def _unless(impact) -> str:
+    """What the rewrite depends on that is not known: the volatility of a function the default calls."""
+    if not impact.volatility_unknown:
+        return ""
+    names = ", ".join(f"{f}()" for f in impact.volatility_unknown)
+    return (
+        f", unless {names} is IMMUTABLE or STABLE: the function's volatility decides, and it is unknown "
+        "(no CREATE FUNCTION read declares it, and one that names none makes it VOLATILE)"
+    )
 
 
 def _suggestion(impact, on_rows: bool, ctx: Context) -> str:

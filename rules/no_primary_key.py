@@ -44,6 +44,15 @@ class NoPrimaryKey(Rule):
     KEY FIRST` (a rebuild that blocks writes). The cost comes from the lock table, and how long it
     lasts from the measured rate when a snapshot gives the table's size.
 
+    On a partitioned table the key also holds every partition column, which both servers demand
+    (`PRIMARY KEY (id, taken_on)`); a new `id` column is `bigserial` on PostgreSQL before 17, which
+    refuses an identity column there. Where a snapshot shows a PostgreSQL partition to be large, the
+    key is built one partition at a time: NOT NULL proven by a validated CHECK, the key declared `ON
+    ONLY` the parent, then each partition's unique index built `CONCURRENTLY`, made its primary key
+    `USING INDEX` and attached to the parent's (`ALTER INDEX ... ATTACH PARTITION`). PostgreSQL
+    refuses every primary key on a table partitioned by an expression: the finding says so and
+    proposes none.
+
     ## Example
     ```sql
     CREATE TABLE page_views (viewed_at timestamp NOT NULL, url text NOT NULL);
@@ -76,7 +85,8 @@ class NoPrimaryKey(Rule):
 
     def check_table(self, table: Table, ctx: Context) -> Iterator[Finding]:
         for finding in self._findings(table, ctx):
-            finding.fix = key_fix(table, ctx)
+            if _expression_key(table, ctx) is None:
+                finding.fix = key_fix(table, ctx)
             yield finding
 
     def _findings(self, table: Table, ctx: Context) -> Iterator[Finding]:
@@ -84,6 +94,16 @@ class NoPrimaryKey(Rule):
             return
         at = latest(table.key_changed_at, table.defined_at)
         if at is None:
+            return
+        expression = _expression_key(table, ctx)
+        if expression is not None:
+            yield self.finding(
+                at,
+                table=table.qualified_name,
+                dialect=ctx.dialect,
+                suggestion=f"no primary key can be proposed: PostgreSQL refuses one on a table partitioned by an "
+                f"expression ({expression}); partition by columns, or set REPLICA IDENTITY FULL for logical replication",
+            )
             return
         if ctx.dialect is Dialect.POSTGRES:
             yield self.finding(
@@ -122,6 +142,14 @@ class NoPrimaryKey(Rule):
             suggestion="add a PRIMARY KEY (an AUTO_INCREMENT id, or the natural key) so InnoDB does not "
             "allocate hidden row ids under its global dictionary mutex",
         )
+
+
+def _expression_key(table: Table, ctx: Context) -> str | None:
+    """The partition key of a PostgreSQL table partitioned by an expression, on which the server
+    refuses every primary key and unique constraint; None for any other table."""
+    part = table.partitioning
+    by_expression = ctx.dialect is Dialect.POSTGRES and part is not None and part.by_expression
+    return part.expression if by_expression and part is not None else None
 
 
 @hookimpl

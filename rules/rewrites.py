@@ -48,7 +48,7 @@ from schemacite.sources.files import exists
 
 # a name as written: bare or quoted, optionally qualified
 NAME = r'(?:"(?:[^"]|"")+"|[\w$]+)(?:\s*\.\s*(?:"(?:[^"]|"")+"|[\w$]+))*'
-_MAX_NAME = 63  # PostgreSQL's NAMEDATALEN - 1: a longer default name is truncated, and ours would differ
+MAX_NAME = 63  # PostgreSQL's NAMEDATALEN - 1: a longer default name is truncated, and ours would differ
 
 
 def fix_for(stmt: Statement, ctx: Context) -> Fix | None:
@@ -363,7 +363,7 @@ def _add_then_backfill(
 def _default_name(table_key: str, columns: tuple[str, ...], suffix: str) -> str | None:
     """The name PostgreSQL gives an unnamed constraint (ChooseConstraintName), when it is not cut short."""
     name = "_".join([table_key.rsplit(".", 1)[-1], *columns, suffix])
-    return name if len(name) <= _MAX_NAME else None
+    return name if len(name) <= MAX_NAME else None
 
 
 def _validate_later(stmt: Statement, ctx: Context, table: str, name: str | None, default: str | None) -> Fix | None:
@@ -416,7 +416,7 @@ def _set_not_null(stmt: Statement, ctx: Context, table: str, base: str, column: 
         edits = [replace_span(stmt, 0, len(stmt.sql), text)]
         return _placed(stmt, ctx, "add the NOT NULL constraint NOT VALID, then VALIDATE it (18+)", edits, 2)
     check = f"{base}_{column}_not_null_check"
-    if len(check) > _MAX_NAME:
+    if len(check) > MAX_NAME:
         return None
     chk = quoted_name(check)
     text = (

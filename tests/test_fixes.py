@@ -218,6 +218,76 @@ def test_no_primary_key_shows_the_key_to_add_and_its_cost(tmp_path, capsys, monk
     assert fix["template"].endswith("\n" + template) and title in fix["title"], fix
 
 
+PARTITIONED_PG = "CREATE TABLE m (id bigint, taken_on date) PARTITION BY RANGE (taken_on);\n"
+PARTITIONED_MARIADB = (
+    "CREATE TABLE m (id bigint, taken_on date) PARTITION BY RANGE COLUMNS (taken_on) "
+    "(PARTITION p0 VALUES LESS THAN (MAXVALUE));\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("target", "sql", "template", "title"),
+    [
+        (
+            "postgres-16",
+            PARTITIONED_PG,
+            "ALTER TABLE m ADD PRIMARY KEY (id, taken_on);",
+            "declare (id, taken_on) the primary key",
+        ),
+        (
+            "postgres-16",
+            PARTITIONED_PG.replace("id bigint", "v int"),
+            "ALTER TABLE m ADD COLUMN id bigserial, ADD PRIMARY KEY (id, taken_on);",
+            "add a bigserial column id, and (id, taken_on) as the primary key (rewrites the table",
+        ),
+        (
+            "postgres-17",
+            PARTITIONED_PG.replace("id bigint", "v int"),
+            "ALTER TABLE m ADD COLUMN id bigint GENERATED ALWAYS AS IDENTITY, ADD PRIMARY KEY (id, taken_on);",
+            "add an identity column id, and (id, taken_on) as the primary key (rewrites the table",
+        ),
+        (
+            "mariadb-10.11",
+            PARTITIONED_MARIADB,
+            "ALTER TABLE m ADD PRIMARY KEY (id, taken_on);",
+            "declare (id, taken_on) the primary key",
+        ),
+        (
+            "mariadb-10.11",
+            PARTITIONED_MARIADB.replace("id bigint", "v int"),
+            "ALTER TABLE m ADD COLUMN id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT FIRST, ADD PRIMARY KEY (id, taken_on);",
+            "add an AUTO_INCREMENT column id, and (id, taken_on) as the primary key",
+        ),
+    ],
+)
+def test_no_primary_key_on_a_partitioned_table_holds_the_partition_columns(
+    tmp_path, capsys, monkeypatch, target, sql, template, title
+):
+    """Both servers refuse a key of a partitioned table that lacks a partition column (PostgreSQL
+    SQLSTATE 0A000, MariaDB error 1503): the key proposed holds them all (proven on the servers in
+    test_fixes_proven.py)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "001.sql").write_text(sql)
+    _, out, _ = run(capsys, "lint", "--target", target, "--format", "json", "001.sql")
+    (finding,) = [f for f in json.loads(out)["findings"] if f["code"] == "SC101"]
+    fix = finding["fix"]
+    assert fix["applicability"] == "display-only" and fix["template"].endswith("\n" + template), fix
+    assert fix["title"].startswith(title) and "every partition column" in fix["template"], fix
+
+
+def test_no_primary_key_is_proposed_on_a_table_partitioned_by_an_expression(tmp_path, capsys, monkeypatch):
+    """PostgreSQL refuses every primary key on such a table: the finding says so and offers no key."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "001.sql").write_text(
+        "CREATE TABLE e (id bigint, at timestamp) PARTITION BY RANGE (date_trunc('day', at));\n"
+    )
+    _, out, _ = run(capsys, "lint", "--dialect", "postgres", "--format", "json", "001.sql")
+    (finding,) = [f for f in json.loads(out)["findings"] if f["code"] == "SC101"]
+    assert finding["fix"] is None, finding
+    assert "no primary key can be proposed" in finding["suggestion"], finding
+    assert "RANGE (date_trunc('day', at))" in finding["suggestion"], finding
+
+
 def test_readme_shows_what_diff_prints_on_the_demo(capsys, monkeypatch):
     import glob
     import re

@@ -278,6 +278,70 @@ def _verified(capsys, dsn: str, target: str, files: list[Path], config: Path | N
             assert r["verified"]["agrees"], r["verified"]
 
 
+TEMPLATES = {c["name"]: c for c in SPEC["templates"]}
+
+
+def _template(schema, case: dict[str, Any], dialect: str, target: str) -> list[str]:
+    """The statements of the display-only fix the case's rule offers for its table, judged on
+    `schema` as `audit` judges a server's, after the case's `large` sizes are given to its tables."""
+    from schemacite.lint.config import load_config
+    from schemacite.lint.engine import Linter
+    from schemacite.sources.read import parse_text
+
+    for table in schema.tables.values():
+        if table.name in case.get("large", {}):
+            table.bytes = case["large"][table.name]
+            table.rows = table.bytes // 100
+    result = Linter(load_config(None, {"dialect": dialect, "target": target})).check_schema(schema)
+    (finding,) = [f for f in result.findings if f.code == case["rule"] and f.table.endswith(case["table"])]
+    fix = finding.fix
+    assert fix is not None and str(fix.applicability) == "display-only" and case["title~"] in fix.title, fix
+    parsed = parse_text(fix.template, "<fix>", dialect)
+    assert parsed.statements and not parsed.errors, fix.template
+    return [st.sql for st in parsed.statements]
+
+
+@pytest.mark.parametrize(
+    ("name", "major"), [(name, major) for name, case in TEMPLATES.items() for major in _majors(case)]
+)
+def test_template_is_proven(name, major, pg_majors):
+    from schemacite.live.catalogs.postgres import read_schema
+
+    case = TEMPLATES[name]
+    server = pg_majors(major)
+    db = _fresh(server, "fix_template")
+    with server.connect(db) as conn:
+        _deploy(conn, [("script", [case["history"]])])
+        schema, _ = read_schema(conn, ["public"])
+        _deploy(conn, [("script", _template(schema, case, "postgres", f"postgres-{major}"))])
+        after, _ = read_schema(conn, ["public"])
+        # the parent's index is valid once every partition's is attached to it
+        valid = conn.execute(
+            "SELECT bool_and(indisvalid) FROM pg_index WHERE indrelid = %s::regclass AND indisprimary",
+            (case["table"],),
+        ).fetchone()[0]
+    key = after.tables[case["table"]].primary_key
+    assert key is not None and list(key.columns) == case["key"] and valid, key
+
+
+@pytest.mark.parametrize("major", [12, 18])
+def test_no_key_is_proposed_for_a_table_partitioned_by_an_expression(major, pg_majors):
+    """The server refuses every primary key there; read from its catalog, the finding says so."""
+    from schemacite.lint.config import load_config
+    from schemacite.lint.engine import Linter
+    from schemacite.live.catalogs.postgres import read_schema
+
+    server = pg_majors(major)
+    with server.connect(_fresh(server, "fix_template")) as conn:
+        conn.execute("CREATE TABLE e (id bigint, at timestamp) PARTITION BY RANGE (date_trunc('day', at))")
+        with pytest.raises(Exception, match="cannot be used when partition keys include expressions"):
+            conn.execute("ALTER TABLE e ADD PRIMARY KEY (id, at)")
+        schema, _ = read_schema(conn, ["public"])
+    config = load_config(None, {"dialect": "postgres", "target": f"postgres-{major}"})
+    (finding,) = [f for f in Linter(config).check_schema(schema).findings if f.code == "SC101"]
+    assert finding.fix is None and "no primary key can be proposed" in finding.suggestion, finding
+
+
 # ---------------------------------------------------------------- MariaDB 10.11
 
 MARIADB = yaml.safe_load((ROOT / "fixtures" / "fixes" / "mariadb.yml").read_text())
@@ -344,3 +408,24 @@ def test_fix_is_proven_on_mariadb(name, mariadb_server, tmp_path, capsys, monkey
     )
 
     _verified(capsys, mariadb_server.dsn("fix_maria"), target, [fixed])
+
+
+MARIADB_TEMPLATES = {c["name"]: c for c in MARIADB["templates"]}
+
+
+@pytest.mark.parametrize("name", list(MARIADB_TEMPLATES))
+def test_template_is_proven_on_mariadb(name, mariadb_server):
+    from schemacite.live.catalogs.mysql import read_schema
+
+    case = MARIADB_TEMPLATES[name]
+    db = mariadb_server.create_database("fix_template")
+    conn = mariadb_server.connect(db)
+    try:
+        _maria_deploy(conn, [("script", [s for s in case["history"].split(";\n") if s.strip()])])
+        schema, _ = read_schema(conn, [db], "mariadb")
+        _maria_deploy(conn, [("script", _template(schema, case, "mariadb", "mariadb-10.11"))])
+        after, _ = read_schema(conn, [db], "mariadb")
+    finally:
+        conn.close()
+    (table,) = [t for t in after.tables.values() if t.name == case["table"]]
+    assert table.primary_key is not None and list(table.primary_key.columns) == case["key"], table

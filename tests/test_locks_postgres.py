@@ -95,6 +95,21 @@ CASES = [
     C("add_column_const_default", "ALTER TABLE t ADD COLUMN x int NOT NULL DEFAULT 0", A + "add_column"),
     C("add_column_now_default", "ALTER TABLE t ADD COLUMN x timestamptz DEFAULT now()", A + "add_column"),
     C("add_column_volatile", "ALTER TABLE t ADD COLUMN x timestamptz DEFAULT clock_timestamp()", A + "add_column"),
+    C("add_column_stable_built_in", "ALTER TABLE t ADD COLUMN x timestamptz DEFAULT to_timestamp(0)", A + "add_column"),
+    # a function created without a volatility is VOLATILE: its default fills every row (PL/pgSQL,
+    # since the planner may inline a LANGUAGE sql function's constant body, and store that)
+    C(
+        "add_column_user_function_volatile",
+        "ALTER TABLE t ADD COLUMN x jsonb DEFAULT myjsonb()",
+        A + "add_column",
+        "CREATE FUNCTION myjsonb() RETURNS jsonb LANGUAGE plpgsql AS $$ BEGIN RETURN '{}'::jsonb; END $$",
+    ),
+    C(
+        "add_column_user_function_immutable",
+        "ALTER TABLE t ADD COLUMN x jsonb DEFAULT myjsonb()",
+        A + "add_column",
+        "CREATE FUNCTION myjsonb() RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$ SELECT '{}'::jsonb $$",
+    ),
     C("add_column_uuid", "ALTER TABLE t ADD COLUMN x uuid DEFAULT gen_random_uuid()", A + "add_column", min_version=13),
     C("add_column_identity", "ALTER TABLE t ADD COLUMN x int GENERATED ALWAYS AS IDENTITY", A + "add_column"),
     C("add_column_unique", "ALTER TABLE t ADD COLUMN x int UNIQUE", A + "add_column"),  # builds an index
@@ -949,5 +964,8 @@ def test_volatile_functions_are_read_from_every_major(major, pg_majors):
     data = functions._data()
     assert any(v.split()[0].startswith(f"{major}.") for v in data["read_from"]), version
     assert volatile <= set(data["volatile"]), sorted(volatile - set(data["volatile"]))
+    # a name in neither list is the user's own, whose volatility only the history can tell
+    assert every - volatile <= set(data["volatile"]) | set(data["not_volatile"])
+    assert functions.built_in("to_timestamp") and not functions.built_in("myjsonb")
     assert {"now", "statement_timestamp", "transaction_timestamp"} <= every - volatile  # stable: no rewrite
     assert functions.volatile("gen_random_uuid") and not functions.volatile("statement_timestamp")

@@ -1,5 +1,5 @@
 """Writes `locks/postgres_functions.json`, the volatile PostgreSQL functions `locks.functions`
-answers from: reads `pg_proc.provolatile` on each server given (functions of pg_catalog, and of
+answers from, and the names of the others: reads `pg_proc.provolatile` on each server given (functions of pg_catalog, and of
 the extensions whose functions migrations use in defaults: uuid-ossp, pgcrypto), inside a
 scratch database it creates and drops.
 
@@ -41,16 +41,19 @@ def read_server(dsn: str) -> tuple[str, set[str], set[str]]:
 
 
 def main(dsns: list[str]) -> int:
-    versions, volatile_names = [], set()
+    versions, volatile_names, every = [], set(), set()
     for dsn in dsns:
-        version, names, _all = read_server(dsn)
+        version, names, all_names = read_server(dsn)
         versions.append(version)
         volatile_names |= names
+        every |= all_names
     path = DATA
     doc = {
         "read_from": sorted(versions),
         "query": "pg_proc.provolatile = 'v' in pg_catalog and the extensions " + ", ".join(EXTENSIONS),
         "volatile": sorted(volatile_names),
+        # the other functions those servers hold: a name in neither list is unknown to them
+        "not_volatile": sorted(every - volatile_names),
     }
     with open(str(path), "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1)

@@ -46,6 +46,8 @@ class LockImpact:
     refused: str | None = None  # the error the server answers instead (MySQL code, PostgreSQL SQLSTATE)
     unknown: str | None = None  # why what it locks cannot be told (it runs SQL the reader cannot see)
     row: str | None = None  # the key of the lock-table row the prediction rests on
+    # PostgreSQL: functions whose volatility decides the rewrite and is unknown (assumed volatile)
+    volatility_unknown: tuple[str, ...] = ()
 
     @property
     def blocks(self) -> str:

@@ -3,7 +3,9 @@ the table (each row gets its own value); a stable or immutable default is stored
 
 The names come from the servers themselves, not from a hand list: `postgres_functions.json` is
 written by `schemacite.live.functions`, which reads `pg_proc.provolatile` on each server given.
-A name is volatile when any overload of it is volatile on any server read.
+A name is volatile when any overload of it is volatile on any server read. A function none of them
+holds is the user's own, whose volatility only its CREATE FUNCTION tells (VOLATILE unless it says
+otherwise).
 """
 
 from __future__ import annotations
@@ -28,3 +30,37 @@ def volatile(name: str) -> bool:
 @functools.lru_cache(maxsize=1)
 def _volatile() -> frozenset[str]:
     return frozenset(name.lower() for name in _data()["volatile"])
+
+
+def built_in(name: str) -> bool:
+    """Whether the servers read hold a function of that name, or the grammar makes it one of its SQL
+    value functions (CURRENT_TIMESTAMP, CURRENT_USER, ...: all stable)."""
+    bare = name.rsplit(".", 1)[-1].lower()
+    return bare in _volatile() or bare in _not_volatile() or bare in _SQL_VALUE_FUNCTIONS
+
+
+# pglast's SQLValueFunction operations (SVFOP_*), named as the reader names them
+_SQL_VALUE_FUNCTIONS = frozenset(
+    {
+        "current_date",
+        "current_time",
+        "current_time_n",
+        "current_timestamp",
+        "current_timestamp_n",
+        "localtime",
+        "localtime_n",
+        "localtimestamp",
+        "localtimestamp_n",
+        "current_role",
+        "current_user",
+        "user",
+        "session_user",
+        "current_catalog",
+        "current_schema",
+    }
+)
+
+
+@functools.lru_cache(maxsize=1)
+def _not_volatile() -> frozenset[str]:
+    return frozenset(name.lower() for name in _data()["not_volatile"])

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from schemacite.locks import NO_LOCK_KINDS, Lock, LockImpact
 from schemacite.locks import postgres_table as T
-from schemacite.locks.functions import volatile
+from schemacite.locks.functions import built_in, volatile
 from schemacite.locks.modes import ACCESS_EXCLUSIVE, SHARE_UPDATE_EXCLUSIVE, blocks, rank
 from schemacite.locks.rows import dotted
 from schemacite.model import Schema, Table
@@ -489,6 +489,7 @@ class _Build:
         self.notes: list[str] = []
         self.rewrite = bool(row.rewrite)
         self.scan = bool(row.scan)
+        self.volatility_unknown: tuple[str, ...] = ()
 
     def lock(self, relation: str | None, mode: str | None) -> None:
         if not relation or not mode:
@@ -518,6 +519,7 @@ class _Build:
             source=self.row.source,
             refused=self.row.refused or None,
             row=self.key,
+            volatility_unknown=self.volatility_unknown,
         )
 
 
@@ -676,27 +678,34 @@ def _time_zone_rewrite(zone: str | None) -> tuple[bool, str]:
     )
 
 
-def rewrites_on_add(column: Column) -> str | None:
+def rewrites_on_add(column: Column, declared: dict[str, str]) -> tuple[str | None, tuple[str, ...]]:
     """Why adding this column rewrites every row, or None: a volatile default, an identity, serial
     or stored generated column. A stable or immutable default is evaluated once and stored in the
-    catalog (11+); a virtual generated column (18) stores nothing."""
+    catalog (11+); a virtual generated column (18) stores nothing. With it, the functions whose
+    volatility alone decides and is unknown (neither built in nor created in the history,
+    `declared`): CREATE FUNCTION makes a function VOLATILE unless it says otherwise, so the rewrite
+    is assumed."""
     if column.identity:
-        return "an identity column fills every row from its sequence"
+        return "an identity column fills every row from its sequence", ()
     if column.serial:
-        return "a serial column fills every row from its sequence"
+        return "a serial column fills every row from its sequence", ()
     if column.generated == "stored":
-        return "a stored generated column is computed for every row"
-    calls = [f for f in column.default_calls if volatile(f)]
+        return "a stored generated column is computed for every row", ()
+    calls = [f for f in column.default_calls if volatile(f) or declared.get(f) == "volatile"]
     if calls:
-        return f"the default calls {', '.join(calls)}(), which is volatile: every row gets its own value"
-    return None
+        return f"the default calls {', '.join(calls)}(), which is volatile: every row gets its own value", ()
+    unknown = tuple(f for f in column.default_calls if f not in declared and not built_in(f))
+    if unknown:
+        names = ", ".join(f"{f}()" for f in unknown)
+        return f"assumed rewritten: the volatility of {names} decides, and no CREATE FUNCTION read declares it", unknown
+    return None, ()
 
 
 def _add_column(b: _Build, ctx: _Ctx) -> None:
     a = ctx.action
     assert isinstance(a, AddColumn)
     column = a.definition
-    why = rewrites_on_add(column)
+    why, b.volatility_unknown = rewrites_on_add(column, ctx.schema.functions)
     b.rewrite = why is not None
     # a new column's REFERENCES is checked only when it gets values: a NULL column holds none
     filled = column.default is not None and column.default.upper() != "NULL"

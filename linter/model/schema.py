@@ -115,6 +115,8 @@ class Partitioning:
     columns: tuple[str, ...]  # columns the partitioning expression / column list reads
     expression: str = ""  # as written, for messages
     uses_primary_key: bool = False  # MySQL `PARTITION BY KEY ()`: the PK itself is the key
+    # PostgreSQL: the key holds an expression, which no primary key or unique constraint can hold
+    by_expression: bool = False
     defined_at: Location | None = None
 
 
@@ -281,6 +283,8 @@ class Schema:
     sequences: set[str] = field(default_factory=set)
     # PostgreSQL functions and procedures whose body changes tables or runs SQL it builds
     routines: set[str] = field(default_factory=set)
+    # PostgreSQL functions the replay saw created, by name: the volatility each declares
+    functions: dict[str, str] = field(default_factory=dict)
     # views and sequences the current deploy created: like new tables, nobody uses them yet
     fresh: set[str] = field(default_factory=set, repr=False, compare=False)
     # tables the replay dropped: an ALTER TABLE IF EXISTS of one of them changes nothing
@@ -294,6 +298,7 @@ class Schema:
             views=dict(self.views),
             sequences=set(self.sequences),
             routines=set(self.routines),
+            functions=dict(self.functions),
             fresh=set(self.fresh),
             gone=set(self.gone),
             _lookup=None,

@@ -215,10 +215,27 @@ class Other(Op):
 
 @record
 class CreateRoutine(Other):
-    """CREATE FUNCTION / PROCEDURE; `runs_sql`: its body changes tables or runs SQL it builds."""
+    """CREATE FUNCTION / PROCEDURE; `runs_sql`: its body changes tables or runs SQL it builds.
+    `volatility`: a function's, as declared (`volatile` when it says none); "" for a procedure."""
 
     name: str = ""
     runs_sql: bool = False
+    volatility: str = ""
+
+
+@record
+class UnreadCreateTable(Other):
+    """A CREATE TABLE the reader could not parse, whose head still names the table: the server
+    creates it, though what it holds is unknown. It stands in for the statement in the replay
+    only; the parse error is what is reported."""
+
+    name: str = ""
+    persistence: str = "permanent"
+    if_not_exists: bool = False
+
+    @property
+    def table(self) -> str | None:
+        return self.name or None
 
 
 @record

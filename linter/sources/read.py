@@ -19,10 +19,10 @@ from dataclasses import field, replace
 from schemacite.model import Location
 from schemacite.model.dialects import MYSQL_FAMILY, Dialect
 from schemacite.model.record import record
-from schemacite.model.statements import Other, ParseError, RunsUnseen, SetVariable, Statement
+from schemacite.model.statements import Other, ParseError, RunsUnseen, SetVariable, Statement, UnreadCreateTable
 from schemacite.sources.files import UTF16_BOMS
 from schemacite.sources.frameworks.base import Unit
-from schemacite.sources.names import QNAME, table_key
+from schemacite.sources.names import QNAME, name_parts, table_key
 from schemacite.sources.patterns import Pattern
 from schemacite.sources.split import PSQL_SENDS, Lines, Split, blank_spans, split_sql
 
@@ -254,6 +254,9 @@ def _postgres(
                 except SyntaxProblem as problem:
                     at = first + part.start + problem.offset
                     errors.append(ParseError(path, lines.line(at), problem.message, lines.column(at)))
+                    # the statement stands in the replay as the table it creates, where its head says
+                    at = first + part.start
+                    pieces.append((at, at + len(part.text), None, part.text, at))
         offsets = None
         for start, end, tree, parsed, origin in pieces:
             if split is None:  # comments before the statement are not part of it
@@ -264,6 +267,13 @@ def _postgres(
                 continue
             lead = len(body) - len(body.lstrip())
             offset = start + lead
+            if tree is None:
+                location = Location(path, lines.line(offset), lines.column(offset), next(_SEQ))
+                unread = unread_create_table(sql, location, _POSTGRES)
+                if unread is not None:
+                    unread.end_line = lines.line(offset + len(sql) - 1)
+                    yield unread.end_line, [unread]
+                continue
             local = offset - origin
             if offsets is None or offsets.text is not parsed:  # one table per batch, not per statement
                 offsets = Offsets(parsed)
@@ -273,6 +283,33 @@ def _postgres(
                 continue
             end_line = lines.line(start + len(body.rstrip()) - 1)
             yield end_line, [stmt, *_embedded_postgres(stmt, path, errors)]
+
+
+# the head of a CREATE TABLE up to its column list, read where the grammar refuses what follows
+_CREATE_TABLE_HEAD = Pattern(
+    r"CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:GLOBAL|LOCAL)\s+)?(?:(?P<kind>TEMP|TEMPORARY|UNLOGGED)\s+)?TABLE\s+"
+    rf"(?P<exists>IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME})\s*\(",
+    re.I,
+)
+
+
+def unread_create_table(sql: str, location: Location, dialect: Dialect) -> Statement | None:
+    """A stand-in for a CREATE TABLE the grammar refused, when its head names the table: a table
+    whose CREATE cannot be read is still created on deploy, and later statements meet it there."""
+    m = _CREATE_TABLE_HEAD.match(sql, _after_comments(sql, 0, len(sql)))
+    if m is None:
+        return None
+    kind = (m["kind"] or "").lower()
+    key = table_key(m["name"], dialect)
+    op = UnreadCreateTable(
+        what="CREATE TABLE",
+        name=key,
+        persistence="temporary" if kind.startswith("temp") else kind or "permanent",
+        if_not_exists=bool(m["exists"]),
+    )
+    qualified = len(name_parts(m["name"])) > 1
+    unqualified = frozenset() if qualified or dialect is not Dialect.POSTGRES else frozenset({key})
+    return Statement(sql.strip().rstrip(";").rstrip(), location, dialect, op, unqualified=unqualified)
 
 
 def _after_comments(text: str, start: int, end: int) -> int:
@@ -402,6 +439,11 @@ def _mysql(split: Split, path: str, dialect: str, errors: list[ParseError]) -> I
                 stmt = describe(text, Location(path, line, column, next(_SEQ)), dialect)
             except StatementError as e:
                 errors.append(ParseError(path, line, str(e)))
+                # the statement stands in the replay as the table it creates, where its head says
+                unread = unread_create_table(text, Location(path, line, column, next(_SEQ)), Dialect(dialect))
+                if unread is not None and n == 0:
+                    unread.end_line = chunk.end_line
+                    group.append(unread)
                 continue
             except Exception as e:  # a reader bug must not stop the other statements and files
                 errors.append(ParseError(path, line, f"internal error reading this statement: {e!r}"))

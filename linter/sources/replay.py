@@ -54,6 +54,7 @@ from schemacite.model.statements import (
     SetDefault,
     SetVariable,
     Statement,
+    UnreadCreateTable,
     needs_own_transaction,
 )
 from schemacite.sources.engines import left_out as other_engines
@@ -135,6 +136,17 @@ def _create_table(schema: Schema, stmt: Statement, new: bool) -> None:
     if "insert-heavy" in stmt.annotations:
         table.insert_heavy = "annotation"
     schema.tables[table.name] = _stamp(table, stmt)
+
+
+def _create_unread(schema: Schema, stmt: Statement, new: bool) -> None:
+    """A CREATE TABLE that could not be parsed still makes its table: one known by name only."""
+    op = stmt.op
+    assert isinstance(op, UnreadCreateTable)
+    if op.if_not_exists and op.name in schema.tables:
+        return
+    table = Table(name=op.name, persistence=op.persistence, complete=False, defined_at=stmt.location)
+    table.new = new or table.temporary
+    schema.tables[op.name] = table
 
 
 def _create_like(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -260,6 +272,8 @@ def _create_routine(schema: Schema, stmt: Statement, new: bool) -> None:
     op = stmt.op
     assert isinstance(op, CreateRoutine)
     (schema.routines.add if op.runs_sql else schema.routines.discard)(op.name)
+    if op.volatility:
+        schema.functions[op.name] = op.volatility
 
 
 def _rename_type(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -578,6 +592,7 @@ _STATEMENTS = {
     CreatePartition: _create_table,
     CreateTableAs: _create_table,
     CreateTableLike: _create_like,
+    UnreadCreateTable: _create_unread,
     DropTable: _drop_table,
     RenameTable: _rename_table,
     DropIndex: _drop_index,
@@ -886,7 +901,7 @@ class Replay:
             yield Step(
                 stmt,
                 self.schema,
-                own,
+                own and not isinstance(stmt.op, UnreadCreateTable),  # its parse error is reported instead
                 session.in_transaction,
                 session.lock_timeout,
                 unit,

@@ -26,6 +26,7 @@ from schemacite.model.statements import (
     Op,
     Rename,
     Statement,
+    UnreadCreateTable,
 )
 from schemacite.sources.names import relation_key, unquote
 
@@ -70,6 +71,8 @@ def _created(op: Op) -> str | None:
     """The relation a CREATE makes: it goes to the path's first schema, whatever later ones hold."""
     if isinstance(op, CreateTable):
         return op.model.name
+    if isinstance(op, UnreadCreateTable):
+        return op.name
     if op.kind in ("create_view", "create_matview", "create_sequence", "create_table_like"):
         return getattr(op, "name", None)
     return None

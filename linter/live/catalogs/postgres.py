@@ -186,7 +186,7 @@ class _Relations:
     views: dict[int, View] = field(default_factory=dict)
     keys: dict[int, str] = field(default_factory=dict)
     parents: dict[int, int] = field(default_factory=dict)
-    partition_keys: dict[int, tuple[str, list[str], str, str]] = field(default_factory=dict)
+    partition_keys: dict[int, tuple[str, list[str], str, str, bool]] = field(default_factory=dict)
 
 
 def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: list[str]) -> Schema:
@@ -275,7 +275,7 @@ def _read_relations(cur: Any, server: _Server, schema: Schema, dialect: str, not
         "       AND d.objid = c.oid AND d.refclassid = 'pg_class'::regclass AND d.deptype IN ('a', 'i')),"
         " ARRAY(SELECT a.attname FROM unnest(pt.partattrs::int2[]) WITH ORDINALITY AS k(attnum, ord)"
         "       JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum ORDER BY k.ord),"
-        f" {unlocked('pt.partrelid', 'pg_get_expr(pt.partexprs, pt.partrelid)')}"
+        f" {unlocked('pt.partrelid', 'pg_get_expr(pt.partexprs, pt.partrelid)')}, pt.partexprs IS NOT NULL"
         " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
         " LEFT JOIN pg_am am ON am.oid = c.relam"
         " LEFT JOIN pg_inherits inh ON inh.inhrelid = c.oid AND c.relispartition"
@@ -329,6 +329,7 @@ def _add_table(
     _owned_sequence: bool,
     key_columns: list[str] | None,
     key_exprs: str | None,
+    by_expression: bool | None,
 ) -> Table:
     """One table row of query 2 as a Table, noted in `found` with its parent and partition key."""
     table = Table(
@@ -347,7 +348,7 @@ def _add_table(
         found.parents[oid] = parent
     if strategy is not None:
         keydef = f"{_STRATEGIES.get(strategy, strategy).upper()} ({', '.join([*(key_columns or []), *filter(None, [key_exprs])])})"
-        found.partition_keys[oid] = (strategy, list(key_columns or []), keydef, key_exprs or "")
+        found.partition_keys[oid] = (strategy, list(key_columns or []), keydef, key_exprs or "", bool(by_expression))
     return table
 
 
@@ -391,12 +392,16 @@ def _read_columns(cur: Any, server: _Server, tables: dict[int, Table]) -> None:
 
 def _add_partitioning(relations: _Relations) -> None:
     """The partition keys query 2 found, with the columns their expressions read (known after query 3)."""
-    for oid, (strategy, key_columns, keydef, key_exprs) in relations.partition_keys.items():
+    for oid, (strategy, key_columns, keydef, key_exprs, by_expression) in relations.partition_keys.items():
         table = relations.tables[oid]
         columns = tuple(c.lower() for c in key_columns)
         columns = tuple(dict.fromkeys((*columns, *_expression_columns(key_exprs, table))))
         table.partitioning = Partitioning(
-            method=_STRATEGIES.get(strategy, strategy), columns=columns, expression=keydef, defined_at=table.defined_at
+            method=_STRATEGIES.get(strategy, strategy),
+            columns=columns,
+            expression=keydef,
+            by_expression=by_expression,
+            defined_at=table.defined_at,
         )
 
 

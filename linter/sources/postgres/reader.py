@@ -693,19 +693,26 @@ def _partitioning(spec: Node, src: Source) -> Partitioning:
     }.get(spec.get("strategy", ""), str(spec.get("strategy", "")).lower())
     cols: list[str] = []
     parts: list[str] = []
+    by_expression = False
     for p in spec.get("partParams") or []:
         elem = p.get("PartitionElem", {})
         if elem.get("name"):
             cols.append(elem["name"].lower())
             parts.append(elem["name"].lower())
         elif elem.get("expr"):
+            by_expression = True
             parts.append(src.expression(_location(elem["expr"])))
             for kind, fields in walk(elem["expr"]):
                 if kind == "ColumnRef":
                     names = _strings(fields.get("fields"))
                     if names:
                         cols.append(names[-1].lower())
-    return Partitioning(method, tuple(dict.fromkeys(cols)), f"{method.upper()} ({', '.join(parts)})")
+    return Partitioning(
+        method,
+        tuple(dict.fromkeys(cols)),
+        f"{method.upper()} ({', '.join(parts)})",
+        by_expression=by_expression,
+    )
 
 
 def _create_as(f: Node, src: Source) -> Op:
@@ -1247,7 +1254,14 @@ def _function(f: Node, src: Source) -> Op:
     body = _body(f.get("options"))
     name = (_strings(f.get("funcname"))[-1:] or [""])[0].lower()
     what = "CREATE PROCEDURE" if f.get("is_procedure") else "CREATE FUNCTION"
-    return CreateRoutine(what=what, name=name, runs_sql=_builds_sql(body) or bool(_BODY_DDL.search(body)))
+    declared = [
+        d["arg"].get("String", {}).get("sval", "")
+        for o in f.get("options") or []
+        if (d := o.get("DefElem", {})).get("defname") == "volatility" and "arg" in d
+    ]
+    volatility = "" if f.get("is_procedure") else (declared[-1:] or ["volatile"])[0].lower()
+    runs_sql = _builds_sql(body) or bool(_BODY_DDL.search(body))
+    return CreateRoutine(what=what, name=name, runs_sql=runs_sql, volatility=volatility)
 
 
 def _grant(f: Node, src: Source) -> Op:
