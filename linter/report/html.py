@@ -26,6 +26,7 @@ from schemacite import __version__
 from schemacite.evidence import Evidence, load_catalogue, nearest, rate_for
 from schemacite.locks.duration import human_bytes, human_seconds
 from schemacite.model import Table
+from schemacite.model.dialects import MYSQL_FAMILY
 from schemacite.model.record import record
 from schemacite.model.results import Finding, LintResult, Severity, Source
 from schemacite.report import Reporter
@@ -45,6 +46,11 @@ from schemacite.report.plots import (
 # (bench/html_report.py); the JSON report and a snapshot have them all
 TABLES_SHOWN = 1000
 UNUSED_INDEX = "unused-index"  # the rule whose findings plot (c) draws
+SIZES = {
+    "postgres": "Sizes are those of the tables' files; rows, the server's statistics"
+    " (not analysed: not counted since the table was filled).",
+    "mysql": "Rows and sizes are the server's estimates.",
+}
 REWRITE, INDEX_BUILD = "rewrite_bytes_per_second", "index_bytes_per_second"  # as linter/locks/duration.py reads them
 
 
@@ -63,6 +69,7 @@ class TableRow:
     name: str
     rows: int | None
     bytes: int | None
+    analysed: bool | None  # False: the server has not counted the rows
     indexes: int
     inserts: int | None
     reads: int | None
@@ -90,6 +97,7 @@ class SourceView:
     insert_heavy: int
     unused: int
     known_tables: int  # tables with a size or counters, of which `rows` lists the largest
+    sizes: str  # where the sizes come from, in words
 
 
 def _script() -> tuple[str, str]:
@@ -166,6 +174,7 @@ def _rows(tables: list[Table], rewrite: Rate | None, index: Rate | None) -> list
                 name=t.qualified_name,
                 rows=t.rows,
                 bytes=t.bytes,
+                analysed=t.analysed,
                 indexes=len(t.indexes),
                 inserts=w.inserts if w else None,
                 reads=w.reads if w else None,
@@ -234,6 +243,7 @@ def _source_view(n: int, source: Source, findings: list[Finding], catalogue: dic
         insert_heavy=len(heavy),
         unused=sum(1 for s in sizes if not s.foreign_key),
         known_tables=len(known),
+        sizes=SIZES["mysql" if source.dialect in MYSQL_FAMILY else "postgres"],
     )
 
 

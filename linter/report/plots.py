@@ -348,7 +348,7 @@ def index_size_plot(
         + (
             " (InnoDB's sizes need SELECT on mysql.innodb_index_stats)"
             if family in MYSQL_FAMILY
-            else " (never vacuumed or analysed)"
+            else " (locked by another session while read)"
         )
         if unknown
         else ""
