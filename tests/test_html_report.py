@@ -236,7 +236,7 @@ def audited(pg_server, mariadb_server, tmp_path_factory):
         _pg_copy(conn, "app.accounts", ["id", "email", "name"], ((i, f"u{i}@x.example", f"n{i}") for i in range(200)))
         for i in range(0, 200, 2):
             conn.execute("SELECT * FROM app.accounts WHERE id = %s", (i,)).fetchall()
-        conn.execute("VACUUM ANALYZE")  # sizes: the planner's estimates VACUUM keeps
+        conn.execute("VACUUM ANALYZE")  # rows: the statistics' count (sizes are the files' own)
         conn.execute("SELECT pg_stat_force_next_flush()")
     maria = mariadb_server.create_database("html_maria")
     _maria_exec(mariadb_server, maria, *MARIA_SCHEMA)
