@@ -16,6 +16,7 @@ import json
 import re
 import socket
 import sys
+import threading
 import time
 from datetime import date
 from pathlib import Path
@@ -1050,8 +1051,6 @@ def test_postgres_audit_reads_every_table_while_one_is_locked(capsys, pg_server,
 def test_postgres_audit_reads_a_table_another_session_waits_to_lock(capsys, pg_server, pg_shop):
     """A request for ACCESS EXCLUSIVE that waits queues every later lock behind it: the audit asks
     for none on that table (a file's size needs one), so it neither waits nor times out."""
-    import threading
-
     table = "app.measurements_2024"
     with pg_server.connect(pg_shop) as reader, pg_server.connect(pg_shop) as alterer:
         reader.execute("BEGIN")

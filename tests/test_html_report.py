@@ -20,6 +20,7 @@ import hashlib
 import html
 import io
 import re
+import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -412,8 +413,6 @@ def test_plots_fit_their_boxes_at_desktop_and_phone_width(capsys, audited, chrom
 def test_a_page_whose_plots_place_nothing_of_the_project_starts_with_the_findings(capsys, chrome, tmp_path):
     """Plots of measurements alone are left out (the findings cite them), and the section is titled
     by the project's folder, the files below it in smaller text."""
-    import subprocess
-
     project = tmp_path / "shop-backend"
     (project / "migrations").mkdir(parents=True)
     subprocess.run(["git", "init", "-q", str(project)], check=True)
