@@ -46,7 +46,7 @@ def traffic(conn) -> None:
         for _ in range(300):
             cur.execute("SELECT * FROM accounts WHERE id = %s", (rng.randrange(1, 20_001),)).fetchall()
             cur.execute("SELECT * FROM orders WHERE id = %s", (rng.randrange(1, 150_001),)).fetchall()
-    conn.execute("VACUUM ANALYZE")  # sizes: the planner's estimates VACUUM keeps
+    conn.execute("VACUUM ANALYZE")  # rows: the statistics' count (sizes are the files' own)
     conn.execute("SELECT pg_stat_force_next_flush()")
 
 

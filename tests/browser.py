@@ -22,7 +22,7 @@ ARTIFACTS = Path(os.environ.get("SCHEMACITE_ARTIFACTS") or Path(__file__).with_n
 
 
 @contextlib.contextmanager
-def chromium(width: int = 1280, height: int = 900, javascript: bool = True) -> Iterator:
+def chromium(width: int = 1280, height: int = 900) -> Iterator:
     """A headless Chromium (a Selenium WebDriver) with a window of this size, quit at the end."""
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
@@ -43,8 +43,6 @@ def chromium(width: int = 1280, height: int = 900, javascript: bool = True) -> I
         f"--window-size={width},{height}",
     ):
         options.add_argument(arg)
-    if not javascript:
-        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     try:
@@ -61,6 +59,12 @@ def resize(driver, width: int, height: int) -> None:
         "Emulation.setDeviceMetricsOverride",
         {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
     )
+
+
+def scripts(driver, enabled: bool) -> None:
+    """Let the pages loaded from now on run their scripts, or not (as a reader with JavaScript off
+    sees them); the test's own `execute_script` runs either way."""
+    driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": not enabled})
 
 
 def console(driver) -> list[dict]:

@@ -16,6 +16,7 @@ import json
 import re
 import socket
 import sys
+import threading
 import time
 from datetime import date
 from pathlib import Path
@@ -31,6 +32,7 @@ from schemacite.lint.engine import Linter
 from schemacite.live import servers as audit
 from schemacite.live.catalogs import mysql as mysql_catalog
 from schemacite.live.catalogs import postgres as pg_catalog
+from schemacite.locks.duration import human_bytes
 from schemacite.model.dialects import Dialect, Target
 from schemacite.report.json import finding_dict
 from schemacite.rule import Severity
@@ -1048,6 +1050,60 @@ def test_postgres_audit_reads_every_table_while_one_is_locked(capsys, pg_server,
     assert [f["table"] for f in locked["findings"]] == [f["table"] for f in free["findings"]]
     assert "held ACCESS EXCLUSIVE by another session while read: app.measurements" in err
     assert "timeout" not in err
+
+
+def test_postgres_audit_reads_a_table_another_session_waits_to_lock(capsys, pg_server, pg_shop):
+    """A request for ACCESS EXCLUSIVE that waits queues every later lock behind it: the audit asks
+    for none on that table (a file's size needs one), so it neither waits nor times out."""
+    table = "app.measurements_2024"
+    with pg_server.connect(pg_shop) as reader, pg_server.connect(pg_shop) as alterer:
+        reader.execute("BEGIN")
+        reader.execute(f"SELECT count(*) FROM {table}").fetchall()  # holds ACCESS SHARE until it ends
+        alterer.execute("BEGIN")
+        waiting = threading.Thread(target=alterer.execute, args=(f"LOCK TABLE {table} IN ACCESS EXCLUSIVE MODE",))
+        waiting.start()
+        deadline = time.monotonic() + 10
+        while not reader.execute(
+            "SELECT count(*) FROM pg_locks WHERE relation = %s::regclass AND NOT granted", (table,)
+        ).fetchone()[0]:
+            assert time.monotonic() < deadline, "the LOCK TABLE never queued"
+            time.sleep(0.05)
+        try:
+            code, doc, err = audit_json(capsys, pg_url(pg_server, pg_shop))
+        finally:
+            reader.execute("ROLLBACK")
+            waiting.join(10)
+            alterer.execute("ROLLBACK")
+    assert doc["errors"] == [] and "timeout" not in err and code == 1
+    assert f"held ACCESS EXCLUSIVE by another session while read: {table} (awaited)" in err
+
+
+def test_postgres_sizes_of_a_table_never_analysed_reach_snapshot_and_lock_estimate(capsys, tmp_path, pg_server):
+    """The file's size, not the statistics' 0 pages, is what a snapshot carries and a lock estimate
+    divides; rows the statistics never counted stay unknown, not 0."""
+    db = pg_server.create_database("audit_pg_fresh")
+    with pg_server.connect(db) as conn:
+        assert conn.execute("SHOW autovacuum").fetchone()[0] == "off"
+        conn.execute("CREATE TABLE orders (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, total int, note text)")
+        conn.execute("INSERT INTO orders (total, note) SELECT i, repeat('n', 80) FROM generate_series(1, 40000) AS i")
+        size = conn.execute("SELECT pg_relation_size('orders')").fetchone()[0]
+    snap = tmp_path / "prod.json"
+    assert run(capsys, "snapshot", pg_server.dsn(db), "-o", snap)[0] == 0
+    (orders,) = json.loads(snap.read_text())["tables"]
+    assert (orders["bytes"], orders["rows"], orders["analysed"]) == (size, None, False) and size > 4_000_000
+    migration = tmp_path / "widen.sql"
+    migration.write_text("ALTER TABLE orders ALTER COLUMN total TYPE bigint;\n")
+    code, out, _ = run(capsys, "lint", "--dialect", "postgres", "--snapshot", snap, "--format", "json", migration)
+    (sized,) = [f for f in json.loads(out)["findings"] if f["table_bytes"] is not None]
+    assert code == 1 and (sized["table_bytes"], sized["table_rows"]) == (size, None)
+    assert f"rewrites orders ({human_bytes(size)}) under the lock" in sized["message"]
+    page = tmp_path / "audit.html"
+    run(capsys, "audit", "-q", "--format", "html", "-o", page, pg_server.dsn(db))
+    assert re.search(
+        r'<td>public.orders</td><td class="n" data-v=""><span class="muted">not analysed</span></td>'
+        rf'<td class="n" data-v="{size}">{re.escape(human_bytes(size))}</td>',
+        page.read_text(),
+    )
 
 
 def test_a_lock_timeout_is_named_as_one():

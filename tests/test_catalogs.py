@@ -255,6 +255,59 @@ def test_pg_bare_login_role_reads_the_same(pg_server, pg_db, pg_audit):
         assert (other.workload.inserts, other.workload.reads) == (table.workload.inserts, table.workload.reads)
 
 
+NOT_ANALYSED = """
+CREATE SCHEMA fresh;
+CREATE TABLE fresh.filled (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, k int, payload text);
+CREATE INDEX filled_k ON fresh.filled (k);
+CREATE TABLE fresh.empty (id int PRIMARY KEY);
+CREATE TABLE fresh.counted (id int PRIMARY KEY);
+CREATE TABLE fresh.parted (id int, d date) PARTITION BY RANGE (d);
+CREATE TABLE fresh.parted_a PARTITION OF fresh.parted FOR VALUES FROM ('2024-01-01') TO ('2025-01-01');
+CREATE TABLE fresh.parted_b PARTITION OF fresh.parted FOR VALUES FROM ('2025-01-01') TO ('2026-01-01');
+CREATE INDEX parted_d ON fresh.parted (d);
+INSERT INTO fresh.filled (k, payload) SELECT i % 100, repeat('x', 50) FROM generate_series(1, 20000) AS i;
+INSERT INTO fresh.counted SELECT generate_series(1, 5000);
+ANALYZE fresh.counted;
+INSERT INTO fresh.counted SELECT generate_series(5001, 10000);
+INSERT INTO fresh.parted SELECT i, date '2024-06-01' + i % 500 FROM generate_series(1, 3000) AS i;
+"""
+
+
+@pytest.mark.parametrize("major", [12, 15])  # 12 says 0 rows for a table never analysed, 14+ says -1
+def test_pg_sizes_of_tables_never_analysed(pg_majors, major):
+    """Sizes are the files' own whether or not a table was analysed; rows the statistics have not
+    counted are unknown, not 0."""
+    server = pg_majors(major)
+    dbname = server.create_database("catalog_pg_fresh")
+    with server.connect(dbname) as conn:
+        assert conn.execute("SHOW autovacuum").fetchone()[0] == "off"  # nothing analyses behind the test
+        conn.execute(NOT_ANALYSED)
+        files = dict(
+            conn.execute(
+                "SELECT c.relname, pg_relation_size(c.oid) FROM pg_class c"
+                " WHERE c.relnamespace = 'fresh'::regnamespace AND c.relkind IN ('r', 'i')"
+            ).fetchall()
+        )
+        pg_catalog.prepare_session(conn)
+        schema, _notes = pg_catalog.read_schema(conn, ["fresh"])
+    filled = schema.tables["fresh.filled"]
+    assert (filled.bytes, filled.rows, filled.analysed) == (files["filled"], None, False)
+    assert filled.bytes > 1_000_000
+    assert filled.index_named("filled_k").bytes == files["filled_k"] > 100_000
+    assert filled.primary_key.bytes == files["filled_pkey"] > 100_000
+    empty = schema.tables["fresh.empty"]
+    assert (empty.bytes, empty.rows) == (0, 0)  # no page, no row
+    counted = schema.tables["fresh.counted"]
+    # 5,000 rows counted, the file twice as large since: the planner's rows per page, times its pages now
+    assert counted.analysed and counted.bytes == files["counted"] and 9_500 <= counted.rows <= 10_500
+    parted = schema.tables["fresh.parted"]  # no file of its own: its partitions' sums
+    assert parted.bytes == files["parted_a"] + files["parted_b"] > 0
+    assert (parted.rows, parted.analysed) == (None, False)
+    partition_indexes = [size for name, size in files.items() if name.startswith("parted_") and name.endswith("_idx")]
+    assert len(partition_indexes) == 2
+    assert parted.index_named("parted_d").bytes == sum(partition_indexes)
+
+
 def _pg_many_tables(conn, schema: str, count: int) -> None:
     conn.execute(f"CREATE SCHEMA {schema}")
     for start in range(1, count + 1, 50):  # 50 tables a transaction: stays within max_locks_per_transaction

@@ -6,8 +6,10 @@ fix when a finding carries one. The browser tests audit real throwaway servers (
 table names that are markup, and open the page in headless Chromium (browser.py): nothing in the
 console, every finding and table in the rendered text, plots of non-zero size, no dialog opened by
 a name, sorting with JavaScript and a plain table without it, no sideways scrolling at phone
-width, the print stylesheet. Screenshots go to tests/artifacts/ (browser.ARTIFACTS, ignored by
-git) for a person to look at.
+width, the print stylesheet; at desktop and phone width, plots whose every text is readable, inside
+its plot and clear of the others, and a lint page whose plots would place nothing of the project
+opening on its findings. One Chromium serves the module. Screenshots go to tests/artifacts/
+(browser.ARTIFACTS, ignored by git) for a person to look at.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import hashlib
 import html
 import io
 import re
+import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -234,7 +237,7 @@ def audited(pg_server, mariadb_server, tmp_path_factory):
         _pg_copy(conn, "app.accounts", ["id", "email", "name"], ((i, f"u{i}@x.example", f"n{i}") for i in range(200)))
         for i in range(0, 200, 2):
             conn.execute("SELECT * FROM app.accounts WHERE id = %s", (i,)).fetchall()
-        conn.execute("VACUUM ANALYZE")  # sizes: the planner's estimates VACUUM keeps
+        conn.execute("VACUUM ANALYZE")  # rows: the statistics' count (sizes are the files' own)
         conn.execute("SELECT pg_stat_force_next_flush()")
     maria = mariadb_server.create_database("html_maria")
     _maria_exec(mariadb_server, maria, *MARIA_SCHEMA)
@@ -250,7 +253,62 @@ def audited(pg_server, mariadb_server, tmp_path_factory):
     return SimpleNamespace(urls=urls, page=page, tables=tables)
 
 
-def test_audit_page_in_chromium(capsys, audited):
+@pytest.fixture(scope="module")
+def chrome():
+    """One headless Chromium for the module's browser tests; each leaves it at desktop width, on
+    screen media, with scripts on."""
+    with browser.chromium(1280, 900) as driver:
+        yield driver
+
+
+# What a reader would see as broken in a plot: a text too small to read or oversized, a text running
+# out of its plot, two texts drawn over each other (axis labels, point labels, the legend, the
+# title), a percentage past 100 on an axis.
+PLOT_PROBLEMS = """
+const problems = [];
+const apart = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) <= 1
+  || Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) <= 1;
+for (const figure of document.querySelectorAll('figure.plot')) {
+  const svg = figure.querySelector('svg'), box = svg.getBoundingClientRect();
+  const outer = figure.getBoundingClientRect();
+  if (box.left < outer.left - 0.5 || box.right > outer.right + 0.5) problems.push(`${figure.id}: wider than its figure`);
+  const scale = box.width / svg.viewBox.baseVal.width;  // the SVG's units to the page's pixels
+  const texts = [...svg.querySelectorAll('text')]
+    .map((t) => [t.textContent.trim(), t.getBoundingClientRect(), parseFloat(getComputedStyle(t).fontSize) * scale])
+    .filter(([text, r]) => text && r.width > 0);
+  for (const [text, r, px] of texts) {
+    if (px < 8.5 || px > 22) problems.push(`${figure.id}: "${text}" is drawn at ${px.toFixed(1)} px`);
+    if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5)
+      problems.push(`${figure.id}: "${text}" runs out of the plot`);
+  }
+  texts.forEach(([a, ra], i) => texts.slice(i + 1).forEach(([b, rb]) => {
+    if (!apart(ra, rb)) problems.push(`${figure.id}: "${a}" and "${b}" overlap`);
+  }));
+  for (const t of svg.querySelectorAll('.axis text')) {
+    const m = t.textContent.trim().match(/^(\\d+(?:\\.\\d+)?) ?%$/);
+    if (m && Number(m[1]) > 100) problems.push(`${figure.id}: an axis reaches ${t.textContent}`);
+  }
+}
+return problems;
+"""
+
+
+def look_at(driver, page: Path, name: str) -> dict[int, list[str]]:
+    """Open `page` at desktop and phone width, keep a screenshot of each, and return what is wrong
+    with its plots at each width."""
+    seen = {}
+    for width in (1280, 390):
+        browser.resize(driver, width, 900)
+        driver.get(page.as_uri())
+        seen[width] = driver.execute_script(PLOT_PROBLEMS)
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        browser.resize(driver, width, min(height, 6000))
+        browser.keep(f"{name}-{width}.png", driver.get_screenshot_as_png())
+    browser.resize(driver, 1280, 900)
+    return seen
+
+
+def test_audit_page_in_chromium(capsys, audited, chrome):
     import json
 
     code, out, err = run(capsys, "audit", "--format", "json", *audited.urls)
@@ -266,7 +324,9 @@ def test_audit_page_in_chromium(capsys, audited):
     from selenium.common.exceptions import NoAlertPresentException
     from selenium.webdriver.common.by import By
 
-    with browser.chromium(1280, 900) as driver:
+    driver = chrome
+    browser.console(driver)  # what earlier pages logged
+    try:
         driver.get(audited.page.as_uri())
         assert browser.console(driver) == []  # no script error, no refused source, no failed fetch
         with pytest.raises(NoAlertPresentException):
@@ -306,14 +366,20 @@ def test_audit_page_in_chromium(capsys, audited):
         assert pdf.startswith(b"%PDF") and len(pdf) > 20_000
         browser.keep("html-report-audit.pdf", pdf)
         assert browser.console(driver) == []
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+        browser.resize(driver, 1280, 900)
 
 
-def test_audit_page_without_javascript_and_at_phone_width(capsys, audited):
+def test_audit_page_without_javascript_and_at_phone_width(capsys, audited, chrome):
     if not audited.page.exists():
         run(capsys, "audit", "-q", "--format", "html", "-o", audited.page, *audited.urls)
     from selenium.webdriver.common.by import By
 
-    with browser.chromium(390, 844, javascript=False) as driver:
+    driver = chrome
+    browser.scripts(driver, enabled=False)
+    browser.resize(driver, 390, 844)
+    try:
         driver.get(audited.page.as_uri())
         assert browser.console(driver) == []
         headers = driver.find_elements(By.CSS_SELECTOR, "#s1-table thead th")
@@ -325,3 +391,49 @@ def test_audit_page_without_javascript_and_at_phone_width(capsys, audited):
         for svg in driver.find_elements(By.CSS_SELECTOR, "figure.plot svg"):
             assert 0 < svg.size["width"] <= 390
         browser.keep("html-report-phone.png", driver.get_screenshot_as_png())
+    finally:
+        browser.scripts(driver, enabled=True)
+        browser.resize(driver, 1280, 900)
+
+
+def test_plots_fit_their_boxes_at_desktop_and_phone_width(capsys, audited, chrome, tmp_path):
+    """Every text of every plot inside its plot and clear of the others, no percentage past 100, at
+    1280 and 390 pixels: on the audit of the real servers, and on one whose names are long."""
+    if not audited.page.exists():
+        run(capsys, "audit", "-q", "--format", "html", "-o", audited.page, *audited.urls)
+    long_names = tmp_path / "long-names.html"
+    shop = [("events", 3, 2_000_000, 900_000, 1_000), (EVIL + "_and_a_much_longer_name", 2, 50_000, 20_000, 0)]
+    shop += [(f"audit_log_partition_{n}", 2, 80_000 + n * 1_000, 20_000, 0) for n in range(6)]
+    long_names.write_text(render(modelled_audit(_reading("postgresql://ro@db1:5432/shop", shop))))
+    for page, name in ((audited.page, "html-plots-audit"), (long_names, "html-plots-long-names")):
+        seen = look_at(chrome, page, name)
+        assert seen == {1280: [], 390: []}, name
+
+
+def test_a_page_whose_plots_place_nothing_of_the_project_starts_with_the_findings(capsys, chrome, tmp_path):
+    """Plots of measurements alone are left out (the findings cite them), and the section is titled
+    by the project's folder, the files below it in smaller text."""
+    project = tmp_path / "shop-backend"
+    (project / "migrations").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    migration = project / "migrations" / "001_orders.sql"
+    migration.write_text("CREATE TABLE orders (id bigint PRIMARY KEY, total int);\nCREATE TABLE notes (body text);\n")
+    page = tmp_path / "lint.html"
+    code, _, err = run(capsys, "lint", "--dialect", "postgres", "--format", "html", "-o", page, migration)
+    assert code == 1, err
+    text = page.read_text()
+    assert "<title>shop-backend · schemacite lint report</title>" in text
+    assert f'<h2>shop-backend</h2>\n<p class="paths">{migration}</p>' in text
+    from selenium.webdriver.common.by import By
+
+    seen = look_at(chrome, page, "html-report-lint-no-plots")
+    assert seen == {1280: [], 390: []}
+    chrome.get(page.as_uri())
+    section = chrome.find_element(By.ID, "s1")
+    assert not section.find_elements(By.CSS_SELECTOR, "figure")
+    # the heading, the files, the counts, then the findings
+    opening = chrome.execute_script(
+        "return [...arguments[0].children].slice(0, 4).map((e) => e.tagName + (e.id ? '#' + e.id : ''))", section
+    )
+    assert opening == ["H2", "P", "P", "H3#s1-findings"]
+    assert "No plot: none places anything of this project's own" in section.text

@@ -2,7 +2,7 @@
 
 A rewrite, an index build or a validating scan holds its lock for as long as it reads the
 table. When the model knows the table's size (a snapshot or an audit read it from the
-catalog: PostgreSQL relpages and reltuples, InnoDB data_length and rows), the estimate is that
+catalog: PostgreSQL pg_relation_size and reltuples, InnoDB data_length and rows), the estimate is that
 size over the rate measured for the same work on the same server family: the user's own
 `evidence reproduce --save` record when the config loads one, else schemacite's own measurement
 on the server version nearest the target. The rate is the slope of a line fitted through runs

@@ -76,7 +76,7 @@ class Index:
     # live catalogs: index scans since counters started (None = unknown)
     scans: int | None = None
     prefix: bool = False  # MySQL/MariaDB: some column is indexed by a prefix of its value, `col(16)`
-    # live catalogs: the index's own size (PostgreSQL relpages, InnoDB persistent statistics); None = unknown
+    # live catalogs: the index's own size (PostgreSQL pg_relation_size, InnoDB persistent statistics); None = unknown
     bytes: int | None = None
 
 
@@ -158,9 +158,12 @@ class Table:
     key_changed_at: Location | None = None  # last statement that dropped or replaced the PK
     insert_heavy: str | None = None  # why it is insert-heavy: "annotation", "config", "workload", "name"
     workload: Workload | None = None
-    # size on a live server (the planner's estimate): rows, and bytes of the table's own data
+    # size on a live server: rows (the statistics' estimate), and bytes of the table's own data
     rows: int | None = None
     bytes: int | None = None
+    # False: the server's statistics have not counted the rows since the table was filled (PostgreSQL:
+    # never vacuumed or analysed), so `rows` is unknown however large `bytes` is; None: not said
+    analysed: bool | None = None
     complete: bool = True  # False: known only from statements that touch it, never its definition
 
     @property

@@ -9,13 +9,17 @@ hash), so a name from a catalog can never become a script even if escaping faile
 catalog name goes through Jinja2's autoescaping; the plots' SVG through the XML writer's.
 
 A lint run gets the same page: its one source is the schema the migrations leave, whose tables
-have sizes only when the run started from a snapshot.
+have sizes only when the run started from a snapshot, titled by the project's folder (the git
+work tree holding the files) with the files below. A plot is drawn only when it places something
+of the source's own (its insert-heavy tables, its tables of known size, its unused indexes): a
+curve measured elsewhere alone is evidence, and stays in the records the findings cite.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import os
 from collections import Counter
 from dataclasses import field
 from datetime import UTC, datetime
@@ -26,6 +30,7 @@ from schemacite import __version__
 from schemacite.evidence import Evidence, load_catalogue, nearest, rate_for
 from schemacite.locks.duration import human_bytes, human_seconds
 from schemacite.model import Table
+from schemacite.model.dialects import MYSQL_FAMILY
 from schemacite.model.record import record
 from schemacite.model.results import Finding, LintResult, Severity, Source
 from schemacite.report import Reporter
@@ -39,12 +44,18 @@ from schemacite.report.plots import (
     insert_rates,
     lock_duration_plot,
 )
+from schemacite.sources.files import repository_root
 
 # the tables-by-size table lists the largest this many tables of a source: all 10,000 of a large
 # audit made its page 9.0 MB instead of 6.2 MB and took Chromium 3.3 s to load instead of 1.2 s
 # (bench/html_report.py); the JSON report and a snapshot have them all
 TABLES_SHOWN = 1000
 UNUSED_INDEX = "unused-index"  # the rule whose findings plot (c) draws
+SIZES = {
+    "postgres": "Sizes are those of the tables' files; rows, the server's statistics"
+    " (not analysed: not counted since the table was filled).",
+    "mysql": "Rows and sizes are the server's estimates.",
+}
 REWRITE, INDEX_BUILD = "rewrite_bytes_per_second", "index_bytes_per_second"  # as linter/locks/duration.py reads them
 
 
@@ -63,6 +74,7 @@ class TableRow:
     name: str
     rows: int | None
     bytes: int | None
+    analysed: bool | None  # False: the server has not counted the rows
     indexes: int
     inserts: int | None
     reads: int | None
@@ -85,11 +97,13 @@ class SourceView:
     rows: list[TableRow]
     rewrite: Rate | None
     index_build: Rate | None
-    plots: list[Plot]
+    title: str  # the section's heading: the server as given, or the project's folder
+    plots: list[Plot]  # only those placing something of this source's own
     no_plot: list[str]  # why a plot is missing
     insert_heavy: int
     unused: int
     known_tables: int  # tables with a size or counters, of which `rows` lists the largest
+    sizes: str  # where the sizes come from, in words
 
 
 def _script() -> tuple[str, str]:
@@ -123,6 +137,15 @@ def _bytes(n: float) -> str:
 
 def _seconds(s: float) -> str:
     return human_seconds(s).removeprefix("about ")
+
+
+def _title(source: Source, files: list[str]) -> str:
+    """A server is known by its address; migrations by the project they belong to: the git work
+    tree holding the first file, else that file's folder."""
+    if source.version or source.location or not files:
+        return source.label
+    folder = repository_root(files[0]) or os.path.dirname(os.path.abspath(files[0]))
+    return os.path.basename(folder.rstrip(os.sep)) or "schemacite report"
 
 
 def _belongs(f: Finding, source: Source) -> bool:
@@ -166,6 +189,7 @@ def _rows(tables: list[Table], rewrite: Rate | None, index: Rate | None) -> list
                 name=t.qualified_name,
                 rows=t.rows,
                 bytes=t.bytes,
+                analysed=t.analysed,
                 indexes=len(t.indexes),
                 inserts=w.inserts if w else None,
                 reads=w.reads if w else None,
@@ -191,7 +215,9 @@ def _unused_indexes(
     return sizes, [catalogue[i] for i in dict.fromkeys(i for f in unused for i in f.evidence) if i in catalogue]
 
 
-def _source_view(n: int, source: Source, findings: list[Finding], catalogue: dict[str, Evidence]) -> SourceView:
+def _source_view(
+    n: int, source: Source, findings: list[Finding], catalogue: dict[str, Evidence], files: list[str]
+) -> SourceView:
     schema = source.schema
     tables = list(schema.tables.values())
     # what to list: tables a size or counters are known for (a lint run without a snapshot has neither)
@@ -211,10 +237,10 @@ def _source_view(n: int, source: Source, findings: list[Finding], catalogue: dic
         lock_duration_plot(rewrite, index, tables, family, f"{n}b"),
         index_size_plot(sizes, unused_records, family, f"{n}c"),
     ):
-        if plot is not None:
+        if plot is not None and plot.placed:
             plots.append(plot)
         else:
-            missing.append(why)
+            missing.append(plot.left_out if plot is not None else why)
     counts = Counter(str(f.severity) for f in findings)
     return SourceView(
         n=n,
@@ -229,11 +255,13 @@ def _source_view(n: int, source: Source, findings: list[Finding], catalogue: dic
         rows=_rows(known[:TABLES_SHOWN], rewrite, index),
         rewrite=rewrite,
         index_build=index,
+        title=_title(source, files),
         plots=plots,
         no_plot=missing,
         insert_heavy=len(heavy),
         unused=sum(1 for s in sizes if not s.foreign_key),
         known_tables=len(known),
+        sizes=SIZES["mysql" if source.dialect in MYSQL_FAMILY else "postgres"],
     )
 
 
@@ -247,7 +275,7 @@ def page(result: LintResult, generated: str | None = None) -> dict[str, Any]:
         mine = [f for f in rest if _belongs(f, source)]
         taken = {id(f) for f in mine}
         rest = [f for f in rest if id(f) not in taken]
-        views.append(_source_view(n, source, mine, catalogue))
+        views.append(_source_view(n, source, mine, catalogue, result.files))
     cited = dict.fromkeys(i for f in findings for i in f.evidence)
     for view in views:
         for plot in view.plots:

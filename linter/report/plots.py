@@ -8,8 +8,9 @@
 
 The SVG is made to stand alone inside the page: pygal's script elements (its tooltips load from a
 CDN) and comments are taken out, and the chart's id is fixed so the same audit draws the same
-page. Without JavaScript nothing is lost: the values a tooltip would show are printed beside the
-points, and each plot's caption lists what it placed.
+page. Without JavaScript nothing is lost: each plot's caption lists what it placed, numbered as
+the points are (a table's name beside its point ran off the plot or over a neighbour's once names
+were long), and a bar's name is cut to fit beside it, whole in the caption.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from schemacite.model.record import record
 
 # as bench/evidence/run.py's secondary-indexes experiment names its figures (live/experiments/inserts.py)
 _INSERT_RATE = re.compile(r"insert_rows_per_second_(\d+)_indexes_(\d+)_writers")
-LABELLED = 8  # points named on a plot; more would overlap (the caption lists them all)
+LABELLED = 8  # points numbered on a plot; more would crowd it (the caption lists them all)
+BAR_NAME = 24  # characters of an index's name beside its bar; more squeezed the bars to nothing
 PLACED = 12  # tables placed on a plot at most
 BARS = 15  # indexes in the size plot at most
 
@@ -57,7 +59,7 @@ def _style() -> Any:
         foreground_subtle="#bbb",
         colors=COLORS,
         font_family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
-        # sizes in the chart's own units: a 600-unit chart is drawn 400 to 600 pixels wide
+        # sizes in the chart's own units: a 520-unit chart is drawn 340 (a phone) to 600 pixels wide
         label_font_size=14,
         major_label_font_size=14,
         legend_font_size=14,
@@ -84,8 +86,8 @@ def _chart(kind: str, key: str, **config: Any) -> Any:
     import pygal
 
     settings = {
-        "width": 600,
-        "height": 380,
+        "width": 520,
+        "height": 360,
         "legend_at_bottom": True,
         "truncate_legend": -1,
         "truncate_label": -1,
@@ -154,8 +156,9 @@ def insert_rate_plot(record: Evidence | None, tables: list[Table], family: str, 
         key,
         title="Insert rate against secondary indexes",
         x_title="secondary indexes on the table",
-        y_title="insert rate, % of the rate with none",
-        range=(0, 110),
+        y_title="% of the rate with none",
+        range=(0, 100),  # a share of the rate with none: nothing above 100 % was measured
+        y_labels=[{"value": v, "label": f"{v} %"} for v in range(0, 101, 20)],
         include_x_axis=True,
         print_labels=True,
         dots_size=4,
@@ -177,9 +180,9 @@ def insert_rate_plot(record: Evidence | None, tables: list[Table], family: str, 
         for t, share, label in zip(shown, shares, _labels(shown, lambda a, b: len(a.indexes) == len(b.indexes)))
     ]
     placed = [
-        f"{t.qualified_name}: {len(t.indexes)} secondary index{'es' if len(t.indexes) != 1 else ''},"
+        f"{n}. {t.qualified_name}: {len(t.indexes)} secondary index{'es' if len(t.indexes) != 1 else ''},"
         f" about {100 * share:.0f} % of the rate with none ({_activity(t)})"
-        for t, share in zip(shown, shares)
+        for n, (t, share) in enumerate(zip(shown, shares), start=1)
     ]
     beyond_names = [f"{t.qualified_name} ({len(t.indexes)})" for t in beyond]
     if points:
@@ -218,17 +221,18 @@ _TIMES += [(36000, "10 h"), (86400, "1 day"), (864000, "10 days")]
 
 
 def _ticks(top: float) -> list[float]:
-    """Four or five round values from 0 past `top` (1, 2 or 5 times a power of ten apart)."""
+    """Three to five round values from 0 past `top` (1, 2 or 5 times a power of ten apart): six
+    sizes crowded a plot drawn on a phone."""
     step = 10 ** (len(str(int(top))) - 1)
     for factor in (0.1, 0.2, 0.5, 1, 2):
-        if top / (step * factor) <= 5:
+        if top / (step * factor) <= 4:
             step = step * factor
             break
     return [i * step for i in range(int(top // step) + 2)]
 
 
 def _size(n: float) -> str:
-    return human_bytes(n).replace(".0 ", " ")
+    return human_bytes(n).replace(".0 ", " ") if n else "0"
 
 
 def _duration(seconds: float) -> str:
@@ -264,14 +268,15 @@ def lock_duration_plot(
         key,
         title="How long the lock lasts, by table size",
         x_title="table size (bytes of table data)",
-        y_title="time under the lock",
+        y_title="lock held for",
         logarithmic=True,
         print_labels=True,
         dots_size=3,
         value_formatter=_duration,
         x_value_formatter=_size,
         x_labels=[{"value": size, "label": _size(size)} for size in sizes],
-        y_labels=[{"value": s, "label": label} for s, label in _TIMES if low / 10 <= s <= high * 10],
+        # none below the lines' start: one at the bottom corner was drawn over the first size
+        y_labels=[{"value": s, "label": label} for s, label in _TIMES if low <= s <= high * 10],
         show_minor_x_labels=True,
     )
     for name, rate in rates:
@@ -280,25 +285,31 @@ def lock_duration_plot(
             [{"value": (size, rate.seconds(size))} for size in sizes],
             show_dots=False,
         )
-    labels = _labels(sized, lambda a, b: 0.8 < (a.bytes or 1) / (b.bytes or 1) < 1.25)
-    for name, rate in rates:
+    # numbers of tables less than a factor 1.5 apart would touch on the log axis: one names them all
+    labels = _labels(sized, lambda a, b: 1 / 1.5 < (a.bytes or 1) / (b.bytes or 1) < 1.5)
+    for (name, rate), color in zip(rates, COLORS):
+        # the dots take their line's colour and legend: two more entries ran past the plot's edge
         points = [
-            {"value": (t.bytes, rate.seconds(t.bytes or 0)), "label": label if name == rates[0][0] else ""}
+            {
+                "value": (t.bytes, rate.seconds(t.bytes or 0)),
+                "label": label if name == rates[0][0] else "",
+                "color": color,
+            }
             for t, label in zip(sized, labels)
         ]
         if points:
-            chart.add(f"your largest tables: {name}", points, stroke=False, dots_size=6)
+            chart.add(None, points, stroke=False, dots_size=6)
     placed = [
-        f"{t.qualified_name}: {human_bytes(t.bytes or 0)}, "
+        f"{n}. {t.qualified_name}: {human_bytes(t.bytes or 0)}, "
         + ", ".join(f"{name} {human_seconds(rate.seconds(t.bytes or 0))}" for name, rate in rates)
-        for t in sized
+        for n, t in enumerate(sized, start=1)
     ]
     records = list({id(r.record): r.record for _, r in rates}.values())
     caption = " ".join(
         f"{name.capitalize()}: {human_bytes(rate.bytes_per_second)}/s, the slope measured for {rate.metric}"
         f" on {rate.record.setup.get('server', family)}."
         for name, rate in rates
-    )
+    ) + (" The dots are your largest tables, numbered as listed." if sized else "")
     left_out = "" if sized else "no table of known size to mark"
     return Plot(key, "How long the lock lasts, by table size", _render(chart), records, caption, placed, left_out), ""
 
@@ -312,19 +323,36 @@ def _size_decades(sized: list[Table]) -> list[int]:
 
 
 def _labels(tables: list[Table], same_spot: Callable[[Table, Table], bool]) -> list[str]:
-    """Names for the points of `tables`, at most LABELLED: a table drawn at the spot of one already
-    named adds a count to that name instead of printing over it (the caption lists them all)."""
-    named: dict[int, int] = {}  # position of the named table -> tables drawn at its spot
+    """Labels for the points of `tables`: their numbers in the caption's list, at most LABELLED
+    spots; a table drawn at the spot of one already labelled adds its number to that label instead
+    of printing over it."""
+    spots: dict[int, list[int]] = {}  # position of the labelled table -> numbers of the tables at its spot
     for n, t in enumerate(tables):
-        spot = next((at for at in named if same_spot(tables[at], t)), None)
+        spot = next((at for at in spots if same_spot(tables[at], t)), None)
         if spot is not None:
-            named[spot] += 1
-        elif len(named) < LABELLED:
-            named[n] = 1
-    return [
-        tables[n].qualified_name + (f" (+{named[n] - 1})" if named[n] > 1 else "") if n in named else ""
-        for n in range(len(tables))
-    ]
+            spots[spot].append(n + 1)
+        elif len(spots) < LABELLED:
+            spots[n] = [n + 1]
+    return [_numbers(spots[n]) if n in spots else "" for n in range(len(tables))]
+
+
+def _numbers(numbers: list[int]) -> str:
+    """1, 2, 3 and 5 as `1-3, 5`."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
+
+
+def _cut(name: str) -> str:
+    """A name cut to BAR_NAME characters in its middle: the index's own name, at the end, stays."""
+    if len(name) <= BAR_NAME:
+        return name
+    tail = BAR_NAME * 3 // 5
+    return name[: BAR_NAME - tail - 1] + "…" + name[-tail:]
 
 
 @record
@@ -348,7 +376,7 @@ def index_size_plot(
         + (
             " (InnoDB's sizes need SELECT on mysql.innodb_index_stats)"
             if family in MYSQL_FAMILY
-            else " (never vacuumed or analysed)"
+            else " (locked by another session while read)"
         )
         if unknown
         else ""
@@ -360,11 +388,12 @@ def index_size_plot(
         "HorizontalBar",
         key,
         title="Size of the indexes SC107 reports",
-        print_values=True,
+        # no value printed on a bar: a short bar's ran over its name (the axis and caption give them)
         value_formatter=_size,
         y_labels=[{"value": v, "label": _size(v)} for v in _ticks(shown[0].bytes or 1)],
-        x_labels=[f"{i.table}.{i.index}" for i in reversed(shown)],
-        height=max(220, 110 + 30 * len(shown)),
+        x_labels=[_cut(f"{i.table}.{i.index}") for i in reversed(shown)],
+        height=max(220, 130 + 30 * len(shown)),
+        legend_at_bottom_columns=1,  # beside each other they ran past the right edge, names being long
     )
     chart.add("unused", [None if i.foreign_key else i.bytes for i in reversed(shown)])
     if any(i.foreign_key for i in shown):

@@ -8,10 +8,12 @@ inside one read-only transaction, whatever the number of tables or schemas:
        pg_stat_database.stats_reset of this database, block size
     2  pg_class + pg_namespace (+ pg_inherits, pg_partitioned_table):
        tables, partitioned tables and their partitions with their bounds, views, materialized
-       views, persistence, size (reltuples, relpages); sequences no column owns (pg_depend)
+       views, persistence, size (pg_relation_size, reltuples, relpages); sequences no column
+       owns (pg_depend)
     3  pg_attribute + pg_attrdef: columns, types, NOT NULL, defaults, identity, generated
     4  pg_index (+ pg_am, pg_inherits, pg_stat_user_indexes.idx_scan): primary key
-       (indisprimary), unique and other indexes, their key columns or expressions and size (relpages)
+       (indisprimary), unique and other indexes, their key columns or expressions and size
+       (pg_relation_size)
     5  pg_constraint (CHECK, NOT NULL (18), FOREIGN KEY, with their validated and enforced
        state) and pg_depend + pg_rewrite (the relations each view reads), in one UNION
     6  pg_stat_user_tables: n_tup_ins/upd/del, seq_tup_read + idx_tup_fetch, n_live_tup
@@ -26,6 +28,17 @@ Privileges the reading account needs
     role, and their counters are not filtered by privilege; pg_read_all_stats /
     pg_monitor only unlock other sessions' activity (pg_stat_activity), which this
     module does not read. (tests/test_catalogs.py checks this with a bare login role.)
+
+Sizes
+    `bytes` is pg_relation_size: the size of the main fork's file, exact, read without a row
+    (the measured rates divide the same figure). `rows` is the statistics' reltuples, scaled
+    as the planner scales it to the pages the file has now. A table whose statistics have not
+    counted its rows since it was filled (reltuples -1 on 14+ before any VACUUM or ANALYZE;
+    relpages 0 for a file that is not empty, on every version: 12 and 13 say 0 rows for both
+    "never analysed" and "empty") has `rows` None and `analysed` False; a table whose file is
+    empty has 0 rows. A partitioned table or index has no file: it gets its partitions' sums.
+    pg_relation_size takes a brief lock on the relation: a relation another session holds or
+    waits for in ACCESS EXCLUSIVE is not opened, and keeps the statistics' estimate.
 
 Workload figures
     `inserts` n_tup_ins, `updates` n_tup_upd, `deletes` n_tup_del, `reads`
@@ -200,6 +213,7 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
     _read_columns(cur, server, relations.tables)
     _add_partitioning(relations)
     index_by_oid, index_parent = _read_indexes(cur, server, relations.tables)
+    _roll_up_sizes(relations, index_by_oid, index_parent)
     # 5: constraints, and what views read
     _read_constraints_and_view_reads(
         cur, server.where, server.params, relations.tables, relations.keys, relations.views, server.unlocked
@@ -217,23 +231,28 @@ def _read(conn: Any, cur: Any, schemas: list[str] | None, dialect: str, notes: l
     return schema
 
 
+# a partitioned table or index has no file (pg_relation_size says 0): its partitions' are summed
+_TABLE_FILE_SIZE = "CASE WHEN c.relkind = 'r' THEN pg_relation_size(c.oid) END"
+_INDEX_FILE_SIZE = "CASE WHEN ic.relkind = 'i' THEN pg_relation_size(i.indexrelid) END"
+_EXCLUSIVE = (
+    "l.locktype = 'relation' AND l.mode = 'AccessExclusiveLock' AND l.pid <> pg_backend_pid()"
+    " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+)
+
+
 def _read_server(cur: Any, schemas: list[str] | None, notes: list[str]) -> _Server:
     """Query 1: the server's settings and clock, which of `schemas` exist, and the relations another
-    session holds ACCESS EXCLUSIVE (named in a note, and not deparsed by the later queries)."""
+    session holds or waits for in ACCESS EXCLUSIVE (named in a note, and not opened by the later queries)."""
     cur.execute(
         "SELECT current_setting('server_version_num')::int, current_setting('track_counts')::bool,"
         " now(), pg_postmaster_start_time(),"
         " (SELECT stats_reset FROM pg_stat_database WHERE datname = current_database()),"
         " current_setting('block_size')::int,"
         " ARRAY(SELECT nspname::text FROM pg_namespace WHERE nspname = ANY(%s)),"
-        " ARRAY(SELECT DISTINCT l.relation::regclass::text FROM pg_locks l"
-        "       WHERE l.locktype = 'relation' AND l.granted AND l.mode = 'AccessExclusiveLock'"
-        "       AND l.pid <> pg_backend_pid()"
-        "       AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())),"
-        " ARRAY(SELECT DISTINCT l.relation::int8 FROM pg_locks l"
-        "       WHERE l.locktype = 'relation' AND l.granted AND l.mode = 'AccessExclusiveLock'"
-        "       AND l.pid <> pg_backend_pid()"
-        "       AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))",
+        # a lock request waiting for ACCESS EXCLUSIVE queues every later one behind it (ours too)
+        " ARRAY(SELECT DISTINCT l.relation::regclass::text || CASE WHEN l.granted THEN '' ELSE ' (awaited)' END"
+        f"       FROM pg_locks l WHERE {_EXCLUSIVE}),"
+        f" ARRAY(SELECT DISTINCT l.relation::int8 FROM pg_locks l WHERE {_EXCLUSIVE})",
         (list(schemas or []),),
     )
     _version, track_counts, now, started, stats_reset, block_size, found, locked, locked_oids = cur.fetchone()
@@ -248,7 +267,7 @@ def _read_server(cur: Any, schemas: list[str] | None, notes: list[str]) -> _Serv
         notes.append(
             f"held ACCESS EXCLUSIVE by another session while read: {', '.join(sorted(locked))}"
             " (read from the catalog, which needs no lock on them; their defaults, CHECK expressions"
-            " and partition bounds were left out)"
+            " and partition bounds were left out, their sizes are the statistics' estimates)"
         )
     if stats_reset is not None:
         since = _iso(stats_reset)
@@ -275,7 +294,8 @@ def _read_relations(cur: Any, server: _Server, schema: Schema, dialect: str, not
         "       AND d.objid = c.oid AND d.refclassid = 'pg_class'::regclass AND d.deptype IN ('a', 'i')),"
         " ARRAY(SELECT a.attname FROM unnest(pt.partattrs::int2[]) WITH ORDINALITY AS k(attnum, ord)"
         "       JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum ORDER BY k.ord),"
-        f" {unlocked('pt.partrelid', 'pg_get_expr(pt.partexprs, pt.partrelid)')}, pt.partexprs IS NOT NULL"
+        f" {unlocked('pt.partrelid', 'pg_get_expr(pt.partexprs, pt.partrelid)')}, pt.partexprs IS NOT NULL,"
+        f" {unlocked('c.oid', _TABLE_FILE_SIZE)}"
         " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
         " LEFT JOIN pg_am am ON am.oid = c.relam"
         " LEFT JOIN pg_inherits inh ON inh.inhrelid = c.oid AND c.relispartition"
@@ -330,17 +350,19 @@ def _add_table(
     key_columns: list[str] | None,
     key_exprs: str | None,
     by_expression: bool | None,
+    size: int | None,
 ) -> Table:
     """One table row of query 2 as a Table, noted in `found` with its parent and partition key."""
+    rows, size, analysed = _table_size(reltuples, relpages, size, block_size)
     table = Table(
         name=name.lower(),
         schema=nsp.lower(),
         engine=access_method,
         persistence=_PERSISTENCE.get(persistence, "permanent"),
         partition_bound=bound,
-        # reltuples is -1 for a table never vacuumed or analyzed (14+), 0 before 14
-        rows=int(reltuples) if reltuples is not None and reltuples >= 0 and (reltuples or relpages) else None,
-        bytes=int(relpages) * block_size if relpages is not None and (reltuples or relpages) else None,
+        rows=rows,
+        bytes=size,
+        analysed=analysed,
         defined_at=Location(f"{nsp}.{name}"),
     )
     found.tables[oid] = table
@@ -350,6 +372,22 @@ def _add_table(
         keydef = f"{_STRATEGIES.get(strategy, strategy).upper()} ({', '.join([*(key_columns or []), *filter(None, [key_exprs])])})"
         found.partition_keys[oid] = (strategy, list(key_columns or []), keydef, key_exprs or "", bool(by_expression))
     return table
+
+
+def _table_size(
+    reltuples: float | None, relpages: int | None, size: int | None, block_size: int
+) -> tuple[int | None, int | None, bool | None]:
+    """(rows, bytes, analysed) of a table from its statistics and its file's size (None: not opened)."""
+    tuples, pages = reltuples if reltuples is not None else -1.0, relpages or 0
+    counted = tuples >= 0 and pages > 0  # reltuples -1: never counted (14+)
+    if size is None:  # locked by another session, or partitioned: the statistics alone
+        return (int(tuples), pages * block_size, True) if counted else (None, None, None)
+    if size == 0:
+        return 0, 0, None  # no page, no row, whatever the statistics say
+    if not counted:
+        return None, size, False  # filled since it was last counted, or never counted
+    # as the planner reads them: the counted rows per page, times the pages the file has now
+    return round(tuples / pages * (size / block_size)), size, True
 
 
 def _read_columns(cur: Any, server: _Server, tables: dict[int, Table]) -> None:
@@ -407,6 +445,7 @@ def _add_partitioning(relations: _Relations) -> None:
 
 def _read_indexes(cur: Any, server: _Server, tables: dict[int, Table]) -> tuple[dict[int, Index], dict[int, int]]:
     """Query 4: the indexes of the tables read; returns them by oid, and each partition's index's parent."""
+    unlocked = server.unlocked
     cur.execute(
         "SELECT i.indrelid, i.indexrelid, ic.relname, i.indisunique, i.indisprimary, am.amname,"
         " i.indpred IS NOT NULL,"
@@ -415,7 +454,8 @@ def _read_indexes(cur: Any, server: _Server, tables: dict[int, Table]) -> tuple[
         "       FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)"
         "       LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum"
         "       WHERE k.ord <= i.indnkeyatts ORDER BY k.ord),"
-        " s.idx_scan, inh.inhparent, ic.relpages::int8"
+        " s.idx_scan, inh.inhparent, ic.relpages::int8,"
+        f" {unlocked('i.indrelid', unlocked('i.indexrelid', _INDEX_FILE_SIZE))}"
         " FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid"
         " JOIN pg_am am ON am.oid = ic.relam"
         " JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace"
@@ -427,7 +467,20 @@ def _read_indexes(cur: Any, server: _Server, tables: dict[int, Table]) -> tuple[
     )
     index_by_oid: dict[int, Index] = {}
     index_parent: dict[int, int] = {}
-    for relid, index_oid, name, unique, primary, method, partial, key_parts, scans, parent, pages in cur.fetchall():
+    for (
+        relid,
+        index_oid,
+        name,
+        unique,
+        primary,
+        method,
+        partial,
+        key_parts,
+        scans,
+        parent,
+        pages,
+        size,
+    ) in cur.fetchall():
         table = tables.get(relid)
         if table is None:
             continue
@@ -441,8 +494,8 @@ def _read_indexes(cur: Any, server: _Server, tables: dict[int, Table]) -> tuple[
             partial=partial,
             defined_at=table.defined_at,
             scans=int(scans) if scans is not None and server.track_counts else None,
-            # as the table's: the estimate VACUUM, ANALYZE and CREATE INDEX keep (0 on a partitioned index)
-            bytes=int(pages) * server.block_size if pages else None,
+            # the file's size; where the index could not be opened, the pages its statistics counted
+            bytes=int(size) if size is not None else int(pages) * server.block_size if pages else None,
         )
         index_by_oid[index_oid] = index
         if parent is not None:
@@ -583,6 +636,42 @@ def _children_of(parents: dict[int, int]) -> dict[int, list[int]]:
     for child, parent in parents.items():
         children[parent].append(child)
     return children
+
+
+def _total(values: list[int | None]) -> int | None:
+    """The sum, known when every part is."""
+    return None if any(v is None for v in values) else sum(v or 0 for v in values)
+
+
+def _roll_up_sizes(relations: _Relations, index_by_oid: dict[int, Index], index_parent: dict[int, int]) -> None:
+    """Give partitioned tables (and their indexes), which have no file of their own, the sums of
+    their partitions' sizes and rows: known when every partition's is."""
+    tables, children = relations.tables, _children_of(relations.parents)
+    summed: set[int] = set()
+
+    def table_sum(oid: int) -> Table:
+        table = tables[oid]
+        if table.partitioning is None or oid in summed:
+            return table
+        summed.add(oid)
+        parts = [table_sum(child) for child in children.get(oid, []) if child in tables]
+        table.bytes, table.rows = _total([p.bytes for p in parts]), _total([p.rows for p in parts])
+        table.analysed = False if any(p.analysed is False for p in parts) else None
+        return table
+
+    for oid in tables:
+        table_sum(oid)
+
+    index_children = _children_of(index_parent)
+
+    def index_sum(oid: int) -> int | None:
+        index = index_by_oid[oid]
+        if oid in index_children and index.bytes is None:
+            index.bytes = _total([index_sum(c) for c in index_children[oid] if c in index_by_oid])
+        return index.bytes
+
+    for oid in index_by_oid:
+        index_sum(oid)
 
 
 def _roll_up_partitions(

@@ -4,7 +4,7 @@ scans to validate a constraint and backfills a column, and what a second session
 Each run times every statement on tables of a quarter, a half and all of `rows` rows and fits a
 line through the three (seconds against bytes, or rows for the backfill): its slope is the rate
 a lock estimate divides a table's size by (`quantity` figures, per byte of the table's own data
-as the catalog reports it: PostgreSQL relpages, InnoDB data_length), and R² says how well the
+as the catalog reports it: PostgreSQL pg_relation_size, InnoDB data_length), and R² says how well the
 time grew in line with the table. Then, on one more small table, a plain SELECT and a plain
 INSERT in other sessions meet each statement (`_probe`): the server says whether they waited
 for its lock, and the clock how long.
