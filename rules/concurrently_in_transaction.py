@@ -28,8 +28,8 @@ class ConcurrentlyInTransaction(Rule):
     transaction were executed and rolled back.
 
     ## Fix
-    The runner's own opt-out of its transaction: goose `-- +goose NO TRANSACTION`, dbmate
-    `transaction:false`, sqlx `-- no-transaction`, graphile-migrate `--! no-transaction`,
+    The runner's own opt-out of its transaction: goose `-- +goose NO TRANSACTION`,
+    sql-migrate `-- +migrate Up notransaction`, dbmate `transaction:false`, sqlx `-- no-transaction`, graphile-migrate `--! no-transaction`,
     Liquibase `runInTransaction:false`, Atlas `-- atlas:txmode none`, morph
     `-- morph:nontransactional`, Diesel's `metadata.toml` and Flyway's `<file>.conf` (new
     files beside the migration). Safe when the migration holds only that statement, unsafe

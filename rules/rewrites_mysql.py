@@ -103,13 +103,15 @@ def _algorithm(impacts: list[LockImpact], pinned: bool = False) -> str | None:
 
 
 def _tool(stmt: Statement, ctx: Context, bare: str) -> Fix | None:
-    """An online schema change tool's command line for the ALTER TABLE (its clauses removed)."""
-    m = ALTER_HEAD.match(code_of(bare))
+    """An online schema change tool's command line for the ALTER TABLE (its clauses removed). The
+    table is the one the reader named; the reader drops a database qualifier (a migration runs in
+    the database its runner connects to), so the database is left for the user to fill in."""
+    m = ALTER_HEAD.match(code_of(bare))  # only where the sub-commands start
     alter = bare[m.end() :].strip() if m else ""
     if m is None or not alter or stmt.table is None:
         return None
-    database = shlex.quote(_unquoted(m.group(1))) if m.group(1) else "<database>"
-    table = shlex.quote(_unquoted(m.group(2)))
+    database = "<database>"
+    table = shlex.quote(stmt.table)
     known = ctx.schema.tables.get(stmt.table)
     foreign = known is None or bool(known.foreign_keys) or bool(ctx.schema.foreign_keys_to(stmt.table))
     if ctx.dialect is Dialect.MYSQL and not foreign:
@@ -126,7 +128,3 @@ def _tool(stmt: Statement, ctx: Context, bare: str) -> Fix | None:
         f"h=<host>,u=<user>,D={database},t={table} --ask-pass --execute"
     )
     return Fix("run it with pt-online-schema-change", Applicability.DISPLAY_ONLY, template=template)
-
-
-def _unquoted(name: str) -> str:
-    return name[1:-1].replace("``", "`") if name.startswith("`") else name

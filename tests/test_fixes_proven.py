@@ -35,6 +35,7 @@ CASES = {c["name"]: c for c in SPEC["cases"]}
 # what each runner's first migration (the history) starts with, and its name
 UP = {
     "goose": "-- +goose Up\n",
+    "sql-migrate": "-- +migrate Up\n",
     "dbmate": "-- migrate:up\n",
     "liquibase": "--liquibase formatted sql\n--changeset dev:history\n",
 }
@@ -84,7 +85,10 @@ def _units(path: Path, runner: str, dialect: str = "postgres") -> list[tuple[str
     out = []
     for unit in parsed.units:
         if unit.deploy:
-            statements = [s for s in parsed.statements if unit.holds(s.location.line)]
+            # a line is the first unit's that holds it (sql-migrate's down sections come before its up)
+            statements = [
+                s for s in parsed.statements if next(u for u in parsed.units if u.holds(s.location.line)) is unit
+            ]
             mode = unit.transaction
             if mode == "flyway":  # Flyway leaves its transaction out when every statement needs that
                 mode = "script" if all(needs_own_transaction(s.op) for s in statements) else "unit"

@@ -27,6 +27,7 @@ CASES = ROOT / "fixtures" / "cases"
     "case, framework",
     [
         ("goose", "goose"),
+        ("sql-migrate", "sql-migrate"),
         ("dbmate", "dbmate"),
         ("liquibase", "liquibase"),
         ("sqitch", "sqitch"),
@@ -80,6 +81,49 @@ def test_goose_sections():
     assert (down.first, down.deploy) == (5, False)
     (up,) = [u for u in FRAMEWORKS["goose"].units("1_a.sql", "-- +goose NO TRANSACTION\n" + text) if u.deploy]
     assert up.transaction == "script" and "NO TRANSACTION" in up.why
+
+
+def test_sql_migrate_sections_transaction_and_order():
+    sql_migrate = FRAMEWORKS["sql-migrate"]
+    text = (
+        "-- a comment before any mark\n-- +migrate Up\nCREATE TABLE a (id int);\n-- +migrate Down\nDROP TABLE a;\n"
+        "-- +migrate Up\nCREATE INDEX i ON a (id);\n-- +migrate Down\nDROP INDEX i;\n"
+    )
+    units = sql_migrate.units("1_a.sql", text)
+    # both Up sections are one deploy in one transaction; the Down sections and line 1 never run
+    assert [(u.holds(3), u.holds(7)) for u in units if u.deploy] == [(True, True)]
+    assert {n: [u.deploy for u in units if u.holds(n)][0] for n in (1, 3, 5, 7, 9)} == {
+        1: False,
+        3: True,
+        5: False,
+        7: True,
+        9: False,
+    }
+    assert [u.transaction for u in units if u.deploy] == ["unit"]
+    # notransaction on any Up line leaves the transaction out of the whole migration
+    later = text.replace("-- +migrate Up\nCREATE INDEX", "-- +migrate Up notransaction\nCREATE INDEX")
+    assert [u.transaction for u in sql_migrate.units("1_a.sql", later) if u.deploy] == ["script"]
+    # sql-migrate reads its marks case-sensitively, at the start of the line, after exactly "-- "
+    for unread in ("-- +migrate up\n", "--+migrate Up\n", " -- +migrate Up\n", "-- +migrate Upgrade\n"):
+        assert not any(u.deploy for u in sql_migrate.units("1_a.sql", unread + "SELECT 1;\n"))
+    assert sql_migrate.order(["m/10_b.sql", "m/9_a.sql", "m/init.sql", "m/10_a.sql"]) == [
+        "m/9_a.sql",
+        "m/10_a.sql",
+        "m/10_b.sql",
+        "m/init.sql",
+    ]
+
+
+def test_sql_migrate_statement_block_ends_at_statement_end_and_is_one_query(capsys, tmp_path):
+    f = tmp_path / "1_f.sql"
+    f.write_text(
+        "-- +migrate Up notransaction\n-- +migrate StatementBegin\nCREATE FUNCTION f() RETURNS trigger AS $$\n"
+        "BEGIN\n  RETURN NEW;\nEND;\n$$ LANGUAGE plpgsql\n-- +migrate StatementEnd\n\n-- +migrate Down\nDROP FUNCTION f();\n"
+    )
+    code, out, err = run(capsys, "lint", "--format", "json", f)
+    assert code == 0 and json.loads(out)["errors"] == [], err
+    text = "-- +migrate Up notransaction\n-- +migrate StatementBegin\nSELECT 1;\nSELECT 2;\n-- +migrate StatementEnd\n"
+    assert FRAMEWORKS["sql-migrate"].sent_together(text, 3)
 
 
 def test_liquibase_changesets_and_end_delimiter():

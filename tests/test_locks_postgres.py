@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from schemacite.live.verify_postgres import compare, measure
-from schemacite.locks import postgres, postgres_table
+from schemacite.locks import SEARCHES_NULLS, postgres, postgres_table
 from schemacite.locks.modes import MODES, SPELLINGS
 from schemacite.model import Schema
 from schemacite.sources import replay
@@ -969,3 +969,42 @@ def test_volatile_functions_are_read_from_every_major(major, pg_majors):
     assert functions.built_in("to_timestamp") and not functions.built_in("myjsonb")
     assert {"now", "statement_timestamp", "transaction_timestamp"} <= every - volatile  # stable: no rewrite
     assert functions.volatile("gen_random_uuid") and not functions.volatile("statement_timestamp")
+
+
+# an access method and a column type it indexes with its default operator class
+ACCESS_METHODS = {"btree": "int", "hash": "int", "gin": "jsonb", "brin": "int", "gist": "int4range", "spgist": "text"}
+# (index, whether PostgreSQL can find `v IS NULL` rows with it)
+NULL_LOOKUPS = [
+    *[(f"USING {am} (v)", am in SEARCHES_NULLS) for am in ACCESS_METHODS],
+    ("(v) WHERE id > 0", False),  # a partial index whose predicate may leave the rows out
+    ("(v) WHERE v IS NULL", True),
+    ("((v + 1))", False),  # an expression index on the column
+]
+
+
+@pytest.mark.parametrize("major", [12, 18], ids=["pg12", "pg18"])
+def test_an_index_finds_is_null_rows_only_where_the_server_uses_it(major, pg_majors, tmp_path):
+    """A backfill `WHERE v IS NULL` reads every row unless an index can find NULLs: EXPLAIN with
+    sequential scans off still shows a Seq Scan for those that cannot, and only those make the
+    UPDATE long work (the lock taken before it is held through it)."""
+    from schemacite import lint_paths
+
+    server = pg_majors(major)
+    for n, (index, found) in enumerate(NULL_LOOKUPS):
+        am = index.split()[1] if index.startswith("USING") else "btree"
+        setup = f"CREATE TABLE nulls_{n} (id int PRIMARY KEY, v {ACCESS_METHODS[am]}, w int);\n"
+        setup += f"CREATE INDEX nulls_{n}_v ON nulls_{n} {index};\n"
+        backfill = f"UPDATE nulls_{n} SET w = 1 WHERE v IS NULL"
+        with server.connect() as conn:
+            conn.execute(f"DROP TABLE IF EXISTS nulls_{n}")
+            conn.execute(setup.encode())
+            conn.execute("SET enable_seqscan = off")
+            plan = "\n".join(row[0] for row in conn.execute(f"EXPLAIN {backfill}".encode()))
+        assert ("Seq Scan" not in plan) == found, (index, plan)
+        (tmp_path / "001_init.sql").write_text(setup)
+        (tmp_path / "002_backfill.sql").write_text(
+            f"BEGIN;\nALTER TABLE nulls_{n} ADD COLUMN x int;\n{backfill};\nCOMMIT;\n"
+        )
+        result = lint_paths([str(tmp_path / "002_backfill.sql")], history=[str(tmp_path / "001_init.sql")])
+        held = [f for f in result.findings if f.code == "SC109"]
+        assert bool(held) != found, (index, result.findings)

@@ -148,7 +148,7 @@ def add_project_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--framework",
         metavar="NAME",
-        help="migration framework: goose, dbmate, liquibase, sqitch, flyway, golang-migrate, morph, prisma, atlas, "
+        help="migration framework: goose, sql-migrate, dbmate, liquibase, sqitch, flyway, golang-migrate, morph, prisma, atlas, "
         "diesel, sqlx, drizzle, node-pg-migrate, supabase, graphile-migrate, pop, hasura, synapse, "
         "django, alembic, rails or plain (default: detected from the files)",
     )

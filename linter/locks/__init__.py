@@ -208,11 +208,27 @@ def _scanned_for(op, schema) -> tuple[str, ...]:
     if table is None or not table.complete or not op.filtered_on:
         return ()
     keys = [table.primary_key, *table.indexes] if table.primary_key else table.indexes
-    leading = {k.columns[0].lower() for k in keys if k.columns}
-    if leading & set(op.filtered_on):
+    if any(_finds_rows(k, op) for k in keys):
         return ()
     # an unqualified name that is not one of its columns belongs to another relation of the query
     return tuple(c for c in op.filtered_on if c in table.columns) or op.filtered_on
+
+
+# PostgreSQL's access methods that find `col IS NULL` rows (pg_am's amsearchnulls; checked on the
+# servers by tests/test_locks_postgres.py): hash and GIN do not, so such a filter reads every row
+SEARCHES_NULLS = frozenset({"btree", "gist", "spgist", "brin"})
+
+
+def _finds_rows(index, op) -> bool:
+    """Whether the index may find the rows of the filtered UPDATE or DELETE: its first column is one
+    the WHERE uses (by IS NULL only where its access method searches NULLs), and a partial index's
+    predicate uses only columns the WHERE uses too (else it may leave the rows out)."""
+    if not index.columns:
+        return False
+    first = index.columns[0].lower()
+    if first not in op.filtered_on or (first in op.null_tested and index.kind not in SEARCHES_NULLS):
+        return False
+    return not index.partial or set(index.predicate_columns) <= set(op.filtered_on)
 
 
 def on_tables(locks: list[Lock], schema) -> list[Lock]:

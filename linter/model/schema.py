@@ -72,6 +72,7 @@ class Index:
     primary: bool = False
     kind: str = "btree"  # btree | hash | fulltext | spatial | gin | gist | exclude | ...
     partial: bool = False
+    predicate_columns: tuple[str, ...] = ()  # a partial index's: the columns its WHERE uses (() unknown)
     defined_at: Location | None = None
     # live catalogs: index scans since counters started (None = unknown)
     scans: int | None = None

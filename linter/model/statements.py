@@ -785,6 +785,9 @@ class _Dml(Op):
     # UPDATE and DELETE: the columns of `into` the WHERE clause may use (qualified by its name or
     # alias, or not qualified); whether an index can find the rows depends on them
     filtered_on: tuple[str, ...] = ()
+    # of those, the ones the WHERE clause uses only in `col IS NULL` tests (an index finds such
+    # rows only if its access method searches for NULLs)
+    null_tested: tuple[str, ...] = ()
 
     @property
     def table(self) -> str | None:

@@ -12,7 +12,7 @@ import os
 import re
 
 from schemacite.sources.files import head, nearest, side_file
-from schemacite.sources.frameworks.annotated import DBMATE, GOOSE, LIQUIBASE
+from schemacite.sources.frameworks.annotated import DBMATE, GOOSE, LIQUIBASE, SQL_MIGRATE
 from schemacite.sources.frameworks.base import Framework, Unit, blank_placeholders
 from schemacite.sources.frameworks.generated import ALEMBIC, DJANGO, RAILS
 from schemacite.sources.frameworks.go import HASURA, POP, SUPABASE, hasura_config, pop_named, supabase_project
@@ -46,6 +46,7 @@ FRAMEWORKS: dict[str, Framework] = {
     f.name: f
     for f in (
         GOOSE,
+        SQL_MIGRATE,
         DBMATE,
         LIQUIBASE,
         SQITCH,
@@ -122,8 +123,9 @@ def detect(files: list[str]) -> tuple[Framework, str]:
 
 
 def _by_marker(heads: dict[str, str]) -> tuple[Framework, str] | None:
-    """The runners whose mark stands in the files themselves (`-- +goose Up`, `--liquibase formatted sql`)."""
-    for framework in (LIQUIBASE, GOOSE, DBMATE, MORPH, NODE_PG_MIGRATE):
+    """The runners whose mark stands in the files themselves (`-- +goose Up`, `-- +migrate Up`,
+    `--liquibase formatted sql`)."""
+    for framework in (LIQUIBASE, GOOSE, SQL_MIGRATE, DBMATE, MORPH, NODE_PG_MIGRATE):
         hit = next((f for f, text in heads.items() if framework.marker and framework.marker.search(text)), None)
         if hit:
             return framework, f"{framework.sign} in {os.path.basename(hit)}"

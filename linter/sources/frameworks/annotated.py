@@ -1,4 +1,4 @@
-"""Frameworks that mark up the SQL itself: goose, dbmate and Liquibase formatted SQL."""
+"""Frameworks that mark up the SQL itself: goose, sql-migrate, dbmate and Liquibase formatted SQL."""
 
 from __future__ import annotations
 
@@ -50,36 +50,98 @@ class Goose(Framework):
     def sent_together(self, text: str, line: int) -> bool:
         """goose sends a StatementBegin ... StatementEnd block as one query: a statement in a block
         that holds others shares an implicit transaction with them, even under NO TRANSACTION."""
-        if "statementbegin" not in text.lower():
-            return False
-        lines = text.split("\n")
-        begin = None
-        for n, row in enumerate(lines, 1):
-            if _STATEMENT_BEGIN.match(row):
-                begin = n
-            elif _STATEMENT_END.match(row) and begin is not None:
-                if begin < line < n:
-                    body = "\n".join(lines[begin : n - 1])
-                    return len([s for s in re.split(r";[ \t]*(?:--[^\n]*)?\n", body + "\n") if s.strip()]) > 1
-                begin = None
-        return False
+        return block_holds_others(text, line, _STATEMENT_BEGIN, _STATEMENT_END)
 
     def prepare(self, path: str, text: str) -> str:
         """goose sends a StatementBegin ... StatementEnd block as it is, `;` or not: its end
         ends the statement."""
-        text = super().prepare(path, text)
-        if "statementend" not in text.lower():
-            return text
-        lines = text.split("\n")
-        for n, line in enumerate(lines):
-            if _STATEMENT_END.match(line):
-                lines[n] = ";".ljust(len(line))
-        return "\n".join(lines)
+        return statement_ends(super().prepare(path, text), _STATEMENT_END)
+
+
+def block_holds_others(text: str, line: int, begin_mark: Pattern, end_mark: Pattern) -> bool:
+    """Whether `line` is in a StatementBegin ... StatementEnd block holding more than one statement
+    (the runner sends the block as one query)."""
+    if "statementbegin" not in text.lower():
+        return False
+    lines = text.split("\n")
+    begin = None
+    for n, row in enumerate(lines, 1):
+        if begin_mark.match(row):
+            begin = n
+        elif end_mark.match(row) and begin is not None:
+            if begin < line < n:
+                body = "\n".join(lines[begin : n - 1])
+                return len([s for s in re.split(r";[ \t]*(?:--[^\n]*)?\n", body + "\n") if s.strip()]) > 1
+            begin = None
+    return False
+
+
+def statement_ends(text: str, end_mark: Pattern) -> str:
+    """The text with each StatementEnd line made `;` (same length): the block ends there, `;` or not."""
+    if "statementend" not in text.lower():
+        return text
+    lines = text.split("\n")
+    for n, line in enumerate(lines):
+        if end_mark.match(line):
+            lines[n] = ";".ljust(len(line))
+    return "\n".join(lines)
 
 
 def _leading_number(name: str) -> tuple:
     m = re.match(r"(\d+)", name)
     return (0, int(m.group(1)), name) if m else (1, 0, name)
+
+
+# ---------------------------------------------------------------- sql-migrate (rubenv)
+
+# sql-migrate reads a command only on a line starting with exactly "-- +migrate ", and compares
+# the command and its options case-sensitively (sqlparse.go); other lines starting "-- +" are dropped
+_SQL_MIGRATE = Pattern(r"^-- \+migrate[ \t]+(Up|Down)(?![^ \t\r\n])(.*)$", re.M)
+_MIGRATE_BEGIN = Pattern(r"^-- \+migrate[ \t]+StatementBegin(?![^ \t\r\n])")
+_MIGRATE_END = Pattern(r"^-- \+migrate[ \t]+StatementEnd(?![^ \t\r\n])")
+
+
+class SqlMigrate(Framework):
+    """All `-- +migrate Up` sections of a file are one migration, run in one transaction unless
+    any Up line says `notransaction` (then each statement commits alone); `-- +migrate Down`
+    sections and lines before the first mark never run on deploy. Files run by their leading
+    number, then by name."""
+
+    def opt_out_edit(self, path: str, unit: Unit, text: str) -> Edit | None:
+        return append_to_line(path, text, unit.first - 1, self.opt_out) if unit.first > 1 else None
+
+    def units(self, path: str, text: str) -> list[Unit]:
+        marks = [
+            (text.count("\n", 0, m.start()) + 1, m.group(1), m.group(2).split()) for m in _SQL_MIGRATE.finditer(text)
+        ]
+        name = _stem(path)
+        units = []
+        for n, (line, kind, _) in enumerate(marks):
+            if kind == "Down":
+                last = marks[n + 1][0] - 1 if n + 1 < len(marks) else 0
+                units.append(Unit(f"{name} (down)", line + 1, last, False))
+        # listed after the down sections, which take their own lines first: one deploy of every
+        # up section, whatever down sections stand between them
+        ups = [line for line, kind, _ in marks if kind == "Up"]
+        if not marks or marks[0][0] > 1:
+            units.append(Unit(f"{name} (before -- +migrate Up)", 1, (marks[0][0] - 1) if marks else 0, False))
+        if ups:
+            if any(self.opt_out in options for _, kind, options in marks if kind == "Up"):
+                why = "sql-migrate runs this migration without a transaction (-- +migrate Up notransaction)"
+                units.append(Unit(name, ups[0] + 1, 0, True, "script", why))
+            else:
+                units.append(Unit(name, ups[0] + 1, 0, True, self.transaction, self.why))
+        return units
+
+    def order(self, files: list[str]) -> list[str]:
+        return sorted(files, key=lambda f: _leading_number(f.replace("\\", "/").rsplit("/", 1)[-1]))
+
+    def sent_together(self, text: str, line: int) -> bool:
+        """A StatementBegin ... StatementEnd block is sent as one query."""
+        return block_holds_others(text, line, _MIGRATE_BEGIN, _MIGRATE_END)
+
+    def prepare(self, path: str, text: str) -> str:
+        return statement_ends(super().prepare(path, text), _MIGRATE_END)
 
 
 # ---------------------------------------------------------------- dbmate
@@ -300,6 +362,17 @@ GOOSE = Goose(
     placeholders=True,
     opt_out="-- +goose NO TRANSACTION",
     opt_out_at="anywhere in the file",
+)
+SQL_MIGRATE = SqlMigrate(
+    "sql-migrate",
+    "sql-migrate",
+    "https://github.com/rubenv/sql-migrate#writing-migrations",
+    "unit",
+    "sql-migrate runs each migration in one transaction",
+    marker=Pattern(r"^-- \+migrate[ \t]+(?:Up|Down)(?![^ \t\r\n])", re.M),
+    sign="-- +migrate Up",
+    opt_out="notransaction",
+    opt_out_at="a -- +migrate Up line",
 )
 DBMATE = Dbmate(
     "dbmate",

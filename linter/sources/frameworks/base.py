@@ -41,7 +41,9 @@ from schemacite.sources.patterns import Pattern
 
 @record
 class Unit:
-    """One deploy, as the framework runs it: lines `first`..`last` of a file (`last` 0: to the end)."""
+    """One deploy, as the framework runs it: lines `first`..`last` of a file (`last` 0: to the end).
+    A line belongs to the first of a file's units that holds it, so one deploy may span sections
+    that others, listed before it, cut out (sql-migrate's up sections around its down sections)."""
 
     name: str
     first: int = 1

@@ -744,6 +744,7 @@ def _index(f: Node, src: Source) -> Op:
         primary=bool(f.get("primary")),
         kind=f.get("accessMethod", "btree"),
         partial=f.get("whereClause") is not None,
+        predicate_columns=_columns_of(None, f.get("whereClause")),
     )
     return CreateIndex(
         on=_rel(rv),
@@ -1352,6 +1353,7 @@ def _update(f: Node, src: Source) -> Op:
         reads=_others(f, into),
         every_row=where is None,
         filtered_on=_columns_of(f.get("relation"), where),
+        null_tested=_null_tested(f.get("relation"), where),
         columns=columns,
     )
 
@@ -1360,7 +1362,11 @@ def _delete(f: Node, src: Source) -> Op:
     into = _rel(f.get("relation"))
     where = f.get("whereClause")
     return Delete(
-        into=into, reads=_others(f, into), every_row=where is None, filtered_on=_columns_of(f.get("relation"), where)
+        into=into,
+        reads=_others(f, into),
+        every_row=where is None,
+        filtered_on=_columns_of(f.get("relation"), where),
+        null_tested=_null_tested(f.get("relation"), where),
     )
 
 
@@ -1376,6 +1382,19 @@ def _columns_of(target: Node | None, expr: Node | None) -> tuple[str, ...]:
             if parts and (len(parts) == 1 or parts[-2].lower() in own):
                 used.append((fields.get("location", 0), parts[-1].lower()))
     return tuple(dict.fromkeys(name for _, name in sorted(used)))  # in the order they are written
+
+
+def _null_tested(target: Node | None, expr: Node | None) -> tuple[str, ...]:
+    """The columns of `target` an expression uses only in `col IS NULL` tests."""
+    tested = [
+        _columns_of(target, {"ColumnRef": test["arg"]["ColumnRef"]})
+        for kind, test in walk(expr)
+        if kind == "NullTest" and test.get("nulltesttype") == "IS_NULL" and "ColumnRef" in test.get("arg", {})
+    ]
+    uses = [name for kind, fields in walk(expr) if kind == "ColumnRef" for name in _columns_of(target, {kind: fields})]
+    return tuple(
+        c for c in dict.fromkeys(n for t in tested for n in t) if uses.count(c) == sum(t.count(c) for t in tested)
+    )
 
 
 def _merge(f: Node, src: Source) -> Op:
