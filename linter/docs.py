@@ -19,6 +19,7 @@ from pathlib import Path
 
 from schemacite.evidence import load_catalogue
 from schemacite.lint.plugins import plugin_manager, rule_classes
+from schemacite.lint.rule import FAMILIES
 from schemacite.locks.pages import PAGES
 from schemacite.model.dialects import DIALECTS
 from schemacite.model.fixes import Applicability
@@ -79,13 +80,14 @@ def rule_table() -> str:
 
     catalogue = load_catalogue()
     lines = [
-        "| code | name | default | dialects | flags | fix | evidence |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| code | name | family | default | dialects | flags | fix | evidence |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for cls in sorted(_rule_classes(), key=lambda c: c.code):
         cells = [
             cls.code,
             f"`{cls.name}`",
+            cls.family,
             str(cls.default_severity),
             ", ".join(d for d in DIALECTS if d in cls.dialects),
             cls.doc().splitlines()[0],
@@ -145,7 +147,7 @@ def explanation(cls) -> str:
     # start-up: the evidence catalogue loads only when something cites it
 
     catalogue = load_catalogue()
-    lines = [f"# {cls.code} {cls.name}", "", cls.doc(), ""]
+    lines = [f"# {cls.code} {cls.name}", "", f"Family: {cls.family} ({FAMILIES[cls.family]}).", "", cls.doc(), ""]
     if cls.options:  # the defaults are the code's (an option a top-level setting also sets: lint.config)
         defaults = ", ".join(f"`{name}` = {option.default!r}" for name, option in cls.options.items())
         lines += [f"Defaults: {defaults}.", ""]

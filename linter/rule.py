@@ -7,12 +7,13 @@ only re-exported here, so that a rule does not depend on where the engine keeps 
 
 from __future__ import annotations
 
-from schemacite.lint.rule import DOCS_URL, Context, Held, Option, Rule
+from schemacite.lint.rule import DOCS_URL, FAMILIES, Context, Held, Option, Rule
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.results import Finding, LockEstimate, Severity, Suppression
 
 __all__ = [
     "DOCS_URL",
+    "FAMILIES",
     "Context",
     "Dialect",
     "Finding",

@@ -96,6 +96,7 @@ class AccessExclusiveLock(Rule):
 
     code = "SC104"
     name = "access-exclusive-lock"
+    family = "locks"
     summary = "{what} takes {mode} on {on}: blocks reads and writes{why}"
     default_severity = Severity.WARNING
     evidence = (

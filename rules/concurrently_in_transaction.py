@@ -59,6 +59,7 @@ class ConcurrentlyInTransaction(Rule):
 
     code = "SC106"
     name = "concurrently-in-transaction"
+    family = "transactions"
     summary = "{what} cannot run inside a transaction block ({why})"
     default_severity = Severity.ERROR
     dialects = frozenset({"postgres"})

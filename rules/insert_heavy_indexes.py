@@ -75,6 +75,7 @@ class InsertHeavyIndexes(Rule):
 
     code = "SC102"
     name = "insert-heavy-indexes"
+    family = "schema"
     summary = "Insert-heavy table {table} has {count} secondary indexes (limit {limit})"
     default_severity = Severity.WARNING
     evidence = (

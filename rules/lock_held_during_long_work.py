@@ -61,6 +61,7 @@ class LockHeldDuringLongWork(Rule):
 
     code = "SC109"
     name = "lock-held-during-long-work"
+    family = "locks"
     summary = (
         "{what} locks {on} ({mode}: blocks {blocks}) until the transaction ends, while {line} does long work:"
         " {work} ({why})"

@@ -93,6 +93,7 @@ class LockTimeoutMissing(Rule):
 
     code = "SC110"
     name = "lock-timeout-missing"
+    family = "locks"
     summary = "{count} with no {setting} in force: {listing}"
     default_severity = Severity.WARNING
     evidence = (

@@ -66,6 +66,7 @@ class NoPrimaryKey(Rule):
 
     code = "SC101"
     name = "no-primary-key"
+    family = "schema"
     summary = "Table {table} has no primary key"
     default_severity = Severity.WARNING
     evidence = (

@@ -43,6 +43,7 @@ class PartitionKeyNotInPk(Rule):
 
     code = "SC103"
     name = "partition-key-not-in-pk"
+    family = "schema"
     summary = "Partitioned table {table}: {key} lacks partition column(s) {missing}"
     default_severity = Severity.ERROR
     evidence = (

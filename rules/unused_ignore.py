@@ -47,6 +47,7 @@ class UnusedIgnore(Rule):
 
     code = "SC108"
     name = "unused-ignore"
+    family = "suppressions"
     summary = "Suppression {what}"
     default_severity = Severity.WARNING
     evidence_note = "Keeps suppression comments honest; a matter of correctness, not a measured cost."

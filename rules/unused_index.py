@@ -55,6 +55,7 @@ class UnusedIndex(Rule):
 
     code = "SC107"
     name = "unused-index"
+    family = "schema"
     summary = "Index {index} on {table} was never used since {since}"
     default_severity = Severity.WARNING
     evidence = (

@@ -64,6 +64,7 @@ class WriteBlockingLock(Rule):
 
     code = "SC105"
     name = "write-blocking-lock"
+    family = "locks"
     summary = "{what} takes {mode} on {on}: blocks {blocks}{why}"
     default_severity = Severity.WARNING
     evidence = (

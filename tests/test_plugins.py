@@ -13,7 +13,7 @@ from schemacite import hookimpl
 from schemacite.evidence import load_catalogue
 from schemacite.lint import hookspecs
 from schemacite.lint.plugins import BUILTIN_PLUGINS, plugin_manager, rule_classes
-from schemacite.rule import Option, Rule, Severity
+from schemacite.rule import FAMILIES, Option, Rule, Severity
 from schemacite.testing import run_case
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,6 +49,39 @@ def test_an_inline_pack_runs_beside_the_builtins():
         {"rule": "no-blobs", "dialect": "mysql", "sql": "CREATE TABLE t (id int PRIMARY KEY, b blob);"}, pm
     )
     assert [(f.code, f.table) for f in result.findings] == [("ACME001", "t")]
+
+
+class CharRule(BlobRule):
+    """Table has a char(n) column."""
+
+    code = "ACME002"
+    name = "no-char"
+    family = "preferences"
+    summary = "Table {table} has a char(n) column"
+
+    def check_table(self, table, ctx):
+        if any(c.type.lower().startswith("char") for c in table.columns.values()):
+            yield self.finding(table.defined_at, table=table.name)
+
+
+@pytest.mark.parametrize("select", [None, ["SC1"], ["no-char"], ["ACME002"], ["preferences"], ["ACME"]])
+def test_a_preference_runs_only_when_selected_and_a_family_selects_its_rules(select, tmp_path):
+    from schemacite.lint.config import load_config
+    from schemacite.lint.engine import Linter
+
+    class Prefs:
+        @hookimpl
+        def schemacite_rules(self):
+            return [BlobRule, CharRule]
+
+    pm = plugin_manager(load_entrypoints=False)
+    pm.register(Prefs(), name="prefs")
+    sql = tmp_path / "a.sql"
+    sql.write_text("CREATE TABLE t (id int PRIMARY KEY, c char(2), b blob);\n")
+    config = load_config(None, {"dialect": "mysql", **({"select": select} if select else {})})
+    codes = {f.code for f in Linter(config, pm).lint([str(sql)], []).findings}
+    assert ("ACME002" in codes) == (select not in (None, ["SC1"]))
+    assert ("ACME001" in codes) == (select in (None, ["ACME"]))
 
 
 def test_entry_point_packs_load_and_a_broken_one_is_skipped(monkeypatch, caplog):
@@ -99,6 +132,7 @@ def test_builtin_rule_contract(cls):
     for eid in cls.evidence:
         assert eid in catalogue, eid
     assert isinstance(cls.default_severity, Severity)
+    assert cls.family in FAMILIES, f"family {cls.family!r} is none of {sorted(FAMILIES)}"
     assert (ROOT / "fixtures" / "rules" / f"{cls.name}.yml").exists() or cls.name == "unused-index"
     cls()  # options resolve to their defaults
 
@@ -238,7 +272,7 @@ def test_rule_and_lock_pages_are_generated(tmp_path):
     table = readme.read_text()
     for cls in BUILTIN_RULES:  # one row per rule, its severity, first doc line and headline from the code and data
         row = next(line for line in table.splitlines() if line.startswith(f"| {cls.code} |"))
-        assert f"| `{cls.name}` | {cls.default_severity} |" in row and cls.doc().splitlines()[0] in row
+        assert f"| `{cls.name}` | {cls.family} | {cls.default_severity} |" in row and cls.doc().splitlines()[0] in row
     assert "| SC104 | `access-exclusive-lock` |" in table and "| safe, unsafe, display-only |" in table
     assert "**3x** (`percona-2012-iibench-secondary-indexes`)" in table  # the figure marked as SC102's headline
     postgres = (tmp_path / "locks" / "postgres.md").read_text()

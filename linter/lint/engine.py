@@ -28,13 +28,13 @@ def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
     select, disable = [s.lower() for s in config.select], {d.lower() for d in config.disable}
     rules = []
     for cls in classes:
-        ids = {cls.name, cls.code.lower()}
+        ids = {cls.name, cls.code.lower(), cls.family}
         if config.dialect not in cls.dialects:
             continue
         selected = any(s in ids or cls.code.lower().startswith(s) for s in select)
         if select and not selected:
             continue
-        if cls.status == "preview" and not selected:
+        if (cls.status == "preview" or cls.family == "preferences") and not selected:
             continue
         if ids & disable:
             continue
@@ -44,7 +44,7 @@ def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
 
 def _check_rule_names(config: Config, classes: list[type[Rule]]) -> None:
     """Refuse a rule name or code prefix in the configuration that no rule has."""
-    known = {c.name for c in classes} | {c.code.lower() for c in classes}
+    known = {c.name for c in classes} | {c.code.lower() for c in classes} | {c.family for c in classes}
     for key in ("disable", "select", "rules", "per_file_ignores"):
         names = getattr(config, key)
         if key == "per_file_ignores":

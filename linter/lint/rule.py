@@ -22,6 +22,20 @@ if TYPE_CHECKING:
 
 DOCS_URL = "https://github.com/schemacite/schemacite/blob/main/docs/rules/{name}.md"
 
+# what a user loses, for each family of rules; `select` takes a family's name, and the preferences
+# run only when selected
+FAMILIES = {
+    "schema": "a schema choice that measurably slows a busy table or that the server refuses",
+    "locks": "traffic blocked while a statement waits for or holds a lock",
+    "fails-on-rows": "the deploy stops half done on rows already in the table",
+    "breaks-running-code": "the release still running reads or writes what the change removes or renames",
+    "runs-out": "a key or counter that reaches its type's limit later",
+    "transactions": "statements that do not commit, or roll back, as the runner's transaction would have them",
+    "silent-changes": "the server storing something other than what the statement says",
+    "preferences": "a house style, off unless selected",
+    "suppressions": "suppression comments that no longer suppress anything",
+}
+
 
 @record(frozen=True)
 class Option:
@@ -142,6 +156,7 @@ class Rule:
     # needs them
     reads_earlier: ClassVar[bool] = False
     status: ClassVar[str] = "stable"
+    family: ClassVar[str] = "locks"  # a key of FAMILIES
 
     def __init__(self, severity: Severity | None = None, options: dict[str, Any] | None = None):
         self.severity = severity or self.default_severity
