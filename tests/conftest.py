@@ -51,6 +51,7 @@ def mariadb_server():
         yield server
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the groups into the test ids
 def pytest_collection_modifyitems(items):
     """Groups for pytest-xdist's `--dist loadgroup`: the tests of one PostgreSQL major run in one
     worker, so each major's server starts once, and a module that tallies its cases in a final test
