@@ -86,6 +86,23 @@ def out_of_transaction(stmt: Statement, ctx: Context, statements: int = 1) -> tu
     return [edit], Applicability.SAFE if ctx.unit_size == 1 else Applicability.UNSAFE
 
 
+def where_alone(stmt: Statement, ctx: Context) -> str:
+    """Where a statement PostgreSQL refuses in a transaction block (a CONCURRENTLY form) must go
+    to run, in the runner's words, as the fixes place one; empty where it stands already runs
+    outside any (a lone statement the runner sends alone)."""
+    placement = out_of_transaction(stmt, ctx)
+    framework = ctx.framework
+    if placement is not None and not placement[0]:
+        return ""
+    if placement is not None and framework is not None and ctx.unit_size == 1:
+        return f"with {framework.opt_out} ({framework.opt_out_at})"
+    if ctx.explicit_transaction and (framework is None or not framework.generated_from):
+        return "outside BEGIN ... COMMIT"
+    if framework is None:
+        return "outside any transaction"
+    return framework.own_migration() or f"by hand outside the deploy ({framework.title} has no way to run it so)"
+
+
 def opt_out_fix(stmt: Statement, ctx: Context, consequence: str = "", unsafe: bool = False) -> Fix | None:
     """The runner's own way out of its transaction as the whole fix, the statement left as it is."""
     placement = out_of_transaction(stmt, ctx)

@@ -44,7 +44,10 @@ class WriteBlockingLock(Rule):
     `NOT VALID` (named as PostgreSQL would name it) and validated with `VALIDATE CONSTRAINT`
     in a transaction of its own. Both are safe outside a transaction; inside the runner's,
     the fix adds the runner's opt-out and is safe when the migration holds only that
-    statement, unsafe otherwise; inside the file's own `BEGIN` there is no fix.
+    statement, unsafe otherwise; inside the file's own `BEGIN` there is no fix. Where the
+    statement cannot take CONCURRENTLY where it stands (a golang-migrate or Prisma file of
+    several statements, a runner's transaction), the suggestion says where it can, in the
+    runner's words: its opt-out, or alone in a migration of its own.
 
     MySQL/MariaDB, as for `access-exclusive-lock`: a `LOCK=SHARED` or `ALGORITHM=COPY` the
     target does not need is replaced by the online clause pinned (safe, proven on MariaDB

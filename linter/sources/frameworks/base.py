@@ -78,6 +78,12 @@ class Framework:
             return Edit.insert(path, 1, 1, self.opt_out + "\n")
         return None
 
+    def own_migration(self) -> str:
+        """Where one statement PostgreSQL refuses in a transaction block (CONCURRENTLY) goes when
+        it cannot stay where it is, in the runner's words; empty when the runner has no way to
+        run a statement outside its transaction."""
+        return f"alone in a migration with {self.opt_out} ({self.opt_out_at})" if self.opt_out else ""
+
     def editable(self, path: str) -> bool:
         """Whether a fix may edit the file (a runner that hashes committed migrations refuses one
         changed after it was committed)."""

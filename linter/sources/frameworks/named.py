@@ -40,6 +40,10 @@ class GolangMigrate(Framework):
             return None
         return os.path.join(os.path.dirname(path), f"{version + 1:0{len(m.group(1))}d}_{title}.up.sql")
 
+    def own_migration(self) -> str:
+        # a file of one statement is sent alone: outside any transaction block
+        return "alone in a new N_name.up.sql/.down.sql pair"
+
 
 # ---------------------------------------------------------------- morph (Mattermost)
 
@@ -76,6 +80,9 @@ class Flyway(Framework):
 
     def opt_out_edit(self, path: str, unit: Unit, text: str) -> Edit | None:
         return side_file_edit(path, os.path.basename(path) + ".conf", self.opt_out)
+
+    def own_migration(self) -> str:
+        return "alone in a migration of its own (Flyway then runs it outside a transaction)"
 
     def units(self, path: str, text: str) -> list[Unit]:
         name = _stem(path)
@@ -144,6 +151,9 @@ class Prisma(Framework):
         if any(n > os.path.basename(folder) for n in names) or name <= os.path.basename(folder):
             return None
         return os.path.join(os.path.dirname(os.path.dirname(path)), name, "migration.sql")
+
+    def own_migration(self) -> str:
+        return f"alone in a new migration.sql (`{self.new_migration}`)"
 
 
 def prisma_provider(files: list[str]) -> str | None:
