@@ -713,6 +713,7 @@ class Step:
     transaction_why: str = ""  # who opened the transaction it runs in
     explicit: bool = False  # that transaction is the file's own BEGIN, not the runner's
     unit_size: int = 0  # statements in the deploy
+    unit_ddl: int = 0  # of them, those MySQL and MariaDB commit as they run (DDL)
 
 
 class Replay:
@@ -876,6 +877,7 @@ class Replay:
                 session.why,
                 session.explicit,
                 len(members[id(unit)]),
+                sum(1 for s in members[id(unit)] if s.kind not in _MYSQL_TRANSACTIONAL),
             )
             apply(self.schema, stmt, new=own)
             if own:

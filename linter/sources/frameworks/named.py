@@ -248,6 +248,7 @@ GOLANG_MIGRATE = GolangMigrate(
     "https://github.com/golang-migrate/migrate/blob/master/database/postgres/README.md",
     "implicit",
     "golang-migrate sends each file as one query",
+    after_failure="`migrate force <previous version>` first (golang-migrate leaves the failed version dirty)",
 )
 MORPH = Morph(
     "morph",
@@ -270,6 +271,7 @@ FLYWAY = Flyway(
     placeholders=True,
     opt_out="executeInTransaction=false",
     opt_out_at="<migration>.sql.conf beside the file",
+    after_failure_mysql="`flyway repair` first (Flyway records the failed migration where DDL is not transactional)",
 )
 PRISMA = Prisma(
     "prisma",
@@ -278,6 +280,7 @@ PRISMA = Prisma(
     "implicit",
     "prisma migrate sends each migration.sql as one query",
     new_migration="prisma migrate dev --create-only",
+    after_failure="`prisma migrate resolve --rolled-back <migration>` first (Prisma records the failed migration)",
 )
 ATLAS = Atlas(
     "atlas",
