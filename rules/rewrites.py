@@ -197,7 +197,18 @@ def _create_index(stmt: Statement, ctx: Context) -> Fix | None:
     assert isinstance(op, CreateIndex)
     if op.concurrently or op.only or _partitioned(ctx, op.on):
         return None  # a partitioned table's index is built ON ONLY the parent, then per partition
-    return _concurrently(stmt, ctx, r"^CREATE\s+(?:UNIQUE\s+)?INDEX\s+", "CREATE INDEX CONCURRENTLY")
+    fix = _concurrently(stmt, ctx, r"^CREATE\s+(?:UNIQUE\s+)?INDEX\s+", "CREATE INDEX CONCURRENTLY")
+    if fix is None or not op.if_not_exists:
+        return fix
+    # a concurrent build that fails leaves an INVALID index behind (a plain one leaves nothing),
+    # which IF NOT EXISTS then takes for done: a retry skips it without a word
+    applicability = Applicability.UNSAFE if fix.applicability is Applicability.SAFE else fix.applicability
+    return Fix(f"{fix.title} ({_INVALID_LEFT})", applicability, fix.edits, fix.template, fix.changes_transaction)
+
+
+_INVALID_LEFT = (
+    "if it fails, DROP INDEX CONCURRENTLY the INVALID index it leaves before a retry: IF NOT EXISTS skips it"
+)
 
 
 def _drop_index(stmt: Statement, ctx: Context) -> Fix | None:
