@@ -45,6 +45,7 @@ from schemacite.sources.edits import (
     statement_span,
 )
 from schemacite.sources.files import exists
+from schemacite.sources.patterns import Pattern
 
 # a name as written: bare or quoted, optionally qualified
 NAME = r'(?:"(?:[^"]|"")+"|[\w$]+)(?:\s*\.\s*(?:"(?:[^"]|"")+"|[\w$]+))*'
@@ -127,13 +128,38 @@ def generated(fix: Fix | None, ctx: Context, alone: bool = False) -> Fix | None:
 
 def _placed(stmt: Statement, ctx: Context, title: str, edits: list[Edit], statements: int) -> Fix | None:
     if ctx.framework is not None and ctx.framework.generated_from:
-        # the printed SQL is not what deploys: the rewrite is shown for the code it comes from
-        return generated(Fix(title, Applicability.SAFE, tuple(edits)), ctx, alone=True)
+        # the printed SQL is not what deploys: the rewrite is shown for the code it comes from,
+        # printed as it would be once the migration opts out of its transaction
+        around = _printed_transaction(stmt, ctx) if ctx.explicit_transaction else []
+        shown = [*around[:1], *edits, *around[1:]]
+        return generated(Fix(title, Applicability.SAFE, tuple(shown)), ctx, alone=True)
     placement = out_of_transaction(stmt, ctx, statements)
     if placement is None:
         return _moved(stmt, ctx, title, edits) if statements == 1 else None
     extra, applicability = placement
     return Fix(title, applicability, (*extra, *edits), changes_transaction=bool(extra))
+
+
+_PRINTED_BEGIN = Pattern(r"^[ \t]*BEGIN[ \t]*;[ \t]*\r?\n", re.I | re.M)
+_PRINTED_COMMIT = Pattern(r"^[ \t]*COMMIT[ \t]*;[ \t]*(?:\r?\n|\Z)", re.I | re.M)
+
+
+def _printed_transaction(stmt: Statement, ctx: Context) -> list[Edit]:
+    """The lines `BEGIN;` and `COMMIT;` around the statement in SQL a framework printed (sqlmigrate,
+    `alembic upgrade --sql`), removed: the migration opted out of its transaction prints none."""
+    text = ctx.file_text()
+    span = statement_span(stmt, text)
+    if span is None:
+        return []
+    begins = list(_PRINTED_BEGIN.finditer(text, 0, span[0]))
+    commit = _PRINTED_COMMIT.search(text, span[1])
+    if not begins or commit is None:
+        return []
+    path = stmt.location.file
+    return [
+        replace_offsets(path, text, begins[-1].start(), begins[-1].end(), ""),
+        replace_offsets(path, text, commit.start(), commit.end(), ""),
+    ]
 
 
 def _moved(stmt: Statement, ctx: Context, title: str, edits: list[Edit]) -> Fix | None:
