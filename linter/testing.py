@@ -11,8 +11,10 @@ A fixture file (YAML) names a rule and holds cases:
           - {table: t1, line: 1, severity: warning}
 
 For the rule under test the findings must equal `expect`: each expected entry
-compares only the keys it gives (`table`, `line`, `severity`, `message~` for a
-substring); any finding not listed fails. A case may set `dialect`, `target`,
+compares only the keys it gives (`table`, `line`, `severity`; `message~`,
+`suggestion~` and `fix~` (the fix's title) for a substring, `message!~` and
+`suggestion!~` for one that must be absent; `fix` for the fix's applicability,
+null for none); any finding not listed fails. A case may set `dialect`, `target`,
 `config` (settings as in [tool.schemacite]), `history` (SQL replayed first), and
 `rules` (other rules whose findings are checked too).
 """
@@ -62,8 +64,17 @@ def run_case(case: dict[str, Any], pm=None) -> LintResult:
 
 def matches(finding, expected: dict[str, Any]) -> bool:
     for key, want in expected.items():
-        if key == "message~":
-            if str(want) not in finding.message:
+        if key in ("message~", "suggestion~"):
+            if str(want) not in (getattr(finding, key[:-1]) or ""):
+                return False
+        elif key in ("message!~", "suggestion!~"):
+            if str(want) in (getattr(finding, key[:-2]) or ""):
+                return False
+        elif key == "fix~":
+            if finding.fix is None or str(want) not in finding.fix.title:
+                return False
+        elif key == "fix":  # the fix's applicability, or null for none
+            if (finding.fix.applicability if finding.fix else None) != want:
                 return False
         elif key == "severity":
             if str(finding.severity) != want:

@@ -61,7 +61,10 @@ class AccessExclusiveLock(Rule):
       followed by dropping the CHECK constraint the server adds to the detached table: safe.
     - `ADD COLUMN` with a volatile default: the column added without it, the default set for
       new rows, the old rows filled in batches that each commit (a `DO` block), and a `NOT NULL`
-      made as above: unsafe (the column holds NULLs for a while).
+      made as above: unsafe (the column holds NULLs for a while). The suggestion for `ADD
+      COLUMN` follows why it holds its lock over the rows: a rewrite (a backfill), an inline
+      `UNIQUE` or `PRIMARY KEY` (the index built `CONCURRENTLY`, then attached `USING INDEX`),
+      an inline `REFERENCES` with a default or a `CHECK` (added `NOT VALID`, then validated).
     - `ALTER COLUMN ... TYPE` that rewrites: a display-only template (a new column, a batched
       backfill, a swap).
 

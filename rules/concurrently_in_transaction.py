@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from schemacite import hookimpl
 from schemacite.model.statements import Statement, needs_own_transaction
 from schemacite.rule import Context, Finding, Rule, Severity
-from schemacite.rules.rewrites import opt_out_fix
+from schemacite.rules.rewrites import opt_out_fix, where_alone
 
 
 class ConcurrentlyInTransaction(Rule):
@@ -76,8 +76,7 @@ class ConcurrentlyInTransaction(Rule):
             sql=stmt.sql,
             what=what,
             why=ctx.transaction_why or "BEGIN ... COMMIT",
-            suggestion="run it outside any transaction: out of BEGIN ... COMMIT, opted out of the migration "
-            "runner's transaction, alone in its migration",
+            suggestion=f"run it outside any transaction: {where_alone(stmt, ctx)}",
         )
         finding.fix = opt_out_fix(stmt, ctx)
         yield finding

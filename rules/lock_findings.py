@@ -10,7 +10,7 @@ from schemacite.model.dialects import LOCK_WAIT, Dialect
 from schemacite.model.record import record
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, LockEstimate, Rule, Severity
-from schemacite.rules.rewrites import fix_for
+from schemacite.rules.rewrites import fix_for, where_alone
 from schemacite.rules.rewrites_mysql import online_fix
 
 # why the lock rules cite no measurement on MySQL (their `evidence_note`)
@@ -144,7 +144,7 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
         severity=severity,
         dialect=ctx.dialect,
         sql=stmt.sql,
-        suggestion=_suggestion(impact, on_rows, ctx),
+        suggestion=_suggestion(impact, on_rows, stmt, ctx),
         what=label(impact.operation),
         mode=_mode(locks, impact, ctx),
         why=why + _unseen(names, ctx),
@@ -208,9 +208,14 @@ def _unless(impact) -> str:
     )
 
 
-def _suggestion(impact, on_rows: bool, ctx: Context) -> str:
-    """The safer form (for a table that holds rows), the lock timeout to set first, and the row's note."""
+def _suggestion(impact, on_rows: bool, stmt: Statement, ctx: Context) -> str:
+    """The safer form (for a table that holds rows), where the runner lets it run, the lock
+    timeout to set first, and the row's note."""
     suggestion = (impact.alternative or "") if on_rows else ""
+    where = where_alone(stmt, ctx) if suggestion and impact.alternative_outside else ""
+    if where:
+        # CONCURRENTLY is refused in a transaction block: the advice must say where it can run
+        suggestion = f"CONCURRENTLY only runs {where}: {suggestion}"
     if not ctx.lock_timeout_set:
         suggestion = (
             suggestion + "; " if suggestion else ""

@@ -73,6 +73,12 @@ class LockTimeoutMissing(Rule):
     setting for one transaction; the session's holds for the rest of the connection). Unsafe, for
     the same reason; proven on MariaDB 10.11.
 
+    The suggestion says what a retry takes besides running the deploy again: on MySQL and
+    MariaDB, where a deploy holds several DDL statements, that each commits as it runs (a retry
+    meets those done before the timeout); and where the runner records the failure, its way to
+    clear it (golang-migrate `migrate force <previous version>`, Prisma `prisma migrate resolve
+    --rolled-back`, on MySQL and MariaDB Flyway `flyway repair` and sqlx's `_sqlx_migrations` row).
+
     The value the fix sets is the rule's `fix_timeout_seconds` option
     (`[rules.lock-timeout-missing]` in the config); a file sent as one query (golang-migrate, Prisma)
     gets `SET LOCAL`, since the statement it adds makes the file one transaction.
@@ -130,7 +136,7 @@ class LockTimeoutMissing(Rule):
             index=", ".join(brief.indexes) or None,
             dialect=ctx.dialect,
             sql=stmt.sql,
-            suggestion=FIX[ctx.dialect],
+            suggestion=FIX[ctx.dialect] + _retry(ctx),
             count="A brief lock blocking " + brief.blocks.replace("+", " and "),
             setting=SETTING[ctx.dialect],
             listing=entry + brief.unseen,
@@ -157,6 +163,23 @@ class LockTimeoutMissing(Rule):
         elif kept:  # check_statement's words, with the lock's length said instead of "brief"
             first.message = "A lock" + first.message.removeprefix("A brief lock") + _kept(first, ctx)
         yield first
+
+
+def _retry(ctx: Context) -> str:
+    """What a retry of the deploy takes besides running it again: on MySQL and MariaDB each DDL
+    statement commits as it runs, so a deploy of several is left half done by a timeout; and a
+    runner that records the failure must be told before it runs the migration again."""
+    mysql = ctx.dialect.is_mysql_family
+    steps = []
+    if mysql and ctx.unit_ddl > 1:
+        steps.append(
+            "each DDL statement commits as it runs, so a retry meets those done before the timeout: "
+            "one DDL statement per migration, or statements that can run twice"
+        )
+    framework = ctx.framework
+    if framework is not None and (framework.after_failure or mysql and framework.after_failure_mysql):
+        steps.append("to retry, " + (framework.after_failure or framework.after_failure_mysql))
+    return "".join(f"; {step}" for step in steps)
 
 
 def _set_timeout(stmt: Statement, ctx: Context, seconds: float | None) -> Fix | None:

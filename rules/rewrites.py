@@ -45,6 +45,7 @@ from schemacite.sources.edits import (
     statement_span,
 )
 from schemacite.sources.files import exists
+from schemacite.sources.patterns import Pattern
 
 # a name as written: bare or quoted, optionally qualified
 NAME = r'(?:"(?:[^"]|"")+"|[\w$]+)(?:\s*\.\s*(?:"(?:[^"]|"")+"|[\w$]+))*'
@@ -86,6 +87,23 @@ def out_of_transaction(stmt: Statement, ctx: Context, statements: int = 1) -> tu
     return [edit], Applicability.SAFE if ctx.unit_size == 1 else Applicability.UNSAFE
 
 
+def where_alone(stmt: Statement, ctx: Context) -> str:
+    """Where a statement PostgreSQL refuses in a transaction block (a CONCURRENTLY form) must go
+    to run, in the runner's words, as the fixes place one; empty where it stands already runs
+    outside any (a lone statement the runner sends alone)."""
+    placement = out_of_transaction(stmt, ctx)
+    framework = ctx.framework
+    if placement is not None and not placement[0]:
+        return ""
+    if placement is not None and framework is not None and ctx.unit_size == 1:
+        return f"with {framework.opt_out} ({framework.opt_out_at})"
+    if ctx.explicit_transaction and (framework is None or not framework.generated_from):
+        return "outside BEGIN ... COMMIT"
+    if framework is None:
+        return "outside any transaction"
+    return framework.own_migration() or f"by hand outside the deploy ({framework.title} has no way to run it so)"
+
+
 def opt_out_fix(stmt: Statement, ctx: Context, consequence: str = "", unsafe: bool = False) -> Fix | None:
     """The runner's own way out of its transaction as the whole fix, the statement left as it is."""
     placement = out_of_transaction(stmt, ctx)
@@ -110,13 +128,38 @@ def generated(fix: Fix | None, ctx: Context, alone: bool = False) -> Fix | None:
 
 def _placed(stmt: Statement, ctx: Context, title: str, edits: list[Edit], statements: int) -> Fix | None:
     if ctx.framework is not None and ctx.framework.generated_from:
-        # the printed SQL is not what deploys: the rewrite is shown for the code it comes from
-        return generated(Fix(title, Applicability.SAFE, tuple(edits)), ctx, alone=True)
+        # the printed SQL is not what deploys: the rewrite is shown for the code it comes from,
+        # printed as it would be once the migration opts out of its transaction
+        around = _printed_transaction(stmt, ctx) if ctx.explicit_transaction else []
+        shown = [*around[:1], *edits, *around[1:]]
+        return generated(Fix(title, Applicability.SAFE, tuple(shown)), ctx, alone=True)
     placement = out_of_transaction(stmt, ctx, statements)
     if placement is None:
         return _moved(stmt, ctx, title, edits) if statements == 1 else None
     extra, applicability = placement
     return Fix(title, applicability, (*extra, *edits), changes_transaction=bool(extra))
+
+
+_PRINTED_BEGIN = Pattern(r"^[ \t]*BEGIN[ \t]*;[ \t]*\r?\n", re.I | re.M)
+_PRINTED_COMMIT = Pattern(r"^[ \t]*COMMIT[ \t]*;[ \t]*(?:\r?\n|\Z)", re.I | re.M)
+
+
+def _printed_transaction(stmt: Statement, ctx: Context) -> list[Edit]:
+    """The lines `BEGIN;` and `COMMIT;` around the statement in SQL a framework printed (sqlmigrate,
+    `alembic upgrade --sql`), removed: the migration opted out of its transaction prints none."""
+    text = ctx.file_text()
+    span = statement_span(stmt, text)
+    if span is None:
+        return []
+    begins = list(_PRINTED_BEGIN.finditer(text, 0, span[0]))
+    commit = _PRINTED_COMMIT.search(text, span[1])
+    if not begins or commit is None:
+        return []
+    path = stmt.location.file
+    return [
+        replace_offsets(path, text, begins[-1].start(), begins[-1].end(), ""),
+        replace_offsets(path, text, commit.start(), commit.end(), ""),
+    ]
 
 
 def _moved(stmt: Statement, ctx: Context, title: str, edits: list[Edit]) -> Fix | None:
@@ -180,7 +223,18 @@ def _create_index(stmt: Statement, ctx: Context) -> Fix | None:
     assert isinstance(op, CreateIndex)
     if op.concurrently or op.only or _partitioned(ctx, op.on):
         return None  # a partitioned table's index is built ON ONLY the parent, then per partition
-    return _concurrently(stmt, ctx, r"^CREATE\s+(?:UNIQUE\s+)?INDEX\s+", "CREATE INDEX CONCURRENTLY")
+    fix = _concurrently(stmt, ctx, r"^CREATE\s+(?:UNIQUE\s+)?INDEX\s+", "CREATE INDEX CONCURRENTLY")
+    if fix is None or not op.if_not_exists:
+        return fix
+    # a concurrent build that fails leaves an INVALID index behind (a plain one leaves nothing),
+    # which IF NOT EXISTS then takes for done: a retry skips it without a word
+    applicability = Applicability.UNSAFE if fix.applicability is Applicability.SAFE else fix.applicability
+    return Fix(f"{fix.title} ({_INVALID_LEFT})", applicability, fix.edits, fix.template, fix.changes_transaction)
+
+
+_INVALID_LEFT = (
+    "if it fails, DROP INDEX CONCURRENTLY the INVALID index it leaves before a retry: IF NOT EXISTS skips it"
+)
 
 
 def _drop_index(stmt: Statement, ctx: Context) -> Fix | None:

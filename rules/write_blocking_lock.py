@@ -42,9 +42,14 @@ class WriteBlockingLock(Rule):
     PostgreSQL (each proven on 12 to 18 by the suite): `CREATE INDEX` becomes
     `CREATE INDEX CONCURRENTLY` (not on a partitioned table); `ADD FOREIGN KEY` is added
     `NOT VALID` (named as PostgreSQL would name it) and validated with `VALIDATE CONSTRAINT`
-    in a transaction of its own. Both are safe outside a transaction; inside the runner's,
+    in a transaction of its own. A concurrent build that fails leaves an INVALID index, which
+    a retry's `IF NOT EXISTS` takes for done: with `IF NOT EXISTS` the fix is unsafe and says
+    to drop that index before a retry. Both are safe outside a transaction; inside the runner's,
     the fix adds the runner's opt-out and is safe when the migration holds only that
-    statement, unsafe otherwise; inside the file's own `BEGIN` there is no fix.
+    statement, unsafe otherwise; inside the file's own `BEGIN` there is no fix. Where the
+    statement cannot take CONCURRENTLY where it stands (a golang-migrate or Prisma file of
+    several statements, a runner's transaction), the suggestion says where it can, in the
+    runner's words: its opt-out, or alone in a migration of its own.
 
     MySQL/MariaDB, as for `access-exclusive-lock`: a `LOCK=SHARED` or `ALGORITHM=COPY` the
     target does not need is replaced by the online clause pinned (safe, proven on MariaDB

@@ -346,6 +346,36 @@ def test_no_key_is_proposed_for_a_table_partitioned_by_an_expression(major, pg_m
     assert finding.fix is None and "no primary key can be proposed" in finding.suggestion, finding
 
 
+def test_concurrent_build_if_not_exists_fix_says_what_the_server_does_on_a_retry(pg_server, tmp_path, capsys):
+    """The CONCURRENTLY fix of CREATE INDEX IF NOT EXISTS says a failed build leaves an INVALID
+    index that a retry skips: on the server, the fixed statement over duplicate rows fails and
+    leaves one, the same statement run again succeeds without building it, and after DROP INDEX
+    CONCURRENTLY a retry builds a valid one."""
+    history = "CREATE TABLE sub (id int PRIMARY KEY, txn text);\n"
+    change = tmp_path / "002_index.sql"
+    (tmp_path / "001_history.sql").write_text(history)
+    change.write_text("CREATE UNIQUE INDEX IF NOT EXISTS sub_txn ON sub (txn);\n")
+    before = lint_paths([str(change)], history=[str(tmp_path / "001_history.sql")])
+    fix = next(f.fix for f in before.findings if f.code == "SC105")
+    assert fix is not None and fix.applicability == "unsafe" and "DROP INDEX CONCURRENTLY the INVALID" in fix.title
+    run(capsys, "lint", "--fix", "--unsafe-fixes", "--history", str(tmp_path / "001_history.sql"), str(change))
+    fixed = change.read_text().strip()
+    assert fixed == "CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS sub_txn ON sub (txn);", fixed
+    db = pg_server.create_database("invalid_left")
+    valid = "SELECT indisvalid FROM pg_index WHERE indexrelid = 'sub_txn'::regclass"
+    with pg_server.connect(db) as conn:
+        conn.execute(history + "INSERT INTO sub VALUES (1, 'a'), (2, 'a')")
+        with pytest.raises(Exception, match="could not create unique index"):
+            conn.execute(fixed)
+        assert conn.execute(valid).fetchone() == (False,)
+        conn.execute(fixed)  # the retry: no error, and nothing built
+        assert conn.execute(valid).fetchone() == (False,)
+        conn.execute("DELETE FROM sub WHERE id = 2")
+        conn.execute("DROP INDEX CONCURRENTLY sub_txn")
+        conn.execute(fixed)
+        assert conn.execute(valid).fetchone() == (True,)
+
+
 # ---------------------------------------------------------------- MariaDB 10.11
 
 MARIADB = yaml.safe_load((ROOT / "fixtures" / "fixes" / "mariadb.yml").read_text())

@@ -732,6 +732,14 @@ def test_drizzle_journal_order_breakpoints_and_one_transaction_for_the_run(monke
     ]
 
 
+def test_drizzle_named_for_files_without_a_journal_lints_none_of_them(tmp_path, capsys):
+    """--framework drizzle on a folder with no meta/_journal.json: no file is in a journal, so none
+    runs on deploy; a journal is not required to read them."""
+    (tmp_path / "0000_a.sql").write_text("CREATE TABLE a (id int);\n")
+    code, out, err = run(capsys, "lint", "--framework", "drizzle", str(tmp_path / "0000_a.sql"))
+    assert code == 0 and "Traceback" not in err, err
+
+
 def test_graphile_migrate_no_transaction_follows_the_headers():
     gm = FRAMEWORKS["graphile-migrate"]
     committed = "--! Previous: -\n--! Hash: sha1:x\n\n--! no-transaction\ncreate index concurrently i on t (a);\n"

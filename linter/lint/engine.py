@@ -216,6 +216,7 @@ class Linter:
                 framework=run.framework,
                 unit=step.unit,
                 unit_size=step.unit_size,
+                unit_ddl=step.unit_ddl,
                 explicit_transaction=step.explicit,
                 deploy_head=head,
                 file_text=functools.partial(texts, stmt.location.file),

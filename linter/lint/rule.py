@@ -93,6 +93,7 @@ class Context:
     framework: Framework | None = None
     unit: Unit | None = None
     unit_size: int = 0
+    unit_ddl: int = 0  # the deploy's statements that MySQL and MariaDB commit as they run (DDL)
     explicit_transaction: bool = False
     deploy_head: Location | None = None  # the deploy's first statement
     file_text: Callable[[], str] = str

@@ -41,6 +41,7 @@ class LockImpact:
     scan: bool = False  # a full scan (or index build) runs while the lock is held
     algorithm: str | None = None  # MySQL/MariaDB: INSTANT | INPLACE | NOCOPY | COPY
     alternative: str | None = None
+    alternative_outside: bool = False  # the alternative runs outside any transaction block (CONCURRENTLY)
     note: str | None = None
     source: str = ""  # documentation the row comes from
     refused: str | None = None  # the error the server answers instead (MySQL code, PostgreSQL SQLSTATE)

@@ -490,6 +490,8 @@ class _Build:
         self.rewrite = bool(row.rewrite)
         self.scan = bool(row.scan)
         self.volatility_unknown: tuple[str, ...] = ()
+        self.alternative = row.alternative
+        self.alternative_outside = row.alternative_outside
 
     def lock(self, relation: str | None, mode: str | None) -> None:
         if not relation or not mode:
@@ -505,7 +507,7 @@ class _Build:
     def impact(self) -> LockImpact:
         if self.row.note:
             self.notes.insert(0, self.row.note)
-        alternative = self.row.alternative
+        alternative = self.alternative
         conditional = self.row.rewrite is None or self.row.scan is None
         if conditional and not self.rewrite and not self.scan:
             alternative = None  # the alternative avoids a rewrite or scan this statement does not do
@@ -515,6 +517,7 @@ class _Build:
             rewrite=self.rewrite,
             scan=self.scan,
             alternative=alternative,
+            alternative_outside=self.alternative_outside and alternative is not None,
             note="; ".join(dict.fromkeys(self.notes)) or None,
             source=self.row.source,
             refused=self.row.refused or None,
@@ -713,6 +716,21 @@ def _add_column(b: _Build, ctx: _Ctx) -> None:
     # an inline UNIQUE or PRIMARY KEY builds its index over every row
     b.scan = b.rewrite or bool(a.references) and filled or a.check or not_null_virtual or a.unique or a.primary
     b.note(why)
+    reasons = {
+        "rewrite": b.rewrite,
+        "not_null": b.rewrite and not column.nullable,  # a column filled in batches holds NULLs meanwhile
+        "unique": a.unique and not a.primary,
+        "primary": a.primary,
+        "references": bool(a.references) and filled,
+        "check": bool(a.check),
+    }
+    ways = [T.ADD_COLUMN_WAYS[r] for r, held in reasons.items() if held]
+    if ways:
+        # the advice follows why the rows are read under the lock, not the statement's kind
+        b.alternative = f"add the column without {', '.join(w for w, _ in ways)}, then " + "; ".join(t for _, t in ways)
+        b.alternative_outside = any(held and r in T.ADD_COLUMN_OUTSIDE for r, held in reasons.items())
+    else:
+        b.alternative = None
 
 
 def _alter_column_type(b: _Build, ctx: _Ctx) -> None:

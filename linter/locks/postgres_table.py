@@ -91,6 +91,19 @@ _SKIPPED_QUERY = (
 
 AE, SUE, SRE = ACCESS_EXCLUSIVE, SHARE_UPDATE_EXCLUSIVE, SHARE_ROW_EXCLUSIVE
 
+# Why ADD COLUMN holds its lock over every row, and the way around each reason: what the column
+# is first added without, and what follows (a finding names the ways of the reasons it has)
+ADD_COLUMN_WAYS: dict[str, tuple[str, str]] = {
+    "rewrite": ("the values it fills in", "SET DEFAULT for new rows, backfill the old ones in batches"),
+    "not_null": ("NOT NULL", "SET NOT NULL after a CHECK (col IS NOT NULL) NOT VALID is validated"),
+    "unique": ("UNIQUE", "CREATE UNIQUE INDEX CONCURRENTLY, then ADD CONSTRAINT ... UNIQUE USING INDEX"),
+    "primary": ("PRIMARY KEY", "CREATE UNIQUE INDEX CONCURRENTLY, then ADD CONSTRAINT ... PRIMARY KEY USING INDEX"),
+    "references": ("REFERENCES", "ADD CONSTRAINT ... FOREIGN KEY ... NOT VALID, then VALIDATE CONSTRAINT"),
+    "check": ("CHECK", "ADD CONSTRAINT ... CHECK (...) NOT VALID, then VALIDATE CONSTRAINT"),
+}
+# the ways that build an index CONCURRENTLY, which PostgreSQL refuses in a transaction block
+ADD_COLUMN_OUTSIDE = frozenset({"unique", "primary"})
+
 _REFERENCED_SRE = Other(role="referenced", mode=SRE)
 
 ROWS: dict[str, tuple[Row, ...]] = {
@@ -107,8 +120,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
             scan=None,
             scan_when="a REFERENCES or CHECK clause is validated against every row, or an inline UNIQUE or "
             "PRIMARY KEY builds its index",
-            alternative="add the column without the volatile default (or nullable), backfill in batches, "
-            "then SET DEFAULT / SET NOT NULL",
+            # the alternative depends on why the rows are read: ADD_COLUMN_WAYS
             source=f"{_ALTER} (ADD COLUMN); {_ALTER_NOTES} (volatile defaults, stored generated columns "
             "and identity columns force a rewrite)",
         ),
@@ -284,6 +296,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
             scan=None,
             scan_when="always builds the index (reads every row) unless USING INDEX; with USING INDEX, only "
             "when a key column is still nullable (an implicit SET NOT NULL scan)",
+            alternative_outside=True,
             alternative="CREATE UNIQUE INDEX CONCURRENTLY, then ADD CONSTRAINT ... PRIMARY KEY USING INDEX "
             "(columns already NOT NULL)",
             source=f"{_ALTER} (ADD table_constraint, ADD table_constraint_using_index); CREATE INDEX reference "
@@ -296,6 +309,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
             recurse=True,
             scan=None,
             scan_when="builds the index, unless USING INDEX",
+            alternative_outside=True,
             alternative="CREATE UNIQUE INDEX CONCURRENTLY, then ADD CONSTRAINT ... UNIQUE USING INDEX",
             source=f"{_ALTER} (ADD table_constraint, ADD table_constraint_using_index)",
         ),
@@ -308,6 +322,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
             until=(17,),
             scan=True,
             note="each partition's index is built under SHARE (writes wait, reads go on)",
+            alternative_outside=True,
             alternative="CREATE UNIQUE INDEX ON ONLY the parent, CREATE UNIQUE INDEX CONCURRENTLY on each "
             "partition, ALTER INDEX ... ATTACH PARTITION",
             source=f"{_ALTER} (ADD table_constraint); partitions under SHARE: {_MEASURED}",
@@ -318,6 +333,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
             since=(18,),
             scan=True,
             note="from 18 each partition is locked ACCESS EXCLUSIVE while its index is built",
+            alternative_outside=True,
             alternative="CREATE UNIQUE INDEX ON ONLY the parent, CREATE UNIQUE INDEX CONCURRENTLY on each "
             "partition, ALTER INDEX ... ATTACH PARTITION",
             source=f"{_ALTER} (ADD table_constraint); partitions under ACCESS EXCLUSIVE from 18: {_MEASURED} "
@@ -662,6 +678,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
                 Other(role="default_partition", mode=AE, when="the parent has a DEFAULT partition", recurse=True),
             ),
             since=(14,),
+            alternative_outside=True,
             alternative="DETACH PARTITION ... CONCURRENTLY (with no DEFAULT partition, not in a transaction block)",
             source=f"{_ALTER} (DETACH PARTITION); the partition under ACCESS EXCLUSIVE from 14, the DEFAULT "
             f"partition: {_MEASURED}",
@@ -753,6 +770,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
             mode=SHARE,
             recurse=True,
             scan=True,
+            alternative_outside=True,
             alternative="CREATE INDEX CONCURRENTLY (on a partitioned table: CREATE INDEX ON ONLY the parent, "
             "CONCURRENTLY on each partition, then ALTER INDEX ... ATTACH PARTITION)",
             source=f"CREATE INDEX reference page (a normal build locks out writes, not reads); {_LOCKING} (SHARE)",
@@ -780,6 +798,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
             mode=None,
             others=(Other(role="index", mode=AE), Other(role="index_table", mode=AE, recurse=True)),
             note="an ACCESS EXCLUSIVE lock on any index blocks every query that plans against its table",
+            alternative_outside=True,
             alternative="DROP INDEX CONCURRENTLY (not for partitioned indexes, not in a transaction block)",
             source=f"DROP INDEX reference page (ACCESS EXCLUSIVE on the table unless CONCURRENTLY); {_LOCKING}",
         ),
@@ -815,6 +834,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
             note="the index's files (not the table's) are copied; ACCESS EXCLUSIVE on an index blocks every query "
             "that plans against its table",
             since=(14,),
+            alternative_outside=True,
             alternative="REINDEX INDEX CONCURRENTLY ... TABLESPACE",
             source="ALTER INDEX reference page (SET TABLESPACE); REINDEX reference page (TABLESPACE, 14+)",
         ),
@@ -865,6 +885,7 @@ ROWS: dict[str, tuple[Row, ...]] = {
             "query that plans against the table (the planner opens all its indexes), not only those that "
             "would use the index; REINDEX SCHEMA/DATABASE/SYSTEM and partitioned tables (14+) run one "
             "transaction per table and not in a transaction block",
+            alternative_outside=True,
             alternative="REINDEX ... CONCURRENTLY",
             source="REINDEX reference page (Description, Notes: locks out writes, ACCESS EXCLUSIVE on the "
             "index); reads blocked: " + _MEASURED,

@@ -12,7 +12,9 @@ facts every server has share one name here; each family adds the facts only it h
 - ``rewrite`` / ``scan``: whether the table is rewritten (rebuilt, copied) and whether it is read
   whole while the lock is held; True, False, or None for "it depends", with ``rewrite_when`` /
   ``scan_when`` saying on what;
-- ``alternative``: the less disruptive way to reach the same end;
+- ``alternative``: the less disruptive way to reach the same end; ``alternative_outside``: it has a
+  statement PostgreSQL refuses in a transaction block (CONCURRENTLY), so where it can run depends on
+  the runner;
 - ``refused``: the SQLSTATE or error code the server answers instead, for a form it does not accept;
 - ``source``: the documentation the row rests on;
 - ``note``: what else a reader of the finding should know;
@@ -41,6 +43,7 @@ class Row:
     scan: bool | None = False
     scan_when: str = ""
     alternative: str | None = None
+    alternative_outside: bool = False
     refused: str = ""
     source: str
     note: str = ""

@@ -731,6 +731,7 @@ class Step:
     transaction_why: str = ""  # who opened the transaction it runs in
     explicit: bool = False  # that transaction is the file's own BEGIN, not the runner's
     unit_size: int = 0  # statements in the deploy
+    unit_ddl: int = 0  # of them, those MySQL and MariaDB commit as they run (DDL)
 
 
 class Replay:
@@ -908,6 +909,7 @@ class Replay:
                 session.why,
                 session.explicit,
                 len(members[id(unit)]),
+                sum(1 for s in members[id(unit)] if s.kind not in _MYSQL_TRANSACTIONAL),
             )
             again = _existing(self.schema, stmt)
             if again:  # the server refuses it and the table stays as it was: existing, not new

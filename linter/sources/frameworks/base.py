@@ -21,7 +21,9 @@ A framework's `opt_out` is the text that makes the runner leave its transaction 
 `opt_out_edit` is that edit, and `opt_out_mode` the unit's mode once it is made (``script``: each
 statement commits alone; ``implicit``: the file is still one query). `generated_from` names
 the source a framework generates its SQL from (a fix then says what to change there), and
-`new_migration` the runner's own command for a new, empty migration (named by a fix that adds one).
+`new_migration` the runner's own command for a new, empty migration (named by a fix that adds one);
+`after_failure` what the runner needs before a failed migration runs again (golang-migrate's
+dirty version), `after_failure_mysql` the same where only MySQL and MariaDB leave it.
 
 Sections that do not run on deploy (down, rollback, revert, verify) are units with
 ``deploy=False``: read for syntax, never replayed or linted.
@@ -73,6 +75,10 @@ class Framework:
     opt_out_mode: str = "script"  # the unit's transaction mode once opted out
     generated_from: str = ""  # the code the SQL is generated from: "the Django migration (Python)"
     new_migration: str = ""  # the runner's command making an empty migration, for a fix that adds one
+    # what running a migration again after it failed takes first, where the runner records the
+    # failure (on every server, or only on MySQL and MariaDB, whose DDL commits as it goes)
+    after_failure: str = ""
+    after_failure_mysql: str = ""
 
     def opt_out_edit(self, path: str, unit: Unit, text: str) -> Edit | None:
         """The edit that leaves the runner's transaction out of `unit` of the file `path` whose
@@ -80,6 +86,12 @@ class Framework:
         if self.opt_out_at == "first line":
             return Edit.insert(path, 1, 1, self.opt_out + "\n")
         return None
+
+    def own_migration(self) -> str:
+        """Where one statement PostgreSQL refuses in a transaction block (CONCURRENTLY) goes when
+        it cannot stay where it is, in the runner's words; empty when the runner has no way to
+        run a statement outside its transaction."""
+        return f"alone in a migration with {self.opt_out} ({self.opt_out_at})" if self.opt_out else ""
 
     def editable(self, path: str) -> bool:
         """Whether a fix may edit the file (a runner that hashes committed migrations refuses one

@@ -40,6 +40,10 @@ class GolangMigrate(Framework):
             return None
         return os.path.join(os.path.dirname(path), f"{version + 1:0{len(m.group(1))}d}_{title}.up.sql")
 
+    def own_migration(self) -> str:
+        # a file of one statement is sent alone: outside any transaction block
+        return "alone in a new N_name.up.sql/.down.sql pair"
+
 
 # ---------------------------------------------------------------- morph (Mattermost)
 
@@ -83,6 +87,9 @@ class Flyway(Framework):
 
     def opt_out_edit(self, path: str, unit: Unit, text: str) -> Edit | None:
         return side_file_edit(path, os.path.basename(path) + ".conf", self.opt_out)
+
+    def own_migration(self) -> str:
+        return "alone in a migration of its own (Flyway then runs it outside a transaction)"
 
     def units(self, path: str, text: str) -> list[Unit]:
         name = _stem(path)
@@ -174,6 +181,9 @@ class Prisma(Framework):
         if any(n > os.path.basename(folder) for n in names) or name <= os.path.basename(folder):
             return None
         return os.path.join(os.path.dirname(os.path.dirname(path)), name, "migration.sql")
+
+    def own_migration(self) -> str:
+        return f"alone in a new migration.sql (`{self.new_migration}`)"
 
 
 def prisma_provider(files: list[str]) -> str | None:
@@ -268,6 +278,7 @@ GOLANG_MIGRATE = GolangMigrate(
     "https://github.com/golang-migrate/migrate/blob/master/database/postgres/README.md",
     "implicit",
     "golang-migrate sends each file as one query",
+    after_failure="`migrate force <previous version>` first (golang-migrate leaves the failed version dirty)",
 )
 MORPH = Morph(
     "morph",
@@ -290,6 +301,7 @@ FLYWAY = Flyway(
     placeholders=True,
     opt_out="executeInTransaction=false",
     opt_out_at="<migration>.sql.conf beside the file",
+    after_failure_mysql="`flyway repair` first (Flyway records the failed migration where DDL is not transactional)",
 )
 PRISMA = Prisma(
     "prisma",
@@ -298,6 +310,7 @@ PRISMA = Prisma(
     "implicit",
     "prisma migrate sends each migration.sql as one query",
     new_migration="prisma migrate dev --create-only",
+    after_failure="`prisma migrate resolve --rolled-back <migration>` first (Prisma records the failed migration)",
 )
 ATLAS = Atlas(
     "atlas",

@@ -29,7 +29,7 @@ def drizzle_journal(path: str) -> dict | None:
 
 def _tags(path: str) -> list[str]:
     journal = drizzle_journal(path) or {}
-    return [e["tag"] for e in journal["entries"] if isinstance(e, dict) and isinstance(e.get("tag"), str)]
+    return [e["tag"] for e in journal.get("entries", ()) if isinstance(e, dict) and isinstance(e.get("tag"), str)]
 
 
 class Drizzle(Framework):

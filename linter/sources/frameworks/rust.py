@@ -115,4 +115,5 @@ SQLX = Sqlx(
     opt_out=SQLX_NO_TRANSACTION,
     opt_out_at="first line",
     opt_out_mode="implicit",
+    after_failure_mysql="its row deleted from _sqlx_migrations first (sqlx records it as partially applied)",
 )
