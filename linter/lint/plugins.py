@@ -23,6 +23,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.unused_ignore",
     "schemacite.rules.lock_timeout_missing",
     "schemacite.rules.prefer_text_over_char",
+    "schemacite.rules.prefer_text_over_varchar",
     "schemacite.report.builtin",
 )
 
