@@ -24,6 +24,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.lock_timeout_missing",
     "schemacite.rules.prefer_text_over_char",
     "schemacite.rules.prefer_text_over_varchar",
+    "schemacite.rules.prefer_timestamptz",
     "schemacite.report.builtin",
 )
 
