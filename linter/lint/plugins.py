@@ -25,6 +25,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.prefer_text_over_char",
     "schemacite.rules.prefer_text_over_varchar",
     "schemacite.rules.prefer_timestamptz",
+    "schemacite.rules.prefer_identity",
     "schemacite.report.builtin",
 )
 
