@@ -26,6 +26,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.prefer_text_over_varchar",
     "schemacite.rules.prefer_timestamptz",
     "schemacite.rules.prefer_identity",
+    "schemacite.rules.require_schema_qualified_names",
     "schemacite.rules.prefer_jsonb",
     "schemacite.report.builtin",
 )
