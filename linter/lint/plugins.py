@@ -27,6 +27,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.prefer_timestamptz",
     "schemacite.rules.prefer_identity",
     "schemacite.rules.require_schema_qualified_names",
+    "schemacite.rules.prefer_robust_statements",
     "schemacite.rules.prefer_jsonb",
     "schemacite.report.builtin",
 )
