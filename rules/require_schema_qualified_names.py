@@ -48,8 +48,8 @@ class RequireSchemaQualifiedNames(Rule):
     schema, are not flagged. A preference: it runs only when selected.
 
     ## Why is this bad?
-    PostgreSQL looks an unqualified name up along the session's `search_path`, and creates a new
-    relation in its first schema. The same migration then acts on different tables depending on
+    PostgreSQL looks an unqualified name up along the session's `search_path`, and its manual says
+    a `CREATE` of one makes the object in the path's first schema. The same migration then acts on different tables depending on
     who runs it: a role whose name is a schema (`"$user"` comes first in the default path), a
     runner or connection string that sets `search_path`, or a `SET search_path` earlier in the
     file. Turn it on for databases with several schemas, or where migrations run under roles
@@ -66,6 +66,7 @@ class RequireSchemaQualifiedNames(Rule):
     ```
 
     ## References
+    - [PostgreSQL: CREATE SCHEMA](https://www.postgresql.org/docs/current/sql-createschema.html)
     - [PostgreSQL: Schemas, The Schema Search Path](https://www.postgresql.org/docs/current/ddl-schemas.html#DDL-SCHEMAS-PATH)
     - [PostgreSQL: search_path](https://www.postgresql.org/docs/current/runtime-config-client.html#GUC-SEARCH-PATH)
     """
@@ -77,6 +78,7 @@ class RequireSchemaQualifiedNames(Rule):
     default_severity = Severity.WARNING
     dialects = frozenset({"postgres"})
     statement_kinds = _DDL
+    evidence = ("pg-doc-create-schema-unqualified-names",)
     evidence_note = "A naming preference: documented behaviour of search_path, no cost to measure."
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:

@@ -72,6 +72,18 @@ def test_postgres_facts_the_preferences_state(pg_server):
         conn.execute("INSERT INTO invoices (id) VALUES (1)")
         with pytest.raises(psycopg.errors.UniqueViolation):
             conn.execute("INSERT INTO invoices DEFAULT VALUES")
+        # a serial's sequence needs a grant of its own; an identity column's does not
+        conn.execute("CREATE TABLE bills (id int GENERATED ALWAYS AS IDENTITY PRIMARY KEY)")
+        conn.execute("DROP ROLE IF EXISTS prefs_writer")
+        conn.execute("CREATE ROLE prefs_writer")
+        conn.execute("GRANT INSERT ON invoices, bills TO prefs_writer")
+        conn.execute("SET ROLE prefs_writer")
+        with pytest.raises(
+            psycopg.errors.InsufficientPrivilege, match="permission denied for sequence invoices_id_seq"
+        ):
+            conn.execute("INSERT INTO invoices DEFAULT VALUES")
+        conn.execute("INSERT INTO bills DEFAULT VALUES")
+        conn.execute("RESET ROLE")
         # a zone written in a timestamp without time zone is dropped; timestamptz keeps the instant
         conn.execute("SET TimeZone = 'UTC'")
         row = conn.execute(
@@ -80,6 +92,7 @@ def test_postgres_facts_the_preferences_state(pg_server):
         assert row == ("2024-01-01 12:00:00", "2024-01-01 10:00:00+00")
     with pg_server.connect() as conn:
         conn.execute("DROP DATABASE prefs_facts")
+        conn.execute("DROP ROLE prefs_writer")
 
 
 def test_mariadb_strips_trailing_spaces_of_char_on_read(mariadb_server):
