@@ -22,6 +22,13 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.unused_index",
     "schemacite.rules.unused_ignore",
     "schemacite.rules.lock_timeout_missing",
+    "schemacite.rules.prefer_text_over_char",
+    "schemacite.rules.prefer_text_over_varchar",
+    "schemacite.rules.prefer_timestamptz",
+    "schemacite.rules.prefer_identity",
+    "schemacite.rules.require_schema_qualified_names",
+    "schemacite.rules.prefer_robust_statements",
+    "schemacite.rules.prefer_jsonb",
     "schemacite.report.builtin",
 )
 

@@ -48,6 +48,13 @@ class AddColumn(Action):
 
 
 @record
+class DropColumn(Action):
+    """DROP COLUMN."""
+
+    if_exists: bool = False
+
+
+@record
 class AlterColumnType(Action):
     """ALTER COLUMN ... TYPE (MySQL: a MODIFY or CHANGE that changes the type)."""
 

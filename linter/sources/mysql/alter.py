@@ -20,6 +20,7 @@ from schemacite.model.statements import (
     AddForeignKey,
     AddKey,
     ConstraintAction,
+    DropColumn,
     IndexAction,
     Option,
     PartitionBy,
@@ -275,7 +276,7 @@ def _drop(part: list[Tok], text: str) -> list[Action]:
     if w1 == "DEFAULT":  # never valid here, but reads better as an error
         raise AlterSyntaxError("DROP DEFAULT needs ALTER COLUMN")
     i = 2 if w1 == "COLUMN" else 1
-    return [Action("drop_column", text, _after_if_exists(part, i))]
+    return [DropColumn("drop_column", text, _after_if_exists(part, i), if_exists=_w(part, i) == "IF")]
 
 
 def _after_if_exists(part: list[Tok], i: int) -> str | None:

@@ -57,6 +57,7 @@ from schemacite.model.statements import (
     CreateTrigger,
     CreateView,
     Delete,
+    DropColumn,
     DropIndex,
     DropPolicy,
     DropRule,
@@ -1036,7 +1037,9 @@ def _partition(cmd: Node, table: str, src: Source) -> Action:
 # ALTER TABLE sub-commands that carry more than their own lock level (the others: _PLAIN)
 _ACTION_BUILDERS: dict[str, Callable[[Node, str, Source], Action]] = {
     "AT_AddColumn": _add_column,
-    "AT_DropColumn": lambda cmd, table, src: Action("drop_column", "DROP COLUMN", _column_name(cmd)),
+    "AT_DropColumn": lambda cmd, table, src: DropColumn(
+        "drop_column", "DROP COLUMN", _column_name(cmd), if_exists=bool(cmd.get("missing_ok"))
+    ),
     "AT_AlterColumnType": _alter_column_type,
     "AT_ColumnDefault": _column_default,
     "AT_AddConstraint": _add_table_constraint,
