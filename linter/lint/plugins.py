@@ -22,6 +22,8 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.unused_index",
     "schemacite.rules.unused_ignore",
     "schemacite.rules.lock_timeout_missing",
+    "schemacite.rules.drop_column",
+    "schemacite.rules.drop_table",
     "schemacite.report.builtin",
 )
 
