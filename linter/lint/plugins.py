@@ -24,6 +24,8 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.lock_timeout_missing",
     "schemacite.rules.drop_column",
     "schemacite.rules.drop_table",
+    "schemacite.rules.rename_column",
+    "schemacite.rules.rename_table",
     "schemacite.report.builtin",
 )
 
