@@ -97,3 +97,55 @@ def _flagged(sql: str, dialect: str) -> list:
     result = run_case(case)
     assert not result.errors, [str(e) for e in result.errors]
     return [f for f in result.findings if f.rule in rules]
+
+
+def test_what_the_old_release_reads_after_a_type_change_on_postgres(pg_server):
+    """The values a client reads change kind (int to str, naive to aware datetimes) or print with
+    other decimals; a widening within a kind reads the same."""
+    db = pg_server.create_database("breaks_running_types")
+    with pg_server.connect(db) as conn:
+        conn.execute("SET TimeZone = 'UTC'")
+        conn.execute("CREATE TABLE t (n int, at timestamp, m numeric(12, 2), w int)")
+        conn.execute("INSERT INTO t VALUES (7, '2024-01-02 03:04:05', 12.5, 7)")
+        before = conn.execute("SELECT n, at, m::text, w FROM t").fetchone()
+        for change in ("n TYPE text", "at TYPE timestamptz", "m TYPE numeric(14, 4)", "w TYPE bigint"):
+            conn.execute(f"ALTER TABLE t ALTER COLUMN {change}")
+        after = conn.execute("SELECT n, at, m::text, w FROM t").fetchone()
+    assert (type(before[0]), type(after[0])) == (int, str)
+    assert before[1].tzinfo is None and after[1].tzinfo is not None
+    assert (before[2], after[2]) == ("12.50", "12.5000")
+    assert before[3] == after[3] and type(after[3]) is int
+    sql = "ALTER TABLE t ALTER COLUMN n TYPE text, ALTER COLUMN at TYPE timestamptz, ALTER COLUMN m TYPE numeric(14, 4), ALTER COLUMN w TYPE bigint"
+    case = {
+        "rule": "type-change-visible-to-clients",
+        "dialect": "postgres",
+        "history": "CREATE TABLE t (n int, at timestamp, m numeric(12, 2), w int);",
+        "sql": sql + ";",
+    }
+    assert [f.identity for f in run_case(case).findings] == ["n", "at", "m"]
+
+
+def test_what_the_old_release_reads_after_a_type_change_on_mariadb(mariadb_server):
+    db = mariadb_server.create_database("breaks_running_types")
+    conn = mariadb_server.connect(db)
+    try:
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE t (n int, m decimal(10), w int)")
+        cur.execute("INSERT INTO t VALUES (7, 5, 7)")
+        cur.execute("SELECT n, CAST(m AS char), w FROM t")
+        before = cur.fetchone()
+        cur.execute("ALTER TABLE t MODIFY n varchar(20), MODIFY m decimal(10, 2), MODIFY w bigint")
+        cur.execute("SELECT n, CAST(m AS char), w FROM t")
+        after = cur.fetchone()
+    finally:
+        conn.close()
+    assert (type(before[0]), type(after[0])) == (int, str)
+    assert (before[1], after[1]) == ("5", "5.00")
+    assert before[2] == after[2] and type(after[2]) is int
+    case = {
+        "rule": "type-change-visible-to-clients",
+        "dialect": "mariadb",
+        "history": "CREATE TABLE t (n int, m decimal(10), w int);",
+        "sql": "ALTER TABLE t MODIFY n varchar(20), MODIFY m decimal(10, 2), MODIFY w bigint;",
+    }
+    assert [f.identity for f in run_case(case).findings] == ["n", "m"]

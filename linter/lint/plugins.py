@@ -26,6 +26,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.drop_table",
     "schemacite.rules.rename_column",
     "schemacite.rules.rename_table",
+    "schemacite.rules.type_change_visible_to_clients",
     "schemacite.report.builtin",
 )
 
