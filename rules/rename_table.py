@@ -46,16 +46,16 @@ class RenameTable(TableGoes):
     ## Use instead
     Keep the old name answering with a view until no release uses it. On PostgreSQL a view of
     one table with no aggregates or joins takes INSERT, UPDATE and DELETE (simple views are
-    automatically updatable), and both statements run in one transaction, so no query ever
-    finds the name missing:
+    automatically updatable), and both statements commit together, so other sessions see the
+    table renamed and the view in place at once:
     ```sql postgres
     BEGIN;
     ALTER TABLE orders RENAME TO purchases;
     CREATE VIEW orders AS SELECT * FROM purchases;
     COMMIT;
     ```
-    MySQL and MariaDB also update through such a view (MERGE algorithm), but the two DDL
-    statements commit one by one: queries in between fail. The view lists the columns the
+    MariaDB (checked in the suite) and MySQL (by its documentation) also update through such a
+    view, but the two DDL statements commit one by one: queries in between fail. The view lists the columns the
     table had when it was made; drop it in a later release. Otherwise create the new table,
     write both, backfill, move reads, and drop the old one.
 
