@@ -99,7 +99,9 @@ def unknown_rules(names: list[str], classes: list[type[Rule]]) -> str:
     spelled = {c.name: c.name for c in classes} | {c.code.lower(): c.code for c in classes}
     said = []
     for name in names:
-        near = difflib.get_close_matches(name.lower(), spelled, n=1, cutoff=0.6)
+        # a letter O typed for a zero names one code, where the closest spelling may be another
+        zeroed = name.lower()[:2] + name.lower()[2:].replace("o", "0")
+        near = [zeroed] if zeroed in spelled else difflib.get_close_matches(name.lower(), spelled, n=1, cutoff=0.6)
         said.append(f"{name!r}" + (f" (did you mean {spelled[near[0]]}?)" if near else ""))
     return f"unknown rule{'s' if len(said) > 1 else ''} " + ", ".join(said)
 

@@ -29,6 +29,11 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.require_schema_qualified_names",
     "schemacite.rules.prefer_robust_statements",
     "schemacite.rules.prefer_jsonb",
+    "schemacite.rules.drop_column",
+    "schemacite.rules.drop_table",
+    "schemacite.rules.rename_column",
+    "schemacite.rules.rename_table",
+    "schemacite.rules.type_change_visible_to_clients",
     "schemacite.report.builtin",
 )
 

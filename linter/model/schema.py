@@ -291,6 +291,9 @@ class Schema:
     functions: dict[str, str] = field(default_factory=dict)
     # views and sequences the current deploy created: like new tables, nobody uses them yet
     fresh: set[str] = field(default_factory=set, repr=False, compare=False)
+    # (table, column) pairs the current deploy added to tables that existed before it: like new
+    # tables, no running code reads them yet
+    fresh_columns: set[tuple[str, str]] = field(default_factory=set, repr=False, compare=False)
     # tables the replay dropped: an ALTER TABLE IF EXISTS of one of them changes nothing
     gone: set[str] = field(default_factory=set, repr=False, compare=False)
     _lookup: _Lookup | None = field(default=None, repr=False, compare=False)
@@ -304,6 +307,7 @@ class Schema:
             routines=set(self.routines),
             functions=dict(self.functions),
             fresh=set(self.fresh),
+            fresh_columns=set(self.fresh_columns),
             gone=set(self.gone),
             _lookup=None,
         )

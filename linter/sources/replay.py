@@ -185,6 +185,9 @@ def _rename(schema: Schema, old: str, to: str) -> None:
     if table is not None:
         table.name = to
         schema.tables[to] = table
+        moved = {(t, c) for t, c in schema.fresh_columns if t == old}
+        schema.fresh_columns.difference_update(moved)
+        schema.fresh_columns.update((to, c) for _, c in moved)
         return
     view = schema.views.pop(old, None)
     if view is not None:
@@ -321,8 +324,25 @@ def _alter_table(schema: Schema, stmt: Statement, new: bool) -> None:
         handler = _ACTIONS.get(action.op)
         if handler is not None:
             handler(schema, table, action, stmt)
+        if new and not table.new:
+            _follow_fresh_column(schema, table.name, action)
         if isinstance(action, Rename) and action.op == "rename_table":
             _rename(schema, table.name, action.new_name)
+
+
+def _follow_fresh_column(schema: Schema, table: str, a: Action) -> None:
+    """Keep `schema.fresh_columns` (the columns this deploy added to existing tables) in step."""
+    fresh = schema.fresh_columns
+    if isinstance(a, AddColumn) and a.op == "add_column":
+        fresh.add((table, a.definition.name))
+    elif isinstance(a, AddColumn) and a.old_name and (table, a.old_name) in fresh:  # CHANGE old new
+        fresh.discard((table, a.old_name))
+        fresh.add((table, a.definition.name))
+    elif isinstance(a, Rename) and a.op == "rename_column" and (table, a.column) in fresh:
+        fresh.discard((table, a.column or ""))
+        fresh.add((table, a.new_name))
+    elif a.op == "drop_column":
+        fresh.discard((table, a.column or ""))
 
 
 # ---- ALTER TABLE actions ------------------------------------------------------------
@@ -946,6 +966,7 @@ class Replay:
                 table.new = False
         self._new.clear()
         self.schema.fresh.clear()
+        self.schema.fresh_columns.clear()
 
     def _statements(self, path: str, parsed, reported: bool, including: tuple[str, ...]):
         """(statement, reported?, unit or None) of a file, with those of the files it includes in

@@ -1,0 +1,105 @@
+"""rename-table: RENAME TABLE / ALTER TABLE ... RENAME TO of a table the running release uses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from schemacite import hookimpl
+from schemacite.model.dialects import Dialect
+from schemacite.model.fixes import Applicability, Fix
+from schemacite.model.statements import RenameTable as RenameTableOp
+from schemacite.model.statements import Statement
+from schemacite.rule import Context, Finding
+from schemacite.rules.running_release import TableGoes, preexisting
+
+
+def renames(stmt: Statement) -> list[tuple[str, str]]:
+    """The (old, new) table names the statement renames, in order."""
+    if isinstance(stmt.op, RenameTableOp):
+        return list(stmt.op.pairs)
+    return [(stmt.table or "", a.new_name) for a in stmt.actions if a.op == "rename_table" and hasattr(a, "new_name")]
+
+
+class RenameTable(TableGoes):
+    """Table renamed while the previous release may still use its old name.
+
+    ## What it does
+    Flags `ALTER TABLE ... RENAME TO` and MySQL's and MariaDB's `RENAME TABLE` of a table that
+    existed before the deploy. A table the deploy created is not flagged, nor a rename whose
+    old name the deploy gives back before it ends: the swap `RENAME TABLE t TO t_old, t_new TO
+    t`, or a view under the old name.
+
+    ## Why is this bad?
+    During a rolling deploy the previous release keeps serving while the migration runs, and
+    its queries name the old table: they fail (PostgreSQL `42P01 relation does not exist`,
+    MySQL and MariaDB `1146 Table doesn't exist`) until its last process stops.
+
+    ## Fix
+    A display-only template: the rename and a view under the old name, in one transaction on
+    PostgreSQL (right after the rename on MySQL and MariaDB, whose DDL commits as it runs).
+
+    ## Example
+    ```sql postgres
+    ALTER TABLE orders RENAME TO purchases;
+    ```
+
+    ## Use instead
+    Keep the old name answering with a view until no release uses it. On PostgreSQL a view of
+    one table with no aggregates or joins takes INSERT, UPDATE and DELETE (simple views are
+    automatically updatable), and both statements commit together, so other sessions see the
+    table renamed and the view in place at once:
+    ```sql postgres
+    BEGIN;
+    ALTER TABLE orders RENAME TO purchases;
+    CREATE VIEW orders AS SELECT * FROM purchases;
+    COMMIT;
+    ```
+    MariaDB (checked in the suite) and MySQL (by its documentation) also update through such a
+    view, but the two DDL statements commit one by one: queries in between fail. The view lists the columns the
+    table had when it was made; drop it in a later release. Otherwise create the new table,
+    write both, backfill, move reads, and drop the old one.
+
+    ## References
+    - [strong_migrations: Renaming a table](https://github.com/ankane/strong_migrations#renaming-a-table)
+    - [PostgreSQL: CREATE VIEW, Updatable Views](https://www.postgresql.org/docs/current/sql-createview.html#SQL-CREATEVIEW-UPDATABLE-VIEWS)
+    - [MySQL: Updatable and Insertable Views](https://dev.mysql.com/doc/refman/8.4/en/view-updatability.html)
+    """
+
+    code = "SC117"
+    name = "rename-table"
+    summary = "Table {table} is renamed to {new}: the release still running uses the old name"
+    statement_kinds = frozenset({"alter_table", "rename_table"})
+    evidence = ("strong-migrations-renaming",)
+
+    def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
+        for old, new in renames(stmt):
+            if preexisting(ctx.schema, old) is None or (stmt.if_exists and old not in ctx.schema.tables):
+                continue
+            view = f"CREATE VIEW {old} AS SELECT * FROM {new};"
+            postgres = ctx.dialect == Dialect.POSTGRES
+            finding = self.finding(
+                stmt.location,
+                table=old,
+                sql=stmt.sql,
+                new=new,
+                suggestion=(
+                    f"keep {old} answering: {view} in the rename's transaction, dropped in a later release"
+                    if postgres
+                    else f"create {new} beside {old}, write both, backfill, move reads, then drop {old} later"
+                ),
+            )
+            finding.fix = Fix(
+                "a view under the old name" if postgres else "a view under the old name, right after the rename",
+                Applicability.DISPLAY_ONLY,
+                template=(
+                    f"BEGIN;\nALTER TABLE {old} RENAME TO {new};\n{view}\nCOMMIT;"
+                    if postgres
+                    else f"RENAME TABLE {old} TO {new};\n-- queries of {old} fail until the next statement\n{view}"
+                ),
+            )
+            yield finding
+
+
+@hookimpl
+def schemacite_rules():
+    return [RenameTable]

@@ -1,0 +1,151 @@
+"""What the breaks-running-code rules say the servers do, checked on PostgreSQL and MariaDB: the
+previous release's queries fail once a column or table is dropped or renamed, and the view the
+rename-table fix keeps under the old name takes that release's reads and writes."""
+
+from __future__ import annotations
+
+import MySQLdb
+import psycopg
+import pytest
+
+from schemacite.testing import run_case
+
+# the previous release's queries, run after each change
+OLD_QUERIES = (
+    "SELECT id, nickname FROM users",
+    "INSERT INTO users (id, nickname) VALUES (2, 'b')",
+    "UPDATE users SET nickname = 'c' WHERE id = 1",
+    "DELETE FROM users WHERE nickname = 'c'",
+)
+SETUP = "CREATE TABLE users (id int PRIMARY KEY, nickname text)"
+CHANGES = {  # change: (PostgreSQL SQLSTATE, MariaDB error) of the old release's queries after it
+    "ALTER TABLE users DROP COLUMN nickname": ("42703", 1054),
+    "ALTER TABLE users RENAME COLUMN nickname TO handle": ("42703", 1054),
+    "DROP TABLE users": ("42P01", 1146),
+    "ALTER TABLE users RENAME TO members": ("42P01", 1146),
+}
+VIEW_FIX = ("ALTER TABLE users RENAME TO members", "CREATE VIEW users AS SELECT * FROM members")
+
+
+@pytest.mark.parametrize("change", list(CHANGES))
+def test_the_old_release_fails_on_postgres(pg_server, change):
+    db = pg_server.create_database("breaks_running_" + str(list(CHANGES).index(change)))
+    with pg_server.connect(db) as conn:
+        conn.execute(SETUP)
+        conn.execute("INSERT INTO users VALUES (1, 'a')")
+        conn.execute(change)
+        for query in OLD_QUERIES:
+            with pytest.raises(psycopg.Error) as failed:
+                conn.execute(query)
+            assert failed.value.sqlstate == CHANGES[change][0], query
+    assert _flagged(change, "postgres")
+
+
+@pytest.mark.parametrize("change", list(CHANGES))
+def test_the_old_release_fails_on_mariadb(mariadb_server, change):
+    db = mariadb_server.create_database("breaks_running_" + str(list(CHANGES).index(change)))
+    conn = mariadb_server.connect(db)
+    try:
+        cur = conn.cursor()
+        cur.execute(SETUP)
+        cur.execute("INSERT INTO users VALUES (1, 'a')")
+        cur.execute(change)
+        for query in OLD_QUERIES:
+            with pytest.raises(MySQLdb.Error) as failed:
+                cur.execute(query)
+            assert failed.value.args[0] == CHANGES[change][1], query
+    finally:
+        conn.close()
+    assert _flagged(change, "mariadb")
+
+
+def test_a_view_under_the_old_name_takes_the_old_release_on_postgres(pg_server):
+    db = pg_server.create_database("breaks_running_view")
+    with pg_server.connect(db) as conn:
+        conn.execute(SETUP)
+        conn.execute("INSERT INTO users VALUES (1, 'a')")
+        with conn.transaction():
+            for statement in VIEW_FIX:
+                conn.execute(statement)
+        for query in OLD_QUERIES:
+            conn.execute(query)
+        assert conn.execute("SELECT id, nickname FROM members").fetchall() == [(2, "b")]
+    assert not _flagged("BEGIN;\n" + ";\n".join(VIEW_FIX) + ";\nCOMMIT;", "postgres")
+
+
+def test_a_view_under_the_old_name_takes_the_old_release_on_mariadb(mariadb_server):
+    db = mariadb_server.create_database("breaks_running_view")
+    conn = mariadb_server.connect(db)
+    try:
+        cur = conn.cursor()
+        cur.execute(SETUP)
+        cur.execute("INSERT INTO users VALUES (1, 'a')")
+        for statement in VIEW_FIX:
+            cur.execute(statement)
+        for query in OLD_QUERIES:
+            cur.execute(query)
+        cur.execute("SELECT id, nickname FROM members")
+        assert cur.fetchall() == ((2, "b"),)
+    finally:
+        conn.close()
+    assert not _flagged(";\n".join(VIEW_FIX) + ";", "mariadb")
+
+
+def _flagged(sql: str, dialect: str) -> list:
+    rules = ["drop-column", "drop-table", "rename-column", "rename-table"]
+    case = {"rule": rules[0], "rules": rules[1:], "dialect": dialect, "history": SETUP + ";", "sql": sql + ";"}
+    result = run_case(case)
+    assert not result.errors, [str(e) for e in result.errors]
+    return [f for f in result.findings if f.rule in rules]
+
+
+def test_what_the_old_release_reads_after_a_type_change_on_postgres(pg_server):
+    """The values a client reads change kind (int to str, naive to aware datetimes) or print with
+    other decimals; a widening within a kind reads the same."""
+    db = pg_server.create_database("breaks_running_types")
+    with pg_server.connect(db) as conn:
+        conn.execute("SET TimeZone = 'UTC'")
+        conn.execute("CREATE TABLE t (n int, at timestamp, m numeric(12, 2), w int)")
+        conn.execute("INSERT INTO t VALUES (7, '2024-01-02 03:04:05', 12.5, 7)")
+        before = conn.execute("SELECT n, at, m::text, w FROM t").fetchone()
+        for change in ("n TYPE text", "at TYPE timestamptz", "m TYPE numeric(14, 4)", "w TYPE bigint"):
+            conn.execute(f"ALTER TABLE t ALTER COLUMN {change}")
+        after = conn.execute("SELECT n, at, m::text, w FROM t").fetchone()
+    assert (type(before[0]), type(after[0])) == (int, str)
+    assert before[1].tzinfo is None and after[1].tzinfo is not None
+    assert (before[2], after[2]) == ("12.50", "12.5000")
+    assert before[3] == after[3] and type(after[3]) is int
+    sql = "ALTER TABLE t ALTER COLUMN n TYPE text, ALTER COLUMN at TYPE timestamptz, ALTER COLUMN m TYPE numeric(14, 4), ALTER COLUMN w TYPE bigint"
+    case = {
+        "rule": "type-change-visible-to-clients",
+        "dialect": "postgres",
+        "history": "CREATE TABLE t (n int, at timestamp, m numeric(12, 2), w int);",
+        "sql": sql + ";",
+    }
+    assert [f.identity for f in run_case(case).findings] == ["n", "at", "m"]
+
+
+def test_what_the_old_release_reads_after_a_type_change_on_mariadb(mariadb_server):
+    db = mariadb_server.create_database("breaks_running_types")
+    conn = mariadb_server.connect(db)
+    try:
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE t (n int, m decimal(10), w int)")
+        cur.execute("INSERT INTO t VALUES (7, 5, 7)")
+        cur.execute("SELECT n, CAST(m AS char), w FROM t")
+        before = cur.fetchone()
+        cur.execute("ALTER TABLE t MODIFY n varchar(20), MODIFY m decimal(10, 2), MODIFY w bigint")
+        cur.execute("SELECT n, CAST(m AS char), w FROM t")
+        after = cur.fetchone()
+    finally:
+        conn.close()
+    assert (type(before[0]), type(after[0])) == (int, str)
+    assert (before[1], after[1]) == ("5", "5.00")
+    assert before[2] == after[2] and type(after[2]) is int
+    case = {
+        "rule": "type-change-visible-to-clients",
+        "dialect": "mariadb",
+        "history": "CREATE TABLE t (n int, m decimal(10), w int);",
+        "sql": "ALTER TABLE t MODIFY n varchar(20), MODIFY m decimal(10, 2), MODIFY w bigint;",
+    }
+    assert [f.identity for f in run_case(case).findings] == ["n", "m"]
