@@ -22,6 +22,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.unused_index",
     "schemacite.rules.unused_ignore",
     "schemacite.rules.lock_timeout_missing",
+    "schemacite.rules.not_null_without_default",
     "schemacite.report.builtin",
 )
 
