@@ -23,6 +23,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.unused_ignore",
     "schemacite.rules.lock_timeout_missing",
     "schemacite.rules.not_null_without_default",
+    "schemacite.rules.constraint_over_existing_rows",
     "schemacite.report.builtin",
 )
 

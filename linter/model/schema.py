@@ -60,6 +60,13 @@ class Column:
     charset: str | None = None  # MySQL/MariaDB, when the definition names one (else the table's)
     collation: str | None = None
     invisible: bool = False  # MySQL/MariaDB INVISIBLE: left out of SELECT *
+    # every row holds NULL here as far as the statements read tell: the column was added nullable,
+    # with nothing to fill it, and no statement read since wrote its table (a key over it cannot
+    # meet a duplicate or a missing parent in those rows)
+    only_null: bool = False
+    # an UPDATE read since gave a value to every row that held NULL here (it named no WHERE, or only
+    # `col IS NULL`), and no INSERT or COPY read since may have added a NULL: NOT NULL then holds
+    backfilled: bool = False
 
 
 @record(slots=True)
