@@ -38,8 +38,9 @@ _REFUSAL = {
     "members": {Dialect.POSTGRES: "22P02", Dialect.MARIADB: "1265", Dialect.MYSQL: ""},
     "parse": {Dialect.POSTGRES: "22P02", Dialect.MARIADB: "1292", Dialect.MYSQL: ""},
 }
-# MySQL enforces CHECK constraints from 8.0.16 (parsed and ignored before); MariaDB from 10.2.1
-_CHECKS_ENFORCED = {Dialect.MYSQL: (8, 0, 16), Dialect.MARIADB: (10, 2, 1)}
+# MySQL enforces CHECK constraints from 8.0.16 (parsed and ignored before), MariaDB from 10.2.1: a
+# target names a series, taken to be a current release of it (a mysql-8.0 target enforces them)
+_CHECKS_ENFORCED = {Dialect.MYSQL: (8, 0), Dialect.MARIADB: (10, 2)}
 
 
 @record(frozen=True)
