@@ -298,6 +298,8 @@ class Schema:
     functions: dict[str, str] = field(default_factory=dict)
     # views and sequences the current deploy created: like new tables, nobody uses them yet
     fresh: set[str] = field(default_factory=set, repr=False, compare=False)
+    # some column holds only NULL (`Column.only_null`): a write the replay cannot place must clear it
+    only_null_columns: bool = field(default=False, repr=False, compare=False)
     # tables the replay dropped: an ALTER TABLE IF EXISTS of one of them changes nothing
     gone: set[str] = field(default_factory=set, repr=False, compare=False)
     _lookup: _Lookup | None = field(default=None, repr=False, compare=False)
@@ -311,6 +313,7 @@ class Schema:
             routines=set(self.routines),
             functions=dict(self.functions),
             fresh=set(self.fresh),
+            only_null_columns=self.only_null_columns,
             gone=set(self.gone),
             _lookup=None,
         )

@@ -84,7 +84,8 @@ def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
     handler = _STATEMENTS.get(type(stmt.op))
     if handler is not None:
         handler(schema, stmt, new)
-        schema.touch(*_touched(stmt, schema))
+        if handler not in (_write_rows, _other):  # writing rows changes no table's shape
+            schema.touch(*_touched(stmt, schema))
 
 
 def _touched(stmt: Statement, schema: Schema) -> list[str | None]:
@@ -343,6 +344,7 @@ def _add_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     # nothing fills the old rows of a nullable column added without a default
     fills = column.default or column.generated or column.identity or column.serial or column.auto_increment
     column.only_null = a.op == "add_column" and column.nullable and not fills and not a.primary
+    schema.only_null_columns |= column.only_null
     t.columns[column.name] = column
     if a.primary:
         t.primary_key = Index(None, (column.name,), unique=True, primary=True, defined_at=stmt.location)
@@ -617,11 +619,15 @@ _UNREAD_WRITES = frozenset({"INSERT", "UPDATE", "REPLACE", "DELETE", "LOAD", "ME
 
 
 def _other(schema: Schema, stmt: Statement, new: bool) -> None:
-    """A write whose table is not read may give any column a value: nothing holds only NULL now."""
-    if isinstance(stmt.op, Other) and stmt.op.what.split(" ")[0].upper() in _UNREAD_WRITES:
+    """A write whose table is not read may give any column a value: nothing holds only NULL now.
+    The walk over every column runs once per column added, not once per INSERT of a dump."""
+    if not schema.only_null_columns or not isinstance(stmt.op, Other):
+        return
+    if stmt.op.what.split(" ")[0].upper() in _UNREAD_WRITES:
         for table in schema.tables.values():
             for column in table.columns.values():
                 column.only_null = False
+        schema.only_null_columns = False
 
 
 _STATEMENTS = {
