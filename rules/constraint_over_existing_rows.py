@@ -300,10 +300,11 @@ def _cast_risk(
         query = f"SELECT {c} FROM {table} WHERE {c} NOT REGEXP '^[+-]?[0-9]+$' LIMIT 1"
     else:
         query = ""
+    bad = f"a row holds {risk.why}"
     if postgres and risk.test == "parse" and using is None:
-        # no assignment cast from text: the server wants USING before it reads a row (42804)
-        query = f"add USING {c}::{type_}, which PostgreSQL demands whatever the rows hold (42804); then {query}"
-    return _Risk(what or f"ALTER COLUMN {c} TYPE {type_}", f"a row holds {risk.why}", risk.test, query)
+        # no assignment cast from text: the server wants USING before it reads a row
+        bad += f", and with no USING {c}::{type_} it fails whatever the rows hold (42804)"
+    return _Risk(what or f"ALTER COLUMN {c} TYPE {type_}", bad, risk.test, query)
 
 
 def _family_of(type_: str) -> str:

@@ -47,6 +47,8 @@ PG = {
                             "ALTER TABLE t ALTER COLUMN s TYPE int USING s::int", "22P02"),
     "shorter_varchar": Case("SC112", "CREATE TABLE t (s varchar(20))", "INSERT INTO t VALUES ('abc')",
                             "ALTER TABLE t ALTER COLUMN s TYPE varchar(2)", "22001"),
+    "text_to_date_without_using": Case("SC112", "CREATE TABLE t (s text)", "INSERT INTO t VALUES ('2024-01-01')",
+                                       "ALTER TABLE t ALTER COLUMN s TYPE date", "42804"),
     "bigint_to_int": Case("SC112", "CREATE TABLE t (b bigint)", "INSERT INTO t VALUES (5000000000)",
                           "ALTER TABLE t ALTER COLUMN b TYPE int", "22003"),
     "narrower_numeric": Case("SC112", "CREATE TABLE t (b bigint)", "INSERT INTO t VALUES (5000000000)",
