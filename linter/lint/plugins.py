@@ -34,6 +34,8 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.rename_column",
     "schemacite.rules.rename_table",
     "schemacite.rules.type_change_visible_to_clients",
+    "schemacite.rules.not_null_without_default",
+    "schemacite.rules.constraint_over_existing_rows",
     "schemacite.report.builtin",
 )
 

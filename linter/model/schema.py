@@ -60,6 +60,13 @@ class Column:
     charset: str | None = None  # MySQL/MariaDB, when the definition names one (else the table's)
     collation: str | None = None
     invisible: bool = False  # MySQL/MariaDB INVISIBLE: left out of SELECT *
+    # every row holds NULL here as far as the statements read tell: the column was added nullable,
+    # with nothing to fill it, and no statement read since wrote its table (a key over it cannot
+    # meet a duplicate or a missing parent in those rows)
+    only_null: bool = False
+    # an UPDATE read since gave a value to every row that held NULL here (it named no WHERE, or only
+    # `col IS NULL`), and no INSERT or COPY read since may have added a NULL: NOT NULL then holds
+    backfilled: bool = False
 
 
 @record(slots=True)
@@ -294,6 +301,8 @@ class Schema:
     # (table, column) pairs the current deploy added to tables that existed before it: like new
     # tables, no running code reads them yet
     fresh_columns: set[tuple[str, str]] = field(default_factory=set, repr=False, compare=False)
+    # some column holds only NULL (`Column.only_null`): a write the replay cannot place must clear it
+    only_null_columns: bool = field(default=False, repr=False, compare=False)
     # tables the replay dropped: an ALTER TABLE IF EXISTS of one of them changes nothing
     gone: set[str] = field(default_factory=set, repr=False, compare=False)
     _lookup: _Lookup | None = field(default=None, repr=False, compare=False)
@@ -308,6 +317,7 @@ class Schema:
             functions=dict(self.functions),
             fresh=set(self.fresh),
             fresh_columns=set(self.fresh_columns),
+            only_null_columns=self.only_null_columns,
             gone=set(self.gone),
             _lookup=None,
         )

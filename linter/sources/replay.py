@@ -27,6 +27,7 @@ from schemacite.model.statements import (
     AlterIndex,
     AlterTable,
     ConstraintAction,
+    CopyFrom,
     CreateIndex,
     CreateMatview,
     CreatePartition,
@@ -41,6 +42,8 @@ from schemacite.model.statements import (
     DropTable,
     DropView,
     IndexAction,
+    Insert,
+    Merge,
     Option,
     Other,
     ParseError,
@@ -55,6 +58,7 @@ from schemacite.model.statements import (
     SetVariable,
     Statement,
     UnreadCreateTable,
+    Update,
     needs_own_transaction,
 )
 from schemacite.sources.engines import left_out as other_engines
@@ -80,7 +84,8 @@ def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
     handler = _STATEMENTS.get(type(stmt.op))
     if handler is not None:
         handler(schema, stmt, new)
-        schema.touch(*_touched(stmt, schema))
+        if handler not in (_write_rows, _other):  # writing rows changes no table's shape
+            schema.touch(*_touched(stmt, schema))
 
 
 def _touched(stmt: Statement, schema: Schema) -> list[str | None]:
@@ -356,6 +361,10 @@ def _add_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
         _rename_in_keys(t, a.old_name, column.name)
     if a.if_not_exists and column.name in t.columns:
         return
+    # nothing fills the old rows of a nullable column added without a default
+    fills = column.default or column.generated or column.identity or column.serial or column.auto_increment
+    column.only_null = a.op == "add_column" and column.nullable and not fills and not a.primary
+    schema.only_null_columns |= column.only_null
     t.columns[column.name] = column
     if a.primary:
         t.primary_key = Index(None, (column.name,), unique=True, primary=True, defined_at=stmt.location)
@@ -607,6 +616,40 @@ _ACTIONS = {
     "set_unlogged": _persistence,
 }
 
+
+def _write_rows(schema: Schema, stmt: Statement, new: bool) -> None:
+    """A statement that writes rows: the columns it may give values no longer hold only NULL; an
+    UPDATE of every row holding NULL in a column backfills it, and a new row may hold NULL again."""
+    op = stmt.op
+    table = schema.tables.get(op.table or "")
+    if table is None:
+        return
+    named = set(getattr(op, "columns", ()))
+    for column in table.columns.values():
+        if not named or column.name in named:
+            column.only_null = False
+        if not isinstance(op, Update):
+            column.backfilled = False
+        elif column.name in named and (op.every_row or column.name in op.null_tested):
+            column.backfilled = True
+
+
+# writes a reader leaves unread (MySQL's DML is an Other): the table they write is unknown
+_UNREAD_WRITES = frozenset({"INSERT", "UPDATE", "REPLACE", "DELETE", "LOAD", "MERGE", "COPY"})
+
+
+def _other(schema: Schema, stmt: Statement, new: bool) -> None:
+    """A write whose table is not read may give any column a value: nothing holds only NULL now.
+    The walk over every column runs once per column added, not once per INSERT of a dump."""
+    if not schema.only_null_columns or not isinstance(stmt.op, Other):
+        return
+    if stmt.op.what.split(" ")[0].upper() in _UNREAD_WRITES:
+        for table in schema.tables.values():
+            for column in table.columns.values():
+                column.only_null = False
+        schema.only_null_columns = False
+
+
 _STATEMENTS = {
     CreateTable: _create_table,
     CreatePartition: _create_table,
@@ -628,6 +671,11 @@ _STATEMENTS = {
     CreateRoutine: _create_routine,
     RenameType: _rename_type,
     RefreshMatview: _refresh_matview,
+    Insert: _write_rows,
+    Update: _write_rows,
+    Merge: _write_rows,
+    CopyFrom: _write_rows,
+    Other: _other,
 }
 
 

@@ -1,0 +1,158 @@
+"""What a server does to values a column already holds when its type changes or a NOT NULL column
+is added without a default: the values each type family takes, the implicit default MySQL and
+MariaDB fill in, and which type changes can meet a value the new type refuses.
+
+Types are named by their base type as the readers give it (PostgreSQL's internal names, `int4`,
+`varchar`; MySQL's lower-cased, `int`, `varchar`)."""
+
+from __future__ import annotations
+
+from schemacite.model.record import record
+from schemacite.model.schema import Column
+
+# integer types and the bytes they hold (MySQL `mediumint` is 3)
+_INTEGERS = {
+    "int2": 2,
+    "smallint": 2,
+    "int4": 4,
+    "int": 4,
+    "integer": 4,
+    "int8": 8,
+    "bigint": 8,
+    "tinyint": 1,
+    "mediumint": 3,
+}
+_STRINGS = frozenset(
+    {"varchar", "bpchar", "char", "text", "character", "tinytext", "mediumtext", "longtext", "citext", "nvarchar"}
+)
+_DECIMALS = frozenset({"numeric", "decimal"})
+_FLOATS = frozenset({"float4", "float8", "real", "float", "double"})
+_DATES = frozenset({"date", "datetime", "timestamp", "timestamptz", "time", "timetz", "year"})
+_UNBOUNDED = frozenset({"text", "citext", "longtext", "mediumtext"})
+# the lengths of MySQL's text types, which take no length of their own
+_TEXT_LENGTHS = {"tinytext": 255, "text": 65535, "mediumtext": 16777215}
+
+
+def family(base: str) -> str:
+    """The family of a base type: integer, string, decimal, float, date, enum, or the type itself."""
+    if base in _INTEGERS:
+        return "integer"
+    if base in _STRINGS:
+        return "string"
+    if base in _DECIMALS:
+        return "decimal"
+    if base in _FLOATS:
+        return "float"
+    if base in _DATES:
+        return "date"
+    if base in ("enum", "set"):
+        return "enum"
+    return base
+
+
+def implicit_default(column: Column) -> str | None:
+    """The value MySQL and MariaDB give existing rows when a NOT NULL column without a DEFAULT is
+    added (the type's implicit default), as it reads in a message; None where it is not known."""
+    base = column.base_type.lower()
+    kind = family(base)
+    if kind in ("integer", "decimal", "float") or base in ("bit", "bool", "boolean", "year"):
+        return "0"
+    if kind == "string" or base in ("binary", "varbinary", "blob", "tinyblob", "mediumblob", "longblob", "json"):
+        return "''"
+    if base == "enum":
+        first = column.type_args.split(",")[0].strip()
+        return first or None
+    if base == "date":
+        return "'0000-00-00'"
+    if base in ("datetime", "timestamp"):
+        return "'0000-00-00 00:00:00'"
+    if base == "time":
+        return "'00:00:00'"
+    return None
+
+
+def zero_date(column: Column) -> bool:
+    """Whether the implicit default of the column's type is a zero date, which a server whose
+    sql_mode holds NO_ZERO_DATE refuses in strict mode."""
+    return column.base_type.lower() in ("date", "datetime", "timestamp")
+
+
+def _length(base: str, args: str) -> int | None:
+    """A string type's length; None where it takes any length."""
+    if base in _TEXT_LENGTHS and not args:
+        return _TEXT_LENGTHS[base]
+    if base in _UNBOUNDED or not args.strip().isdigit():
+        return None
+    return int(args)
+
+
+def _digits(args: str) -> int | None:
+    """The digits a numeric(p, s) keeps before the point; None for an unconstrained numeric."""
+    parts = [p.strip() for p in args.split(",") if p.strip()]
+    if not parts or not parts[0].isdigit():
+        return None
+    scale = int(parts[1]) if len(parts) > 1 and parts[1].lstrip("-").isdigit() else 0
+    return int(parts[0]) - scale
+
+
+# the decimal digits each integer width can need
+_INTEGER_DIGITS = {1: 3, 2: 5, 3: 8, 4: 10, 8: 19}
+
+
+@record(frozen=True)
+class CastRisk:
+    """Why casting a column's values to a new type can fail on some value, and how to find such a
+    value: `test` is "length" (longer than `bound` characters), "range" (outside `low`..`high`),
+    "digits" (`bound` digits or more before the point), "members" (not one of `members`) or
+    "parse" (not text the new type reads)."""
+
+    why: str
+    test: str
+    bound: int = 0
+    low: int = 0
+    high: int = 0
+    members: str = ""
+
+
+def _range(base: str, unsigned: bool) -> tuple[int, int]:
+    bits = 8 * _INTEGERS[base]
+    return (0, 2**bits - 1) if unsigned else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+
+
+def may_fail(old: Column, base: str, args: str = "", unsigned: bool = False) -> CastRisk | None:
+    """How casting the column's values to the new type can fail (`'abc'` is no integer, a
+    30-character string in varchar(20)); None when every old value fits the new type, or when the
+    types are not ones this knows."""
+    was, now = old.base_type.lower(), base.lower()
+    old_kind, new_kind = family(was), family(now)
+    if old_kind == "string" and new_kind == "enum":
+        return CastRisk("a value that is not one of its members", "members", members=args)
+    if old_kind == "string" and new_kind in ("integer", "decimal", "float", "date", "uuid", "bool", "boolean"):
+        return CastRisk(f"a value that is not a valid {now}", "parse")
+    if old_kind == "string" and new_kind == "string":
+        before, after = _length(was, old.type_args), _length(now, args)
+        if after is not None and (before is None or after < before):
+            return CastRisk(f"a value longer than {after} characters", "length", bound=after)
+        return None
+    if old_kind == "integer" and new_kind == "integer":
+        low, high = _range(now, unsigned)
+        old_low, old_high = _range(was, old.unsigned)
+        if low > old_low or high < old_high:
+            return CastRisk(f"a value outside {now}'s range", "range", low=low, high=high)
+        return None
+    if old_kind in ("integer", "decimal", "float") and new_kind == "decimal":
+        keeps = _digits(args)
+        needs = _INTEGER_DIGITS[_INTEGERS[was]] if old_kind == "integer" else _digits(old.type_args)
+        if keeps is not None and (needs is None or keeps < needs):
+            return CastRisk(f"a value with more than {keeps} digits before the point", "digits", bound=keeps)
+        return None
+    if old_kind in ("decimal", "float") and new_kind == "integer":
+        low, high = _range(now, unsigned)
+        return CastRisk(f"a value outside {now}'s range", "range", low=low, high=high)
+    if old_kind == "enum" and new_kind == "enum":
+        kept = {m.strip() for m in args.split(",")}
+        gone = [m.strip() for m in old.type_args.split(",") if m.strip() not in kept]
+        return (
+            CastRisk(f"{', '.join(gone)}, which the new members leave out", "members", members=args) if gone else None
+        )
+    return None

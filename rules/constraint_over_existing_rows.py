@@ -1,0 +1,317 @@
+"""constraint-over-existing-rows: statements the server refuses when one existing row does not fit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from schemacite import hookimpl
+from schemacite.locks import is_preexisting
+from schemacite.model import Table
+from schemacite.model.casts import CastRisk, family, may_fail
+from schemacite.model.dialects import Dialect
+from schemacite.model.record import record
+from schemacite.model.schema import Check, Column, ForeignKey, Index
+from schemacite.model.statements import (
+    Action,
+    AddCheck,
+    AddColumn,
+    AddForeignKey,
+    AddKey,
+    AlterColumnType,
+    ConstraintAction,
+    CreateIndex,
+    Statement,
+)
+from schemacite.rule import Context, Finding, Rule, Severity
+
+# what each server answers when a row does not fit, by failure: PostgreSQL's SQLSTATE and the
+# MySQL/MariaDB error number (the MariaDB ones checked by tests/test_fails_on_rows.py; MySQL's
+# from its error reference where they are the same, else left unsaid)
+_REFUSAL = {
+    "null": {Dialect.POSTGRES: "23502", Dialect.MARIADB: "1265", Dialect.MYSQL: ""},
+    "duplicate": {Dialect.POSTGRES: "23505", Dialect.MARIADB: "1062", Dialect.MYSQL: "1062"},
+    "check": {Dialect.POSTGRES: "23514", Dialect.MARIADB: "4025", Dialect.MYSQL: ""},
+    "foreign_key": {Dialect.POSTGRES: "23503", Dialect.MARIADB: "1452", Dialect.MYSQL: "1452"},
+    "length": {Dialect.POSTGRES: "22001", Dialect.MARIADB: "1265", Dialect.MYSQL: ""},
+    "range": {Dialect.POSTGRES: "22003", Dialect.MARIADB: "1264", Dialect.MYSQL: ""},
+    "digits": {Dialect.POSTGRES: "22003", Dialect.MARIADB: "1264", Dialect.MYSQL: ""},
+    "members": {Dialect.POSTGRES: "22P02", Dialect.MARIADB: "1265", Dialect.MYSQL: ""},
+    "parse": {Dialect.POSTGRES: "22P02", Dialect.MARIADB: "1292", Dialect.MYSQL: ""},
+}
+# MySQL enforces CHECK constraints from 8.0.16 (parsed and ignored before), MariaDB from 10.2.1: a
+# target names a series, taken to be a current release of it (a mysql-8.0 target enforces them)
+_CHECKS_ENFORCED = {Dialect.MYSQL: (8, 0), Dialect.MARIADB: (10, 2)}
+
+
+@record(frozen=True)
+class _Risk:
+    """One way the statement can meet a row that does not fit: what the row holds, the failure's
+    kind (a key of _REFUSAL) and a query that finds such a row first."""
+
+    what: str  # the change, in words: `SET NOT NULL email`
+    bad: str  # `a row holds NULL in email`
+    kind: str
+    query: str
+
+
+class ConstraintOverExistingRows(Rule):
+    """Statement fails if one existing row does not fit the new rule.
+
+    ## What it does
+    Flags statements that make the server check the rows already in a table and refuse the whole
+    statement on the first row that does not fit, on a table that exists before the deploy:
+
+    - `SET NOT NULL` (MySQL/MariaDB `MODIFY`/`CHANGE` of a nullable column to `NOT NULL`): a NULL;
+    - `ADD PRIMARY KEY`, `ADD UNIQUE`, `CREATE UNIQUE INDEX` (also `CONCURRENTLY`, which leaves an
+      invalid index behind): two rows with the same key, or a NULL in a primary key;
+    - `ADD CHECK` and `ADD FOREIGN KEY` unless `NOT VALID` (or, on MySQL and MariaDB, after `SET
+      foreign_key_checks = 0`), and `VALIDATE CONSTRAINT`: a row the check refuses, a key the
+      referenced table lacks (`VALIDATE CONSTRAINT` at info level: see below);
+    - a type change whose cast can fail: text to a number, date, uuid, boolean or enum, a shorter
+      `varchar(n)`, a narrower integer or numeric, enum members removed. A widening cannot fail
+      and is not flagged.
+
+    Each finding gives a query that finds an offending row first. A table a snapshot counts empty
+    (0 rows) is not flagged, nor one created earlier in the same deploy; a `SET NOT NULL` that a
+    validated `CHECK (col IS NOT NULL)` already proves is not flagged.
+
+    ## Why is this bad?
+    The statement works on a copy of production that happens to be clean and fails on production:
+    PostgreSQL and MariaDB refuse it (checked on both by the suite: 23502, 23505, 23514, 23503,
+    22001, 22003, 22P02 on PostgreSQL; 1265, 1062, 4025, 1452, 1264, 1292 on MariaDB), and MySQL
+    does the same in strict mode per its documentation. The deploy stops half done: on MySQL and
+    MariaDB every DDL statement before it has committed; on PostgreSQL whatever ran outside the
+    failing transaction stays.
+
+    How long the statement blocks traffic while it checks is the lock rules' part
+    (`access-exclusive-lock`, `write-blocking-lock`): they say how long it blocks, this rule says
+    whether the rows let it finish. The two are reported apart because the fixes differ: a
+    weaker lock does not make bad rows fit, and clean rows do not shorten the lock.
+
+    ## Example
+    ```sql postgres
+    ALTER TABLE accounts ALTER COLUMN balance SET NOT NULL;
+    ```
+
+    ## Use instead
+    ```sql postgres
+    -- SELECT 1 FROM accounts WHERE balance IS NULL LIMIT 1 found no row, and the application
+    -- no longer writes NULL
+    ALTER TABLE accounts ADD CONSTRAINT accounts_balance_not_null CHECK (balance IS NOT NULL) NOT VALID;
+    ALTER TABLE accounts VALIDATE CONSTRAINT accounts_balance_not_null;
+    ALTER TABLE accounts ALTER COLUMN balance SET NOT NULL;
+    ```
+    The `VALIDATE CONSTRAINT` still reads the rows and is reported at info level: a failure there
+    leaves only a `NOT VALID` constraint that new writes already obey, and the retry, once the
+    rows are fixed, is that one statement.
+
+    ## References
+    - [PostgreSQL: ALTER TABLE](https://www.postgresql.org/docs/current/sql-altertable.html)
+    - [MySQL: CHECK Constraints](https://dev.mysql.com/doc/refman/8.0/en/create-table-check-constraints.html)
+    - [MySQL: FOREIGN KEY Constraints](https://dev.mysql.com/doc/refman/8.0/en/create-table-foreign-keys.html)
+    """
+
+    code = "SC112"
+    name = "constraint-over-existing-rows"
+    family = "fails-on-rows"
+    summary = "{what} fails if {bad}: {server} refuses the statement{code}"
+    statement_kinds = frozenset({"alter_table", "create_index"})
+    evidence = ("pg-doc-alter-table-not-null",)
+    evidence_note = (
+        "A refusal, not a cost: the suite runs each statement over rows that do not fit on PostgreSQL and "
+        "MariaDB (tests/test_fails_on_rows.py); MySQL's answer rests on its documentation."
+    )
+
+    def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
+        name = stmt.table
+        if not name or not is_preexisting(name, ctx.schema):
+            return
+        table = ctx.schema.tables.get(name)
+        if table is not None and table.rows == 0:
+            return  # known empty: no row can fail the check
+        risks: list[list[_Risk]] = []
+        if isinstance(stmt.op, CreateIndex):
+            if stmt.op.index.unique:
+                risks.append(_key_risks(stmt.op.index, name, "CREATE UNIQUE INDEX", table))
+        else:
+            risks += [_action_risks(a, name, table, stmt, ctx) for a in stmt.actions]
+        for found in risks:
+            if found:
+                finding = self._finding(stmt, found, ctx)
+                if found[0].what.startswith("VALIDATE CONSTRAINT"):
+                    finding.severity = Severity.INFO  # the NOT VALID step already guards new writes
+                yield finding
+
+    def _finding(self, stmt: Statement, risks: list[_Risk], ctx: Context) -> Finding:
+        server = {Dialect.POSTGRES: "PostgreSQL", Dialect.MARIADB: "MariaDB"}.get(ctx.server, "MySQL")
+        codes = ", ".join(dict.fromkeys(c for r in risks if (c := _REFUSAL[r.kind][ctx.server])))
+        queries = "; ".join(dict.fromkeys(r.query for r in risks if r.query))
+        first = f"look first: {queries}" if queries else "look for such rows first"
+        return self.finding(
+            stmt.location,
+            table=stmt.table,
+            sql=stmt.sql,
+            dialect=ctx.dialect,
+            what=risks[0].what,
+            bad=" or ".join(dict.fromkeys(r.bad for r in risks)),
+            server=server,
+            code=f" ({codes})" if codes else "",
+            suggestion=f"{first}; fix those rows (and the code writing them) before the deploy",
+        )
+
+
+def _action_risks(action: Action, table: str, model: Table | None, stmt: Statement, ctx: Context) -> list[_Risk]:
+    column = model.columns.get(action.column or "") if model is not None and action.column else None
+    if action.op == "set_not_null" and action.column:
+        if model is not None and model.proven_not_null(action.column) or column is not None and column.backfilled:
+            return []  # a validated CHECK already proves it, or an UPDATE filled every NULL
+        return [_null_risk(f"SET NOT NULL {action.column}", table, action.column)]
+    if isinstance(action, AddCheck) and not action.not_valid:
+        if action.op == "add_not_null" and action.column:
+            return [_null_risk(f"ADD NOT NULL {action.column}", table, action.column)]
+        if _checks_enforced(ctx) and action.constraint.enforced:
+            return [_check_risk(action.constraint, table, "ADD CHECK")]
+        return []
+    if isinstance(action, AddForeignKey) and not action.not_valid and stmt.foreign_key_checks:
+        if action.key.enforced and not _only_null(model, action.key.columns):
+            return [_foreign_key_risk(action.key, table, "ADD FOREIGN KEY", ctx)]
+        return []
+    if isinstance(action, AddKey) and action.op in ("add_primary_key", "add_unique") and not action.using_index:
+        return _key_risks(action.index, table, action.text.split("(")[0].strip() or action.op, model)
+    if isinstance(action, ConstraintAction) and action.op == "validate_constraint":
+        return _validate_risks(action.name, table, model, ctx)
+    if isinstance(action, AlterColumnType) and column is not None:
+        risk = may_fail(column, action.base_type, action.type_args)
+        return [_cast_risk(risk, table, column, action.type, ctx, using=action.using)] if risk else []
+    if isinstance(action, AddColumn) and action.op in ("modify_column", "change_column") and column is not None:
+        new = action.definition
+        out = []
+        if column.nullable and not new.nullable and not column.backfilled:
+            out.append(_null_risk(f"{action.op.split('_')[0].upper()} {column.name} NOT NULL", table, column.name))
+        risk = may_fail(column, new.base_type, new.type_args, new.unsigned)
+        if risk is not None:
+            out.append(_cast_risk(risk, table, column, new.type, ctx, what=f"MODIFY {column.name} {new.type}"))
+        return out
+    return []
+
+
+def _checks_enforced(ctx: Context) -> bool:
+    since = _CHECKS_ENFORCED.get(ctx.server)
+    return since is None or ctx.version >= since
+
+
+def _null_risk(what: str, table: str, column: str) -> _Risk:
+    return _Risk(what, f"a row holds NULL in {column}", "null", f"SELECT 1 FROM {table} WHERE {column} IS NULL LIMIT 1")
+
+
+def _only_null(model: Table | None, columns: tuple[str, ...]) -> bool:
+    """Whether one of the columns holds only NULL: a key with a NULL in it is neither a duplicate
+    nor checked against its parent."""
+    return model is not None and any((c := model.columns.get(n)) is not None and c.only_null for n in columns)
+
+
+def _key_risks(index: Index, table: str, what: str, model: Table | None) -> list[_Risk]:
+    cols = ", ".join(index.columns)
+    if not cols or not index.primary and _only_null(model, index.columns):
+        return []
+    filled = " AND ".join(f"{c} IS NOT NULL" for c in index.columns)
+    where = "" if index.primary else f" WHERE {filled}"
+    if index.partial:
+        where = ""  # the index's own WHERE narrows the rows; the query over all of them errs on the safe side
+    out = [
+        _Risk(
+            f"{what} ({cols})",
+            f"two rows share one ({cols})",
+            "duplicate",
+            f"SELECT {cols}, count(*) FROM {table}{where} GROUP BY {cols} HAVING count(*) > 1 LIMIT 1",
+        )
+    ]
+    nullable = [c for c in index.columns if model is None or (col := model.columns.get(c)) is None or col.nullable]
+    if index.primary and nullable:
+        holes = " OR ".join(f"{c} IS NULL" for c in nullable)
+        out.append(
+            _Risk(
+                out[0].what,
+                f"a row holds NULL in {', '.join(nullable)}",
+                "null",
+                f"SELECT 1 FROM {table} WHERE {holes} LIMIT 1",
+            )
+        )
+    return out
+
+
+def _check_risk(check: Check, table: str, what: str) -> _Risk:
+    named = f" {check.name}" if check.name else ""
+    query = f"SELECT * FROM {table} WHERE NOT ({check.expression}) LIMIT 1" if check.expression else ""
+    return _Risk(f"{what}{named}", "a row breaks the check", "check", query)
+
+
+def _foreign_key_risk(key: ForeignKey, table: str, what: str, ctx: Context) -> _Risk:
+    ref = ctx.schema.tables.get(key.references)
+    ref_cols = key.ref_columns or (ref.primary_key.columns if ref is not None and ref.primary_key else ())
+    query = ""
+    if ref_cols and len(ref_cols) == len(key.columns):
+        on = " AND ".join(f"p.{r} = c.{c}" for c, r in zip(key.columns, ref_cols, strict=True))
+        filled = " AND ".join(f"c.{c} IS NOT NULL" for c in key.columns)
+        query = (
+            f"SELECT {', '.join('c.' + c for c in key.columns)} FROM {table} c LEFT JOIN {key.references} p "
+            f"ON {on} WHERE {filled} AND p.{ref_cols[0]} IS NULL LIMIT 1"
+        )
+    named = f" {key.name}" if key.name else ""
+    return _Risk(
+        f"{what}{named} ({', '.join(key.columns)})",
+        f"a row's ({', '.join(key.columns)}) is missing from {key.references}",
+        "foreign_key",
+        query,
+    )
+
+
+def _validate_risks(name: str | None, table: str, model: Table | None, ctx: Context) -> list[_Risk]:
+    what = f"VALIDATE CONSTRAINT {name}"
+    if model is not None and name:
+        check = next((c for c in model.checks if c.name == name), None)
+        if check is not None:
+            if check.not_null:
+                return [_null_risk(what, table, check.not_null)]
+            return [_Risk(what, "a row breaks the check", "check", _check_risk(check, table, "").query)]
+        key = next((k for k in model.foreign_keys if k.name == name), None)
+        if key is not None:
+            risk = _foreign_key_risk(key, table, "", ctx)
+            return [_Risk(what, risk.bad, "foreign_key", risk.query)]
+    return [_Risk(what, "a row breaks the constraint", "check", "")]
+
+
+def _cast_risk(
+    risk: CastRisk, table: str, column: Column, type_: str, ctx: Context, what: str = "", using: str | None = ""
+) -> _Risk:
+    c = column.name
+    postgres = ctx.dialect is Dialect.POSTGRES
+    tests = {
+        "length": f"char_length({c}) > {risk.bound}",
+        "range": f"{c} NOT BETWEEN {risk.low} AND {risk.high}",
+        "digits": f"abs({c}) >= 1e{risk.bound}",
+        "members": f"{c} NOT IN ({risk.members})",
+    }
+    if risk.test in tests:
+        query = f"SELECT {c} FROM {table} WHERE {tests[risk.test]} LIMIT 1"
+    elif postgres:
+        query = f"SELECT {c}::{type_} FROM {table}"  # the cast itself errs on the first bad value, and locks nothing
+    elif _family_of(type_) == "integer":
+        query = f"SELECT {c} FROM {table} WHERE {c} NOT REGEXP '^[+-]?[0-9]+$' LIMIT 1"
+    else:
+        query = ""
+    bad = f"a row holds {risk.why}"
+    if postgres and risk.test == "parse" and using is None:
+        # no assignment cast from text: the server wants USING before it reads a row
+        bad += f", and with no USING {c}::{type_} it fails whatever the rows hold (42804)"
+    return _Risk(what or f"ALTER COLUMN {c} TYPE {type_}", bad, risk.test, query)
+
+
+def _family_of(type_: str) -> str:
+    """The family of a type as written (MySQL `INT UNSIGNED`, `varchar(20)`)."""
+    return family(type_.split("(")[0].split()[0].lower()) if type_.strip() else ""
+
+
+@hookimpl
+def schemacite_rules():
+    return [ConstraintOverExistingRows]

@@ -1,0 +1,139 @@
+"""not-null-without-default: a NOT NULL column added to a table with rows, with nothing to fill them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from schemacite import hookimpl
+from schemacite.locks import is_preexisting
+from schemacite.model import Table
+from schemacite.model.casts import implicit_default, zero_date
+from schemacite.model.dialects import Dialect
+from schemacite.model.statements import AddColumn, Statement
+from schemacite.rule import Context, Finding, Rule, Severity
+
+
+class NotNullWithoutDefault(Rule):
+    """NOT NULL column added without a default to a table that has rows.
+
+    ## What it does
+    Flags `ALTER TABLE ... ADD COLUMN c type NOT NULL` (or `PRIMARY KEY`) with no `DEFAULT` on a
+    table that exists before the deploy. A column that fills itself is left alone: an identity,
+    `serial` or `AUTO_INCREMENT` column, and a generated one. A table a snapshot shows empty
+    (0 rows) is not flagged, nor is one created earlier in the same deploy.
+
+    ## Why is this bad?
+    Each existing row needs a value for the new column, and the statement gives none.
+
+    - PostgreSQL refuses the statement as soon as the table holds one row (`column "c" of
+      relation "t" contains null values`, SQLSTATE 23502): the deploy stops there, with the
+      statements before it applied unless one transaction holds them all. An error.
+    - MySQL and MariaDB in strict mode do not refuse it: they fill every existing row with the
+      type's implicit default (0, `''`, the first `ENUM` member, the zero date), which the
+      statement never says. A warning: the old rows now hold a value nobody chose. Where that
+      value is a zero date and `sql_mode` holds `NO_ZERO_DATE`, the server refuses the statement
+      instead (`Incorrect date value: '0000-00-00'`); where the column is also `UNIQUE` or the
+      `PRIMARY KEY`, every row holds the same value and a table of two rows refuses it (`Duplicate
+      entry '0'`). Both are errors.
+
+    Whether the statement blocks traffic, and for how long, is the lock rules' part
+    (`access-exclusive-lock`, `write-blocking-lock`); this rule says only what the rows do to it.
+
+    ## Example
+    ```sql postgres
+    ALTER TABLE accounts ADD COLUMN region text NOT NULL;
+    ```
+
+    ## Use instead
+    ```sql postgres
+    ALTER TABLE accounts ADD COLUMN region text NOT NULL DEFAULT 'eu';
+    ```
+    Where no one value fits the old rows: add the column nullable, backfill it in batches that
+    each commit, then make it NOT NULL (on PostgreSQL after a validated
+    `CHECK (region IS NOT NULL)`, so `SET NOT NULL` skips its scan).
+
+    ## References
+    - [PostgreSQL: ALTER TABLE](https://www.postgresql.org/docs/current/sql-altertable.html)
+    - [MySQL: Data Type Default Values](https://dev.mysql.com/doc/refman/8.0/en/data-type-defaults.html)
+    - [MySQL: Server SQL Modes, NO_ZERO_DATE](https://dev.mysql.com/doc/refman/8.0/en/sql-mode.html#sqlmode_no_zero_date)
+    """
+
+    code = "SC111"
+    name = "not-null-without-default"
+    family = "fails-on-rows"
+    summary = "ADD COLUMN {column} NOT NULL without a DEFAULT {outcome}"
+    default_severity = Severity.WARNING
+    statement_kinds = frozenset({"alter_table"})
+    evidence = ("pg-doc-alter-table-not-null", "mysql-doc-data-type-defaults")
+    evidence_note = (
+        "Documented server behaviour, checked on PostgreSQL and MariaDB by the suite: a refusal or a filled "
+        "value, not a cost to measure."
+    )
+
+    def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
+        name = stmt.table
+        if not name or not is_preexisting(name, ctx.schema):
+            return
+        table = ctx.schema.tables.get(name)
+        if table is not None and table.rows == 0:
+            return  # known empty: there is no row to fill
+        for action in stmt.actions:
+            if isinstance(action, AddColumn) and action.op == "add_column" and _unfilled(action):
+                yield self._finding(stmt, action, table, ctx)
+
+    def _finding(self, stmt: Statement, action: AddColumn, table: Table | None, ctx: Context) -> Finding:
+        column = action.definition
+        where = table.qualified_name if table is not None else stmt.table
+        if ctx.dialect is Dialect.POSTGRES:
+            return self.finding(
+                stmt.location,
+                table=where,
+                severity=Severity.ERROR,
+                sql=stmt.sql,
+                dialect=ctx.dialect,
+                column=column.name,
+                outcome=f"fails on {where} once it holds a row: PostgreSQL refuses it (contains null values, 23502)",
+                suggestion=f"give it a DEFAULT every old row may hold; else add {column.name} nullable, backfill it in "
+                f"batches, add CHECK ({column.name} IS NOT NULL) NOT VALID, VALIDATE it, then SET NOT NULL",
+            )
+        server = "MariaDB" if ctx.server is Dialect.MARIADB else "MySQL"
+        value = implicit_default(column) or "the type's implicit default"
+        later = f"add {column.name} NULL, backfill it in batches, then MODIFY it NOT NULL"
+        if action.primary or action.unique:
+            return self.finding(
+                stmt.location,
+                table=where,
+                severity=Severity.ERROR,
+                sql=stmt.sql,
+                dialect=ctx.dialect,
+                column=column.name,
+                outcome=f"fails on {where} once it holds two rows: {server} fills each with {value}, "
+                "and its unique key refuses the duplicates",
+                suggestion=f"{later}, then add the key",
+            )
+        zero = (
+            f"; a server whose sql_mode holds NO_ZERO_DATE refuses it ({value} is no date)" if zero_date(column) else ""
+        )
+        return self.finding(
+            stmt.location,
+            table=where,
+            sql=stmt.sql,
+            dialect=ctx.dialect,
+            column=column.name,
+            outcome=f"fills every existing row of {where} with {value}: {server} strict mode does not refuse it{zero}",
+            suggestion=f"give it the DEFAULT the old rows should hold, or {later}",
+        )
+
+
+def _unfilled(action: AddColumn) -> bool:
+    """Whether the column is NOT NULL and nothing fills it in the existing rows."""
+    column = action.definition
+    not_null = not column.nullable or action.primary
+    default = column.default is not None and column.default.strip().upper() != "NULL"
+    fills = default or column.identity or column.serial or column.auto_increment or column.generated
+    return not_null and not fills
+
+
+@hookimpl
+def schemacite_rules():
+    return [NotNullWithoutDefault]

@@ -1,0 +1,230 @@
+"""The fails-on-rows rules against the servers themselves: each statement a rule flags is run over
+rows that do not fit, and the server must refuse it with the error the finding names (or, for a
+filled column, store the value the finding names); the same statement over no rows is not flagged
+where a snapshot says the table is empty."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from schemacite import lint_paths
+from schemacite.model.record import record
+
+
+@record(frozen=True)
+class Case:
+    rule: str  # the code that must flag `statement`
+    scene: str  # the tables, as history (statements split on ";\n")
+    rows: str  # rows that do not fit (run on the server only)
+    statement: str
+    error: str | int  # PostgreSQL SQLSTATE, or MariaDB error number
+    after: str = ""  # history that runs after the rows (a NOT VALID constraint refuses them after it)
+
+
+PG = {
+    "add_not_null_column": Case("SC111", "CREATE TABLE t (id int PRIMARY KEY)", "INSERT INTO t VALUES (1)",
+                                "ALTER TABLE t ADD COLUMN c int NOT NULL", "23502"),
+    "add_primary_key_column": Case("SC111", "CREATE TABLE t (id int)", "INSERT INTO t VALUES (1)",
+                                   "ALTER TABLE t ADD COLUMN c int PRIMARY KEY", "23502"),
+    "set_not_null": Case("SC112", "CREATE TABLE t (id int PRIMARY KEY, n int)", "INSERT INTO t VALUES (1, NULL)",
+                         "ALTER TABLE t ALTER COLUMN n SET NOT NULL", "23502"),
+    "add_unique": Case("SC112", "CREATE TABLE t (id int PRIMARY KEY, s text)", "INSERT INTO t VALUES (1, 'a'), (2, 'a')",
+                       "ALTER TABLE t ADD UNIQUE (s)", "23505"),
+    "create_unique_index": Case("SC112", "CREATE TABLE t (id int PRIMARY KEY, s text)",
+                                "INSERT INTO t VALUES (1, 'a'), (2, 'a')", "CREATE UNIQUE INDEX t_s ON t (s)", "23505"),
+    "add_primary_key_over_null": Case("SC112", "CREATE TABLE t (id int)", "INSERT INTO t VALUES (NULL)",
+                                      "ALTER TABLE t ADD PRIMARY KEY (id)", "23502"),
+    "add_check": Case("SC112", "CREATE TABLE t (id int PRIMARY KEY)", "INSERT INTO t VALUES (1)",
+                      "ALTER TABLE t ADD CHECK (id > 1)", "23514"),
+    "add_foreign_key": Case("SC112", "CREATE TABLE p (id int PRIMARY KEY);\nCREATE TABLE t (id int, pid int)",
+                            "INSERT INTO t VALUES (1, 7)", "ALTER TABLE t ADD FOREIGN KEY (pid) REFERENCES p (id)", "23503"),
+    "validate_foreign_key": Case("SC112", "CREATE TABLE p (id int PRIMARY KEY);\nCREATE TABLE t (id int, pid int)",
+                                 "INSERT INTO t VALUES (1, 7)", "ALTER TABLE t VALIDATE CONSTRAINT fk", "23503",
+                                 "ALTER TABLE t ADD CONSTRAINT fk FOREIGN KEY (pid) REFERENCES p (id) NOT VALID"),
+    "text_to_integer": Case("SC112", "CREATE TABLE t (s text)", "INSERT INTO t VALUES ('abc')",
+                            "ALTER TABLE t ALTER COLUMN s TYPE int USING s::int", "22P02"),
+    "shorter_varchar": Case("SC112", "CREATE TABLE t (s varchar(20))", "INSERT INTO t VALUES ('abc')",
+                            "ALTER TABLE t ALTER COLUMN s TYPE varchar(2)", "22001"),
+    "text_to_date_without_using": Case("SC112", "CREATE TABLE t (s text)", "INSERT INTO t VALUES ('2024-01-01')",
+                                       "ALTER TABLE t ALTER COLUMN s TYPE date", "42804"),
+    "bigint_to_int": Case("SC112", "CREATE TABLE t (b bigint)", "INSERT INTO t VALUES (5000000000)",
+                          "ALTER TABLE t ALTER COLUMN b TYPE int", "22003"),
+    "narrower_numeric": Case("SC112", "CREATE TABLE t (b bigint)", "INSERT INTO t VALUES (5000000000)",
+                             "ALTER TABLE t ALTER COLUMN b TYPE numeric(5, 0)", "22003"),
+}  # fmt: skip
+
+MARIADB = {
+    "unique_column_filled_with_zero": Case("SC111", "CREATE TABLE t (id int PRIMARY KEY)",
+                                           "INSERT INTO t VALUES (1), (2)",
+                                           "ALTER TABLE t ADD COLUMN c int NOT NULL UNIQUE", 1062),
+    "modify_not_null": Case("SC112", "CREATE TABLE t (id int PRIMARY KEY, n int)", "INSERT INTO t VALUES (1, NULL)",
+                            "ALTER TABLE t MODIFY n int NOT NULL", 1265),
+    "add_unique": Case("SC112", "CREATE TABLE t (id int PRIMARY KEY, s varchar(9))",
+                       "INSERT INTO t VALUES (1, 'a'), (2, 'a')", "ALTER TABLE t ADD UNIQUE (s)", 1062),
+    "create_unique_index": Case("SC112", "CREATE TABLE t (id int PRIMARY KEY, s varchar(9))",
+                                "INSERT INTO t VALUES (1, 'a'), (2, 'a')", "CREATE UNIQUE INDEX t_s ON t (s)", 1062),
+    "add_check": Case("SC112", "CREATE TABLE t (id int PRIMARY KEY)", "INSERT INTO t VALUES (1)",
+                      "ALTER TABLE t ADD CONSTRAINT ck CHECK (id > 1)", 4025),
+    "add_foreign_key": Case("SC112", "CREATE TABLE p (id int PRIMARY KEY);\nCREATE TABLE t (id int, pid int)",
+                            "INSERT INTO t VALUES (1, 7)",
+                            "ALTER TABLE t ADD CONSTRAINT fk FOREIGN KEY (pid) REFERENCES p (id)", 1452),
+    "text_to_integer": Case("SC112", "CREATE TABLE t (s varchar(9))", "INSERT INTO t VALUES ('abc')",
+                            "ALTER TABLE t MODIFY s int", 1292),
+    "shorter_varchar": Case("SC112", "CREATE TABLE t (s varchar(20))", "INSERT INTO t VALUES ('abc')",
+                            "ALTER TABLE t MODIFY s varchar(2)", 1265),
+    "bigint_to_int": Case("SC112", "CREATE TABLE t (b bigint)", "INSERT INTO t VALUES (5000000000)",
+                          "ALTER TABLE t MODIFY b int", 1264),
+    "enum_member_dropped": Case("SC112", "CREATE TABLE t (e enum('a', 'b'))", "INSERT INTO t VALUES ('b')",
+                                "ALTER TABLE t MODIFY e enum('a')", 1265),
+}  # fmt: skip
+
+
+def _findings(tmp_path, case: Case, dialect: str, target: str, snapshot: str | None = None) -> list[str]:
+    history = tmp_path / "000_history.sql"
+    history.write_text(case.scene + ";\n" + (case.after + ";\n" if case.after else ""))
+    change = tmp_path / "001_change.sql"
+    change.write_text(case.statement + ";\n")
+    extra = {"snapshot": snapshot} if snapshot else {}
+    result = lint_paths(
+        [str(change)], history=[] if snapshot else [str(history)], dialect=dialect, target=target, **extra
+    )
+    assert not result.errors, [str(e) for e in result.errors]
+    return [f.code for f in result.findings]
+
+
+def _pg_error(pg_server, db: str, case: Case) -> str | None:
+    import psycopg
+
+    with psycopg.connect(pg_server.dsn(db), autocommit=True) as conn:
+        for sql in (*case.scene.split(";\n"), case.rows, *([case.after] if case.after else [])):
+            conn.execute(sql)
+        try:
+            conn.execute(case.statement)
+        except psycopg.Error as e:
+            return e.sqlstate
+    return None
+
+
+def _maria_error(server, db: str, case: Case) -> int | None:
+    import MySQLdb
+
+    conn = server.connect(db)
+    try:
+        cur = conn.cursor()
+        for sql in (*case.scene.split(";\n"), case.rows):
+            cur.execute(sql)
+        try:
+            cur.execute(case.statement)
+        except MySQLdb.Error as e:
+            return int(e.args[0])
+        return None
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("name", list(PG))
+def test_postgres_refuses_what_the_rule_flags(name, pg_server, tmp_path):
+    case = PG[name]
+    assert case.rule in _findings(tmp_path, case, "postgres", "postgres-15")
+    db = pg_server.create_database(f"rows_{name}")
+    assert _pg_error(pg_server, db, case) == case.error
+
+
+@pytest.mark.parametrize("name", list(MARIADB))
+def test_mariadb_refuses_what_the_rule_flags(name, mariadb_server, tmp_path):
+    case = MARIADB[name]
+    assert case.rule in _findings(tmp_path, case, "mariadb", "mariadb-10.11")
+    db = mariadb_server.create_database(f"rows_{name}")
+    assert _maria_error(mariadb_server, db, case) == case.error
+
+
+# statements the rule leaves alone because no row can fail them, and the server agrees
+PG_PASSES = {
+    "foreign_key_over_a_column_of_nulls": Case("", "CREATE TABLE p (id int PRIMARY KEY);\nCREATE TABLE t (id int);\n"
+                                               "ALTER TABLE t ADD COLUMN pid int", "INSERT INTO t (id) VALUES (1), (2)",
+                                               "ALTER TABLE t ADD FOREIGN KEY (pid) REFERENCES p (id)", ""),
+    "unique_over_a_column_of_nulls": Case("", "CREATE TABLE t (id int);\nALTER TABLE t ADD COLUMN k int",
+                                          "INSERT INTO t (id) VALUES (1), (2)", "CREATE UNIQUE INDEX t_k ON t (k)", ""),
+    "set_not_null_after_a_backfill": Case("", "CREATE TABLE t (id int, k text)", "INSERT INTO t VALUES (1, NULL)",
+                                          "ALTER TABLE t ALTER COLUMN k SET NOT NULL", "",
+                                          "UPDATE t SET k = 'x' WHERE k IS NULL"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(PG_PASSES))
+def test_postgres_accepts_what_the_rule_leaves_alone(name, pg_server, tmp_path):
+    """A key with a NULL in it is neither a duplicate nor checked against its parent, and a column
+    an UPDATE filled holds no NULL: on rows that make the rule's other cases fail, these pass."""
+    case = PG_PASSES[name]
+    assert "SC112" not in _findings(tmp_path, case, "postgres", "postgres-15")
+    db = pg_server.create_database(f"rows_{name}")
+    assert _pg_error(pg_server, db, case) is None
+
+
+def test_mariadb_fills_a_not_null_column_with_the_implicit_default(mariadb_server, tmp_path):
+    """Strict mode does not refuse the column: every old row gets the type's implicit default,
+    the value the finding names; a zero date is refused only where sql_mode holds NO_ZERO_DATE."""
+    case = Case("SC111", "CREATE TABLE t (id int PRIMARY KEY)", "INSERT INTO t VALUES (1)", "", 0)
+    added = {"n": "int", "s": "varchar(5)", "k": "enum('basic','pro')", "d": "date"}
+    statement = "ALTER TABLE t " + ", ".join(f"ADD COLUMN {c} {t} NOT NULL" for c, t in added.items())
+    flagged = lint_paths(
+        [str(_write(tmp_path, case.scene, statement))],
+        history=[str(tmp_path / "000_history.sql")],
+        dialect="mariadb",
+        target="mariadb-10.11",
+    ).findings
+    said = " ".join(f.message for f in flagged if f.code == "SC111")
+    for value in ("with 0", "with ''", "with 'basic'", "with '0000-00-00'"):
+        assert value in said
+    conn = mariadb_server.connect(mariadb_server.create_database("rows_filled"))
+    try:
+        cur = conn.cursor()
+        cur.execute("SELECT @@sql_mode")
+        assert "STRICT_TRANS_TABLES" in cur.fetchone()[0]
+        for sql in (case.scene, case.rows, statement):
+            cur.execute(sql)
+        cur.execute("SELECT n, s, k, CAST(d AS CHAR) FROM t")
+        assert cur.fetchall() == ((0, "", "basic", "0000-00-00"),)
+        cur.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_ZERO_DATE')")
+        import MySQLdb
+
+        with pytest.raises(MySQLdb.Error) as refused:
+            cur.execute("ALTER TABLE t ADD COLUMN d2 date NOT NULL")
+        assert refused.value.args[0] == 1292
+    finally:
+        conn.close()
+
+
+def _write(tmp_path, scene: str, statement: str):
+    (tmp_path / "000_history.sql").write_text(scene + ";\n")
+    change = tmp_path / "001_change.sql"
+    change.write_text(statement + ";\n")
+    return change
+
+
+@pytest.mark.parametrize("name", ["add_not_null_column", "set_not_null"])
+@pytest.mark.parametrize("rows, flagged", [(0, False), (5, True), (None, True)])
+def test_a_table_a_snapshot_shows_empty_is_not_flagged(tmp_path, name, rows, flagged):
+    """The server checks no row of an empty table: a snapshot that counts 0 rows silences the
+    rules; one that counts rows, or does not know, does not."""
+    case = PG[name]
+    columns = [{"name": "id", "type": "int4", "nullable": False, "base_type": "int4"}]
+    columns += [{"name": "n", "type": "int4", "nullable": True, "base_type": "int4"}]
+    doc = {
+        "version": 2,
+        "dialect": "postgres",
+        "tables": [
+            {
+                "key": "t",
+                "name": "t",
+                "rows": rows,
+                "columns": columns,
+                "primary_key": {"name": "t_pkey", "columns": ["id"], "unique": True, "primary": True},
+            }
+        ],
+    }
+    snapshot = tmp_path / "snapshot.json"
+    snapshot.write_text(json.dumps(doc))
+    assert (case.rule in _findings(tmp_path, case, "postgres", "postgres-15", str(snapshot))) is flagged
