@@ -114,7 +114,7 @@ class ConstraintOverExistingRows(Rule):
     code = "SC112"
     name = "constraint-over-existing-rows"
     family = "fails-on-rows"
-    summary = "{what} fails if {bad}: {server} refuses the statement{code}"
+    summary = "{what} on {table} fails if {bad}: {server} refuses the statement{code}"
     statement_kinds = frozenset({"alter_table", "create_index"})
     evidence = ("pg-doc-alter-table-not-null",)
     evidence_note = (
