@@ -211,6 +211,7 @@ class Linter:
                 in_transaction=step.in_transaction,
                 transaction_why=step.transaction_why,
                 earlier=held.pending,
+                held_modes=held.modes,
                 facts=facts,
                 lock_timeout_set=step.lock_timeout_set,
                 framework=run.framework,
