@@ -93,6 +93,25 @@ def test_display_only_fixes_are_shown_never_applied(project, capsys):
     assert path.read_text().endswith(sql)  # only SC110's timeout went in, above it
 
 
+def test_expand_and_swap_of_a_key_column_names_what_stays_with_the_old_one(project, capsys):
+    """A primary key column keeps its NOT NULL (the key needs it) and the template names the key,
+    the index and the foreign key that stay with the renamed old column."""
+    (project / "001_init.sql").write_text(
+        "CREATE TABLE users (id int PRIMARY KEY);\n"
+        "CREATE TABLE tokens (id int PRIMARY KEY, user_id int NOT NULL,"
+        " CONSTRAINT tokens_user FOREIGN KEY (user_id) REFERENCES users (id));\n"
+        "CREATE INDEX tokens_by_user ON tokens (user_id);\n"
+    )
+    (project / "002_type.sql").write_text("ALTER TABLE tokens ALTER COLUMN id TYPE bigint;\n")
+    (project / "003_type.sql").write_text("ALTER TABLE tokens ALTER COLUMN user_id TYPE bigint;\n")
+    _, out, _ = run(capsys, "lint", "--format", "json", "002_type.sql", "003_type.sql")
+    key, ref = [f["fix"]["template"] for f in json.loads(out)["findings"] if f["code"] == "SC104"]
+    assert "SET NOT NULL" in key and "DROP NOT NULL" not in key, key
+    assert "stay with the old column, now id_old: the primary key, any view" in key, key
+    assert "ALTER COLUMN user_id DROP NOT NULL" in ref, ref
+    assert "now user_id_old: index tokens_by_user, foreign key tokens_user, any view" in ref, ref
+
+
 def test_fix_refuses_standard_input(project, capsys, monkeypatch):
     code, _, err = run(capsys, "lint", "--fix", "-", stdin=CHANGE.encode(), monkeypatch=monkeypatch)
     assert code == 2 and "--fix cannot write standard input back" in err
