@@ -58,7 +58,7 @@ from schemacite.model.statements import (
     needs_own_transaction,
 )
 from schemacite.sources.engines import left_out as other_engines
-from schemacite.sources.files import escapes, expand, init_folder, overlaid, repository_root
+from schemacite.sources.files import RENDERED, escapes, expand, init_folder, overlaid, repository_root, templates
 from schemacite.sources.frameworks import FRAMEWORKS, detect
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
@@ -781,6 +781,8 @@ class Replay:
             self.framework, self.framework_why = detect([f for f in past + later if not stdin or f != stdin[0]])
         self.unlinted: dict[str, list[str]] = {}  # why -> files of the change read but not linted
         past, later, base_files = self._set_aside(past, later)
+        if rendered := templates(paths):
+            self.skipped[RENDERED] = rendered
         ordered = self.framework.order(past) + self.framework.order(later)
         # an empty cluster's init scripts run before any migration, as one deploy
         self.order = base_files + sorted(ordered, key=lambda f: init_folder(f) is None)
