@@ -633,3 +633,17 @@ def test_fix_outside_git_fixes_every_file(project, capsys):
         (project / f"00{n}_index.sql").write_text(f"CREATE INDEX orders_{n} ON orders (total);\n")
     code, out, err = run(capsys, "lint", "--fix", "002_index.sql", "003_index.sql")
     assert _concurrent(project) == ["002_index.sql", "003_index.sql"] and "not fixed" not in err
+
+
+def test_files_other_servers_also_run_are_not_edited(tmp_path, capsys, monkeypatch):
+    """Migrations in semaphore's SQLite-and-MySQL mix, which the application rewrites for each
+    server: `--fix --unsafe-fixes` leaves them as they are (PostgreSQL and SQLite refuse the
+    `SET SESSION lock_wait_timeout` it would add), and the run says why in a note."""
+    case = Path(__file__).resolve().parent.parent / "fixtures" / "cases" / "rewritten-per-server"
+    shutil.copytree(case, tmp_path / "project")
+    monkeypatch.chdir(tmp_path / "project")
+    before = Path("db/sql/migrations/v1.1.0.sql").read_text()
+    code, out, err = run(capsys, "lint", "--fix", "--unsafe-fixes", "db/sql/migrations")
+    assert code == 1 and Path("db/sql/migrations/v1.1.0.sql").read_text() == before, err
+    assert "carry SQLite syntax MySQL refuses (AUTOINCREMENT" in err and "fixed 0 finding(s)" in err, err
+    assert "fixable" not in out, out

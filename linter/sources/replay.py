@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import field, replace
 
@@ -57,6 +58,7 @@ from schemacite.model.statements import (
     UnreadCreateTable,
     needs_own_transaction,
 )
+from schemacite.sources.dialect import sqlite_syntax
 from schemacite.sources.engines import left_out as other_engines
 from schemacite.sources.files import RENDERED, escapes, expand, init_folder, overlaid, repository_root, templates
 from schemacite.sources.frameworks import FRAMEWORKS, detect
@@ -794,6 +796,8 @@ class Replay:
         self.file_ignores: dict[str, tuple[frozenset[str], int]] = {}  # ids, line of the comment
         self.bad_directives: dict[str, list[ParseError]] = {}  # `schemacite:` comments that do not parse
         self.units = 0  # deploys walked
+        # files of a MySQL-family run holding SQLite syntax its server refuses, with what they hold
+        self.sqlite: dict[str, Counter[str]] = {}
         self._ids = itertools.count(1)
         self._new: set[str] = set()  # tables the current deploy created
 
@@ -859,6 +863,8 @@ class Replay:
         reported = os.path.abspath(path) in self.reported_set
         parsed = self._read(path)
         self.errors.extend(parsed.errors)
+        if self.dialect in MYSQL_FAMILY and (found := sqlite_syntax("\n".join(st.sql for st in parsed.statements))):
+            self.sqlite[path] = found
         self.file_ignores.setdefault(path, (parsed.ignore_file, parsed.ignore_file_at))
         self.bad_directives.setdefault(path, parsed.bad_directives)
         base = os.path.abspath(path) in self.base_set  # run whole, as a script, before any migration
