@@ -66,7 +66,9 @@ class AccessExclusiveLock(Rule):
       `UNIQUE` or `PRIMARY KEY` (the index built `CONCURRENTLY`, then attached `USING INDEX`),
       an inline `REFERENCES` with a default or a `CHECK` (added `NOT VALID`, then validated).
     - `ALTER COLUMN ... TYPE` that rewrites: a display-only template (a new column, a batched
-      backfill, a swap).
+      backfill, a swap). The new column gets the old one's `DEFAULT` and `NOT NULL` (proven by a
+      validated `CHECK` first); the template names the indexes, keys and foreign keys that stay
+      with the old column, to be made again on the new one.
 
     MySQL/MariaDB: where the statement blocks only because of its own clause (`ALGORITHM=COPY`,
     `LOCK=SHARED`, `LOCK=EXCLUSIVE`) and the target does it online, the fix pins the online

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite.locks import label, unseen, works_on_preexisting_table
+from schemacite.locks import Lock, label, unseen, works_on_preexisting_table
 from schemacite.locks.duration import estimate, human_bytes, human_seconds, scan_seconds
+from schemacite.locks.modes import covers
 from schemacite.model.dialects import LOCK_WAIT, Dialect
 from schemacite.model.record import record
 from schemacite.model.statements import Statement
@@ -38,11 +39,13 @@ def brief_lock(stmt: Statement, ctx: Context) -> Brief | None:
     """The statement's blocking locks when they are brief (the risk is only the wait for them,
     which `lock-timeout-missing` reports once per deploy), else None. On MySQL and MariaDB every
     DDL statement on an existing table takes an exclusive metadata lock at its start and end,
-    whatever its LOCK level: brief, unless the statement also blocks traffic while it works."""
+    whatever its LOCK level: brief, unless the statement also blocks traffic while it works.
+    A lock its transaction already holds at that strength or stronger waits for nobody: left out."""
     every = [(impact, lk) for impact, locks in ctx.locks for lk in locks]
     blocking = [(impact, lk) for impact, lk in every if lk.blocks != "nothing"]
     if blocking and (_heavy(stmt, ctx) or _large([lk for _, lk in blocking], ctx)):
         return None  # a finding of its own
+    blocking = [(impact, lk) for impact, lk in blocking if not _already_held(lk, ctx)]
     if ctx.dialect.is_mysql_family and every:
         impact = every[0][0]
         names = list(dict.fromkeys(lk.relation for _, lk in every))
@@ -60,6 +63,12 @@ def brief_lock(stmt: Statement, ctx: Context) -> Brief | None:
         return None
     tables, indexes = _tables_and_indexes(names, stmt, ctx)
     return Brief(label(impact.operation), worst, names, tables, indexes, mode, _unseen(names, ctx))
+
+
+def _already_held(lock: Lock, ctx: Context) -> bool:
+    """Whether the statement's transaction holds the lock's relation (an index's table) at least as strongly."""
+    owner = None if lock.relation in ctx.schema.tables else ctx.schema.index_owner_key(lock.relation)
+    return covers(ctx.held_modes.get(owner or lock.relation, ()), lock.mode)
 
 
 def _tables_and_indexes(names: list[str], stmt: Statement, ctx: Context) -> tuple[list[str], list[str]]:

@@ -48,6 +48,8 @@ class LockTimeoutMissing(Rule):
     `write-blocking-lock`) and are not repeated here. A brief statement whose transaction keeps
     its lock through later long work (`lock-held-during-long-work`) is still listed, since the
     wait for the lock is the same, but it is not called brief: the listing says how long it is held.
+    A statement whose locks its transaction already holds at that strength or stronger (a second
+    `DROP INDEX` on a table the first one locked) is left out: it waits for nobody.
 
     On MySQL and MariaDB every DDL statement on an existing table takes an exclusive metadata
     lock at its start and end, whatever its `LOCK` level (`LOCK=NONE`, `ALGORITHM=INSTANT`
@@ -114,7 +116,9 @@ class LockTimeoutMissing(Rule):
         "running, not on the statement, so there is no cost of the statement to measure."
     )
     needs_locks = True
-    reads_earlier = True  # reads `held_through`: a lock kept through long work is not called brief
+    # reads `held_through` (a lock kept through long work is not called brief) and `held_modes`
+    # (a lock the transaction holds already waits for nobody)
+    reads_earlier = True
     options = {
         "fix_timeout_seconds": Option(
             float,

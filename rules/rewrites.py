@@ -17,6 +17,7 @@ import os
 import re
 from collections.abc import Callable
 
+from schemacite.model import Table
 from schemacite.model.dialects import LOCK_WAIT
 from schemacite.model.fixes import Applicability, Edit, Fix
 from schemacite.model.statements import (
@@ -289,7 +290,7 @@ def _alter_table(stmt: Statement, ctx: Context) -> Fix | None:
     rewrites = any(i.rewrite for i in ctx.impacts)
     if isinstance(action, AlterColumnType) and rewrites:
         column = _group(stmt, rf"\bALTER\s+(?:COLUMN\s+)?({IDENT})\s+(?:SET\s+DATA\s+)?TYPE\b")
-        return _expand_and_swap(written, _true(column), action) if column else None
+        return _expand_and_swap(written, op.name, base, _true(column), action, ctx) if column else None
     if isinstance(action, AddColumn) and action.op == "add_column" and action.definition.default and rewrites:
         column = _group(stmt, rf"\bADD\s+(?:COLUMN\s+)?({IDENT})")
         if ctx.version < (12,) or _partitioned(ctx, op.name) or column is None:
@@ -357,24 +358,71 @@ def _detach_concurrently(stmt: Statement, ctx: Context, action: PartitionAction)
 _BATCH = "10000"  # rows per backfill batch: short transactions, few row locks held at once
 
 
-def _expand_and_swap(table: str, column: str, action: AlterColumnType) -> Fix:
+def _expand_and_swap(table: str, key: str, base: str, column: str, action: AlterColumnType, ctx: Context) -> Fix:
     """A type change that rewrites the table: a template (a new column, a backfill, a swap), since
-    how new writes reach the new column (a trigger, the application) is the user's choice."""
+    how new writes reach the new column (a trigger, the application) is the user's choice. The new
+    column gets the old one's DEFAULT (converted as the type change converts it: an assignment
+    cast) and NOT NULL (proven by a validated CHECK first, so SET NOT NULL skips its scan on 12+);
+    indexes, constraints and views keep following the old column, renamed: the template names them."""
+    known = ctx.schema.tables.get(key)
+    old = known.columns.get(action.column or "") if known is not None else None
     col = quoted_name(column)
     new = quoted_name(f"{column}_new")
+    kept = quoted_name(f"{column}_old")
     using = action.using or f"{col}::{action.type}"
-    template = (
-        f"ALTER TABLE {table} ADD COLUMN {new} {action.type};\n"
-        f"-- keep {new} in step with {col} for new writes (a trigger or the application), then backfill\n"
-        f"-- in batches until no row is left:\n"
+    alter = f"ALTER TABLE {table}"
+    steps = [f"{alter} ADD COLUMN {new} {action.type};"]
+    if old is not None and old.default is not None:
+        steps.append(f"{alter} ALTER COLUMN {new} SET DEFAULT {old.default};")
+    steps += [
+        f"-- keep {new} in step with {col} for new writes (a trigger or the application), then backfill",
+        "-- in batches until no row is left:",
         f"UPDATE {table} SET {new} = {using} WHERE ctid IN (SELECT ctid FROM {table} "
-        f"WHERE {new} IS NULL AND {col} IS NOT NULL LIMIT {_BATCH});\n"
-        f"-- then swap the names in one short transaction:\n"
-        f"BEGIN;\n{LOCK_WAIT['postgres'].statement(local=True)};\n"
-        f"ALTER TABLE {table} RENAME COLUMN {col} TO {quoted_name(f'{column}_old')};\n"
-        f"ALTER TABLE {table} RENAME COLUMN {new} TO {col};\nCOMMIT;"
-    )
-    return Fix("a new column, a batched backfill, a swap", Applicability.DISPLAY_ONLY, template=template)
+        f"WHERE {new} IS NULL AND {col} IS NOT NULL LIMIT {_BATCH});",
+    ]
+    swap = []
+    model = action.column or ""  # the column's key in the model, which folds case
+    in_key = known is not None and known.primary_key is not None and model in known.primary_key.columns
+    if old is not None and not old.nullable:
+        check = quoted_name(f"{base}_{column}_new_not_null")
+        steps += [
+            f"-- prove {new} NOT NULL without a long lock"
+            + (" (before 12, SET NOT NULL still scans the table)" if ctx.version < (12,) else "")
+            + ":",
+            f"{alter} ADD CONSTRAINT {check} CHECK ({new} IS NOT NULL) NOT VALID;",
+            f"{alter} VALIDATE CONSTRAINT {check};",
+        ]
+        swap += [f"{alter} ALTER COLUMN {new} SET NOT NULL;", f"{alter} DROP CONSTRAINT {check};"]
+        if not in_key:  # new rows no longer fill the old column
+            swap.append(f"{alter} ALTER COLUMN {col} DROP NOT NULL;")
+    elif old is None:
+        steps.append(f"-- give {new} the NOT NULL and DEFAULT of {col}, which the history does not show")
+    steps += [
+        "-- then swap the names in one short transaction:",
+        "BEGIN;",
+        f"{LOCK_WAIT['postgres'].statement(local=True)};",
+        *swap,
+        f"{alter} RENAME COLUMN {col} TO {kept};",
+        f"{alter} RENAME COLUMN {new} TO {col};",
+        "COMMIT;",
+        f"-- these stay with the old column, now {kept}: {_following(known, model, in_key)};",
+        f"-- make them again on {col} before {kept} is dropped",
+    ]
+    return Fix("a new column, a batched backfill, a swap", Applicability.DISPLAY_ONLY, template="\n".join(steps))
+
+
+def _following(table: Table | None, column: str, in_key: bool) -> str:
+    """What uses the column and does not move to the new one: the indexes, keys and foreign keys the
+    history shows, and whatever else reads it (views, the sequence of a serial or identity column)."""
+    if table is None:
+        return "indexes, constraints, views and sequences on it"
+    named = ["the primary key"] if in_key else []
+    named += [f"index {i.name}" for i in table.indexes if column in i.columns and i.name]
+    named += [f"foreign key {fk.name}" for fk in table.foreign_keys if column in fk.columns and fk.name]
+    col = table.columns.get(column)
+    if col is not None and (col.serial or col.identity):
+        named.append("its sequence (ALTER SEQUENCE ... OWNED BY)")
+    return ", ".join([*named, "any view or check reading it"])
 
 
 def _add_then_backfill(

@@ -93,6 +93,25 @@ def test_display_only_fixes_are_shown_never_applied(project, capsys):
     assert path.read_text().endswith(sql)  # only SC110's timeout went in, above it
 
 
+def test_expand_and_swap_of_a_key_column_names_what_stays_with_the_old_one(project, capsys):
+    """A primary key column keeps its NOT NULL (the key needs it) and the template names the key,
+    the index and the foreign key that stay with the renamed old column."""
+    (project / "001_init.sql").write_text(
+        "CREATE TABLE users (id int PRIMARY KEY);\n"
+        "CREATE TABLE tokens (id int PRIMARY KEY, user_id int NOT NULL,"
+        " CONSTRAINT tokens_user FOREIGN KEY (user_id) REFERENCES users (id));\n"
+        "CREATE INDEX tokens_by_user ON tokens (user_id);\n"
+    )
+    (project / "002_type.sql").write_text("ALTER TABLE tokens ALTER COLUMN id TYPE bigint;\n")
+    (project / "003_type.sql").write_text("ALTER TABLE tokens ALTER COLUMN user_id TYPE bigint;\n")
+    _, out, _ = run(capsys, "lint", "--format", "json", "002_type.sql", "003_type.sql")
+    key, ref = [f["fix"]["template"] for f in json.loads(out)["findings"] if f["code"] == "SC104"]
+    assert "SET NOT NULL" in key and "DROP NOT NULL" not in key, key
+    assert "stay with the old column, now id_old: the primary key, any view" in key, key
+    assert "ALTER COLUMN user_id DROP NOT NULL" in ref, ref
+    assert "now user_id_old: index tokens_by_user, foreign key tokens_user, any view" in ref, ref
+
+
 def test_fix_refuses_standard_input(project, capsys, monkeypatch):
     code, _, err = run(capsys, "lint", "--fix", "-", stdin=CHANGE.encode(), monkeypatch=monkeypatch)
     assert code == 2 and "--fix cannot write standard input back" in err
@@ -614,3 +633,17 @@ def test_fix_outside_git_fixes_every_file(project, capsys):
         (project / f"00{n}_index.sql").write_text(f"CREATE INDEX orders_{n} ON orders (total);\n")
     code, out, err = run(capsys, "lint", "--fix", "002_index.sql", "003_index.sql")
     assert _concurrent(project) == ["002_index.sql", "003_index.sql"] and "not fixed" not in err
+
+
+def test_files_other_servers_also_run_are_not_edited(tmp_path, capsys, monkeypatch):
+    """Migrations in semaphore's SQLite-and-MySQL mix, which the application rewrites for each
+    server: `--fix --unsafe-fixes` leaves them as they are (PostgreSQL and SQLite refuse the
+    `SET SESSION lock_wait_timeout` it would add), and the run says why in a note."""
+    case = Path(__file__).resolve().parent.parent / "fixtures" / "cases" / "rewritten-per-server"
+    shutil.copytree(case, tmp_path / "project")
+    monkeypatch.chdir(tmp_path / "project")
+    before = Path("db/sql/migrations/v1.1.0.sql").read_text()
+    code, out, err = run(capsys, "lint", "--fix", "--unsafe-fixes", "db/sql/migrations")
+    assert code == 1 and Path("db/sql/migrations/v1.1.0.sql").read_text() == before, err
+    assert "carry SQLite syntax MySQL refuses (AUTOINCREMENT" in err and "fixed 0 finding(s)" in err, err
+    assert "fixable" not in out, out

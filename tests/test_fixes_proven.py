@@ -378,6 +378,46 @@ def test_concurrent_build_if_not_exists_fix_says_what_the_server_does_on_a_retry
         assert conn.execute(valid).fetchone() == (True,)
 
 
+@pytest.mark.parametrize("major", [12, 18])
+def test_expand_and_swap_template_keeps_the_column_definition(major, pg_majors, tmp_path):
+    """The type change's template (a new column, a backfill, a swap), run on the server after the
+    history, leaves the swapped column with the old one's NOT NULL and DEFAULT: an INSERT that
+    leaves it out stores the default, one that gives NULL is refused; the old column, which new
+    rows no longer fill, takes NULL."""
+    history = (
+        'CREATE TABLE "Account" ("id" TEXT NOT NULL PRIMARY KEY, '
+        '"loggedIn" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP);\n'
+    )
+    (tmp_path / "000001_init.up.sql").write_text(history)
+    change = tmp_path / "000002_tz.up.sql"
+    change.write_text(
+        'ALTER TABLE "Account" ALTER COLUMN "loggedIn" SET DATA TYPE TIMESTAMPTZ(3) USING "loggedIn" AT TIME ZONE \'UTC\';\n'
+    )
+    result = lint_paths([str(change)], history=[str(tmp_path / "000001_init.up.sql")], target=f"postgres-{major}")
+    (fix,) = [f.fix for f in result.findings if f.code == "SC104"]
+    assert fix is not None and fix.applicability == "display-only" and "a batched backfill" in fix.title, fix
+    assert "SET NOT NULL" in fix.template and "stay with the old column" in fix.template, fix.template
+    server = pg_majors(major)
+    column = (
+        "SELECT is_nullable, column_default, data_type FROM information_schema.columns "
+        "WHERE table_name = 'Account' AND column_name = %s"
+    )
+    with server.connect(_fresh(server, "fix_template")) as conn:
+        conn.execute(history + "INSERT INTO \"Account\" VALUES ('a', '2025-01-01 10:00')")
+        conn.execute(fix.template.encode())
+        assert conn.execute(column, ("loggedIn",)).fetchone() == (
+            "NO",
+            "CURRENT_TIMESTAMP",
+            "timestamp with time zone",
+        )
+        conn.execute("INSERT INTO \"Account\" (id) VALUES ('b')")
+        rows = conn.execute('SELECT id, "loggedIn" IS NOT NULL FROM "Account" ORDER BY id')
+        assert rows.fetchall() == [("a", True), ("b", True)]
+        assert conn.execute(column, ("loggedIn_old",)).fetchone()[0] == "YES"
+        with pytest.raises(Exception, match="violates not-null constraint"):
+            conn.execute('INSERT INTO "Account" (id, "loggedIn") VALUES (\'c\', NULL)')
+
+
 # ---------------------------------------------------------------- MariaDB 10.11
 
 MARIADB = yaml.safe_load((ROOT / "fixtures" / "fixes" / "mariadb.yml").read_text())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,10 @@ from schemacite.locks import NO_LOCK_KINDS
 from schemacite.locks.held import Transaction
 from schemacite.model import Location, Schema
 from schemacite.model.dialects import Dialect, Target
+from schemacite.model.fixes import Applicability
 from schemacite.model.results import Finding, LintResult, Severity, Source, Suppression
 from schemacite.model.statements import ParseError, Statement, needs_own_transaction
+from schemacite.sources.dialect import sqlite_note
 from schemacite.sources.files import path_matches
 from schemacite.sources.replay import EXCLUDED, Replay
 
@@ -176,6 +179,8 @@ class Linter:
         )
         ctx = self._check_tables(run, result)
         self._check_suppressions(result, statements, run, ctx)
+        if run.sqlite:
+            _shown_only(run, result, self.config.target.dialect)
         # files in the order the runner deploys them (Flyway's V10 after V2), then line by line
         rank = {os.path.abspath(path): n for n, path in enumerate(run.order)}
         result.findings.sort(key=lambda f: (rank.get(os.path.abspath(f.location.file), len(rank)), f.sort_key()))
@@ -213,6 +218,7 @@ class Linter:
                 in_transaction=step.in_transaction,
                 transaction_why=step.transaction_why,
                 earlier=held.pending,
+                held_modes=held.modes,
                 facts=facts,
                 lock_timeout_set=step.lock_timeout_set,
                 framework=run.framework,
@@ -363,6 +369,19 @@ def _history_and_file_notes(run: Replay, result: LintResult, excluder: str) -> N
         result.notes.append(f"{len(files)} file(s) left out ({why}): {_names(files)}")
     result.framework = (run.framework.name, run.framework_why)
     result.units = run.units
+
+
+def _shown_only(run: Replay, result: LintResult, server: Dialect) -> None:
+    """Files that carry SQLite syntax a MySQL server refuses are rewritten by their application for
+    each server it runs them on (PostgreSQL and SQLite too, which refuse MySQL's statements and
+    clauses: `SET SESSION lock_wait_timeout`, `ALGORITHM=INSTANT`): a fix proven on MySQL alone is
+    shown, never applied to them, and a note says why."""
+    title = {Dialect.MARIADB: "MariaDB"}.get(server, "MySQL")
+    result.notes.append(sqlite_note(run.sqlite, title))
+    why = "shown only: the application runs these files on other servers too"
+    for f in result.findings:
+        if f.fix is not None and f.fix.applicability != Applicability.DISPLAY_ONLY:
+            f.fix = replace(f.fix, title=f"{f.fix.title} ({why})", applicability=Applicability.DISPLAY_ONLY)
 
 
 def _names(files: list[str], shown: int = 5) -> str:

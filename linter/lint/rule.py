@@ -80,6 +80,9 @@ class Context:
     # each with the locks it first took at that strength; read-only. Followed only when a rule
     # that runs sets `Rule.reads_earlier`
     earlier: list[Held] = field(default_factory=list)
+    # the blocking lock modes its transaction holds on each relation before the statement (an
+    # index's counted on its table), outlasted by long work or not; read-only, followed as `earlier` is
+    held_modes: dict[str, set[str]] = field(default_factory=dict)
     lock_timeout_set: bool = False
     # for `combine`: the deploy's statements whose blocking locks their transaction kept through
     # later long work, by (file, line), with where that work stands. Followed as `earlier` is

@@ -37,6 +37,9 @@ class Transaction:
     def __init__(self) -> None:
         self.taken: dict[str, int] = {}
         self.pending: list = []  # schemacite.lint.rule.Held, oldest first
+        # every blocking mode taken so far per relation, outlasted or not: a lock the transaction
+        # holds at least as strongly is taken without waiting (`modes.covers`)
+        self.modes: dict[str, set[str]] = {}
 
     def took(self, held) -> list:
         """Record a statement of the transaction, after the rules saw it: a long work accounts for
@@ -47,6 +50,8 @@ class Transaction:
             own = levels(held.locks)
             outlasted = [h for h in self.pending if worse(h.locks, own)]
             self.pending = [h for h in self.pending if h not in outlasted]
+        for lk in held.locks:
+            self.modes.setdefault(lk.relation, set()).add(lk.mode)
         fresh = worse(held.locks, self.taken)
         self.taken = levels(held.locks, self.taken)
         if fresh:

@@ -77,6 +77,17 @@ def conflicts(a: str, b: str) -> bool:
     return b in CONFLICTS.get(a, frozenset())
 
 
+def covers(held: Iterable[str], wanted: str) -> bool:
+    """Whether a transaction holding the PostgreSQL modes `held` on a relation takes `wanted` on it
+    without waiting: no mode another session may hold beside `held` conflicts with `wanted`.
+    Never for MySQL's and MariaDB's lock levels, whose DDL commits the transaction it runs in."""
+    held = [m for m in held if m in CONFLICTS]
+    if not held or wanted not in CONFLICTS:
+        return False
+    others = [m for m in MODES if not any(conflicts(h, m) for h in held)]
+    return not any(conflicts(wanted, m) for m in others)
+
+
 def rank(mode: str) -> int:
     """Position on the PostgreSQL scale (unknown names rank above ACCESS EXCLUSIVE)."""
     return MODES.index(mode) if mode in MODES else len(MODES)

@@ -78,6 +78,10 @@ SQLITE_MARKS = {
     "WITHOUT ROWID": Mark(r"\bwithout\s+rowid\b", holds=("rowid",)),
     "sqlite_ tables": Mark(r"\bsqlite_(master|sequence|schema)\b", starts=("sqlite_",)),
 }
+# those MySQL's and MariaDB's servers refuse though schemacite's MySQL reader takes them
+# (`integer primary key autoincrement`: ERROR 1064): found in files read as MySQL, they show an
+# application that rewrites its migrations for each server it runs them on
+REFUSED_BY_MYSQL = ("AUTOINCREMENT", "PRAGMA", "WITHOUT ROWID")
 _MARIADB = Pattern(r"^--\s*MariaDB dump", re.I | re.M)
 
 
@@ -165,6 +169,22 @@ _COMMENT_OR_STRING = Pattern(r"--[^\n]*|/\*(?!!)[\s\S]*?\*/|'(?:[^'\\]|\\.|'')*'
 def _without_comments(text: str) -> str:
     """The text without comments and quoted strings, where either dialect's words may appear."""
     return _COMMENT_OR_STRING.sub(" ", text)
+
+
+def sqlite_syntax(sql: str) -> Counter[str]:
+    """SQLite's words a MySQL or MariaDB server refuses, counted in `sql` (comments and strings aside)."""
+    return _marks(_without_comments(sql[:HEAD]).lower(), {n: SQLITE_MARKS[n] for n in REFUSED_BY_MYSQL})
+
+
+def sqlite_note(files: dict[str, Counter[str]], server: str) -> str:
+    """The note on files read as MySQL (or MariaDB) that carry SQLite syntax its server refuses."""
+    total: Counter[str] = sum(files.values(), Counter())
+    names = ", ".join(list(files)[:5]) + (f" and {len(files) - 5} more" if len(files) > 5 else "")
+    return (
+        f"{len(files)} file(s) carry SQLite syntax {server} refuses ({_list(total)}: {names}): an application "
+        f"that rewrites its migrations for each server runs them; findings assume {server}, and fixes are "
+        "shown, not applied (the same files run on the other servers)"
+    )
 
 
 def other_dialect(text: str, dialect: str, path: str = "") -> str:

@@ -181,6 +181,35 @@ def migration_suffixes(folder: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+# why a folder's templates are left out: the runner renders them into SQL, which no file holds
+RENDERED = "templates the application renders into SQL before it runs them; schemacite reads SQL files"
+
+
+def templates(paths: Iterable[str]) -> list[str]:
+    """The up migrations written as templates (`x.up.tmpl`, `x.sql.tmpl`: Go's text/template,
+    which rudder-server's migrator renders) in the folders named, beside the SQL files `expand`
+    finds there; a folder holding none of those gives none (it has nothing to lint)."""
+    found: list[str] = []
+    for p in paths:
+        if not os.path.isdir(p):
+            continue
+        sql, rendered = False, []
+        for root, dirs, names in os.walk(p):
+            dirs.sort()
+            if any(part.startswith(".") for part in Path(root).parts[1:]):
+                continue
+            suffixes = migration_suffixes(root)
+            sql = sql or any(n.lower().endswith(suffixes) for n in names)
+            rendered += [os.path.join(root, n) for n in names if _template(n.lower())]
+        if sql:
+            found += sorted(rendered, key=natural_key)
+    return found
+
+
+def _template(name: str) -> bool:
+    return name.endswith(".tmpl") and not name.removesuffix(".tmpl").removesuffix(".sql").endswith(".down")
+
+
 def expand(paths: Iterable[str], stdin_name: str | None = None) -> tuple[list[str], list[ParseError]]:
     """Files named by paths (files, folders, globs): folders give their SQL files, without *.down.sql.
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import field, replace
 
@@ -61,8 +62,9 @@ from schemacite.model.statements import (
     Update,
     needs_own_transaction,
 )
+from schemacite.sources.dialect import sqlite_syntax
 from schemacite.sources.engines import left_out as other_engines
-from schemacite.sources.files import escapes, expand, init_folder, overlaid, repository_root
+from schemacite.sources.files import RENDERED, escapes, expand, init_folder, overlaid, repository_root, templates
 from schemacite.sources.frameworks import FRAMEWORKS, detect
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
@@ -849,6 +851,8 @@ class Replay:
             self.framework, self.framework_why = detect([f for f in past + later if not stdin or f != stdin[0]])
         self.unlinted: dict[str, list[str]] = {}  # why -> files of the change read but not linted
         past, later, base_files = self._set_aside(past, later)
+        if rendered := templates(paths):
+            self.skipped[RENDERED] = rendered
         ordered = self.framework.order(past) + self.framework.order(later)
         # an empty cluster's init scripts run before any migration, as one deploy
         self.order = base_files + sorted(ordered, key=lambda f: init_folder(f) is None)
@@ -860,6 +864,8 @@ class Replay:
         self.file_ignores: dict[str, tuple[frozenset[str], int]] = {}  # ids, line of the comment
         self.bad_directives: dict[str, list[ParseError]] = {}  # `schemacite:` comments that do not parse
         self.units = 0  # deploys walked
+        # files of a MySQL-family run holding SQLite syntax its server refuses, with what they hold
+        self.sqlite: dict[str, Counter[str]] = {}
         self._ids = itertools.count(1)
         self._new: set[str] = set()  # tables the current deploy created
 
@@ -925,6 +931,8 @@ class Replay:
         reported = os.path.abspath(path) in self.reported_set
         parsed = self._read(path)
         self.errors.extend(parsed.errors)
+        if self.dialect in MYSQL_FAMILY and (found := sqlite_syntax("\n".join(st.sql for st in parsed.statements))):
+            self.sqlite[path] = found
         self.file_ignores.setdefault(path, (parsed.ignore_file, parsed.ignore_file_at))
         self.bad_directives.setdefault(path, parsed.bad_directives)
         base = os.path.abspath(path) in self.base_set  # run whole, as a script, before any migration
