@@ -1,0 +1,95 @@
+"""The server behaviour the silent-changes rules (and their neighbours) rest on, checked on the real
+servers, beside what the rule says about the same SQL."""
+
+from __future__ import annotations
+
+import pytest
+
+from schemacite.testing import run_case
+
+
+def _codes(sql: str, rule: str, dialect: str, history: str = "", target: str | None = None) -> list[str]:
+    case = {"rule": rule, "dialect": dialect, "target": target, "sql": sql, "history": history}
+    result = run_case(case)
+    assert not result.errors, [str(e) for e in result.errors]
+    return [str(f.severity) for f in result.findings if rule in (f.rule, f.code)]
+
+
+PG_TABLE = "CREATE TABLE orders (id int PRIMARY KEY, status text, qty int);"
+
+
+@pytest.mark.parametrize("major", [12, 18])
+def test_pg_drops_before_sets_in_one_alter_table(pg_majors, major):
+    """PostgreSQL runs a DROP DEFAULT or DROP NOT NULL written after the SET of the same column
+    first, so the SET stays; two TYPE changes of one column it refuses. The rule warns of the first
+    and calls the second an error; a SET written after the DROP, which runs as written, it leaves."""
+    server = pg_majors(major)
+    dbname = server.create_database("silent_dup_column")
+    cases = {
+        "ALTER TABLE orders ALTER COLUMN status SET DEFAULT 'new', ALTER COLUMN status DROP DEFAULT": (
+            ("'new'::text", False),
+            ["warning"],
+        ),
+        "ALTER TABLE orders ALTER COLUMN status SET NOT NULL, ALTER COLUMN status DROP NOT NULL": (
+            (None, True),
+            ["warning"],
+        ),
+        "ALTER TABLE orders ALTER COLUMN status DROP DEFAULT, ALTER COLUMN status SET DEFAULT 'new'": (
+            ("'new'::text", False),
+            [],
+        ),
+        "ALTER TABLE orders ALTER COLUMN qty TYPE bigint, ALTER COLUMN qty TYPE numeric": ("refused", ["error"]),
+    }
+    with server.connect(dbname) as conn:
+        for sql, (stored, flagged) in cases.items():
+            conn.execute(f"DROP TABLE IF EXISTS orders; {PG_TABLE}")
+            try:
+                conn.execute(sql)
+                got = conn.execute(
+                    "SELECT pg_get_expr(d.adbin, d.adrelid), a.attnotnull FROM pg_attribute a"
+                    " LEFT JOIN pg_attrdef d ON (d.adrelid, d.adnum) = (a.attrelid, a.attnum)"
+                    " WHERE a.attrelid = 'orders'::regclass AND a.attname = 'status'"
+                ).fetchone()
+            except Exception as e:
+                assert "cannot alter type of column" in str(e)
+                got = "refused"
+            assert got == stored, sql
+            assert _codes(sql + ";", "SC127", "postgres", PG_TABLE, f"postgres-{major}") == flagged, sql
+
+
+def test_mariadb_refuses_a_second_change_of_one_column(mariadb_server):
+    """MariaDB refuses with "Unknown column" (1054) a second sub-command naming a column the
+    statement already changed, whichever the two are; a DROP and ADD of one name it runs. The rule
+    says the same."""
+    import MySQLdb
+
+    dbname = mariadb_server.create_database("silent_dup_column")
+    table = "CREATE TABLE orders (id int PRIMARY KEY, status varchar(10), qty int)"
+    refused = [
+        "ALTER TABLE orders ALTER COLUMN status SET DEFAULT 'a', ALTER COLUMN status SET DEFAULT 'b'",
+        "ALTER TABLE orders ALTER COLUMN status SET DEFAULT 'a', ALTER COLUMN status DROP DEFAULT",
+        "ALTER TABLE orders MODIFY status varchar(20) NOT NULL, ALTER COLUMN status SET DEFAULT 'new'",
+        "ALTER TABLE orders MODIFY qty bigint, MODIFY qty int",
+        "ALTER TABLE orders CHANGE status state varchar(20), MODIFY status varchar(30)",
+        "ALTER TABLE orders RENAME COLUMN qty TO amount, MODIFY qty bigint",
+        "ALTER TABLE orders DROP COLUMN qty, ALTER COLUMN qty SET DEFAULT 1",
+    ]
+    accepted = [
+        "ALTER TABLE orders DROP COLUMN status, ADD COLUMN status varchar(20)",
+        "ALTER TABLE orders MODIFY status varchar(20), MODIFY qty bigint",
+    ]
+    conn = mariadb_server.connect(dbname)
+    try:
+        cur = conn.cursor()
+        for sql in refused + accepted:
+            cur.execute("DROP TABLE IF EXISTS orders")
+            cur.execute(table)
+            try:
+                cur.execute(sql)
+                code = 0
+            except MySQLdb.OperationalError as e:
+                code = e.args[0]
+            assert code == (1054 if sql in refused else 0), sql
+            assert _codes(sql + ";", "SC127", "mariadb", table + ";") == (["error"] if sql in refused else []), sql
+    finally:
+        conn.close()
