@@ -192,7 +192,9 @@ def test_doc_examples_are_fixtures(cls):
 def _findings(cls, dialect: str | None, sql: str) -> list:
     history = {  # the tables the examples alter, as production already has them
         "postgres": "CREATE TABLE accounts (id bigint PRIMARY KEY, balance numeric(12, 2));\n"
-        "CREATE TABLE orders (id bigint PRIMARY KEY, customer_id bigint);\n",
+        "CREATE TABLE orders (id bigint PRIMARY KEY, customer_id bigint);\n"
+        "CREATE DOMAIN quantity AS integer;\n"
+        "CREATE TABLE order_lines (id bigint PRIMARY KEY, qty quantity);\n",
         "mysql": "",
     }
     dialect = dialect or "mysql"

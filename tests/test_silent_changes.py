@@ -93,3 +93,53 @@ def test_mariadb_refuses_a_second_change_of_one_column(mariadb_server):
             assert _codes(sql + ";", "SC127", "mariadb", table + ";") == (["error"] if sql in refused else []), sql
     finally:
         conn.close()
+
+
+DOMAIN_HISTORY = """CREATE DOMAIN quantity AS integer;
+CREATE TABLE order_lines (id int PRIMARY KEY, qty quantity);
+CREATE TABLE stock (id int PRIMARY KEY, on_hand quantity);
+CREATE TABLE notes (id int PRIMARY KEY, body text);
+"""
+
+
+@pytest.mark.parametrize("major", [12, 18])
+def test_pg_domain_constraint_locks_every_table_of_the_domain(pg_majors, major):
+    """ADD CONSTRAINT, SET NOT NULL and VALIDATE CONSTRAINT of a domain hold a SHARE lock (writes
+    wait) on each table with a column of the domain, and no other, until the transaction ends; ADD
+    ... NOT VALID locks none. A stored value that breaks the constraint makes the ADD fail: it reads
+    the rows. The rule flags the three and names both tables; NOT VALID it leaves."""
+    import psycopg
+
+    server = pg_majors(major)
+    dbname = server.create_database("silent_domain")
+    with server.connect(dbname) as conn:
+        conn.execute(DOMAIN_HISTORY + "INSERT INTO order_lines VALUES (1, 5); INSERT INTO stock VALUES (1, 0);")
+        expected = {
+            "ALTER DOMAIN quantity ADD CONSTRAINT q_nonneg CHECK (VALUE >= 0)": {"order_lines", "stock"},
+            "ALTER DOMAIN quantity ADD CONSTRAINT q_small CHECK (VALUE < 100) NOT VALID": set(),
+            "ALTER DOMAIN quantity VALIDATE CONSTRAINT q_small": {"order_lines", "stock"},
+            "ALTER DOMAIN quantity SET NOT NULL": {"order_lines", "stock"},
+        }
+        for sql, locked in expected.items():
+            with server.connect(dbname, autocommit=False) as other:
+                other.execute(sql)
+                held = conn.execute(
+                    "SELECT c.relname, l.mode FROM pg_locks l JOIN pg_class c ON c.oid = l.relation"
+                    " WHERE l.pid <> pg_backend_pid() AND c.relkind = 'r' AND c.relnamespace = 'public'::regnamespace"
+                ).fetchall()
+                other.commit()
+            assert sorted(held) == sorted((t, "ShareLock") for t in locked), sql
+            flagged = run_case(
+                {
+                    "rule": "SC129",
+                    "dialect": "postgres",
+                    "target": f"postgres-{major}",
+                    "sql": sql + ";",
+                    "history": DOMAIN_HISTORY,
+                }
+            ).findings
+            assert len(flagged) == (1 if locked else 0), sql
+            if locked:
+                assert "blocks writes to order_lines, stock" in flagged[0].message
+        with pytest.raises(psycopg.errors.CheckViolation):
+            conn.execute("ALTER DOMAIN quantity ADD CONSTRAINT q_positive CHECK (VALUE > 0)")

@@ -23,6 +23,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.unused_ignore",
     "schemacite.rules.lock_timeout_missing",
     "schemacite.rules.duplicate_column_assignment",
+    "schemacite.rules.domain_constraint_scan",
     "schemacite.report.builtin",
 )
 

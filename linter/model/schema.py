@@ -325,6 +325,17 @@ class Schema:
         owners = self._fresh().owner
         return owners.get(index_name) or owners.get(index_name.rsplit(".", 1)[-1])
 
+    def columns_of_type(self, name: str, *, arrays: bool = False) -> list[tuple[Table, Column]]:
+        """The columns declared of type `name` as PostgreSQL names it (`mood`, `app.mood`; a type of
+        the public schema either way), with arrays of it when `arrays` is set."""
+        out = []
+        for table in self.tables.values():
+            for col in table.columns.values():
+                base, bracket, _dims = col.base_type.partition("[")
+                if base in (name, f"public.{name}") and (arrays or not bracket):
+                    out.append((table, col))
+        return out
+
     def partitions(self, key: str) -> list[str]:
         """The direct partitions of table `key`, in the order they were added."""
         return list(self._fresh().children.get(key, ()))

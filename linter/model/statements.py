@@ -248,6 +248,31 @@ class RenameType(Other):
 
 
 @record
+class AlterDomain(Other):
+    """ALTER DOMAIN: `action` is "add_constraint" (ADD CONSTRAINT), "set_not_null", "validate" or
+    "other"; `name` as the columns' types spell it (`posint`, `app.posint`)."""
+
+    kind: ClassVar[str] = "alter_domain"
+    name: str = ""
+    action: str = "other"
+    constraint: str | None = None  # the constraint's name, as written
+    not_valid: bool = False  # ADD CONSTRAINT ... NOT VALID: rows already stored are not checked
+
+
+@record
+class AlterEnum(Other):
+    """ALTER TYPE ... ADD VALUE: `name` as the columns' types spell it, `value` the label added,
+    `neighbour` the label BEFORE or AFTER names (None: at the end)."""
+
+    kind: ClassVar[str] = "alter_enum"
+    name: str = ""
+    value: str = ""
+    neighbour: str | None = None
+    after: bool = False
+    if_not_exists: bool = False
+
+
+@record
 class RunsUnseen(Other):
     """A statement that runs SQL the reader cannot see: a CALL of a procedure whose body it has not
     read, a DO block whose EXECUTE builds its SQL at run time, MySQL EXECUTE of a statement prepared

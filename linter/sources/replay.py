@@ -279,11 +279,9 @@ def _create_routine(schema: Schema, stmt: Statement, new: bool) -> None:
 def _rename_type(schema: Schema, stmt: Statement, new: bool) -> None:
     op = stmt.op
     assert isinstance(op, RenameType)
-    for table in schema.tables.values():
-        for col in table.columns.values():
-            base, bracket, dims = col.base_type.partition("[")
-            if base in (op.name, f"public.{op.name}"):
-                col.base_type = col.type = op.new_name + bracket + dims
+    for _table, col in schema.columns_of_type(op.name, arrays=True):
+        _base, bracket, dims = col.base_type.partition("[")
+        col.base_type = col.type = op.new_name + bracket + dims
 
 
 def unseen_calls(stmt: Statement, schema: Schema) -> Statement:

@@ -31,6 +31,8 @@ from schemacite.model.statements import (
     AddForeignKey,
     AddKey,
     AlterColumnType,
+    AlterDomain,
+    AlterEnum,
     AlterIndex,
     AlterPolicy,
     AlterSequence,
@@ -1481,6 +1483,36 @@ def _comment(f: Node, src: Source) -> Op:
     )
 
 
+def _type_name(names: list[Node] | None) -> str:
+    """A type's name as `column_type` spells it for the columns of that type."""
+    return column_type({"names": names or []})[1]
+
+
+def _alter_domain(f: Node, src: Source) -> Op:
+    action = {"C": "add_constraint", "O": "set_not_null", "V": "validate"}.get(f.get("subtype", ""), "other")
+    c = (f.get("def") or {}).get("Constraint", {})
+    return AlterDomain(
+        what="ALTER DOMAIN",
+        name=_type_name(f.get("typeName")),
+        action=action,
+        constraint=c.get("conname") or f.get("name"),
+        not_valid=bool(c.get("skip_validation")),
+    )
+
+
+def _alter_enum(f: Node, src: Source) -> Op:
+    if not f.get("newVal"):  # RENAME VALUE
+        return Other(what="ALTER TYPE")
+    return AlterEnum(
+        what="ALTER TYPE … ADD VALUE",
+        name=_type_name(f.get("typeName")),
+        value=f["newVal"],
+        neighbour=f.get("newValNeighbor"),
+        after=bool(f.get("newValIsAfter")),
+        if_not_exists=bool(f.get("skipIfNewValExists")),
+    )
+
+
 _BUILDERS: dict[str, Callable[[Node, Source], Op]] = {
     "CreateStmt": _create,
     "CreateTableAsStmt": _create_as,
@@ -1519,4 +1551,6 @@ _BUILDERS: dict[str, Callable[[Node, Source], Op]] = {
     "SelectStmt": _select,
     "CreateStatsStmt": _statistics,
     "CommentStmt": _comment,
+    "AlterDomainStmt": _alter_domain,
+    "AlterEnumStmt": _alter_enum,
 }
