@@ -143,3 +143,59 @@ def test_pg_domain_constraint_locks_every_table_of_the_domain(pg_majors, major):
                 assert "blocks writes to order_lines, stock" in flagged[0].message
         with pytest.raises(psycopg.errors.CheckViolation):
             conn.execute("ALTER DOMAIN quantity ADD CONSTRAINT q_positive CHECK (VALUE > 0)")
+
+
+ENUM_HISTORY = """CREATE TYPE order_status AS ENUM ('new', 'paid');
+CREATE TABLE orders (id int PRIMARY KEY, status order_status, note text);
+"""
+ENUM_CASES = {  # statements run in one transaction after BEGIN -> the line the server refuses (0: none)
+    "update": (["ALTER TYPE order_status ADD VALUE 'refunded'", "UPDATE orders SET status = 'refunded'"], 3),
+    "default": (
+        [
+            "ALTER TYPE order_status ADD VALUE 'draft' BEFORE 'new'",
+            "ALTER TABLE orders ALTER status SET DEFAULT 'draft'",
+        ],
+        3,
+    ),
+    "cast": (["ALTER TYPE order_status ADD VALUE 'lost'", "DELETE FROM orders WHERE status = 'lost'::order_status"], 3),
+    "other_column": (["ALTER TYPE order_status ADD VALUE 'void'", "UPDATE orders SET note = 'void'"], 0),
+    "old_label": (["ALTER TYPE order_status ADD VALUE 'held'", "UPDATE orders SET status = 'paid'"], 0),
+    "type_of_the_transaction": (
+        [
+            "CREATE TYPE ticket_state AS ENUM ('open')",
+            "ALTER TYPE ticket_state ADD VALUE 'closed'",
+            "CREATE TABLE tickets (id int, state ticket_state DEFAULT 'closed')",
+        ],
+        4,  # from PostgreSQL 17: none
+    ),
+}
+
+
+@pytest.mark.parametrize("major", [12, 18])
+def test_pg_refuses_a_new_enum_label_before_commit(pg_majors, major):
+    """In one transaction, PostgreSQL refuses ("unsafe use of new value") the first statement that
+    uses a label ALTER TYPE ... ADD VALUE added, unless (from 17) the transaction created the type
+    too; the rule flags that statement and no other."""
+    import psycopg
+
+    server = pg_majors(major)
+    for name, (statements, refused) in ENUM_CASES.items():
+        dbname = server.create_database(f"silent_enum_{name}")
+        with server.connect(dbname) as conn:
+            conn.execute(ENUM_HISTORY)
+        failed = 0
+        with server.connect(dbname, autocommit=False) as conn:
+            for line, sql in enumerate(statements, start=2):
+                try:
+                    conn.execute(sql)
+                except psycopg.errors.UnsafeNewEnumValueUsage:
+                    failed = line
+                    break
+            conn.rollback()
+        if name == "type_of_the_transaction" and major >= 17:
+            refused = 0
+        assert failed == refused, name
+        sql = "BEGIN;\n" + "".join(s + ";\n" for s in statements) + "COMMIT;\n"
+        case = {"rule": "SC128", "dialect": "postgres", "target": f"postgres-{major}", "sql": sql}
+        lines = [f.location.line for f in run_case({**case, "history": ENUM_HISTORY}).findings]
+        assert lines == ([refused] if refused else []), name

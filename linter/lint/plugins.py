@@ -24,6 +24,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.lock_timeout_missing",
     "schemacite.rules.duplicate_column_assignment",
     "schemacite.rules.domain_constraint_scan",
+    "schemacite.rules.enum_add_value",
     "schemacite.report.builtin",
 )
 

@@ -293,6 +293,11 @@ class Schema:
     fresh: set[str] = field(default_factory=set, repr=False, compare=False)
     # tables the replay dropped: an ALTER TABLE IF EXISTS of one of them changes nothing
     gone: set[str] = field(default_factory=set, repr=False, compare=False)
+    # PostgreSQL enum labels that ALTER TYPE ... ADD VALUE added inside a transaction, by (type,
+    # label): the transaction, where, and whether that transaction created the type too. And the
+    # enum types created inside a transaction, by name
+    pending_labels: dict[tuple[str, str], tuple[int, Location, bool]] = field(default_factory=dict)
+    types_created_in: dict[str, int] = field(default_factory=dict)
     _lookup: _Lookup | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> Schema:
@@ -305,6 +310,8 @@ class Schema:
             functions=dict(self.functions),
             fresh=set(self.fresh),
             gone=set(self.gone),
+            pending_labels=dict(self.pending_labels),
+            types_created_in=dict(self.types_created_in),
             _lookup=None,
         )
 

@@ -273,6 +273,13 @@ class AlterEnum(Other):
 
 
 @record
+class CreateEnum(Other):
+    """CREATE TYPE ... AS ENUM; `name` as the columns' types spell it."""
+
+    name: str = ""
+
+
+@record
 class RunsUnseen(Other):
     """A statement that runs SQL the reader cannot see: a CALL of a procedure whose body it has not
     read, a DO block whose EXECUTE builds its SQL at run time, MySQL EXECUTE of a statement prepared
@@ -889,6 +896,9 @@ class Statement:
     transaction: int | None = None  # the transaction it runs in (shared ids: one transaction); None: alone
     time_zone: str | None = None  # PostgreSQL: the TimeZone an earlier SET in the file chose ("" = default)
     unqualified: frozenset[str] = frozenset()  # PostgreSQL: keys of relations named without a schema
+    # PostgreSQL: the string constants it holds, and the types it names in casts and column definitions
+    strings: frozenset[str] = frozenset()
+    types: frozenset[str] = frozenset()
 
     @property
     def kind(self) -> str:

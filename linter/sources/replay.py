@@ -24,9 +24,11 @@ from schemacite.model.statements import (
     AddForeignKey,
     AddKey,
     AlterColumnType,
+    AlterEnum,
     AlterIndex,
     AlterTable,
     ConstraintAction,
+    CreateEnum,
     CreateIndex,
     CreateMatview,
     CreatePartition,
@@ -274,6 +276,23 @@ def _create_routine(schema: Schema, stmt: Statement, new: bool) -> None:
     (schema.routines.add if op.runs_sql else schema.routines.discard)(op.name)
     if op.volatility:
         schema.functions[op.name] = op.volatility
+
+
+def _create_enum(schema: Schema, stmt: Statement, new: bool) -> None:
+    op = stmt.op
+    assert isinstance(op, CreateEnum)
+    if stmt.transaction is not None:
+        schema.types_created_in[op.name] = stmt.transaction
+
+
+def _alter_enum(schema: Schema, stmt: Statement, new: bool) -> None:
+    """A label added in a transaction can be used once it commits (PostgreSQL 17 and later: or at
+    once, when the same transaction created the type)."""
+    op = stmt.op
+    assert isinstance(op, AlterEnum)
+    tx = stmt.transaction
+    if tx is not None:
+        schema.pending_labels[op.name, op.value] = (tx, stmt.location, schema.types_created_in.get(op.name) == tx)
 
 
 def _rename_type(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -605,6 +624,8 @@ _STATEMENTS = {
     RunsUnseen: _runs_unseen,
     CreateRoutine: _create_routine,
     RenameType: _rename_type,
+    CreateEnum: _create_enum,
+    AlterEnum: _alter_enum,
     RefreshMatview: _refresh_matview,
 }
 

@@ -45,6 +45,7 @@ from schemacite.model.statements import (
     Commit,
     ConstraintAction,
     CopyFrom,
+    CreateEnum,
     CreateIndex,
     CreateMatview,
     CreatePartition,
@@ -346,6 +347,27 @@ def read_op(tree: Node, src: Source) -> tuple[Op, frozenset[str]]:
         return build(tree, src), frozenset(seen)
     finally:
         _UNQUALIFIED.reset(token)
+
+
+def constants(tree: Node) -> tuple[frozenset[str], frozenset[str]]:
+    """The string constants a statement holds, and the types it names (casts, column definitions),
+    spelled as `column_type` spells them."""
+    strings: set[str] = set()
+    types: set[str] = set()
+    stack: list[Any] = [tree]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            sval = n.get("sval")
+            if isinstance(sval, dict) and isinstance(sval.get("sval"), str):
+                strings.add(sval["sval"])  # an A_Const's string
+            type_name = n.get("typeName")
+            if isinstance(type_name, dict) and type_name.get("names"):
+                types.add(column_type(type_name)[1].partition("[")[0])
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+    return frozenset(strings), frozenset(types)
 
 
 def _rel(rv: Node | None) -> str:
@@ -1500,6 +1522,10 @@ def _alter_domain(f: Node, src: Source) -> Op:
     )
 
 
+def _create_enum(f: Node, src: Source) -> Op:
+    return CreateEnum(what="CREATE ENUM", name=_type_name(f.get("typeName")))
+
+
 def _alter_enum(f: Node, src: Source) -> Op:
     if not f.get("newVal"):  # RENAME VALUE
         return Other(what="ALTER TYPE")
@@ -1553,4 +1579,5 @@ _BUILDERS: dict[str, Callable[[Node, Source], Op]] = {
     "CommentStmt": _comment,
     "AlterDomainStmt": _alter_domain,
     "AlterEnumStmt": _alter_enum,
+    "CreateEnumStmt": _create_enum,
 }
