@@ -199,3 +199,71 @@ def test_pg_refuses_a_new_enum_label_before_commit(pg_majors, major):
         case = {"rule": "SC128", "dialect": "postgres", "target": f"postgres-{major}", "sql": sql}
         lines = [f.location.line for f in run_case({**case, "history": ENUM_HISTORY}).findings]
         assert lines == ([refused] if refused else []), name
+
+
+LONG_A = "orders_by_customer_and_creation_time_for_the_reporting_dashboard_a"  # 66 bytes
+LONG_B = LONG_A[:-1] + "b"
+
+
+@pytest.mark.parametrize("major", [12, 18])
+def test_pg_cuts_long_names_and_refuses_two_cut_alike(pg_majors, major):
+    """PostgreSQL stores a name over 63 bytes cut to 63 (a multibyte character whole or not at all),
+    with a NOTICE only, and refuses a second name cut alike as existing; the rule warns of the first
+    and calls the second an error."""
+    import psycopg
+
+    server = pg_majors(major)
+    dbname = server.create_database("silent_long_names")
+    history = "CREATE TABLE t (a int, b int);"
+    with server.connect(dbname) as conn:
+        notices = []
+        conn.add_notice_handler(lambda d: notices.append(d.message_primary))
+        conn.execute(history)
+        conn.execute(f"CREATE INDEX {LONG_A} ON t (a)")
+        assert notices and "will be truncated" in notices[0]
+        kept = conn.execute("SELECT relname::text FROM pg_class WHERE relname LIKE 'orders_by%'").fetchone()[0]
+        assert kept == LONG_A[:63]
+        with pytest.raises(psycopg.errors.DuplicateTable):
+            conn.execute(f"CREATE INDEX {LONG_B} ON t (b)")
+        conn.execute('CREATE TABLE "' + "é" * 40 + '" (id int)')  # 80 bytes: 31 characters are kept
+        stored = conn.execute("SELECT relname::text FROM pg_class WHERE relname LIKE 'é%'").fetchone()[0]
+        assert stored == "é" * 31
+    sql = (
+        f"CREATE INDEX {LONG_A} ON t (a);\nCREATE INDEX {LONG_B} ON t (b);\n"
+        + 'CREATE TABLE "'
+        + "é" * 40
+        + '" (id int);\n'
+    )
+    case = {"rule": "SC126", "dialect": "postgres", "target": f"postgres-{major}", "sql": sql, "history": history}
+    found = [(f.location.line, str(f.severity)) for f in run_case(case).findings]
+    assert found == [(1, "warning"), (2, "error"), (3, "warning")]
+
+
+def test_mariadb_refuses_names_over_64_characters(mariadb_server):
+    """MariaDB refuses a column or index name over 64 characters (1059) and a table name over 64
+    (1103), counting characters, not bytes; it cuts nothing. The rule says the same."""
+    import MySQLdb
+
+    dbname = mariadb_server.create_database("silent_long_names")
+    statements = {
+        "ALTER TABLE t ADD COLUMN " + "c" * 65 + " int": 1059,
+        "CREATE INDEX " + "i" * 65 + " ON t (a)": 1059,
+        "CREATE TABLE " + "x" * 65 + " (a int)": 1103,
+        "CREATE TABLE " + "x" * 64 + " (a int)": 0,
+        "CREATE TABLE " + "é" * 64 + " (a int)": 0,
+    }
+    conn = mariadb_server.connect(dbname)
+    try:
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE t (a int)")
+        for sql, code in statements.items():
+            try:
+                cur.execute(sql)
+                got = 0
+            except (MySQLdb.OperationalError, MySQLdb.ProgrammingError) as e:
+                got = e.args[0]
+            assert got == code, sql
+            found = _codes(sql + ";", "SC126", "mariadb", "CREATE TABLE t (a int);")
+            assert found == (["error"] if code else []), sql
+    finally:
+        conn.close()

@@ -25,6 +25,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.duplicate_column_assignment",
     "schemacite.rules.domain_constraint_scan",
     "schemacite.rules.enum_add_value",
+    "schemacite.rules.identifier_too_long",
     "schemacite.report.builtin",
 )
 

@@ -261,14 +261,11 @@ class AlterDomain(Other):
 
 @record
 class AlterEnum(Other):
-    """ALTER TYPE ... ADD VALUE: `name` as the columns' types spell it, `value` the label added,
-    `neighbour` the label BEFORE or AFTER names (None: at the end)."""
+    """ALTER TYPE ... ADD VALUE: `name` as the columns' types spell it, `value` the label added."""
 
     kind: ClassVar[str] = "alter_enum"
     name: str = ""
     value: str = ""
-    neighbour: str | None = None
-    after: bool = False
     if_not_exists: bool = False
 
 
@@ -899,6 +896,8 @@ class Statement:
     # PostgreSQL: the string constants it holds, and the types it names in casts and column definitions
     strings: frozenset[str] = frozenset()
     types: frozenset[str] = frozenset()
+    # PostgreSQL: the names it writes longer than the server keeps, as (the name kept, as written)
+    long_names: tuple[tuple[str, str], ...] = ()
 
     @property
     def kind(self) -> str:

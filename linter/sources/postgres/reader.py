@@ -370,6 +370,30 @@ def constants(tree: Node) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(strings), frozenset(types)
 
 
+NAME_BYTES = 63  # NAMEDATALEN - 1: the parser keeps the first 63 bytes of a name
+_MAYBE_LONG = re.compile(r"[^\s(),;.'\"]{16}|\"[^\"]{16}")  # 16 characters can make 64 bytes
+
+
+def long_names(sql: str) -> tuple[tuple[str, str], ...]:
+    """The names the statement writes longer than PostgreSQL keeps, as (the name its parse tree
+    holds, the name as written): the parser cuts them to 63 bytes."""
+    if not _MAYBE_LONG.search(sql):
+        return ()
+    out: dict[tuple[str, str], None] = {}
+    for token in pg.scan(sql):
+        if token.name != "IDENT":
+            continue
+        text = sql[token.start : token.end + 1]
+        if text.startswith('"'):
+            name = text[1:-1].replace('""', '"')
+        else:
+            name = "".join(c.lower() if c.isascii() else c for c in text)
+        written = name.encode()
+        if len(written) > NAME_BYTES:
+            out[written[:NAME_BYTES].decode(errors="ignore"), name] = None
+    return tuple(out)
+
+
 def _rel(rv: Node | None) -> str:
     if not rv:
         return ""
@@ -1533,8 +1557,6 @@ def _alter_enum(f: Node, src: Source) -> Op:
         what="ALTER TYPE … ADD VALUE",
         name=_type_name(f.get("typeName")),
         value=f["newVal"],
-        neighbour=f.get("newValNeighbor"),
-        after=bool(f.get("newValIsAfter")),
         if_not_exists=bool(f.get("skipIfNewValExists")),
     )
 
