@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.model.statements import Action, AlterTable, Statement
+from schemacite.model.statements import Action, AlterTable, Insert, Statement, Update
 from schemacite.rule import Context, Finding, Rule, Severity
 
 # sub-commands that name a column the table has before the statement: MySQL and MariaDB match each
@@ -41,6 +41,10 @@ class DuplicateColumnAssignment(Rule):
       table's columns once, and refuses the second with "Unknown column" (error 1054).
 
     A `SET DEFAULT` given twice on PostgreSQL keeps the last one, as written, and is not flagged.
+    PostgreSQL also refuses an `UPDATE` (or `INSERT ... ON CONFLICT DO UPDATE`) that sets a column
+    twice and an `INSERT` that lists one twice, unless each names a different field or element of
+    it (`SET a.x = 1, a.y = 2`): those are flagged too. MySQL and MariaDB run an `UPDATE`'s
+    assignments in order, so a repeated one there is left alone.
 
     ## Why is this bad?
     Where the server refuses it, the migration fails when it runs. Where PostgreSQL accepts it,
@@ -75,7 +79,7 @@ class DuplicateColumnAssignment(Rule):
     family = "silent-changes"
     summary = "{what}"
     default_severity = Severity.WARNING
-    statement_kinds = frozenset({"alter_table"})
+    statement_kinds = frozenset({"alter_table", "update", "insert"})
     evidence_note = (
         "Server behaviour checked on PostgreSQL 12 and 18 and on MariaDB by the suite's tests; MySQL is "
         "taken to refuse it as MariaDB does (no MySQL server here): the same column matching."
@@ -83,6 +87,16 @@ class DuplicateColumnAssignment(Rule):
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
         op = stmt.op
+        if isinstance(op, (Insert, Update)) and op.repeated:
+            yield self.finding(
+                stmt.location,
+                table=stmt.table,
+                sql=stmt.sql,
+                severity=Severity.ERROR,
+                what=f"PostgreSQL refuses this {stmt.kind.upper()}: it assigns column {op.repeated[0]} twice",
+                suggestion="keep one assignment of the column",
+            )
+            return
         if not isinstance(op, AlterTable):
             return
         pairs = _mysql_pairs(op.actions) if ctx.dialect.is_mysql_family else _pg_pairs(op.actions)

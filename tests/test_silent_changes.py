@@ -21,8 +21,9 @@ PG_TABLE = "CREATE TABLE orders (id int PRIMARY KEY, status text, qty int);"
 @pytest.mark.parametrize("major", [12, 18])
 def test_pg_drops_before_sets_in_one_alter_table(pg_majors, major):
     """PostgreSQL runs a DROP DEFAULT or DROP NOT NULL written after the SET of the same column
-    first, so the SET stays; two TYPE changes of one column it refuses. The rule warns of the first
-    and calls the second an error; a SET written after the DROP, which runs as written, it leaves."""
+    first, so the SET stays; two TYPE changes of one column it refuses, and so an UPDATE or INSERT
+    that assigns one column twice. The rule warns of the first and calls the others errors; a SET
+    written after the DROP, which runs as written, it leaves."""
     server = pg_majors(major)
     dbname = server.create_database("silent_dup_column")
     cases = {
@@ -39,6 +40,10 @@ def test_pg_drops_before_sets_in_one_alter_table(pg_majors, major):
             [],
         ),
         "ALTER TABLE orders ALTER COLUMN qty TYPE bigint, ALTER COLUMN qty TYPE numeric": ("refused", ["error"]),
+        "UPDATE orders SET status = 'a', qty = 1, status = 'b'": ("refused", ["error"]),
+        "UPDATE orders SET (status, qty) = ('a', 1), status = 'b'": ("refused", ["error"]),
+        "INSERT INTO orders (id, qty, qty) VALUES (1, 2, 3)": ("refused", ["error"]),
+        "INSERT INTO orders VALUES (1) ON CONFLICT (id) DO UPDATE SET qty = 1, qty = 2": ("refused", ["error"]),
     }
     with server.connect(dbname) as conn:
         for sql, (stored, flagged) in cases.items():
@@ -51,7 +56,7 @@ def test_pg_drops_before_sets_in_one_alter_table(pg_majors, major):
                     " WHERE a.attrelid = 'orders'::regclass AND a.attname = 'status'"
                 ).fetchone()
             except Exception as e:
-                assert "cannot alter type of column" in str(e)
+                assert "cannot alter type of column" in str(e) or "more than once" in str(e) or "multiple" in str(e)
                 got = "refused"
             assert got == stored, sql
             assert _codes(sql + ";", "SC127", "postgres", PG_TABLE, f"postgres-{major}") == flagged, sql
@@ -59,8 +64,8 @@ def test_pg_drops_before_sets_in_one_alter_table(pg_majors, major):
 
 def test_mariadb_refuses_a_second_change_of_one_column(mariadb_server):
     """MariaDB refuses with "Unknown column" (1054) a second sub-command naming a column the
-    statement already changed, whichever the two are; a DROP and ADD of one name it runs. The rule
-    says the same."""
+    statement already changed, whichever the two are; a DROP and ADD of one name it runs, and an
+    UPDATE setting a column twice. The rule says the same."""
     import MySQLdb
 
     dbname = mariadb_server.create_database("silent_dup_column")
@@ -77,6 +82,7 @@ def test_mariadb_refuses_a_second_change_of_one_column(mariadb_server):
     accepted = [
         "ALTER TABLE orders DROP COLUMN status, ADD COLUMN status varchar(20)",
         "ALTER TABLE orders MODIFY status varchar(20), MODIFY qty bigint",
+        "UPDATE orders SET qty = 1, qty = qty + 1",  # assignments run in order
     ]
     conn = mariadb_server.connect(dbname)
     try:

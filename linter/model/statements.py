@@ -832,6 +832,7 @@ class Insert(_Dml):
 
     kind: ClassVar[str] = "insert"
     columns: tuple[str, ...] = ()  # the columns given values (empty: all of them)
+    repeated: tuple[str, ...] = ()  # PostgreSQL: columns given a value twice, once whole (refused)
 
 
 @record
@@ -840,6 +841,7 @@ class Update(_Dml):
 
     kind: ClassVar[str] = "update"
     columns: tuple[str, ...] = ()  # the columns SET
+    repeated: tuple[str, ...] = ()  # PostgreSQL: columns SET twice, once whole (refused)
 
 
 @record

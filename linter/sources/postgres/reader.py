@@ -1387,9 +1387,29 @@ def _insert(f: Node, src: Source) -> Op:
     query = (f.get("selectStmt") or {}).get("SelectStmt", {})
     from_rows = bool(query.get("fromClause"))
     columns = tuple((c.get("ResTarget", {}).get("name") or "").lower() for c in f.get("cols") or [])
+    on_conflict = (f.get("onConflictClause") or {}).get("targetList")
     return Insert(
-        into=into, reads=_others(f, into), every_row=from_rows and query.get("whereClause") is None, columns=columns
+        into=into,
+        reads=_others(f, into),
+        every_row=from_rows and query.get("whereClause") is None,
+        columns=columns,
+        repeated=_repeated(f.get("cols")) or _repeated(on_conflict),
     )
+
+
+def _repeated(targets: list[Node] | None) -> tuple[str, ...]:
+    """The columns a target list names twice where one of the two is the whole column (not a
+    field or an element of it): PostgreSQL refuses those as multiple assignments."""
+    whole: dict[str, int] = {}
+    parts: set[str] = set()
+    for t in targets or []:
+        rt = t.get("ResTarget", {})
+        name = rt.get("name") or ""
+        if rt.get("indirection"):
+            parts.add(name)
+        else:
+            whole[name] = whole.get(name, 0) + 1
+    return tuple(n for n, count in whole.items() if count > 1 or n in parts)
 
 
 def _update(f: Node, src: Source) -> Op:
@@ -1403,6 +1423,7 @@ def _update(f: Node, src: Source) -> Op:
         filtered_on=_columns_of(f.get("relation"), where),
         null_tested=_null_tested(f.get("relation"), where),
         columns=columns,
+        repeated=_repeated(f.get("targetList")),
     )
 
 
