@@ -78,7 +78,7 @@ class DomainConstraintScan(Rule):
         what = {
             "add_constraint": f"ALTER DOMAIN {op.name} ADD CONSTRAINT",
             "set_not_null": f"ALTER DOMAIN {op.name} SET NOT NULL",
-            "validate": f"ALTER DOMAIN {op.name} VALIDATE CONSTRAINT",
+            "validate": f"ALTER DOMAIN {op.name} VALIDATE CONSTRAINT {op.constraint or ''}".rstrip(),
         }[op.action]
         if op.action == "validate":
             suggestion = (
