@@ -62,7 +62,10 @@ def test_kinds_that_lock_nothing_are_one_set():
     from schemacite.locks import postgres as pg_locks
     from schemacite.sources.read import parse_text
 
-    text = "CREATE TABLE t (a int);\nBEGIN;\nSET lock_timeout = '1s';\nSHOW lock_timeout;\nCOMMIT;\n"
+    text = (
+        "CREATE TABLE t (a int);\nBEGIN;\nSET lock_timeout = '1s';\nSHOW lock_timeout;\nCOMMIT;\n"
+        "ALTER DOMAIN d ADD CHECK (VALUE > 0);\nALTER TYPE e ADD VALUE 'x';\n"
+    )
     statements = parse_text(text, "f.sql", "postgres").statements
     assert {s.kind for s in statements[1:]} == NO_LOCK_KINDS
     assert all(pg_locks.impacts(s, Schema("postgres"), 15) == [] for s in statements[1:])

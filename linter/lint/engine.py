@@ -120,6 +120,7 @@ class Linter:
         self.rules = build_rules(config, classes)
         self.table_rules = [r for r in self.rules if r.defines("check_table")]
         self.statement_rules = [r for r in self.rules if r.defines("check_statement")]
+        self.named_kinds = frozenset(k for r in self.statement_rules for k in r.statement_kinds)
         self.suppression_rules = [r for r in self.rules if r.defines("check_suppression")]
         self.deploy_rules = {r for r in self.statement_rules if r.defines("combine")}
         self.known_ids = {i for c in classes for i in (c.name, c.code.lower())}
@@ -208,7 +209,9 @@ class Linter:
                 transaction, held = stmt.transaction, Transaction()
             result.statements += 1
             statements[(stmt.location.file, stmt.location.line)] = stmt
-            if not self.statement_rules or stmt.kind in NO_LOCK_KINDS:
+            # statements that take no lock go only to the rules that name their kind
+            lockless = stmt.kind in NO_LOCK_KINDS
+            if not self.statement_rules or (lockless and stmt.kind not in self.named_kinds):
                 continue
             # a statement refused in a transaction (SC106) does no work there
             runs = transaction is not None and not needs_own_transaction(stmt.op)
@@ -230,7 +233,7 @@ class Linter:
                 file_text=functools.partial(texts, stmt.location.file),
             )
             for rule in self.statement_rules:
-                if (not rule.statement_kinds or stmt.kind in rule.statement_kinds) and (
+                if (stmt.kind in rule.statement_kinds or not (rule.statement_kinds or lockless)) and (
                     not rule.needs_locks or facts.locks
                 ):
                     found = _run(rule, "check_statement", stmt, ctx, result, stmt.location)

@@ -36,6 +36,10 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.type_change_visible_to_clients",
     "schemacite.rules.not_null_without_default",
     "schemacite.rules.constraint_over_existing_rows",
+    "schemacite.rules.duplicate_column_assignment",
+    "schemacite.rules.domain_constraint_scan",
+    "schemacite.rules.enum_add_value",
+    "schemacite.rules.identifier_too_long",
     "schemacite.report.builtin",
 )
 

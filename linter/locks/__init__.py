@@ -14,7 +14,9 @@ from schemacite.model.dialects import Dialect, Target
 from schemacite.model.record import record
 
 # statement kinds that take no lock on a table that exists before the change
-NO_LOCK_KINDS = frozenset({"other", "set", "begin", "commit"})
+# statements the lock tables hold no row for: they lock no table, or (ALTER DOMAIN) lock the tables
+# their own rule finds from the schema
+NO_LOCK_KINDS = frozenset({"other", "set", "begin", "commit", "alter_domain", "alter_enum"})
 
 
 @record(frozen=True)

@@ -305,6 +305,11 @@ class Schema:
     only_null_columns: bool = field(default=False, repr=False, compare=False)
     # tables the replay dropped: an ALTER TABLE IF EXISTS of one of them changes nothing
     gone: set[str] = field(default_factory=set, repr=False, compare=False)
+    # PostgreSQL enum labels that ALTER TYPE ... ADD VALUE added inside a transaction, by (type,
+    # label): the transaction, where, and whether that transaction created the type too. And the
+    # enum types created inside a transaction, by name
+    pending_labels: dict[tuple[str, str], tuple[int, Location, bool]] = field(default_factory=dict)
+    types_created_in: dict[str, int] = field(default_factory=dict)
     _lookup: _Lookup | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> Schema:
@@ -319,6 +324,8 @@ class Schema:
             fresh_columns=set(self.fresh_columns),
             only_null_columns=self.only_null_columns,
             gone=set(self.gone),
+            pending_labels=dict(self.pending_labels),
+            types_created_in=dict(self.types_created_in),
             _lookup=None,
         )
 
@@ -338,6 +345,17 @@ class Schema:
     def index_owner_key(self, index_name: str) -> str | None:
         owners = self._fresh().owner
         return owners.get(index_name) or owners.get(index_name.rsplit(".", 1)[-1])
+
+    def columns_of_type(self, name: str, *, arrays: bool = False) -> list[tuple[Table, Column]]:
+        """The columns declared of type `name` as PostgreSQL names it (`mood`, `app.mood`; a type of
+        the public schema either way), with arrays of it when `arrays` is set."""
+        out = []
+        for table in self.tables.values():
+            for col in table.columns.values():
+                base, bracket, _dims = col.base_type.partition("[")
+                if base in (name, f"public.{name}") and (arrays or not bracket):
+                    out.append((table, col))
+        return out
 
     def partitions(self, key: str) -> list[str]:
         """The direct partitions of table `key`, in the order they were added."""

@@ -255,6 +255,35 @@ class RenameType(Other):
 
 
 @record
+class AlterDomain(Other):
+    """ALTER DOMAIN: `action` is "add_constraint" (ADD CONSTRAINT), "set_not_null", "validate" or
+    "other"; `name` as the columns' types spell it (`posint`, `app.posint`)."""
+
+    kind: ClassVar[str] = "alter_domain"
+    name: str = ""
+    action: str = "other"
+    constraint: str | None = None  # the constraint's name, as written
+    not_valid: bool = False  # ADD CONSTRAINT ... NOT VALID: rows already stored are not checked
+
+
+@record
+class AlterEnum(Other):
+    """ALTER TYPE ... ADD VALUE: `name` as the columns' types spell it, `value` the label added."""
+
+    kind: ClassVar[str] = "alter_enum"
+    name: str = ""
+    value: str = ""
+    if_not_exists: bool = False
+
+
+@record
+class CreateEnum(Other):
+    """CREATE TYPE ... AS ENUM; `name` as the columns' types spell it."""
+
+    name: str = ""
+
+
+@record
 class RunsUnseen(Other):
     """A statement that runs SQL the reader cannot see: a CALL of a procedure whose body it has not
     read, a DO block whose EXECUTE builds its SQL at run time, MySQL EXECUTE of a statement prepared
@@ -810,6 +839,7 @@ class Insert(_Dml):
 
     kind: ClassVar[str] = "insert"
     columns: tuple[str, ...] = ()  # the columns given values (empty: all of them)
+    repeated: tuple[str, ...] = ()  # PostgreSQL: columns given a value twice, once whole (refused)
 
 
 @record
@@ -818,6 +848,7 @@ class Update(_Dml):
 
     kind: ClassVar[str] = "update"
     columns: tuple[str, ...] = ()  # the columns SET
+    repeated: tuple[str, ...] = ()  # PostgreSQL: columns SET twice, once whole (refused)
 
 
 @record
@@ -871,6 +902,11 @@ class Statement:
     transaction: int | None = None  # the transaction it runs in (shared ids: one transaction); None: alone
     time_zone: str | None = None  # PostgreSQL: the TimeZone an earlier SET in the file chose ("" = default)
     unqualified: frozenset[str] = frozenset()  # PostgreSQL: keys of relations named without a schema
+    # PostgreSQL: the string constants it holds, and the types it names in casts and column definitions
+    strings: frozenset[str] = frozenset()
+    types: frozenset[str] = frozenset()
+    # PostgreSQL: the names it writes longer than the server keeps, as (the name kept, as written)
+    long_names: tuple[tuple[str, str], ...] = ()
 
     @property
     def kind(self) -> str:

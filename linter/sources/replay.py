@@ -25,10 +25,12 @@ from schemacite.model.statements import (
     AddForeignKey,
     AddKey,
     AlterColumnType,
+    AlterEnum,
     AlterIndex,
     AlterTable,
     ConstraintAction,
     CopyFrom,
+    CreateEnum,
     CreateIndex,
     CreateMatview,
     CreatePartition,
@@ -286,14 +288,29 @@ def _create_routine(schema: Schema, stmt: Statement, new: bool) -> None:
         schema.functions[op.name] = op.volatility
 
 
+def _create_enum(schema: Schema, stmt: Statement, new: bool) -> None:
+    op = stmt.op
+    assert isinstance(op, CreateEnum)
+    if stmt.transaction is not None:
+        schema.types_created_in[op.name] = stmt.transaction
+
+
+def _alter_enum(schema: Schema, stmt: Statement, new: bool) -> None:
+    """A label added in a transaction can be used once it commits (PostgreSQL 17 and later: or at
+    once, when the same transaction created the type)."""
+    op = stmt.op
+    assert isinstance(op, AlterEnum)
+    tx = stmt.transaction
+    if tx is not None:
+        schema.pending_labels[op.name, op.value] = (tx, stmt.location, schema.types_created_in.get(op.name) == tx)
+
+
 def _rename_type(schema: Schema, stmt: Statement, new: bool) -> None:
     op = stmt.op
     assert isinstance(op, RenameType)
-    for table in schema.tables.values():
-        for col in table.columns.values():
-            base, bracket, dims = col.base_type.partition("[")
-            if base in (op.name, f"public.{op.name}"):
-                col.base_type = col.type = op.new_name + bracket + dims
+    for _table, col in schema.columns_of_type(op.name, arrays=True):
+        _base, bracket, dims = col.base_type.partition("[")
+        col.base_type = col.type = op.new_name + bracket + dims
 
 
 def unseen_calls(stmt: Statement, schema: Schema) -> Statement:
@@ -672,6 +689,8 @@ _STATEMENTS = {
     RunsUnseen: _runs_unseen,
     CreateRoutine: _create_routine,
     RenameType: _rename_type,
+    CreateEnum: _create_enum,
+    AlterEnum: _alter_enum,
     RefreshMatview: _refresh_matview,
     Insert: _write_rows,
     Update: _write_rows,

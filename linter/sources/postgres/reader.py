@@ -31,6 +31,8 @@ from schemacite.model.statements import (
     AddForeignKey,
     AddKey,
     AlterColumnType,
+    AlterDomain,
+    AlterEnum,
     AlterIndex,
     AlterPolicy,
     AlterSequence,
@@ -43,6 +45,7 @@ from schemacite.model.statements import (
     Commit,
     ConstraintAction,
     CopyFrom,
+    CreateEnum,
     CreateIndex,
     CreateMatview,
     CreatePartition,
@@ -345,6 +348,51 @@ def read_op(tree: Node, src: Source) -> tuple[Op, frozenset[str]]:
         return build(tree, src), frozenset(seen)
     finally:
         _UNQUALIFIED.reset(token)
+
+
+def constants(tree: Node) -> tuple[frozenset[str], frozenset[str]]:
+    """The string constants a statement holds, and the types it names (casts, column definitions),
+    spelled as `column_type` spells them."""
+    strings: set[str] = set()
+    types: set[str] = set()
+    stack: list[Any] = [tree]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            sval = n.get("sval")
+            if isinstance(sval, dict) and isinstance(sval.get("sval"), str):
+                strings.add(sval["sval"])  # an A_Const's string
+            type_name = n.get("typeName")
+            if isinstance(type_name, dict) and type_name.get("names"):
+                types.add(column_type(type_name)[1].partition("[")[0])
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+    return frozenset(strings), frozenset(types)
+
+
+NAME_BYTES = 63  # NAMEDATALEN - 1: the parser keeps the first 63 bytes of a name
+_MAYBE_LONG = re.compile(r"[^\s(),;.'\"]{16}|\"[^\"]{16}")  # 16 characters can make 64 bytes
+
+
+def long_names(sql: str) -> tuple[tuple[str, str], ...]:
+    """The names the statement writes longer than PostgreSQL keeps, as (the name its parse tree
+    holds, the name as written): the parser cuts them to 63 bytes."""
+    if not _MAYBE_LONG.search(sql):
+        return ()
+    out: dict[tuple[str, str], None] = {}
+    for token in pg.scan(sql):
+        if token.name != "IDENT":
+            continue
+        text = sql[token.start : token.end + 1]
+        if text.startswith('"'):
+            name = text[1:-1].replace('""', '"')
+        else:
+            name = "".join(c.lower() if c.isascii() else c for c in text)
+        written = name.encode()
+        if len(written) > NAME_BYTES:
+            out[written[:NAME_BYTES].decode(errors="ignore"), name] = None
+    return tuple(out)
 
 
 def _rel(rv: Node | None) -> str:
@@ -1342,9 +1390,29 @@ def _insert(f: Node, src: Source) -> Op:
     query = (f.get("selectStmt") or {}).get("SelectStmt", {})
     from_rows = bool(query.get("fromClause"))
     columns = tuple((c.get("ResTarget", {}).get("name") or "").lower() for c in f.get("cols") or [])
+    on_conflict = (f.get("onConflictClause") or {}).get("targetList")
     return Insert(
-        into=into, reads=_others(f, into), every_row=from_rows and query.get("whereClause") is None, columns=columns
+        into=into,
+        reads=_others(f, into),
+        every_row=from_rows and query.get("whereClause") is None,
+        columns=columns,
+        repeated=_repeated(f.get("cols")) or _repeated(on_conflict),
     )
+
+
+def _repeated(targets: list[Node] | None) -> tuple[str, ...]:
+    """The columns a target list names twice where one of the two is the whole column (not a
+    field or an element of it): PostgreSQL refuses those as multiple assignments."""
+    whole: dict[str, int] = {}
+    parts: set[str] = set()
+    for t in targets or []:
+        rt = t.get("ResTarget", {})
+        name = rt.get("name") or ""
+        if rt.get("indirection"):
+            parts.add(name)
+        else:
+            whole[name] = whole.get(name, 0) + 1
+    return tuple(n for n, count in whole.items() if count > 1 or n in parts)
 
 
 def _update(f: Node, src: Source) -> Op:
@@ -1358,6 +1426,7 @@ def _update(f: Node, src: Source) -> Op:
         filtered_on=_columns_of(f.get("relation"), where),
         null_tested=_null_tested(f.get("relation"), where),
         columns=columns,
+        repeated=_repeated(f.get("targetList")),
     )
 
 
@@ -1484,6 +1553,38 @@ def _comment(f: Node, src: Source) -> Op:
     )
 
 
+def _type_name(names: list[Node] | None) -> str:
+    """A type's name as `column_type` spells it for the columns of that type."""
+    return column_type({"names": names or []})[1]
+
+
+def _alter_domain(f: Node, src: Source) -> Op:
+    action = {"C": "add_constraint", "O": "set_not_null", "V": "validate"}.get(f.get("subtype", ""), "other")
+    c = (f.get("def") or {}).get("Constraint", {})
+    return AlterDomain(
+        what="ALTER DOMAIN",
+        name=_type_name(f.get("typeName")),
+        action=action,
+        constraint=c.get("conname") or f.get("name"),
+        not_valid=bool(c.get("skip_validation")),
+    )
+
+
+def _create_enum(f: Node, src: Source) -> Op:
+    return CreateEnum(what="CREATE ENUM", name=_type_name(f.get("typeName")))
+
+
+def _alter_enum(f: Node, src: Source) -> Op:
+    if not f.get("newVal"):  # RENAME VALUE
+        return Other(what="ALTER TYPE")
+    return AlterEnum(
+        what="ALTER TYPE … ADD VALUE",
+        name=_type_name(f.get("typeName")),
+        value=f["newVal"],
+        if_not_exists=bool(f.get("skipIfNewValExists")),
+    )
+
+
 _BUILDERS: dict[str, Callable[[Node, Source], Op]] = {
     "CreateStmt": _create,
     "CreateTableAsStmt": _create_as,
@@ -1522,4 +1623,7 @@ _BUILDERS: dict[str, Callable[[Node, Source], Op]] = {
     "SelectStmt": _select,
     "CreateStatsStmt": _statistics,
     "CommentStmt": _comment,
+    "AlterDomainStmt": _alter_domain,
+    "AlterEnumStmt": _alter_enum,
+    "CreateEnumStmt": _create_enum,
 }
