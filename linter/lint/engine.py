@@ -117,6 +117,8 @@ class Linter:
         self.statement_rules = [r for r in self.rules if r.defines("check_statement")]
         self.suppression_rules = [r for r in self.rules if r.defines("check_suppression")]
         self.deploy_rules = {r for r in self.statement_rules if r.defines("combine")}
+        # statements that lock nothing (BEGIN, SET, ...) reach only the rules that name their kind
+        self.asked_kinds = frozenset(k for r in self.statement_rules for k in r.statement_kinds) & NO_LOCK_KINDS
         self.known_ids = {i for c in classes for i in (c.name, c.code.lower())}
         self.active_ids = frozenset(i for r in self.rules for i in (r.name, r.code.lower()))
         # the locks each transaction holds are followed only for a rule that reads them
@@ -201,7 +203,7 @@ class Linter:
                 transaction, held = stmt.transaction, Transaction()
             result.statements += 1
             statements[(stmt.location.file, stmt.location.line)] = stmt
-            if not self.statement_rules or stmt.kind in NO_LOCK_KINDS:
+            if not self.statement_rules or stmt.kind in NO_LOCK_KINDS and stmt.kind not in self.asked_kinds:
                 continue
             # a statement refused in a transaction (SC106) does no work there
             runs = transaction is not None and not needs_own_transaction(stmt.op)
@@ -218,13 +220,17 @@ class Linter:
                 unit_size=step.unit_size,
                 unit_ddl=step.unit_ddl,
                 explicit_transaction=step.explicit,
+                found_transaction=step.found,
+                found_why=step.found_why,
+                closed_by=step.closed_by,
+                after_close=step.after_close,
+                later=step.later,
                 deploy_head=head,
                 file_text=functools.partial(texts, stmt.location.file),
             )
             for rule in self.statement_rules:
-                if (not rule.statement_kinds or stmt.kind in rule.statement_kinds) and (
-                    not rule.needs_locks or facts.locks
-                ):
+                named = stmt.kind in rule.statement_kinds if rule.statement_kinds else stmt.kind not in NO_LOCK_KINDS
+                if named and (not rule.needs_locks or facts.locks):
                     found = _run(rule, "check_statement", stmt, ctx, result, stmt.location)
                     (deploy.setdefault(rule, []) if rule in self.deploy_rules else result.findings).extend(found)
             if transaction is not None and self.follow_transactions:

@@ -22,6 +22,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.unused_index",
     "schemacite.rules.unused_ignore",
     "schemacite.rules.lock_timeout_missing",
+    "schemacite.rules.nested_transaction",
     "schemacite.report.builtin",
 )
 
