@@ -23,6 +23,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.unused_ignore",
     "schemacite.rules.lock_timeout_missing",
     "schemacite.rules.nested_transaction",
+    "schemacite.rules.commit_in_runner_transaction",
     "schemacite.report.builtin",
 )
 
