@@ -24,6 +24,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.lock_timeout_missing",
     "schemacite.rules.nested_transaction",
     "schemacite.rules.commit_in_runner_transaction",
+    "schemacite.rules.transaction_not_committed",
     "schemacite.report.builtin",
 )
 
