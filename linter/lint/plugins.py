@@ -25,6 +25,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.nested_transaction",
     "schemacite.rules.commit_in_runner_transaction",
     "schemacite.rules.transaction_not_committed",
+    "schemacite.rules.drop_database_or_schema",
     "schemacite.report.builtin",
 )
 

@@ -58,6 +58,7 @@ from schemacite.model.statements import (
     CreateView,
     Delete,
     DropIndex,
+    DropObjects,
     DropPolicy,
     DropRule,
     DropSequence,
@@ -773,7 +774,14 @@ def _drop(f: Node, src: Source) -> Op:
         on, name = _qualified(names[0][:-1]), names[0][-1].lower()
         cls = {"OBJECT_TRIGGER": DropTrigger, "OBJECT_RULE": DropRule, "OBJECT_POLICY": DropPolicy}[kind]
         return cls(on=on, name=name, if_exists=if_exists)
-    return Other(what="DROP " + str(kind).removeprefix("OBJECT_").replace("_", " "))
+    what = str(kind).removeprefix("OBJECT_").replace("_", " ")
+    return DropObjects(what="DROP " + what, object=what.lower(), names=keys, if_exists=if_exists, cascade=cascade)
+
+
+def _dropdb(f: Node, src: Source) -> Op:
+    return DropObjects(
+        what="DROPDB", object="database", names=(str(f.get("dbname", "")),), if_exists=bool(f.get("missing_ok"))
+    )
 
 
 def _truncate(f: Node, src: Source) -> Op:
@@ -1486,6 +1494,7 @@ _BUILDERS: dict[str, Callable[[Node, Source], Op]] = {
     "CreateTableAsStmt": _create_as,
     "IndexStmt": _index,
     "DropStmt": _drop,
+    "DropdbStmt": _dropdb,
     "TruncateStmt": _truncate,
     "RenameStmt": _rename,
     "AlterObjectSchemaStmt": _set_schema,
