@@ -192,7 +192,8 @@ def test_doc_examples_are_fixtures(cls):
 def _findings(cls, dialect: str | None, sql: str) -> list:
     history = {  # the tables the examples alter, as production already has them
         "postgres": "CREATE TABLE accounts (id bigint PRIMARY KEY, balance numeric(12, 2));\n"
-        "CREATE TABLE orders (id bigint PRIMARY KEY, customer_id bigint);\n",
+        "CREATE TABLE orders (id bigint PRIMARY KEY, customer_id bigint);\n"
+        "CREATE TABLE order_lines (id bigint PRIMARY KEY, order_id bigint REFERENCES orders);\n",
         "mysql": "",
     }
     dialect = dialect or "mysql"

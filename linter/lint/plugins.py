@@ -26,6 +26,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.commit_in_runner_transaction",
     "schemacite.rules.transaction_not_committed",
     "schemacite.rules.drop_database_or_schema",
+    "schemacite.rules.cascade_drop",
     "schemacite.report.builtin",
 )
 
