@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from schemacite import hookimpl
 from schemacite.model.schema import Schema
-from schemacite.model.statements import DropTable, DropView, Statement, Truncate
+from schemacite.model.statements import DropObjects, DropTable, DropView, Statement, Truncate
 from schemacite.rule import Context, Finding, Rule, Severity
 
 SHOWN = 4  # objects named in a message; the rest are counted
@@ -20,11 +20,12 @@ class CascadeDrop(Rule):
     """DROP or TRUNCATE with CASCADE reaches objects it does not name.
 
     ## What it does
-    Flags `DROP TABLE ... CASCADE`, `DROP VIEW ... CASCADE` (materialized too) and
-    `TRUNCATE ... CASCADE` of tables and views that exist before the change, when the replayed
-    schema knows what else goes with them: the views that read them (and the views reading
-    those), the foreign keys of other tables that reference a dropped table, and for
-    `TRUNCATE` every table that references a truncated one, directly or through others. When
+    Flags `DROP TABLE ... CASCADE`, `DROP VIEW ... CASCADE` (materialized too),
+    `DROP TYPE ... CASCADE`, `DROP DOMAIN ... CASCADE` and `TRUNCATE ... CASCADE` of objects
+    that exist before the change, when the replayed schema knows what else goes with them: the
+    views that read them (and the views reading those), the foreign keys of other tables that
+    reference a dropped table, the columns of a dropped type or domain (arrays of it too), and
+    for `TRUNCATE` every table that references a truncated one, directly or through others. When
     the replay knows of nothing that depends on them, nothing is reported: objects the
     history does not show (functions, views it could not read) are not guessed at. A table
     or view the same migration created is left alone.
@@ -32,8 +33,8 @@ class CascadeDrop(Rule):
     ## Why is this bad?
     PostgreSQL drops the dependent views and foreign key constraints without naming them, so
     the release still running fails on a view the migration never mentions, and a table loses
-    its foreign key silently. `TRUNCATE ... CASCADE` deletes every row of each referencing
-    table too. Without `CASCADE`, PostgreSQL refuses while anything depends on the object, and
+    its foreign key silently. A dropped type or domain takes the columns of that type with
+    their data. `TRUNCATE ... CASCADE` deletes every row of each referencing table too. Without `CASCADE`, PostgreSQL refuses while anything depends on the object, and
     the migration says what it removes.
 
     ## Example
@@ -58,6 +59,7 @@ class CascadeDrop(Rule):
     summary = "{statement} CASCADE also {what}"
     default_severity = Severity.WARNING
     dialects = frozenset({"postgres"})
+    statement_kinds = frozenset({"drop_table", "drop_view", "truncate", "other"})  # DROP TYPE is an "other"
     evidence_note = "Documented PostgreSQL behaviour (what CASCADE removes): there is no cost to measure."
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
@@ -76,6 +78,23 @@ class CascadeDrop(Rule):
                 what=f"empties {_listed(emptied)}, referencing it by foreign keys (directly or in a chain): all their rows go",
                 suggestion="name every table to empty in the TRUNCATE and leave CASCADE out",
             )
+            return
+        if isinstance(op, DropObjects) and op.cascade and op.object in ("type", "domain"):
+            columns = [
+                c
+                for name in op.names
+                for c in schema.columns_of_type(name.rsplit(".", 1)[-1])
+                if _existing_table(schema, c.rsplit(".", 1)[0])
+            ]
+            if columns:
+                yield self.finding(
+                    stmt.location,
+                    sql=stmt.sql,
+                    severity=Severity.ERROR,
+                    statement=f"DROP {op.object.upper()} {', '.join(op.names)}",
+                    what=f"drops the columns {_listed(columns)} of that type, and their data",
+                    suggestion="change or drop those columns by name first and leave CASCADE out",
+                )
             return
         if isinstance(op, DropTable) and op.cascade:
             named, word = [k for k in op.tables if _existing_table(schema, k)], "TABLE"

@@ -40,3 +40,20 @@ def test_truncate_cascade_empties_every_table_referencing_it(pg_server):
         conn.execute("TRUNCATE customers CASCADE")
         counts = conn.execute("SELECT (SELECT count(*) FROM invoices), (SELECT count(*) FROM invoice_lines)").fetchone()
     assert counts == (0, 0)
+
+
+def test_drop_type_cascade_drops_the_columns_of_that_type(pg_server):
+    pg_server.create_database("cascade_type")
+    with pg_server.connect("cascade_type") as conn:
+        conn.execute(
+            "CREATE TYPE mood AS ENUM ('happy', 'sad');"
+            "CREATE TABLE people (id bigint PRIMARY KEY, current mood, past mood[]);"
+            "INSERT INTO people VALUES (1, 'happy', '{sad}')"
+        )
+        with pytest.raises(psycopg.errors.DependentObjectsStillExist):
+            conn.execute("DROP TYPE mood")
+        conn.execute("DROP TYPE mood CASCADE")
+        columns = conn.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'people'"
+        ).fetchall()
+    assert columns == [("id",)]

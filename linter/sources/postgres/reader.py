@@ -756,9 +756,18 @@ def _index(f: Node, src: Source) -> Op:
     )
 
 
+def _object_name(o: Node) -> list[str]:
+    """The name parts of an object a DROP names (a type or domain comes as a type name)."""
+    if "List" in o:
+        return _strings(o["List"]["items"])
+    if "TypeName" in o:
+        return _strings(o["TypeName"].get("names") or [])
+    return _strings([o])
+
+
 def _drop(f: Node, src: Source) -> Op:
     kind = f.get("removeType")
-    names = [_strings(o["List"]["items"]) if "List" in o else _strings([o]) for o in f.get("objects") or []]
+    names = [_object_name(o) for o in f.get("objects") or []]
     keys = tuple(_qualified(n) for n in names if n)
     if_exists = bool(f.get("missing_ok"))
     cascade = f.get("behavior") == "DROP_CASCADE"
