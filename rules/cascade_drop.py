@@ -113,9 +113,9 @@ class CascadeDrop(Rule):
             for fk in schema.tables[r].foreign_keys
             if fk.references == t
         ]
-        parts = [f"drops the views {_listed(views)}"] if views else []
+        parts = [f"drops the view{'s' if len(views) > 1 else ''} {_listed(views)}"] if views else []
         if keys:
-            parts.append(f"drops the foreign keys of {_listed(keys)}")
+            parts.append(f"the foreign key{'s' if len(keys) > 1 else ''} of {_listed(keys)}")
         if not parts:
             return
         yield self.finding(

@@ -63,6 +63,7 @@ class NestedTransaction(Rule):
     summary = "BEGIN inside {inside}: {then}"
     default_severity = Severity.WARNING
     statement_kinds = frozenset({"begin"})
+    evidence = ("mariadb-doc-implicit-commit",)
     evidence_note = (
         "Server behaviour, checked on PostgreSQL and MariaDB by tests/test_transaction_facts.py "
         "(MySQL from its manual's list of statements that commit implicitly): there is no cost to measure."
