@@ -229,6 +229,11 @@ class Linter:
                 unit_size=step.unit_size,
                 unit_ddl=step.unit_ddl,
                 explicit_transaction=step.explicit,
+                found_transaction=step.found,
+                found_why=step.found_why,
+                closed_by=step.closed_by,
+                after_close=step.after_close,
+                later=step.later,
                 deploy_head=head,
                 file_text=functools.partial(texts, stmt.location.file),
             )

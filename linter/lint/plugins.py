@@ -40,6 +40,11 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.domain_constraint_scan",
     "schemacite.rules.enum_add_value",
     "schemacite.rules.identifier_too_long",
+    "schemacite.rules.nested_transaction",
+    "schemacite.rules.commit_in_runner_transaction",
+    "schemacite.rules.transaction_not_committed",
+    "schemacite.rules.drop_database_or_schema",
+    "schemacite.rules.cascade_drop",
     "schemacite.report.builtin",
 )
 

@@ -98,6 +98,16 @@ class Context:
     unit_size: int = 0
     unit_ddl: int = 0  # the deploy's statements that MySQL and MariaDB commit as they run (DDL)
     explicit_transaction: bool = False
+    # the transaction the statement found open: "begin" (the file's BEGIN), "runner" (the runner's),
+    # "query" (PostgreSQL's implicit one around a multi-statement query), "nested" (the runner's,
+    # which a BEGIN of the file joined), "" (none); and who opened it
+    found_transaction: str = ""
+    found_why: str = ""
+    # for a BEGIN: the later statement of its deploy that ends the transaction it is in (None: none
+    # does), and how many follow that one; for any statement, how many of its deploy follow it
+    closed_by: Statement | None = None
+    after_close: int = 0  # statements of the deploy after `closed_by`
+    later: int = 0
     deploy_head: Location | None = None  # the deploy's first statement
     file_text: Callable[[], str] = str
 

@@ -7,6 +7,7 @@ snapshots fill the same fields, so a live schema and a replayed one are one mode
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import field, replace
 
 from schemacite.model.dialects import Dialect
@@ -364,6 +365,44 @@ class Schema:
     def referencing(self, key: str) -> list[str]:
         """The tables whose foreign keys reference table `key` (itself excluded)."""
         return [k for k in self._fresh().referencing.get(key, ()) if k != key]
+
+    def views_reading(self, keys: Iterable[str]) -> list[str]:
+        """The views whose query reads one of the relations `keys`, or a view that does, and so
+        on (the objects DROP ... CASCADE drops with them); views of unknown query are left out."""
+        found: list[str] = []
+        frontier = set(keys)
+        while frontier:
+            more = [
+                name
+                for name, view in self.views.items()
+                if name not in found and view.reads and frontier.intersection(view.reads)
+            ]
+            found.extend(sorted(more))
+            frontier = set(more)
+        return found
+
+    def columns_of_type(self, type_name: str) -> list[str]:
+        """`table.column` of every column whose type is `type_name` (unqualified) or an array of
+        it: what DROP TYPE or DROP DOMAIN ... CASCADE drops."""
+        return [
+            f"{key}.{column.name}"
+            for key, table in self.tables.items()
+            for column in table.columns.values()
+            if column.type.rstrip("[]") == type_name
+        ]
+
+    def referencing_closure(self, keys: Iterable[str]) -> list[str]:
+        """The tables that reference one of `keys` by a foreign key, or reference a table that
+        does, and so on (what TRUNCATE ... CASCADE empties with them); `keys` left out."""
+        seen = set(keys)
+        found: list[str] = []
+        frontier = list(seen)
+        while frontier:
+            more = sorted({r for k in frontier for r in self.referencing(k)} - seen)
+            seen.update(more)
+            found.extend(more)
+            frontier = more
+        return found
 
     def foreign_keys_to(self, key: str) -> list[ForeignKey]:
         """The foreign keys of other tables that reference table `key`."""

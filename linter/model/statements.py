@@ -221,6 +221,17 @@ class Other(Op):
 
 
 @record
+class DropObjects(Other):
+    """DROP of objects other than relations and indexes: a schema, a database, a type, a function.
+    `what` names the statement as for `Other`; MySQL's DROP SCHEMA is a DROP DATABASE."""
+
+    object: str = ""  # schema | database | type | function | domain | extension | ...
+    names: tuple[str, ...] = ()
+    if_exists: bool = False
+    cascade: bool = False
+
+
+@record
 class CreateRoutine(Other):
     """CREATE FUNCTION / PROCEDURE; `runs_sql`: its body changes tables or runs SQL it builds.
     `volatility`: a function's, as declared (`volatile` when it says none); "" for a procedure."""

@@ -718,6 +718,11 @@ class Session:
     transaction: int | None = None
     explicit: bool = False  # the open transaction came from BEGIN, not from the runner
     why: str = ""  # who opened it
+    # how: "begin" (the file's BEGIN), "runner" (the runner's), "query" (PostgreSQL's implicit one
+    # around a multi-statement query), "nested" (the runner's, after a BEGIN of the file inside it)
+    opened_by: str = ""
+    found: str = ""  # `opened_by` of the transaction the last statement seen found open ("": none)
+    found_why: str = ""
     session_lock_timeout: bool = False  # SET (SESSION) gave the session a lock timeout
     local_lock_timeout: bool | None = None  # SET LOCAL said, until the transaction ends
     foreign_key_checks: bool = True
@@ -757,8 +762,10 @@ class Session:
                 why = "Flyway refuses a migration mixing it with statements that run in a transaction (mixed = false)"
         if mode == "run":  # one transaction around the run's pending migrations (see frameworks.base)
             self.transaction, self.explicit, self.why = self.run or next(self.ids), False, why
+            self.opened_by = "runner"
         elif mode == "unit" or mode == "implicit" and len(statements) > 1:
             self.transaction, self.explicit = next(self.ids), False
+            self.opened_by = "runner" if mode == "unit" else "query"
             self.why = (
                 why if mode == "unit" else f"{why}: PostgreSQL runs a multi-statement query as one implicit transaction"
             )
@@ -768,13 +775,21 @@ class Session:
             self._end_transaction()
 
     def _end_transaction(self) -> None:
-        self.transaction, self.explicit, self.why = None, False, ""
+        self.transaction, self.explicit, self.why, self.opened_by = None, False, "", ""
         self.local_lock_timeout = None
 
     def see(self, stmt: Statement) -> None:
+        self.found, self.found_why = self.opened_by, self.why
         if stmt.kind == "begin":
-            if self.transaction is None:
-                self.transaction, self.explicit, self.why = next(self.ids), True, "BEGIN ... COMMIT"
+            # PostgreSQL warns and stays in the transaction open, but a BEGIN turns the implicit
+            # transaction of a multi-statement query into its own; MySQL and MariaDB commit the
+            # open transaction and start another
+            if self.transaction is None or self.opened_by == "query" or self.dialect in MYSQL_FAMILY:
+                if self.opened_by != "query":
+                    self.transaction = next(self.ids)
+                self.explicit, self.why, self.opened_by = True, "BEGIN ... COMMIT", "begin"
+            elif self.opened_by == "runner":
+                self.opened_by = "nested"
         elif stmt.kind == "commit":
             self._end_transaction()
         elif self.dialect in MYSQL_FAMILY and stmt.kind not in _MYSQL_TRANSACTIONAL:
@@ -821,6 +836,27 @@ class Step:
     explicit: bool = False  # that transaction is the file's own BEGIN, not the runner's
     unit_size: int = 0  # statements in the deploy
     unit_ddl: int = 0  # of them, those MySQL and MariaDB commit as they run (DDL)
+    found: str = ""  # the transaction the statement found open (see `Session.opened_by`)
+    found_why: str = ""  # who opened that one
+    # for a BEGIN: the later statement of its deploy that ends the transaction it is in (None:
+    # none does), and how many statements of the deploy follow that one; for any statement, how
+    # many of its deploy follow it
+    closed_by: Statement | None = None
+    later: int = 0
+    after_close: int = 0  # statements of the deploy after `closed_by`
+
+
+def closing(rest: list[Statement], dialect: Dialect) -> Statement | None:
+    """The first of `rest`, the statements after a BEGIN, that ends the transaction it is in: a
+    COMMIT or ROLLBACK, and on MySQL and MariaDB also a BEGIN or DDL, which commit it."""
+    for stmt in rest:
+        if (
+            stmt.kind == "commit"
+            or dialect in MYSQL_FAMILY
+            and (stmt.kind == "begin" or stmt.kind not in _MYSQL_TRANSACTIONAL)
+        ):
+            return stmt
+    return None
 
 
 class Replay:
@@ -971,8 +1007,10 @@ class Replay:
             for stmt, own, unit_of in self._statements(path, parsed, reported, ())
         ]
         members: dict[int, list[Statement]] = {}  # each unit's statements, for its runner's transaction
+        place: dict[int, int] = {}  # each statement's place among its unit's
         for stmt, _, unit in placed:
-            members.setdefault(id(unit), []).append(stmt)
+            place[id(stmt)] = len(members.setdefault(id(unit), []))
+            members[id(unit)].append(stmt)
         current = None
         init = init_folder(path)
         if reported and placed and not any(unit.deploy for _, _, unit in placed):
@@ -989,6 +1027,8 @@ class Replay:
                     self._start_unit()
                 self._init = init
                 session.open_unit(unit, members[id(unit)])
+            at = place[id(stmt)] + 1
+            closed_by = closing(members[id(unit)][at:], self.dialect) if stmt.kind == "begin" else None
             if postgres:
                 stmt = unseen_calls(resolve_names(stmt, session.search_path, self.schema), self.schema)
             if init:
@@ -1005,6 +1045,11 @@ class Replay:
                 session.explicit,
                 len(members[id(unit)]),
                 sum(1 for s in members[id(unit)] if s.kind not in _MYSQL_TRANSACTIONAL),
+                session.found,
+                session.found_why,
+                closed_by,
+                len(members[id(unit)]) - at,
+                len(members[id(unit)]) - place[id(closed_by)] - 1 if closed_by is not None else 0,
             )
             again = _existing(self.schema, stmt)
             if again:  # the server refuses it and the table stays as it was: existing, not new

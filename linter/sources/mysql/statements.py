@@ -24,6 +24,7 @@ from schemacite.model.statements import (
     CreateTrigger,
     CreateView,
     DropIndex,
+    DropObjects,
     DropTable,
     DropTrigger,
     DropView,
@@ -270,6 +271,14 @@ def _drop_table(m: re.Match, sql: str, dialect: str) -> Op:
         if_exists=_ifx(m),
         cascade=bool(re.search(r"\bCASCADE\s*$", sql, re.I)),
     )
+
+
+@handles(rf"DROP\s+(?P<what>DATABASE|SCHEMA)\s+(?P<ifx>IF\s+EXISTS\s+)?(?P<name>{NAME})\s*$")
+def _drop_database(m: re.Match, sql: str, dialect: str) -> Op:
+    # DROP SCHEMA is a synonym of DROP DATABASE
+    name = _key(m.group("name"), dialect)
+    what = "DROP " + m.group("what").upper()
+    return DropObjects(what=what, object="database", names=(name,), if_exists=_ifx(m))
 
 
 @handles(rf"TRUNCATE\s+(?:TABLE\s+)?(?P<names>{QNAME})")

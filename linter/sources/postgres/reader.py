@@ -62,6 +62,7 @@ from schemacite.model.statements import (
     Delete,
     DropColumn,
     DropIndex,
+    DropObjects,
     DropPolicy,
     DropRule,
     DropSequence,
@@ -804,9 +805,18 @@ def _index(f: Node, src: Source) -> Op:
     )
 
 
+def _object_name(o: Node) -> list[str]:
+    """The name parts of an object a DROP names (a type or domain comes as a type name)."""
+    if "List" in o:
+        return _strings(o["List"]["items"])
+    if "TypeName" in o:
+        return _strings(o["TypeName"].get("names") or [])
+    return _strings([o])
+
+
 def _drop(f: Node, src: Source) -> Op:
     kind = f.get("removeType")
-    names = [_strings(o["List"]["items"]) if "List" in o else _strings([o]) for o in f.get("objects") or []]
+    names = [_object_name(o) for o in f.get("objects") or []]
     keys = tuple(_qualified(n) for n in names if n)
     if_exists = bool(f.get("missing_ok"))
     cascade = f.get("behavior") == "DROP_CASCADE"
@@ -822,7 +832,14 @@ def _drop(f: Node, src: Source) -> Op:
         on, name = _qualified(names[0][:-1]), names[0][-1].lower()
         cls = {"OBJECT_TRIGGER": DropTrigger, "OBJECT_RULE": DropRule, "OBJECT_POLICY": DropPolicy}[kind]
         return cls(on=on, name=name, if_exists=if_exists)
-    return Other(what="DROP " + str(kind).removeprefix("OBJECT_").replace("_", " "))
+    what = str(kind).removeprefix("OBJECT_").replace("_", " ")
+    return DropObjects(what="DROP " + what, object=what.lower(), names=keys, if_exists=if_exists, cascade=cascade)
+
+
+def _dropdb(f: Node, src: Source) -> Op:
+    return DropObjects(
+        what="DROPDB", object="database", names=(str(f.get("dbname", "")),), if_exists=bool(f.get("missing_ok"))
+    )
 
 
 def _truncate(f: Node, src: Source) -> Op:
@@ -1590,6 +1607,7 @@ _BUILDERS: dict[str, Callable[[Node, Source], Op]] = {
     "CreateTableAsStmt": _create_as,
     "IndexStmt": _index,
     "DropStmt": _drop,
+    "DropdbStmt": _dropdb,
     "TruncateStmt": _truncate,
     "RenameStmt": _rename,
     "AlterObjectSchemaStmt": _set_schema,
