@@ -81,10 +81,10 @@ class CascadeDrop(Rule):
             return
         if isinstance(op, DropObjects) and op.cascade and op.object in ("type", "domain"):
             columns = [
-                c
+                f"{table.name}.{column.name}"
                 for name in op.names
-                for c in schema.columns_of_type(name.rsplit(".", 1)[-1])
-                if _existing_table(schema, c.rsplit(".", 1)[0])
+                for table, column in schema.columns_of_type(name.rsplit(".", 1)[-1], arrays=True)
+                if not table.new
             ]
             if columns:
                 yield self.finding(

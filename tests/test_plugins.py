@@ -193,14 +193,10 @@ def _findings(cls, dialect: str | None, sql: str) -> list:
     history = {  # the tables the examples alter, as production already has them
         "postgres": "CREATE TABLE accounts (id bigint PRIMARY KEY, balance numeric(12, 2));\n"
         "CREATE TABLE orders (id bigint PRIMARY KEY, customer_id bigint);\n"
-        "CREATE DOMAIN quantity AS integer;
-"
-        "CREATE TABLE order_lines (id bigint PRIMARY KEY, order_id bigint REFERENCES orders, qty quantity);
-"
-        "CREATE TYPE order_status AS ENUM ('new', 'paid');
-"
-        "ALTER TABLE orders ADD COLUMN status order_status, ADD COLUMN refunded_at timestamptz;
-",
+        "CREATE DOMAIN quantity AS integer;\n"
+        "CREATE TABLE order_lines (id bigint PRIMARY KEY, order_id bigint REFERENCES orders, qty quantity);\n"
+        "CREATE TYPE order_status AS ENUM ('new', 'paid');\n"
+        "ALTER TABLE orders ADD COLUMN status order_status, ADD COLUMN refunded_at timestamptz;\n",
         "mysql": "",
     }
     dialect = dialect or "mysql"

@@ -381,16 +381,6 @@ class Schema:
             frontier = set(more)
         return found
 
-    def columns_of_type(self, type_name: str) -> list[str]:
-        """`table.column` of every column whose type is `type_name` (unqualified) or an array of
-        it: what DROP TYPE or DROP DOMAIN ... CASCADE drops."""
-        return [
-            f"{key}.{column.name}"
-            for key, table in self.tables.items()
-            for column in table.columns.values()
-            if column.type.rstrip("[]") == type_name
-        ]
-
     def referencing_closure(self, keys: Iterable[str]) -> list[str]:
         """The tables that reference one of `keys` by a foreign key, or reference a table that
         does, and so on (what TRUNCATE ... CASCADE empties with them); `keys` left out."""
