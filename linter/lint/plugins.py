@@ -22,6 +22,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.unused_index",
     "schemacite.rules.unused_ignore",
     "schemacite.rules.lock_timeout_missing",
+    "schemacite.rules.integer_key_runs_out",
     "schemacite.report.builtin",
 )
 

@@ -60,6 +60,9 @@ class Column:
     charset: str | None = None  # MySQL/MariaDB, when the definition names one (else the table's)
     collation: str | None = None
     invisible: bool = False  # MySQL/MariaDB INVISIBLE: left out of SELECT *
+    # the statement that last set the column's type (CREATE TABLE, ADD COLUMN, a type change): where a
+    # finding about the type lands. Not compared: a replayed column equals the catalog's
+    defined_at: Location | None = field(default=None, compare=False)
 
 
 @record(slots=True)

@@ -122,6 +122,8 @@ def _create_table(schema: Schema, stmt: Statement, new: bool) -> None:
     # cache stores statements before replay), and copying every column costs time on dumps
     table = op.model
     table.defined_at = stmt.location
+    for column in table.columns.values():
+        column.defined_at = stmt.location
     table.new = new or table.temporary
     if isinstance(op, CreatePartition):  # columns and keys come from the parent
         parent = schema.tables.get(op.parent)
@@ -330,7 +332,7 @@ def _alter_table(schema: Schema, stmt: Statement, new: bool) -> None:
 
 def _add_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     assert isinstance(a, AddColumn)
-    column = replace(a.definition)
+    column = replace(a.definition, defined_at=stmt.location)
     if a.old_name and a.old_name != column.name and a.old_name in t.columns:  # CHANGE old new ...
         del t.columns[a.old_name]
         _rename_in_keys(t, a.old_name, column.name)
@@ -386,6 +388,7 @@ def _alter_type(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     col = t.columns.get(a.column or "")
     if col is not None:
         col.type, col.base_type, col.type_args = a.type, a.base_type, a.type_args
+        col.defined_at = stmt.location
         col.collation = a.collation
 
 
