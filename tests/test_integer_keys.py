@@ -106,6 +106,25 @@ def test_a_snapshot_table_is_not_reported_by_a_change_that_leaves_its_key_alone(
     assert finding.location.line == 1 and finding.severity is Severity.ERROR and "by 2026-03-19" in finding.message
 
 
+def test_a_narrower_foreign_key_is_dated_by_the_referenced_tables_counters():
+    """SC120 with counters: a bigint key taking 1M rows a day from 2,100,000,000 passes an integer
+    referencing column's limit 47 days after the sample; the same key with no inserts is no finding."""
+    parent = _table("accounts", 2_100_000_000, 10_000_000, {"name": "id", "type": "bigint", "base_type": "int8"})
+    child = {
+        "key": "invoices",
+        "name": "invoices",
+        "columns": [{"name": "account_id", "type": "integer", "base_type": "int4"}],
+        "foreign_keys": [{"name": "fk", "columns": ["account_id"], "references": "accounts", "ref_columns": ["id"]}],
+    }
+    schema = schema_from_dict({"version": 2, "dialect": "postgres", "tables": [parent, child]})
+    config = load_config(None, {"dialect": "postgres", "select": ["foreign-key-narrower-than-key"]})
+    (finding,) = Linter(config).check_schema(schema).findings
+    assert finding.severity is Severity.ERROR and "reach it by 2026-03-19" in finding.message
+    quiet = _table("accounts", 2_100_000_000, 0, {"name": "id", "type": "bigint", "base_type": "int8"})
+    schema = schema_from_dict({"version": 2, "dialect": "postgres", "tables": [quiet, child]})
+    assert Linter(config).check_schema(schema).findings == []
+
+
 # ---------------------------------------------------------------- the servers
 
 
@@ -179,5 +198,43 @@ def test_mariadb_limits_and_the_widening_fix(mariadb_server, tmp_path):
         cur.execute("INSERT INTO click_events (v) VALUES (2)")
         cur.execute("SELECT max(id) FROM click_events")
         assert cur.fetchone() == (int4.max + 1,)
+    finally:
+        conn.close()
+
+
+def test_postgres_takes_a_narrower_foreign_key_and_refuses_its_rows_past_the_limit(pg_server, tmp_path):
+    """SC120's facts on PostgreSQL 15: the server accepts an integer column referencing a bigint key,
+    then refuses a child row once the parent's id passes integer's limit; the fix's type change
+    makes room for it."""
+    create = (
+        "CREATE TABLE accounts (id bigserial PRIMARY KEY);\n"
+        "CREATE TABLE invoices (account_id integer NOT NULL REFERENCES accounts);\n"
+    )
+    path = tmp_path / "001_create.sql"
+    path.write_text(create)
+    config = load_config(None, {"dialect": "postgres", "select": ["SC120"]})
+    (finding,) = lint_paths([str(path)], config=config).findings
+    assert finding.fix is not None
+    db = pg_server.create_database("narrow_fk")
+    with pg_server.connect(db) as conn:
+        conn.execute(create)
+        conn.execute("SELECT setval('accounts_id_seq', 2147483647)")
+        (parent,) = conn.execute("INSERT INTO accounts DEFAULT VALUES RETURNING id").fetchone()
+        with pytest.raises(Exception, match="integer out of range"):
+            conn.execute("INSERT INTO invoices VALUES (%s)", (parent,))
+        conn.execute(finding.fix.template)
+        conn.execute("INSERT INTO invoices VALUES (%s)", (parent,))
+
+
+def test_mariadb_refuses_a_foreign_key_whose_integer_types_differ(mariadb_server):
+    """Why SC120 is PostgreSQL's: MariaDB 10.11 refuses an INT column referencing a BIGINT key."""
+    conn = mariadb_server.connect(mariadb_server.create_database("narrow_fk"))
+    try:
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE accounts (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY)")
+        with pytest.raises(Exception, match="errno: 150"):
+            cur.execute(
+                "CREATE TABLE invoices (account_id INT NOT NULL, FOREIGN KEY (account_id) REFERENCES accounts (id))"
+            )
     finally:
         conn.close()

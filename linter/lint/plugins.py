@@ -23,6 +23,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.unused_ignore",
     "schemacite.rules.lock_timeout_missing",
     "schemacite.rules.integer_key_runs_out",
+    "schemacite.rules.foreign_key_narrower_than_key",
     "schemacite.report.builtin",
 )
 
