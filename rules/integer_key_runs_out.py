@@ -96,6 +96,11 @@ class IntegerKeyRunsOut(Rule):
     its limit, and the message names them. A bigint key that an integer foreign key column references
     is flagged by `foreign-key-narrower-than-key` (SC120).
 
+    A PostgreSQL `serial` column widened to `bigint` on its own is flagged as well: the sequence the
+    serial made keeps its `integer` maximum when only the column's type changes, so inserts still stop
+    at 2,147,483,647 until `ALTER SEQUENCE ... AS bigint`. An identity column's sequence follows its
+    column's type, and needs nothing more.
+
     The finding lands where the column got its type (the `CREATE TABLE`, the `ADD COLUMN`, the type
     change), so a table is reported once, by the migration that chose the type, not again by every
     later migration that touches it.
@@ -181,6 +186,11 @@ class IntegerKeyRunsOut(Rule):
             return
         for column, how in counted(table):
             kind = integer_type(ctx.dialect, column)
+            sequence = integer_type(ctx.dialect, Column("", base_type=column.sequence_type or ""))
+            if kind is not None and sequence is not None and sequence.max < kind.max:
+                # a serial column widened alone: its sequence still stops at the old type's limit
+                how = f"its serial sequence is still {sequence.name}"
+                kind = IntegerType(kind.name, sequence.bits, sequence.max)
             if kind is None or kind.bits >= WIDE_BITS:
                 continue
             at = latest(table.defined_at, column.defined_at)
@@ -298,6 +308,9 @@ def widen_fix(table: Table, column: Column, how: str, ctx: Context) -> Fix:
     ]
     lines = []
     for owner, name in targets:
+        current = integer_type(ctx.dialect, owner.columns[name])
+        if current is not None and current.bits >= WIDE_BITS:
+            continue  # already wide: a serial column widened without its sequence
         if ctx.dialect is Dialect.POSTGRES:
             lines.append(f"ALTER TABLE {owner.qualified_name} ALTER COLUMN {name} TYPE bigint;")
         else:

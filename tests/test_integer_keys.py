@@ -167,6 +167,12 @@ def test_postgres_limits_and_the_widening_fix(pg_server, tmp_path):
         (new_id,) = conn.execute("INSERT INTO events (v) VALUES (2) RETURNING id").fetchone()
         assert new_id == int4.max + 1
         conn.execute("INSERT INTO event_tags VALUES (%s)", (new_id,))
+        # an identity column's sequence follows the column's type, which is why only serial is flagged
+        conn.execute("CREATE TABLE marks (id int GENERATED ALWAYS AS IDENTITY PRIMARY KEY)")
+        conn.execute("ALTER TABLE marks ALTER COLUMN id TYPE bigint")
+        kinds = "SELECT data_type::text FROM pg_sequences WHERE sequencename = %s"
+        assert conn.execute(kinds, ("marks_id_seq",)).fetchone() == ("bigint",)
+        assert conn.execute(kinds, ("events_id_seq",)).fetchone() == ("bigint",)
 
 
 def test_mariadb_limits_and_the_widening_fix(mariadb_server, tmp_path):

@@ -60,6 +60,9 @@ class Column:
     charset: str | None = None  # MySQL/MariaDB, when the definition names one (else the table's)
     collation: str | None = None
     invisible: bool = False  # MySQL/MariaDB INVISIBLE: left out of SELECT *
+    # PostgreSQL serial columns: the type of the sequence the serial made (int2, int4, int8), which
+    # changing the column's type leaves as it was; ALTER SEQUENCE ... AS changes it. None: unknown
+    sequence_type: str | None = field(default=None, compare=False)
     # the statement that last set the column's type (CREATE TABLE, ADD COLUMN, a type change): where a
     # finding about the type lands. Not compared: a replayed column equals the catalog's
     defined_at: Location | None = field(default=None, compare=False)

@@ -16,7 +16,7 @@ from schemacite.errors import reading
 from schemacite.model import Index, Schema, Table, View
 from schemacite.model.dialects import LOCK_WAIT, MYSQL_FAMILY, Dialect
 from schemacite.model.record import record
-from schemacite.model.schema import ForeignKey
+from schemacite.model.schema import ForeignKey, owned_sequence
 from schemacite.model.statements import (
     Action,
     AddCheck,
@@ -25,6 +25,7 @@ from schemacite.model.statements import (
     AddKey,
     AlterColumnType,
     AlterIndex,
+    AlterSequence,
     AlterTable,
     ConstraintAction,
     CreateIndex,
@@ -262,6 +263,18 @@ def _create_sequence(schema: Schema, stmt: Statement, new: bool) -> None:
     schema.sequences.add(stmt.op.name)
     if new:
         schema.fresh.add(stmt.op.name)
+
+
+def _alter_sequence(schema: Schema, stmt: Statement, new: bool) -> None:
+    op = stmt.op
+    assert isinstance(op, AlterSequence)
+    owner = schema.sequence_owner(op.name) if op.as_type else None
+    if owner is None:
+        return
+    key = next(k for k, t in schema.tables.items() if t is owner)
+    for column in owner.columns.values():
+        if column.serial and owned_sequence(key, column.name) == op.name:
+            column.sequence_type = op.as_type
 
 
 def _drop_sequence(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -606,6 +619,7 @@ _STATEMENTS = {
     CreateView: _create_view,
     CreateMatview: _create_view,
     CreateSequence: _create_sequence,
+    AlterSequence: _alter_sequence,
     DropSequence: _drop_sequence,
     RunsUnseen: _runs_unseen,
     CreateRoutine: _create_routine,
