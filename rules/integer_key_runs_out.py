@@ -105,7 +105,8 @@ class IntegerKeyRunsOut(Rule):
     change), so a table is reported once, by the migration that chose the type, not again by every
     later migration that touches it.
 
-    With a snapshot or an audit whose counters cover a window (`since` to `sampled_at`), the rule
+    With a snapshot or an audit whose counters cover a window of a day or more (`since` to
+    `sampled_at`; a shorter one, after a restart, is no rate to project years ahead), the rule
     works out the rate: rows inserted a day over that window, and from the table's row count (a floor
     for the key's current value, since deleted rows and rolled-back inserts also used values), the day
     the key reaches its limit at that rate. It is an error when that day falls within `horizon_years`,

@@ -69,6 +69,17 @@ def test_counters_judge_any_counted_key_whatever_its_name():
     assert set(found) == {"order_statuses"} and "2,147,483,647" in found["order_statuses"].message
 
 
+def test_counters_younger_than_a_day_give_no_date():
+    """An hour of counters (a server just restarted) projects nothing: the tables are judged as
+    without counters, so a growing name still warns, undated, and an ordinary table is left alone."""
+    tables = [_table("events", 2_000_000_000, 500_000), _table("orders", 2_000_000_000, 500_000)]
+    for table in tables:  # read more than written: not insert-heavy by its counters either
+        table["workload"].update(since="2026-01-30T23:00:00Z", reads=10_000_000)
+    found = _audit("postgres", *tables)
+    assert set(found) == {"events"} and found["events"].severity is Severity.WARNING
+    assert "(its name says it only grows)" in found["events"].message and "reach it by" not in found["events"].message
+
+
 def test_unsigned_mysql_key_is_projected_to_its_own_limit():
     column = {
         "name": "id",

@@ -18,6 +18,9 @@ from schemacite.model import Schema, Table, Workload
 from schemacite.model.record import record
 
 MIN_INSERTS = 10_000
+# counters that started less than a day before the sample (a server just restarted) give no daily
+# rate worth projecting years ahead, and two readings minutes apart would give different dates
+MIN_WINDOW_DAYS = 1.0
 INSERT_READ_RATIO = 1.0
 
 
@@ -89,7 +92,7 @@ def exhaustion(table: Table, limit: int) -> Exhaustion | None:
     """When the table's counted key passes `limit`: rows inserted a day over the counters' window
     (`since` to `sampled_at`), from the row count, which is a floor for the key's current value
     (deleted rows and rolled-back inserts used values too), so the date is the latest it can be.
-    None when the table has no counters over a known window or no row count."""
+    None when the table has no counters over a known window of a day or more, or no row count."""
     w = table.workload
     if w is None:
         return None
@@ -99,9 +102,11 @@ def exhaustion(table: Table, limit: int) -> Exhaustion | None:
         return None
     if rows >= limit:
         return Exhaustion(0.0, f"its {human(rows)} rows already reach it")
+    window = (end - start).total_seconds() / 86400
+    if window < MIN_WINDOW_DAYS:
+        return None
     if w.inserts <= 0:
         return Exhaustion(None, "no inserts since the counters started")
-    window = (end - start).total_seconds() / 86400
     rate = w.inserts / window
     days = (limit - rows) / rate
     date = (end + timedelta(days=days)).date().isoformat()
