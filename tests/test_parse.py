@@ -157,6 +157,18 @@ def test_key_column_order_words_in_a_primary_key(dialect):
     assert [i.columns for i in table.indexes if not i.primary] == [("c",)]
 
 
+def test_mysql_generated_always_as_without_a_keyword_is_a_virtual_column_not_an_identity():
+    """MySQL and MariaDB have no identity columns: `GENERATED ALWAYS AS (expr)` with neither STORED
+    nor VIRTUAL is a virtual generated column, nullable unless it says otherwise."""
+    sql = (
+        'CREATE TABLE t (doc JSON, flag BOOLEAN GENERATED ALWAYS AS (doc->"$.f"), n INT GENERATED ALWAYS AS (1) STORED)'
+    )
+    columns = one(sql, "mysql").op.model.columns
+    assert (columns["flag"].generated, columns["flag"].identity, columns["flag"].nullable) == ("virtual", None, True)
+    assert columns["flag"].expression is not None and "doc" in columns["flag"].expression
+    assert (columns["n"].generated, columns["n"].identity) == ("stored", None)
+
+
 def test_an_inline_references_is_a_foreign_key_on_mariadb_and_nothing_on_mysql():
     from schemacite.model import Schema
     from schemacite.sources.replay import apply

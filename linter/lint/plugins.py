@@ -45,6 +45,8 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.transaction_not_committed",
     "schemacite.rules.drop_database_or_schema",
     "schemacite.rules.cascade_drop",
+    "schemacite.rules.integer_key_runs_out",
+    "schemacite.rules.foreign_key_narrower_than_key",
     "schemacite.report.builtin",
 )
 

@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
 
-from schemacite.model import Schema, Workload
+from schemacite.model import Schema, Table, Workload
+from schemacite.model.record import record
 
 MIN_INSERTS = 10_000
+# counters that started less than a day before the sample (a server just restarted) give no daily
+# rate worth projecting years ahead, and two readings minutes apart would give different dates
+MIN_WINDOW_DAYS = 1.0
 INSERT_READ_RATIO = 1.0
 
 
@@ -62,3 +67,51 @@ def describe(w: Workload, since: bool = True) -> str:
     message has already said when the counters started."""
     when = f" since {moment(w.since)}" if w.since and since else ""
     return f"{human(w.inserts)} inserts vs {human(w.reads)} reads{when}"
+
+
+@record(frozen=True)
+class Exhaustion:
+    """When a counted key reaches a limit at the rate a table's counters show: in `days` from the
+    sample (None: the counters saw no insert), and the figures that say so, for a message."""
+
+    days: float | None
+    figures: str
+
+
+def _instant(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        instant = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return instant if instant.tzinfo else instant.replace(tzinfo=UTC)
+
+
+def exhaustion(table: Table, limit: int) -> Exhaustion | None:
+    """When the table's counted key passes `limit`: rows inserted a day over the counters' window
+    (`since` to `sampled_at`), from the row count, which is a floor for the key's current value
+    (deleted rows and rolled-back inserts used values too), so the date is the latest it can be.
+    None when the table has no counters over a known window of a day or more, or no row count."""
+    w = table.workload
+    if w is None:
+        return None
+    start, end = _instant(w.since), _instant(w.sampled_at)
+    rows = table.rows if table.rows is not None else w.rows
+    if start is None or end is None or end <= start or rows is None:
+        return None
+    if rows >= limit:
+        return Exhaustion(0.0, f"its {human(rows)} rows already reach it")
+    window = (end - start).total_seconds() / 86400
+    if window < MIN_WINDOW_DAYS:
+        return None
+    if w.inserts <= 0:
+        return Exhaustion(None, "no inserts since the counters started")
+    rate = w.inserts / window
+    days = (limit - rows) / rate
+    date = (end + timedelta(days=days)).date().isoformat()
+    return Exhaustion(
+        days,
+        f"{human(w.inserts)} inserts in {window:.0f} days ({human(round(rate))}/day) from {human(rows)} rows "
+        f"(a floor for its current value) reach it by {date} at the latest",
+    )

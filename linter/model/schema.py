@@ -68,6 +68,12 @@ class Column:
     # an UPDATE read since gave a value to every row that held NULL here (it named no WHERE, or only
     # `col IS NULL`), and no INSERT or COPY read since may have added a NULL: NOT NULL then holds
     backfilled: bool = False
+    # PostgreSQL serial columns: the type of the sequence the serial made (int2, int4, int8), which
+    # changing the column's type leaves as it was; ALTER SEQUENCE ... AS changes it. None: unknown
+    sequence_type: str | None = field(default=None, compare=False)
+    # the statement that last set the column's type (CREATE TABLE, ADD COLUMN, a type change): where a
+    # finding about the type lands. Not compared: a replayed column equals the catalog's
+    defined_at: Location | None = field(default=None, compare=False)
 
 
 @record(slots=True)

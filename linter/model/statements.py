@@ -799,6 +799,7 @@ class AlterSequence(CreateSequence):
     """ALTER SEQUENCE."""
 
     kind: ClassVar[str] = "alter_sequence"
+    as_type: str | None = None  # ALTER SEQUENCE ... AS type: its base type (int2, int4, int8)
 
     def relations(self) -> tuple[str, ...]:
         return tuple(r for r in (self.name, self.owned_by) if r)

@@ -17,7 +17,7 @@ from schemacite.errors import reading
 from schemacite.model import Index, Schema, Table, View
 from schemacite.model.dialects import LOCK_WAIT, MYSQL_FAMILY, Dialect
 from schemacite.model.record import record
-from schemacite.model.schema import ForeignKey
+from schemacite.model.schema import ForeignKey, owned_sequence
 from schemacite.model.statements import (
     Action,
     AddCheck,
@@ -27,6 +27,7 @@ from schemacite.model.statements import (
     AlterColumnType,
     AlterEnum,
     AlterIndex,
+    AlterSequence,
     AlterTable,
     ConstraintAction,
     CopyFrom,
@@ -131,6 +132,8 @@ def _create_table(schema: Schema, stmt: Statement, new: bool) -> None:
     # cache stores statements before replay), and copying every column costs time on dumps
     table = op.model
     table.defined_at = stmt.location
+    for column in table.columns.values():
+        column.defined_at = stmt.location
     table.new = new or table.temporary
     if isinstance(op, CreatePartition):  # columns and keys come from the parent
         parent = schema.tables.get(op.parent)
@@ -274,6 +277,18 @@ def _create_sequence(schema: Schema, stmt: Statement, new: bool) -> None:
         schema.fresh.add(stmt.op.name)
 
 
+def _alter_sequence(schema: Schema, stmt: Statement, new: bool) -> None:
+    op = stmt.op
+    assert isinstance(op, AlterSequence)
+    owner = schema.sequence_owner(op.name) if op.as_type else None
+    if owner is None:
+        return
+    key = next(k for k, t in schema.tables.items() if t is owner)
+    for column in owner.columns.values():
+        if column.serial and owned_sequence(key, column.name) == op.name:
+            column.sequence_type = op.as_type
+
+
 def _drop_sequence(schema: Schema, stmt: Statement, new: bool) -> None:
     for name in stmt.op.relations():
         schema.sequences.discard(name)
@@ -374,7 +389,7 @@ def _follow_fresh_column(schema: Schema, table: str, a: Action) -> None:
 
 def _add_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     assert isinstance(a, AddColumn)
-    column = replace(a.definition)
+    column = replace(a.definition, defined_at=stmt.location)
     if a.old_name and a.old_name != column.name and a.old_name in t.columns:  # CHANGE old new ...
         del t.columns[a.old_name]
         _rename_in_keys(t, a.old_name, column.name)
@@ -434,6 +449,7 @@ def _alter_type(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     col = t.columns.get(a.column or "")
     if col is not None:
         col.type, col.base_type, col.type_args = a.type, a.base_type, a.type_args
+        col.defined_at = stmt.location
         col.collation = a.collation
 
 
@@ -685,6 +701,7 @@ _STATEMENTS = {
     CreateView: _create_view,
     CreateMatview: _create_view,
     CreateSequence: _create_sequence,
+    AlterSequence: _alter_sequence,
     DropSequence: _drop_sequence,
     RunsUnseen: _runs_unseen,
     CreateRoutine: _create_routine,

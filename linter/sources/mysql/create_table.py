@@ -84,6 +84,11 @@ def column_from(col: exp.ColumnDef, dialect: str) -> tuple[Column, ColumnFlags]:
         elif isinstance(k, exp.ComputedColumnConstraint):
             column.generated = "stored" if k.args.get("persisted") else "virtual"
             column.expression = k.this.sql(dialect=glot) if k.this is not None else None
+        elif isinstance(k, exp.GeneratedAsIdentityColumnConstraint) and k.args.get("expression") is not None:
+            # sqlglot reads `GENERATED ALWAYS AS (expr)` with neither STORED nor VIRTUAL this way: MySQL
+            # and MariaDB make it a virtual generated column (they have no identity columns)
+            column.generated = "stored" if k.args.get("stored") else "virtual"
+            column.expression = k.args["expression"].sql(dialect=glot)
         elif isinstance(k, exp.GeneratedAsIdentityColumnConstraint):
             column.identity = "always"
             column.nullable = False

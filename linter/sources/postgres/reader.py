@@ -539,6 +539,7 @@ def column(cd: Node, src: Source) -> tuple[Column, list[Node]]:
             col.nullable = False
     if serial:
         col.default, col.default_calls, col.nullable = f"nextval('{col.name}_seq'::regclass)", ("nextval",), False
+        col.sequence_type = base
     return col, constraints
 
 
@@ -1375,7 +1376,12 @@ def _create_sequence(f: Node, src: Source) -> Op:
 
 
 def _alter_sequence(f: Node, src: Source) -> Op:
-    return AlterSequence(name=_rel(f.get("sequence")), owned_by=_owned_by(f))
+    as_type = None
+    for o in f.get("options") or []:
+        d = o.get("DefElem", {})
+        if d.get("defname") == "as" and "TypeName" in d.get("arg", {}):
+            as_type = column_type(d["arg"]["TypeName"])[1]
+    return AlterSequence(name=_rel(f.get("sequence")), owned_by=_owned_by(f), as_type=as_type)
 
 
 def _publication(f: Node, src: Source) -> Op:
