@@ -8,6 +8,7 @@ from schemacite import hookimpl
 from schemacite.lint.workload import describe, idle, moment
 from schemacite.model import Table
 from schemacite.rule import Context, Finding, Rule, Severity
+from schemacite.sources.names import written
 
 
 class UnusedIndex(Rule):
@@ -113,7 +114,8 @@ class UnusedIndex(Rule):
                 index=label,
                 dialect=ctx.dialect,
                 severity=None if table.insert_heavy else Severity.INFO,
-                message=self.summary.format(index=label, table=table.qualified_name, since=since) + f" ({cost})",
+                message=self.summary.format(index=label, table=written(table.qualified_name, ctx.dialect), since=since)
+                + f" ({cost})",
                 identity=label,
                 suggestion=f"drop index {label} once no query on the primary or a replica needs it",
             )
