@@ -42,6 +42,15 @@ CREATE TABLE events_rest PARTITION OF events DEFAULT;
 CREATE VIEW child_totals AS SELECT p.code, sum(c.qty) AS total FROM parent p JOIN child c ON c.parent_id = p.id GROUP BY p.code;
 CREATE MATERIALIZED VIEW parent_codes AS SELECT code FROM parent;
 CREATE SEQUENCE invoice_numbers;
+CREATE SCHEMA "Audit";
+CREATE TABLE "Audit"."InvitedUsers" (
+    "inviteeEmail" text NOT NULL,
+    "invitedOn" timestamp(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    Note text CONSTRAINT "Note_Short" CHECK (length(Note) < 100),
+    parent_id bigint CONSTRAINT "Invited_Parent" REFERENCES parent (id)
+);
+CREATE UNIQUE INDEX "InvitedUsers_inviteeEmail_key" ON "Audit"."InvitedUsers" ("inviteeEmail");
+CREATE INDEX "Invited_On" ON "Audit"."InvitedUsers" ("invitedOn");
 CREATE SEQUENCE scratch_numbers;
 DROP SEQUENCE scratch_numbers;
 """
@@ -131,6 +140,12 @@ def test_postgres_catalog_and_replay_agree(pg_server):
     assert facts(live)["view child_totals"] == (False, ["child", "parent"])
     assert facts(live)["sequences"] == ["invoice_numbers"]
     assert facts(live)["owned sequences"] == ["parent_id_seq", "scratch_id_seq"]
+    # quoted names keep their case, bare ones fold: both readers know them as the server does
+    assert "Audit.InvitedUsers" in live.tables
+    invited = facts(live)["InvitedUsers"]
+    assert list(invited["columns"]) == ["inviteeEmail", "invitedOn", "note", "parent_id"]
+    assert invited["named_indexes"] == ["Invited_On"]
+    assert ("Note_Short", True, None) in invited["checks"]
     assert schema_from_dict(snapshot_dict(live)) == live
 
 
