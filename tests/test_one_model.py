@@ -99,7 +99,9 @@ def facts(schema: Schema) -> dict:
                 for c in t.columns.values()
             },
             "primary_key": t.primary_key.columns if t.primary_key else None,
-            "indexes": sorted((i.columns, i.unique, i.partial, i.prefix) for i in t.indexes if i.kind != "fulltext"),
+            "indexes": sorted(
+                (i.columns, i.unique, i.partial, i.prefix, i.constraint) for i in t.indexes if i.kind != "fulltext"
+            ),
             # InnoDB's choice: the first declared NOT NULL unique key of whole columns
             "clustering_key": t.clustering_key.columns if t.clustering_key else None,
             "named_indexes": sorted(i.name for i in t.indexes if i.name and not i.name.endswith(("_key", "_idx"))),
@@ -145,6 +147,9 @@ def test_postgres_catalog_and_replay_agree(pg_server):
     invited = facts(live)["InvitedUsers"]
     assert list(invited["columns"]) == ["inviteeEmail", "invitedOn", "note", "parent_id"]
     assert invited["named_indexes"] == ["Invited_On"]
+    # a bare CREATE UNIQUE INDEX is no constraint's, parent_code's index is
+    assert (("inviteeEmail",), True, False, False, False) in invited["indexes"]
+    assert (("code",), True, False, False, True) in facts(live)["parent"]["indexes"]
     assert ("Note_Short", True, None) in invited["checks"]
     assert schema_from_dict(snapshot_dict(live)) == live
 

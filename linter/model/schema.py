@@ -79,6 +79,9 @@ class Index:
     prefix: bool = False  # MySQL/MariaDB: some column is indexed by a prefix of its value, `col(16)`
     # live catalogs: the index's own size (PostgreSQL pg_relation_size, InnoDB persistent statistics); None = unknown
     bytes: int | None = None
+    # PostgreSQL: the index of a UNIQUE, PRIMARY KEY or EXCLUDE constraint (not a bare CREATE INDEX), which no
+    # other constraint can take over with USING INDEX
+    constraint: bool = False
 
 
 @record(slots=True)

@@ -449,6 +449,8 @@ def _read_indexes(cur: Any, server: _Server, tables: dict[int, Table]) -> tuple[
     cur.execute(
         "SELECT i.indrelid, i.indexrelid, ic.relname, i.indisunique, i.indisprimary, am.amname,"
         " i.indpred IS NOT NULL,"
+        " EXISTS (SELECT 1 FROM pg_constraint co WHERE co.conindid = i.indexrelid AND co.conrelid = i.indrelid"
+        "         AND co.contype IN ('p', 'u', 'x')),"
         " ARRAY(SELECT CASE WHEN k.attnum <> 0 THEN a.attname::text"
         "                   ELSE pg_get_indexdef(i.indexrelid, k.ord::int, true) END"
         "       FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)"
@@ -475,6 +477,7 @@ def _read_indexes(cur: Any, server: _Server, tables: dict[int, Table]) -> tuple[
         primary,
         method,
         partial,
+        constraint,
         key_parts,
         scans,
         parent,
@@ -492,6 +495,7 @@ def _read_indexes(cur: Any, server: _Server, tables: dict[int, Table]) -> tuple[
             primary=primary,
             kind=method,
             partial=partial,
+            constraint=constraint,
             defined_at=table.defined_at,
             scans=int(scans) if scans is not None and server.track_counts else None,
             # the file's size; where the index could not be opened, the pages its statistics counted

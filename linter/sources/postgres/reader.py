@@ -554,12 +554,12 @@ def constraint(c: Node, table: str, src: Source, column_name: str | None = None)
     name = (c.get("conname") or "") or None
     cols = _keys(c) or ((column_name,) if column_name else ())
     if kind == "CONSTR_PRIMARY":
-        return "primary", Index(name, cols, unique=True, primary=True)
+        return "primary", Index(name, cols, unique=True, primary=True, constraint=True)
     if kind == "CONSTR_UNIQUE":
-        return "unique", Index(name, cols, unique=True)
+        return "unique", Index(name, cols, unique=True, constraint=True)
     if kind == "CONSTR_EXCLUSION":
         elems = [x["List"]["items"][0] for x in c.get("exclusions", []) if "List" in x]
-        return "exclude", Index(name, _index_columns(elems, src), kind="exclude")
+        return "exclude", Index(name, _index_columns(elems, src), kind="exclude", constraint=True)
     if kind == "CONSTR_FOREIGN":
         return "foreign", ForeignKey(
             name,
