@@ -118,7 +118,9 @@ def _catalog(server, db: str) -> dict[str, Any]:
     with server.connect(db) as conn:
         schema, _ = read_schema(conn, ["public"])
     doc = snapshot_dict(schema)
-    return _without(doc["tables"], {"rows", "bytes", "analysed", "workload", "location", "defined_at", "key_changed_at"})
+    return _without(
+        doc["tables"], {"rows", "bytes", "analysed", "workload", "location", "defined_at", "key_changed_at"}
+    )
 
 
 def _diff(a: Any, b: Any) -> str:
@@ -407,7 +409,9 @@ def _maria_catalog(server, db: str) -> dict[str, Any]:
     finally:
         conn.close()
     doc = snapshot_dict(schema)
-    return _without(doc["tables"], {"rows", "bytes", "analysed", "workload", "location", "defined_at", "key_changed_at"})
+    return _without(
+        doc["tables"], {"rows", "bytes", "analysed", "workload", "location", "defined_at", "key_changed_at"}
+    )
 
 
 @pytest.mark.parametrize("name", list(MARIADB_CASES))
