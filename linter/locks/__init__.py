@@ -12,7 +12,7 @@ from dataclasses import field
 from schemacite.locks.modes import ALGORITHMS, BLOCKS_ORDER, MYSQL_LOCKS, rank, worst  # noqa: F401
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.record import record
-from schemacite.sources.names import written
+from schemacite.sources.names import written, written_names
 
 # statement kinds that take no lock on a table that exists before the change
 NO_LOCK_KINDS = frozenset({"other", "set", "begin", "commit"})
@@ -177,9 +177,7 @@ def long_work(statement, schema, impacts: list[LockImpact]) -> str | None:
     if isinstance(op, (Update, Delete, Merge)) and op.every_row and preexisting(op.into):
         return f"{statement.kind.upper()} of every row of {w(op.into)}"
     if isinstance(op, (Update, Delete)) and preexisting(op.into) and (unindexed := _scanned_for(op, schema)):
-        return (
-            f"{statement.kind.upper()} of {w(op.into)} finding its rows by {', '.join(unindexed)}, which no index leads"
-        )
+        return f"{statement.kind.upper()} of {w(op.into)} finding its rows by {written_names(unindexed, statement.dialect)}, which no index leads"
     if isinstance(op, Insert) and (read := next((r for r in op.reads or () if preexisting(r)), None)):
         return f"INSERT ... SELECT reading {w(read)}"
     if isinstance(op, CopyFrom) and preexisting(op.into):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from pglast.keywords import RESERVED_KEYWORDS, TYPE_FUNC_NAME_KEYWORDS
@@ -144,6 +145,11 @@ def written(key: str, dialect: str) -> str:
     if dialect in MYSQL_FAMILY or not key:
         return key
     return ".".join(quoted_name(p) for p in key.split("."))
+
+
+def written_names(names: Iterable[str], dialect: str) -> str:
+    """Column or index names as a statement's list writes them: `"takenOn", code`."""
+    return ", ".join(name if dialect in MYSQL_FAMILY else quoted_name(name) for name in names)
 
 
 def qualifiers(sql: str) -> set[str]:
