@@ -126,6 +126,9 @@ def table_key(qname: str, dialect: str) -> str:
     return relation_key(parts[-2] if len(parts) > 1 else None, parts[-1], dialect)
 
 
+# a name PostgreSQL reads back unchanged when written bare: it folds only ASCII letters, so other
+# letters may stand bare as they are
+_BARE = re.compile(r"[a-z_\x80-\U0010ffff][a-z0-9_$\x80-\U0010ffff]*")
 # words PostgreSQL accepts as a table, column or constraint name only when quoted
 _PG_RESERVED = frozenset(RESERVED_KEYWORDS | TYPE_FUNC_NAME_KEYWORDS)
 
@@ -133,7 +136,7 @@ _PG_RESERVED = frozenset(RESERVED_KEYWORDS | TYPE_FUNC_NAME_KEYWORDS)
 def quoted_name(name: str) -> str:
     """A PostgreSQL name as it must be written: bare when it folds to itself and is no reserved
     word, else quoted."""
-    if re.fullmatch(r"[a-z_][a-z0-9_$]*", name) and name not in _PG_RESERVED:
+    if _BARE.fullmatch(name) and name not in _PG_RESERVED:
         return name
     return '"' + name.replace('"', '""') + '"'
 
