@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Iterable
 from typing import NamedTuple
-
-from pglast.keywords import RESERVED_KEYWORDS, TYPE_FUNC_NAME_KEYWORDS
 
 from schemacite.model.dialects import MYSQL_FAMILY, Dialect
 from schemacite.sources.patterns import Pattern
@@ -129,14 +128,21 @@ def table_key(qname: str, dialect: str) -> str:
 # a name PostgreSQL reads back unchanged when written bare: it folds only ASCII letters, so other
 # letters may stand bare as they are
 _BARE = re.compile(r"[a-z_\x80-\U0010ffff][a-z0-9_$\x80-\U0010ffff]*")
-# words PostgreSQL accepts as a table, column or constraint name only when quoted
-_PG_RESERVED = frozenset(RESERVED_KEYWORDS | TYPE_FUNC_NAME_KEYWORDS)
+
+
+@functools.cache
+def _pg_reserved() -> frozenset[str]:
+    """The words PostgreSQL accepts as a table, column or constraint name only when quoted."""
+    # start-up: pglast loads only when a PostgreSQL name is written (a MySQL run never needs it)
+    from pglast.keywords import RESERVED_KEYWORDS, TYPE_FUNC_NAME_KEYWORDS
+
+    return frozenset(RESERVED_KEYWORDS | TYPE_FUNC_NAME_KEYWORDS)
 
 
 def quoted_name(name: str) -> str:
     """A PostgreSQL name as it must be written: bare when it folds to itself and is no reserved
     word, else quoted."""
-    if _BARE.fullmatch(name) and name not in _PG_RESERVED:
+    if _BARE.fullmatch(name) and name not in _pg_reserved():
         return name
     return '"' + name.replace('"', '""') + '"'
 
