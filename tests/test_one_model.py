@@ -110,7 +110,7 @@ def facts(schema: Schema) -> dict:
                 (fk.name, fk.columns, fk.references.rsplit(".", 1)[-1], fk.ref_columns, fk.validated)
                 for fk in t.foreign_keys
             ),
-            "referenced_by": schema.referencing(key),
+            "referenced_by": sorted(schema.referencing(key)),
             "partition_of": t.partition_of,
             "default_partition": t.default_partition,
             "partition_bound": bool(t.partition_bound),
