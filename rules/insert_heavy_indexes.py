@@ -10,6 +10,7 @@ from schemacite.lint.config import Config
 from schemacite.lint.workload import describe
 from schemacite.model import Table, latest
 from schemacite.rule import Context, Finding, Option, Rule, Severity
+from schemacite.sources.names import written
 
 # names that say a table only ever grows; matches are reported as inferred, at info level
 APPEND_ONLY_NAMES = (
@@ -124,7 +125,9 @@ class InsertHeavyIndexes(Rule):
             index=newest.name or "(" + ", ".join(newest.columns) + ")",
             dialect=ctx.dialect,
             severity=Severity.INFO if heavy == "name" else None,
-            message=self.summary.format(table=table.qualified_name, count=len(table.indexes), limit=limit)
+            message=self.summary.format(
+                table=written(table.qualified_name, ctx.dialect), count=len(table.indexes), limit=limit
+            )
             + f" ({why}){hint}",
             suggestion="drop indexes that reads do not need, or merge them into one composite index",
         )

@@ -13,6 +13,7 @@ from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, LockEstimate, Rule, Severity
 from schemacite.rules.rewrites import fix_for, where_alone
 from schemacite.rules.rewrites_mysql import online_fix
+from schemacite.sources.names import written
 
 # why the lock rules cite no measurement on MySQL (their `evidence_note`)
 UNMEASURED = {
@@ -81,7 +82,7 @@ def _tables_and_indexes(names: list[str], stmt: Statement, ctx: Context) -> tupl
 
 def _unseen(names: list[str], ctx: Context) -> str:
     missing = unseen(names, ctx.schema)
-    return f" ({', '.join(missing)} not seen in the history)" if missing else ""
+    return f" ({', '.join(written(n, ctx.dialect) for n in missing)} not seen in the history)" if missing else ""
 
 
 def _heavy(stmt: Statement, ctx: Context) -> bool:
@@ -107,7 +108,7 @@ def _large(locks, ctx: Context) -> list[str]:
         table = ctx.schema.tables.get(lk.relation) or ctx.schema.index_owner(lk.relation)
         seconds = scan_seconds(table, ctx.dialect, ctx.target) if table is not None and not table.new else None
         if seconds is not None and seconds > ctx.max_lock_seconds:
-            out.append(f"{table.name}: {human_bytes(table.bytes)}")
+            out.append(f"{written(table.name, ctx.dialect)}: {human_bytes(table.bytes)}")
     return list(dict.fromkeys(out))
 
 
@@ -157,7 +158,7 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
         what=label(impact.operation),
         mode=_mode(locks, impact, ctx),
         why=why + _unseen(names, ctx),
-        on=", ".join(names),
+        on=", ".join(written(n, ctx.dialect) for n in names),
         blocks=blocks.replace("+", " and "),
     )
     rewrite = fix_for if ctx.dialect is Dialect.POSTGRES else online_fix
@@ -188,7 +189,7 @@ def _how_long(impact, heavy: bool, large: list[str], ctx: Context) -> tuple[Seve
         # the lock lasts as long as the work: an error only when that is longer than allowed
         rows = f", {sized.rows:,} rows" if sized.rows is not None else ""
         why = (
-            f": it {sized.work} {sized.relation} ({human_bytes(sized.bytes)}{rows}) under the lock,"
+            f": it {sized.work} {written(sized.relation, ctx.dialect)} ({human_bytes(sized.bytes)}{rows}) under the lock,"
             f" {human_seconds(sized.seconds)} at {human_bytes(sized.rate)}/s ({sized.evidence})"
         )
         severity = Severity.ERROR if sized.seconds > ctx.max_lock_seconds else None

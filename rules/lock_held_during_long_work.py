@@ -12,6 +12,7 @@ from schemacite.model.fixes import Fix
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, Rule, Severity
 from schemacite.rules.rewrites import opt_out_fix
+from schemacite.sources.names import written
 
 
 class LockHeldDuringLongWork(Rule):
@@ -95,7 +96,7 @@ class LockHeldDuringLongWork(Rule):
                 table=on,
                 sql=held.statement.sql,
                 what=held.operation,
-                on=on,
+                on=", ".join(written(lk, ctx.dialect) for lk in dict.fromkeys(lk.relation for lk in locks)),
                 mode="/".join(dict.fromkeys(lk.mode for lk in locks)),
                 blocks=blocks,
                 why=ctx.transaction_why or "the transaction",

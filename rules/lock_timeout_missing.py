@@ -12,6 +12,7 @@ from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, Option, Rule, Severity
 from schemacite.rules.lock_findings import brief_lock
 from schemacite.rules.rewrites import generated
+from schemacite.sources.names import written
 
 SETTING = {dialect: wait.setting for dialect, wait in LOCK_WAIT.items()}
 SET = {dialect: wait.statement() for dialect, wait in LOCK_WAIT.items()}
@@ -133,7 +134,7 @@ class LockTimeoutMissing(Rule):
         brief = brief_lock(stmt, ctx)
         if brief is None:
             return
-        entry = f"line {stmt.location.line} {brief.operation} takes {brief.mode} on {', '.join(brief.relations)}"
+        entry = f"line {stmt.location.line} {brief.operation} takes {brief.mode} on {', '.join(written(r, ctx.dialect) for r in brief.relations)}"
         finding = self.finding(
             stmt.location,
             table=", ".join(brief.tables) or None,

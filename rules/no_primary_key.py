@@ -36,9 +36,12 @@ class NoPrimaryKey(Rule):
     primary key by default, and rows have no stable identity for tools that need one.
 
     ## Fix
-    Display-only, every dialect: the key to add, with what adding it costs. A column named `id`,
+    Display-only, every dialect: the key to add, with what adding it costs. On PostgreSQL a unique
+    index over NOT NULL columns made by CREATE UNIQUE INDEX (not a UNIQUE constraint's) becomes the
+    key with `ADD CONSTRAINT t_pkey PRIMARY KEY USING INDEX idx`, a brief lock that reads no row
+    (where the table has an `id` column, only an index of `id`). Otherwise a column named `id`,
     or on MySQL/MariaDB the NOT NULL unique key InnoDB already clusters on, is declared the
-    primary key; otherwise PostgreSQL gets
+    primary key; failing that PostgreSQL gets
     `ADD COLUMN id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY` (a rewrite under ACCESS
     EXCLUSIVE) and MySQL/MariaDB `ADD COLUMN id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY
     KEY FIRST` (a rebuild that blocks writes). The cost comes from the lock table, and how long it

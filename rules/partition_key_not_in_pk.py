@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from schemacite import hookimpl
 from schemacite.model import Table, latest
 from schemacite.rule import Context, Finding, Rule, Severity
+from schemacite.sources.names import written, written_names
 
 
 class PartitionKeyNotInPk(Rule):
@@ -60,16 +61,17 @@ class PartitionKeyNotInPk(Rule):
     def check_table(self, table: Table, ctx: Context) -> Iterator[Finding]:
         for key, missing in table.keys_lacking_partition_columns():
             label = "primary key" if key.primary else f"unique key {key.name or '(' + ', '.join(key.columns) + ')'}"
+            shown = label if key.primary or not key.name else f"unique key {written(key.name, ctx.dialect)}"
             at = latest(table.partitioning.defined_at, key.defined_at, table.defined_at)
             if at is None:
                 continue
-            cols = ", ".join(key.columns + missing)
+            cols = written_names(key.columns + missing, ctx.dialect)
             yield self.finding(
                 at,
                 table=table.qualified_name,
                 dialect=ctx.dialect,
-                key=f"{label} ({', '.join(key.columns)})",
-                missing=", ".join(missing),
+                key=f"{shown} ({written_names(key.columns, ctx.dialect)})",
+                missing=written_names(missing, ctx.dialect),
                 identity=label,
                 suggestion=f"include the partition column(s) in the key: ({cols})",
             )

@@ -46,6 +46,7 @@ from schemacite.sources.edits import (
     statement_span,
 )
 from schemacite.sources.files import exists
+from schemacite.sources.names import quoted_name
 from schemacite.sources.patterns import Pattern
 
 # a name as written: bare or quoted, optionally qualified
@@ -201,11 +202,6 @@ def _partitioned(ctx: Context, key: str | None) -> bool:
 def _cased(stmt: Statement, keywords: str) -> str:
     """Keywords in the statement's own case: a file written in lower case gets lower case."""
     return keywords.lower() if stmt.sql[:1].islower() else keywords
-
-
-def quoted_name(name: str) -> str:
-    """A PostgreSQL name as it must be written: bare when it folds to itself, else quoted."""
-    return name if re.fullmatch(r"[a-z_][a-z0-9_$]*", name) else '"' + name.replace('"', '""') + '"'
 
 
 # ---------------------------------------------------------------- statements

@@ -14,7 +14,7 @@ import re
 
 from schemacite.locks import impacts_for
 from schemacite.locks.duration import estimate, human_bytes, human_seconds, quantity, scan_seconds
-from schemacite.model import Table
+from schemacite.model import Index, Table
 from schemacite.model.dialects import Dialect
 from schemacite.model.fixes import Applicability, Fix
 from schemacite.rule import Context
@@ -26,7 +26,12 @@ def key_fix(table: Table, ctx: Context) -> Fix:
     name = _quoted(table.qualified_name, ctx.dialect)
     held = partition_columns(table)
     key = table.clustering_key if ctx.dialect.is_mysql_family else None
-    if key is not None or "id" in table.columns:
+    using = _index_to_take(table, ctx)
+    if using is not None and using.name is not None:
+        index = quoted_name(using.name)
+        sql = f"ALTER TABLE {name} ADD CONSTRAINT {quoted_name(f'{table.name}_pkey')} PRIMARY KEY USING INDEX {index}"
+        title = f"make unique index {index} the primary key, without building another"
+    elif key is not None or "id" in table.columns:
         wanted = key.columns if key is not None else ("id",)
         wanted = (*wanted, *(c for c in held if c not in wanted))
         columns = ", ".join(_quoted(c, ctx.dialect) for c in wanted)
@@ -68,6 +73,26 @@ def key_fix(table: Table, ctx: Context) -> Fix:
 
 
 _MUST_HOLD = "a key of a partitioned table must hold every partition column"
+
+
+def _index_to_take(table: Table, ctx: Context) -> Index | None:
+    """On PostgreSQL, the unique index over NOT NULL columns that ADD PRIMARY KEY USING INDEX can take
+    as the key, with no index to build and no column to check: a bare CREATE UNIQUE INDEX of whole
+    columns (a constraint's index is its constraint's), on a table that is not partitioned (the server
+    refuses USING INDEX there). Where the table has an `id` column, only an index of `id` alone."""
+    if ctx.dialect is not Dialect.POSTGRES or table.partitioning is not None:
+        return None
+    key = f"{table.name}_pkey"
+    if len(key) > MAX_NAME or ctx.schema.index_owner_key(key) is not None:
+        return None
+    return next(
+        (
+            i
+            for i in table.not_null_unique_keys
+            if i.name and i.kind == "btree" and not i.constraint and ("id" not in table.columns or i.columns == ("id",))
+        ),
+        None,
+    )
 
 
 def partition_columns(table: Table) -> tuple[str, ...]:
@@ -139,6 +164,8 @@ def _cost(sql: str, table: Table, ctx: Context) -> tuple[str, str]:
     modes = ", ".join(
         dict.fromkeys(lk.mode if ctx.dialect is Dialect.POSTGRES else f"LOCK={lk.mode}" for lk in whole.locks)
     )
+    if not whole.rewrite and not whole.scan:  # a key taken over from an index: no row is read
+        return f"a brief {modes}, no row read", f"it reads no row: a brief {modes}, whatever the table's size"
     algorithm = f" (ALGORITHM={whole.algorithm})" if whole.algorithm else ""
     blocks = (
         "lets reads and writes go on" if whole.blocks == "nothing" else "blocks " + whole.blocks.replace("+", " and ")

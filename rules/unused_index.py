@@ -8,6 +8,7 @@ from schemacite import hookimpl
 from schemacite.lint.workload import describe, idle, moment
 from schemacite.model import Table
 from schemacite.rule import Context, Finding, Rule, Severity
+from schemacite.sources.names import written
 
 
 class UnusedIndex(Rule):
@@ -86,6 +87,7 @@ class UnusedIndex(Rule):
                 continue
             at = index.defined_at or table.defined_at
             label = index.name or "(" + ", ".join(index.columns) + ")"
+            shown = written(index.name, ctx.dialect) if index.name else label  # as DROP INDEX writes it
             fk = table.foreign_key_needs(index, referencing) if ctx.dialect.is_mysql_family else None
             if fk is not None:
                 # InnoDB's foreign-key checks read through the index without touching these counters
@@ -113,9 +115,10 @@ class UnusedIndex(Rule):
                 index=label,
                 dialect=ctx.dialect,
                 severity=None if table.insert_heavy else Severity.INFO,
-                message=self.summary.format(index=label, table=table.qualified_name, since=since) + f" ({cost})",
+                message=self.summary.format(index=shown, table=written(table.qualified_name, ctx.dialect), since=since)
+                + f" ({cost})",
                 identity=label,
-                suggestion=f"drop index {label} once no query on the primary or a replica needs it",
+                suggestion=f"drop index {shown} once no query on the primary or a replica needs it",
             )
 
 

@@ -78,7 +78,11 @@ def test_kinds_that_lock_nothing_are_one_set():
         ("events", None, "events", "events"),
         ("public.events", "public", "events", "events"),
         ("pg_temp.scratch", "pg_temp", "scratch", "scratch"),
-        ('"Audit".Events', "audit", "events", "audit.events"),
+        # a quoted name keeps its case, a bare one folds: the server's own resolution
+        ('"Audit".Events', "Audit", "events", "Audit.events"),
+        ("Audit.Events", "audit", "events", "audit.events"),
+        ('"InvitedUsers"', None, "InvitedUsers", "InvitedUsers"),
+        ('"Public".t', "Public", "t", "Public.t"),
     ],
 )
 def test_relation_keys_are_normalised_once(written, schema, name, key):

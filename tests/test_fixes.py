@@ -223,6 +223,21 @@ def test_mysql_pin_replaces_the_clauses_and_keeps_the_rest(tmp_path, capsys, mon
             "(rebuilds the table, blocks writes)",
         ),
         (
+            "postgres",
+            'CREATE TABLE "InvitedUsers" ("inviteeEmail" text NOT NULL);\n'
+            'CREATE UNIQUE INDEX "InvitedUsers_inviteeEmail_key" ON "InvitedUsers" ("inviteeEmail");',
+            'ALTER TABLE "InvitedUsers" ADD CONSTRAINT "InvitedUsers_pkey" PRIMARY KEY USING INDEX '
+            '"InvitedUsers_inviteeEmail_key";',
+            "without building another (a brief AccessExclusiveLock, no row read)",
+        ),
+        (
+            # a UNIQUE constraint's index stays its constraint's; a nullable column's would need a scan
+            "postgres",
+            "CREATE TABLE tokens (token text NOT NULL UNIQUE, code text);\nCREATE UNIQUE INDEX tokens_code ON tokens (code);",
+            "ALTER TABLE tokens ADD COLUMN id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY;",
+            "add an identity column as the primary key",
+        ),
+        (
             "mysql",
             "CREATE TABLE tokens (token varchar(40) NOT NULL, UNIQUE KEY (token));",
             "ALTER TABLE tokens ADD PRIMARY KEY (token);",

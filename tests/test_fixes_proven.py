@@ -27,6 +27,7 @@ from pg_builds import MAJORS
 from schemacite.lint.engine import lint_paths
 from schemacite.model.statements import needs_own_transaction
 from schemacite.sources.frameworks import FRAMEWORKS
+from schemacite.sources.names import quoted_name
 from schemacite.sources.read import read_sql_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -324,7 +325,7 @@ def test_template_is_proven(name, major, pg_majors):
         # the parent's index is valid once every partition's is attached to it
         valid = conn.execute(
             "SELECT bool_and(indisvalid) FROM pg_index WHERE indrelid = %s::regclass AND indisprimary",
-            (case["table"],),
+            (quoted_name(case["table"]),),
         ).fetchone()[0]
     key = after.tables[case["table"]].primary_key
     assert key is not None and list(key.columns) == case["key"] and valid, key

@@ -37,6 +37,20 @@ def test_new_tables_block_nothing(capsys, tmp_path):
     assert [r["blocks"] for r in rows] == ["nothing", "nothing"]
 
 
+def test_postgres_names_are_the_servers_and_printed_as_sql_writes_them(capsys, tmp_path):
+    """A quoted mixed-case table keeps its case, and the table prints it quoted; an unquoted
+    reference folds to another table."""
+    h = tmp_path / "h.sql"
+    h.write_text('CREATE TABLE "InvitedUsers" ("inviteeEmail" text NOT NULL);\n')
+    f = tmp_path / "m.sql"
+    f.write_text('ALTER TABLE "InvitedUsers" ADD COLUMN note text;\nALTER TABLE InvitedUsers ADD COLUMN note text;\n')
+    args = ("locks", "--dialect", "postgres", "--history", h)
+    rows = json.loads(run(capsys, *args, "--format", "json", f)[1])
+    assert [r["locks"][0]["relation"] for r in rows] == ["InvitedUsers", "invitedusers"]
+    out = run(capsys, *args, "--color", "never", f)[1]
+    assert '"InvitedUsers": AccessExclusiveLock' in out and "invitedusers: AccessExclusiveLock" in out, out
+
+
 def test_mysql_report_has_algorithm_and_lock(capsys, tmp_path):
     h = tmp_path / "h.sql"
     h.write_text("CREATE TABLE t (id int PRIMARY KEY, note text);\n")

@@ -42,6 +42,15 @@ CREATE TABLE events_rest PARTITION OF events DEFAULT;
 CREATE VIEW child_totals AS SELECT p.code, sum(c.qty) AS total FROM parent p JOIN child c ON c.parent_id = p.id GROUP BY p.code;
 CREATE MATERIALIZED VIEW parent_codes AS SELECT code FROM parent;
 CREATE SEQUENCE invoice_numbers;
+CREATE SCHEMA "Audit";
+CREATE TABLE "Audit"."InvitedUsers" (
+    "inviteeEmail" text NOT NULL,
+    "invitedOn" timestamp(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    Note text CONSTRAINT "Note_Short" CHECK (length(Note) < 100),
+    parent_id bigint CONSTRAINT "Invited_Parent" REFERENCES parent (id)
+);
+CREATE UNIQUE INDEX "InvitedUsers_inviteeEmail_key" ON "Audit"."InvitedUsers" ("inviteeEmail");
+CREATE INDEX "Invited_On" ON "Audit"."InvitedUsers" ("invitedOn");
 CREATE SEQUENCE scratch_numbers;
 DROP SEQUENCE scratch_numbers;
 """
@@ -90,7 +99,9 @@ def facts(schema: Schema) -> dict:
                 for c in t.columns.values()
             },
             "primary_key": t.primary_key.columns if t.primary_key else None,
-            "indexes": sorted((i.columns, i.unique, i.partial, i.prefix) for i in t.indexes if i.kind != "fulltext"),
+            "indexes": sorted(
+                (i.columns, i.unique, i.partial, i.prefix, i.constraint) for i in t.indexes if i.kind != "fulltext"
+            ),
             # InnoDB's choice: the first declared NOT NULL unique key of whole columns
             "clustering_key": t.clustering_key.columns if t.clustering_key else None,
             "named_indexes": sorted(i.name for i in t.indexes if i.name and not i.name.endswith(("_key", "_idx"))),
@@ -99,7 +110,7 @@ def facts(schema: Schema) -> dict:
                 (fk.name, fk.columns, fk.references.rsplit(".", 1)[-1], fk.ref_columns, fk.validated)
                 for fk in t.foreign_keys
             ),
-            "referenced_by": schema.referencing(key),
+            "referenced_by": sorted(schema.referencing(key)),
             "partition_of": t.partition_of,
             "default_partition": t.default_partition,
             "partition_bound": bool(t.partition_bound),
@@ -131,6 +142,15 @@ def test_postgres_catalog_and_replay_agree(pg_server):
     assert facts(live)["view child_totals"] == (False, ["child", "parent"])
     assert facts(live)["sequences"] == ["invoice_numbers"]
     assert facts(live)["owned sequences"] == ["parent_id_seq", "scratch_id_seq"]
+    # quoted names keep their case, bare ones fold: both readers know them as the server does
+    assert "Audit.InvitedUsers" in live.tables
+    invited = facts(live)["InvitedUsers"]
+    assert list(invited["columns"]) == ["inviteeEmail", "invitedOn", "note", "parent_id"]
+    assert invited["named_indexes"] == ["Invited_On"]
+    # a bare CREATE UNIQUE INDEX is no constraint's, parent_code's index is
+    assert (("inviteeEmail",), True, False, False, False) in invited["indexes"]
+    assert (("code",), True, False, False, True) in facts(live)["parent"]["indexes"]
+    assert ("Note_Short", True, None) in invited["checks"]
     assert schema_from_dict(snapshot_dict(live)) == live
 
 

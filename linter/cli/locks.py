@@ -13,6 +13,8 @@ from schemacite.errors import UsageError
 from schemacite.lint.config import Config
 from schemacite.locks.mysql import general_note
 from schemacite.locks.report import Row, analyse, row_json
+from schemacite.model.dialects import Dialect
+from schemacite.sources.names import written
 
 
 def cmd_locks(args: argparse.Namespace) -> int:
@@ -157,7 +159,8 @@ def _cells(r: Row, mysql: bool, verified: bool) -> dict[str, str]:
     locks = []
     for i in r.impacts:
         for lk in i.locks:
-            text = f"{lk.relation}: {lk.mode}" + (f" ({i.algorithm})" if mysql and i.algorithm else "")
+            name = lk.relation if mysql else written(lk.relation, Dialect.POSTGRES)
+            text = f"{name}: {lk.mode}" + (f" ({i.algorithm})" if mysql and i.algorithm else "")
             if text not in locks:
                 locks.append(text)
     measured = ""

@@ -13,6 +13,7 @@ from schemacite.model import Location, Schema, Table
 from schemacite.model.dialects import ALL_DIALECTS, Dialect, Target
 from schemacite.model.record import record
 from schemacite.model.results import Finding, Severity, Suppression
+from schemacite.sources.names import written
 
 if TYPE_CHECKING:
     from schemacite.lint.lock_facts import LockFacts
@@ -266,7 +267,7 @@ class Rule:
             code=self.code,
             severity=severity if severity is not None else self.severity,
             location=at,
-            message=message or self.summary.format(table=table, **args),
+            message=message or self.summary.format(table=written(table or "", dialect) if dialect else table, **args),
             table=table,
             index=index,
             suggestion=suggestion,

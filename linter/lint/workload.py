@@ -32,11 +32,12 @@ def mark_insert_heavy(schema: Schema, listed: Iterable[str]) -> None:
     """Mark the tables known to be insert-heavy besides those annotated so: listed in the
     `insert_heavy` setting (names or globs), or shown so by live counters. Rules and reports read
     the mark; a rule that guesses more (from a table's name) does so itself."""
+    # names are matched case-blind, as a setting cannot tell a quoted PostgreSQL name from a bare one
     patterns = [p.lower() for p in listed]
     for table in schema.tables.values():
         if table.insert_heavy:
             continue
-        names = (table.name, table.qualified_name)
+        names = (table.name.lower(), table.qualified_name.lower())
         if any(fnmatch.fnmatchcase(n, pat) for pat in patterns for n in names):
             table.insert_heavy = "config"
         elif table.workload is not None and is_insert_heavy(table.workload):

@@ -460,11 +460,11 @@ def compare(predicted: Iterable[Any], measured: Measured, if_exists: bool = Fals
     for impact in impacts:
         for lock in impact.locks:
             want[lock.relation] = strongest([want.get(lock.relation, ""), lock.mode]) or lock.mode
-    # the model folds names to lower case, a quoted "Step" included: the server's names are compared so
+    # the model knows a relation by the server's own name (a quoted "Step" keeps its case)
     got: dict[str, str] = {}
     for rel, mode in measured.locks.items():
-        got[rel.lower()] = strongest([got.get(rel.lower(), ""), mode]) or mode
-    relkinds = {rel.lower(): kind for rel, kind in measured.relkinds.items()}
+        got[rel] = strongest([got.get(rel, ""), mode]) or mode
+    relkinds = dict(measured.relkinds)
     out = []
     relations = set(want) | {r for r in got if relkinds.get(r) in TABLE_KINDS}
     for rel in sorted(relations):
@@ -475,7 +475,7 @@ def compare(predicted: Iterable[Any], measured: Measured, if_exists: bool = Fals
             out.append(f"{rel}: predicted {want.get(rel) or 'no lock'}, measured {got.get(rel) or 'no lock'}")
     new_storage = any(any(row.new_storage for row in postgres_table.rows_for(i.operation)) for i in impacts)
     predicted_rewrite = any(i.rewrite for i in impacts) or new_storage
-    measured_rewrite = any(relkinds.get(r.lower()) in TABLE_KINDS for r in measured.rewritten)
+    measured_rewrite = any(relkinds.get(r) in TABLE_KINDS for r in measured.rewritten)
     if predicted_rewrite != measured_rewrite:
         out.append(
             f"rewrite: predicted {predicted_rewrite}, measured {measured_rewrite} "

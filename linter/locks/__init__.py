@@ -12,6 +12,7 @@ from dataclasses import field
 from schemacite.locks.modes import ALGORITHMS, BLOCKS_ORDER, MYSQL_LOCKS, rank, worst  # noqa: F401
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.record import record
+from schemacite.sources.names import written, written_names
 
 # statement kinds that take no lock on a table that exists before the change
 # statements the lock tables hold no row for: they lock no table, or (ALTER DOMAIN) lock the tables
@@ -171,22 +172,29 @@ def long_work(statement, schema, impacts: list[LockImpact]) -> str | None:
         return bool(name) and is_preexisting(name, schema)
 
     op = statement.op
+
+    def w(name: str | None) -> str:
+        return written(name or "", statement.dialect)
+
     if isinstance(op, (Update, Delete, Merge)) and op.every_row and preexisting(op.into):
-        return f"{statement.kind.upper()} of every row of {op.into}"
+        return f"{statement.kind.upper()} of every row of {w(op.into)}"
     if isinstance(op, (Update, Delete)) and preexisting(op.into) and (unindexed := _scanned_for(op, schema)):
-        return f"{statement.kind.upper()} of {op.into} finding its rows by {', '.join(unindexed)}, which no index leads"
+        return f"{statement.kind.upper()} of {w(op.into)} finding its rows by {written_names(unindexed, statement.dialect)}, which no index leads"
     if isinstance(op, Insert) and (read := next((r for r in op.reads or () if preexisting(r)), None)):
-        return f"INSERT ... SELECT reading {read}"
+        return f"INSERT ... SELECT reading {w(read)}"
     if isinstance(op, CopyFrom) and preexisting(op.into):
-        return f"COPY into {op.into}"
+        return f"COPY into {w(op.into)}"
     creates = isinstance(op, CreateTableAs)  # its table is the one it fills: the work is its query's
     if not creates and not works_on_preexisting_table(statement, schema):
         return None  # a new table is empty: rewriting, indexing or validating it is quick
     for impact in impacts:
         if impact.rewrite or impact.scan:
             # the table it works on; a materialized view's or CREATE TABLE AS's query: the tables it reads
-            on = (not creates and statement.table) or ", ".join(
-                dict.fromkeys(r for lk in impact.locks for r in _read_through(lk.relation, schema) if preexisting(r))
+            on = w(None if creates else statement.table) or ", ".join(
+                w(r)
+                for r in dict.fromkeys(
+                    r for lk in impact.locks for r in _read_through(lk.relation, schema) if preexisting(r)
+                )
             )
             if not on:
                 continue  # it reads only tables the change created: they are empty

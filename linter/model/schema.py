@@ -1,8 +1,10 @@
 """The dialect-neutral schema model shared by SQL replay, live catalogs and snapshots.
 
-Table and index names are stored lower-cased and unquoted (see sources.names.table_key),
-so `Events`, `events` and `` `events` `` meet in one table. Replay, the catalog readers and
-snapshots fill the same fields, so a live schema and a replayed one are one model.
+Names are stored unquoted, as the server knows them (see sources.names.table_key): on
+PostgreSQL a bare name folded to lower case and a quoted one exactly, so `Events` and `events`
+meet in one table and `"Events"` is another; on MySQL/MariaDB lower-cased, so `` `Events` `` and
+`events` meet. Replay, the catalog readers and snapshots fill the same fields, so a live schema
+and a replayed one are one model.
 """
 
 from __future__ import annotations
@@ -93,6 +95,9 @@ class Index:
     prefix: bool = False  # MySQL/MariaDB: some column is indexed by a prefix of its value, `col(16)`
     # live catalogs: the index's own size (PostgreSQL pg_relation_size, InnoDB persistent statistics); None = unknown
     bytes: int | None = None
+    # PostgreSQL: the index of a UNIQUE, PRIMARY KEY or EXCLUDE constraint (not a bare CREATE INDEX), which no
+    # other constraint can take over with USING INDEX
+    constraint: bool = False
 
 
 @record(slots=True)

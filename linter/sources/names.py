@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from schemacite.model.dialects import MYSQL_FAMILY, Dialect
@@ -92,24 +94,71 @@ def name_parts(qname: str) -> list[str]:
 
 
 def relation_key(schema: str | None, name: str, dialect: str = Dialect.POSTGRES) -> str:
-    """The key a relation is known by in a Schema: folded, without a default schema.
+    """The key a relation is known by in a Schema, from names as the server knows them (a
+    PostgreSQL name already folded), without a default schema.
 
-    MySQL/MariaDB database qualifiers are dropped (a migration runs against one database);
-    PostgreSQL keeps a non-default schema (`audit.events`)."""
-    name = name.lower()
-    if dialect in MYSQL_FAMILY or not schema or schema.lower() in DEFAULT_SCHEMAS[dialect]:
+    PostgreSQL keeps the exact name (`"InvitedUsers"` and `invitedusers` are two tables) and a
+    non-default schema (`audit.events`). MySQL/MariaDB names are taken case-blind (lower-cased)
+    and their database qualifiers dropped (a migration runs against one database)."""
+    if dialect in MYSQL_FAMILY:
+        return name.lower()
+    if not schema or schema in DEFAULT_SCHEMAS[dialect]:
         return name
-    return f"{schema.lower()}.{name}"
+    return f"{schema}.{name}"
+
+
+def folded(part: str, dialect: str) -> str:
+    """One name part as written (`"InvitedUsers"`, `Users`) as the server knows it: PostgreSQL
+    folds a bare name to lower case and keeps a quoted one exactly."""
+    if dialect not in MYSQL_FAMILY and len(part) > 1 and part[0] == '"' and part[-1] == '"':
+        return unquote(part)
+    return unquote(part).lower()
 
 
 def table_key(qname: str, dialect: str) -> str:
     """`relation_key` of a name as written (`"Audit".events`, `db.t`)."""
     if qname.isidentifier():  # the common case, without the regex
         return qname.lower()
-    parts = name_parts(qname)
+    parts = [folded(p, dialect) for p in _PART.findall(qname)]
     if not parts:
         return qname.lower()
     return relation_key(parts[-2] if len(parts) > 1 else None, parts[-1], dialect)
+
+
+# a name PostgreSQL reads back unchanged when written bare: it folds only ASCII letters, so other
+# letters may stand bare as they are
+_BARE = re.compile(r"[a-z_\x80-\U0010ffff][a-z0-9_$\x80-\U0010ffff]*")
+
+
+@functools.cache
+def _pg_reserved() -> frozenset[str]:
+    """The words PostgreSQL accepts as a table, column or constraint name only when quoted."""
+    # start-up: pglast loads only when a PostgreSQL name is written (a MySQL run never needs it)
+    from pglast.keywords import RESERVED_KEYWORDS, TYPE_FUNC_NAME_KEYWORDS
+
+    return frozenset(RESERVED_KEYWORDS | TYPE_FUNC_NAME_KEYWORDS)
+
+
+def quoted_name(name: str) -> str:
+    """A PostgreSQL name as it must be written: bare when it folds to itself and is no reserved
+    word, else quoted."""
+    if _BARE.fullmatch(name) and name not in _pg_reserved():
+        return name
+    return '"' + name.replace('"', '""') + '"'
+
+
+def written(key: str, dialect: str) -> str:
+    """A relation key or other name as a statement or a message must write it: on PostgreSQL each
+    part quoted where the server needs it (`"InvitedUsers"`, `audit."User"`); MySQL/MariaDB names
+    as they are."""
+    if dialect in MYSQL_FAMILY or not key:
+        return key
+    return ".".join(quoted_name(p) for p in key.split("."))
+
+
+def written_names(names: Iterable[str], dialect: str) -> str:
+    """Column or index names as a statement's list writes them: `"takenOn", code`."""
+    return ", ".join(name if dialect in MYSQL_FAMILY else quoted_name(name) for name in names)
 
 
 def qualifiers(sql: str) -> set[str]:

@@ -16,6 +16,7 @@ import copy
 from dataclasses import fields, is_dataclass, replace
 
 from schemacite.model import Schema, Table
+from schemacite.model.dialects import Dialect
 from schemacite.model.statements import (
     Action,
     AlterIndex,
@@ -28,7 +29,7 @@ from schemacite.model.statements import (
     Statement,
     UnreadCreateTable,
 )
-from schemacite.sources.names import relation_key, unquote
+from schemacite.sources.names import folded, relation_key
 
 DEFAULT = '"$user", public'
 _IMPLICIT = frozenset({"$user", "pg_catalog", "pg_temp"})
@@ -42,7 +43,7 @@ _TABLE_KEYS = frozenset({"name", "partition_of"})
 def parse(value: str) -> tuple[str, ...]:
     """The schemas of a search_path setting as written (`app, "$user", public`), in order, without
     the ones replay cannot resolve against (`$user`, pg_catalog, pg_temp)."""
-    names = (unquote(part.strip()).lower() for part in value.split(",") if part.strip())
+    names = (folded(part.strip(), Dialect.POSTGRES) for part in value.split(",") if part.strip())
     return tuple(n for n in names if n and n not in _IMPLICIT)
 
 

@@ -172,7 +172,7 @@ def _expression_columns(expression: str, table: Table) -> tuple[str, ...]:
     """Columns of `table` that an expression (as PostgreSQL prints it) reads."""
     found: dict[str, None] = {}
     for quoted, bare in _IDENTIFIER.findall(expression or ""):
-        name = (quoted.replace('""', '"') if quoted else bare).lower()
+        name = quoted.replace('""', '"') if quoted else bare.lower()
         if name in table.columns:
             found.setdefault(name, None)
     return tuple(found)
@@ -318,8 +318,8 @@ def _read_relations(cur: Any, server: _Server, schema: Schema, dialect: str, not
         found.keys[oid] = key
         if kind in ("v", "m"):
             found.views[oid] = schema.views[key] = View(
-                name=name.lower(),
-                schema=nsp.lower(),
+                name=name,
+                schema=nsp,
                 materialized=kind == "m",
                 defined_at=Location(f"{nsp}.{name}"),
                 reads=(),
@@ -355,8 +355,8 @@ def _add_table(
     """One table row of query 2 as a Table, noted in `found` with its parent and partition key."""
     rows, size, analysed = _table_size(reltuples, relpages, size, block_size)
     table = Table(
-        name=name.lower(),
-        schema=nsp.lower(),
+        name=name,
+        schema=nsp,
         engine=access_method,
         persistence=_PERSISTENCE.get(persistence, "permanent"),
         partition_bound=bound,
@@ -410,7 +410,7 @@ def _read_columns(cur: Any, server: _Server, tables: dict[int, Table]) -> None:
             continue
         base, args = parse_type(column_type)
         column = Column(
-            name=name.lower(),
+            name=name,
             type=column_type,
             nullable=not not_null,
             base_type=base,
@@ -432,7 +432,7 @@ def _add_partitioning(relations: _Relations) -> None:
     """The partition keys query 2 found, with the columns their expressions read (known after query 3)."""
     for oid, (strategy, key_columns, keydef, key_exprs, by_expression) in relations.partition_keys.items():
         table = relations.tables[oid]
-        columns = tuple(c.lower() for c in key_columns)
+        columns = tuple(key_columns)
         columns = tuple(dict.fromkeys((*columns, *_expression_columns(key_exprs, table))))
         table.partitioning = Partitioning(
             method=_STRATEGIES.get(strategy, strategy),
@@ -449,6 +449,8 @@ def _read_indexes(cur: Any, server: _Server, tables: dict[int, Table]) -> tuple[
     cur.execute(
         "SELECT i.indrelid, i.indexrelid, ic.relname, i.indisunique, i.indisprimary, am.amname,"
         " i.indpred IS NOT NULL,"
+        " EXISTS (SELECT 1 FROM pg_constraint co WHERE co.conindid = i.indexrelid AND co.conrelid = i.indrelid"
+        "         AND co.contype IN ('p', 'u', 'x')),"
         " ARRAY(SELECT CASE WHEN k.attnum <> 0 THEN a.attname::text"
         "                   ELSE pg_get_indexdef(i.indexrelid, k.ord::int, true) END"
         "       FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)"
@@ -475,6 +477,7 @@ def _read_indexes(cur: Any, server: _Server, tables: dict[int, Table]) -> tuple[
         primary,
         method,
         partial,
+        constraint,
         key_parts,
         scans,
         parent,
@@ -484,14 +487,15 @@ def _read_indexes(cur: Any, server: _Server, tables: dict[int, Table]) -> tuple[
         table = tables.get(relid)
         if table is None:
             continue
-        columns = tuple(k.lower() if k.lower() in table.columns else k for k in key_parts)
+        columns = tuple(key_parts)
         index = Index(
-            name=name.lower(),
+            name=name,
             columns=columns,
             unique=unique,
             primary=primary,
             kind=method,
             partial=partial,
+            constraint=constraint,
             defined_at=table.defined_at,
             scans=int(scans) if scans is not None and server.track_counts else None,
             # the file's size; where the index could not be opened, the pages its statistics counted
@@ -584,20 +588,19 @@ def _read_constraints_and_view_reads(
         table = tables.get(relid)
         if table is None:
             continue
-        name = name.lower()
         if contype == "f":
             table.foreign_keys.append(
                 ForeignKey(
                     name,
-                    tuple(c.lower() for c in columns),
+                    tuple(columns),
                     keys.get(other, str(other)),
-                    tuple(c.lower() for c in ref_columns),
+                    tuple(ref_columns),
                     validated=validated,
                     enforced=enforced,
                 )
             )
         elif contype == "n":
-            column = columns[0].lower() if columns else None
+            column = columns[0] if columns else None
             table.checks.append(
                 Check(name, f"{column} IS NOT NULL", validated=validated, not_null=column, proves_not_null=column)
             )
@@ -627,7 +630,7 @@ def _not_null_column(expression: str) -> str | None:
     m = _IDENTIFIER.fullmatch(head)
     if m is None:
         return None
-    return (m.group(1).replace('""', '"') if m.group(1) is not None else m.group(2)).lower()
+    return m.group(1).replace('""', '"') if m.group(1) is not None else m.group(2).lower()
 
 
 def _children_of(parents: dict[int, int]) -> dict[int, list[int]]:

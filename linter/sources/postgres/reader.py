@@ -92,7 +92,7 @@ from schemacite.model.statements import (
     Update,
     Vacuum,
 )
-from schemacite.sources.names import relation_key, tokenize
+from schemacite.sources.names import quoted_name, relation_key, tokenize
 from schemacite.sources.patterns import Pattern
 from schemacite.sources.postgres.types import SERIAL_TYPES
 
@@ -440,7 +440,7 @@ def calls(node: Any) -> tuple[str, ...]:
 
 def reads(query: Any) -> tuple[str, ...]:
     """The relations a query reads (common table expressions left out)."""
-    ctes = {fields.get("ctename", "").lower() for kind, fields in walk(query) if kind == "CommonTableExpr"}
+    ctes = {fields.get("ctename", "") for kind, fields in walk(query) if kind == "CommonTableExpr"}
     out: dict[str, None] = {}
     for kind, fields in walk(query):
         if kind == "RangeVar":
@@ -517,7 +517,7 @@ def column_type(tn: Node) -> tuple[str, str, str, bool]:
 def column(cd: Node, src: Source) -> tuple[Column, list[Node]]:
     """A ColumnDef as a model Column, and its constraints for the table to read."""
     text, base, args, serial = column_type(cd.get("typeName") or {})
-    col = Column(cd.get("colname", "").lower(), text, base_type=base, type_args=args, serial=serial)
+    col = Column(cd.get("colname", ""), text, base_type=base, type_args=args, serial=serial)
     if cd.get("collClause"):
         col.collation = ".".join(_strings(cd["collClause"].get("collname")))
     constraints = [c["Constraint"] for c in cd.get("constraints") or [] if "Constraint" in c]
@@ -588,35 +588,35 @@ def _index_columns(elems: list[Node], src: Source) -> tuple[str, ...]:
     for e in elems:
         ie = e.get("IndexElem", e)
         if ie.get("name"):
-            out.append(ie["name"].lower())
+            out.append(ie["name"])
         elif ie.get("expr"):
             out.append(src.expression(_location(ie["expr"])) or "(expression)")
     return tuple(out)
 
 
 def _keys(c: Node) -> tuple[str, ...]:
-    return tuple(k.lower() for k in _strings(c.get("keys")))
+    return tuple(_strings(c.get("keys")))
 
 
 def constraint(c: Node, table: str, src: Source, column_name: str | None = None) -> tuple[str, Any]:
     """A table or column constraint as ("primary"|"unique"|"exclude", Index), ("foreign", ForeignKey),
     ("check", Check), ("not_null", Check) or ("other", None)."""
     kind = c.get("contype")
-    name = (c.get("conname") or "").lower() or None
+    name = (c.get("conname") or "") or None
     cols = _keys(c) or ((column_name,) if column_name else ())
     if kind == "CONSTR_PRIMARY":
-        return "primary", Index(name, cols, unique=True, primary=True)
+        return "primary", Index(name, cols, unique=True, primary=True, constraint=True)
     if kind == "CONSTR_UNIQUE":
-        return "unique", Index(name, cols, unique=True)
+        return "unique", Index(name, cols, unique=True, constraint=True)
     if kind == "CONSTR_EXCLUSION":
         elems = [x["List"]["items"][0] for x in c.get("exclusions", []) if "List" in x]
-        return "exclude", Index(name, _index_columns(elems, src), kind="exclude")
+        return "exclude", Index(name, _index_columns(elems, src), kind="exclude", constraint=True)
     if kind == "CONSTR_FOREIGN":
         return "foreign", ForeignKey(
             name,
-            tuple(k.lower() for k in _strings(c.get("fk_attrs"))) or cols,
+            tuple(_strings(c.get("fk_attrs"))) or cols,
             _rel(c.get("pktable")),
-            tuple(k.lower() for k in _strings(c.get("pk_attrs"))),
+            tuple(_strings(c.get("pk_attrs"))),
             validated=not c.get("skip_validation"),
             enforced=bool(c.get("is_enforced")),
         )
@@ -645,7 +645,7 @@ def _null_test(expr: Node | None) -> str | None:
     test = (expr or {}).get("NullTest")
     if test and test.get("nulltesttype") == "IS_NOT_NULL":
         fields = _strings(test.get("arg", {}).get("ColumnRef", {}).get("fields"))
-        return fields[-1].lower() if fields else None
+        return fields[-1] if fields else None
     return None
 
 
@@ -748,8 +748,8 @@ def _partitioning(spec: Node, src: Source) -> Partitioning:
     for p in spec.get("partParams") or []:
         elem = p.get("PartitionElem", {})
         if elem.get("name"):
-            cols.append(elem["name"].lower())
-            parts.append(elem["name"].lower())
+            cols.append(elem["name"])
+            parts.append(elem["name"])
         elif elem.get("expr"):
             by_expression = True
             parts.append(src.expression(_location(elem["expr"])))
@@ -757,7 +757,7 @@ def _partitioning(spec: Node, src: Source) -> Partitioning:
                 if kind == "ColumnRef":
                     names = _strings(fields.get("fields"))
                     if names:
-                        cols.append(names[-1].lower())
+                        cols.append(names[-1])
     return Partitioning(
         method,
         tuple(dict.fromkeys(cols)),
@@ -779,7 +779,7 @@ def _create_as(f: Node, src: Source) -> Op:
     persistence = {"u": "unlogged", "t": "temporary"}.get(rv.get("relpersistence", "p"), "permanent")
     table = Table(name=name, persistence=persistence)
     for c in into.get("colNames") or []:
-        col = c["String"]["sval"].lower()
+        col = c["String"]["sval"]
         table.columns[col] = Column(col)
     return CreateTableAs(
         model=table, reads=query_reads, with_data=with_data, if_not_exists=bool(f.get("if_not_exists"))
@@ -789,7 +789,7 @@ def _create_as(f: Node, src: Source) -> Op:
 def _index(f: Node, src: Source) -> Op:
     rv = f.get("relation", {})
     idx = Index(
-        (f.get("idxname") or "").lower() or None,
+        (f.get("idxname") or "") or None,
         _index_columns(f.get("indexParams") or [], src),
         unique=bool(f.get("unique")),
         primary=bool(f.get("primary")),
@@ -830,7 +830,7 @@ def _drop(f: Node, src: Source) -> Op:
     if kind == "OBJECT_SEQUENCE":
         return DropSequence(names=keys, if_exists=if_exists, cascade=cascade)
     if kind in ("OBJECT_TRIGGER", "OBJECT_RULE", "OBJECT_POLICY") and names and len(names[0]) >= 2:
-        on, name = _qualified(names[0][:-1]), names[0][-1].lower()
+        on, name = _qualified(names[0][:-1]), names[0][-1]
         cls = {"OBJECT_TRIGGER": DropTrigger, "OBJECT_RULE": DropRule, "OBJECT_POLICY": DropPolicy}[kind]
         return cls(on=on, name=name, if_exists=if_exists)
     what = str(kind).removeprefix("OBJECT_").replace("_", " ")
@@ -855,7 +855,7 @@ def _truncate(f: Node, src: Source) -> Op:
 def _rename(f: Node, src: Source) -> Op:
     kind = f.get("renameType")
     rel = _rel(f.get("relation"))
-    new = (f.get("newname") or "").lower()
+    new = f.get("newname") or ""
     if kind in ("OBJECT_TABLE", "OBJECT_FOREIGN_TABLE"):
         return AlterTable(
             name=rel,
@@ -867,20 +867,18 @@ def _rename(f: Node, src: Source) -> Op:
     if kind == "OBJECT_COLUMN":
         return AlterTable(
             name=rel,
-            actions=[Rename("rename_column", "RENAME COLUMN", (f.get("subname") or "").lower(), new_name=new)],
+            actions=[Rename("rename_column", "RENAME COLUMN", (f.get("subname") or ""), new_name=new)],
             if_exists=bool(f.get("missing_ok")),
         )
     if kind == "OBJECT_TABCONSTRAINT":
         return AlterTable(
             name=rel,
-            actions=[
-                Rename("rename_constraint", "RENAME CONSTRAINT", new_name=new, name=(f.get("subname") or "").lower())
-            ],
+            actions=[Rename("rename_constraint", "RENAME CONSTRAINT", new_name=new, name=(f.get("subname") or ""))],
         )
     if kind == "OBJECT_INDEX":
         return AlterIndex(name=rel, action="rename", new_name=new, if_exists=bool(f.get("missing_ok")))
     if kind == "OBJECT_TYPE":
-        parts = [p.lower() for p in _strings((f.get("object") or {}).get("List", {}).get("items"))] or [""]
+        parts = list(_strings((f.get("object") or {}).get("List", {}).get("items"))) or [""]
         schema = [p for p in parts[:-1] if p not in ("public", "pg_catalog")]
         return RenameType(
             what="ALTER TYPE RENAME", name=".".join([*schema, parts[-1]]), new_name=".".join([*schema, new])
@@ -990,7 +988,7 @@ def _action(cmd: Node, table: str, src: Source) -> list[Action]:
 
 def _column_name(cmd: Node) -> str | None:
     """The name a sub-command carries (a column's, or a constraint's or index's), lower-cased."""
-    return (cmd.get("name") or "").lower() or None
+    return (cmd.get("name") or "") or None
 
 
 def _add_column(cmd: Node, table: str, src: Source) -> Action:
@@ -1064,9 +1062,7 @@ def _alter_constraint(cmd: Node, table: str, src: Source) -> Action:
     d = cmd.get("def") or {}
     spec = d.get("ATAlterConstraint") or d.get("Constraint") or {}
     enforced = spec.get("is_enforced", False) if spec.get("alterEnforceability") else None
-    return ConstraintAction(
-        "alter_constraint", "ALTER CONSTRAINT", name=(spec.get("conname") or "").lower(), enforced=enforced
-    )
+    return ConstraintAction("alter_constraint", "ALTER CONSTRAINT", name=(spec.get("conname") or ""), enforced=enforced)
 
 
 def _storage_params(cmd: Node, table: str, src: Source) -> Action:
@@ -1076,7 +1072,7 @@ def _storage_params(cmd: Node, table: str, src: Source) -> Action:
 
 def _replica_identity(cmd: Node, table: str, src: Source) -> Action:
     ident = (cmd.get("def") or {}).get("ReplicaIdentityStmt", {})
-    return IndexAction("replica_identity", "REPLICA IDENTITY", index=(ident.get("name") or "").lower() or None)
+    return IndexAction("replica_identity", "REPLICA IDENTITY", index=(ident.get("name") or "") or None)
 
 
 def _inherit(cmd: Node, table: str, src: Source) -> Action:
@@ -1150,13 +1146,13 @@ def _is_column(expr: Node, name: str | None) -> bool:
     while "TypeCast" in node:
         node = node["TypeCast"].get("arg", {})
     fields = _strings(node.get("ColumnRef", {}).get("fields")) if "ColumnRef" in node else []
-    return bool(fields) and fields[-1].lower() == name
+    return bool(fields) and fields[-1] == name
 
 
 def _add_constraint(c: Node, table: str, src: Source) -> Action:
     kind, value = constraint(c, table, src)
     not_valid = bool(c.get("skip_validation"))
-    using = (c.get("indexname") or "").lower() or None
+    using = (c.get("indexname") or "") or None
     if kind == "primary":
         return AddKey("add_primary_key", "ADD PRIMARY KEY", index=value, using_index=using)
     if kind == "unique":
@@ -1217,12 +1213,12 @@ def _reindex(f: Node, src: Source) -> Op:
         p.get("DefElem", {}).get("defname") == "concurrently" and not _false(p["DefElem"].get("arg"))
         for p in f.get("params") or []
     )
-    name = _rel(f.get("relation")) if f.get("relation") else (f.get("name") or "").lower() or None
+    name = _rel(f.get("relation")) if f.get("relation") else (f.get("name") or "") or None
     return Reindex(object=obj, name=name, concurrently=conc)
 
 
 def _cluster(f: Node, src: Source) -> Op:
-    return Cluster(name=_rel(f.get("relation")) or None, index=(f.get("indexname") or "").lower() or None)
+    return Cluster(name=_rel(f.get("relation")) or None, index=(f.get("indexname") or "") or None)
 
 
 def _lock(f: Node, src: Source) -> Op:
@@ -1263,6 +1259,10 @@ def _set(f: Node, src: Source) -> Op:
     if not name:
         return Other(what="SET")
     reset = f.get("kind") in ("VAR_SET_DEFAULT", "VAR_RESET")
+    if name == "search_path":
+        # each value is a name as the server knows it (a bare one already folded): written back
+        # quoted where needed, as the server does, so the setting reads as one written in a file
+        values = [quoted_name(v) for v in values]
     return SetVariable(variable=name, value=", ".join(values), local=bool(f.get("is_local")), reset=reset)
 
 
@@ -1341,24 +1341,24 @@ def _grant(f: Node, src: Source) -> Op:
 
 
 def _trigger(f: Node, src: Source) -> Op:
-    return CreateTrigger(on=_rel(f.get("relation")), name=(f.get("trigname") or "").lower())
+    return CreateTrigger(on=_rel(f.get("relation")), name=(f.get("trigname") or ""))
 
 
 def _rule(f: Node, src: Source) -> Op:
-    return CreateRule(on=_rel(f.get("relation")), name=(f.get("rulename") or "").lower())
+    return CreateRule(on=_rel(f.get("relation")), name=(f.get("rulename") or ""))
 
 
 def _policy(f: Node, src: Source) -> Op:
-    return CreatePolicy(on=_rel(f.get("table")), name=(f.get("policy_name") or "").lower())
+    return CreatePolicy(on=_rel(f.get("table")), name=(f.get("policy_name") or ""))
 
 
 def _statistics(f: Node, src: Source) -> Op:
     rels = [r["RangeVar"] for r in f.get("relations") or [] if "RangeVar" in r]
-    return CreateStatistics(on=_rel(rels[0]) if rels else None, name=".".join(_strings(f.get("defnames"))).lower())
+    return CreateStatistics(on=_rel(rels[0]) if rels else None, name=".".join(_strings(f.get("defnames"))))
 
 
 def _alter_policy(f: Node, src: Source) -> Op:
-    return AlterPolicy(on=_rel(f.get("table")), name=(f.get("policy_name") or "").lower())
+    return AlterPolicy(on=_rel(f.get("table")), name=(f.get("policy_name") or ""))
 
 
 def _owned_by(f: Node) -> str | None:
@@ -1390,12 +1390,12 @@ def _publication(f: Node, src: Source) -> Op:
         for o in f.get("pubobjects") or []
         if o.get("PublicationObjSpec", {}).get("pubobjtype") == "PUBLICATIONOBJ_TABLE"
     )
-    return Publication(name=(f.get("pubname") or "").lower(), tables=tables)
+    return Publication(name=(f.get("pubname") or ""), tables=tables)
 
 
 def _ctes(f: Node) -> set[str]:
     return {
-        c["CommonTableExpr"].get("ctename", "").lower()
+        c["CommonTableExpr"].get("ctename", "")
         for c in (f.get("withClause") or {}).get("ctes") or []
         if "CommonTableExpr" in c
     }
@@ -1412,7 +1412,7 @@ def _insert(f: Node, src: Source) -> Op:
     into = _rel(f.get("relation"))
     query = (f.get("selectStmt") or {}).get("SelectStmt", {})
     from_rows = bool(query.get("fromClause"))
-    columns = tuple((c.get("ResTarget", {}).get("name") or "").lower() for c in f.get("cols") or [])
+    columns = tuple((c.get("ResTarget", {}).get("name") or "") for c in f.get("cols") or [])
     on_conflict = (f.get("onConflictClause") or {}).get("targetList")
     return Insert(
         into=into,
@@ -1440,7 +1440,7 @@ def _repeated(targets: list[Node] | None) -> tuple[str, ...]:
 
 def _update(f: Node, src: Source) -> Op:
     into = _rel(f.get("relation"))
-    columns = tuple((t.get("ResTarget", {}).get("name") or "").lower() for t in f.get("targetList") or [])
+    columns = tuple((t.get("ResTarget", {}).get("name") or "") for t in f.get("targetList") or [])
     where = f.get("whereClause")
     return Update(
         into=into,
@@ -1469,13 +1469,13 @@ def _columns_of(target: Node | None, expr: Node | None) -> tuple[str, ...]:
     """Lower-case names of the columns of `target` (a RangeVar) that an expression may use: those
     qualified by its name or alias, and the unqualified ones (which may be its own)."""
     target = target or {}
-    own = {(target.get("relname") or "").lower(), ((target.get("alias") or {}).get("aliasname") or "").lower()} - {""}
+    own = {(target.get("relname") or ""), ((target.get("alias") or {}).get("aliasname") or "")} - {""}
     used = []
     for kind, fields in walk(expr):
         if kind == "ColumnRef":
             parts = _strings(fields.get("fields"))
-            if parts and (len(parts) == 1 or parts[-2].lower() in own):
-                used.append((fields.get("location", 0), parts[-1].lower()))
+            if parts and (len(parts) == 1 or parts[-2] in own):
+                used.append((fields.get("location", 0), parts[-1]))
     return tuple(dict.fromkeys(name for _, name in sorted(used)))  # in the order they are written
 
 
@@ -1571,7 +1571,7 @@ def _comment(f: Node, src: Source) -> Op:
         on = _qualified(items[:-1])
     return Comment(
         on=on,
-        name=items[-1].lower() if items else None,
+        name=items[-1] if items else None,
         object={"tabconstraint": "constraint", "matview": "materialized view"}.get(obj, obj),
     )
 
