@@ -133,6 +133,7 @@ class TypeChangeVisibleToClients(Rule):
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
         known = kinds(ctx.dialect)
+        changed = []  # (column, written type, what the old release reads differently, severity)
         for action in stmt.actions:
             typed = new_type(action)
             if typed is None or action.op == "add_column":
@@ -143,35 +144,46 @@ class TypeChangeVisibleToClients(Rule):
                 continue
             written, base, args = typed
             what, severity = self.judge(column, base, args, known, ctx.dialect)
-            if not what:
-                continue
-            new_column = f"{column.name}_new"
-            finding = self.finding(
-                stmt.location,
-                table=stmt.table,
-                sql=stmt.sql,
-                severity=severity,
-                identity=column.name,
-                column=column.name,
-                old=column.type or column.base_type,
-                new=written or base,
-                what=what,
-                suggestion=(
-                    "check that the code still running reads the new values; otherwise add a column of the new "
-                    "type, write both, backfill, move reads, and drop the old one in a later release"
-                ),
-            )
-            finding.fix = Fix(
-                "a column of the new type beside the old one",
-                Applicability.DISPLAY_ONLY,
-                template=(
-                    f"ALTER TABLE {stmt.table} ADD COLUMN {new_column} {written or base};\n"
-                    f"-- release N writes {column.name} and {new_column}; backfill {new_column} in batches\n"
-                    f"-- release N+1 reads {new_column} only; then, once no older release runs:\n"
-                    f"ALTER TABLE {stmt.table} DROP COLUMN {column.name};"
-                ),
-            )
-            yield finding
+            if what:
+                changed.append((column, written or base, what, severity))
+        if not changed:
+            return
+        # one statement changing several columns is one risk: one finding naming them all
+        (column, new, what, _), more = changed[0], changed[1:]
+        also = "".join(
+            f"; and column {stmt.table}.{c.name} changes from {c.type or c.base_type} to {n}: it {w}"
+            for c, n, w, _ in more
+        )
+        finding = self.finding(
+            stmt.location,
+            table=stmt.table,
+            sql=stmt.sql,
+            severity=max(s for *_, s in changed),
+            identity=",".join(c.name for c, *_ in changed),
+            column=column.name,
+            old=column.type or column.base_type,
+            new=new,
+            what=what + also,
+            suggestion=(
+                "check that the code still running reads the new values; otherwise add a column of the new "
+                "type, write both, backfill, move reads, and drop the old one in a later release"
+            ),
+        )
+        adds = "\n".join(f"ALTER TABLE {stmt.table} ADD COLUMN {c.name}_new {n};" for c, n, *_ in changed)
+        names = ", ".join(c.name for c, *_ in changed)
+        news = ", ".join(f"{c.name}_new" for c, *_ in changed)
+        drops = ", ".join(f"DROP COLUMN {c.name}" for c, *_ in changed)
+        finding.fix = Fix(
+            "a column of the new type beside the old one",
+            Applicability.DISPLAY_ONLY,
+            template=(
+                f"{adds}\n"
+                f"-- release N writes {names} and {news}; backfill {news} in batches\n"
+                f"-- release N+1 reads {news} only; then, once no older release runs:\n"
+                f"ALTER TABLE {stmt.table} {drops};"
+            ),
+        )
+        yield finding
 
     def judge(
         self, column: Column, base: str, args: str, known: dict[str, str], dialect: Dialect
