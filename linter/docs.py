@@ -87,7 +87,7 @@ def rule_table() -> str:
         cells = [
             cls.code,
             f"`{cls.name}`",
-            cls.family,
+            cls.family + (" (preview)" if cls.status == "preview" else ""),
             str(cls.default_severity),
             ", ".join(d for d in DIALECTS if d in cls.dialects),
             cls.doc().splitlines()[0],
@@ -147,7 +147,10 @@ def explanation(cls) -> str:
     # start-up: the evidence catalogue loads only when something cites it
 
     catalogue = load_catalogue()
-    lines = [f"# {cls.code} {cls.name}", "", f"Family: {cls.family} ({FAMILIES[cls.family]}).", "", cls.doc(), ""]
+    family = f"Family: {cls.family} ({FAMILIES[cls.family]})."
+    if cls.status == "preview":
+        family += " Preview: it runs only when selected (`select`, `--select`), by its code, name or family."
+    lines = [f"# {cls.code} {cls.name}", "", family, "", cls.doc(), ""]
     if cls.options:  # the defaults are the code's (an option a top-level setting also sets: lint.config)
         defaults = ", ".join(f"`{name}` = {option.default!r}" for name, option in cls.options.items())
         lines += [f"Defaults: {defaults}.", ""]

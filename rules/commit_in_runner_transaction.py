@@ -49,6 +49,7 @@ class CommitInRunnerTransaction(Rule):
     code = "SC123"
     name = "commit-in-runner-transaction"
     family = "transactions"
+    status = "preview"  # runs only when selected, until a sample of its findings on unseen projects holds no false one
     summary = "{what} inside the runner's transaction ({why}): {then}"
     default_severity = Severity.WARNING
     dialects = frozenset({"postgres"})

@@ -47,6 +47,7 @@ class DropDatabaseOrSchema(Rule):
     code = "SC125"
     name = "drop-database-or-schema"
     family = "breaks-running-code"
+    status = "preview"  # runs only when selected, until a sample of its findings on unseen projects holds no false one
     summary = "{statement} removes {what}: the running release loses them, and only a backup brings the data back"
     default_severity = Severity.ERROR
     statement_kinds = frozenset({"other"})

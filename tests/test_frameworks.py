@@ -930,3 +930,16 @@ def test_init_scripts_replay_first_as_one_deploy(monkeypatch, tmp_path):
         ("001_index.sql", False),
     ]
     assert run.units == 2
+
+
+def test_a_folder_half_of_plain_names_is_not_golang_migrate(capsys, tmp_path):
+    """golang-migrate passes over files not named N_title.up.sql; a folder where most are plain
+    N_title.sql is run by the project's own runner, which reads them all in version order."""
+    (tmp_path / "201701010000_create.sql").write_text("CREATE TABLE posts (id int PRIMARY KEY, title text);\n")
+    (tmp_path / "201801010000_tags.sql").write_text("CREATE TABLE tags (id int PRIMARY KEY);\n")
+    (tmp_path / "202501010000_idx.up.sql").write_text("CREATE INDEX posts_title ON posts (title);\n")
+    code, out, err = run(capsys, "lint", "--dialect", "postgres", "--format", "json", tmp_path)
+    doc = json.loads(out)
+    assert doc["framework"]["name"] == "plain", doc["framework"]
+    (finding,) = [f for f in doc["findings"] if f["rule"] == "write-blocking-lock"]
+    assert "not seen in the history" not in finding["message"] and "golang-migrate" not in finding["suggestion"]

@@ -276,7 +276,8 @@ def test_rule_and_lock_pages_are_generated(tmp_path):
     table = readme.read_text()
     for cls in BUILTIN_RULES:  # one row per rule, its severity, first doc line and headline from the code and data
         row = next(line for line in table.splitlines() if line.startswith(f"| {cls.code} |"))
-        assert f"| `{cls.name}` | {cls.family} | {cls.default_severity} |" in row and cls.doc().splitlines()[0] in row
+        family = cls.family + (" (preview)" if cls.status == "preview" else "")
+        assert f"| `{cls.name}` | {family} | {cls.default_severity} |" in row and cls.doc().splitlines()[0] in row
     assert "| SC104 | `access-exclusive-lock` |" in table and "| safe, unsafe, display-only |" in table
     assert "**3x** (`percona-2012-iibench-secondary-indexes`)" in table  # the figure marked as SC102's headline
     postgres = (tmp_path / "locks" / "postgres.md").read_text()
@@ -372,3 +373,18 @@ def test_lock_facts_are_looked_up_only_for_rules_that_read_them(monkeypatch):
     asked.clear()
     run_case({**case, "rule": "write-blocking-lock"})
     assert asked == ["create_index", "alter_table"]
+
+
+def test_a_preview_rule_runs_only_when_selected(tmp_path):
+    """Rules in preview (the families added last: fails-on-rows, breaks-running-code, runs-out,
+    transactions, silent changes) report nothing in a default run, and do when their family is selected."""
+    from schemacite import lint_paths
+
+    assert {c.family for c in BUILTIN_RULES if c.status == "preview"} >= {"fails-on-rows", "breaks-running-code"}
+    (tmp_path / "001.sql").write_text("CREATE TABLE t (id bigint PRIMARY KEY, note text);\n")
+    (tmp_path / "002.sql").write_text("ALTER TABLE t DROP COLUMN note;\n")
+    change, history = [str(tmp_path / "002.sql")], [str(tmp_path / "001.sql")]
+    default = lint_paths(change, history=history, dialect="postgres")
+    selected = lint_paths(change, history=history, dialect="postgres", select=["breaks-running-code"])
+    assert "SC114" not in {f.code for f in default.findings}
+    assert [f.code for f in selected.findings] == ["SC114"]

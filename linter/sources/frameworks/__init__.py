@@ -138,8 +138,10 @@ def _by_sqitch_plan(files: list[str]) -> tuple[Framework, str] | None:
 
 
 def _by_file_names(files: list[str], names: list[str]) -> tuple[Framework, str] | None:
-    """golang-migrate's file names (and Hasura's and morph's, which share them), Flyway's."""
-    if any(GOLANG_MIGRATE_NAME.match(n) for n in names):
+    """golang-migrate's file names (and Hasura's and morph's, which share them), Flyway's. Most of
+    the SQL files must be named so: golang-migrate passes over the others, so a folder where half of
+    them are plain `N_title.sql` is run by a runner of the project's own that reads them all."""
+    if sum(1 for n in names if GOLANG_MIGRATE_NAME.match(n)) * 2 > len(names):
         config = hasura_config(files[0])
         if config:
             return HASURA, f"N_title.up.sql file names, {os.path.relpath(config)}"
