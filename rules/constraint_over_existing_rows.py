@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.locks import is_preexisting
+from schemacite.locks import may_hold_rows
 from schemacite.model import Table
 from schemacite.model.casts import CastRisk, family, may_fail
 from schemacite.model.dialects import Dialect
@@ -124,12 +124,10 @@ class ConstraintOverExistingRows(Rule):
     )
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
+        if not may_hold_rows(stmt.table, ctx.schema):
+            return  # a table the change created, or one a snapshot counts empty
         name = stmt.table
-        if not name or not is_preexisting(name, ctx.schema):
-            return
         table = ctx.schema.tables.get(name)
-        if table is not None and table.rows == 0:
-            return  # known empty: no row can fail the check
         risks: list[list[_Risk]] = []
         if isinstance(stmt.op, CreateIndex):
             if stmt.op.index.unique:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.locks import is_preexisting
+from schemacite.locks import may_hold_rows
 from schemacite.model import Table
 from schemacite.model.casts import implicit_default, zero_date
 from schemacite.model.dialects import Dialect
@@ -72,12 +72,10 @@ class NotNullWithoutDefault(Rule):
     )
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
+        if not may_hold_rows(stmt.table, ctx.schema):
+            return  # a table the change created, or one a snapshot counts empty
         name = stmt.table
-        if not name or not is_preexisting(name, ctx.schema):
-            return
         table = ctx.schema.tables.get(name)
-        if table is not None and table.rows == 0:
-            return  # known empty: there is no row to fill
         for action in stmt.actions:
             if isinstance(action, AddColumn) and action.op == "add_column" and _unfilled(action):
                 yield self._finding(stmt, action, table, ctx)

@@ -259,6 +259,15 @@ def works_on_preexisting_table(statement, schema) -> bool:
     return not statement.table or is_preexisting(statement.table, schema)
 
 
+def may_hold_rows(name: str | None, schema) -> bool:
+    """Whether table `name` existed before the change and is not known to be empty (a snapshot's
+    count of 0 rows): whether a statement on it can meet rows already there."""
+    if not name or not is_preexisting(name, schema):
+        return False
+    table = schema.tables.get(name)
+    return table is None or table.rows != 0
+
+
 def is_preexisting(name: str, schema) -> bool:
     """Whether relation `name` existed before the change: not a table (or the table of an index or
     of a serial column's sequence), view or sequence the change created. One never seen is taken to exist: the change does not create it."""
