@@ -131,6 +131,11 @@ class LintResult:
     sources: list[Source] = field(default_factory=list)  # the schemas judged, for reports that show tables
     command: str = ""  # the command line that produced the result (passwords masked)
 
+    @property
+    def audited(self) -> bool:
+        """Whether the run read servers' catalogs (an audit) rather than statements."""
+        return any(s.version for s in self.sources)
+
     def exit_code(self, fail_on: Severity) -> int:
         if self.errors:
             return 2

@@ -286,7 +286,7 @@ def page(result: LintResult, generated: str | None = None) -> dict[str, Any]:
     # each record's anchor: short, since a 10,000-table audit cites records tens of thousands of times
     anchors = {i: f"e{n}" for n, i in enumerate(cited, start=1)}
     labels = {i: label(short_record(i, catalogue)) for i in cited}  # `schemacite 2026 · PostgreSQL 15.20`
-    audit = any(s.version for s in result.sources)
+    audit = result.audited
     return {
         "kind": "audit" if audit else "lint",
         "version": __version__,

@@ -185,7 +185,7 @@ class TextReporter(Reporter):
         # checking nothing is not a pass: a run that read no statement says so rather than sound clean
         if result.statements:
             what = f" in {len(result.files)} file(s), {result.statements} statement(s)"
-        elif result.files and any(s.version for s in result.sources):  # an audit reads catalogs, not statements
+        elif result.files and result.audited:  # an audit reads catalogs, not statements
             what = f" in {', '.join(result.files)}"
         elif result.files:
             what = f" in {', '.join(result.files)}: no statement to check"
