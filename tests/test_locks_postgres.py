@@ -138,6 +138,38 @@ CASES = [
     C("type_numeric_unbounded", "ALTER TABLE t ALTER COLUMN n TYPE numeric", A + "alter_column_type"),
     C("type_int_bigint", "ALTER TABLE t ALTER COLUMN c TYPE bigint", A + "alter_column_type"),
     C("type_same", "ALTER TABLE t ALTER COLUMN c TYPE integer", A + "alter_column_type"),
+    # a CHECK that reads the column is checked again over every row, though nothing is rewritten
+    C(
+        "type_varchar_longer_checked",
+        "ALTER TABLE t ALTER COLUMN a TYPE varchar(20)",
+        A + "alter_column_type",
+        "ALTER TABLE t ADD CONSTRAINT t_a_filled CHECK (length(a) > 0)",
+    ),
+    C(
+        "type_varchar_longer_check_elsewhere",
+        "ALTER TABLE t ALTER COLUMN a TYPE varchar(20)",
+        A + "alter_column_type",
+        "ALTER TABLE t ADD CONSTRAINT t_c_positive CHECK (c > 0 AND b <> 'a')",
+    ),
+    C(
+        "type_varchar_longer_check_not_valid",
+        "ALTER TABLE t ALTER COLUMN a TYPE varchar(20)",
+        A + "alter_column_type",
+        "ALTER TABLE t ADD CONSTRAINT t_a_filled CHECK (length(a) > 0) NOT VALID",
+    ),
+    C(
+        "type_varchar_longer_check_dropped_and_added_not_valid",
+        "ALTER TABLE t DROP CONSTRAINT t_a_filled, ALTER COLUMN a TYPE varchar(20), "
+        "ADD CONSTRAINT t_a_filled CHECK (length(a) > 0) NOT VALID",
+        A + "alter_column_type",
+        "ALTER TABLE t ADD CONSTRAINT t_a_filled CHECK (length(a) > 0)",
+    ),
+    C(
+        "type_varchar_longer_not_null",
+        "ALTER TABLE t ALTER COLUMN a TYPE varchar(20)",
+        A + "alter_column_type",
+        "ALTER TABLE t ALTER COLUMN a SET NOT NULL",
+    ),
     C(
         "type_timestamp_tz",
         "ALTER TABLE t ALTER COLUMN ts TYPE timestamptz",

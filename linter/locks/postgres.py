@@ -6,13 +6,14 @@ drives it: the row for the statement's key on that major names the lock on the s
 relations and, by role, the locks on others; `ROLES` below resolves each role to relations
 from the statement's typed facts and the schema model, in one place. Version facts live only in
 the rows' since/until. What remains here settles the "it depends" of a row (rewrite and scan)
-from facts: volatile defaults, binary-coercible type changes, USING INDEX, NOT VALID, a CHECK
-that proves NOT NULL, the DEFAULT partition. Where the model lacks a fact, the answer is the
-cautious one and the impact's note says what was assumed.
+from facts: volatile defaults, binary-coercible type changes (and the CHECKs they validate again),
+USING INDEX, NOT VALID, a CHECK that proves NOT NULL, the DEFAULT partition. Where the model
+lacks a fact, the answer is the cautious one and the impact's note says what was assumed.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from schemacite.locks import NO_LOCK_KINDS, Lock, LockImpact
@@ -750,6 +751,19 @@ def _alter_column_type(b: _Build, ctx: _Ctx) -> None:
                 b.rewrite, why = _time_zone_rewrite(ctx.statement.time_zone)
     b.scan = b.rewrite
     b.note(why)
+    # a CHECK the same statement drops is gone first (ALTER TABLE runs its drops before the rest)
+    dropped = {
+        x.name for x in getattr(ctx.op, "actions", []) if x.op == "drop_constraint" and isinstance(x, ConstraintAction)
+    }
+    checks = [c for c in _checks_reading(t, a.column) if c not in dropped] if t is not None and a.column else []
+    if checks and not b.rewrite:
+        # the server drops and adds again each CHECK that reads the column, validating it anew
+        b.scan = True
+        b.note(f"CHECK {', '.join(checks)} reads the column: every row is checked again")
+        b.alternative = (
+            f"in one ALTER TABLE, drop CHECK {', '.join(checks)}, change the type and add the CHECK back "
+            "NOT VALID; then VALIDATE CONSTRAINT in a transaction of its own (SHARE UPDATE EXCLUSIVE)"
+        )
     indexed = t is not None and any(a.column in i.columns for i in _keys(t))
     if b.rewrite and indexed:
         b.note("the indexes on the column are rebuilt")
@@ -759,6 +773,24 @@ def _alter_column_type(b: _Build, ctx: _Ctx) -> None:
         b.note(
             f"the collation changes ({col.collation or 'default'} -> {a.collation or 'default'}): the indexes on the column are rebuilt"
         )
+
+
+_LITERAL = re.compile(r"'(?:[^']|'')*'")
+_IDENTIFIER = re.compile(r'"((?:[^"]|"")*)"|([A-Za-z_][A-Za-z0-9_$]*)')
+
+
+def _checks_reading(t: Table, column: str) -> list[str]:
+    """The validated, enforced CHECK constraints whose expression names `column` (string literals
+    aside). A type change checks them again over every row even when it keeps the stored values;
+    a NOT VALID one, or a NOT NULL constraint, is not checked again (12 to 18)."""
+    found = []
+    for c in t.checks:
+        if c.not_null or not c.validated or not c.enforced:
+            continue
+        words = _IDENTIFIER.findall(_LITERAL.sub("''", c.expression or ""))
+        if any((q.replace('""', '"') if q else w.lower()) == column for q, w in words):
+            found.append(c.name or f"({c.expression})")
+    return found
 
 
 def _set_not_null(b: _Build, ctx: _Ctx) -> None:
