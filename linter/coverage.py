@@ -19,6 +19,7 @@ The map is data, one TOML file a peer under docs/coverage/, rendered to docs/cov
     history = "CREATE TABLE t (id int);"        # every code in `expect`
     sql = "ALTER TABLE t ADD COLUMN c int NOT NULL;"
     expect = ["SC111"]
+    target = "postgres-15"                      # optional: the version it is unsafe on (else the default)
 
 A hazard names a code or a reason for both dialects; a preference may stay out, with its reason.
 """
