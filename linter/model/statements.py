@@ -288,6 +288,16 @@ class AlterEnum(Other):
 
 
 @record
+class RenameEnumValue(Other):
+    """ALTER TYPE ... RENAME VALUE: `name` as the columns' types spell it, the label `old` becomes
+    `new` in place (rows holding it read the new label at once)."""
+
+    name: str = ""
+    old: str = ""
+    new: str = ""
+
+
+@record
 class CreateEnum(Other):
     """CREATE TYPE ... AS ENUM; `name` as the columns' types spell it."""
 

@@ -83,6 +83,7 @@ from schemacite.model.statements import (
     RefreshMatview,
     Reindex,
     Rename,
+    RenameEnumValue,
     RenameType,
     RunsUnseen,
     Select,
@@ -1598,7 +1599,14 @@ def _create_enum(f: Node, src: Source) -> Op:
 
 
 def _alter_enum(f: Node, src: Source) -> Op:
-    if not f.get("newVal"):  # RENAME VALUE
+    if f.get("oldVal"):  # RENAME VALUE old TO new: no label is added
+        return RenameEnumValue(
+            what="ALTER TYPE … RENAME VALUE",
+            name=_type_name(f.get("typeName")),
+            old=f["oldVal"],
+            new=f.get("newVal", ""),
+        )
+    if not f.get("newVal"):
         return Other(what="ALTER TYPE")
     return AlterEnum(
         what="ALTER TYPE … ADD VALUE",
