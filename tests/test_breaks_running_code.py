@@ -150,3 +150,54 @@ def test_what_the_old_release_reads_after_a_type_change_on_mariadb(mariadb_serve
         "sql": "ALTER TABLE t MODIFY n varchar(20), MODIFY m decimal(10, 2), MODIFY w bigint;",
     }
     assert [f.identity for f in run_case(case).findings] == ["n,m"]
+
+
+# a field Django adds with a default: the default fills the rows, then goes (insert-needs-new-column)
+DJANGO_NOT_NULL = (
+    "ALTER TABLE users ADD COLUMN region integer DEFAULT 1 NOT NULL",
+    "ALTER TABLE users ALTER COLUMN region DROP DEFAULT",
+)
+OLD_INSERT = "INSERT INTO users (id, nickname) VALUES (2, 'b')"
+
+
+def _needs_new_column(dialect: str, sql: str) -> list:
+    case = {"rule": "insert-needs-new-column", "dialect": dialect, "history": SETUP + ";", "sql": sql}
+    result = run_case(case)
+    assert not result.errors, [str(e) for e in result.errors]
+    return [f.identity for f in result.findings]
+
+
+def test_the_old_release_cannot_insert_once_a_new_column_is_required_on_postgres(pg_server):
+    db = pg_server.create_database("breaks_running_required")
+    with pg_server.connect(db) as conn:
+        conn.execute(SETUP)
+        conn.execute("INSERT INTO users VALUES (1, 'a')")
+        with conn.transaction():
+            for statement in DJANGO_NOT_NULL:
+                conn.execute(statement)
+        with pytest.raises(psycopg.Error) as failed:
+            conn.execute(OLD_INSERT)
+        assert failed.value.sqlstate == "23502"
+        # with the default kept, the old release's insert goes through
+        conn.execute("ALTER TABLE users ALTER COLUMN region SET DEFAULT 1")
+        conn.execute(OLD_INSERT)
+    assert _needs_new_column("postgres", "BEGIN;\n" + ";\n".join(DJANGO_NOT_NULL) + ";\nCOMMIT;") == ["region"]
+    assert _needs_new_column("postgres", DJANGO_NOT_NULL[0] + ";") == []
+
+
+def test_the_old_release_cannot_insert_once_a_new_column_is_required_on_mariadb(mariadb_server):
+    db = mariadb_server.create_database("breaks_running_required")
+    conn = mariadb_server.connect(db)
+    try:
+        cur = conn.cursor()
+        cur.execute("SET SESSION sql_mode = 'STRICT_TRANS_TABLES'")
+        cur.execute(SETUP)
+        cur.execute("INSERT INTO users VALUES (1, 'a')")
+        for statement in DJANGO_NOT_NULL:
+            cur.execute(statement)
+        with pytest.raises(MySQLdb.Error) as failed:
+            cur.execute(OLD_INSERT)
+        assert failed.value.args[0] == 1364
+    finally:
+        conn.close()
+    assert _needs_new_column("mariadb", ";\n".join(DJANGO_NOT_NULL) + ";") == ["region"]

@@ -47,6 +47,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.cascade_drop",
     "schemacite.rules.integer_key_runs_out",
     "schemacite.rules.foreign_key_narrower_than_key",
+    "schemacite.rules.insert_needs_new_column",
     "schemacite.report.builtin",
 )
 
