@@ -201,3 +201,30 @@ def test_the_old_release_cannot_insert_once_a_new_column_is_required_on_mariadb(
     finally:
         conn.close()
     assert _needs_new_column("mariadb", ";\n".join(DJANGO_NOT_NULL) + ";") == ["region"]
+
+
+def test_the_old_release_fails_after_an_enum_label_or_a_schema_is_renamed_on_postgres(pg_server):
+    """rename-enum-value and rename-schema: the old label and the old schema are gone at once."""
+    db = pg_server.create_database("breaks_running_renames")
+    history = (
+        "CREATE TYPE status AS ENUM ('new', 'done');"
+        " CREATE TABLE tasks (id int PRIMARY KEY, s status);"
+        " CREATE SCHEMA billing; CREATE TABLE billing.invoices (id int PRIMARY KEY)"
+    )
+    changes = {
+        "ALTER TYPE status RENAME VALUE 'done' TO 'completed'": ("INSERT INTO tasks VALUES (2, 'done')", "22P02"),
+        "ALTER SCHEMA billing RENAME TO invoicing": ("SELECT id FROM billing.invoices", "42P01"),
+    }
+    with pg_server.connect(db) as conn:
+        conn.execute(history)
+        conn.execute("INSERT INTO tasks VALUES (1, 'done')")
+        for change, (old_query, sqlstate) in changes.items():
+            conn.execute(change)
+            with pytest.raises(psycopg.Error) as failed:
+                conn.execute(old_query)
+            assert failed.value.sqlstate == sqlstate, change
+        assert conn.execute("SELECT s::text FROM tasks").fetchall() == [("completed",)]
+    rules = ["rename-enum-value", "rename-schema"]
+    case = {"rule": rules[0], "rules": rules[1:], "dialect": "postgres", "history": history + ";"}
+    result = run_case({**case, "sql": ";\n".join(changes) + ";"})
+    assert sorted(f.rule for f in result.findings) == rules

@@ -48,6 +48,8 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.integer_key_runs_out",
     "schemacite.rules.foreign_key_narrower_than_key",
     "schemacite.rules.insert_needs_new_column",
+    "schemacite.rules.rename_enum_value",
+    "schemacite.rules.rename_schema",
     "schemacite.report.builtin",
 )
 

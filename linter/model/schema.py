@@ -313,6 +313,8 @@ class Schema:
     # (table, column) pairs the current deploy added to tables that existed before it: like new
     # tables, no running code reads them yet
     fresh_columns: set[tuple[str, str]] = field(default_factory=set, repr=False, compare=False)
+    # ("type", name) and ("schema", name) of the enum types and schemas the current deploy created
+    fresh_objects: set[tuple[str, str]] = field(default_factory=set, repr=False, compare=False)
     # some column holds only NULL (`Column.only_null`): a write the replay cannot place must clear it
     only_null_columns: bool = field(default=False, repr=False, compare=False)
     # tables the replay dropped: an ALTER TABLE IF EXISTS of one of them changes nothing
@@ -334,6 +336,7 @@ class Schema:
             functions=dict(self.functions),
             fresh=set(self.fresh),
             fresh_columns=set(self.fresh_columns),
+            fresh_objects=set(self.fresh_objects),
             only_null_columns=self.only_null_columns,
             gone=set(self.gone),
             pending_labels=dict(self.pending_labels),

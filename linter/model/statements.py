@@ -298,6 +298,22 @@ class RenameEnumValue(Other):
 
 
 @record
+class CreateSchema(Other):
+    """PostgreSQL CREATE SCHEMA; `name` as the server stores it (the role's name when only
+    AUTHORIZATION names it)."""
+
+    name: str = ""
+
+
+@record
+class RenameSchema(Other):
+    """PostgreSQL ALTER SCHEMA name RENAME TO new_name: every object in it changes its qualified name."""
+
+    name: str = ""
+    new_name: str = ""
+
+
+@record
 class CreateEnum(Other):
     """CREATE TYPE ... AS ENUM; `name` as the columns' types spell it."""
 

@@ -36,6 +36,7 @@ from schemacite.model.statements import (
     CreateMatview,
     CreatePartition,
     CreateRoutine,
+    CreateSchema,
     CreateSequence,
     CreateTable,
     CreateTableAs,
@@ -55,6 +56,7 @@ from schemacite.model.statements import (
     PartitionBy,
     RefreshMatview,
     Rename,
+    RenameSchema,
     RenameTable,
     RenameType,
     RunsUnseen,
@@ -306,6 +308,8 @@ def _create_routine(schema: Schema, stmt: Statement, new: bool) -> None:
 def _create_enum(schema: Schema, stmt: Statement, new: bool) -> None:
     op = stmt.op
     assert isinstance(op, CreateEnum)
+    if new:
+        schema.fresh_objects.add(("type", op.name))
     if stmt.transaction is not None:
         schema.types_created_in[op.name] = stmt.transaction
 
@@ -318,6 +322,21 @@ def _alter_enum(schema: Schema, stmt: Statement, new: bool) -> None:
     tx = stmt.transaction
     if tx is not None:
         schema.pending_labels[op.name, op.value] = (tx, stmt.location, schema.types_created_in.get(op.name) == tx)
+
+
+def _create_schema(schema: Schema, stmt: Statement, new: bool) -> None:
+    op = stmt.op
+    assert isinstance(op, CreateSchema)
+    if new:
+        schema.fresh_objects.add(("schema", op.name))
+
+
+def _rename_schema(schema: Schema, stmt: Statement, new: bool) -> None:
+    """A schema the deploy created keeps being new under its new name."""
+    op = stmt.op
+    assert isinstance(op, RenameSchema)
+    if ("schema", op.name) in schema.fresh_objects:
+        schema.fresh_objects.add(("schema", op.new_name))
 
 
 def _rename_type(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -707,6 +726,8 @@ _STATEMENTS = {
     CreateRoutine: _create_routine,
     RenameType: _rename_type,
     CreateEnum: _create_enum,
+    CreateSchema: _create_schema,
+    RenameSchema: _rename_schema,
     AlterEnum: _alter_enum,
     RefreshMatview: _refresh_matview,
     Insert: _write_rows,

@@ -52,6 +52,7 @@ from schemacite.model.statements import (
     CreatePolicy,
     CreateRoutine,
     CreateRule,
+    CreateSchema,
     CreateSequence,
     CreateStatistics,
     CreateTable,
@@ -84,6 +85,7 @@ from schemacite.model.statements import (
     Reindex,
     Rename,
     RenameEnumValue,
+    RenameSchema,
     RenameType,
     RunsUnseen,
     Select,
@@ -890,6 +892,8 @@ def _rename(f: Node, src: Source) -> Op:
             materialized=kind == "OBJECT_MATVIEW",
             new_name=key_of(f.get("relation", {}).get("schemaname"), new),
         )
+    if kind == "OBJECT_SCHEMA":
+        return RenameSchema(what="ALTER SCHEMA … RENAME", name=f.get("subname") or "", new_name=new)
     return Other(what="ALTER … RENAME")
 
 
@@ -1594,6 +1598,11 @@ def _alter_domain(f: Node, src: Source) -> Op:
     )
 
 
+def _create_schema(f: Node, src: Source) -> Op:
+    role = (f.get("authrole") or {}).get("rolename")
+    return CreateSchema(what="CREATE SCHEMA", name=f.get("schemaname") or role or "")
+
+
 def _create_enum(f: Node, src: Source) -> Op:
     return CreateEnum(what="CREATE ENUM", name=_type_name(f.get("typeName")))
 
@@ -1658,4 +1667,5 @@ _BUILDERS: dict[str, Callable[[Node, Source], Op]] = {
     "AlterDomainStmt": _alter_domain,
     "AlterEnumStmt": _alter_enum,
     "CreateEnumStmt": _create_enum,
+    "CreateSchemaStmt": _create_schema,
 }
