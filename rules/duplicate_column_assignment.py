@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
-from schemacite.model.statements import Action, AlterTable, Insert, Statement, Update
+from schemacite.model.statements import Action, AlterTable, CreateTable, CreateView, Insert, Merge, Statement, Update
 from schemacite.rule import Context, Finding, Rule, Severity
 
 # sub-commands that name a column the table has before the statement: MySQL and MariaDB match each
@@ -41,10 +41,14 @@ class DuplicateColumnAssignment(Rule):
       table's columns once, and refuses the second with "Unknown column" (error 1054).
 
     A `SET DEFAULT` given twice on PostgreSQL keeps the last one, as written, and is not flagged.
-    PostgreSQL also refuses an `UPDATE` (or `INSERT ... ON CONFLICT DO UPDATE`) that sets a column
-    twice and an `INSERT` that lists one twice, unless each names a different field or element of
-    it (`SET a.x = 1, a.y = 2`): those are flagged too. MySQL and MariaDB run an `UPDATE`'s
-    assignments in order, so a repeated one there is left alone.
+    PostgreSQL also refuses an `UPDATE` (or `INSERT ... ON CONFLICT DO UPDATE`, or a `MERGE` clause)
+    that sets a column twice and an `INSERT` that lists one twice, unless each names a different
+    field or element of it (`SET a.x = 1, a.y = 2`): those are flagged too. So are a `CREATE TABLE`
+    that declares a column twice and a view, materialized view, `CREATE TABLE ... AS` or
+    `SELECT ... INTO` whose columns come out under one name twice ("column specified more than
+    once"): named so in its column list or select list, or named alike by the server (two
+    constants are both `?column?`, two `count(*)` both `count`). MySQL and MariaDB run an
+    `UPDATE`'s assignments in order, so a repeated one there is left alone.
 
     ## Why is this bad?
     Where the server refuses it, the migration fails when it runs. Where PostgreSQL accepts it,
@@ -80,7 +84,19 @@ class DuplicateColumnAssignment(Rule):
     status = "preview"  # runs only when selected, until a sample of its findings on unseen projects holds no false one
     summary = "{what}"
     default_severity = Severity.WARNING
-    statement_kinds = frozenset({"alter_table", "update", "insert"})
+    statement_kinds = frozenset(
+        {
+            "alter_table",
+            "update",
+            "insert",
+            "merge",
+            "create_table",
+            "create_partition",
+            "create_table_as",
+            "create_view",
+            "create_matview",
+        }
+    )
     evidence_note = (
         "Server behaviour checked on PostgreSQL 12 and 18 and on MariaDB by the suite's tests; MySQL is "
         "taken to refuse it as MariaDB does (no MySQL server here): the same column matching."
@@ -88,7 +104,7 @@ class DuplicateColumnAssignment(Rule):
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
         op = stmt.op
-        if isinstance(op, (Insert, Update)) and op.repeated:
+        if isinstance(op, (Insert, Update, Merge)) and op.repeated:
             yield self.finding(
                 stmt.location,
                 table=stmt.table,
@@ -96,6 +112,23 @@ class DuplicateColumnAssignment(Rule):
                 severity=Severity.ERROR,
                 what=f"PostgreSQL refuses this {stmt.kind.upper()}: it assigns column {op.repeated[0]} twice",
                 suggestion="keep one assignment of the column",
+            )
+            return
+        if isinstance(op, (CreateTable, CreateView)) and op.repeated:
+            what = {
+                "create_table": "CREATE TABLE",
+                "create_partition": "CREATE TABLE",
+                "create_table_as": "CREATE TABLE AS",
+                "create_view": "CREATE VIEW",
+                "create_matview": "CREATE MATERIALIZED VIEW",
+            }[stmt.kind]
+            yield self.finding(
+                stmt.location,
+                table=stmt.table or stmt.target,
+                sql=stmt.sql,
+                severity=Severity.ERROR,
+                what=f"PostgreSQL refuses this {what}: column {op.repeated[0]} is specified more than once (42701)",
+                suggestion="give each column its own name (an alias in the select list, or the column list)",
             )
             return
         if not isinstance(op, AlterTable):

@@ -21,9 +21,10 @@ PG_TABLE = "CREATE TABLE orders (id int PRIMARY KEY, status text, qty int);"
 @pytest.mark.parametrize("major", [12, 18])
 def test_pg_drops_before_sets_in_one_alter_table(pg_majors, major):
     """PostgreSQL runs a DROP DEFAULT or DROP NOT NULL written after the SET of the same column
-    first, so the SET stays; two TYPE changes of one column it refuses, and so an UPDATE or INSERT
-    that assigns one column twice. The rule warns of the first and calls the others errors; a SET
-    written after the DROP, which runs as written, it leaves."""
+    first, so the SET stays; two TYPE changes of one column it refuses, and so an UPDATE, INSERT or
+    MERGE that assigns one column twice, and a table, view or CREATE TABLE AS whose columns come out
+    under one name twice. The rule warns of the first and calls the others errors; a SET written
+    after the DROP, which runs as written, it leaves."""
     server = pg_majors(major)
     dbname = server.create_database("silent_dup_column")
     cases = {
@@ -44,7 +45,20 @@ def test_pg_drops_before_sets_in_one_alter_table(pg_majors, major):
         "UPDATE orders SET (status, qty) = ('a', 1), status = 'b'": ("refused", ["error"]),
         "INSERT INTO orders (id, qty, qty) VALUES (1, 2, 3)": ("refused", ["error"]),
         "INSERT INTO orders VALUES (1) ON CONFLICT (id) DO UPDATE SET qty = 1, qty = 2": ("refused", ["error"]),
+        # a relation's columns under one name twice: declared so, or named so by the server
+        "CREATE TABLE pairs (a int, a text)": ("refused", ["error"]),
+        "CREATE VIEW pairs (a, a) AS SELECT 1, 2": ("refused", ["error"]),
+        "CREATE VIEW pairs AS SELECT id a, qty a FROM orders": ("refused", ["error"]),
+        "CREATE VIEW pairs AS SELECT 1, 2": ("refused", ["error"]),
+        "CREATE VIEW pairs AS SELECT 1::int, 2::int": ("refused", ["error"]),
+        "CREATE VIEW pairs AS SELECT count(*), count(qty) FROM orders": ("refused", ["error"]),
+        "CREATE MATERIALIZED VIEW pairs AS SELECT id, id FROM orders": ("refused", ["error"]),
+        "SELECT id a, qty a INTO pairs FROM orders": ("refused", ["error"]),
     }
+    if major >= 15:  # MERGE came in PostgreSQL 15
+        merge = "MERGE INTO orders USING (SELECT 1 id) s ON orders.id = s.id WHEN "
+        cases[merge + "MATCHED THEN UPDATE SET qty = 1, qty = 2"] = ("refused", ["error"])
+        cases[merge + "NOT MATCHED THEN INSERT (id, id) VALUES (1, 2)"] = ("refused", ["error"])
     with server.connect(dbname) as conn:
         for sql, (stored, flagged) in cases.items():
             conn.execute(f"DROP TABLE IF EXISTS orders; {PG_TABLE}")

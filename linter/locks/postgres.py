@@ -903,6 +903,9 @@ def _star(b: _Build, ctx: _Ctx) -> None:
     if "*" in _main(ctx):
         if isinstance(op, Reindex):
             b.note(f"REINDEX {op.object.upper()}: every table in it in turn, one transaction each")
+            if op.object == "system":  # the server refuses it: "cannot reindex system catalogs concurrently"
+                b.alternative = None
+                b.note("the system catalogs have no CONCURRENTLY form: run it when DDL may wait")
         elif isinstance(op, Cluster):
             b.note("CLUSTER without a table: every table clustered before, one after another")
         else:

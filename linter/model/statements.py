@@ -376,6 +376,8 @@ class CreateTable(Op):
     model: Table = field(default_factory=lambda: Table(""))
     if_not_exists: bool = False
     references: tuple[str, ...] = ()  # tables its foreign keys reference
+    # PostgreSQL: column names the statement gives twice (declared, or a query's output), refused
+    repeated: tuple[str, ...] = ()
 
     @property
     def table(self) -> str | None:
@@ -627,6 +629,7 @@ class CreateView(Op):
     reads: tuple[str, ...] | None = ()  # None: could not tell
     or_replace: bool = False
     with_data: bool = True
+    repeated: tuple[str, ...] = ()  # PostgreSQL: output column names given twice (refused)
 
     @property
     def target(self) -> str | None:
@@ -901,6 +904,7 @@ class Merge(_Dml):
     """MERGE."""
 
     kind: ClassVar[str] = "merge"
+    repeated: tuple[str, ...] = ()  # PostgreSQL: columns one WHEN clause sets or lists twice (refused)
 
 
 @record

@@ -704,6 +704,7 @@ def _create(f: Node, src: Source) -> Op:
         table.engine = f["accessMethod"]
     references: list[str] = []
     pending: list[tuple[str, Any]] = []
+    declared = [e["ColumnDef"].get("colname") or "" for e in elts if "ColumnDef" in e]
     for e in elts:
         if "ColumnDef" in e:
             col, constraints = column(e["ColumnDef"], src)
@@ -735,8 +736,14 @@ def _create(f: Node, src: Source) -> Op:
             parent=_rel(parents[0].get("RangeVar")),
             references=tuple(references),
             if_not_exists=bool(f.get("if_not_exists")),
+            repeated=_twice(declared),
         )
-    return CreateTable(model=table, if_not_exists=bool(f.get("if_not_exists")), references=tuple(references))
+    return CreateTable(
+        model=table,
+        if_not_exists=bool(f.get("if_not_exists")),
+        references=tuple(references),
+        repeated=_twice(declared),
+    )
 
 
 def _partitioning(spec: Node, src: Source) -> Partitioning:
@@ -775,9 +782,14 @@ def _create_as(f: Node, src: Source) -> Op:
     name = _rel(rv)
     query_reads = reads(f.get("query"))
     with_data = not into.get("skipData", False)
+    repeated = _twice(_output_names(_strings(into.get("colNames")), f.get("query")))
     if f.get("objtype") == "OBJECT_MATVIEW":
         return CreateMatview(
-            name=name, reads=query_reads, with_data=with_data, if_not_exists=bool(f.get("if_not_exists"))
+            name=name,
+            reads=query_reads,
+            with_data=with_data,
+            if_not_exists=bool(f.get("if_not_exists")),
+            repeated=repeated,
         )
     persistence = {"u": "unlogged", "t": "temporary"}.get(rv.get("relpersistence", "p"), "permanent")
     table = Table(name=name, persistence=persistence)
@@ -785,7 +797,11 @@ def _create_as(f: Node, src: Source) -> Op:
         col = c["String"]["sval"]
         table.columns[col] = Column(col)
     return CreateTableAs(
-        model=table, reads=query_reads, with_data=with_data, if_not_exists=bool(f.get("if_not_exists"))
+        model=table,
+        reads=query_reads,
+        with_data=with_data,
+        if_not_exists=bool(f.get("if_not_exists")),
+        repeated=repeated,
     )
 
 
@@ -1181,7 +1197,65 @@ def _add_constraint(c: Node, table: str, src: Source) -> Action:
 
 
 def _view(f: Node, src: Source) -> Op:
-    return CreateView(name=_rel(f.get("view")), reads=reads(f.get("query")), or_replace=bool(f.get("replace")))
+    return CreateView(
+        name=_rel(f.get("view")),
+        reads=reads(f.get("query")),
+        or_replace=bool(f.get("replace")),
+        repeated=_twice(_output_names(_strings(f.get("aliases")), f.get("query"))),
+    )
+
+
+def _twice(names: list[str | None]) -> tuple[str, ...]:
+    """The names (None: not known) given more than once, each once, in the order first seen."""
+    known = [n for n in names if n is not None]
+    return tuple(n for n in dict.fromkeys(known) if known.count(n) > 1)
+
+
+def _output_names(given: list[str], query: Node | None) -> list[str | None]:
+    """The column names a view or CREATE TABLE AS takes from `query`: the ones `given` in its own
+    column list first, then those PostgreSQL makes up for the rest of the query's select list (None
+    where schemacite does not know which name the server would choose)."""
+    q = (query or {}).get("SelectStmt", query or {})
+    while q.get("larg"):  # a UNION and the like: the first branch names the columns
+        q = q["larg"]
+    targets = q.get("targetList") or []
+    if not targets:  # VALUES (column1, column2, ...) or a query not read here
+        return list(given)
+    names = [_output_name(t.get("ResTarget", {})) for t in targets]
+    return list(given) + names[len(given) :]
+
+
+def _output_name(target: Node) -> str | None:
+    """The name PostgreSQL gives one select-list entry (its FigureColname), where it is certain."""
+    if target.get("name"):
+        return str(target["name"])
+    name, _strength = _figure(target.get("val") or {})
+    return name
+
+
+def _figure(expr: Node) -> tuple[str | None, int]:
+    """(name, strength) as PostgreSQL's FigureColnameInternal picks it, for the expressions whose
+    name is sure: a column, a function call, a constant ("?column?"), a cast of one of those. Anything
+    else is (None, -1): unknown, never taken for a duplicate."""
+    if "ColumnRef" in expr:
+        fields = expr["ColumnRef"].get("fields") or []
+        last = fields[-1] if fields else {}
+        return (last["String"]["sval"], 2) if "String" in last else (None, -1)
+    if "FuncCall" in expr:
+        names = _strings(expr["FuncCall"].get("funcname"))
+        return (names[-1], 2) if names else (None, -1)
+    if "A_Const" in expr:
+        return "?column?", 0
+    if "TypeCast" in expr:
+        cast = expr["TypeCast"]
+        name, strength = _figure(cast.get("arg") or {})
+        if strength < 0:
+            return None, -1
+        if strength <= 1:
+            names = _strings((cast.get("typeName") or {}).get("names"))
+            return (names[-1], 1) if names else (None, -1)
+        return name, strength
+    return None, -1
 
 
 def _refresh(f: Node, src: Source) -> Op:
@@ -1499,7 +1573,9 @@ def _null_tested(target: Node | None, expr: Node | None) -> tuple[str, ...]:
 
 def _merge(f: Node, src: Source) -> Op:
     into = _rel(f.get("relation"))
-    return Merge(into=into, reads=_others(f, into), every_row=True)
+    clauses = [c.get("MergeWhenClause", {}) for c in f.get("mergeWhenClauses") or []]
+    repeated = tuple(dict.fromkeys(n for c in clauses for n in _repeated(c.get("targetList"))))
+    return Merge(into=into, reads=_others(f, into), every_row=True, repeated=repeated)
 
 
 def _copy(f: Node, src: Source) -> Op:
@@ -1522,7 +1598,12 @@ def _select(f: Node, src: Source) -> Op:
     if f.get("intoClause"):  # SELECT ... INTO new_table: CREATE TABLE AS
         into = f["intoClause"]
         rv = into.get("rel", {})
-        return CreateTableAs(model=Table(name=_rel(rv)), reads=reads({k: v for k, v in f.items() if k != "intoClause"}))
+        query = {k: v for k, v in f.items() if k != "intoClause"}
+        return CreateTableAs(
+            model=Table(name=_rel(rv)),
+            reads=reads(query),
+            repeated=_twice(_output_names(_strings(into.get("colNames")), query)),
+        )
     if f.get("valuesLists") and not f.get("fromClause"):
         return Other(what="VALUES")
     setting = _set_config(f)
