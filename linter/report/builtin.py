@@ -14,7 +14,7 @@ FORMATS = {
         "schemacite.report.text:TextReporter",
         "the default: each finding with its statement and fix, then the evidence per rule and the summary",
     ),
-    "text": ("schemacite.report.text:TextReporter", "the name of `full` before 0.3"),
+    "text": ("schemacite.report.text:TextReporter", "`full` by the name it had before 0.3, still taken"),
     "concise": (
         "schemacite.report.concise:ConciseReporter",
         "one line per finding, ruff's shape: `migrations/001.sql:3:1: SC101 [warning] Table events has no "
@@ -22,7 +22,8 @@ FORMATS = {
     ),
     "json": (
         "schemacite.report.json:JsonReporter",
-        "every finding whole with its fix, the evidence records it cites, the dialect and target and why",
+        "every finding whole (its fix too), the input errors, each evidence record cited (short, once), and the "
+        "framework, dialect and target with what chose each",
     ),
     "sarif": (
         "schemacite.report.sarif:SarifReporter",
