@@ -299,13 +299,21 @@ class Project:
         if not named and engines and engines[0]:
             named = (engines[0], engines[1])
         dialect, why = detect_dialect(texts, named)
-        if dialect is None and files:  # a file or two may not say: the other files of their folders may
+        if dialect is None:  # a file or two may not say: the other files of their folders may
+            # (standard input's among them: an editor's buffer is named for its file)
+            read = [*files, *([self.stdin[0]] if self.stdin else [])]
             # the folders themselves, not the trees below them: a file at a repository's root would
             # otherwise walk the whole repository on every pre-commit run
-            folders = sorted({os.path.dirname(f) or "." for f in files})
-            more = [os.path.join(d, n) for d in folders for n in sorted(os.listdir(d)) if _sibling_sql(d, n)]
-            seen = set(files)
-            texts += [self._memo.head(f) for f in [m for m in more if m not in seen][:FILES]]
+            folders = sorted({os.path.dirname(f) or "." for f in read})
+            more = [
+                os.path.join(d, n)
+                for d in folders
+                if os.path.isdir(d)
+                for n in sorted(os.listdir(d))
+                if _sibling_sql(d, n)
+            ]
+            seen = {os.path.abspath(f) for f in read}
+            texts += [self._memo.head(f) for f in [m for m in more if os.path.abspath(m) not in seen][:FILES]]
             dialect, why = detect_dialect(texts, named)
             why = why if dialect is None else f"{why}, in the files beside them"
         if dialect is None and engines:  # files for several engines: the default would pick one blindly
