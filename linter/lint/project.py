@@ -149,32 +149,18 @@ class Project:
     """What one run lints and how: made by `Project.resolve`, once a run (once an edit in the
     language server), and read by the door that asked."""
 
-    def __init__(
-        self,
-        config: Config,
-        pm: pluggy.PluginManager,
-        *,
-        paths: list[str] | None = None,
-        history: list[str] | None = None,
-        stdin: tuple[str, bytes] | None = None,
-        base: Schema | None = None,
-        dialect_why: str = "",
-        detected: bool = False,
-        target_why: str = "",
-        notes: list[str] | None = None,
-        memo: Memo | None = None,
-    ):
+    def __init__(self, config: Config, pm: pluggy.PluginManager, history: list[str], memo: Memo):
         self.config = config  # the settings, with the dialect and target in force
         self.pm = pm  # the plugins: rules, output formats, evidence files
-        self.paths = paths or []  # the change: what is linted (standard input by the name it is given)
-        self.history = history or []  # replayed before it: the config's, then the door's
-        self.stdin = stdin  # (name, bytes) of standard input or an editor's buffer, named among `paths`
-        self.base = base  # the snapshot the history starts from
-        self.dialect_why = dialect_why  # --dialect, the config file, the snapshot's server, the files' marks
-        self.detected = detected  # whether the files told the dialect
-        self.target_why = target_why  # --target, the config file, the snapshot's server, the default
-        self.notes = notes or []  # what the resolution has to say (--since's split)
-        self._memo = memo or _Once()
+        self.paths: list[str] = []  # the change: what is linted (standard input by the name it is given)
+        self.history = history  # replayed before it: the config's, then the door's
+        self.stdin: tuple[str, bytes] | None = None  # standard input's or an editor's buffer: (name, bytes)
+        self.base: Schema | None = None  # the snapshot the history starts from
+        self.dialect_why = ""  # --dialect, the config file, the snapshot's server, the files' marks
+        self.detected = False  # whether the files told the dialect
+        self.target_why = ""  # --target, the config file, the snapshot's server, the default
+        self.notes: list[str] = []  # what the resolution has to say (--since's split)
+        self._memo = memo
         self._linter: Linter | None = None
 
     @classmethod
@@ -216,22 +202,19 @@ class Project:
         if config is None:
             config = read_config(paths, config_file, named_by, overrides)
         use_evidence(config.evidence)
-        project = cls(config, pm, history=[*config.history, *history], memo=memo)
+        project = cls(config, pm, [*config.history, *history], memo)
         if not files:
-            project._chosen(given_target=config.target_given)
+            project._chosen()
             return project
-        check_rule_names(
-            config, rule_classes(pm)
-        )  # settings mistakes first, before the files are read for their dialect
+        # settings mistakes first, before the files are read for their dialect
+        check_rule_names(config, rule_classes(pm))
         project._inputs(paths, stdin, since)
-        given_target = config.target_given
         if config.snapshot:
             project.base = memo.snapshot(config.snapshot)
             if not config.dialect_given:  # the snapshot knows which server it came from
-                project.config = told(
-                    config, project.base.dialect, _snapshot_target(config.snapshot), "the snapshot's server"
-                )
-                project.dialect_why = "the snapshot's server"
+                server = "the snapshot's server"
+                project.config = told(config, project.base.dialect, _snapshot_target(config.snapshot), server)
+                project.dialect_why = project.target_why = server
         elif not config.dialect_given:
             found = project._tell_dialect(ask)
             if found is not None:
@@ -239,7 +222,7 @@ class Project:
                 project.dialect_why, project.detected = found[1], True
         if settle_framework and not project.config.framework:
             project.config = replace(project.config, framework=project.framework[0].name)
-        project._chosen(given_target)
+        project._chosen()
         return project
 
     # ---- what the resolution reads -----------------------------------------------------------
@@ -326,13 +309,13 @@ class Project:
             raise UsageError(f"cannot tell the SQL dialect ({why}): {ask}")
         return dialect, why
 
-    def _chosen(self, given_target: bool) -> None:
+    def _chosen(self) -> None:
         """What chose the dialect and the target, where the files or a snapshot did not."""
         config = self.config
         self.dialect_why = self.dialect_why or config.where("dialect")
-        if config.snapshot and not given_target and self.base is not None:
-            self.target_why = "the snapshot's server"
-        elif not config.target_given:
+        if self.target_why:
+            return
+        if not config.target_given:
             self.target_why = "the default"
         elif "target" in config.from_cli:
             self.target_why = "--target"

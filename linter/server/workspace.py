@@ -19,6 +19,8 @@ import os
 from collections import OrderedDict
 from dataclasses import field
 
+import pluggy
+
 from schemacite.errors import UsageError, internal_error
 from schemacite.lint.config import Config
 from schemacite.lint.project import Memo, Project, load_plugins, stamp
@@ -107,7 +109,7 @@ class Workspace:
 
     def __init__(self, settings: Settings | None = None, parse_cache: bool = True):
         self.settings = settings or Settings()
-        self.pm = load_plugins()
+        self._pm: pluggy.PluginManager | None = None  # loaded by the first check: a pack's bad evidence is said there
         self.parse_cache = parse_cache
         self.memo = Memo()  # file heads, frameworks, snapshots and linters, between edits
         self._histories: OrderedDict[tuple, History] = OrderedDict()
@@ -125,6 +127,13 @@ class Workspace:
             logger.exception("checking %s", path)
         return checked
 
+    @property
+    def plugins(self) -> pluggy.PluginManager:
+        """The plugins, loaded once for the server's life."""
+        if self._pm is None:
+            self._pm = load_plugins()
+        return self._pm
+
     def project(self, path: str, text: str) -> Project:
         """The project of the document `path`, which holds `text` now (not what the disk holds)."""
         return Project.resolve(
@@ -133,7 +142,7 @@ class Workspace:
             named_by="the server's `config` setting",
             overrides=self.settings.overrides(),
             stdin=(path, text.encode()),
-            pm=self.pm,
+            pm=self.plugins,
             settle_framework=True,  # the buffer is linted apart from its history: the replay could not tell
             memo=self.memo,
             ask="set `dialect` in the config or the settings",
