@@ -22,7 +22,9 @@ def use_color(choice: str, stream: IO[str]) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
-def resolve_project(args: argparse.Namespace, paths: list[str], *, files: bool = True, output: str | None = None):
+def resolve_project(
+    args: argparse.Namespace, paths: list[str], *, files: bool = True, rules: bool = True, output: str | None = None
+):
     """The project the command line names, resolved as every door resolves one (`lint.project`):
     the flags are its settings, `-` among the paths standard input."""
     # start-up: loaded only when this runs, not by every import of this module
@@ -48,6 +50,7 @@ def resolve_project(args: argparse.Namespace, paths: list[str], *, files: bool =
             since=getattr(args, "since", None),
             plugins=not getattr(args, "no_plugins", False),
             output=output,
+            rules=rules,
             files=files,
             ask="pass --dialect mysql, mariadb or postgres",
         )

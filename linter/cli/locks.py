@@ -18,7 +18,8 @@ from schemacite.sources.names import written
 
 
 def cmd_locks(args: argparse.Namespace) -> int:
-    return run_locks(args, resolve_project(args, args.paths or ["."]), cache(args))
+    # the lock table needs no rule: the plugins are not loaded
+    return run_locks(args, resolve_project(args, args.paths or ["."], rules=False), cache(args))
 
 
 def run_locks(args, project, parse_cache=None) -> int:

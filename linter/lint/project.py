@@ -149,9 +149,10 @@ class Project:
     """What one run lints and how: made by `Project.resolve`, once a run (once an edit in the
     language server), and read by the door that asked."""
 
-    def __init__(self, config: Config, pm: pluggy.PluginManager, history: list[str], memo: Memo):
+    def __init__(self, config: Config, pm: pluggy.PluginManager | None, history: list[str], memo: Memo):
         self.config = config  # the settings, with the dialect and target in force
-        self.pm = pm  # the plugins: rules, output formats, evidence files
+        self._pm = pm  # the plugins (rules, output formats, evidence files), loaded when first asked for
+        self._entrypoints = True  # whether the installed packs load with the built-ins
         self.paths: list[str] = []  # the change: what is linted (standard input by the name it is given)
         self.history = history  # replayed before it: the config's, then the door's
         self.stdin: tuple[str, bytes] | None = None  # standard input's or an editor's buffer: (name, bytes)
@@ -178,6 +179,7 @@ class Project:
         pm: pluggy.PluginManager | None = None,
         plugins: bool = True,
         output: str | None = None,
+        rules: bool = True,
         files: bool = True,
         settle_framework: bool = False,
         memo: Memo | None = None,
@@ -187,8 +189,10 @@ class Project:
 
         `config_file` names the config (`named_by` says who did, for the message when it is
         missing); `config`, settings already made, is taken as it is; `overrides` go on top of the
-        file's. `output` is the format the door will write. A door that lints no files (`audit`,
-        `evidence`) passes `files=False`: no inputs, snapshot or dialect are looked for. The
+        file's. `plugins=False` leaves the installed packs out. `output` is the format the door will
+        write. A door that runs no rules (`locks`) passes `rules=False`: its plugins load only if
+        something asks for them. A door that lints no files (`audit`, `evidence`) passes
+        `files=False`: no inputs, snapshot or dialect are looked for. The
         language server passes `settle_framework` (it lints a buffer apart from its history) and
         a `memo` it keeps. `ask` says how the door's user names a dialect the files do not tell.
         Settings mistakes are ConfigErrors (ValueErrors), anything else that stops the run a
@@ -196,18 +200,20 @@ class Project:
         """
         paths = [paths] if isinstance(paths, str) else list(paths)
         memo = memo or _Once()
-        pm = pm or load_plugins(plugins)
+        if rules or output is not None:
+            pm = pm or load_plugins(plugins)
         if output is not None and pm.hook.schemacite_reporter(format=output) is None:
             raise UsageError(unknown_format(pm, output))
         if config is None:
             config = read_config(paths, config_file, named_by, overrides)
         use_evidence(config.evidence)
         project = cls(config, pm, [*config.history, *history], memo)
+        project._entrypoints = plugins
         if not files:
             project._chosen()
             return project
-        # settings mistakes first, before the files are read for their dialect
-        check_rule_names(config, rule_classes(pm))
+        if rules:  # settings mistakes first, before the files are read for their dialect
+            check_rule_names(config, rule_classes(project.pm))
         project._inputs(paths, stdin, since)
         if config.snapshot:
             project.base = memo.snapshot(config.snapshot)
@@ -323,6 +329,13 @@ class Project:
             self.target_why = os.path.relpath(config.where("target"))
 
     # ---- what the doors read -----------------------------------------------------------------
+
+    @property
+    def pm(self) -> pluggy.PluginManager:
+        """The plugins: the built-in rules and formats, and the installed packs unless left out."""
+        if self._pm is None:
+            self._pm = load_plugins(self._entrypoints)
+        return self._pm
 
     @property
     def framework(self) -> tuple[Framework, str]:
