@@ -10,8 +10,9 @@ hookimpl = pluggy.HookimplMarker("schemacite")
 
 
 def lint_paths(paths, **options):
-    """Lint SQL files (paths: files, folders or globs) and return a LintResult."""
+    """Lint SQL files (paths: files, folders or globs) and return a LintResult: the project they
+    belong to is resolved as every door resolves it (`schemacite.lint.project`)."""
     # not at the top: the engine imports this package (__version__, hookimpl), and `import schemacite` stays cheap
-    from schemacite.lint.engine import lint_paths as _lint_paths
+    from schemacite.lint.project import lint_paths as _lint_paths
 
     return _lint_paths(paths, **options)

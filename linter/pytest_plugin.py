@@ -18,8 +18,9 @@ Which files are linted, first match wins:
 
 Every `*.sql` file found becomes a `SchemaciteItem` (marker `schemacite`, so
 `-m "not schemacite"` leaves them out). The files are linted together, once per session,
-through `schemacite.lint_paths` with the same config file (so `history`, `dialect`,
-`target` and rule settings apply exactly as on the command line). An item fails when its
+through `schemacite.lint_paths` with the same config file: their project is resolved as the
+command line resolves it (`schemacite.lint.project`), so `history`, `dialect`, `target`, rule
+settings and a dialect told by the files apply exactly as on the command line. An item fails when its
 file has findings at or above `fail_on` (`--schemacite-fail-on`, else the config, else
 `warning`) or could not be parsed, and prints each as `file:line:col: CODE name [severity]
 message` with the suggestion, evidence ids and rule doc URL.

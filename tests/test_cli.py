@@ -611,7 +611,7 @@ def test_coloured_text_prints_the_plain_lines(monkeypatch):
     import io
     import re
 
-    from schemacite.lint.engine import lint_paths
+    from schemacite import lint_paths
     from schemacite.report.text import TextReporter
 
     m = DEMO / "postgres" / "migrations"

@@ -24,7 +24,7 @@ import yaml
 
 from cli import run
 from pg_builds import MAJORS
-from schemacite.lint.engine import lint_paths
+from schemacite import lint_paths
 from schemacite.model.statements import needs_own_transaction
 from schemacite.sources.frameworks import FRAMEWORKS
 from schemacite.sources.names import quoted_name

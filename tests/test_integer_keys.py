@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from schemacite import lint_paths
 from schemacite.lint.config import load_config
-from schemacite.lint.engine import Linter, lint_paths
+from schemacite.lint.engine import Linter
 from schemacite.model import Column
 from schemacite.model.dialects import Dialect
 from schemacite.model.integers import integer_type

@@ -388,3 +388,59 @@ def test_a_preview_rule_runs_only_when_selected(tmp_path):
     selected = lint_paths(change, history=history, dialect="postgres", select=["breaks-running-code"])
     assert "SC114" not in {f.code for f in default.findings}
     assert [f.code for f in selected.findings] == ["SC114"]
+
+
+class XmlReporter:
+    """A pack's output format: one XML element counting the findings."""
+
+    def __init__(self, **options):
+        self.options = options
+
+    def render(self, result, out):
+        out.write(f"<findings count='{len(result.findings)}' codes='{','.join(f.code for f in result.findings)}'/>\n")
+
+
+class XmlPack:
+    @hookimpl
+    def schemacite_formats(self):
+        return {"xml": "one XML element counting the findings"}
+
+    @hookimpl
+    def schemacite_reporter(self, format):
+        return XmlReporter if format == "xml" else None
+
+
+XML_PACK = XmlPack()
+
+
+def test_a_packs_output_format_is_taken_by_format_listed_in_help_and_its_registry(monkeypatch, capsys, tmp_path):
+    """One registry of output formats, the built-ins' and the packs': `--format` takes a pack's format
+    (argparse's fixed choices refused it: "invalid choice"), `--help` lists it, a typo names the nearest."""
+    import schemacite.lint.plugins as plugins
+    from cli import run
+    from schemacite.docs import format_table
+    from schemacite.report.builtin import FORMATS
+
+    pack = plugins.EntryPoint(name="xml-pack", value="tests.test_plugins:XML_PACK")
+    monkeypatch.setattr(plugins, "entry_points", lambda group: [pack] if group == "schemacite" else [])
+    monkeypatch.syspath_prepend(str(ROOT))
+    formats = plugins.output_formats(plugin_manager())
+    assert list(formats) == [*FORMATS, "xml"]  # the built-ins first, then each pack's
+    assert formats["xml"] == "one XML element counting the findings"
+    sql = tmp_path / "001.sql"
+    sql.write_text("CREATE TABLE t (v int);\n")
+    code, out, err = run(capsys, "lint", "--dialect", "postgres", "--format", "xml", sql)
+    assert (code, out) == (1, "<findings count='1' codes='SC101'/>\n"), err
+    code, out, _ = run(capsys, "lint", "--dialect", "postgres", "--output-format", "xml", "-o", tmp_path / "r.xml", sql)
+    assert code == 1 and (tmp_path / "r.xml").read_text() == "<findings count='1' codes='SC101'/>\n"
+    with pytest.raises(SystemExit):
+        run(capsys, "lint", "--help")
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "full, text, concise, json, sarif, github, gitlab, junit, html, xml (default full" in help_text
+    code, _, err = run(capsys, "lint", "--dialect", "postgres", "--format", "xmll", sql)
+    assert code == 2 and "unknown output format 'xmll' (choose from full, text" in err and "did you mean xml?" in err
+    # --no-plugins leaves the pack's format out, as it leaves its rules out
+    code, _, err = run(capsys, "lint", "--no-plugins", "--dialect", "postgres", "--format", "xml", sql)
+    assert code == 2 and "unknown output format 'xml'" in err
+    # the README's table is the built-ins' alone, whatever is installed where it is written
+    assert "| `sarif` |" in format_table() and "xml" not in format_table()

@@ -13,7 +13,7 @@ from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, client_capabilities, register_lsp_features
 
-from schemacite.lint.engine import lint_paths
+from schemacite import lint_paths
 
 pytestmark = pytest.mark.asyncio
 

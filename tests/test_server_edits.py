@@ -19,7 +19,7 @@ from schemacite.model.results import Finding, Severity
 from schemacite.server.actions import changed_lines, fix_all, suppressions, workspace_edit
 from schemacite.server.diagnostics import uri
 from schemacite.server.positions import Lines
-from schemacite.server.project import Checked, Project
+from schemacite.server.workspace import Checked, Workspace
 from schemacite.sources.edits import apply
 
 
@@ -70,7 +70,7 @@ def test_changed_lines_spans_only_what_changed():
     assert tail.range == types.Range(types.Position(1, 0), types.Position(1, 1)) and tail.new_text == "c"
 
 
-class Fixing(Project):
+class Fixing(Workspace):
     """A project whose only rule flags every CREATE INDEX without CONCURRENTLY and offers the fix."""
 
     def check(self, path: str, text: str, version: int | None = None) -> Checked:
@@ -106,7 +106,7 @@ def project(tmp_path: Path) -> Path:
 def _suppressed(project_root: Path, text: str, line: int) -> tuple[str, list[Finding]]:
     """The text with the statement-level suppression of the finding at `line` made, and what is left."""
     path = str(project_root / "m.sql")
-    checker = Project(parse_cache=False)
+    checker = Workspace(parse_cache=False)
     checked = checker.check(path, text)
     finding = next(f for f in checked.findings if f.location.line == line and f.code == "SC101")
     [(title, edit), _] = [(t, e) for t, e in suppressions(finding, checked, Lines(text))]
@@ -153,6 +153,6 @@ def test_fix_all_fixes_the_open_buffer_of_a_committed_migration(tmp_path: Path):
     (tmp_path / "002.sql").write_text(text)
     for args in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "base"]):
         subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True, env=env)
-    project = Project(parse_cache=False)
+    project = Workspace(parse_cache=False)
     edit = fix_all(project, project.check(str(tmp_path / "002.sql"), text), Lines(text))
     assert edit is not None and edit.new_text == "CREATE INDEX CONCURRENTLY i ON t (c);\n"

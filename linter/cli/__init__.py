@@ -14,7 +14,8 @@ from schemacite.cli.common import EXIT_CLEAN, EXIT_ERROR, add_project_options
 from schemacite.errors import Stopped, UsageError, internal_error
 from schemacite.model.dialects import DEFAULT_TARGET, DIALECTS, TARGETS, Dialect
 
-FORMATS = ("full", "text", "concise", "json", "sarif", "github", "gitlab", "junit", "html")
+# the output formats are the plugins' (report/builtin.py's and any pack's): listed when help is asked for
+FORMATS_HELP = "how the report is written: one of the output formats (default full)"
 
 
 class Parser(argparse.ArgumentParser):
@@ -49,6 +50,12 @@ class Parser(argparse.ArgumentParser):
                 if close:
                     return f"; did you mean {close[0]}?"
         return ""
+
+    def format_help(self) -> str:
+        for action in self._actions:
+            if action.help == FORMATS_HELP:  # the registry of output formats, read only for --help
+                action.help = _formats_help()
+        return super().format_help()
 
     def error(self, message: str):  # type: ignore[override]
         # start-up: difflib loads only for a mistyped command line
@@ -97,14 +104,23 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _output(p: argparse.ArgumentParser, formats=FORMATS) -> None:
+def _formats_help() -> str:
+    """`--format`'s help: the output formats the plugins offer (the README's table says what each writes)."""
+    # start-up: the plugins load only for --help here; a run checks its format when it resolves its project
+    from schemacite.lint.plugins import output_formats, plugin_manager
+
+    names = ", ".join(output_formats(plugin_manager()))
+    return f"how the report is written: {names.replace('%', '%%')} (default full; text is its former name)"
+
+
+def _output(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--output-format",
         "--format",
         dest="format",
-        choices=formats,
+        metavar="FORMAT",
         default="full",
-        help="how the report is written (default full; text is its former name)",
+        help=FORMATS_HELP,
     )
     p.add_argument(
         "--output",

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
-from schemacite.cli.common import _config, _plugin_manager, emit_report
+from schemacite.cli.common import emit_report, resolve_project
 from schemacite.errors import UsageError
 from schemacite.live.servers import CONNECT_TIMEOUT, DsnError, Reading, Target, mask, parse_dsn, read_target
 from schemacite.model.results import Finding, LintResult, Source
@@ -18,8 +18,7 @@ from schemacite.model.statements import ParseError
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-
-    return run_audit(args, _config(args, []), _plugin_manager(args))
+    return run_audit(args, resolve_project(args, [], files=False, output=args.format))
 
 
 def cmd_snapshot(args: argparse.Namespace) -> int:
@@ -124,14 +123,15 @@ def _order(f: Finding) -> tuple:
     return (f.location.file, f.location.line, -int(f.severity), f.code, f.table or "", f.message)
 
 
-def audit_readings(readings: list[Reading], config, pm=None) -> LintResult:
-    """Run the table rules over every reading that succeeded and merge the results."""
+def audit_readings(readings: list[Reading], config, pm=None, linter=None) -> LintResult:
+    """Run the table rules over every reading that succeeded and merge the results; `linter`, the
+    project's, judges the servers of the config's target."""
     # start-up: loaded only when this runs, not by every import of this module
     from schemacite.lint.engine import Linter
     from schemacite.lint.workload import idle
 
     result = LintResult()
-    linters: dict[tuple[str, str], Linter] = {}
+    linters: dict[object, Linter] = {} if linter is None else {linter.config.target: linter}
     rules: dict[str, Any] = {}
     # a note every database of one server gives (its settings, its statistics reset) is said once
     said: dict[tuple[str, str], list[str]] = {}
@@ -179,13 +179,11 @@ def audit_readings(readings: list[Reading], config, pm=None) -> LintResult:
     return result
 
 
-def run_audit(args, config, pm) -> int:
+def run_audit(args, project) -> int:
     """`schemacite audit DSN...`: same rules, reports and exit codes as lint."""
-    # start-up: loaded only when this runs, not by every import of this module
-    from schemacite.lint.engine import Linter
-
+    config, pm = project.config, project.pm
     try:
-        Linter(config, pm)  # unknown rules or options: a usage error before any connection
+        linter = project.linter  # unknown rules or options: a usage error before any connection
     except ValueError as e:
         raise UsageError(str(e)) from None
     if args.sample < 0:
@@ -194,10 +192,10 @@ def run_audit(args, config, pm) -> int:
     readings = read_all(
         targets, args.schemas, args.sample, getattr(args, "timeout", CONNECT_TIMEOUT), args.jobs, _show_progress(args)
     )
-    result = audit_readings(readings, config, pm)
+    result = audit_readings(readings, config, pm, linter)
     result.errors = errors + result.errors
     result.files = [mask(u) for u in args.dsns]
-    emit_report(args, pm, result)
+    emit_report(args, project, result)
     return result.exit_code(config.fail_on)
 
 

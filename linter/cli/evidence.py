@@ -7,15 +7,14 @@ import json
 import sys
 import time
 
-from schemacite.cli.common import _config, _plugin_manager
+from schemacite.cli.common import resolve_project
 from schemacite.errors import UsageError
 from schemacite.evidence import load_catalogue, nearest
 from schemacite.model.dialects import Dialect, Target
 
 
 def cmd_evidence(args: argparse.Namespace) -> int:
-    _config(args, ["."])  # `evidence = [...]` in the config adds one's own records
-    _plugin_manager(args)
+    resolve_project(args, [], files=False)  # `evidence = [...]` in the config and the packs add records
     return {"list": _list, "show": _show, "reproduce": _reproduce}[args.action](args)
 
 

@@ -6,61 +6,39 @@ import argparse
 import os
 import sys
 
-from schemacite.cli.common import Inputs, _cache, _config, _plugin_manager, diagnostics, emit_report
+from schemacite.cli.common import cache, diagnostics, emit_report, resolve_project
 from schemacite.errors import UsageError
-from schemacite.locks import unmeasured
 from schemacite.model.statements import ParseError
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    # start-up: loaded only when this runs, not by every import of this module
-    from schemacite.lint.engine import Linter
-
     paths = args.paths or ["."]
-    config = _config(args, paths)
-    base = None
-    given_target = config.target_given
-    if config.snapshot:
-        # start-up: loaded only when this runs, not by every import of this module
-        from schemacite.sources.snapshot import SnapshotError, load_snapshot, snapshot_target
-
-        try:
-            base = load_snapshot(config.snapshot)
-        except SnapshotError as e:
-            raise UsageError(str(e)) from None
-        if not config.dialect_given:  # the snapshot knows which server it came from
-            args.dialect, args.target = base.dialect, snapshot_target(config.snapshot)
-            config = _config(args, paths)
-    pm = _plugin_manager(args)
+    project = resolve_project(args, paths, output=args.format)
     try:
-        linter = Linter(config, pm)  # settings mistakes first, before the files are read for their dialect
-        inputs = Inputs(args, config, paths)
-        if inputs.config is not config:  # the dialect came from the files: its rules
-            config = inputs.config
-            linter = Linter(config, pm)
+        linter = project.linter  # the rules' settings: checked before any file is read whole
     except ValueError as e:
         raise UsageError(str(e)) from None
-    if not inputs.paths:  # --since found no changed file: a pull request without migrations
+    if not project.paths:  # --since found no changed file: a pull request without migrations
         # start-up: loaded only when this runs, not by every import of this module
         from schemacite.model.results import LintResult
 
         empty = LintResult(
-            rules=linter.rules, notes=[*inputs.notes, "nothing changed under the given paths: nothing to lint"]
+            rules=linter.rules, notes=[*project.notes, "nothing changed under the given paths: nothing to lint"]
         )
-        emit_report(args, pm, empty)  # CI steps still find the report they upload
+        emit_report(args, project, empty)  # CI steps still find the report they upload
         return 0
-    cache = _cache(args, config)
+    parse_cache = cache(args)
 
     def lint(overlay: dict[str, bytes] | None = None):
-        return linter.lint(inputs.paths, inputs.history, base, cache=cache, stdin=inputs.stdin, overlay=overlay)
+        return project.lint(parse_cache, overlay)
 
     if args.fix or args.diff:
-        if inputs.stdin is not None and args.fix:
+        if project.stdin is not None and args.fix:
             raise UsageError("--fix cannot write standard input back; use --diff to see the change")
         # start-up: loaded only when this runs, not by every import of this module
         from schemacite.lint.fixing import fix_files
 
-        kept = frozenset() if args.fix_committed or args.since else _committed(inputs)
+        kept = frozenset() if args.fix_committed or args.since else _committed(project)
         fixed, result = fix_files(lint, args.unsafe_fixes, write=args.fix and not args.diff, kept=kept)
         left = [_left_alone(fixed.left)] if fixed.left else []
         if args.diff:
@@ -69,10 +47,6 @@ def cmd_lint(args: argparse.Namespace) -> int:
         result.notes.append(f"fixed {fixed.applied} finding(s) in {len(fixed.changed())} file(s)")
     else:
         result = lint()
-    result.notes[:0] = inputs.notes
-    result.dialect = inputs.dialect or (config.dialect, config.where("dialect"))
-    result.dialect_given = inputs.dialect is None
-    result.target = target_chosen(config, from_snapshot=bool(config.snapshot and not given_target))
     if args.write_baseline:
         # start-up: loaded only with a baseline
         from schemacite.lint.baseline import write_baseline
@@ -85,7 +59,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         result.errors += [
             ParseError(p, 0, "nothing to lint: every file here was left out (the notes say why)") for p in paths
         ]
-    baseline = args.baseline or config.baseline
+    baseline = args.baseline or project.config.baseline
     if baseline:
         # start-up: loaded only with a baseline
         from schemacite.lint.baseline import BaselineError, leave_out_baselined
@@ -96,19 +70,19 @@ def cmd_lint(args: argparse.Namespace) -> int:
             raise UsageError(f"baseline {e}") from None
         except OSError as e:
             raise UsageError(f"baseline {baseline}: {e.strerror or e}") from None
-    emit_report(args, pm, result)
-    code = result.exit_code(config.fail_on)
+    emit_report(args, project, result)
+    code = result.exit_code(project.config.fail_on)
     return 0 if args.exit_zero and code == 1 else code
 
 
-def _committed(inputs: Inputs) -> frozenset[str]:
+def _committed(project) -> frozenset[str]:
     """The files to lint that git holds as committed, unchanged: migrations that may be deployed,
     which a fix would make differ from what the runner applied (and checksummed)."""
     # start-up: loaded only when this runs, not by every import of this module
     from schemacite.sources.files import expand
     from schemacite.sources.git import committed
 
-    files, _ = expand([p for p in inputs.paths if not inputs.stdin or p != inputs.stdin[0]])
+    files, _ = expand([p for p in project.paths if not project.stdin or p != project.stdin[0]])
     return frozenset(committed(files))
 
 
@@ -118,19 +92,6 @@ def _left_alone(files: list[str], shown: int = 10) -> str:
         f"{len(files)} committed migration(s) not fixed, as they may be deployed already: {names}; "
         f"--fix-committed fixes them too"
     )
-
-
-def target_chosen(config, from_snapshot: bool) -> tuple[str, str, str]:
-    """(target, what chose it, why its lock rows rest on documentation alone, or "") for a report."""
-    if from_snapshot:
-        why = "the snapshot's server"
-    elif not config.target_given:
-        why = "the default"
-    elif "target" in config.from_cli:
-        why = "--target"
-    else:
-        why = os.path.relpath(config.where("target"))
-    return str(config.target), why, unmeasured(config.target)
 
 
 def _print_diff(fixed, result, notes: list[str]) -> int:

@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from schemacite.cli.common import EXIT_CLEAN, EXIT_FINDINGS, Inputs, _cache, _config, use_color
+from schemacite.cli.common import EXIT_CLEAN, EXIT_FINDINGS, cache, resolve_project, use_color
 from schemacite.errors import UsageError
 from schemacite.lint.config import Config
 from schemacite.locks.mysql import general_note
@@ -18,17 +18,16 @@ from schemacite.sources.names import written
 
 
 def cmd_locks(args: argparse.Namespace) -> int:
-    config = _config(args, args.paths or ["."])
-    return run_locks(args, config, _cache(args, config))
+    # the lock table needs no rule: the plugins are not loaded
+    return run_locks(args, resolve_project(args, args.paths or ["."], rules=False), cache(args))
 
 
-def run_locks(args, config: Config, cache=None) -> int:
-    inputs = Inputs(args, config, args.paths or ["."])
-    config, paths = inputs.config, inputs.paths
-    for note in inputs.notes:
+def run_locks(args, project, parse_cache=None) -> int:
+    config, paths = project.config, project.paths
+    for note in project.notes:
         print(f"note: {note}", file=sys.stderr)
-    if inputs.dialect:
-        print(f"note: dialect {inputs.dialect[0]}, {inputs.dialect[1]}", file=sys.stderr)
+    if project.detected:
+        print(f"note: dialect {config.dialect}, {project.dialect_why}", file=sys.stderr)
     if args.verify:
         # start-up: server code loads only when a server is reached
         from schemacite.live.verify import VerifyError, server_target
@@ -50,11 +49,12 @@ def run_locks(args, config: Config, cache=None) -> int:
         config.dialect,
         config.target,
         paths,
-        inputs.history,
-        cache=cache,
+        project.history,
+        cache=parse_cache,
         framework=config.framework,
-        stdin=inputs.stdin,
+        stdin=project.stdin,
         search_path=config.search_path,
+        base=project.base,
     )
     if args.verify:
         # start-up: server code loads only when a server is reached

@@ -7,14 +7,14 @@ import json
 import os
 import sys
 
-from schemacite.cli.common import EXIT_CLEAN, _plugin_manager, use_color
+from schemacite.cli.common import EXIT_CLEAN, plugins, use_color
 from schemacite.docs import explanation
 from schemacite.errors import UsageError
 from schemacite.lint.plugins import rule_classes
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    classes = rule_classes(_plugin_manager(args))
+    classes = rule_classes(plugins(args))
     if args.selectors:
         chosen = []
         for typed in args.selectors:
@@ -65,7 +65,7 @@ def find_rule(classes, typed: str):
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    cls = find_rule(rule_classes(_plugin_manager(args)), args.rule)
+    cls = find_rule(rule_classes(plugins(args)), args.rule)
     if args.format == "json":
         # start-up: the evidence catalogue loads only when something cites it
         from schemacite.evidence import load_catalogue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import field
+from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
 
@@ -158,6 +158,14 @@ def load_config(path: Path | None, overrides: dict[str, Any] | None = None) -> C
     given = {k: v for k, v in (overrides or {}).items() if v is not None and v != []}
     raw.update(given)
     return _build(raw, path, set(given))
+
+
+def told(config: Config, dialect: str, target: str | None = None, by: str = "the files") -> Config:
+    """`config`, which names no dialect, judging for the `dialect` (and `target`, else that
+    dialect's default) that `by` tells: the files' marks, a snapshot's server. A copy of the
+    settings already read, not a second reading of them."""
+    _, _, parsed = _dialect_and_target({"dialect": dialect, "target": target or ""}, lambda key: by)
+    return replace(config, target=parsed, target_given=config.target_given or bool(target))
 
 
 def _inside(target: Path, config: Path, key: str) -> str:

@@ -6,10 +6,9 @@ import functools
 import os
 from collections.abc import Iterable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-from schemacite.lint.config import Config, find_config, load_config
+from schemacite.lint.config import Config
 from schemacite.lint.lock_facts import LockFacts
 from schemacite.lint.rule import Context, Rule
 from schemacite.lint.workload import mark_insert_heavy
@@ -27,7 +26,7 @@ from schemacite.sources.replay import EXCLUDED, Replay
 
 def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
     """Instantiate the rules this configuration turns on, with their severities and options."""
-    _check_rule_names(config, classes)
+    check_rule_names(config, classes)
     select, disable = [s.lower() for s in config.select], {d.lower() for d in config.disable}
     rules = []
     for cls in classes:
@@ -45,7 +44,7 @@ def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
     return rules
 
 
-def _check_rule_names(config: Config, classes: list[type[Rule]]) -> None:
+def check_rule_names(config: Config, classes: list[type[Rule]]) -> None:
     """Refuse a rule name or code prefix in the configuration that no rule has."""
     known = {c.name for c in classes} | {c.code.lower() for c in classes} | {c.family for c in classes}
     for key in ("disable", "select", "rules", "per_file_ignores"):
@@ -423,40 +422,3 @@ def cite_measurements(f: Finding, rule: Rule, dialect: Dialect, target: Target) 
     f.evidence = tuple(dict.fromkeys((*f.evidence, *ours)))
     measured = any(i in measurement_ids for i in f.evidence)
     f.evidence_note = None if measured else rule.why_unmeasured(dialect)
-
-
-def resolve_config(paths: list[str], config_path: str | None = None, overrides: dict[str, Any] | None = None) -> Config:
-    path = Path(config_path) if config_path else find_config(Path(paths[0]) if paths else Path.cwd())
-    if path is None:
-        path = find_config(Path.cwd())
-    return load_config(path, overrides)
-
-
-def lint_paths(
-    paths: Iterable[str] | str,
-    *,
-    config_path: str | None = None,
-    config: Config | None = None,
-    history: Iterable[str] = (),
-    **overrides: Any,
-) -> LintResult:
-    """Lint SQL files the way `schemacite lint` does and return the LintResult.
-
-    `overrides` take the config file's keys (dialect="mysql", target="mysql-8.0", ...).
-    """
-    paths = [paths] if isinstance(paths, str) else list(paths)
-    config = config or resolve_config(paths, config_path, overrides)
-    base = None
-    if config.snapshot:
-        # start-up: loaded only when this runs, not by every import of this module
-        from schemacite.sources.snapshot import load_snapshot
-
-        base = load_snapshot(config.snapshot)
-    linter = Linter(config)
-    result = linter.lint(paths, [*config.history, *history], base)
-    if config.baseline:  # the pytest plugin and other callers honour the config's baseline
-        # start-up: loaded only with a baseline
-        from schemacite.lint.baseline import leave_out_baselined
-
-        leave_out_baselined(result, config.baseline)
-    return result

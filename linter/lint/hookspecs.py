@@ -35,3 +35,9 @@ def schemacite_evidence() -> list[Path]:
 @hookspec(firstresult=True)
 def schemacite_reporter(format: str) -> type[Reporter] | None:
     """Return a reporter class for `--format FORMAT`, or None. The first non-None answer wins."""
+
+
+@hookspec
+def schemacite_formats() -> dict[str, str]:
+    """Return the output formats this plugin's `schemacite_reporter` answers for, each name with
+    what it writes (a line). All are collected: `--format` takes them, `--help` lists them."""

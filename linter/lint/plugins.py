@@ -138,3 +138,35 @@ def rule_classes(pm: pluggy.PluginManager) -> list:
 
 def evidence_paths(pm: pluggy.PluginManager) -> list:
     return [p for batch in pm.hook.schemacite_evidence() for p in batch]
+
+
+def output_formats(pm: pluggy.PluginManager) -> dict[str, str]:
+    """The output formats, each with what it writes: the one registry `--format`, its `--help` and
+    the README's table are made from. The built-ins come first (their hook runs last), then each
+    pack's in the order the packs loaded."""
+    formats: dict[str, str] = {}
+    for batch in reversed(pm.hook.schemacite_formats()):
+        for name, what in batch.items():
+            formats.setdefault(name, what)
+    return formats
+
+
+def reporter_class(pm: pluggy.PluginManager, name: str) -> type:
+    """The reporter class for the output format `name`; a ValueError naming the formats there are
+    when no plugin answers for it. A pack that answers `schemacite_reporter` without listing its
+    format in `schemacite_formats` is still taken: the registry lists, the hook decides."""
+    cls = pm.hook.schemacite_reporter(format=name)
+    if cls is None:
+        raise ValueError(unknown_format(pm, name))
+    return cls
+
+
+def unknown_format(pm: pluggy.PluginManager, name: str) -> str:
+    # start-up: difflib loads only for a mistyped format
+    import difflib
+
+    known = list(output_formats(pm))
+    close = difflib.get_close_matches(name, known, n=1)
+    return f"unknown output format {name!r} (choose from {', '.join(known)})" + (
+        f"; did you mean {close[0]}?" if close else ""
+    )

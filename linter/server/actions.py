@@ -14,7 +14,7 @@ from schemacite.model.fixes import Applicability, Edit, Fix
 from schemacite.model.results import Finding
 from schemacite.server.diagnostics import diagnostic, finding_range, uri
 from schemacite.server.positions import Lines, overlaps
-from schemacite.server.project import Checked, Project
+from schemacite.server.workspace import Checked, Workspace
 
 FIX_ALL = "source.fixAll.schemacite"
 KINDS = [types.CodeActionKind.QuickFix, FIX_ALL]
@@ -24,7 +24,7 @@ Opened = Callable[[str], "tuple[str, int | None] | None"]
 
 
 def code_actions(
-    project: Project,
+    project: Workspace,
     checked: Checked,
     lines: Lines,
     wanted: types.Range,
@@ -166,7 +166,7 @@ def _one_document(
     return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(text_document=document, edits=list(edits))])
 
 
-def fix_all(project: Project, checked: Checked, lines: Lines) -> types.TextEdit | None:
+def fix_all(project: Workspace, checked: Checked, lines: Lines) -> types.TextEdit | None:
     """Every safe fix of the document made, the document linted again and fixed again until
     nothing is left to fix (as `lint --fix` does): one edit replacing the lines that changed, or None."""
     # start-up: the language server loads this on the first request that needs it

@@ -16,7 +16,7 @@ from schemacite.model import Location
 from schemacite.model.results import Finding, Severity
 from schemacite.model.statements import ParseError
 from schemacite.server.positions import Lines
-from schemacite.server.project import Checked
+from schemacite.server.workspace import Checked
 
 SOURCE = "schemacite"
 SEVERITY = {

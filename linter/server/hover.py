@@ -6,10 +6,10 @@ from __future__ import annotations
 from lsprotocol import types
 
 from schemacite.server.positions import Lines, contains
-from schemacite.server.project import Checked, Project
+from schemacite.server.workspace import Checked, Workspace
 
 
-def hover(project: Project, checked: Checked, lines: Lines, position: types.Position) -> types.Hover | None:
+def hover(project: Workspace, checked: Checked, lines: Lines, position: types.Position) -> types.Hover | None:
     stmt = next((s for s in checked.statements if contains(lines.statement_range(s), position)), None)
     if stmt is None or checked.config is None:
         return None

@@ -1,4 +1,4 @@
-"""The language server itself: pygls handlers over `Project`.
+"""The language server itself: pygls handlers over `Workspace`.
 
 Documents are linted on open and save at once, and after edits once the editor has been quiet
 for `debounceMs`. Linting runs on one worker thread, so the connection keeps answering (and
@@ -24,8 +24,8 @@ from schemacite.server.actions import KINDS, code_actions
 from schemacite.server.diagnostics import diagnostics
 from schemacite.server.hover import hover
 from schemacite.server.positions import Lines
-from schemacite.server.project import Checked, Project
 from schemacite.server.settings import SECTION, Settings
+from schemacite.server.workspace import Checked, Workspace
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ logger = logging.getLogger(__name__)
 class SchemaciteServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("schemacite", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
-        self.project = Project()
+        self.project = Workspace()
         self.given = Settings()  # initializationOptions
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="schemacite-lint")
         self.pending: dict[str, asyncio.Task] = {}
