@@ -16,6 +16,7 @@ from schemacite.rules.running_release import (
     unwritable,
     used_column,
 )
+from schemacite.sources.names import in_sql, relation_in_sql
 
 
 class DropColumn(ColumnGoes):
@@ -91,6 +92,7 @@ class DropColumn(ColumnGoes):
                 stmt.location,
                 table=stmt.table,
                 sql=stmt.sql,
+                dialect=ctx.dialect,
                 identity=column.name,
                 column=column.name,
                 suggestion=advice,
@@ -101,7 +103,8 @@ class DropColumn(ColumnGoes):
                 template=(
                     f"-- release N: the code stops reading and writing {column.name}\n"
                     f"-- release N+1, once no process of an older release runs:\n"
-                    f"ALTER TABLE {stmt.table} DROP COLUMN {column.name};"
+                    f"ALTER TABLE {relation_in_sql(stmt.table or '', ctx.dialect, stmt.sql)} "
+                    f"DROP COLUMN {in_sql(column.name, ctx.dialect, stmt.sql)};"
                 ),
             )
             yield finding

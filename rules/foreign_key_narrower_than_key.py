@@ -11,6 +11,7 @@ from schemacite.model.fixes import Applicability, Fix
 from schemacite.model.integers import integer_type
 from schemacite.rule import Context, Finding, Rule, Severity
 from schemacite.rules.integer_key_runs_out import HORIZON, grade
+from schemacite.sources.names import in_sql, relation_in_sql
 
 
 class ForeignKeyNarrowerThanKey(Rule):
@@ -129,7 +130,8 @@ class ForeignKeyNarrowerThanKey(Rule):
         finding.fix = Fix(
             f"make {column.name} {wide.name} (rewrites {table.qualified_name})",
             Applicability.DISPLAY_ONLY,
-            template=f"ALTER TABLE {table.qualified_name} ALTER COLUMN {column.name} TYPE {wide.name};",
+            template=f"ALTER TABLE {relation_in_sql(table.qualified_name, ctx.dialect)} "
+            f"ALTER COLUMN {in_sql(column.name, ctx.dialect)} TYPE {wide.name};",
         )
         return finding
 

@@ -11,8 +11,10 @@ from schemacite.model import Column, Table, latest
 from schemacite.model.dialects import Dialect
 from schemacite.model.fixes import Applicability, Fix
 from schemacite.model.integers import IntegerType, integer_type
+from schemacite.model.schema import owned_sequence
 from schemacite.rule import Context, Finding, Option, Rule, Severity
 from schemacite.rules.insert_heavy_indexes import APPEND_ONLY_NAMES
+from schemacite.sources.names import in_sql, relation_in_sql
 
 # types wide enough that no insert rate seen in practice fills them
 WIDE_BITS = 64
@@ -313,18 +315,18 @@ def widen_fix(table: Table, column: Column, how: str, ctx: Context) -> Fix:
         current = integer_type(ctx.dialect, owner.columns[name])
         if current is not None and current.bits >= WIDE_BITS:
             continue  # already wide: a serial column widened without its sequence
+        table_sql, column_sql = relation_in_sql(owner.qualified_name, ctx.dialect), in_sql(name, ctx.dialect)
         if ctx.dialect is Dialect.POSTGRES:
-            lines.append(f"ALTER TABLE {owner.qualified_name} ALTER COLUMN {name} TYPE bigint;")
+            lines.append(f"ALTER TABLE {table_sql} ALTER COLUMN {column_sql} TYPE bigint;")
         else:
             definition = owner.columns[name]
             auto = " AUTO_INCREMENT" if definition.auto_increment else ""
             null = " NOT NULL" if not definition.nullable else ""
-            lines.append(f"ALTER TABLE {owner.qualified_name} MODIFY {name} BIGINT UNSIGNED{null}{auto};")
-            if not definition.unsigned:
-                lines[-1] = lines[-1].replace(" UNSIGNED", "")
+            unsigned = " UNSIGNED" if definition.unsigned else ""
+            lines.append(f"ALTER TABLE {table_sql} MODIFY {column_sql} BIGINT{unsigned}{null}{auto};")
     if ctx.dialect is Dialect.POSTGRES and how in ("serial", "sequence default"):
         # a serial column's sequence is created AS integer and keeps its maximum when the column widens
-        sequence = f"{table.name}_{column.name}_seq"
+        sequence = relation_in_sql(owned_sequence(table.qualified_name, column.name), ctx.dialect)
         lines.append(f"ALTER SEQUENCE {sequence} AS bigint;  -- the sequence pg_get_serial_sequence names")
     return Fix(
         "widen the key and the columns referencing it to 64 bits (each statement rewrites its table)",

@@ -11,6 +11,7 @@ from schemacite.model.casts import implicit_default, zero_date
 from schemacite.model.dialects import Dialect
 from schemacite.model.statements import AddColumn, Statement
 from schemacite.rule import Context, Finding, Rule, Severity
+from schemacite.sources.names import in_sql, written
 
 
 class NotNullWithoutDefault(Rule):
@@ -83,6 +84,7 @@ class NotNullWithoutDefault(Rule):
     def _finding(self, stmt: Statement, action: AddColumn, table: Table | None, ctx: Context) -> Finding:
         column = action.definition
         where = table.qualified_name if table is not None else stmt.table
+        shown = written(where or "", ctx.dialect)
         if ctx.dialect is Dialect.POSTGRES:
             return self.finding(
                 stmt.location,
@@ -91,9 +93,9 @@ class NotNullWithoutDefault(Rule):
                 sql=stmt.sql,
                 dialect=ctx.dialect,
                 column=column.name,
-                outcome=f"fails on {where} once it holds a row: PostgreSQL refuses it (contains null values, 23502)",
+                outcome=f"fails on {shown} once it holds a row: PostgreSQL refuses it (contains null values, 23502)",
                 suggestion=f"give it a DEFAULT every old row may hold; else add {column.name} nullable, backfill it in "
-                f"batches, add CHECK ({column.name} IS NOT NULL) NOT VALID, VALIDATE it, then SET NOT NULL",
+                f"batches, add CHECK ({in_sql(column.name, ctx.dialect)} IS NOT NULL) NOT VALID, VALIDATE it, then SET NOT NULL",
             )
         server = "MariaDB" if ctx.server is Dialect.MARIADB else "MySQL"
         value = implicit_default(column) or "the type's implicit default"
@@ -106,7 +108,7 @@ class NotNullWithoutDefault(Rule):
                 sql=stmt.sql,
                 dialect=ctx.dialect,
                 column=column.name,
-                outcome=f"fails on {where} once it holds two rows: {server} fills each with {value}, "
+                outcome=f"fails on {shown} once it holds two rows: {server} fills each with {value}, "
                 "and its unique key refuses the duplicates",
                 suggestion=f"{later}, then add the key",
             )
@@ -119,7 +121,7 @@ class NotNullWithoutDefault(Rule):
             sql=stmt.sql,
             dialect=ctx.dialect,
             column=column.name,
-            outcome=f"fills every existing row of {where} with {value}: {server} strict mode does not refuse it{zero}",
+            outcome=f"fills every existing row of {shown} with {value}: {server} strict mode does not refuse it{zero}",
             suggestion=f"give it the DEFAULT the old rows should hold, or {later}",
         )
 
