@@ -23,7 +23,7 @@ from schemacite.model.statements import (
     Statement,
 )
 from schemacite.rule import Context, Finding, Rule, Severity
-from schemacite.sources.names import in_sql, relation_in_sql, written, written_names
+from schemacite.sources.names import in_sql, relation_in_sql, text_of, tokenize, written, written_names
 
 # what each server answers when a row does not fit, by failure: PostgreSQL's SQLSTATE and the
 # MySQL/MariaDB error number (the MariaDB ones checked by tests/test_fails_on_rows.py; MySQL's
@@ -64,7 +64,9 @@ class ConstraintOverExistingRows(Rule):
 
     - `SET NOT NULL` (MySQL/MariaDB `MODIFY`/`CHANGE` of a nullable column to `NOT NULL`): a NULL;
     - `ADD PRIMARY KEY`, `ADD UNIQUE`, `CREATE UNIQUE INDEX` (also `CONCURRENTLY`, which leaves an
-      invalid index behind): two rows with the same key, or a NULL in a primary key;
+      invalid index behind): two rows with the same key, or a NULL in a primary key. Only the rows
+      a partial index's `WHERE` admits can collide, and a NULL collides with nothing unless the
+      key is `NULLS NOT DISTINCT` (PostgreSQL 15);
     - `ADD CHECK` and `ADD FOREIGN KEY` unless `NOT VALID` (or, on MySQL and MariaDB, after `SET
       foreign_key_checks = 0`), and `VALIDATE CONSTRAINT`: a row the check refuses, a key the
       referenced table lacks (`VALIDATE CONSTRAINT` at info level: see below);
@@ -189,6 +191,26 @@ class _Sql:
         """The same, as a message shows them."""
         return ", ".join(n if self.expression(n) else written_names((n,), self.dialect) for n in names)
 
+    def predicate(self) -> str:
+        """A partial index's WHERE, as the statement writes it ("" without one): only the rows it
+        holds go into the index, so only they can collide."""
+        toks = tokenize(self.text)
+        depth = 0
+        for i, tok in enumerate(toks):
+            depth += tok.kind == "lparen"
+            depth -= tok.kind == "rparen"
+            if depth == 0 and tok.upper == "WHERE":
+                rest = toks[i + 1 :]
+                while rest and rest[-1].text == ";":
+                    rest = rest[:-1]
+                return text_of(rest, self.text)
+        return ""
+
+    def nulls_not_distinct(self) -> bool:
+        """PostgreSQL 15's UNIQUE NULLS NOT DISTINCT: two NULLs collide like two equal values."""
+        words = [t.upper for t in tokenize(self.text)]
+        return any(words[i : i + 3] == ["NULLS", "NOT", "DISTINCT"] for i in range(len(words) - 2))
+
 
 def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statement, ctx: Context) -> list[_Risk]:
     column = model.columns.get(action.column or "") if model is not None and action.column else None
@@ -247,13 +269,17 @@ def _only_null(model: Table | None, columns: tuple[str, ...]) -> bool:
 
 
 def _key_risks(index: Index, sql: _Sql, what: str, model: Table | None) -> list[_Risk]:
-    if not index.columns or not index.primary and _only_null(model, index.columns):
+    # NULLs are distinct in a unique key (a NULL in it collides with nothing) unless it says otherwise
+    distinct = not index.primary and not sql.nulls_not_distinct()
+    if not index.columns or distinct and _only_null(model, index.columns):
         return []
     cols, shown = sql.terms(index.columns), sql.shown(index.columns)
-    filled = " AND ".join(f"{c} IS NOT NULL" for c in (sql.terms((n,)) for n in index.columns))
-    where = "" if index.primary else f" WHERE {filled}"
+    tests = [f"{sql.terms((n,))} IS NOT NULL" for n in index.columns] if distinct else []
     if index.partial:
-        where = ""  # the index's own WHERE narrows the rows; the query over all of them errs on the safe side
+        # only the rows the index holds can collide; without its WHERE, all of them (the safe side)
+        predicate = sql.predicate()
+        tests = ([f"({predicate})"] if predicate else []) + tests
+    where = f" WHERE {' AND '.join(tests)}" if tests else ""
     out = [
         _Risk(
             f"{what} ({shown})",

@@ -6,6 +6,7 @@ where a snapshot says the table is empty."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -53,6 +54,9 @@ PG = {
                           "ALTER TABLE t ALTER COLUMN b TYPE int", "22003"),
     "narrower_numeric": Case("SC112", "CREATE TABLE t (b bigint)", "INSERT INTO t VALUES (5000000000)",
                              "ALTER TABLE t ALTER COLUMN b TYPE numeric(5, 0)", "22003"),
+    "unique_nulls_not_distinct_over_nulls": Case("SC112", "CREATE TABLE t (id int);\nALTER TABLE t ADD COLUMN k int",
+                                                 "INSERT INTO t (id) VALUES (1), (2)",
+                                                 "CREATE UNIQUE INDEX t_k ON t (k) NULLS NOT DISTINCT", "23505"),
 }  # fmt: skip
 
 MARIADB = {
@@ -234,3 +238,42 @@ def test_a_table_a_snapshot_shows_empty_is_not_flagged(tmp_path, name, rows, fla
     snapshot = tmp_path / "snapshot.json"
     snapshot.write_text(json.dumps(doc))
     assert (case.rule in _findings(tmp_path, case, "postgres", "postgres-15", str(snapshot))) is flagged
+
+
+def _query(tmp_path, case: Case) -> str:
+    """The query SC112's finding says finds an offending row first."""
+    history = tmp_path / "000_history.sql"
+    history.write_text(case.scene + ";\n")
+    change = tmp_path / "001_change.sql"
+    change.write_text(case.statement + ";\n")
+    result = lint_paths([str(change)], history=[str(history)], dialect="postgres", select=["SC112"])
+    (finding,) = result.findings
+    found = re.search(r"look first: (.*); fix those rows", finding.suggestion or "")
+    assert found, finding.suggestion
+    return found.group(1)
+
+
+@pytest.mark.parametrize(
+    "rows, refused",
+    [
+        ("(1, 'a', now()), (2, 'a', NULL), (3, '', NULL), (4, '', NULL)", False),  # the index holds no two alike
+        ("(1, 'a', NULL), (2, 'a', NULL)", True),
+    ],
+)
+def test_a_partial_unique_index_query_reads_the_rows_the_index_holds(pg_server, tmp_path, rows, refused):
+    """The query for a partial unique index looks only at the rows its WHERE admits: it finds a
+    row exactly when the server refuses the index."""
+    case = Case(
+        "SC112",
+        "CREATE TABLE t (id int PRIMARY KEY, email text, deleted_at timestamptz)",
+        f"INSERT INTO t VALUES {rows}",
+        "CREATE UNIQUE INDEX t_email ON t (email) WHERE deleted_at IS NULL AND email <> ''",
+        "23505" if refused else "",
+    )
+    query = _query(tmp_path, case)
+    db = pg_server.create_database("rows_partial_unique")
+    with pg_server.connect(db) as conn:
+        conn.execute(case.scene)
+        conn.execute(case.rows)
+        assert bool(conn.execute(query).fetchall()) is refused
+    assert _pg_error(pg_server, pg_server.create_database("rows_partial_unique"), case) == (case.error or None)
