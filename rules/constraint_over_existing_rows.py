@@ -66,7 +66,8 @@ class ConstraintOverExistingRows(Rule):
     - `ADD PRIMARY KEY`, `ADD UNIQUE`, `CREATE UNIQUE INDEX` (also `CONCURRENTLY`, which leaves an
       invalid index behind): two rows with the same key, or a NULL in a primary key. Only the rows
       a partial index's `WHERE` admits can collide, and a NULL collides with nothing unless the
-      key is `NULLS NOT DISTINCT` (PostgreSQL 15);
+      key is `NULLS NOT DISTINCT` (PostgreSQL 15). A key over the columns of a primary key or
+      unique index the table already has, and more, cannot meet a duplicate and is not flagged;
     - `ADD CHECK` and `ADD FOREIGN KEY` unless `NOT VALID` (or, on MySQL and MariaDB, after `SET
       foreign_key_checks = 0`), and `VALIDATE CONSTRAINT`: a row the check refuses, a key the
       referenced table lacks (`VALIDATE CONSTRAINT` at info level: see below);
@@ -280,26 +281,46 @@ def _key_risks(index: Index, sql: _Sql, what: str, model: Table | None) -> list[
         predicate = sql.predicate()
         tests = ([f"({predicate})"] if predicate else []) + tests
     where = f" WHERE {' AND '.join(tests)}" if tests else ""
-    out = [
-        _Risk(
-            f"{what} ({shown})",
-            f"two rows share one ({shown})",
-            "duplicate",
-            f"SELECT {cols}, count(*) FROM {sql.table}{where} GROUP BY {cols} HAVING count(*) > 1 LIMIT 1",
+    out = []
+    if not _proven_unique(index, model, distinct):
+        out.append(
+            _Risk(
+                f"{what} ({shown})",
+                f"two rows share one ({shown})",
+                "duplicate",
+                f"SELECT {cols}, count(*) FROM {sql.table}{where} GROUP BY {cols} HAVING count(*) > 1 LIMIT 1",
+            )
         )
-    ]
     nullable = [c for c in index.columns if model is None or (col := model.columns.get(c)) is None or col.nullable]
     if index.primary and nullable:
         holes = " OR ".join(f"{sql.col(c)} IS NULL" for c in nullable)
         out.append(
             _Risk(
-                out[0].what,
+                f"{what} ({shown})",
                 f"a row holds NULL in {sql.shown(tuple(nullable))}",
                 "null",
                 f"SELECT 1 FROM {sql.table} WHERE {holes} LIMIT 1",
             )
         )
     return out
+
+
+def _proven_unique(index: Index, model: Table | None, distinct: bool) -> bool:
+    """Whether a key the table already has proves the new one holds no two rows alike: a primary
+    key or unique index over some of its columns, whole (not partial, no expression). Two rows
+    alike in the new key are alike in that one, which the server already refused. Where the new
+    key counts NULLs as equal (NULLS NOT DISTINCT), the old key's columns must be NOT NULL too:
+    there, two NULLs collide in the new key and not in the old."""
+    if model is None:
+        return False
+    wanted = set(index.columns)
+    for key in ([model.primary_key] if model.primary_key is not None else []) + model.unique_keys:
+        columns = [model.columns.get(c) for c in key.columns]
+        if not key.columns or key.partial or None in columns or not set(key.columns) <= wanted:
+            continue
+        if distinct or index.primary or all(c is not None and not c.nullable for c in columns):
+            return True
+    return False
 
 
 def _check_risk(check: Check, sql: _Sql, what: str) -> _Risk:

@@ -159,6 +159,12 @@ PG_PASSES = {
     "set_not_null_after_a_backfill": Case("", "CREATE TABLE t (id int, k text)", "INSERT INTO t VALUES (1, NULL)",
                                           "ALTER TABLE t ALTER COLUMN k SET NOT NULL", "",
                                           "UPDATE t SET k = 'x' WHERE k IS NULL"),
+    "unique_over_the_primary_key_and_more": Case("", "CREATE TABLE t (id int PRIMARY KEY, s text)",
+                                                 "INSERT INTO t VALUES (1, 'a'), (2, 'a'), (3, NULL), (4, NULL)",
+                                                 "CREATE UNIQUE INDEX t_s_id ON t (s, id) NULLS NOT DISTINCT", ""),
+    "unique_over_a_unique_key_and_more": Case("", "CREATE TABLE t (id int, s text, k int);\nCREATE UNIQUE INDEX t_k ON t (k)",
+                                              "INSERT INTO t VALUES (1, 'a', 1), (2, 'a', 2), (3, 'a', NULL), (4, 'a', NULL)",
+                                              "ALTER TABLE t ADD UNIQUE (s, k)", ""),
 }  # fmt: skip
 
 
