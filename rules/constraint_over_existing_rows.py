@@ -77,7 +77,9 @@ class ConstraintOverExistingRows(Rule):
 
     Each finding gives a query that finds an offending row first. A table a snapshot counts empty
     (0 rows) is not flagged, nor one created earlier in the same deploy; a `SET NOT NULL` that a
-    validated `CHECK (col IS NOT NULL)` already proves is not flagged.
+    validated `CHECK (col IS NOT NULL)` already proves is not flagged. Nor is a foreign key the
+    rows already satisfy: the table has it, validated, or the same deploy dropped it (to change
+    its `ON DELETE`, or to widen its integer columns) and no statement since wrote either table.
 
     ## Why is this bad?
     The statement works on a copy of production that happens to be clean and fails on production:
@@ -226,8 +228,9 @@ def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statemen
             return [_check_risk(action.constraint, sql, "ADD CHECK")]
         return []
     if isinstance(action, AddForeignKey) and not action.not_valid and stmt.foreign_key_checks:
-        if action.key.enforced and not _only_null(model, action.key.columns):
-            return [_foreign_key_risk(action.key, sql, "ADD FOREIGN KEY", ctx)]
+        key = action.key
+        if key.enforced and not _only_null(model, key.columns) and not _foreign_key_holds(key, sql.key, model, ctx):
+            return [_foreign_key_risk(key, sql, "ADD FOREIGN KEY", ctx)]
         return []
     if isinstance(action, AddKey) and action.op in ("add_primary_key", "add_unique") and not action.using_index:
         return _key_risks(action.index, sql, action.text.split("(")[0].strip() or action.op, model)
@@ -330,8 +333,7 @@ def _check_risk(check: Check, sql: _Sql, what: str) -> _Risk:
 
 
 def _foreign_key_risk(key: ForeignKey, sql: _Sql, what: str, ctx: Context) -> _Risk:
-    ref = ctx.schema.tables.get(key.references)
-    ref_cols = key.ref_columns or (ref.primary_key.columns if ref is not None and ref.primary_key else ())
+    ref_cols = _referenced(key, ctx)
     query = ""
     if ref_cols and len(ref_cols) == len(key.columns):
         on = " AND ".join(f"p.{sql.col(r)} = c.{sql.col(c)}" for c, r in zip(key.columns, ref_cols, strict=True))
@@ -350,6 +352,25 @@ def _foreign_key_risk(key: ForeignKey, sql: _Sql, what: str, ctx: Context) -> _R
     )
 
 
+def _foreign_key_holds(key: ForeignKey, table: str, model: Table | None, ctx: Context) -> bool:
+    """Whether the rows already satisfy the key: the table has it, validated (its columns
+    referencing the same columns), or this deploy dropped it and no statement since changed the
+    rows or the key columns of either table (a key dropped and added back to change ON DELETE)."""
+    known = [*(model.foreign_keys if model is not None else ()), *ctx.schema.dropped_foreign_keys.get(table, ())]
+    want = _referenced(key, ctx)
+    return any(
+        k.validated and k.enforced and (k.columns, k.references) == (key.columns, key.references)
+        for k in known
+        if _referenced(k, ctx) == want
+    )
+
+
+def _referenced(key: ForeignKey, ctx: Context) -> tuple[str, ...]:
+    """The columns a foreign key references: those it names, else the referenced primary key's."""
+    ref = ctx.schema.tables.get(key.references)
+    return key.ref_columns or (ref.primary_key.columns if ref is not None and ref.primary_key else ())
+
+
 def _validate_risks(name: str | None, sql: _Sql, model: Table | None, ctx: Context) -> list[_Risk]:
     what = f"VALIDATE CONSTRAINT {sql.shown((name,)) if name else name}"
     if model is not None and name:
@@ -359,6 +380,8 @@ def _validate_risks(name: str | None, sql: _Sql, model: Table | None, ctx: Conte
                 return [_null_risk(what, sql, check.not_null)]
             return [_Risk(what, "a row breaks the check", "check", _check_risk(check, sql, "").query)]
         key = next((k for k in model.foreign_keys if k.name == name), None)
+        if key is not None and _foreign_key_holds(key, sql.key, model, ctx):
+            return []
         if key is not None:
             risk = _foreign_key_risk(key, sql, "", ctx)
             return [_Risk(what, risk.bad, "foreign_key", risk.query)]

@@ -165,6 +165,14 @@ PG_PASSES = {
     "unique_over_a_unique_key_and_more": Case("", "CREATE TABLE t (id int, s text, k int);\nCREATE UNIQUE INDEX t_k ON t (k)",
                                               "INSERT INTO t VALUES (1, 'a', 1), (2, 'a', 2), (3, 'a', NULL), (4, 'a', NULL)",
                                               "ALTER TABLE t ADD UNIQUE (s, k)", ""),
+    "foreign_key_dropped_and_added_back": Case("", "CREATE TABLE p (id int PRIMARY KEY);\n"
+                                               "CREATE TABLE t (id int, pid int REFERENCES p)",
+                                               "INSERT INTO p VALUES (1);\nINSERT INTO t VALUES (1, 1), (2, NULL)",
+                                               "ALTER TABLE t DROP CONSTRAINT t_pid_fkey;\n"
+                                               "ALTER TABLE p ALTER COLUMN id TYPE bigint;\n"
+                                               "ALTER TABLE t ALTER COLUMN pid TYPE bigint;\n"
+                                               "ALTER TABLE t ADD CONSTRAINT t_pid_fkey FOREIGN KEY (pid) REFERENCES p (id) "
+                                               "ON DELETE CASCADE", ""),
 }  # fmt: skip
 
 

@@ -317,6 +317,10 @@ class Schema:
     only_null_columns: bool = field(default=False, repr=False, compare=False)
     # tables the replay dropped: an ALTER TABLE IF EXISTS of one of them changes nothing
     gone: set[str] = field(default_factory=set, repr=False, compare=False)
+    # validated foreign keys the current deploy dropped, by the key of their table: while no
+    # statement since changed the rows or the key columns of either table, the rows still satisfy
+    # them, and the same key added back cannot fail
+    dropped_foreign_keys: dict[str, list[ForeignKey]] = field(default_factory=dict, repr=False, compare=False)
     # PostgreSQL enum labels that ALTER TYPE ... ADD VALUE added inside a transaction, by (type,
     # label): the transaction, where, and whether that transaction created the type too. And the
     # enum types created inside a transaction, by name
@@ -336,6 +340,7 @@ class Schema:
             fresh_columns=set(self.fresh_columns),
             only_null_columns=self.only_null_columns,
             gone=set(self.gone),
+            dropped_foreign_keys={k: list(v) for k, v in self.dropped_foreign_keys.items()},
             pending_labels=dict(self.pending_labels),
             types_created_in=dict(self.types_created_in),
             _lookup=None,
@@ -511,3 +516,10 @@ def owned_sequence(table_key: str, column: str) -> str:
         else:
             column = column[:-1]
     return f"{schema}.{table}_{column}_seq" if schema else f"{table}_{column}_seq"
+
+
+def default_constraint_name(table_key: str, columns: tuple[str, ...], suffix: str) -> str | None:
+    """The name PostgreSQL gives an unnamed constraint (`orders_customer_id_fkey`, `users_email_key`),
+    or None where the server would have cut it to 63 bytes (its cut is not guessed at)."""
+    name = "_".join([table_key.rsplit(".", 1)[-1], *columns, suffix])
+    return name if len(name.encode()) <= 63 else None

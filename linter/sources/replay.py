@@ -15,9 +15,10 @@ from dataclasses import field, replace
 
 from schemacite.errors import reading
 from schemacite.model import Index, Schema, Table, View
+from schemacite.model.casts import family
 from schemacite.model.dialects import LOCK_WAIT, MYSQL_FAMILY, Dialect
 from schemacite.model.record import record
-from schemacite.model.schema import ForeignKey, owned_sequence
+from schemacite.model.schema import ForeignKey, default_constraint_name, owned_sequence
 from schemacite.model.statements import (
     Action,
     AddCheck,
@@ -86,11 +87,74 @@ EXCLUDED = "exclude; replayed as history"  # why files of the change were read b
 def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
     """Change `schema` as `stmt` would. `new`: the statement is part of the change being linted,
     so tables it creates do not exist on the server yet."""
+    if schema.dropped_foreign_keys:
+        _follow_dropped_keys(schema, stmt)
     handler = _STATEMENTS.get(type(stmt.op))
     if handler is not None:
         handler(schema, stmt, new)
         if handler not in (_write_rows, _other):  # writing rows changes no table's shape
             schema.touch(*_touched(stmt, schema))
+
+
+# ALTER TABLE actions that change no row and no value of a column
+_KEEPS_VALUES = frozenset(
+    {
+        "add_foreign_key",
+        "add_check",
+        "add_not_null",
+        "add_unique",
+        "add_primary_key",
+        "add_index",
+        "add_exclude",
+        "drop_constraint",
+        "drop_foreign_key",
+        "drop_index",
+        "drop_primary_key",
+        "validate_constraint",
+        "alter_constraint",
+        "rename_index",
+        "rename_constraint",
+        "set_not_null",
+        "drop_not_null",
+        "set_default",
+        "drop_default",
+    }
+)
+
+
+def _follow_dropped_keys(schema: Schema, stmt: Statement) -> None:
+    """Forget the dropped foreign keys whose rows `stmt` may change: a write to either table (one
+    the replay cannot place, to any), or an ALTER TABLE of either that may change values, save an
+    integer type changed to another (a widening, or a narrowing the values fit: they stay equal)."""
+    op = stmt.op
+    if isinstance(op, (CreateIndex, DropIndex, SetVariable)):
+        return
+    if isinstance(op, AlterTable) and all(_keeps_values(schema, op.name, a) for a in op.actions):
+        return
+    if isinstance(op, Other):
+        if isinstance(op, RunsUnseen) or op.what.split(" ")[0].upper() in (*_UNREAD_WRITES, "CALL", "DO"):
+            schema.dropped_foreign_keys.clear()
+        return
+    touched = set(op.relations())
+    for key, keys in list(schema.dropped_foreign_keys.items()):
+        kept = [fk for fk in keys if key not in touched and fk.references not in touched]
+        if kept:
+            schema.dropped_foreign_keys[key] = kept
+        else:
+            del schema.dropped_foreign_keys[key]
+
+
+def _keeps_values(schema: Schema, table: str, a: Action) -> bool:
+    if a.op in _KEEPS_VALUES:
+        return True
+    column = schema.tables[table].columns.get(a.column or "") if table in schema.tables else None
+    if column is None or family(column.base_type) != "integer":
+        return False
+    if isinstance(a, AlterColumnType):
+        return a.using is None and family(a.base_type) == "integer"
+    if isinstance(a, AddColumn) and a.op in ("modify_column", "change_column"):
+        return (a.old_name or column.name) == a.definition.name and family(a.definition.base_type) == "integer"
+    return False
 
 
 def _touched(stmt: Statement, schema: Schema) -> list[str | None]:
@@ -481,7 +545,8 @@ def _add_key(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
 
 def _add_foreign_key(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     assert isinstance(a, AddForeignKey)
-    _add_fk(t, replace(a.key, validated=not a.not_valid), stmt)
+    # MySQL after SET foreign_key_checks = 0 adds the key without reading a row: nothing proves them
+    _add_fk(t, replace(a.key, validated=not a.not_valid and stmt.foreign_key_checks), stmt)
 
 
 def _add_fk(t: Table, fk, stmt: Statement) -> None:
@@ -529,8 +594,18 @@ def _drop_constraint(schema: Schema, t: Table, a: Action, stmt: Statement) -> No
         t.primary_key = None
         t.key_changed_at = stmt.location
         return
-    t.indexes = [i for i in t.indexes if i.name != name]
-    t.foreign_keys = [fk for fk in t.foreign_keys if fk.name != name]
+    postgres = stmt.dialect is Dialect.POSTGRES
+    key = stmt.table or t.name
+
+    def named(kept: str | None, columns: tuple[str, ...], suffix: str) -> bool:
+        # PostgreSQL names an unnamed UNIQUE or FOREIGN KEY after its table and columns
+        return kept == name or kept is None and postgres and default_constraint_name(key, columns, suffix) == name
+
+    t.indexes = [i for i in t.indexes if not (i.name == name or i.unique and named(i.name, i.columns, "key"))]
+    gone = [fk for fk in t.foreign_keys if named(fk.name, fk.columns, "fkey")]
+    t.foreign_keys = [fk for fk in t.foreign_keys if fk not in gone]
+    if proven := [fk for fk in gone if fk.validated and fk.enforced]:
+        schema.dropped_foreign_keys.setdefault(key, []).extend(proven)
     dropped = [c for c in t.checks if c.name == name]
     t.checks = [c for c in t.checks if c.name != name]
     for c in dropped:
@@ -1104,6 +1179,7 @@ class Replay:
         self._new.clear()
         self.schema.fresh.clear()
         self.schema.fresh_columns.clear()
+        self.schema.dropped_foreign_keys.clear()
 
     def _statements(self, path: str, parsed, reported: bool, including: tuple[str, ...]):
         """(statement, reported?, unit or None) of a file, with those of the files it includes in
