@@ -80,6 +80,11 @@ class ConstraintOverExistingRows(Rule):
     validated `CHECK (col IS NOT NULL)` already proves is not flagged. Nor is a foreign key the
     rows already satisfy: the table has it, validated, or the same deploy dropped it (to change
     its `ON DELETE`, or to widen its integer columns) and no statement since wrote either table.
+    On PostgreSQL the same holds for a column an `UPDATE` of the deploy filled from the key it
+    references, or from a column whose validated foreign key references that key (`SET account_id
+    = posts.account_id FROM posts WHERE posts.id = comments.post_id`); and where that `WHERE` joins
+    by a NOT NULL column whose foreign key references the source, and the source column is NOT
+    NULL, every row got a value, so a `SET NOT NULL` of the column is not flagged either.
 
     ## Why is this bad?
     The statement works on a copy of production that happens to be clean and fails on production:
@@ -358,10 +363,30 @@ def _foreign_key_holds(key: ForeignKey, table: str, model: Table | None, ctx: Co
     rows or the key columns of either table (a key dropped and added back to change ON DELETE)."""
     known = [*(model.foreign_keys if model is not None else ()), *ctx.schema.dropped_foreign_keys.get(table, ())]
     want = _referenced(key, ctx)
-    return any(
+    return _filled_from_key(key, table, want, ctx) or any(
         k.validated and k.enforced and (k.columns, k.references) == (key.columns, key.references)
         for k in known
         if _referenced(k, ctx) == want
+    )
+
+
+def _filled_from_key(key: ForeignKey, table: str, want: tuple[str, ...], ctx: Context) -> bool:
+    """Whether an UPDATE of this deploy filled the key's one column from the key it references, or
+    from a column whose validated foreign key references that same key (and nothing wrote either
+    table since): every value it holds is one the referenced table has."""
+    if len(key.columns) != 1 or len(want) != 1:
+        return False
+    fill = ctx.schema.filled_from.get((table, key.columns[0]))
+    if fill is None:
+        return False
+    relation, column, _ = fill
+    if (relation, column) == (key.references, want[0]):
+        return True
+    source = ctx.schema.tables.get(relation)
+    return source is not None and any(
+        fk.validated and fk.enforced and fk.columns == (column,) and fk.references == key.references
+        for fk in source.foreign_keys
+        if _referenced(fk, ctx) == want
     )
 
 

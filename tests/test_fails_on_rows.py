@@ -173,6 +173,15 @@ PG_PASSES = {
                                                "ALTER TABLE t ALTER COLUMN pid TYPE bigint;\n"
                                                "ALTER TABLE t ADD CONSTRAINT t_pid_fkey FOREIGN KEY (pid) REFERENCES p (id) "
                                                "ON DELETE CASCADE", ""),
+    "column_filled_through_a_foreign_key": Case("", "CREATE TABLE a (id int PRIMARY KEY);\n"
+                                                "CREATE TABLE p (id int PRIMARY KEY, aid int NOT NULL REFERENCES a);\n"
+                                                "CREATE TABLE t (id int, pid int NOT NULL REFERENCES p)",
+                                                "INSERT INTO a VALUES (1), (2);\nINSERT INTO p VALUES (1, 1), (2, 2);\n"
+                                                "INSERT INTO t VALUES (1, 1), (2, 2), (3, 2)",
+                                                "ALTER TABLE t ADD COLUMN aid int;\n"
+                                                "UPDATE t SET aid = p.aid FROM p WHERE p.id = t.pid;\n"
+                                                "ALTER TABLE t ADD FOREIGN KEY (aid) REFERENCES a (id);\n"
+                                                "ALTER TABLE t ALTER COLUMN aid SET NOT NULL", ""),
 }  # fmt: skip
 
 

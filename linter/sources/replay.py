@@ -42,6 +42,7 @@ from schemacite.model.statements import (
     CreateTableAs,
     CreateTableLike,
     CreateView,
+    Delete,
     DropIndex,
     DropSequence,
     DropTable,
@@ -59,6 +60,7 @@ from schemacite.model.statements import (
     RenameTable,
     RenameType,
     RunsUnseen,
+    Select,
     SetDefault,
     SetVariable,
     Statement,
@@ -87,8 +89,8 @@ EXCLUDED = "exclude; replayed as history"  # why files of the change were read b
 def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
     """Change `schema` as `stmt` would. `new`: the statement is part of the change being linted,
     so tables it creates do not exist on the server yet."""
-    if schema.dropped_foreign_keys:
-        _follow_dropped_keys(schema, stmt)
+    if schema.dropped_foreign_keys or schema.filled_from:
+        _follow_proofs(schema, stmt)
     handler = _STATEMENTS.get(type(stmt.op))
     if handler is not None:
         handler(schema, stmt, new)
@@ -122,26 +124,34 @@ _KEEPS_VALUES = frozenset(
 )
 
 
-def _follow_dropped_keys(schema: Schema, stmt: Statement) -> None:
-    """Forget the dropped foreign keys whose rows `stmt` may change: a write to either table (one
-    the replay cannot place, to any), or an ALTER TABLE of either that may change values, save an
-    integer type changed to another (a widening, or a narrowing the values fit: they stay equal)."""
+def _follow_proofs(schema: Schema, stmt: Statement) -> None:
+    """Forget the facts about rows that `stmt` may void: the dropped foreign keys whose table or
+    referenced table it writes, and the filled columns it may write or whose source it writes (a
+    write the replay cannot place voids them all). An ALTER TABLE that may change values counts as
+    a write, save an integer type changed to another (a widening, or a narrowing the values fit:
+    equal values stay equal)."""
     op = stmt.op
-    if isinstance(op, (CreateIndex, DropIndex, SetVariable)):
+    if isinstance(op, (CreateIndex, DropIndex, SetVariable, Select)):
         return
     if isinstance(op, AlterTable) and all(_keeps_values(schema, op.name, a) for a in op.actions):
         return
     if isinstance(op, Other):
         if isinstance(op, RunsUnseen) or op.what.split(" ")[0].upper() in (*_UNREAD_WRITES, "CALL", "DO"):
             schema.dropped_foreign_keys.clear()
+            schema.filled_from.clear()
         return
-    touched = set(op.relations())
+    rows = isinstance(op, (Insert, Update, Delete, Merge, CopyFrom))
+    written = {op.table} if rows else set(op.relations())
+    setting = set(op.columns) if isinstance(op, Update) else None  # None: any column
     for key, keys in list(schema.dropped_foreign_keys.items()):
-        kept = [fk for fk in keys if key not in touched and fk.references not in touched]
+        kept = [fk for fk in keys if key not in written and fk.references not in written]
         if kept:
             schema.dropped_foreign_keys[key] = kept
         else:
             del schema.dropped_foreign_keys[key]
+    for (table, column), (_, _, guards) in list(schema.filled_from.items()):
+        if table in written and (setting is None or column in setting) or written.intersection(guards):
+            del schema.filled_from[(table, column)]
 
 
 def _keeps_values(schema: Schema, table: str, a: Action) -> bool:
@@ -735,6 +745,8 @@ def _write_rows(schema: Schema, stmt: Statement, new: bool) -> None:
     if table is None:
         return
     named = set(getattr(op, "columns", ()))
+    if isinstance(op, Update) and op.sources:
+        _follow_fills(schema, op, table)
     for column in table.columns.values():
         if not named or column.name in named:
             column.only_null = False
@@ -742,6 +754,47 @@ def _write_rows(schema: Schema, stmt: Statement, new: bool) -> None:
             column.backfilled = False
         elif column.name in named and (op.every_row or column.name in op.null_tested):
             column.backfilled = True
+
+
+def _follow_fills(schema: Schema, op: Update, table: Table) -> None:
+    """An UPDATE setting columns to another relation's column (`SET account_id = posts.account_id
+    FROM posts WHERE posts.id = comments.post_id`, or a scalar subquery). Where it sets every row, or
+    the column held only NULL, every value the column holds came from that relation's column, and
+    `schema.filled_from` keeps it. Where its WHERE joins by a NOT NULL column whose validated
+    foreign key references that relation, each row finds exactly one row there: a NOT NULL source
+    column leaves no NULL behind, and the column is backfilled."""
+    for name, relation, source in op.sources:
+        column = table.columns.get(name)
+        if column is None:
+            continue
+        joined = _joined_to_one_row(schema, op, table, relation)
+        if op.every_row or joined or column.only_null:
+            origin = schema.tables.get(relation)
+            guards = [relation]
+            if origin is not None:
+                guards += [fk.references for fk in origin.foreign_keys if fk.columns == (source,)]
+            schema.filled_from[(op.table or "", name)] = (relation, source, tuple(guards))
+            held = origin.columns.get(source) if origin is not None else None
+            if joined and held is not None and not held.nullable:
+                column.backfilled = True
+
+
+def _joined_to_one_row(schema: Schema, op: Update, table: Table, relation: str) -> bool:
+    """Whether the UPDATE's WHERE is one equality between a NOT NULL column of the table and the
+    column its validated foreign key references in `relation`: every row then finds one row there."""
+    if len(op.joins) != 1 or op.joins[0][1] != relation:
+        return False
+    mine, _, theirs = op.joins[0]
+    column = table.columns.get(mine)
+    if column is None or column.nullable:
+        return False
+    parent = schema.tables.get(relation)
+    pk = parent.primary_key.columns if parent is not None and parent.primary_key is not None else ()
+    return any(
+        fk.columns == (mine,) and fk.references == relation and (fk.ref_columns or pk) == (theirs,)
+        for fk in table.foreign_keys
+        if fk.validated and fk.enforced
+    )
 
 
 # writes a reader leaves unread (MySQL's DML is an Other): the table they write is unknown
@@ -1180,6 +1233,7 @@ class Replay:
         self.schema.fresh.clear()
         self.schema.fresh_columns.clear()
         self.schema.dropped_foreign_keys.clear()
+        self.schema.filled_from.clear()
 
     def _statements(self, path: str, parsed, reported: bool, including: tuple[str, ...]):
         """(statement, reported?, unit or None) of a file, with those of the files it includes in
