@@ -57,3 +57,29 @@ def test_drop_type_cascade_drops_the_columns_of_that_type(pg_server):
             "SELECT column_name FROM information_schema.columns WHERE table_name = 'people'"
         ).fetchall()
     assert columns == [("id",)]
+
+
+def test_columns_of_a_dropped_type_are_named_with_their_schema(tmp_path):
+    """A table read from a snapshot keeps its schema apart from its name: the columns a DROP TYPE
+    ... CASCADE takes are named schema-qualified, and only those of the type in that schema."""
+    import json
+
+    from schemacite import lint_paths
+
+    def table(key: str, schema: str | None, name: str, type_: str) -> dict:
+        columns = [{"name": "m", "type": type_, "nullable": True, "base_type": type_}]
+        return {"key": key, "name": name, "schema": schema, "columns": columns}
+
+    snapshot = tmp_path / "snapshot.json"
+    doc = {
+        "version": 2,
+        "dialect": "postgres",
+        "tables": [table("audit.people", "audit", "people", "audit.mood"), table("folks", None, "folks", "mood")],
+    }
+    snapshot.write_text(json.dumps(doc))
+    change = tmp_path / "001_drop.sql"
+    change.write_text("DROP TYPE audit.mood CASCADE;\n")
+    result = lint_paths([str(change)], snapshot=str(snapshot), dialect="postgres", select=["SC124"])
+    assert not result.errors, [str(e) for e in result.errors]
+    (finding,) = result.findings
+    assert "drops the column audit.people.m of that type" in finding.message, finding.message
