@@ -77,7 +77,9 @@ class ConstraintOverExistingRows(Rule):
 
     Each finding gives a query that finds an offending row first. A table a snapshot counts empty
     (0 rows) is not flagged, nor one created earlier in the same deploy; a `SET NOT NULL` that a
-    validated `CHECK (col IS NOT NULL)` already proves is not flagged. Nor is a foreign key the
+    validated `CHECK (col IS NOT NULL)` already proves is not flagged, nor one of a column already
+    NOT NULL, nor a statement that does nothing: `ALTER TABLE IF EXISTS` of a table the history
+    does not hold, `CREATE UNIQUE INDEX IF NOT EXISTS` of a name taken. Nor is a foreign key the
     rows already satisfy: the table has it, validated, or the same deploy dropped it (to change
     its `ON DELETE`, or to widen its integer columns) and no statement since wrote either table.
     On PostgreSQL the same holds for a column an `UPDATE` of the deploy filled from the key it
@@ -139,10 +141,12 @@ class ConstraintOverExistingRows(Rule):
             return  # a table the change created, or one a snapshot counts empty
         name = stmt.table
         table = ctx.schema.tables.get(name)
+        if stmt.if_exists and table is None:
+            return  # ALTER TABLE IF EXISTS of a table the history does not hold: it changes nothing
         sql = _Sql(ctx.dialect, stmt.sql, name, table)
         risks: list[list[_Risk]] = []
         if isinstance(stmt.op, CreateIndex):
-            if stmt.op.index.unique:
+            if stmt.op.index.unique and not _index_exists(stmt.op, table, ctx):
                 risks.append(_key_risks(stmt.op.index, sql, "CREATE UNIQUE INDEX", table))
         else:
             risks += [_action_risks(a, sql, table, stmt, ctx) for a in stmt.actions]
@@ -225,6 +229,8 @@ def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statemen
     if action.op == "set_not_null" and action.column:
         if model is not None and model.proven_not_null(action.column) or column is not None and column.backfilled:
             return []  # a validated CHECK already proves it, or an UPDATE filled every NULL
+        if column is not None and not column.nullable:
+            return []  # already NOT NULL: the server reads no row
         return [_null_risk(f"SET NOT NULL {sql.shown((action.column,))}", sql, action.column)]
     if isinstance(action, AddCheck) and not action.not_valid:
         if action.op == "add_not_null" and action.column:
@@ -255,6 +261,17 @@ def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statemen
             out.append(_cast_risk(risk, sql, column, new.type, ctx, what=f"MODIFY {shown} {new.type}"))
         return out
     return []
+
+
+def _index_exists(op: CreateIndex, table: Table | None, ctx: Context) -> bool:
+    """Whether CREATE INDEX IF NOT EXISTS finds its name taken, and so does nothing: on PostgreSQL
+    by any relation of the table's schema, on MySQL and MariaDB by an index of the table."""
+    name = op.index.name
+    if not op.if_not_exists or not name:
+        return False
+    if ctx.dialect is Dialect.POSTGRES:
+        return ctx.schema.relation_in_schema_of(op.on, name)
+    return table is not None and any(i.name == name for i in table.indexes)
 
 
 def _checks_enforced(ctx: Context) -> bool:

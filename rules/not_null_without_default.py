@@ -21,7 +21,9 @@ class NotNullWithoutDefault(Rule):
     Flags `ALTER TABLE ... ADD COLUMN c type NOT NULL` (or `PRIMARY KEY`) with no `DEFAULT` on a
     table that exists before the deploy. A column that fills itself is left alone: an identity,
     `serial` or `AUTO_INCREMENT` column, and a generated one. A table a snapshot shows empty
-    (0 rows) is not flagged, nor is one created earlier in the same deploy.
+    (0 rows) is not flagged, nor is one created earlier in the same deploy; neither is an `ALTER
+    TABLE IF EXISTS` of a table the history does not hold, nor an `ADD COLUMN IF NOT EXISTS` of a
+    column the table has (both do nothing).
 
     ## Why is this bad?
     Each existing row needs a value for the new column, and the statement gives none.
@@ -77,8 +79,12 @@ class NotNullWithoutDefault(Rule):
             return  # a table the change created, or one a snapshot counts empty
         name = stmt.table
         table = ctx.schema.tables.get(name)
+        if stmt.if_exists and table is None:
+            return  # ALTER TABLE IF EXISTS of a table the history does not hold: it changes nothing
         for action in stmt.actions:
             if isinstance(action, AddColumn) and action.op == "add_column" and _unfilled(action):
+                if action.if_not_exists and table is not None and action.definition.name in table.columns:
+                    continue  # ADD COLUMN IF NOT EXISTS of a column the table has: skipped
                 yield self._finding(stmt, action, table, ctx)
 
     def _finding(self, stmt: Statement, action: AddColumn, table: Table | None, ctx: Context) -> Finding:

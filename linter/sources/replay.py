@@ -430,6 +430,8 @@ def _drop_view(schema: Schema, stmt: Statement, new: bool) -> None:
 def _alter_table(schema: Schema, stmt: Statement, new: bool) -> None:
     op = stmt.op
     assert isinstance(op, AlterTable)
+    if op.if_exists and op.name not in schema.tables:
+        return  # a table the replay never saw, or dropped: ALTER TABLE IF EXISTS changes nothing
     table = _table(schema, op.name)
     if table is None:
         return
