@@ -25,7 +25,8 @@ class DropColumn(ColumnGoes):
     ## What it does
     Flags `ALTER TABLE ... DROP COLUMN` of a column of a table that existed before the deploy.
     A column added earlier in the same deploy, or of a table the deploy created, is not flagged;
-    neither is a column the deploy adds back under the same name before it ends.
+    neither is a column the deploy adds back under the same name before it ends, nor one under
+    a name an earlier rename of the deploy gave it (the rename is the finding).
 
     ## Why is this bad?
     During a rolling deploy the previous release keeps serving while the migration runs, and

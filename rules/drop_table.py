@@ -18,8 +18,9 @@ class DropTable(TableGoes):
 
     ## What it does
     Flags `DROP TABLE` of a table that existed before the deploy. A table the deploy created,
-    a temporary table, a `DROP TABLE IF EXISTS` of a table the files never created, and a
-    table the deploy creates again under the same name before it ends are not flagged.
+    a temporary table, a `DROP TABLE IF EXISTS` of a table the files never created, a table
+    the deploy renamed to the name dropped (the rename is the finding), and a table the deploy
+    creates again under the same name before it ends are not flagged.
 
     ## Why is this bad?
     During a rolling deploy the previous release keeps serving while the migration runs. Its

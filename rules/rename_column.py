@@ -29,7 +29,8 @@ class RenameColumn(ColumnGoes):
     Flags `ALTER TABLE ... RENAME COLUMN old TO new`, and MySQL's and MariaDB's
     `CHANGE old new ...` when the names differ, on a column of a table that existed before the
     deploy. A column the deploy added, or one a later statement of the deploy gives its old
-    name back, is not flagged.
+    name back, is not flagged, nor a second rename of a column the deploy renamed already (the
+    first is the finding).
 
     ## Why is this bad?
     During a rolling deploy the previous release keeps serving while the migration runs, and

@@ -26,7 +26,8 @@ class RenameTable(TableGoes):
 
     ## What it does
     Flags `ALTER TABLE ... RENAME TO` and MySQL's and MariaDB's `RENAME TABLE` of a table that
-    existed before the deploy. A table the deploy created is not flagged, nor a rename whose
+    existed before the deploy. A table the deploy created is not flagged, nor one the deploy
+    renamed already (the first rename is the finding), nor a rename whose
     old name the deploy gives back before it ends: the swap `RENAME TABLE t TO t_old, t_new TO
     t`, or a view under the old name.
 

@@ -310,9 +310,14 @@ class Schema:
     functions: dict[str, str] = field(default_factory=dict)
     # views and sequences the current deploy created: like new tables, nobody uses them yet
     fresh: set[str] = field(default_factory=set, repr=False, compare=False)
-    # (table, column) pairs the current deploy added to tables that existed before it: like new
-    # tables, no running code reads them yet
+    # (table, column) pairs the current deploy added to tables that existed before it, or named by
+    # a rename: like new tables, no running code reads them yet
     fresh_columns: set[tuple[str, str]] = field(default_factory=set, repr=False, compare=False)
+    # names the current deploy took away by a rename from tables and columns that existed before
+    # it, as (table, column), column "" for a table: the release still running uses them, and a
+    # rename giving one back restores it. And the table keys such renames gave, which it never used
+    vacated: set[tuple[str, str]] = field(default_factory=set, repr=False, compare=False)
+    renamed_tables: set[str] = field(default_factory=set, repr=False, compare=False)
     # some column holds only NULL (`Column.only_null`): a write the replay cannot place must clear it
     only_null_columns: bool = field(default=False, repr=False, compare=False)
     # tables the replay dropped: an ALTER TABLE IF EXISTS of one of them changes nothing
@@ -345,6 +350,8 @@ class Schema:
             functions=dict(self.functions),
             fresh=set(self.fresh),
             fresh_columns=set(self.fresh_columns),
+            vacated=set(self.vacated),
+            renamed_tables=set(self.renamed_tables),
             only_null_columns=self.only_null_columns,
             gone=set(self.gone),
             dropped_foreign_keys={k: list(v) for k, v in self.dropped_foreign_keys.items()},

@@ -269,6 +269,10 @@ def _rename_table(schema: Schema, stmt: Statement, new: bool) -> None:
 def _rename(schema: Schema, old: str, to: str) -> None:
     table = schema.tables.pop(old, None)
     if table is not None:
+        if not table.new:  # keys as (table, ""), beside the columns'
+            given = {(k, "") for k in schema.renamed_tables}
+            _follow_rename(schema, (old, ""), (to, ""), given)
+            schema.renamed_tables = {k for k, _ in given}
         table.name = to
         schema.tables[to] = table
         moved = {(t, c) for t, c in schema.fresh_columns if t == old}
@@ -446,18 +450,31 @@ def _alter_table(schema: Schema, stmt: Statement, new: bool) -> None:
 
 
 def _follow_fresh_column(schema: Schema, table: str, a: Action) -> None:
-    """Keep `schema.fresh_columns` (the columns this deploy added to existing tables) in step."""
+    """Keep `schema.fresh_columns` (the column names this deploy added to existing tables) and
+    `schema.vacated` (the names it took away) in step."""
     fresh = schema.fresh_columns
     if isinstance(a, AddColumn) and a.op == "add_column":
         fresh.add((table, a.definition.name))
-    elif isinstance(a, AddColumn) and a.old_name and (table, a.old_name) in fresh:  # CHANGE old new
-        fresh.discard((table, a.old_name))
-        fresh.add((table, a.definition.name))
-    elif isinstance(a, Rename) and a.op == "rename_column" and (table, a.column) in fresh:
-        fresh.discard((table, a.column or ""))
-        fresh.add((table, a.new_name))
+    elif isinstance(a, AddColumn) and a.old_name and a.old_name != a.definition.name:  # CHANGE old new
+        _follow_rename(schema, (table, a.old_name), (table, a.definition.name), fresh)
+    elif isinstance(a, Rename) and a.op == "rename_column" and a.column:
+        _follow_rename(schema, (table, a.column), (table, a.new_name), fresh)
     elif a.op == "drop_column":
         fresh.discard((table, a.column or ""))
+
+
+def _follow_rename(schema: Schema, old: tuple[str, str], new: tuple[str, str], given: set) -> None:
+    """A rename within the deploy: a name the deploy gave (in `given`) passes to the new one; an
+    older name is vacated (the running release uses it) and the new one given, unless it is a name
+    vacated before, which the running release uses again."""
+    if old in given:
+        given.discard(old)
+    else:
+        schema.vacated.add(old)
+    if new in schema.vacated:
+        schema.vacated.discard(new)
+    else:
+        given.add(new)
 
 
 # ---- ALTER TABLE actions ------------------------------------------------------------
@@ -1234,6 +1251,8 @@ class Replay:
         self._new.clear()
         self.schema.fresh.clear()
         self.schema.fresh_columns.clear()
+        self.schema.vacated.clear()
+        self.schema.renamed_tables.clear()
         self.schema.dropped_foreign_keys.clear()
         self.schema.filled_from.clear()
 
