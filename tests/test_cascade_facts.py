@@ -83,3 +83,19 @@ def test_columns_of_a_dropped_type_are_named_with_their_schema(tmp_path):
     assert not result.errors, [str(e) for e in result.errors]
     (finding,) = result.findings
     assert "drops the column audit.people.m of that type" in finding.message, finding.message
+
+
+def test_drop_schema_without_cascade_is_refused_while_it_holds_a_table(pg_server):
+    """Why drop-database-or-schema (SC125) leaves PostgreSQL's DROP SCHEMA without CASCADE alone:
+    the server refuses it while the schema holds a table (2BP01), so it removes none."""
+    pg_server.create_database("cascade_schema")
+    with pg_server.connect("cascade_schema") as conn:
+        conn.execute(
+            "CREATE SCHEMA billing; CREATE TABLE billing.invoices (id int); INSERT INTO billing.invoices VALUES (1)"
+        )
+        with pytest.raises(psycopg.Error) as refused:
+            conn.execute("DROP SCHEMA billing")
+        assert refused.value.sqlstate == "2BP01"
+        assert conn.execute("SELECT count(*) FROM billing.invoices").fetchone() == (1,)
+    with pg_server.connect() as conn:
+        conn.execute("DROP DATABASE cascade_schema")
