@@ -126,6 +126,7 @@ class IntegerKeyRunsOut(Rule):
     a queue type). Narrower keys (`smallserial`, `MEDIUMINT`, ...) fill on ordinary tables and are
     flagged unless the table's name says it holds a short list the application defines (`*_types`,
     `*_statuses`, `settings`, `roles`, `schema_migrations`, ...): a ten-row table never runs out.
+    Names are matched without their schema and case (`app.Settings` is a `settings`).
 
     ## Why is this bad?
     When the counter passes the type's limit, every insert into the table fails: PostgreSQL raises
@@ -247,15 +248,21 @@ def grade(projection: Exhaustion, horizon_years: float) -> Severity | None:
     return Severity.ERROR if days <= horizon_years * 365.25 else Severity.WARNING
 
 
+def _bare(table: Table) -> str:
+    """The table's own name, without its schema (a replayed table's name holds it: `app.settings`),
+    in lower case: the name patterns are about what the table holds, not how it is spelled."""
+    return table.name.rsplit(".", 1)[-1].lower()
+
+
 def _lookup(table: Table) -> bool:
-    return any(fnmatch.fnmatchcase(table.name, pattern) for pattern in LOOKUP_NAMES)
+    return any(fnmatch.fnmatchcase(_bare(table), pattern) for pattern in LOOKUP_NAMES)
 
 
 def _growing(table: Table) -> str | None:
     """Why the table is taken to grow without end, when nothing counted its inserts."""
     if table.insert_heavy in GROWN_BY:
         return GROWN_BY[table.insert_heavy]
-    if any(fnmatch.fnmatchcase(table.name, pattern) for pattern in GROWING_NAMES):
+    if any(fnmatch.fnmatchcase(_bare(table), pattern) for pattern in GROWING_NAMES):
         return "its name says it only grows"
     return None
 
