@@ -67,7 +67,9 @@ class ConstraintOverExistingRows(Rule):
       invalid index behind): two rows with the same key, or a NULL in a primary key. Only the rows
       a partial index's `WHERE` admits can collide, and a NULL collides with nothing unless the
       key is `NULLS NOT DISTINCT` (PostgreSQL 15). A key over the columns of a primary key or
-      unique index the table already has, and more, cannot meet a duplicate and is not flagged;
+      unique index the table already has, and more, cannot meet a duplicate and is not flagged,
+      nor one over those of a key the same deploy dropped, with no write to the table since (a
+      primary key replaced by a wider one);
     - `ADD CHECK` and `ADD FOREIGN KEY` unless `NOT VALID` (or, on MySQL and MariaDB, after `SET
       foreign_key_checks = 0`), and `VALIDATE CONSTRAINT`: a row the check refuses, a key the
       referenced table lacks (`VALIDATE CONSTRAINT` at info level: see below);
@@ -147,7 +149,7 @@ class ConstraintOverExistingRows(Rule):
         risks: list[list[_Risk]] = []
         if isinstance(stmt.op, CreateIndex):
             if stmt.op.index.unique and not _index_exists(stmt.op, table, ctx):
-                risks.append(_key_risks(stmt.op.index, sql, "CREATE UNIQUE INDEX", table))
+                risks.append(_key_risks(stmt.op.index, sql, "CREATE UNIQUE INDEX", table, ctx))
         else:
             risks += [_action_risks(a, sql, table, stmt, ctx) for a in stmt.actions]
         for found in risks:
@@ -244,7 +246,7 @@ def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statemen
             return [_foreign_key_risk(key, sql, "ADD FOREIGN KEY", ctx)]
         return []
     if isinstance(action, AddKey) and action.op in ("add_primary_key", "add_unique") and not action.using_index:
-        return _key_risks(action.index, sql, action.text.split("(")[0].strip() or action.op, model)
+        return _key_risks(action.index, sql, action.text.split("(")[0].strip() or action.op, model, ctx)
     if isinstance(action, ConstraintAction) and action.op == "validate_constraint":
         return _validate_risks(action.name, sql, model, ctx)
     if isinstance(action, AlterColumnType) and column is not None:
@@ -294,7 +296,7 @@ def _only_null(model: Table | None, columns: tuple[str, ...]) -> bool:
     return model is not None and any((c := model.columns.get(n)) is not None and c.only_null for n in columns)
 
 
-def _key_risks(index: Index, sql: _Sql, what: str, model: Table | None) -> list[_Risk]:
+def _key_risks(index: Index, sql: _Sql, what: str, model: Table | None, ctx: Context) -> list[_Risk]:
     # NULLs are distinct in a unique key (a NULL in it collides with nothing) unless it says otherwise
     distinct = not index.primary and not sql.nulls_not_distinct()
     if not index.columns or distinct and _only_null(model, index.columns):
@@ -307,7 +309,7 @@ def _key_risks(index: Index, sql: _Sql, what: str, model: Table | None) -> list[
         tests = ([f"({predicate})"] if predicate else []) + tests
     where = f" WHERE {' AND '.join(tests)}" if tests else ""
     out = []
-    if not _proven_unique(index, model, distinct):
+    if not _proven_unique(index, model, distinct, ctx.schema.dropped_keys.get(sql.key, [])):
         out.append(
             _Risk(
                 f"{what} ({shown})",
@@ -330,16 +332,17 @@ def _key_risks(index: Index, sql: _Sql, what: str, model: Table | None) -> list[
     return out
 
 
-def _proven_unique(index: Index, model: Table | None, distinct: bool) -> bool:
+def _proven_unique(index: Index, model: Table | None, distinct: bool, dropped: list[Index]) -> bool:
     """Whether a key the table already has proves the new one holds no two rows alike: a primary
-    key or unique index over some of its columns, whole (not partial, no expression). Two rows
-    alike in the new key are alike in that one, which the server already refused. Where the new
-    key counts NULLs as equal (NULLS NOT DISTINCT), the old key's columns must be NOT NULL too:
+    key or unique index over some of its columns, whole (not partial, no expression), or one the
+    deploy dropped with no write to the table since (a primary key replaced by a wider one). Two
+    rows alike in the new key are alike in that one, which the server already refused. Where the
+    new key counts NULLs as equal (NULLS NOT DISTINCT), the old key's columns must be NOT NULL too:
     there, two NULLs collide in the new key and not in the old."""
     if model is None:
         return False
     wanted = set(index.columns)
-    for key in ([model.primary_key] if model.primary_key is not None else []) + model.unique_keys:
+    for key in ([model.primary_key] if model.primary_key is not None else []) + model.unique_keys + dropped:
         columns = [model.columns.get(c) for c in key.columns]
         if not key.columns or key.partial or None in columns or not set(key.columns) <= wanted:
             continue

@@ -173,6 +173,10 @@ PG_PASSES = {
                                                "ALTER TABLE t ALTER COLUMN pid TYPE bigint;\n"
                                                "ALTER TABLE t ADD CONSTRAINT t_pid_fkey FOREIGN KEY (pid) REFERENCES p (id) "
                                                "ON DELETE CASCADE", ""),
+    "primary_key_replaced_by_a_wider_one": Case("", "CREATE TABLE t (a int, b int, c int NOT NULL, PRIMARY KEY (a, b))",
+                                                "INSERT INTO t VALUES (1, 1, 1), (1, 2, 1), (2, 1, 1)",
+                                                "ALTER TABLE t DROP CONSTRAINT t_pkey;\n"
+                                                "ALTER TABLE t ADD PRIMARY KEY (a, c, b)", ""),
     "column_filled_through_a_foreign_key": Case("", "CREATE TABLE a (id int PRIMARY KEY);\n"
                                                 "CREATE TABLE p (id int PRIMARY KEY, aid int NOT NULL REFERENCES a);\n"
                                                 "CREATE TABLE t (id int, pid int NOT NULL REFERENCES p)",

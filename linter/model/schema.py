@@ -326,6 +326,8 @@ class Schema:
     # statement since changed the rows or the key columns of either table, the rows still satisfy
     # them, and the same key added back cannot fail
     dropped_foreign_keys: dict[str, list[ForeignKey]] = field(default_factory=dict, repr=False, compare=False)
+    # likewise the primary keys and whole unique indexes it dropped: no two rows share one
+    dropped_keys: dict[str, list[Index]] = field(default_factory=dict, repr=False, compare=False)
     # columns an UPDATE of the current deploy filled from another relation's column, each row that
     # held anything but NULL included: (table, column) -> (relation, its column, the tables a write
     # to which voids it: the relation and those its column references). A foreign key that column
@@ -355,6 +357,7 @@ class Schema:
             only_null_columns=self.only_null_columns,
             gone=set(self.gone),
             dropped_foreign_keys={k: list(v) for k, v in self.dropped_foreign_keys.items()},
+            dropped_keys={k: list(v) for k, v in self.dropped_keys.items()},
             filled_from=dict(self.filled_from),
             pending_labels=dict(self.pending_labels),
             types_created_in=dict(self.types_created_in),

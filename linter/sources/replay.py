@@ -89,7 +89,7 @@ EXCLUDED = "exclude; replayed as history"  # why files of the change were read b
 def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
     """Change `schema` as `stmt` would. `new`: the statement is part of the change being linted,
     so tables it creates do not exist on the server yet."""
-    if schema.dropped_foreign_keys or schema.filled_from:
+    if schema.dropped_foreign_keys or schema.dropped_keys or schema.filled_from:
         _follow_proofs(schema, stmt)
     handler = _STATEMENTS.get(type(stmt.op))
     if handler is not None:
@@ -138,6 +138,7 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
     if isinstance(op, Other):
         if isinstance(op, RunsUnseen) or op.what.split(" ")[0].upper() in (*_UNREAD_WRITES, "CALL", "DO"):
             schema.dropped_foreign_keys.clear()
+            schema.dropped_keys.clear()
             schema.filled_from.clear()
         return
     rows = isinstance(op, (Insert, Update, Delete, Merge, CopyFrom))
@@ -149,9 +150,19 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
             schema.dropped_foreign_keys[key] = kept
         else:
             del schema.dropped_foreign_keys[key]
+    for key in written.intersection(schema.dropped_keys):
+        del schema.dropped_keys[key]
     for (table, column), (_, _, guards) in list(schema.filled_from.items()):
         if table in written and (setting is None or column in setting) or written.intersection(guards):
             del schema.filled_from[(table, column)]
+
+
+def _remember_dropped(schema: Schema, key: str, indexes: list[Index]) -> None:
+    """Keep the primary and whole unique keys a statement of the deploy dropped (see
+    `Schema.dropped_keys`)."""
+    unique = [i for i in indexes if (i.primary or i.unique) and not i.partial and i.columns]
+    if unique:
+        schema.dropped_keys.setdefault(key, []).extend(unique)
 
 
 def _keeps_values(schema: Schema, table: str, a: Action) -> bool:
@@ -312,8 +323,10 @@ def _drop_index(schema: Schema, stmt: Statement, new: bool) -> None:
     op = stmt.op
     assert isinstance(op, DropIndex)
     for name in op.names:
-        owner = schema.tables.get(op.on) if op.on else schema.index_owner(name)
-        if owner is not None:
+        key = op.on or schema.index_owner_key(name)
+        owner = schema.tables.get(key) if key else None
+        if key and owner is not None:
+            _remember_dropped(schema, key, [i for i in owner.indexes if i.name == name])
             owner.indexes = [i for i in owner.indexes if i.name != name]
         for key, view in list(schema.views.items()):
             if any(i.name == name for i in view.indexes):
@@ -619,18 +632,21 @@ def _drop_constraint(schema: Schema, t: Table, a: Action, stmt: Statement) -> No
     assert isinstance(a, ConstraintAction)
     name = a.name
     pk = t.primary_key
+    key = stmt.table or t.name
     if pk and name and (pk.name == name or name == f"{t.name.rsplit('.', 1)[-1]}_pkey"):
+        _remember_dropped(schema, key, [pk])
         t.primary_key = None
         t.key_changed_at = stmt.location
         return
     postgres = stmt.dialect is Dialect.POSTGRES
-    key = stmt.table or t.name
 
     def named(kept: str | None, columns: tuple[str, ...], suffix: str) -> bool:
         # PostgreSQL names an unnamed UNIQUE or FOREIGN KEY after its table and columns
         return kept == name or kept is None and postgres and default_constraint_name(key, columns, suffix) == name
 
-    t.indexes = [i for i in t.indexes if not (i.name == name or i.unique and named(i.name, i.columns, "key"))]
+    gone_keys = [i for i in t.indexes if i.name == name or i.unique and named(i.name, i.columns, "key")]
+    _remember_dropped(schema, key, gone_keys)
+    t.indexes = [i for i in t.indexes if i not in gone_keys]
     gone = [fk for fk in t.foreign_keys if named(fk.name, fk.columns, "fkey")]
     t.foreign_keys = [fk for fk in t.foreign_keys if fk not in gone]
     if proven := [fk for fk in gone if fk.validated and fk.enforced]:
@@ -643,12 +659,15 @@ def _drop_constraint(schema: Schema, t: Table, a: Action, stmt: Statement) -> No
 
 
 def _drop_primary_key(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
+    if t.primary_key is not None:
+        _remember_dropped(schema, stmt.table or t.name, [t.primary_key])
     t.primary_key = None
     t.key_changed_at = stmt.location
 
 
 def _drop_index_action(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     assert isinstance(a, IndexAction)
+    _remember_dropped(schema, stmt.table or t.name, [i for i in t.indexes if i.name == a.index])
     t.indexes = [i for i in t.indexes if i.name != a.index]
 
 
@@ -1254,6 +1273,7 @@ class Replay:
         self.schema.vacated.clear()
         self.schema.renamed_tables.clear()
         self.schema.dropped_foreign_keys.clear()
+        self.schema.dropped_keys.clear()
         self.schema.filled_from.clear()
 
     def _statements(self, path: str, parsed, reported: bool, including: tuple[str, ...]):
