@@ -79,7 +79,8 @@ class ConstraintOverExistingRows(Rule):
 
     Each finding gives a query that finds an offending row first. A table a snapshot counts empty
     (0 rows) is not flagged, nor one created earlier in the same deploy; a `SET NOT NULL` that a
-    validated `CHECK (col IS NOT NULL)` already proves is not flagged, nor one of a column already
+    validated `CHECK (col IS NOT NULL)` already proves is not flagged, nor a key over a column the
+    same statement adds with nothing to fill it (every row holds NULL there), nor one of a column already
     NOT NULL, nor a statement that does nothing: `ALTER TABLE IF EXISTS` of a table the history
     does not hold, `CREATE UNIQUE INDEX IF NOT EXISTS` of a name taken. Nor is a foreign key the
     rows already satisfy: the table has it, validated, or the same deploy dropped it (to change
@@ -145,7 +146,7 @@ class ConstraintOverExistingRows(Rule):
         table = ctx.schema.tables.get(name)
         if stmt.if_exists and table is None:
             return  # ALTER TABLE IF EXISTS of a table the history does not hold: it changes nothing
-        sql = _Sql(ctx.dialect, stmt.sql, name, table)
+        sql = _Sql(ctx.dialect, stmt.sql, name, table, _added_null(stmt))
         risks: list[list[_Risk]] = []
         if isinstance(stmt.op, CreateIndex):
             if stmt.op.index.unique and not _index_exists(stmt.op, table, ctx):
@@ -181,10 +182,18 @@ class _Sql:
     """Names as the finding's queries must write them for the server (quoted where it needs
     it; on MySQL and MariaDB in the case the statement writes them), and as its message shows them."""
 
-    def __init__(self, dialect: Dialect, text: str, table: str | None, model: Table | None = None):
+    def __init__(
+        self,
+        dialect: Dialect,
+        text: str,
+        table: str | None,
+        model: Table | None = None,
+        added: frozenset[str] = frozenset(),
+    ):
         self.dialect, self.text, self.key = dialect, text, table or ""
         self.table = relation_in_sql(self.key, dialect, text)
         self.model = model
+        self.added_null = added  # columns the statement itself adds, holding only NULL
 
     def relation(self, key: str) -> str:
         return relation_in_sql(key, self.dialect, self.text)
@@ -242,7 +251,11 @@ def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statemen
         return []
     if isinstance(action, AddForeignKey) and not action.not_valid and stmt.foreign_key_checks:
         key = action.key
-        if key.enforced and not _only_null(model, key.columns) and not _foreign_key_holds(key, sql.key, model, ctx):
+        if (
+            key.enforced
+            and not _only_null(model, key.columns, sql)
+            and not _foreign_key_holds(key, sql.key, model, ctx)
+        ):
             return [_foreign_key_risk(key, sql, "ADD FOREIGN KEY", ctx)]
         return []
     if isinstance(action, AddKey) and action.op in ("add_primary_key", "add_unique") and not action.using_index:
@@ -290,16 +303,30 @@ def _null_risk(what: str, sql: _Sql, column: str) -> _Risk:
     )
 
 
-def _only_null(model: Table | None, columns: tuple[str, ...]) -> bool:
-    """Whether one of the columns holds only NULL: a key with a NULL in it is neither a duplicate
-    nor checked against its parent."""
+def _only_null(model: Table | None, columns: tuple[str, ...], sql: _Sql) -> bool:
+    """Whether one of the columns holds only NULL (or is one the same statement adds with nothing to
+    fill it): a key with a NULL in it is neither a duplicate nor checked against its parent."""
+    if any(n in sql.added_null for n in columns):
+        return True
     return model is not None and any((c := model.columns.get(n)) is not None and c.only_null for n in columns)
+
+
+def _added_null(stmt: Statement) -> frozenset[str]:
+    """The columns an ALTER TABLE adds nullable with nothing to fill them: every row holds NULL."""
+    out = []
+    for a in stmt.actions:
+        if isinstance(a, AddColumn) and a.op == "add_column" and not a.primary:
+            c = a.definition
+            empty = c.default is None or c.default.strip().upper() == "NULL"
+            if c.nullable and empty and not (c.identity or c.serial or c.auto_increment or c.generated):
+                out.append(c.name)
+    return frozenset(out)
 
 
 def _key_risks(index: Index, sql: _Sql, what: str, model: Table | None, ctx: Context) -> list[_Risk]:
     # NULLs are distinct in a unique key (a NULL in it collides with nothing) unless it says otherwise
     distinct = not index.primary and not sql.nulls_not_distinct()
-    if not index.columns or distinct and _only_null(model, index.columns):
+    if not index.columns or distinct and _only_null(model, index.columns, sql):
         return []
     cols, shown = sql.terms(index.columns), sql.shown(index.columns)
     tests = [f"{sql.terms((n,))} IS NOT NULL" for n in index.columns] if distinct else []

@@ -177,6 +177,10 @@ PG_PASSES = {
                                                 "INSERT INTO t VALUES (1, 1, 1), (1, 2, 1), (2, 1, 1)",
                                                 "ALTER TABLE t DROP CONSTRAINT t_pkey;\n"
                                                 "ALTER TABLE t ADD PRIMARY KEY (a, c, b)", ""),
+    "foreign_key_on_a_column_the_statement_adds": Case("", "CREATE TABLE p (id int PRIMARY KEY);\nCREATE TABLE t (id int)",
+                                                       "INSERT INTO t VALUES (1), (2)",
+                                                       "ALTER TABLE t ADD COLUMN pid int, ADD FOREIGN KEY (pid) REFERENCES p (id), "
+                                                       "ADD COLUMN k text, ADD UNIQUE (k)", ""),
     "column_filled_through_a_foreign_key": Case("", "CREATE TABLE a (id int PRIMARY KEY);\n"
                                                 "CREATE TABLE p (id int PRIMARY KEY, aid int NOT NULL REFERENCES a);\n"
                                                 "CREATE TABLE t (id int, pid int NOT NULL REFERENCES p)",
