@@ -210,7 +210,7 @@ class IntegerKeyRunsOut(Rule):
         severity = None
         if projection is None:
             growing = _growing(table)
-            if growing is None and (kind.bits >= ORDINARY_BITS or _lookup(table)):
+            if growing is None and (kind.bits >= ORDINARY_BITS or lookup(table)):
                 return None
             when = f" ({growing})" if growing else ""
         else:
@@ -254,7 +254,8 @@ def _bare(table: Table) -> str:
     return table.name.rsplit(".", 1)[-1].lower()
 
 
-def _lookup(table: Table) -> bool:
+def lookup(table: Table) -> bool:
+    """Whether the table's name says it holds a short list the application defines."""
     return any(fnmatch.fnmatchcase(_bare(table), pattern) for pattern in LOOKUP_NAMES)
 
 
