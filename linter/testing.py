@@ -12,9 +12,9 @@ A fixture file (YAML) names a rule and holds cases:
 
 For the rule under test the findings must equal `expect`: each expected entry
 compares only the keys it gives (`table`, `line`, `severity`; `message~`,
-`suggestion~` and `fix~` (the fix's title) for a substring, `message!~` and
-`suggestion!~` for one that must be absent; `fix` for the fix's applicability,
-null for none); any finding not listed fails. A case may set `dialect`, `target`,
+`suggestion~`, `fix~` (the fix's title) and `template~` (its template) for a
+substring, `message!~` and `suggestion!~` for one that must be absent; `fix` for
+the fix's applicability, null for none); any finding not listed fails. A case may set `dialect`, `target`,
 `config` (settings as in [tool.schemacite]), `history` (SQL replayed first), and
 `rules` (other rules whose findings are checked too).
 """
@@ -72,6 +72,9 @@ def matches(finding, expected: dict[str, Any]) -> bool:
                 return False
         elif key == "fix~":
             if finding.fix is None or str(want) not in finding.fix.title:
+                return False
+        elif key == "template~":
+            if finding.fix is None or str(want) not in (finding.fix.template or ""):
                 return False
         elif key == "fix":  # the fix's applicability, or null for none
             if (finding.fix.applicability if finding.fix else None) != want:

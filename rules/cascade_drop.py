@@ -8,6 +8,7 @@ from schemacite import hookimpl
 from schemacite.model.schema import Schema
 from schemacite.model.statements import DropObjects, DropTable, DropView, Statement, Truncate
 from schemacite.rule import Context, Finding, Rule, Severity
+from schemacite.sources.names import quoted_name, written
 
 SHOWN = 4  # objects named in a message; the rest are counted
 
@@ -65,6 +66,10 @@ class CascadeDrop(Rule):
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
         op, schema = stmt.op, ctx.schema
+
+        def shown(keys: list[str]) -> list[str]:
+            return [written(k, ctx.dialect) for k in keys]
+
         if isinstance(op, Truncate) and op.cascade:
             named = [k for k in op.tables if _existing_table(schema, k)]
             emptied = [k for k in schema.referencing_closure(named) if not schema.tables[k].new]
@@ -75,16 +80,18 @@ class CascadeDrop(Rule):
                 table=named[0],
                 sql=stmt.sql,
                 severity=Severity.ERROR,
-                statement=f"TRUNCATE {', '.join(named)}",
-                what=f"empties {_listed(emptied)}, referencing it by foreign keys (directly or in a chain): all their rows go",
+                statement=f"TRUNCATE {', '.join(shown(named))}",
+                what=f"empties {_listed(shown(emptied))}, referencing it by foreign keys (directly or in a chain): all their rows go",
                 suggestion="name every table to empty in the TRUNCATE and leave CASCADE out",
             )
             return
         if isinstance(op, DropObjects) and op.cascade and op.object in ("type", "domain"):
+            # a type's key is schema-qualified like a table's (`audit.mood`; `mood` in public), as are
+            # the column types naming it: the schema tells two types of one name apart
             columns = [
-                f"{table.name}.{column.name}"
+                f"{written(table.qualified_name, ctx.dialect)}.{quoted_name(column.name)}"
                 for name in op.names
-                for table, column in schema.columns_of_type(name.rsplit(".", 1)[-1], arrays=True)
+                for table, column in schema.columns_of_type(name, arrays=True)
                 if not table.new
             ]
             if columns:
@@ -92,8 +99,8 @@ class CascadeDrop(Rule):
                     stmt.location,
                     sql=stmt.sql,
                     severity=Severity.ERROR,
-                    statement=f"DROP {op.object.upper()} {', '.join(op.names)}",
-                    what=f"drops the columns {_listed(columns)} of that type, and their data",
+                    statement=f"DROP {op.object.upper()} {', '.join(shown(list(op.names)))}",
+                    what=f"drops the column{'s' if len(columns) > 1 else ''} {_listed(columns)} of that type, and their data",
                     suggestion="change or drop those columns by name first and leave CASCADE out",
                 )
             return
@@ -107,14 +114,14 @@ class CascadeDrop(Rule):
         dropped = set(op.relations())
         views = [v for v in schema.views_reading(named) if v not in dropped and v not in schema.fresh]
         keys = [
-            f"{r} ({', '.join(fk.columns)})"
+            f"{written(r, ctx.dialect)} ({', '.join(quoted_name(c) for c in fk.columns)})"
             for t in named
             for r in schema.referencing(t)
             if r not in dropped and not schema.tables[r].new
             for fk in schema.tables[r].foreign_keys
             if fk.references == t
         ]
-        parts = [f"drops the view{'s' if len(views) > 1 else ''} {_listed(views)}"] if views else []
+        parts = [f"drops the view{'s' if len(views) > 1 else ''} {_listed(shown(views))}"] if views else []
         if keys:
             parts.append(f"the foreign key{'s' if len(keys) > 1 else ''} of {_listed(keys)}")
         if not parts:
@@ -123,7 +130,7 @@ class CascadeDrop(Rule):
             stmt.location,
             table=named[0],
             sql=stmt.sql,
-            statement=f"DROP {word} {', '.join(named)}",
+            statement=f"DROP {word} {', '.join(shown(named))}",
             what=" and ".join(parts) + ": the running release's queries on them fail, or lose that check",
             suggestion="drop each dependent by name first (DROP VIEW, ALTER TABLE ... DROP CONSTRAINT) "
             "and leave CASCADE out, so anything unforeseen stops the migration",

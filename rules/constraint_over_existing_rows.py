@@ -23,6 +23,7 @@ from schemacite.model.statements import (
     Statement,
 )
 from schemacite.rule import Context, Finding, Rule, Severity
+from schemacite.sources.names import in_sql, relation_in_sql, text_of, tokenize, written, written_names
 
 # what each server answers when a row does not fit, by failure: PostgreSQL's SQLSTATE and the
 # MySQL/MariaDB error number (the MariaDB ones checked by tests/test_fails_on_rows.py; MySQL's
@@ -63,7 +64,12 @@ class ConstraintOverExistingRows(Rule):
 
     - `SET NOT NULL` (MySQL/MariaDB `MODIFY`/`CHANGE` of a nullable column to `NOT NULL`): a NULL;
     - `ADD PRIMARY KEY`, `ADD UNIQUE`, `CREATE UNIQUE INDEX` (also `CONCURRENTLY`, which leaves an
-      invalid index behind): two rows with the same key, or a NULL in a primary key;
+      invalid index behind): two rows with the same key, or a NULL in a primary key. Only the rows
+      a partial index's `WHERE` admits can collide, and a NULL collides with nothing unless the
+      key is `NULLS NOT DISTINCT` (PostgreSQL 15). A key over the columns of a primary key or
+      unique index the table already has, and more, cannot meet a duplicate and is not flagged,
+      nor one over those of a key the same deploy dropped, with no write to the table since (a
+      primary key replaced by a wider one);
     - `ADD CHECK` and `ADD FOREIGN KEY` unless `NOT VALID` (or, on MySQL and MariaDB, after `SET
       foreign_key_checks = 0`), and `VALIDATE CONSTRAINT`: a row the check refuses, a key the
       referenced table lacks (`VALIDATE CONSTRAINT` at info level: see below);
@@ -73,7 +79,17 @@ class ConstraintOverExistingRows(Rule):
 
     Each finding gives a query that finds an offending row first. A table a snapshot counts empty
     (0 rows) is not flagged, nor one created earlier in the same deploy; a `SET NOT NULL` that a
-    validated `CHECK (col IS NOT NULL)` already proves is not flagged.
+    validated `CHECK (col IS NOT NULL)` already proves is not flagged, nor a key over a column the
+    same statement adds with nothing to fill it (every row holds NULL there), nor one of a column already
+    NOT NULL, nor a statement that does nothing: `ALTER TABLE IF EXISTS` of a table the history
+    does not hold, `CREATE UNIQUE INDEX IF NOT EXISTS` of a name taken. Nor is a foreign key the
+    rows already satisfy: the table has it, validated, or the same deploy dropped it (to change
+    its `ON DELETE`, or to widen its integer columns) and no statement since wrote either table.
+    On PostgreSQL the same holds for a column an `UPDATE` of the deploy filled from the key it
+    references, or from a column whose validated foreign key references that key (`SET account_id
+    = posts.account_id FROM posts WHERE posts.id = comments.post_id`); and where that `WHERE` joins
+    by a NOT NULL column whose foreign key references the source, and the source column is NOT
+    NULL, every row got a value, so a `SET NOT NULL` of the column is not flagged either.
 
     ## Why is this bad?
     The statement works on a copy of production that happens to be clean and fails on production:
@@ -128,12 +144,15 @@ class ConstraintOverExistingRows(Rule):
             return  # a table the change created, or one a snapshot counts empty
         name = stmt.table
         table = ctx.schema.tables.get(name)
+        if stmt.if_exists and table is None:
+            return  # ALTER TABLE IF EXISTS of a table the history does not hold: it changes nothing
+        sql = _Sql(ctx.dialect, stmt.sql, name, table, _added_null(stmt))
         risks: list[list[_Risk]] = []
         if isinstance(stmt.op, CreateIndex):
-            if stmt.op.index.unique:
-                risks.append(_key_risks(stmt.op.index, name, "CREATE UNIQUE INDEX", table))
+            if stmt.op.index.unique and not _index_exists(stmt.op, table, ctx):
+                risks.append(_key_risks(stmt.op.index, sql, "CREATE UNIQUE INDEX", table, ctx))
         else:
-            risks += [_action_risks(a, name, table, stmt, ctx) for a in stmt.actions]
+            risks += [_action_risks(a, sql, table, stmt, ctx) for a in stmt.actions]
         for found in risks:
             if found:
                 finding = self._finding(stmt, found, ctx)
@@ -159,39 +178,115 @@ class ConstraintOverExistingRows(Rule):
         )
 
 
-def _action_risks(action: Action, table: str, model: Table | None, stmt: Statement, ctx: Context) -> list[_Risk]:
+class _Sql:
+    """Names as the finding's queries must write them for the server (quoted where it needs
+    it; on MySQL and MariaDB in the case the statement writes them), and as its message shows them."""
+
+    def __init__(
+        self,
+        dialect: Dialect,
+        text: str,
+        table: str | None,
+        model: Table | None = None,
+        added: frozenset[str] = frozenset(),
+    ):
+        self.dialect, self.text, self.key = dialect, text, table or ""
+        self.table = relation_in_sql(self.key, dialect, text)
+        self.model = model
+        self.added_null = added  # columns the statement itself adds, holding only NULL
+
+    def relation(self, key: str) -> str:
+        return relation_in_sql(key, self.dialect, self.text)
+
+    def col(self, name: str) -> str:
+        return in_sql(name, self.dialect, self.text)
+
+    def expression(self, name: str) -> bool:
+        """Whether a key's part is an expression (`lower(email)`), kept as text, not a column."""
+        known = self.model is not None and name in self.model.columns
+        return not known and any(c in name for c in " ()")
+
+    def terms(self, names: tuple[str, ...]) -> str:
+        """A key's columns and expressions as a query writes them."""
+        return ", ".join(n if self.expression(n) else self.col(n) for n in names)
+
+    def shown(self, names: tuple[str, ...]) -> str:
+        """The same, as a message shows them."""
+        return ", ".join(n if self.expression(n) else written_names((n,), self.dialect) for n in names)
+
+    def predicate(self) -> str:
+        """A partial index's WHERE, as the statement writes it ("" without one): only the rows it
+        holds go into the index, so only they can collide."""
+        toks = tokenize(self.text)
+        depth = 0
+        for i, tok in enumerate(toks):
+            depth += tok.kind == "lparen"
+            depth -= tok.kind == "rparen"
+            if depth == 0 and tok.upper == "WHERE":
+                rest = toks[i + 1 :]
+                while rest and rest[-1].text == ";":
+                    rest = rest[:-1]
+                return text_of(rest, self.text)
+        return ""
+
+    def nulls_not_distinct(self) -> bool:
+        """PostgreSQL 15's UNIQUE NULLS NOT DISTINCT: two NULLs collide like two equal values."""
+        words = [t.upper for t in tokenize(self.text)]
+        return any(words[i : i + 3] == ["NULLS", "NOT", "DISTINCT"] for i in range(len(words) - 2))
+
+
+def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statement, ctx: Context) -> list[_Risk]:
     column = model.columns.get(action.column or "") if model is not None and action.column else None
     if action.op == "set_not_null" and action.column:
         if model is not None and model.proven_not_null(action.column) or column is not None and column.backfilled:
             return []  # a validated CHECK already proves it, or an UPDATE filled every NULL
-        return [_null_risk(f"SET NOT NULL {action.column}", table, action.column)]
+        if column is not None and not column.nullable:
+            return []  # already NOT NULL: the server reads no row
+        return [_null_risk(f"SET NOT NULL {sql.shown((action.column,))}", sql, action.column)]
     if isinstance(action, AddCheck) and not action.not_valid:
         if action.op == "add_not_null" and action.column:
-            return [_null_risk(f"ADD NOT NULL {action.column}", table, action.column)]
+            return [_null_risk(f"ADD NOT NULL {sql.shown((action.column,))}", sql, action.column)]
         if _checks_enforced(ctx) and action.constraint.enforced:
-            return [_check_risk(action.constraint, table, "ADD CHECK")]
+            return [_check_risk(action.constraint, sql, "ADD CHECK")]
         return []
     if isinstance(action, AddForeignKey) and not action.not_valid and stmt.foreign_key_checks:
-        if action.key.enforced and not _only_null(model, action.key.columns):
-            return [_foreign_key_risk(action.key, table, "ADD FOREIGN KEY", ctx)]
+        key = action.key
+        if (
+            key.enforced
+            and not _only_null(model, key.columns, sql)
+            and not _foreign_key_holds(key, sql.key, model, ctx)
+        ):
+            return [_foreign_key_risk(key, sql, "ADD FOREIGN KEY", ctx)]
         return []
     if isinstance(action, AddKey) and action.op in ("add_primary_key", "add_unique") and not action.using_index:
-        return _key_risks(action.index, table, action.text.split("(")[0].strip() or action.op, model)
+        return _key_risks(action.index, sql, action.text.split("(")[0].strip() or action.op, model, ctx)
     if isinstance(action, ConstraintAction) and action.op == "validate_constraint":
-        return _validate_risks(action.name, table, model, ctx)
+        return _validate_risks(action.name, sql, model, ctx)
     if isinstance(action, AlterColumnType) and column is not None:
         risk = may_fail(column, action.base_type, action.type_args)
-        return [_cast_risk(risk, table, column, action.type, ctx, using=action.using)] if risk else []
+        return [_cast_risk(risk, sql, column, action.type, ctx, using=action.using)] if risk else []
     if isinstance(action, AddColumn) and action.op in ("modify_column", "change_column") and column is not None:
         new = action.definition
         out = []
+        shown = sql.shown((column.name,))
         if column.nullable and not new.nullable and not column.backfilled:
-            out.append(_null_risk(f"{action.op.split('_')[0].upper()} {column.name} NOT NULL", table, column.name))
+            out.append(_null_risk(f"{action.op.split('_')[0].upper()} {shown} NOT NULL", sql, column.name))
         risk = may_fail(column, new.base_type, new.type_args, new.unsigned)
         if risk is not None:
-            out.append(_cast_risk(risk, table, column, new.type, ctx, what=f"MODIFY {column.name} {new.type}"))
+            out.append(_cast_risk(risk, sql, column, new.type, ctx, what=f"MODIFY {shown} {new.type}"))
         return out
     return []
+
+
+def _index_exists(op: CreateIndex, table: Table | None, ctx: Context) -> bool:
+    """Whether CREATE INDEX IF NOT EXISTS finds its name taken, and so does nothing: on PostgreSQL
+    by any relation of the table's schema, on MySQL and MariaDB by an index of the table."""
+    name = op.index.name
+    if not op.if_not_exists or not name:
+        return False
+    if ctx.dialect is Dialect.POSTGRES:
+        return ctx.schema.relation_in_schema_of(op.on, name)
+    return table is not None and any(i.name == name for i in table.indexes)
 
 
 def _checks_enforced(ctx: Context) -> bool:
@@ -199,91 +294,176 @@ def _checks_enforced(ctx: Context) -> bool:
     return since is None or ctx.version >= since
 
 
-def _null_risk(what: str, table: str, column: str) -> _Risk:
-    return _Risk(what, f"a row holds NULL in {column}", "null", f"SELECT 1 FROM {table} WHERE {column} IS NULL LIMIT 1")
+def _null_risk(what: str, sql: _Sql, column: str) -> _Risk:
+    return _Risk(
+        what,
+        f"a row holds NULL in {sql.shown((column,))}",
+        "null",
+        f"SELECT 1 FROM {sql.table} WHERE {sql.col(column)} IS NULL LIMIT 1",
+    )
 
 
-def _only_null(model: Table | None, columns: tuple[str, ...]) -> bool:
-    """Whether one of the columns holds only NULL: a key with a NULL in it is neither a duplicate
-    nor checked against its parent."""
+def _only_null(model: Table | None, columns: tuple[str, ...], sql: _Sql) -> bool:
+    """Whether one of the columns holds only NULL (or is one the same statement adds with nothing to
+    fill it): a key with a NULL in it is neither a duplicate nor checked against its parent."""
+    if any(n in sql.added_null for n in columns):
+        return True
     return model is not None and any((c := model.columns.get(n)) is not None and c.only_null for n in columns)
 
 
-def _key_risks(index: Index, table: str, what: str, model: Table | None) -> list[_Risk]:
-    cols = ", ".join(index.columns)
-    if not cols or not index.primary and _only_null(model, index.columns):
+def _added_null(stmt: Statement) -> frozenset[str]:
+    """The columns an ALTER TABLE adds nullable with nothing to fill them: every row holds NULL."""
+    out = []
+    for a in stmt.actions:
+        if isinstance(a, AddColumn) and a.op == "add_column" and not a.primary:
+            c = a.definition
+            empty = c.default is None or c.default.strip().upper() == "NULL"
+            if c.nullable and empty and not (c.identity or c.serial or c.auto_increment or c.generated):
+                out.append(c.name)
+    return frozenset(out)
+
+
+def _key_risks(index: Index, sql: _Sql, what: str, model: Table | None, ctx: Context) -> list[_Risk]:
+    # NULLs are distinct in a unique key (a NULL in it collides with nothing) unless it says otherwise
+    distinct = not index.primary and not sql.nulls_not_distinct()
+    if not index.columns or distinct and _only_null(model, index.columns, sql):
         return []
-    filled = " AND ".join(f"{c} IS NOT NULL" for c in index.columns)
-    where = "" if index.primary else f" WHERE {filled}"
+    cols, shown = sql.terms(index.columns), sql.shown(index.columns)
+    tests = [f"{sql.terms((n,))} IS NOT NULL" for n in index.columns] if distinct else []
     if index.partial:
-        where = ""  # the index's own WHERE narrows the rows; the query over all of them errs on the safe side
-    out = [
-        _Risk(
-            f"{what} ({cols})",
-            f"two rows share one ({cols})",
-            "duplicate",
-            f"SELECT {cols}, count(*) FROM {table}{where} GROUP BY {cols} HAVING count(*) > 1 LIMIT 1",
-        )
-    ]
-    nullable = [c for c in index.columns if model is None or (col := model.columns.get(c)) is None or col.nullable]
-    if index.primary and nullable:
-        holes = " OR ".join(f"{c} IS NULL" for c in nullable)
+        # only the rows the index holds can collide; without its WHERE, all of them (the safe side)
+        predicate = sql.predicate()
+        tests = ([f"({predicate})"] if predicate else []) + tests
+    where = f" WHERE {' AND '.join(tests)}" if tests else ""
+    out = []
+    if not _proven_unique(index, model, distinct, ctx.schema.dropped_keys.get(sql.key, [])):
         out.append(
             _Risk(
-                out[0].what,
-                f"a row holds NULL in {', '.join(nullable)}",
+                f"{what} ({shown})",
+                f"two rows share one ({shown})",
+                "duplicate",
+                f"SELECT {cols}, count(*) FROM {sql.table}{where} GROUP BY {cols} HAVING count(*) > 1 LIMIT 1",
+            )
+        )
+    nullable = [c for c in index.columns if model is None or (col := model.columns.get(c)) is None or col.nullable]
+    if index.primary and nullable:
+        holes = " OR ".join(f"{sql.col(c)} IS NULL" for c in nullable)
+        out.append(
+            _Risk(
+                f"{what} ({shown})",
+                f"a row holds NULL in {sql.shown(tuple(nullable))}",
                 "null",
-                f"SELECT 1 FROM {table} WHERE {holes} LIMIT 1",
+                f"SELECT 1 FROM {sql.table} WHERE {holes} LIMIT 1",
             )
         )
     return out
 
 
-def _check_risk(check: Check, table: str, what: str) -> _Risk:
-    named = f" {check.name}" if check.name else ""
-    query = f"SELECT * FROM {table} WHERE NOT ({check.expression}) LIMIT 1" if check.expression else ""
+def _proven_unique(index: Index, model: Table | None, distinct: bool, dropped: list[Index]) -> bool:
+    """Whether a key the table already has proves the new one holds no two rows alike: a primary
+    key or unique index over some of its columns, whole (not partial, no expression), or one the
+    deploy dropped with no write to the table since (a primary key replaced by a wider one). Two
+    rows alike in the new key are alike in that one, which the server already refused. Where the
+    new key counts NULLs as equal (NULLS NOT DISTINCT), the old key's columns must be NOT NULL too:
+    there, two NULLs collide in the new key and not in the old."""
+    if model is None:
+        return False
+    wanted = set(index.columns)
+    for key in ([model.primary_key] if model.primary_key is not None else []) + model.unique_keys + dropped:
+        columns = [model.columns.get(c) for c in key.columns]
+        if not key.columns or key.partial or None in columns or not set(key.columns) <= wanted:
+            continue
+        if distinct or index.primary or all(c is not None and not c.nullable for c in columns):
+            return True
+    return False
+
+
+def _check_risk(check: Check, sql: _Sql, what: str) -> _Risk:
+    named = f" {sql.shown((check.name,))}" if check.name else ""
+    query = f"SELECT * FROM {sql.table} WHERE NOT ({check.expression}) LIMIT 1" if check.expression else ""
     return _Risk(f"{what}{named}", "a row breaks the check", "check", query)
 
 
-def _foreign_key_risk(key: ForeignKey, table: str, what: str, ctx: Context) -> _Risk:
-    ref = ctx.schema.tables.get(key.references)
-    ref_cols = key.ref_columns or (ref.primary_key.columns if ref is not None and ref.primary_key else ())
+def _foreign_key_risk(key: ForeignKey, sql: _Sql, what: str, ctx: Context) -> _Risk:
+    ref_cols = _referenced(key, ctx)
     query = ""
     if ref_cols and len(ref_cols) == len(key.columns):
-        on = " AND ".join(f"p.{r} = c.{c}" for c, r in zip(key.columns, ref_cols, strict=True))
-        filled = " AND ".join(f"c.{c} IS NOT NULL" for c in key.columns)
+        on = " AND ".join(f"p.{sql.col(r)} = c.{sql.col(c)}" for c, r in zip(key.columns, ref_cols, strict=True))
+        filled = " AND ".join(f"c.{sql.col(c)} IS NOT NULL" for c in key.columns)
         query = (
-            f"SELECT {', '.join('c.' + c for c in key.columns)} FROM {table} c LEFT JOIN {key.references} p "
-            f"ON {on} WHERE {filled} AND p.{ref_cols[0]} IS NULL LIMIT 1"
+            f"SELECT {', '.join('c.' + sql.col(c) for c in key.columns)} FROM {sql.table} c "
+            f"LEFT JOIN {sql.relation(key.references)} p ON {on} WHERE {filled} AND p.{sql.col(ref_cols[0])} IS NULL LIMIT 1"
         )
-    named = f" {key.name}" if key.name else ""
+    named = f" {sql.shown((key.name,))}" if key.name else ""
+    shown = sql.shown(key.columns)
     return _Risk(
-        f"{what}{named} ({', '.join(key.columns)})",
-        f"a row's ({', '.join(key.columns)}) is missing from {key.references}",
+        f"{what}{named} ({shown})",
+        f"a row's ({shown}) is missing from {written(key.references, sql.dialect)}",
         "foreign_key",
         query,
     )
 
 
-def _validate_risks(name: str | None, table: str, model: Table | None, ctx: Context) -> list[_Risk]:
-    what = f"VALIDATE CONSTRAINT {name}"
+def _foreign_key_holds(key: ForeignKey, table: str, model: Table | None, ctx: Context) -> bool:
+    """Whether the rows already satisfy the key: the table has it, validated (its columns
+    referencing the same columns), or this deploy dropped it and no statement since changed the
+    rows or the key columns of either table (a key dropped and added back to change ON DELETE)."""
+    known = [*(model.foreign_keys if model is not None else ()), *ctx.schema.dropped_foreign_keys.get(table, ())]
+    want = _referenced(key, ctx)
+    return _filled_from_key(key, table, want, ctx) or any(
+        k.validated and k.enforced and (k.columns, k.references) == (key.columns, key.references)
+        for k in known
+        if _referenced(k, ctx) == want
+    )
+
+
+def _filled_from_key(key: ForeignKey, table: str, want: tuple[str, ...], ctx: Context) -> bool:
+    """Whether an UPDATE of this deploy filled the key's one column from the key it references, or
+    from a column whose validated foreign key references that same key (and nothing wrote either
+    table since): every value it holds is one the referenced table has."""
+    if len(key.columns) != 1 or len(want) != 1:
+        return False
+    fill = ctx.schema.filled_from.get((table, key.columns[0]))
+    if fill is None:
+        return False
+    relation, column, _ = fill
+    if (relation, column) == (key.references, want[0]):
+        return True
+    source = ctx.schema.tables.get(relation)
+    return source is not None and any(
+        fk.validated and fk.enforced and fk.columns == (column,) and fk.references == key.references
+        for fk in source.foreign_keys
+        if _referenced(fk, ctx) == want
+    )
+
+
+def _referenced(key: ForeignKey, ctx: Context) -> tuple[str, ...]:
+    """The columns a foreign key references: those it names, else the referenced primary key's."""
+    ref = ctx.schema.tables.get(key.references)
+    return key.ref_columns or (ref.primary_key.columns if ref is not None and ref.primary_key else ())
+
+
+def _validate_risks(name: str | None, sql: _Sql, model: Table | None, ctx: Context) -> list[_Risk]:
+    what = f"VALIDATE CONSTRAINT {sql.shown((name,)) if name else name}"
     if model is not None and name:
         check = next((c for c in model.checks if c.name == name), None)
         if check is not None:
             if check.not_null:
-                return [_null_risk(what, table, check.not_null)]
-            return [_Risk(what, "a row breaks the check", "check", _check_risk(check, table, "").query)]
+                return [_null_risk(what, sql, check.not_null)]
+            return [_Risk(what, "a row breaks the check", "check", _check_risk(check, sql, "").query)]
         key = next((k for k in model.foreign_keys if k.name == name), None)
+        if key is not None and _foreign_key_holds(key, sql.key, model, ctx):
+            return []
         if key is not None:
-            risk = _foreign_key_risk(key, table, "", ctx)
+            risk = _foreign_key_risk(key, sql, "", ctx)
             return [_Risk(what, risk.bad, "foreign_key", risk.query)]
     return [_Risk(what, "a row breaks the constraint", "check", "")]
 
 
 def _cast_risk(
-    risk: CastRisk, table: str, column: Column, type_: str, ctx: Context, what: str = "", using: str | None = ""
+    risk: CastRisk, sql: _Sql, column: Column, type_: str, ctx: Context, what: str = "", using: str | None = ""
 ) -> _Risk:
-    c = column.name
+    c = sql.col(column.name)
     postgres = ctx.dialect is Dialect.POSTGRES
     tests = {
         "length": f"char_length({c}) > {risk.bound}",
@@ -292,18 +472,19 @@ def _cast_risk(
         "members": f"{c} NOT IN ({risk.members})",
     }
     if risk.test in tests:
-        query = f"SELECT {c} FROM {table} WHERE {tests[risk.test]} LIMIT 1"
+        query = f"SELECT {c} FROM {sql.table} WHERE {tests[risk.test]} LIMIT 1"
     elif postgres:
-        query = f"SELECT {c}::{type_} FROM {table}"  # the cast itself errs on the first bad value, and locks nothing
+        # the cast itself (the statement's USING, when it has one) errs on the first bad value, and locks nothing
+        query = f"SELECT {using or f'{c}::{type_}'} FROM {sql.table}"
     elif _family_of(type_) == "integer":
-        query = f"SELECT {c} FROM {table} WHERE {c} NOT REGEXP '^[+-]?[0-9]+$' LIMIT 1"
+        query = f"SELECT {c} FROM {sql.table} WHERE {c} NOT REGEXP '^[+-]?[0-9]+$' LIMIT 1"
     else:
         query = ""
     bad = f"a row holds {risk.why}"
     if postgres and risk.test == "parse" and using is None:
         # no assignment cast from text: the server wants USING before it reads a row
         bad += f", and with no USING {c}::{type_} it fails whatever the rows hold (42804)"
-    return _Risk(what or f"ALTER COLUMN {c} TYPE {type_}", bad, risk.test, query)
+    return _Risk(what or f"ALTER COLUMN {sql.shown((column.name,))} TYPE {type_}", bad, risk.test, query)
 
 
 def _family_of(type_: str) -> str:

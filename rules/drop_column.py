@@ -16,6 +16,7 @@ from schemacite.rules.running_release import (
     unwritable,
     used_column,
 )
+from schemacite.sources.names import in_sql, relation_in_sql
 
 
 class DropColumn(ColumnGoes):
@@ -24,7 +25,8 @@ class DropColumn(ColumnGoes):
     ## What it does
     Flags `ALTER TABLE ... DROP COLUMN` of a column of a table that existed before the deploy.
     A column added earlier in the same deploy, or of a table the deploy created, is not flagged;
-    neither is a column the deploy adds back under the same name before it ends.
+    neither is a column the deploy adds back under the same name before it ends, nor one under
+    a name an earlier rename of the deploy gave it (the rename is the finding).
 
     ## Why is this bad?
     During a rolling deploy the previous release keeps serving while the migration runs, and
@@ -91,6 +93,7 @@ class DropColumn(ColumnGoes):
                 stmt.location,
                 table=stmt.table,
                 sql=stmt.sql,
+                dialect=ctx.dialect,
                 identity=column.name,
                 column=column.name,
                 suggestion=advice,
@@ -101,7 +104,8 @@ class DropColumn(ColumnGoes):
                 template=(
                     f"-- release N: the code stops reading and writing {column.name}\n"
                     f"-- release N+1, once no process of an older release runs:\n"
-                    f"ALTER TABLE {stmt.table} DROP COLUMN {column.name};"
+                    f"ALTER TABLE {relation_in_sql(stmt.table or '', ctx.dialect, stmt.sql)} "
+                    f"DROP COLUMN {in_sql(column.name, ctx.dialect, stmt.sql)};"
                 ),
             )
             yield finding

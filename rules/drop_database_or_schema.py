@@ -18,7 +18,9 @@ class DropDatabaseOrSchema(Rule):
     ## What it does
     Flags `DROP DATABASE`, and `DROP SCHEMA` (on MySQL and MariaDB a synonym of
     `DROP DATABASE`), in a migration. The message names the tables the replayed history put in
-    it.
+    it. On PostgreSQL a `DROP SCHEMA` without `CASCADE` is not flagged (the server refuses it
+    while the schema holds anything), nor one whose every known table the same deploy created,
+    nor a `DROP SCHEMA IF EXISTS` of a schema the history puts no table in.
 
     ## Why is this bad?
     It removes every table in the database or schema, and their rows, at once: the release
@@ -61,6 +63,13 @@ class DropDatabaseOrSchema(Rule):
         if not inside and ctx.dialect not in MYSQL_FAMILY and "public" in op.names:
             inside = sorted(k for k in ctx.schema.tables if "." not in k)
         kind = "database" if op.object == "database" else "schema"
+        if kind == "schema" and ctx.dialect not in MYSQL_FAMILY:
+            if not op.cascade:
+                return  # PostgreSQL refuses to drop a schema that holds anything without CASCADE
+            if inside and all(ctx.schema.tables[k].new for k in inside):
+                return  # every table in it is one this deploy created: nobody used them
+            if not inside and op.if_exists:
+                return  # IF EXISTS of a schema the history puts no table in
         if inside:
             named = ", ".join(inside[:SHOWN]) + (f" and {len(inside) - SHOWN} more" if len(inside) > SHOWN else "")
             what = f"every table of the {kind} ({named})"

@@ -10,6 +10,7 @@ from schemacite.model.statements import DropTable as DropTableOp
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding
 from schemacite.rules.running_release import STOP_USING_DEFAULT, STOP_USING_TABLE, TableGoes, preexisting, runner
+from schemacite.sources.names import relation_in_sql
 
 
 class DropTable(TableGoes):
@@ -17,8 +18,9 @@ class DropTable(TableGoes):
 
     ## What it does
     Flags `DROP TABLE` of a table that existed before the deploy. A table the deploy created,
-    a temporary table, a `DROP TABLE IF EXISTS` of a table the files never created, and a
-    table the deploy creates again under the same name before it ends are not flagged.
+    a temporary table, a `DROP TABLE IF EXISTS` of a table the files never created, a table
+    the deploy renamed to the name dropped (the rename is the finding), and a table the deploy
+    creates again under the same name before it ends are not flagged.
 
     ## Why is this bad?
     During a rolling deploy the previous release keeps serving while the migration runs. Its
@@ -71,6 +73,7 @@ class DropTable(TableGoes):
                 stmt.location,
                 table=name,
                 sql=stmt.sql,
+                dialect=ctx.dialect,
                 suggestion=STOP_USING_TABLE.get(runner(ctx), STOP_USING_DEFAULT).format(table=name, what=name),
             )
             finding.fix = Fix(
@@ -79,7 +82,7 @@ class DropTable(TableGoes):
                 template=(
                     f"-- release N: the code stops reading and writing {name}\n"
                     f"-- release N+1, once no process of an older release runs:\n"
-                    f"DROP TABLE {name};"
+                    f"DROP TABLE {relation_in_sql(name, ctx.dialect, stmt.sql)};"
                 ),
             )
             yield finding

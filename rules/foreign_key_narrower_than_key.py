@@ -10,7 +10,8 @@ from schemacite.model import Column, ForeignKey, Table, latest
 from schemacite.model.fixes import Applicability, Fix
 from schemacite.model.integers import integer_type
 from schemacite.rule import Context, Finding, Rule, Severity
-from schemacite.rules.integer_key_runs_out import HORIZON, grade
+from schemacite.rules.integer_key_runs_out import HORIZON, grade, lookup
+from schemacite.sources.names import in_sql, relation_in_sql
 
 
 class ForeignKeyNarrowerThanKey(Rule):
@@ -30,7 +31,9 @@ class ForeignKeyNarrowerThanKey(Rule):
     to `bigint` while the columns referencing it were left as they were. With a snapshot or an audit
     whose counters show the referenced table's inserts, the message gives the day its key passes
     the narrower limit: an error within `horizon_years`, a warning later, no finding past a century
-    or when the counters show no inserts, as `integer-key-runs-out` grades its own dates.
+    or when the counters show no inserts, as `integer-key-runs-out` grades its own dates. Without
+    counters, a key of a table whose name says it holds a short list the application defines
+    (`*_statuses`, `*_types`, `settings`, ...: `integer-key-runs-out`'s list) is left alone.
 
     ## Why is this bad?
     Widening a key that was running out is the usual remedy for `integer-key-runs-out`, and a
@@ -103,6 +106,8 @@ class ForeignKeyNarrowerThanKey(Rule):
         severity = None
         when = ""
         projection = exhaustion(parent, narrow.max)
+        if projection is None and lookup(parent):
+            return None  # a short list the application defines (`order_statuses`) never counts that far
         if projection is not None:
             severity = grade(projection, self.option_values["horizon_years"])
             if severity is None:
@@ -129,7 +134,8 @@ class ForeignKeyNarrowerThanKey(Rule):
         finding.fix = Fix(
             f"make {column.name} {wide.name} (rewrites {table.qualified_name})",
             Applicability.DISPLAY_ONLY,
-            template=f"ALTER TABLE {table.qualified_name} ALTER COLUMN {column.name} TYPE {wide.name};",
+            template=f"ALTER TABLE {relation_in_sql(table.qualified_name, ctx.dialect)} "
+            f"ALTER COLUMN {in_sql(column.name, ctx.dialect)} TYPE {wide.name};",
         )
         return finding
 

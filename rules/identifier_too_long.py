@@ -89,13 +89,16 @@ class IdentifierTooLong(Rule):
                         f"shorten it to {MYSQL_NAME_CHARS} characters or fewer",
                     )
             return
+        referred = _referred(stmt.op)
+        space = _schema_of(stmt)
         for what, kept in dict.fromkeys(names):
-            # the parser already cut them: every name written that it kept as `kept`
-            written = [w for k, w in stmt.long_names if k == kept]
+            # the parser already cut them: every name written that it kept as `kept`, less one the
+            # statement only refers to (`CREATE INDEX <long>_idx ON <long>`), which it gives nothing
+            written = list(dict.fromkeys(w for k, w in stmt.long_names if k == kept))
             if not written:
                 continue
             name = written[0]
-            if len(written) > 1:
+            if len(written) - (kept in referred) > 1:
                 yield self._finding(
                     stmt,
                     Severity.ERROR,
@@ -103,7 +106,7 @@ class IdentifierTooLong(Rule):
                     "63 bytes: PostgreSQL refuses the second as existing",
                     "shorten them so that they differ in their first 63 bytes",
                 )
-            elif what in RELATIONS and not _if_not_exists(stmt.op) and _existing_relation(ctx.schema, kept):
+            elif what in RELATIONS and not _if_not_exists(stmt.op) and _existing_relation(ctx.schema, kept, space):
                 yield self._finding(
                     stmt,
                     Severity.ERROR,
@@ -169,14 +172,38 @@ def defined_names(op: Op) -> list[tuple[str, str]]:
     return [(what, name.rpartition(".")[2]) for what, name in out if name]
 
 
-def _existing_relation(schema: Schema, kept: str) -> bool:
-    """Whether a table, index, view or sequence of the schema is already named `kept`."""
-    tables = schema.tables.values()
-    if any(t.name.rpartition(".")[2] == kept for t in tables):
+def _referred(op: Op) -> set[str]:
+    """The relations the statement names without defining them, cut as keys hold them, bare."""
+    keys: list[str] = []
+    if isinstance(op, CreateIndex):
+        keys.append(op.on)
+    elif isinstance(op, AlterTable):
+        keys += [op.name, *(a.key.references for a in op.actions if isinstance(a, AddForeignKey))]
+    elif isinstance(op, CreateTable):
+        keys += [fk.references for fk in op.model.foreign_keys]
+    elif isinstance(op, CreateView):
+        keys += op.reads or ()
+    return {k.rpartition(".")[2] for k in keys if k}
+
+
+def _schema_of(stmt: Statement) -> str:
+    """The PostgreSQL schema the statement's relation lives in, as keys write it ("" for public)."""
+    return (stmt.table or "").rpartition(".")[0]
+
+
+def _existing_relation(schema: Schema, kept: str, space: str) -> bool:
+    """Whether a table, index, view or sequence of PostgreSQL schema `space` is already named `kept`
+    (a relation of that name in another schema is no clash)."""
+
+    def here(key: str) -> bool:
+        return key.rpartition(".")[0] == space
+
+    tables = [(k, t) for k, t in schema.tables.items() if here(k)]
+    if any(k.rpartition(".")[2] == kept for k, _ in tables):
         return True
-    if any(i and i.name == kept for t in tables for i in [*t.indexes, t.primary_key]):
+    if any(i and i.name == kept for _, t in tables for i in [*t.indexes, t.primary_key]):
         return True
-    return any(k.rpartition(".")[2] == kept for k in (*schema.views, *schema.sequences))
+    return any(here(k) and k.rpartition(".")[2] == kept for k in (*schema.views, *schema.sequences))
 
 
 def _if_not_exists(op: Op) -> bool:

@@ -11,8 +11,10 @@ from schemacite.model import Column, Table, latest
 from schemacite.model.dialects import Dialect
 from schemacite.model.fixes import Applicability, Fix
 from schemacite.model.integers import IntegerType, integer_type
+from schemacite.model.schema import owned_sequence
 from schemacite.rule import Context, Finding, Option, Rule, Severity
 from schemacite.rules.insert_heavy_indexes import APPEND_ONLY_NAMES
+from schemacite.sources.names import in_sql, relation_in_sql
 
 # types wide enough that no insert rate seen in practice fills them
 WIDE_BITS = 64
@@ -124,6 +126,7 @@ class IntegerKeyRunsOut(Rule):
     a queue type). Narrower keys (`smallserial`, `MEDIUMINT`, ...) fill on ordinary tables and are
     flagged unless the table's name says it holds a short list the application defines (`*_types`,
     `*_statuses`, `settings`, `roles`, `schema_migrations`, ...): a ten-row table never runs out.
+    Names are matched without their schema and case (`app.Settings` is a `settings`).
 
     ## Why is this bad?
     When the counter passes the type's limit, every insert into the table fails: PostgreSQL raises
@@ -207,7 +210,7 @@ class IntegerKeyRunsOut(Rule):
         severity = None
         if projection is None:
             growing = _growing(table)
-            if growing is None and (kind.bits >= ORDINARY_BITS or _lookup(table)):
+            if growing is None and (kind.bits >= ORDINARY_BITS or lookup(table)):
                 return None
             when = f" ({growing})" if growing else ""
         else:
@@ -245,15 +248,22 @@ def grade(projection: Exhaustion, horizon_years: float) -> Severity | None:
     return Severity.ERROR if days <= horizon_years * 365.25 else Severity.WARNING
 
 
-def _lookup(table: Table) -> bool:
-    return any(fnmatch.fnmatchcase(table.name, pattern) for pattern in LOOKUP_NAMES)
+def _bare(table: Table) -> str:
+    """The table's own name, without its schema (a replayed table's name holds it: `app.settings`),
+    in lower case: the name patterns are about what the table holds, not how it is spelled."""
+    return table.name.rsplit(".", 1)[-1].lower()
+
+
+def lookup(table: Table) -> bool:
+    """Whether the table's name says it holds a short list the application defines."""
+    return any(fnmatch.fnmatchcase(_bare(table), pattern) for pattern in LOOKUP_NAMES)
 
 
 def _growing(table: Table) -> str | None:
     """Why the table is taken to grow without end, when nothing counted its inserts."""
     if table.insert_heavy in GROWN_BY:
         return GROWN_BY[table.insert_heavy]
-    if any(fnmatch.fnmatchcase(table.name, pattern) for pattern in GROWING_NAMES):
+    if any(fnmatch.fnmatchcase(_bare(table), pattern) for pattern in GROWING_NAMES):
         return "its name says it only grows"
     return None
 
@@ -313,18 +323,18 @@ def widen_fix(table: Table, column: Column, how: str, ctx: Context) -> Fix:
         current = integer_type(ctx.dialect, owner.columns[name])
         if current is not None and current.bits >= WIDE_BITS:
             continue  # already wide: a serial column widened without its sequence
+        table_sql, column_sql = relation_in_sql(owner.qualified_name, ctx.dialect), in_sql(name, ctx.dialect)
         if ctx.dialect is Dialect.POSTGRES:
-            lines.append(f"ALTER TABLE {owner.qualified_name} ALTER COLUMN {name} TYPE bigint;")
+            lines.append(f"ALTER TABLE {table_sql} ALTER COLUMN {column_sql} TYPE bigint;")
         else:
             definition = owner.columns[name]
             auto = " AUTO_INCREMENT" if definition.auto_increment else ""
             null = " NOT NULL" if not definition.nullable else ""
-            lines.append(f"ALTER TABLE {owner.qualified_name} MODIFY {name} BIGINT UNSIGNED{null}{auto};")
-            if not definition.unsigned:
-                lines[-1] = lines[-1].replace(" UNSIGNED", "")
+            unsigned = " UNSIGNED" if definition.unsigned else ""
+            lines.append(f"ALTER TABLE {table_sql} MODIFY {column_sql} BIGINT{unsigned}{null}{auto};")
     if ctx.dialect is Dialect.POSTGRES and how in ("serial", "sequence default"):
         # a serial column's sequence is created AS integer and keeps its maximum when the column widens
-        sequence = f"{table.name}_{column.name}_seq"
+        sequence = relation_in_sql(owned_sequence(table.qualified_name, column.name), ctx.dialect)
         lines.append(f"ALTER SEQUENCE {sequence} AS bigint;  -- the sequence pg_get_serial_sequence names")
     return Fix(
         "widen the key and the columns referencing it to 64 bits (each statement rewrites its table)",

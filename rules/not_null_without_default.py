@@ -11,6 +11,7 @@ from schemacite.model.casts import implicit_default, zero_date
 from schemacite.model.dialects import Dialect
 from schemacite.model.statements import AddColumn, Statement
 from schemacite.rule import Context, Finding, Rule, Severity
+from schemacite.sources.names import in_sql, written
 
 
 class NotNullWithoutDefault(Rule):
@@ -20,7 +21,9 @@ class NotNullWithoutDefault(Rule):
     Flags `ALTER TABLE ... ADD COLUMN c type NOT NULL` (or `PRIMARY KEY`) with no `DEFAULT` on a
     table that exists before the deploy. A column that fills itself is left alone: an identity,
     `serial` or `AUTO_INCREMENT` column, and a generated one. A table a snapshot shows empty
-    (0 rows) is not flagged, nor is one created earlier in the same deploy.
+    (0 rows) is not flagged, nor is one created earlier in the same deploy; neither is an `ALTER
+    TABLE IF EXISTS` of a table the history does not hold, nor an `ADD COLUMN IF NOT EXISTS` of a
+    column the table has (both do nothing).
 
     ## Why is this bad?
     Each existing row needs a value for the new column, and the statement gives none.
@@ -76,13 +79,18 @@ class NotNullWithoutDefault(Rule):
             return  # a table the change created, or one a snapshot counts empty
         name = stmt.table
         table = ctx.schema.tables.get(name)
+        if stmt.if_exists and table is None:
+            return  # ALTER TABLE IF EXISTS of a table the history does not hold: it changes nothing
         for action in stmt.actions:
             if isinstance(action, AddColumn) and action.op == "add_column" and _unfilled(action):
+                if action.if_not_exists and table is not None and action.definition.name in table.columns:
+                    continue  # ADD COLUMN IF NOT EXISTS of a column the table has: skipped
                 yield self._finding(stmt, action, table, ctx)
 
     def _finding(self, stmt: Statement, action: AddColumn, table: Table | None, ctx: Context) -> Finding:
         column = action.definition
         where = table.qualified_name if table is not None else stmt.table
+        shown = written(where or "", ctx.dialect)
         if ctx.dialect is Dialect.POSTGRES:
             return self.finding(
                 stmt.location,
@@ -91,9 +99,9 @@ class NotNullWithoutDefault(Rule):
                 sql=stmt.sql,
                 dialect=ctx.dialect,
                 column=column.name,
-                outcome=f"fails on {where} once it holds a row: PostgreSQL refuses it (contains null values, 23502)",
+                outcome=f"fails on {shown} once it holds a row: PostgreSQL refuses it (contains null values, 23502)",
                 suggestion=f"give it a DEFAULT every old row may hold; else add {column.name} nullable, backfill it in "
-                f"batches, add CHECK ({column.name} IS NOT NULL) NOT VALID, VALIDATE it, then SET NOT NULL",
+                f"batches, add CHECK ({in_sql(column.name, ctx.dialect)} IS NOT NULL) NOT VALID, VALIDATE it, then SET NOT NULL",
             )
         server = "MariaDB" if ctx.server is Dialect.MARIADB else "MySQL"
         value = implicit_default(column) or "the type's implicit default"
@@ -106,7 +114,7 @@ class NotNullWithoutDefault(Rule):
                 sql=stmt.sql,
                 dialect=ctx.dialect,
                 column=column.name,
-                outcome=f"fails on {where} once it holds two rows: {server} fills each with {value}, "
+                outcome=f"fails on {shown} once it holds two rows: {server} fills each with {value}, "
                 "and its unique key refuses the duplicates",
                 suggestion=f"{later}, then add the key",
             )
@@ -119,7 +127,7 @@ class NotNullWithoutDefault(Rule):
             sql=stmt.sql,
             dialect=ctx.dialect,
             column=column.name,
-            outcome=f"fills every existing row of {where} with {value}: {server} strict mode does not refuse it{zero}",
+            outcome=f"fills every existing row of {shown} with {value}: {server} strict mode does not refuse it{zero}",
             suggestion=f"give it the DEFAULT the old rows should hold, or {later}",
         )
 

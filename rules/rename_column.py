@@ -9,6 +9,7 @@ from schemacite.model.fixes import Applicability, Fix
 from schemacite.model.statements import Action, AddColumn, Rename, Statement
 from schemacite.rule import Context, Finding
 from schemacite.rules.running_release import ColumnGoes, used_column
+from schemacite.sources.names import in_sql, relation_in_sql
 
 
 def renamed(action: Action) -> tuple[str, str] | None:
@@ -28,7 +29,8 @@ class RenameColumn(ColumnGoes):
     Flags `ALTER TABLE ... RENAME COLUMN old TO new`, and MySQL's and MariaDB's
     `CHANGE old new ...` when the names differ, on a column of a table that existed before the
     deploy. A column the deploy added, or one a later statement of the deploy gives its old
-    name back, is not flagged.
+    name back, is not flagged, nor a second rename of a column the deploy renamed already (the
+    first is the finding).
 
     ## Why is this bad?
     During a rolling deploy the previous release keeps serving while the migration runs, and
@@ -78,6 +80,7 @@ class RenameColumn(ColumnGoes):
                 stmt.location,
                 table=stmt.table,
                 sql=stmt.sql,
+                dialect=ctx.dialect,
                 identity=old,
                 column=old,
                 new=new,
@@ -86,14 +89,15 @@ class RenameColumn(ColumnGoes):
                     f"then drop {old} in a later release"
                 ),
             )
+            table = relation_in_sql(stmt.table or "", ctx.dialect, stmt.sql)
             finding.fix = Fix(
                 "a new column written beside the old one, the old one dropped later",
                 Applicability.DISPLAY_ONLY,
                 template=(
-                    f"ALTER TABLE {stmt.table} ADD COLUMN {new} {column.type or '<type>'};\n"
+                    f"ALTER TABLE {table} ADD COLUMN {in_sql(new, ctx.dialect, stmt.sql)} {column.type or '<type>'};\n"
                     f"-- release N writes {old} and {new}; backfill {new} = {old} in batches\n"
                     f"-- release N+1 reads {new} only; then, once no older release runs:\n"
-                    f"ALTER TABLE {stmt.table} DROP COLUMN {old};"
+                    f"ALTER TABLE {table} DROP COLUMN {in_sql(old, ctx.dialect, stmt.sql)};"
                 ),
             )
             yield finding

@@ -11,6 +11,7 @@ from schemacite.model.statements import RenameTable as RenameTableOp
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding
 from schemacite.rules.running_release import TableGoes, preexisting
+from schemacite.sources.names import in_sql, relation_in_sql
 
 
 def renames(stmt: Statement) -> list[tuple[str, str]]:
@@ -25,7 +26,8 @@ class RenameTable(TableGoes):
 
     ## What it does
     Flags `ALTER TABLE ... RENAME TO` and MySQL's and MariaDB's `RENAME TABLE` of a table that
-    existed before the deploy. A table the deploy created is not flagged, nor a rename whose
+    existed before the deploy. A table the deploy created is not flagged, nor one the deploy
+    renamed already (the first rename is the finding), nor a rename whose
     old name the deploy gives back before it ends: the swap `RENAME TABLE t TO t_old, t_new TO
     t`, or a view under the old name.
 
@@ -75,12 +77,16 @@ class RenameTable(TableGoes):
         for old, new in renames(stmt):
             if preexisting(ctx.schema, old) is None or (stmt.if_exists and old not in ctx.schema.tables):
                 continue
-            view = f"CREATE VIEW {old} AS SELECT * FROM {new};"
             postgres = ctx.dialect == Dialect.POSTGRES
+            was, now = relation_in_sql(old, ctx.dialect, stmt.sql), relation_in_sql(new, ctx.dialect, stmt.sql)
+            view = f"CREATE VIEW {was} AS SELECT * FROM {now};"
+            # PostgreSQL's RENAME TO takes the bare name: the table stays in its schema
+            bare = in_sql(new.rsplit(".", 1)[-1], ctx.dialect, stmt.sql)
             finding = self.finding(
                 stmt.location,
                 table=old,
                 sql=stmt.sql,
+                dialect=ctx.dialect,
                 new=new,
                 suggestion=(
                     f"keep {old} answering: {view} in the rename's transaction, dropped in a later release"
@@ -92,9 +98,9 @@ class RenameTable(TableGoes):
                 "a view under the old name" if postgres else "a view under the old name, right after the rename",
                 Applicability.DISPLAY_ONLY,
                 template=(
-                    f"BEGIN;\nALTER TABLE {old} RENAME TO {new};\n{view}\nCOMMIT;"
+                    f"BEGIN;\nALTER TABLE {was} RENAME TO {bare};\n{view}\nCOMMIT;"
                     if postgres
-                    else f"RENAME TABLE {old} TO {new};\n-- queries of {old} fail until the next statement\n{view}"
+                    else f"RENAME TABLE {was} TO {now};\n-- queries of {old} fail until the next statement\n{view}"
                 ),
             )
             yield finding

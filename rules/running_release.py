@@ -48,7 +48,8 @@ def preexisting(schema: Schema, table: str | None) -> Table | None:
     found = schema.tables.get(table)
     if found is None:  # dropped by an earlier statement: nothing left to break
         return None if table in schema.gone or table in schema.fresh else Table(table, complete=False)
-    return None if found.new else found
+    # created, or named by a rename, in this deploy: the running release never used that name
+    return None if found.new or table in schema.renamed_tables else found
 
 
 def used_column(schema: Schema, table: str | None, column: str | None) -> Column | None:

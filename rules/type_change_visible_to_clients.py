@@ -11,6 +11,7 @@ from schemacite.model.fixes import Applicability, Fix
 from schemacite.model.statements import Action, AddColumn, AlterColumnType, Statement
 from schemacite.rule import Context, Finding, Rule, Severity
 from schemacite.rules.running_release import NOTHING_TO_MEASURE, used_column
+from schemacite.sources.names import in_sql, relation_in_sql
 
 # what a client's driver hands back for a type, by the readers' normalised base type; a change
 # within one kind (int to bigint, varchar to text, json to jsonb) reads the same, and a type not
@@ -170,10 +171,15 @@ class TypeChangeVisibleToClients(Rule):
                 "type, write both, backfill, move reads, and drop the old one in a later release"
             ),
         )
-        adds = "\n".join(f"ALTER TABLE {stmt.table} ADD COLUMN {c.name}_new {n};" for c, n, *_ in changed)
+        table = relation_in_sql(stmt.table or "", ctx.dialect, stmt.sql)
+
+        def col(name: str) -> str:
+            return in_sql(name, ctx.dialect, stmt.sql)
+
+        adds = "\n".join(f"ALTER TABLE {table} ADD COLUMN {col(c.name + '_new')} {n};" for c, n, *_ in changed)
         names = ", ".join(c.name for c, *_ in changed)
         news = ", ".join(f"{c.name}_new" for c, *_ in changed)
-        drops = ", ".join(f"DROP COLUMN {c.name}" for c, *_ in changed)
+        drops = ", ".join(f"DROP COLUMN {col(c.name)}" for c, *_ in changed)
         finding.fix = Fix(
             "a column of the new type beside the old one",
             Applicability.DISPLAY_ONLY,
@@ -181,7 +187,7 @@ class TypeChangeVisibleToClients(Rule):
                 f"{adds}\n"
                 f"-- release N writes {names} and {news}; backfill {news} in batches\n"
                 f"-- release N+1 reads {news} only; then, once no older release runs:\n"
-                f"ALTER TABLE {stmt.table} {drops};"
+                f"ALTER TABLE {table} {drops};"
             ),
         )
         yield finding

@@ -57,3 +57,45 @@ def test_drop_type_cascade_drops_the_columns_of_that_type(pg_server):
             "SELECT column_name FROM information_schema.columns WHERE table_name = 'people'"
         ).fetchall()
     assert columns == [("id",)]
+
+
+def test_columns_of_a_dropped_type_are_named_with_their_schema(tmp_path):
+    """A table read from a snapshot keeps its schema apart from its name: the columns a DROP TYPE
+    ... CASCADE takes are named schema-qualified, and only those of the type in that schema."""
+    import json
+
+    from schemacite import lint_paths
+
+    def table(key: str, schema: str | None, name: str, type_: str) -> dict:
+        columns = [{"name": "m", "type": type_, "nullable": True, "base_type": type_}]
+        return {"key": key, "name": name, "schema": schema, "columns": columns}
+
+    snapshot = tmp_path / "snapshot.json"
+    doc = {
+        "version": 2,
+        "dialect": "postgres",
+        "tables": [table("audit.people", "audit", "people", "audit.mood"), table("folks", None, "folks", "mood")],
+    }
+    snapshot.write_text(json.dumps(doc))
+    change = tmp_path / "001_drop.sql"
+    change.write_text("DROP TYPE audit.mood CASCADE;\n")
+    result = lint_paths([str(change)], snapshot=str(snapshot), dialect="postgres", select=["SC124"])
+    assert not result.errors, [str(e) for e in result.errors]
+    (finding,) = result.findings
+    assert "drops the column audit.people.m of that type" in finding.message, finding.message
+
+
+def test_drop_schema_without_cascade_is_refused_while_it_holds_a_table(pg_server):
+    """Why drop-database-or-schema (SC125) leaves PostgreSQL's DROP SCHEMA without CASCADE alone:
+    the server refuses it while the schema holds a table (2BP01), so it removes none."""
+    pg_server.create_database("cascade_schema")
+    with pg_server.connect("cascade_schema") as conn:
+        conn.execute(
+            "CREATE SCHEMA billing; CREATE TABLE billing.invoices (id int); INSERT INTO billing.invoices VALUES (1)"
+        )
+        with pytest.raises(psycopg.Error) as refused:
+            conn.execute("DROP SCHEMA billing")
+        assert refused.value.sqlstate == "2BP01"
+        assert conn.execute("SELECT count(*) FROM billing.invoices").fetchone() == (1,)
+    with pg_server.connect() as conn:
+        conn.execute("DROP DATABASE cascade_schema")

@@ -6,6 +6,7 @@ where a snapshot says the table is empty."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -53,6 +54,9 @@ PG = {
                           "ALTER TABLE t ALTER COLUMN b TYPE int", "22003"),
     "narrower_numeric": Case("SC112", "CREATE TABLE t (b bigint)", "INSERT INTO t VALUES (5000000000)",
                              "ALTER TABLE t ALTER COLUMN b TYPE numeric(5, 0)", "22003"),
+    "unique_nulls_not_distinct_over_nulls": Case("SC112", "CREATE TABLE t (id int);\nALTER TABLE t ADD COLUMN k int",
+                                                 "INSERT INTO t (id) VALUES (1), (2)",
+                                                 "CREATE UNIQUE INDEX t_k ON t (k) NULLS NOT DISTINCT", "23505"),
 }  # fmt: skip
 
 MARIADB = {
@@ -155,6 +159,37 @@ PG_PASSES = {
     "set_not_null_after_a_backfill": Case("", "CREATE TABLE t (id int, k text)", "INSERT INTO t VALUES (1, NULL)",
                                           "ALTER TABLE t ALTER COLUMN k SET NOT NULL", "",
                                           "UPDATE t SET k = 'x' WHERE k IS NULL"),
+    "unique_over_the_primary_key_and_more": Case("", "CREATE TABLE t (id int PRIMARY KEY, s text)",
+                                                 "INSERT INTO t VALUES (1, 'a'), (2, 'a'), (3, NULL), (4, NULL)",
+                                                 "CREATE UNIQUE INDEX t_s_id ON t (s, id) NULLS NOT DISTINCT", ""),
+    "unique_over_a_unique_key_and_more": Case("", "CREATE TABLE t (id int, s text, k int);\nCREATE UNIQUE INDEX t_k ON t (k)",
+                                              "INSERT INTO t VALUES (1, 'a', 1), (2, 'a', 2), (3, 'a', NULL), (4, 'a', NULL)",
+                                              "ALTER TABLE t ADD UNIQUE (s, k)", ""),
+    "foreign_key_dropped_and_added_back": Case("", "CREATE TABLE p (id int PRIMARY KEY);\n"
+                                               "CREATE TABLE t (id int, pid int REFERENCES p)",
+                                               "INSERT INTO p VALUES (1);\nINSERT INTO t VALUES (1, 1), (2, NULL)",
+                                               "ALTER TABLE t DROP CONSTRAINT t_pid_fkey;\n"
+                                               "ALTER TABLE p ALTER COLUMN id TYPE bigint;\n"
+                                               "ALTER TABLE t ALTER COLUMN pid TYPE bigint;\n"
+                                               "ALTER TABLE t ADD CONSTRAINT t_pid_fkey FOREIGN KEY (pid) REFERENCES p (id) "
+                                               "ON DELETE CASCADE", ""),
+    "primary_key_replaced_by_a_wider_one": Case("", "CREATE TABLE t (a int, b int, c int NOT NULL, PRIMARY KEY (a, b))",
+                                                "INSERT INTO t VALUES (1, 1, 1), (1, 2, 1), (2, 1, 1)",
+                                                "ALTER TABLE t DROP CONSTRAINT t_pkey;\n"
+                                                "ALTER TABLE t ADD PRIMARY KEY (a, c, b)", ""),
+    "foreign_key_on_a_column_the_statement_adds": Case("", "CREATE TABLE p (id int PRIMARY KEY);\nCREATE TABLE t (id int)",
+                                                       "INSERT INTO t VALUES (1), (2)",
+                                                       "ALTER TABLE t ADD COLUMN pid int, ADD FOREIGN KEY (pid) REFERENCES p (id), "
+                                                       "ADD COLUMN k text, ADD UNIQUE (k)", ""),
+    "column_filled_through_a_foreign_key": Case("", "CREATE TABLE a (id int PRIMARY KEY);\n"
+                                                "CREATE TABLE p (id int PRIMARY KEY, aid int NOT NULL REFERENCES a);\n"
+                                                "CREATE TABLE t (id int, pid int NOT NULL REFERENCES p)",
+                                                "INSERT INTO a VALUES (1), (2);\nINSERT INTO p VALUES (1, 1), (2, 2);\n"
+                                                "INSERT INTO t VALUES (1, 1), (2, 2), (3, 2)",
+                                                "ALTER TABLE t ADD COLUMN aid int;\n"
+                                                "UPDATE t SET aid = p.aid FROM p WHERE p.id = t.pid;\n"
+                                                "ALTER TABLE t ADD FOREIGN KEY (aid) REFERENCES a (id);\n"
+                                                "ALTER TABLE t ALTER COLUMN aid SET NOT NULL", ""),
 }  # fmt: skip
 
 
@@ -234,3 +269,42 @@ def test_a_table_a_snapshot_shows_empty_is_not_flagged(tmp_path, name, rows, fla
     snapshot = tmp_path / "snapshot.json"
     snapshot.write_text(json.dumps(doc))
     assert (case.rule in _findings(tmp_path, case, "postgres", "postgres-15", str(snapshot))) is flagged
+
+
+def _query(tmp_path, case: Case) -> str:
+    """The query SC112's finding says finds an offending row first."""
+    history = tmp_path / "000_history.sql"
+    history.write_text(case.scene + ";\n")
+    change = tmp_path / "001_change.sql"
+    change.write_text(case.statement + ";\n")
+    result = lint_paths([str(change)], history=[str(history)], dialect="postgres", select=["SC112"])
+    (finding,) = result.findings
+    found = re.search(r"look first: (.*); fix those rows", finding.suggestion or "")
+    assert found, finding.suggestion
+    return found.group(1)
+
+
+@pytest.mark.parametrize(
+    "rows, refused",
+    [
+        ("(1, 'a', now()), (2, 'a', NULL), (3, '', NULL), (4, '', NULL)", False),  # the index holds no two alike
+        ("(1, 'a', NULL), (2, 'a', NULL)", True),
+    ],
+)
+def test_a_partial_unique_index_query_reads_the_rows_the_index_holds(pg_server, tmp_path, rows, refused):
+    """The query for a partial unique index looks only at the rows its WHERE admits: it finds a
+    row exactly when the server refuses the index."""
+    case = Case(
+        "SC112",
+        "CREATE TABLE t (id int PRIMARY KEY, email text, deleted_at timestamptz)",
+        f"INSERT INTO t VALUES {rows}",
+        "CREATE UNIQUE INDEX t_email ON t (email) WHERE deleted_at IS NULL AND email <> ''",
+        "23505" if refused else "",
+    )
+    query = _query(tmp_path, case)
+    db = pg_server.create_database("rows_partial_unique")
+    with pg_server.connect(db) as conn:
+        conn.execute(case.scene)
+        conn.execute(case.rows)
+        assert bool(conn.execute(query).fetchall()) is refused
+    assert _pg_error(pg_server, pg_server.create_database("rows_partial_unique"), case) == (case.error or None)

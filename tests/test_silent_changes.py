@@ -259,6 +259,27 @@ def test_pg_cuts_long_names_and_refuses_two_cut_alike(pg_majors, major):
     assert found == [(1, "warning"), (2, "error"), (3, "warning")]
 
 
+def test_pg_takes_a_name_cut_like_one_in_another_schema_or_like_its_table(pg_server):
+    """A relation name cut like one in another schema, and a foreign key constraint cut like its
+    table's name (constraints are not relations), are no clash: PostgreSQL 15 takes both, and the
+    rule only warns of the cut."""
+    a70 = "a" * 70
+    history = f"CREATE SCHEMA audit;\nCREATE TABLE {a70} (id int PRIMARY KEY)"
+    sql = (
+        f"CREATE TABLE audit.{a70} (id int PRIMARY KEY);\n"
+        f"ALTER TABLE {a70} ADD CONSTRAINT {a70}_fk FOREIGN KEY (id) REFERENCES audit.{a70} (id)"
+    )
+    dbname = pg_server.create_database("silent_long_names_apart")
+    with pg_server.connect(dbname) as conn:
+        conn.execute(history)
+        conn.execute(sql)
+    with pg_server.connect() as conn:
+        conn.execute(f"DROP DATABASE {dbname}")
+    case = {"rule": "SC126", "dialect": "postgres", "target": "postgres-15", "sql": sql + ";\n", "history": history}
+    found = [(f.location.line, str(f.severity)) for f in run_case(case).findings]
+    assert found == [(1, "warning"), (2, "warning")]
+
+
 def test_mariadb_refuses_names_over_64_characters(mariadb_server):
     """MariaDB refuses a column or index name over 64 characters (1059) and a table name over 64
     (1103), counting characters, not bytes; it cuts nothing. The rule says the same."""

@@ -310,15 +310,33 @@ class Schema:
     functions: dict[str, str] = field(default_factory=dict)
     # views and sequences the current deploy created: like new tables, nobody uses them yet
     fresh: set[str] = field(default_factory=set, repr=False, compare=False)
-    # (table, column) pairs the current deploy added to tables that existed before it: like new
-    # tables, no running code reads them yet
+    # (table, column) pairs the current deploy added to tables that existed before it, or named by
+    # a rename: like new tables, no running code reads them yet
     fresh_columns: set[tuple[str, str]] = field(default_factory=set, repr=False, compare=False)
     # ("type", name) and ("schema", name) of the enum types and schemas the current deploy created
     fresh_objects: set[tuple[str, str]] = field(default_factory=set, repr=False, compare=False)
+    # names the current deploy took away by a rename from tables and columns that existed before
+    # it, as (table, column), column "" for a table: the release still running uses them, and a
+    # rename giving one back restores it. And the table keys such renames gave, which it never used
+    vacated: set[tuple[str, str]] = field(default_factory=set, repr=False, compare=False)
+    renamed_tables: set[str] = field(default_factory=set, repr=False, compare=False)
     # some column holds only NULL (`Column.only_null`): a write the replay cannot place must clear it
     only_null_columns: bool = field(default=False, repr=False, compare=False)
     # tables the replay dropped: an ALTER TABLE IF EXISTS of one of them changes nothing
     gone: set[str] = field(default_factory=set, repr=False, compare=False)
+    # validated foreign keys the current deploy dropped, by the key of their table: while no
+    # statement since changed the rows or the key columns of either table, the rows still satisfy
+    # them, and the same key added back cannot fail
+    dropped_foreign_keys: dict[str, list[ForeignKey]] = field(default_factory=dict, repr=False, compare=False)
+    # likewise the primary keys and whole unique indexes it dropped: no two rows share one
+    dropped_keys: dict[str, list[Index]] = field(default_factory=dict, repr=False, compare=False)
+    # columns an UPDATE of the current deploy filled from another relation's column, each row that
+    # held anything but NULL included: (table, column) -> (relation, its column, the tables a write
+    # to which voids it: the relation and those its column references). A foreign key that column
+    # satisfies then holds for this one too, while no statement since changed either
+    filled_from: dict[tuple[str, str], tuple[str, str, tuple[str, ...]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
     # PostgreSQL enum labels that ALTER TYPE ... ADD VALUE added inside a transaction, by (type,
     # label): the transaction, where, and whether that transaction created the type too. And the
     # enum types created inside a transaction, by name
@@ -337,8 +355,13 @@ class Schema:
             fresh=set(self.fresh),
             fresh_columns=set(self.fresh_columns),
             fresh_objects=set(self.fresh_objects),
+            vacated=set(self.vacated),
+            renamed_tables=set(self.renamed_tables),
             only_null_columns=self.only_null_columns,
             gone=set(self.gone),
+            dropped_foreign_keys={k: list(v) for k, v in self.dropped_foreign_keys.items()},
+            dropped_keys={k: list(v) for k, v in self.dropped_keys.items()},
+            filled_from=dict(self.filled_from),
             pending_labels=dict(self.pending_labels),
             types_created_in=dict(self.types_created_in),
             _lookup=None,
@@ -514,3 +537,10 @@ def owned_sequence(table_key: str, column: str) -> str:
         else:
             column = column[:-1]
     return f"{schema}.{table}_{column}_seq" if schema else f"{table}_{column}_seq"
+
+
+def default_constraint_name(table_key: str, columns: tuple[str, ...], suffix: str) -> str | None:
+    """The name PostgreSQL gives an unnamed constraint (`orders_customer_id_fkey`, `users_email_key`),
+    or None where the server would have cut it to 63 bytes (its cut is not guessed at)."""
+    name = "_".join([table_key.rsplit(".", 1)[-1], *columns, suffix])
+    return name if len(name.encode()) <= 63 else None

@@ -890,6 +890,12 @@ class Update(_Dml):
     kind: ClassVar[str] = "update"
     columns: tuple[str, ...] = ()  # the columns SET
     repeated: tuple[str, ...] = ()  # PostgreSQL: columns SET twice, once whole (refused)
+    # PostgreSQL: the columns SET to a column of another relation, as (column, relation, its column):
+    # `SET account_id = posts.account_id ... FROM posts`, or a scalar subquery of one relation's column
+    sources: tuple[tuple[str, str, str], ...] = ()
+    # the WHERE, when it only joins the row to a relation of FROM by equalities: (column, relation,
+    # its column) for each `posts.id = comments.post_id`; () for any other WHERE
+    joins: tuple[tuple[str, str, str], ...] = ()
 
 
 @record

@@ -161,6 +161,78 @@ def written_names(names: Iterable[str], dialect: str) -> str:
     return ", ".join(name if dialect in MYSQL_FAMILY else quoted_name(name) for name in names)
 
 
+# a MySQL/MariaDB name the server reads bare: letters, digits, `_` and `$`, not all digits
+_MYSQL_BARE = Pattern(r"[A-Za-z_$][A-Za-z0-9_$]*")
+# reserved in MariaDB but not in MySQL 8.0's list: MariaDB 10.11 refuses them bare as column names
+# (tests/test_names_in_sql.py tries every keyword the server lists)
+_MARIADB_RESERVED = frozenset(
+    {
+        "current_role",
+        "delete_domain_id",
+        "do_domain_ids",
+        "ignore_domain_ids",
+        "master_demote_to_replica",
+        "master_demote_to_slave",
+        "offset",
+        "page_checksum",
+        "parse_vcol_expr",
+        "portion",
+        "ref_system_id",
+        "returning",
+        "stats_auto_recalc",
+        "stats_persistent",
+        "stats_sample_pages",
+    }
+)
+
+
+@functools.cache
+def _mysql_reserved() -> frozenset[str]:
+    """The words MySQL or MariaDB accept as a table or column name only in backticks."""
+    # start-up: sqlglot loads only when a MySQL name is written into SQL
+    from sqlglot.dialects.mysql import MySQL
+
+    return frozenset(w.lower() for w in MySQL.Generator.RESERVED_KEYWORDS) | _MARIADB_RESERVED
+
+
+def backquoted(name: str) -> str:
+    """A MySQL/MariaDB name as it must be written: bare when the server reads it so, else in
+    backticks (a reserved word, a space or other sign in it)."""
+    if _MYSQL_BARE.fullmatch(name) and name.lower() not in _mysql_reserved():
+        return name
+    return "`" + name.replace("`", "``") + "`"
+
+
+def spelled(name: str, sql: str) -> str:
+    """`name` (a model key or column name, lower-cased on MySQL/MariaDB) in the case `sql` (the
+    statement that names it) writes it: a MySQL server on Linux tells table `Users` from `users`.
+    The name itself when the statement does not write it."""
+    if not sql:
+        return name
+    want = name.lower()
+    for tok in tokenize(sql):
+        if tok.kind in ("word", "name") and tok.ident.lower() == want:
+            return tok.ident
+    return name
+
+
+def in_sql(name: str, dialect: str, sql: str = "") -> str:
+    """One name (a column, an index, a constraint) as SQL text for the server must write it: on
+    PostgreSQL quoted where needed, on MySQL/MariaDB in backticks where needed and in the case
+    `sql`, the statement naming it, writes it."""
+    if dialect in MYSQL_FAMILY:
+        return backquoted(spelled(name, sql))
+    return quoted_name(name)
+
+
+def relation_in_sql(key: str, dialect: str, sql: str = "") -> str:
+    """A relation key as SQL text for the server must write it: `written` on PostgreSQL
+    (`audit."Users"`); on MySQL/MariaDB in backticks where needed, in the case `sql` writes it."""
+    if dialect in MYSQL_FAMILY:
+        return backquoted(spelled(key, sql))
+    return written(key, dialect)
+
+
 def qualifiers(sql: str) -> set[str]:
     """Lower-cased first parts of the dotted names in `sql` (`db` of `db.t`, `t` of `t.col`): the
     databases a MySQL statement may reach outside the current one, among other things."""

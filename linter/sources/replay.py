@@ -15,9 +15,10 @@ from dataclasses import field, replace
 
 from schemacite.errors import reading
 from schemacite.model import Index, Schema, Table, View
+from schemacite.model.casts import family
 from schemacite.model.dialects import LOCK_WAIT, MYSQL_FAMILY, Dialect
 from schemacite.model.record import record
-from schemacite.model.schema import ForeignKey, owned_sequence
+from schemacite.model.schema import ForeignKey, default_constraint_name, owned_sequence
 from schemacite.model.statements import (
     Action,
     AddCheck,
@@ -42,6 +43,7 @@ from schemacite.model.statements import (
     CreateTableAs,
     CreateTableLike,
     CreateView,
+    Delete,
     DropIndex,
     DropSequence,
     DropTable,
@@ -60,6 +62,7 @@ from schemacite.model.statements import (
     RenameTable,
     RenameType,
     RunsUnseen,
+    Select,
     SetDefault,
     SetVariable,
     Statement,
@@ -88,11 +91,93 @@ EXCLUDED = "exclude; replayed as history"  # why files of the change were read b
 def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
     """Change `schema` as `stmt` would. `new`: the statement is part of the change being linted,
     so tables it creates do not exist on the server yet."""
+    if schema.dropped_foreign_keys or schema.dropped_keys or schema.filled_from:
+        _follow_proofs(schema, stmt)
     handler = _STATEMENTS.get(type(stmt.op))
     if handler is not None:
         handler(schema, stmt, new)
         if handler not in (_write_rows, _other):  # writing rows changes no table's shape
             schema.touch(*_touched(stmt, schema))
+
+
+# ALTER TABLE actions that change no row and no value of a column
+_KEEPS_VALUES = frozenset(
+    {
+        "add_foreign_key",
+        "add_check",
+        "add_not_null",
+        "add_unique",
+        "add_primary_key",
+        "add_index",
+        "add_exclude",
+        "drop_constraint",
+        "drop_foreign_key",
+        "drop_index",
+        "drop_primary_key",
+        "validate_constraint",
+        "alter_constraint",
+        "rename_index",
+        "rename_constraint",
+        "set_not_null",
+        "drop_not_null",
+        "set_default",
+        "drop_default",
+    }
+)
+
+
+def _follow_proofs(schema: Schema, stmt: Statement) -> None:
+    """Forget the facts about rows that `stmt` may void: the dropped foreign keys whose table or
+    referenced table it writes, and the filled columns it may write or whose source it writes (a
+    write the replay cannot place voids them all). An ALTER TABLE that may change values counts as
+    a write, save an integer type changed to another (a widening, or a narrowing the values fit:
+    equal values stay equal)."""
+    op = stmt.op
+    if isinstance(op, (CreateIndex, DropIndex, SetVariable, Select)):
+        return
+    if isinstance(op, AlterTable) and all(_keeps_values(schema, op.name, a) for a in op.actions):
+        return
+    if isinstance(op, Other):
+        if isinstance(op, RunsUnseen) or op.what.split(" ")[0].upper() in (*_UNREAD_WRITES, "CALL", "DO"):
+            schema.dropped_foreign_keys.clear()
+            schema.dropped_keys.clear()
+            schema.filled_from.clear()
+        return
+    rows = isinstance(op, (Insert, Update, Delete, Merge, CopyFrom))
+    written = {op.table} if rows else set(op.relations())
+    setting = set(op.columns) if isinstance(op, Update) else None  # None: any column
+    for key, keys in list(schema.dropped_foreign_keys.items()):
+        kept = [fk for fk in keys if key not in written and fk.references not in written]
+        if kept:
+            schema.dropped_foreign_keys[key] = kept
+        else:
+            del schema.dropped_foreign_keys[key]
+    for key in written.intersection(schema.dropped_keys):
+        del schema.dropped_keys[key]
+    for (table, column), (_, _, guards) in list(schema.filled_from.items()):
+        if table in written and (setting is None or column in setting) or written.intersection(guards):
+            del schema.filled_from[(table, column)]
+
+
+def _remember_dropped(schema: Schema, key: str, indexes: list[Index]) -> None:
+    """Keep the primary and whole unique keys a statement of the deploy dropped (see
+    `Schema.dropped_keys`)."""
+    unique = [i for i in indexes if (i.primary or i.unique) and not i.partial and i.columns]
+    if unique:
+        schema.dropped_keys.setdefault(key, []).extend(unique)
+
+
+def _keeps_values(schema: Schema, table: str, a: Action) -> bool:
+    if a.op in _KEEPS_VALUES:
+        return True
+    column = schema.tables[table].columns.get(a.column or "") if table in schema.tables else None
+    if column is None or family(column.base_type) != "integer":
+        return False
+    if isinstance(a, AlterColumnType):
+        return a.using is None and family(a.base_type) == "integer"
+    if isinstance(a, AddColumn) and a.op in ("modify_column", "change_column"):
+        return (a.old_name or column.name) == a.definition.name and family(a.definition.base_type) == "integer"
+    return False
 
 
 def _touched(stmt: Statement, schema: Schema) -> list[str | None]:
@@ -197,6 +282,10 @@ def _rename_table(schema: Schema, stmt: Statement, new: bool) -> None:
 def _rename(schema: Schema, old: str, to: str) -> None:
     table = schema.tables.pop(old, None)
     if table is not None:
+        if not table.new:  # keys as (table, ""), beside the columns'
+            given = {(k, "") for k in schema.renamed_tables}
+            _follow_rename(schema, (old, ""), (to, ""), given)
+            schema.renamed_tables = {k for k, _ in given}
         table.name = to
         schema.tables[to] = table
         moved = {(t, c) for t, c in schema.fresh_columns if t == old}
@@ -236,8 +325,10 @@ def _drop_index(schema: Schema, stmt: Statement, new: bool) -> None:
     op = stmt.op
     assert isinstance(op, DropIndex)
     for name in op.names:
-        owner = schema.tables.get(op.on) if op.on else schema.index_owner(name)
-        if owner is not None:
+        key = op.on or schema.index_owner_key(name)
+        owner = schema.tables.get(key) if key else None
+        if key and owner is not None:
+            _remember_dropped(schema, key, [i for i in owner.indexes if i.name == name])
             owner.indexes = [i for i in owner.indexes if i.name != name]
         for key, view in list(schema.views.items()):
             if any(i.name == name for i in view.indexes):
@@ -375,6 +466,8 @@ def _drop_view(schema: Schema, stmt: Statement, new: bool) -> None:
 def _alter_table(schema: Schema, stmt: Statement, new: bool) -> None:
     op = stmt.op
     assert isinstance(op, AlterTable)
+    if op.if_exists and op.name not in schema.tables:
+        return  # a table the replay never saw, or dropped: ALTER TABLE IF EXISTS changes nothing
     table = _table(schema, op.name)
     if table is None:
         return
@@ -389,18 +482,31 @@ def _alter_table(schema: Schema, stmt: Statement, new: bool) -> None:
 
 
 def _follow_fresh_column(schema: Schema, table: str, a: Action) -> None:
-    """Keep `schema.fresh_columns` (the columns this deploy added to existing tables) in step."""
+    """Keep `schema.fresh_columns` (the column names this deploy added to existing tables) and
+    `schema.vacated` (the names it took away) in step."""
     fresh = schema.fresh_columns
     if isinstance(a, AddColumn) and a.op == "add_column":
         fresh.add((table, a.definition.name))
-    elif isinstance(a, AddColumn) and a.old_name and (table, a.old_name) in fresh:  # CHANGE old new
-        fresh.discard((table, a.old_name))
-        fresh.add((table, a.definition.name))
-    elif isinstance(a, Rename) and a.op == "rename_column" and (table, a.column) in fresh:
-        fresh.discard((table, a.column or ""))
-        fresh.add((table, a.new_name))
+    elif isinstance(a, AddColumn) and a.old_name and a.old_name != a.definition.name:  # CHANGE old new
+        _follow_rename(schema, (table, a.old_name), (table, a.definition.name), fresh)
+    elif isinstance(a, Rename) and a.op == "rename_column" and a.column:
+        _follow_rename(schema, (table, a.column), (table, a.new_name), fresh)
     elif a.op == "drop_column":
         fresh.discard((table, a.column or ""))
+
+
+def _follow_rename(schema: Schema, old: tuple[str, str], new: tuple[str, str], given: set) -> None:
+    """A rename within the deploy: a name the deploy gave (in `given`) passes to the new one; an
+    older name is vacated (the running release uses it) and the new one given, unless it is a name
+    vacated before, which the running release uses again."""
+    if old in given:
+        given.discard(old)
+    else:
+        schema.vacated.add(old)
+    if new in schema.vacated:
+        schema.vacated.discard(new)
+    else:
+        given.add(new)
 
 
 # ---- ALTER TABLE actions ------------------------------------------------------------
@@ -500,7 +606,8 @@ def _add_key(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
 
 def _add_foreign_key(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     assert isinstance(a, AddForeignKey)
-    _add_fk(t, replace(a.key, validated=not a.not_valid), stmt)
+    # MySQL after SET foreign_key_checks = 0 adds the key without reading a row: nothing proves them
+    _add_fk(t, replace(a.key, validated=not a.not_valid and stmt.foreign_key_checks), stmt)
 
 
 def _add_fk(t: Table, fk, stmt: Statement) -> None:
@@ -544,12 +651,25 @@ def _drop_constraint(schema: Schema, t: Table, a: Action, stmt: Statement) -> No
     assert isinstance(a, ConstraintAction)
     name = a.name
     pk = t.primary_key
+    key = stmt.table or t.name
     if pk and name and (pk.name == name or name == f"{t.name.rsplit('.', 1)[-1]}_pkey"):
+        _remember_dropped(schema, key, [pk])
         t.primary_key = None
         t.key_changed_at = stmt.location
         return
-    t.indexes = [i for i in t.indexes if i.name != name]
-    t.foreign_keys = [fk for fk in t.foreign_keys if fk.name != name]
+    postgres = stmt.dialect is Dialect.POSTGRES
+
+    def named(kept: str | None, columns: tuple[str, ...], suffix: str) -> bool:
+        # PostgreSQL names an unnamed UNIQUE or FOREIGN KEY after its table and columns
+        return kept == name or kept is None and postgres and default_constraint_name(key, columns, suffix) == name
+
+    gone_keys = [i for i in t.indexes if i.name == name or i.unique and named(i.name, i.columns, "key")]
+    _remember_dropped(schema, key, gone_keys)
+    t.indexes = [i for i in t.indexes if i not in gone_keys]
+    gone = [fk for fk in t.foreign_keys if named(fk.name, fk.columns, "fkey")]
+    t.foreign_keys = [fk for fk in t.foreign_keys if fk not in gone]
+    if proven := [fk for fk in gone if fk.validated and fk.enforced]:
+        schema.dropped_foreign_keys.setdefault(key, []).extend(proven)
     dropped = [c for c in t.checks if c.name == name]
     t.checks = [c for c in t.checks if c.name != name]
     for c in dropped:
@@ -558,12 +678,15 @@ def _drop_constraint(schema: Schema, t: Table, a: Action, stmt: Statement) -> No
 
 
 def _drop_primary_key(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
+    if t.primary_key is not None:
+        _remember_dropped(schema, stmt.table or t.name, [t.primary_key])
     t.primary_key = None
     t.key_changed_at = stmt.location
 
 
 def _drop_index_action(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     assert isinstance(a, IndexAction)
+    _remember_dropped(schema, stmt.table or t.name, [i for i in t.indexes if i.name == a.index])
     t.indexes = [i for i in t.indexes if i.name != a.index]
 
 
@@ -679,6 +802,8 @@ def _write_rows(schema: Schema, stmt: Statement, new: bool) -> None:
     if table is None:
         return
     named = set(getattr(op, "columns", ()))
+    if isinstance(op, Update) and op.sources:
+        _follow_fills(schema, op, table)
     for column in table.columns.values():
         if not named or column.name in named:
             column.only_null = False
@@ -686,6 +811,47 @@ def _write_rows(schema: Schema, stmt: Statement, new: bool) -> None:
             column.backfilled = False
         elif column.name in named and (op.every_row or column.name in op.null_tested):
             column.backfilled = True
+
+
+def _follow_fills(schema: Schema, op: Update, table: Table) -> None:
+    """An UPDATE setting columns to another relation's column (`SET account_id = posts.account_id
+    FROM posts WHERE posts.id = comments.post_id`, or a scalar subquery). Where it sets every row, or
+    the column held only NULL, every value the column holds came from that relation's column, and
+    `schema.filled_from` keeps it. Where its WHERE joins by a NOT NULL column whose validated
+    foreign key references that relation, each row finds exactly one row there: a NOT NULL source
+    column leaves no NULL behind, and the column is backfilled."""
+    for name, relation, source in op.sources:
+        column = table.columns.get(name)
+        if column is None:
+            continue
+        joined = _joined_to_one_row(schema, op, table, relation)
+        if op.every_row or joined or column.only_null:
+            origin = schema.tables.get(relation)
+            guards = [relation]
+            if origin is not None:
+                guards += [fk.references for fk in origin.foreign_keys if fk.columns == (source,)]
+            schema.filled_from[(op.table or "", name)] = (relation, source, tuple(guards))
+            held = origin.columns.get(source) if origin is not None else None
+            if joined and held is not None and not held.nullable:
+                column.backfilled = True
+
+
+def _joined_to_one_row(schema: Schema, op: Update, table: Table, relation: str) -> bool:
+    """Whether the UPDATE's WHERE is one equality between a NOT NULL column of the table and the
+    column its validated foreign key references in `relation`: every row then finds one row there."""
+    if len(op.joins) != 1 or op.joins[0][1] != relation:
+        return False
+    mine, _, theirs = op.joins[0]
+    column = table.columns.get(mine)
+    if column is None or column.nullable:
+        return False
+    parent = schema.tables.get(relation)
+    pk = parent.primary_key.columns if parent is not None and parent.primary_key is not None else ()
+    return any(
+        fk.columns == (mine,) and fk.references == relation and (fk.ref_columns or pk) == (theirs,)
+        for fk in table.foreign_keys
+        if fk.validated and fk.enforced
+    )
 
 
 # writes a reader leaves unread (MySQL's DML is an Other): the table they write is unknown
@@ -1125,6 +1291,11 @@ class Replay:
         self._new.clear()
         self.schema.fresh.clear()
         self.schema.fresh_columns.clear()
+        self.schema.vacated.clear()
+        self.schema.renamed_tables.clear()
+        self.schema.dropped_foreign_keys.clear()
+        self.schema.dropped_keys.clear()
+        self.schema.filled_from.clear()
 
     def _statements(self, path: str, parsed, reported: bool, including: tuple[str, ...]):
         """(statement, reported?, unit or None) of a file, with those of the files it includes in

@@ -93,6 +93,8 @@ def _rekey(obj: object, mapping: dict[str, str]) -> None:
                     _rekey(inner, mapping)
         elif f.name == "pairs":
             setattr(obj, f.name, tuple(tuple(_mapped(n, mapping) for n in pair) for pair in value))
+        elif f.name in ("sources", "joins"):  # (column, relation, its column)
+            setattr(obj, f.name, tuple((c, _mapped(r, mapping), rc) for c, r, rc in value))
 
 
 def _holds_relations(obj: object) -> bool:

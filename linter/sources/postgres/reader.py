@@ -1521,6 +1521,7 @@ def _update(f: Node, src: Source) -> Op:
     into = _rel(f.get("relation"))
     columns = tuple((t.get("ResTarget", {}).get("name") or "") for t in f.get("targetList") or [])
     where = f.get("whereClause")
+    named = _range_names(f.get("fromClause"))
     return Update(
         into=into,
         reads=_others(f, into),
@@ -1529,7 +1530,79 @@ def _update(f: Node, src: Source) -> Op:
         null_tested=_null_tested(f.get("relation"), where),
         columns=columns,
         repeated=_repeated(f.get("targetList")),
+        # a FROM with no WHERE pairs each row with any row of it: no source to speak of
+        sources=_sources(f.get("targetList"), named if where is not None else {}),
+        joins=_joins(f.get("relation"), where, named),
     )
+
+
+def _range_names(items: list[Node] | None) -> dict[str, str]:
+    """The tables of a FROM list by the name its columns are qualified with (alias, else name)."""
+    out = {}
+    for item in items or []:
+        rv = item.get("RangeVar")
+        if rv:
+            out[(rv.get("alias") or {}).get("aliasname") or rv.get("relname", "")] = _rel(rv)
+    return out
+
+
+def _column_of(node: Node | None, named: dict[str, str], bare: str = "") -> tuple[str, str] | None:
+    """(relation, column) of a column reference qualified by one of `named` (or, given `bare`, not
+    qualified: a column of that relation)."""
+    parts = _strings((node or {}).get("ColumnRef", {}).get("fields"))
+    if len(parts) == 2 and parts[0] in named:
+        return named[parts[0]], parts[1]
+    if len(parts) == 1 and bare:
+        return bare, parts[0]
+    return None
+
+
+def _sources(targets: list[Node] | None, named: dict[str, str]) -> tuple[tuple[str, str, str], ...]:
+    """The SET columns whose value is a column of a relation of FROM, or a scalar subquery reading
+    one column of the one relation it names (whose value is that column's, or NULL)."""
+    out = []
+    for t in targets or []:
+        rt = t.get("ResTarget", {})
+        val = rt.get("val") or {}
+        if rt.get("indirection") or not rt.get("name"):
+            continue
+        found = _column_of(val, named)
+        sub = val.get("SubLink", {})
+        query = (sub.get("subselect") or {}).get("SelectStmt", {})
+        if found is None and sub.get("subLinkType") == "EXPR_SUBLINK" and len(query.get("targetList") or []) == 1:
+            inner = _range_names(query.get("fromClause"))
+            if len(inner) == 1 and len(query.get("fromClause")) == 1 and not query.get("groupClause"):
+                (only,) = inner.values()
+                found = _column_of(query["targetList"][0].get("ResTarget", {}).get("val"), inner, only)
+        if found is not None:
+            out.append((rt["name"], *found))
+    return tuple(out)
+
+
+def _joins(target: Node | None, where: Node | None, named: dict[str, str]) -> tuple[tuple[str, str, str], ...]:
+    """A WHERE made only of equalities between a column of the row updated and a column of a
+    relation of FROM, as (column, relation, its column); () for any other WHERE."""
+    target = target or {}
+    own = {(target.get("alias") or {}).get("aliasname") or target.get("relname", ""): ""}
+    terms = (
+        where.get("BoolExpr", {}).get("args")
+        if where and where.get("BoolExpr", {}).get("boolop") == "AND_EXPR"
+        else [where]
+    )
+    out = []
+    for term in terms or []:
+        expr = (term or {}).get("A_Expr", {})
+        if expr.get("kind") != "AEXPR_OP" or _strings(expr.get("name")) != ["="]:
+            return ()
+        sides = [(_column_of(expr.get(s), own), _column_of(expr.get(s), named)) for s in ("lexpr", "rexpr")]
+        (mine_l, theirs_l), (mine_r, theirs_r) = sides
+        if mine_l and theirs_r:
+            out.append((mine_l[1], *theirs_r))
+        elif mine_r and theirs_l:
+            out.append((mine_r[1], *theirs_l))
+        else:
+            return ()
+    return tuple(out)
 
 
 def _delete(f: Node, src: Source) -> Op:
