@@ -8,6 +8,7 @@ import MySQLdb
 import psycopg
 import pytest
 
+from schemacite import lint_paths
 from schemacite.testing import run_case
 
 # the previous release's queries, run after each change
@@ -228,3 +229,16 @@ def test_the_old_release_fails_after_an_enum_label_or_a_schema_is_renamed_on_pos
     case = {"rule": rules[0], "rules": rules[1:], "dialect": "postgres", "history": history + ";"}
     result = run_case({**case, "sql": ";\n".join(changes) + ";"})
     assert sorted(f.rule for f in result.findings) == rules
+
+
+def test_a_type_or_schema_an_earlier_migration_created_is_in_use(tmp_path):
+    """What a deploy creates is new only within that deploy: the next migration's rename of the
+    label or the schema reaches a release that has been using them."""
+    (tmp_path / "001_create.sql").write_text(
+        "CREATE SCHEMA app;\nCREATE TYPE mood AS ENUM ('a', 'b');\nCREATE TABLE t (id int PRIMARY KEY, m mood);\n"
+    )
+    (tmp_path / "002_rename.sql").write_text(
+        "ALTER TYPE mood RENAME VALUE 'a' TO 'c';\nALTER SCHEMA app RENAME TO core;\n"
+    )
+    result = lint_paths([str(tmp_path)], dialect="postgres", select=["SC131", "SC132"])
+    assert sorted((f.code, f.location.line) for f in result.findings) == [("SC131", 1), ("SC132", 2)]

@@ -1291,6 +1291,7 @@ class Replay:
         self._new.clear()
         self.schema.fresh.clear()
         self.schema.fresh_columns.clear()
+        self.schema.fresh_objects.clear()
         self.schema.vacated.clear()
         self.schema.renamed_tables.clear()
         self.schema.dropped_foreign_keys.clear()
