@@ -308,3 +308,18 @@ def test_a_partial_unique_index_query_reads_the_rows_the_index_holds(pg_server, 
         conn.execute(case.rows)
         assert bool(conn.execute(query).fetchall()) is refused
     assert _pg_error(pg_server, pg_server.create_database("rows_partial_unique"), case) == (case.error or None)
+
+
+def test_a_change_ships_as_one_deploy(tmp_path):
+    """Migrations linted against a history reach production together: a table one of them
+    creates holds no rows for the next, while a table of the history does."""
+    (tmp_path / "001.sql").write_text("CREATE TABLE accounts (id int PRIMARY KEY);\n")
+    (tmp_path / "002.sql").write_text("CREATE TABLE tokens (id int PRIMARY KEY);\n")
+    (tmp_path / "003.sql").write_text(
+        "ALTER TABLE tokens ADD COLUMN secret text NOT NULL;\nALTER TABLE accounts ADD COLUMN region text NOT NULL;\n"
+    )
+    files = [str(tmp_path / n) for n in ("001.sql", "002.sql", "003.sql")]
+    change = lint_paths(files[1:], history=files[:1], dialect="postgres", select=["SC111"])
+    assert [(f.table, f.location.line) for f in change.findings] == [("accounts", 2)]
+    audit = lint_paths(files, dialect="postgres", select=["SC111"])  # a history read migration by migration
+    assert sorted(f.table for f in audit.findings) == ["accounts", "tokens"]

@@ -171,6 +171,7 @@ class Linter:
             self.config.lock_timeout,
             self._excluded,
             overlay,
+            change_together=bool(history),
         )
         result = LintResult(rules=self.rules, files=run.reported, errors=run.errors)
         statements = self._check_statements(run, result)

@@ -1088,8 +1088,13 @@ class Replay:
         lock_timeout: str = "",
         excluded: Callable[[str], bool] | None = None,
         overlay: dict[str, bytes] | None = None,
+        change_together: bool = False,
     ):
         self.dialect = Dialect(dialect)  # callers of the API may name it as text
+        # the change's migrations reach production in one deploy (a commit's, a pull request's):
+        # what one of them creates is new to the others, each keeping its own transaction
+        self.change_together = change_together
+        self._change_begun = False
         self.search_path = parse_search_path(search_path)
         # the deploy's connection sets it (the runner's script, its connection string, the role)
         self.lock_timeout = lock_timeout.strip().lower() not in NO_TIMEOUT
@@ -1228,7 +1233,9 @@ class Replay:
                 current = unit
                 if not init or init != self._init:  # an init folder's scripts are one deploy
                     self.units += 1
-                    self._start_unit()
+                    if not (reported and self._change_begun):
+                        self._start_unit()
+                    self._change_begun = reported and self.change_together
                 self._init = init
                 session.open_unit(unit, members[id(unit)])
             at = place[id(stmt)] + 1
