@@ -263,7 +263,7 @@ def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statemen
     if isinstance(action, ConstraintAction) and action.op == "validate_constraint":
         return _validate_risks(action.name, sql, model, ctx)
     if isinstance(action, AlterColumnType) and column is not None:
-        risk = may_fail(column, action.base_type, action.type_args)
+        risk = may_fail(column, action.base_type, action.type_args, dialect=ctx.dialect)
         return [_cast_risk(risk, sql, column, action.type, ctx, using=action.using)] if risk else []
     if isinstance(action, AddColumn) and action.op in ("modify_column", "change_column") and column is not None:
         new = action.definition
@@ -271,7 +271,7 @@ def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statemen
         shown = sql.shown((column.name,))
         if column.nullable and not new.nullable and not column.backfilled:
             out.append(_null_risk(f"{action.op.split('_')[0].upper()} {shown} NOT NULL", sql, column.name))
-        risk = may_fail(column, new.base_type, new.type_args, new.unsigned)
+        risk = may_fail(column, new.base_type, new.type_args, new.unsigned, dialect=ctx.dialect)
         if risk is not None:
             out.append(_cast_risk(risk, sql, column, new.type, ctx, what=f"MODIFY {shown} {new.type}"))
         return out
