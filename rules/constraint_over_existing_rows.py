@@ -33,6 +33,7 @@ _REFUSAL = {
     "duplicate": {Dialect.POSTGRES: "23505", Dialect.MARIADB: "1062", Dialect.MYSQL: "1062"},
     "check": {Dialect.POSTGRES: "23514", Dialect.MARIADB: "4025", Dialect.MYSQL: ""},
     "foreign_key": {Dialect.POSTGRES: "23503", Dialect.MARIADB: "1452", Dialect.MYSQL: "1452"},
+    "exclusion": {Dialect.POSTGRES: "23P01", Dialect.MARIADB: "", Dialect.MYSQL: ""},  # PostgreSQL's alone
     "length": {Dialect.POSTGRES: "22001", Dialect.MARIADB: "1265", Dialect.MYSQL: ""},
     "range": {Dialect.POSTGRES: "22003", Dialect.MARIADB: "1264", Dialect.MYSQL: ""},
     "digits": {Dialect.POSTGRES: "22003", Dialect.MARIADB: "1264", Dialect.MYSQL: ""},
@@ -73,6 +74,8 @@ class ConstraintOverExistingRows(Rule):
     - `ADD CHECK` and `ADD FOREIGN KEY` unless `NOT VALID` (or, on MySQL and MariaDB, after `SET
       foreign_key_checks = 0`), and `VALIDATE CONSTRAINT`: a row the check refuses, a key the
       referenced table lacks (`VALIDATE CONSTRAINT` at info level: see below);
+    - `ADD CONSTRAINT ... EXCLUDE` (PostgreSQL): two rows that conflict under its operators (two
+      bookings of one room whose periods overlap); it cannot be added `NOT VALID`;
     - a type change whose cast can fail: text to a number, date, uuid, boolean or enum, a shorter
       `varchar(n)`, a narrower integer or numeric, enum members removed. A widening cannot fail
       and is not flagged.
@@ -94,7 +97,7 @@ class ConstraintOverExistingRows(Rule):
     ## Why is this bad?
     The statement works on a copy of production that happens to be clean and fails on production:
     PostgreSQL and MariaDB refuse it (checked on both by the suite: 23502, 23505, 23514, 23503,
-    22001, 22003, 22P02 on PostgreSQL; 1265, 1062, 4025, 1452, 1264, 1292 on MariaDB), and MySQL
+    23P01, 22001, 22003, 22P02 on PostgreSQL; 1265, 1062, 4025, 1452, 1264, 1292 on MariaDB), and MySQL
     does the same in strict mode per its documentation. The deploy stops half done: on MySQL and
     MariaDB every DDL statement before it has committed; on PostgreSQL whatever ran outside the
     failing transaction stays.
@@ -260,10 +263,12 @@ def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statemen
         return []
     if isinstance(action, AddKey) and action.op in ("add_primary_key", "add_unique") and not action.using_index:
         return _key_risks(action.index, sql, action.text.split("(")[0].strip() or action.op, model, ctx)
+    if isinstance(action, AddKey) and action.op == "add_exclude":
+        return [] if _only_null(model, action.index.columns, sql) else [_exclusion_risk(action, sql)]
     if isinstance(action, ConstraintAction) and action.op == "validate_constraint":
         return _validate_risks(action.name, sql, model, ctx)
     if isinstance(action, AlterColumnType) and column is not None:
-        risk = may_fail(column, action.base_type, action.type_args)
+        risk = may_fail(column, action.base_type, action.type_args, dialect=ctx.dialect)
         return [_cast_risk(risk, sql, column, action.type, ctx, using=action.using)] if risk else []
     if isinstance(action, AddColumn) and action.op in ("modify_column", "change_column") and column is not None:
         new = action.definition
@@ -271,7 +276,7 @@ def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statemen
         shown = sql.shown((column.name,))
         if column.nullable and not new.nullable and not column.backfilled:
             out.append(_null_risk(f"{action.op.split('_')[0].upper()} {shown} NOT NULL", sql, column.name))
-        risk = may_fail(column, new.base_type, new.type_args, new.unsigned)
+        risk = may_fail(column, new.base_type, new.type_args, new.unsigned, dialect=ctx.dialect)
         if risk is not None:
             out.append(_cast_risk(risk, sql, column, new.type, ctx, what=f"MODIFY {shown} {new.type}"))
         return out
@@ -376,6 +381,27 @@ def _proven_unique(index: Index, model: Table | None, distinct: bool, dropped: l
         if distinct or index.primary or all(c is not None and not c.nullable for c in columns):
             return True
     return False
+
+
+def _exclusion_risk(action: AddKey, sql: _Sql) -> _Risk:
+    """ADD CONSTRAINT ... EXCLUDE: two rows whose elements all match under the constraint's
+    operators conflict. The query joins the table to itself on those operators where each element
+    is a column and each operator is known (a NULL matches nothing, as in the constraint; a partial
+    constraint's WHERE limits both sides); else the advice stays plain."""
+    index = action.index
+    named = f" {sql.shown((index.name,))}" if index.name else ""
+    shown = sql.shown(index.columns)
+    query = ""
+    simple = len(action.operators) == len(index.columns) and all(action.operators)
+    if simple and index.columns and not any(sql.expression(c) for c in index.columns):
+        on = " AND ".join(
+            f"a.{sql.col(c)} {f'OPERATOR({op})' if '.' in op else op} b.{sql.col(c)}"
+            for c, op in zip(index.columns, action.operators, strict=True)
+        )
+        predicate = sql.predicate()
+        side = f"(SELECT ctid, * FROM {sql.table} WHERE {predicate})" if predicate else sql.table
+        query = f"SELECT a.ctid, b.ctid FROM {side} a JOIN {side} b ON a.ctid < b.ctid AND {on} LIMIT 1"
+    return _Risk(f"ADD EXCLUDE{named} ({shown})", f"two rows conflict on ({shown})", "exclusion", query)
 
 
 def _check_risk(check: Check, sql: _Sql, what: str) -> _Risk:

@@ -43,8 +43,9 @@ class InsertHeavyIndexes(Rule):
     `-- schemacite: insert-heavy` comment precedes its CREATE TABLE, when live
     workload counters in a snapshot or audit show it, or, reported as inferred and
     at info level, when its name says it only grows (`*_log`, `*_logs`, `*_events`,
-    `*_history`, `*_audit`, `audit_*`, `*_journal`, `*_metrics`). With no sign of
-    insert-heaviness there is no finding.
+    `*_history`, `*_audit`, `audit_*`, `*_journal`, `*_metrics`). Names and the setting's globs
+    are matched without the table's schema and case (`app.Audit_Trail` is an `audit_*`; a setting's
+    glob may name the schema too). With no sign of insert-heaviness there is no finding.
 
     ## Why is this bad?
     Every insert must also update every secondary index, in random order for most
@@ -137,7 +138,10 @@ class InsertHeavyIndexes(Rule):
         to go by and its name says it only grows."""
         if not self.option_values["infer_insert_heavy"] or table.workload is not None:
             return None
-        return "name" if any(fnmatch.fnmatchcase(table.name, pat) for pat in APPEND_ONLY_NAMES) else None
+        # the table's own name, without the schema a replayed name holds (`app.audit_trail`), in lower
+        # case: the patterns are about what the table holds, not how it is spelled
+        bare = table.name.rsplit(".", 1)[-1].lower()
+        return "name" if any(fnmatch.fnmatchcase(bare, pat) for pat in APPEND_ONLY_NAMES) else None
 
 
 @hookimpl

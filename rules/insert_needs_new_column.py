@@ -9,6 +9,7 @@ from schemacite import hookimpl
 from schemacite.model import Column, Schema
 from schemacite.model.statements import AddColumn, Statement
 from schemacite.rule import Context, Finding
+from schemacite.rules.not_null_without_default import NotNullWithoutDefault, flags
 from schemacite.rules.running_release import BreaksRunning, preexisting, runner
 
 # how each runner's project keeps a default in the database
@@ -55,6 +56,9 @@ class InsertNeedsNewColumn(BreaksRunning):
     back while the column stays.
 
     Whether existing rows let the column be added is another question, `not-null-without-default`'s.
+    A column added NOT NULL with no default at all to a table that may hold rows is that rule's
+    finding, which names the failing inserts too: this rule leaves it alone while that rule runs,
+    and keeps the column added with a default the deploy then drops.
 
     ## Example
     ```sql postgres
@@ -94,6 +98,8 @@ class InsertNeedsNewColumn(BreaksRunning):
             name = action.definition.name
             if table is None or not name or name in table.columns:
                 continue
+            if ctx.runs(NotNullWithoutDefault.name) and flags(stmt, action, ctx):
+                continue  # added with nothing to fill it: one risk, one finding, not-null-without-default's
             advice = KEEP_DEFAULT.get(runner(ctx), KEEP_DEFAULT_ANY).format(column=name)
             if action.definition.default is not None:
                 advice += f" (it was added with DEFAULT {action.definition.default})"

@@ -13,6 +13,9 @@ from schemacite.model.statements import AddColumn, Statement
 from schemacite.rule import Context, Finding, Rule, Severity
 from schemacite.sources.names import in_sql, written
 
+# what `insert-needs-new-column` would say too: this rule's finding stands for both
+OLD_INSERTS = "the release still running fails to insert rows without the column while it has no default"
+
 
 class NotNullWithoutDefault(Rule):
     """NOT NULL column added without a default to a table that has rows.
@@ -38,6 +41,10 @@ class NotNullWithoutDefault(Rule):
       instead (`Incorrect date value: '0000-00-00'`); where the column is also `UNIQUE` or the
       `PRIMARY KEY`, every row holds the same value and a table of two rows refuses it (`Duplicate
       entry '0'`). Both are errors.
+
+    Where the column is added, the release still running (which has never heard of it) inserts
+    rows without it, and each fails while the column is NOT NULL with no default: the finding
+    says so too, and `insert-needs-new-column` leaves such a column to this rule.
 
     Whether the statement blocks traffic, and for how long, is the lock rules' part
     (`access-exclusive-lock`, `write-blocking-lock`); this rule says only what the rows do to it.
@@ -75,16 +82,9 @@ class NotNullWithoutDefault(Rule):
     )
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
-        if not may_hold_rows(stmt.table, ctx.schema):
-            return  # a table the change created, or one a snapshot counts empty
-        name = stmt.table
-        table = ctx.schema.tables.get(name)
-        if stmt.if_exists and table is None:
-            return  # ALTER TABLE IF EXISTS of a table the history does not hold: it changes nothing
+        table = ctx.schema.tables.get(stmt.table)
         for action in stmt.actions:
-            if isinstance(action, AddColumn) and action.op == "add_column" and _unfilled(action):
-                if action.if_not_exists and table is not None and action.definition.name in table.columns:
-                    continue  # ADD COLUMN IF NOT EXISTS of a column the table has: skipped
+            if isinstance(action, AddColumn) and flags(stmt, action, ctx):
                 yield self._finding(stmt, action, table, ctx)
 
     def _finding(self, stmt: Statement, action: AddColumn, table: Table | None, ctx: Context) -> Finding:
@@ -99,9 +99,12 @@ class NotNullWithoutDefault(Rule):
                 sql=stmt.sql,
                 dialect=ctx.dialect,
                 column=column.name,
-                outcome=f"fails on {shown} once it holds a row: PostgreSQL refuses it (contains null values, 23502)",
-                suggestion=f"give it a DEFAULT every old row may hold; else add {column.name} nullable, backfill it in "
-                f"batches, add CHECK ({in_sql(column.name, ctx.dialect)} IS NOT NULL) NOT VALID, VALIDATE it, then SET NOT NULL",
+                outcome=f"fails on {shown} once it holds a row: PostgreSQL refuses it (contains null values, 23502); "
+                f"where it passes, {OLD_INSERTS}",
+                suggestion=f"give it a DEFAULT every old row may hold, and keep it while a release that leaves "
+                f"{column.name} out still runs; else add {column.name} nullable, backfill it in batches, add "
+                f"CHECK ({in_sql(column.name, ctx.dialect)} IS NOT NULL) NOT VALID, VALIDATE it, then SET NOT NULL "
+                "once every release running writes it",
             )
         server = "MariaDB" if ctx.server is Dialect.MARIADB else "MySQL"
         value = implicit_default(column) or "the type's implicit default"
@@ -127,9 +130,25 @@ class NotNullWithoutDefault(Rule):
             sql=stmt.sql,
             dialect=ctx.dialect,
             column=column.name,
-            outcome=f"fills every existing row of {shown} with {value}: {server} strict mode does not refuse it{zero}",
-            suggestion=f"give it the DEFAULT the old rows should hold, or {later}",
+            outcome=f"fills every existing row of {shown} with {value}: {server} strict mode does not refuse it{zero}; "
+            f"then {OLD_INSERTS} (1364 in strict mode)",
+            suggestion=f"give it the DEFAULT the old rows should hold, and keep it while a release that leaves "
+            f"{column.name} out still runs; or {later} once every release running writes it",
         )
+
+
+def flags(stmt: Statement, action: AddColumn, ctx: Context) -> bool:
+    """Whether this rule reports the ADD COLUMN: NOT NULL with nothing to fill the rows of a table
+    that may hold some. `insert-needs-new-column` leaves such a column to this rule when it runs."""
+    if action.op != "add_column" or not _unfilled(action):
+        return False
+    if not may_hold_rows(stmt.table, ctx.schema):
+        return False  # a table the change created, or one a snapshot counts empty
+    table = ctx.schema.tables.get(stmt.table)
+    if stmt.if_exists and table is None:
+        return False  # ALTER TABLE IF EXISTS of a table the history does not hold: it changes nothing
+    # ADD COLUMN IF NOT EXISTS of a column the table has: skipped
+    return not (action.if_not_exists and table is not None and action.definition.name in table.columns)
 
 
 def _unfilled(action: AddColumn) -> bool:

@@ -57,6 +57,9 @@ PG = {
     "unique_nulls_not_distinct_over_nulls": Case("SC112", "CREATE TABLE t (id int);\nALTER TABLE t ADD COLUMN k int",
                                                  "INSERT INTO t (id) VALUES (1), (2)",
                                                  "CREATE UNIQUE INDEX t_k ON t (k) NULLS NOT DISTINCT", "23505"),
+    "add_exclusion_constraint": Case("SC112", "CREATE TABLE t (id int PRIMARY KEY, during int4range)",
+                                     "INSERT INTO t VALUES (1, '[1,5)'), (2, '[3,9)')",
+                                     "ALTER TABLE t ADD CONSTRAINT t_during EXCLUDE USING gist (during WITH &&)", "23P01"),
 }  # fmt: skip
 
 MARIADB = {
@@ -323,3 +326,29 @@ def test_a_change_ships_as_one_deploy(tmp_path):
     assert [(f.table, f.location.line) for f in change.findings] == [("accounts", 2)]
     audit = lint_paths(files, dialect="postgres", select=["SC111"])  # a history read migration by migration
     assert sorted(f.table for f in audit.findings) == ["accounts", "tokens"]
+
+
+@pytest.mark.parametrize(
+    "rows, refused",
+    [
+        ("(1, '[1,5)', true), (2, '[3,9)', false), (3, NULL, true), (4, '[5,9)', true)", False),  # none conflict
+        ("(1, '[1,5)', true), (2, '[3,9)', true)", True),
+    ],
+)
+def test_an_exclusion_constraint_query_finds_the_conflicting_pair(pg_server, tmp_path, rows, refused):
+    """The query for ADD CONSTRAINT ... EXCLUDE joins the rows its WHERE admits on its operators:
+    it finds a pair exactly when the server refuses the constraint (a NULL conflicts with nothing)."""
+    case = Case(
+        "SC112",
+        "CREATE TABLE t (id int PRIMARY KEY, during int4range, active bool)",
+        f"INSERT INTO t VALUES {rows}",
+        "ALTER TABLE t ADD CONSTRAINT t_no_overlap EXCLUDE USING gist (during WITH OPERATOR(pg_catalog.&&)) WHERE (active)",
+        "23P01" if refused else "",
+    )
+    query = _query(tmp_path, case)
+    db = pg_server.create_database("rows_exclusion")
+    with pg_server.connect(db) as conn:
+        conn.execute(case.scene)
+        conn.execute(case.rows)
+        assert bool(conn.execute(query).fetchall()) is refused
+    assert _pg_error(pg_server, pg_server.create_database("rows_exclusion"), case) == (case.error or None)

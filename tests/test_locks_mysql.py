@@ -185,6 +185,17 @@ CASES = [
     alter("add_column_auto_increment", "base", "ADD COLUMN x INT AUTO_INCREMENT UNIQUE"),
     alter("add_column_stored", "base", "ADD COLUMN x INT AS (a + 1) STORED"),
     alter("add_column_virtual", "base", "ADD COLUMN x INT AS (a + 1) VIRTUAL"),
+    # a DEFAULT MariaDB computes row by row copies the table (add_column.default_copy); one the same
+    # for every existing row stays INSTANT
+    alter("add_column_default_uuid", "base", "ADD COLUMN token uuid DEFAULT (uuid())"),
+    alter("add_column_default_sysdate", "base", "ADD COLUMN x DATETIME DEFAULT (sysdate())"),
+    alter("add_column_default_utc_timestamp", "base", "ADD COLUMN x DATETIME DEFAULT utc_timestamp()"),
+    alter("add_column_default_other_column", "base", "ADD COLUMN x INT DEFAULT (a + 1)"),
+    alter("add_column_default_now", "base", "ADD COLUMN x DATETIME DEFAULT (now())"),
+    alter("add_column_default_rand", "base", "ADD COLUMN x DOUBLE DEFAULT (rand())"),
+    alter("add_column_default_user", "base", "ADD COLUMN x VARCHAR(80) DEFAULT (user())"),
+    alter("add_column_default_constant_expression", "base", "ADD COLUMN x INT DEFAULT (1 + 1)"),
+    alter("add_column_default_interval", "base", "ADD COLUMN x DATETIME DEFAULT (now() + INTERVAL 1 DAY)"),
     alter("add_column_fulltext_table", "fulltext", "ADD COLUMN x INT"),
     alter("add_column_spatial_table", "spatial", "ADD COLUMN x INT"),
     alter("drop_column", "base", "DROP COLUMN a"),
@@ -736,3 +747,20 @@ def test_view_ddl_waits_for_readers_of_the_view(sql, key, mariadb_server):
     finally:
         reader.close()
         ddl.close()
+
+
+def test_mysql_expression_default_refuses_instant():
+    """Documentation only (no MySQL server here): MySQL refuses INSTANT for ADD COLUMN with any
+    expression DEFAULT (vitessio/vitess#16024) and rebuilds in place; a literal one stays INSTANT."""
+    impact = _one("mysql", (8, 0, 35), "ADD COLUMN x INT DEFAULT (2 + 5)")
+    assert (impact.algorithm, impact.rewrite, impact.locks[0].mode) == ("INPLACE", True, "NONE")
+    assert "16024" in impact.note
+    assert _one("mysql", (8, 0, 35), "ADD COLUMN x INT DEFAULT 7").algorithm == "INSTANT"
+
+
+def test_mariadb_default_computed_per_row_copies_online_from_11_2():
+    """The copy a DEFAULT (uuid()) forces lets writes go on from MariaDB 11.2 (online copy)."""
+    impact = _one("mariadb", (11, 4), "ADD COLUMN token uuid DEFAULT (uuid())")
+    assert (impact.algorithm, impact.locks[0].mode) == ("COPY", "NONE")
+    impact = _one("mariadb", (10, 11), "ADD COLUMN token uuid DEFAULT (uuid())")
+    assert (impact.algorithm, impact.locks[0].mode) == ("COPY", "SHARED")

@@ -37,7 +37,8 @@ def mark_insert_heavy(schema: Schema, listed: Iterable[str]) -> None:
     for table in schema.tables.values():
         if table.insert_heavy:
             continue
-        names = (table.name.lower(), table.qualified_name.lower())
+        # and with and without the schema a replayed name holds (`app.events` is listed as `events`)
+        names = (table.name.lower(), table.qualified_name.lower(), table.name.rsplit(".", 1)[-1].lower())
         if any(fnmatch.fnmatchcase(n, pat) for pat in patterns for n in names):
             table.insert_heavy = "config"
         elif table.workload is not None and is_insert_heavy(table.workload):

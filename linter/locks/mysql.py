@@ -41,6 +41,7 @@ from schemacite.model.statements import (
     Statement,
 )
 from schemacite.sources.mysql.types import CHARSET_MAXLEN, DEFAULT_CHARSET, STRING_TYPES, TEXT_TYPES, enum_members
+from schemacite.sources.names import tokenize
 
 ALGO_RANK = {a: i for i, a in enumerate(ALGORITHMS)}  # INSTANT 0 .. COPY 3
 LOCK_RANK = {lk: i for i, lk in enumerate(MYSQL_LOCKS)}  # NONE 0 .. EXCLUSIVE 2
@@ -292,12 +293,36 @@ def _add_column_key(action: AddColumn, table, server, version) -> tuple[str, str
         return "add_column.virtual", None
     since, _source, ignored = T.INLINE_REFERENCES[server]
     note = ignored if action.references and (since is None or version < since) else None
+    if column.default is not None:
+        if server == Dialect.MARIADB and _default_computed_per_row(column.default, table):
+            return "add_column.default_copy", note
+        if server == Dialect.MYSQL and column.default.lstrip().startswith("("):
+            return "add_column.default_expression", note
     if not action.position:
         return "add_column", note
     if action.position == "after" and table is not None and table.columns:
         if action.after and action.after == list(table.columns)[-1]:
             return "add_column", note  # AFTER the last column: the place it goes anyway
     return "add_column.position", note
+
+
+def _default_computed_per_row(default: str, table: Table | None) -> bool:
+    """Whether MariaDB computes an added column's DEFAULT for each existing row (and so copies the
+    table): it calls a function of `MARIADB_DEFAULT_COPY_FUNCTIONS`, or reads a column (a quoted
+    name, or one the table has)."""
+    columns = {c.lower() for c in table.columns} if table is not None else set()
+    toks = tokenize(default)
+    for i, tok in enumerate(toks):
+        if tok.kind not in ("word", "name"):
+            continue
+        call = i + 1 < len(toks) and toks[i + 1].kind == "lparen"
+        name = tok.ident.lower()
+        if call and tok.kind == "word" and name in T.MARIADB_DEFAULT_COPY_FUNCTIONS:
+            return True
+        unit = i >= 2 and toks[i - 2].upper == "INTERVAL"  # INTERVAL 1 DAY: a unit, not a column
+        if not call and not unit and (tok.kind == "name" or name in columns):
+            return True
+    return False
 
 
 def _drop_column_key(action: Action, table) -> str:

@@ -22,7 +22,7 @@ the value was chosen.
 Keys are the ALTER TABLE action ops of schemacite.model.statements, refined with a
 suffix where the outcome depends on what the op changes:
 
-    add_column[.position|.auto_increment|.stored|.virtual]
+    add_column[.position|.auto_increment|.stored|.virtual|.default_expression|.default_copy]
     drop_column[.indexed|.in_composite|.stored|.virtual]
     modify_column.<change>   (also used for change_column; the changes are listed below)
     add_index[.fulltext_first|.fulltext|.spatial], add_unique[.clustered]
@@ -108,6 +108,24 @@ _FK_CHECKS_OFF = (
 )
 _SAME_STATEMENT = "drop the old and add the new primary key in the same ALTER TABLE: in place, LOCK=NONE"
 _ADD_LAST = "add the column last: INSTANT from MySQL 8.0.12 / MariaDB 10.3.2"
+_FILL_LATER = (
+    "add the column with no DEFAULT (or a constant one), fill the rows in batches "
+    "(UPDATE ... SET c = uuid() WHERE c IS NULL LIMIT ...), then ALTER COLUMN c SET DEFAULT (...): "
+    "both ALTERs are INSTANT (checked on MariaDB 10.11)"
+)
+# vitessio/vitess#16024: MySQL refuses INSTANT for ADD COLUMN with an expression DEFAULT
+VITESS_16024 = "https://github.com/vitessio/vitess/issues/16024"
+
+# MariaDB: the functions whose value a DEFAULT of ADD COLUMN must compute row by row, so that
+# INSTANT and INPLACE are refused (1845, "Try ALGORITHM=COPY") and the table is copied under
+# LOCK=SHARED; measured on MariaDB 10.11, one ALTER per function (`add_column.default_copy`). A
+# DEFAULT that reads another column of the table copies too. Measured INSTANT (the value is the
+# same for every existing row, computed once): now(), current_timestamp(), curdate(), curtime(),
+# utc_date(), utc_time(), rand(), user(), current_user(), database(), connection_id(), version(),
+# unix_timestamp(), concat(...), md5(rand()), constant arithmetic.
+MARIADB_DEFAULT_COPY_FUNCTIONS = frozenset(
+    {"uuid", "uuid_short", "sys_guid", "sysdate", "utc_timestamp", "random_bytes"}
+)
 
 # What a MODIFY/CHANGE COLUMN changes (the <change> of modify_column.<change>), in the order impacts()
 # checks them:
@@ -178,6 +196,19 @@ MYSQL: dict[str, tuple[Row, ...]] = {
             note="INSTANT at any position from 8.0.29; at most 64 instant row versions",
             inplace_rewrite=True,
             alternative=_ADD_LAST,
+        ),
+    ),
+    "add_column.default_expression": (
+        Row(
+            since=(8, 0, 13),
+            algorithm="INPLACE",
+            rewrite=True,
+            mode="NONE",
+            source=MY80,
+            note="an expression DEFAULT ((2 + 5) as much as (uuid())) refuses ALGORITHM=INSTANT, which the Online "
+            f"DDL table leaves out ({VITESS_16024}: ERROR 1845 ... Try ALGORITHM=COPY/INPLACE): the table is "
+            "rebuilt in place; whether every nondeterministic one allows INPLACE is not documented",
+            alternative=_FILL_LATER,
         ),
     ),
     "add_column.auto_increment": (
@@ -1248,6 +1279,30 @@ MARIADB: dict[str, tuple[Row, ...]] = {
             note="INSTANT at any position from 10.4",
             unmeasured="",
             alternative=_ADD_LAST,
+        ),
+    ),
+    "add_column.default_copy": (
+        Row(
+            since=(10, 2, 1),
+            algorithm="COPY",
+            rewrite=True,
+            mode="SHARED",
+            source=MDB_INSTANT,
+            note="a DEFAULT computed row by row (uuid(), sysdate(), another column) refuses INSTANT and INPLACE: "
+            "the table is copied and writes wait (measured; now(), rand() and constant expressions stay INSTANT)",
+            scan=True,
+            unmeasured="",
+            alternative=_FILL_LATER,
+        ),
+        Row(
+            since=MARIADB_ONLINE_COPY_SINCE,
+            algorithm="COPY",
+            rewrite=True,
+            mode="NONE",
+            source=MDB_ONLINE_COPY,
+            note="online copy: the table is still copied, with LOCK=NONE",
+            scan=True,
+            alternative=_FILL_LATER,
         ),
     ),
     "add_column.auto_increment": (

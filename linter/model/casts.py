@@ -7,6 +7,7 @@ Types are named by their base type as the readers give it (PostgreSQL's internal
 
 from __future__ import annotations
 
+from schemacite.model.dialects import Dialect
 from schemacite.model.record import record
 from schemacite.model.schema import Column
 
@@ -29,7 +30,8 @@ _DECIMALS = frozenset({"numeric", "decimal"})
 _FLOATS = frozenset({"float4", "float8", "real", "float", "double"})
 _DATES = frozenset({"date", "datetime", "timestamp", "timestamptz", "time", "timetz", "year"})
 _UNBOUNDED = frozenset({"text", "citext", "longtext", "mediumtext"})
-# the lengths of MySQL's text types, which take no length of their own
+# the lengths of MySQL's and MariaDB's text types, which take no length of their own (PostgreSQL's
+# `text` takes any length)
 _TEXT_LENGTHS = {"tinytext": 255, "text": 65535, "mediumtext": 16777215}
 
 
@@ -77,9 +79,9 @@ def zero_date(column: Column) -> bool:
     return column.base_type.lower() in ("date", "datetime", "timestamp")
 
 
-def _length(base: str, args: str) -> int | None:
-    """A string type's length; None where it takes any length."""
-    if base in _TEXT_LENGTHS and not args:
+def _length(base: str, args: str, dialect: Dialect) -> int | None:
+    """A string type's length on the dialect; None where it takes any length."""
+    if base in _TEXT_LENGTHS and not args and dialect is not Dialect.POSTGRES:
         return _TEXT_LENGTHS[base]
     if base in _UNBOUNDED or not args.strip().isdigit():
         return None
@@ -119,10 +121,10 @@ def _range(base: str, unsigned: bool) -> tuple[int, int]:
     return (0, 2**bits - 1) if unsigned else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
 
 
-def may_fail(old: Column, base: str, args: str = "", unsigned: bool = False) -> CastRisk | None:
-    """How casting the column's values to the new type can fail (`'abc'` is no integer, a
-    30-character string in varchar(20)); None when every old value fits the new type, or when the
-    types are not ones this knows."""
+def may_fail(old: Column, base: str, args: str = "", unsigned: bool = False, *, dialect: Dialect) -> CastRisk | None:
+    """How casting the column's values to the new type can fail on the dialect (`'abc'` is no
+    integer, a 30-character string in varchar(20), in MySQL's `text` one longer than 65535); None
+    when every old value fits the new type, or when the types are not ones this knows."""
     was, now = old.base_type.lower(), base.lower()
     old_kind, new_kind = family(was), family(now)
     if old_kind == "string" and new_kind == "enum":
@@ -130,7 +132,7 @@ def may_fail(old: Column, base: str, args: str = "", unsigned: bool = False) -> 
     if old_kind == "string" and new_kind in ("integer", "decimal", "float", "date", "uuid", "bool", "boolean"):
         return CastRisk(f"a value that is not a valid {now}", "parse")
     if old_kind == "string" and new_kind == "string":
-        before, after = _length(was, old.type_args), _length(now, args)
+        before, after = _length(was, old.type_args, dialect), _length(now, args, dialect)
         if after is not None and (before is None or after < before):
             return CastRisk(f"a value longer than {after} characters", "length", bound=after)
         return None

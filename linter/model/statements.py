@@ -91,6 +91,9 @@ class AddKey(Action):
     index: Index = field(default_factory=lambda: Index(None, ()))
     using_index: str | None = None
     if_not_exists: bool = False  # MariaDB ADD INDEX IF NOT EXISTS
+    # EXCLUDE: the operator each element is compared WITH, as written (`=`, `&&`; a
+    # schema-qualified one as `pg_catalog.&&`), in the order of `index.columns`
+    operators: tuple[str, ...] = ()
 
 
 @record

@@ -1179,7 +1179,14 @@ def _add_constraint(c: Node, table: str, src: Source) -> Action:
     if kind == "unique":
         return AddKey("add_unique", "ADD UNIQUE", index=value, using_index=using)
     if kind == "exclude":
-        return AddKey("add_exclude", "ADD EXCLUDE", index=value)
+        operators = tuple(
+            ".".join(_strings(x["List"]["items"][1].get("List", {}).get("items")))
+            if len(x["List"]["items"]) > 1
+            else ""
+            for x in c.get("exclusions", [])
+            if "List" in x
+        )
+        return AddKey("add_exclude", "ADD EXCLUDE", index=value, operators=operators)
     if kind == "foreign":
         return AddForeignKey("add_foreign_key", "ADD FOREIGN KEY", key=value, not_valid=not_valid)
     if kind == "check":
