@@ -295,3 +295,41 @@ def test_the_old_release_reads_null_once_modify_leaves_not_null_out_on_mariadb(m
         conn.close()
     assert _drop_not_null("mariadb", "ALTER TABLE users MODIFY nickname varchar(30);") == ["nickname"]
     assert _drop_not_null("mariadb", "ALTER TABLE users MODIFY nickname varchar(30) NOT NULL;") == []
+
+
+def test_a_dropped_view_fails_the_old_release_and_a_table_created_again_is_empty(pg_server, mariadb_server):
+    """drop-table: DROP VIEW takes the name away as DROP TABLE does; a table dropped and created
+    again answers the old queries with no rows."""
+    history = "CREATE TABLE orders (id int PRIMARY KEY); CREATE VIEW recent AS SELECT id FROM orders"
+    changes = ("DROP VIEW recent", "DROP TABLE IF EXISTS orders", "CREATE TABLE orders (id int PRIMARY KEY)")
+    db = pg_server.create_database("breaks_running_drop_view")
+    with pg_server.connect(db) as conn:
+        for statement in (*history.split("; "), "INSERT INTO orders VALUES (1)"):
+            conn.execute(statement)
+        conn.execute(changes[0])
+        with pytest.raises(psycopg.Error) as failed:
+            conn.execute("SELECT id FROM recent")
+        assert failed.value.sqlstate == "42P01"
+        for statement in changes[1:]:
+            conn.execute(statement)
+        assert conn.execute("SELECT count(*) FROM orders").fetchone() == (0,)
+    db = mariadb_server.create_database("breaks_running_drop_view")
+    mdb = mariadb_server.connect(db)
+    try:
+        cur = mdb.cursor()
+        for statement in (*history.split("; "), "INSERT INTO orders VALUES (1)", changes[0]):
+            cur.execute(statement)
+        with pytest.raises(MySQLdb.Error) as refused:
+            cur.execute("SELECT id FROM recent")
+        assert refused.value.args[0] == 1146
+        for statement in changes[1:]:
+            cur.execute(statement)
+        cur.execute("SELECT count(*) FROM orders")
+        assert cur.fetchone() == (0,)
+    finally:
+        mdb.close()
+    for dialect in ("postgres", "mariadb"):
+        case = {"rule": "drop-table", "dialect": dialect, "history": history + ";", "sql": ";\n".join(changes) + ";"}
+        messages = sorted(f.message for f in run_case(case).findings)
+        assert [m.split(" is ")[0] for m in messages] == ["Table orders", "View recent"], messages
+        assert "its rows go" in messages[0]
