@@ -333,3 +333,26 @@ def test_a_dropped_view_fails_the_old_release_and_a_table_created_again_is_empty
         messages = sorted(f.message for f in run_case(case).findings)
         assert [m.split(" is ")[0] for m in messages] == ["Table orders", "View recent"], messages
         assert "its rows go" in messages[0]
+
+
+def test_a_view_renamed_or_a_table_moved_to_another_schema_fails_the_old_release(pg_server):
+    """rename-table: ALTER VIEW ... RENAME TO and ALTER TABLE ... SET SCHEMA take the old name away."""
+    history = (
+        "CREATE SCHEMA archive; CREATE TABLE orders (id int PRIMARY KEY); CREATE VIEW recent AS SELECT id FROM orders"
+    )
+    changes = {
+        "ALTER VIEW recent RENAME TO latest": "SELECT id FROM recent",
+        "ALTER TABLE orders SET SCHEMA archive": "SELECT id FROM orders",
+    }
+    db = pg_server.create_database("breaks_running_moves")
+    with pg_server.connect(db) as conn:
+        conn.execute(history)
+        for change, old_query in changes.items():
+            conn.execute(change)
+            with pytest.raises(psycopg.Error) as failed:
+                conn.execute(old_query)
+            assert failed.value.sqlstate == "42P01", change
+        assert conn.execute("SELECT count(*) FROM latest").fetchone() == (0,)
+    case = {"rule": "rename-table", "dialect": "postgres", "history": history + ";"}
+    result = run_case({**case, "sql": ";\n".join(changes) + ";"})
+    assert sorted(f.table for f in result.findings) == ["orders", "recent"]
