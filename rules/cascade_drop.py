@@ -28,7 +28,10 @@ class CascadeDrop(Rule):
     reference a dropped table, the columns of a dropped type or domain (arrays of it too), and
     for `TRUNCATE` every table that references a truncated one, directly or through others. When
     the replay knows of nothing that depends on them, nothing is reported: objects the
-    history does not show (functions, views it could not read) are not guessed at. A table
+    history does not show (functions, views it could not read) are not guessed at. The one
+    exception is `TRUNCATE ... CASCADE` of a table the history never saw: the replay cannot show
+    that no table references it, so it is flagged (a warning) saying the tables emptied with it
+    are unknown. A table
     or view the same migration created is left alone.
 
     ## Why is this bad?
@@ -52,6 +55,7 @@ class CascadeDrop(Rule):
     ## References
     - [PostgreSQL: Dependency Tracking](https://www.postgresql.org/docs/current/ddl-depend.html)
     - [PostgreSQL: TRUNCATE](https://www.postgresql.org/docs/current/sql-truncate.html)
+    - [squawk: ban-truncate-cascade](https://squawkhq.com/docs/ban-truncate-cascade)
     """
 
     code = "SC124"
@@ -73,6 +77,22 @@ class CascadeDrop(Rule):
         if isinstance(op, Truncate) and op.cascade:
             named = [k for k in op.tables if _existing_table(schema, k)]
             emptied = [k for k in schema.referencing_closure(named) if not schema.tables[k].new]
+            unseen = [k for k in op.tables if k not in schema.tables and k not in schema.gone]
+            if not emptied and unseen:
+                # the replay knows no table referencing these, so it cannot show that none does
+                yield self.finding(
+                    stmt.location,
+                    table=unseen[0],
+                    sql=stmt.sql,
+                    statement=f"TRUNCATE {', '.join(shown(unseen))}",
+                    what=(
+                        "empties every table referencing it by foreign keys, directly or in a chain; the history "
+                        "does not show the table, so which tables lose their rows is unknown"
+                    ),
+                    suggestion="name every table to empty in the TRUNCATE and leave CASCADE out: "
+                    "PostgreSQL then refuses if another table references them",
+                )
+                return
             if not emptied:
                 return
             yield self.finding(

@@ -60,7 +60,8 @@ class DropColumn(ColumnGoes):
     In Rails, deploy `self.ignored_columns += ["customer_id"]` on the model first; in Django, a
     migration whose `SeparateDatabaseAndState` holds only the `RemoveField` state operation,
     with the database operation in a later release. A NOT NULL column without a default needs
-    a default (or DROP NOT NULL) first: code that no longer writes it cannot insert rows.
+    a default (or DROP NOT NULL) first: code that no longer writes it cannot insert rows. That
+    DROP NOT NULL is the one place drop-not-null (SC133) is harmless: suppress it there.
 
     ## References
     - [strong_migrations: Removing a column](https://github.com/ankane/strong_migrations#removing-a-column)

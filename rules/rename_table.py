@@ -5,20 +5,37 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
+from schemacite.model import Schema
 from schemacite.model.dialects import Dialect
 from schemacite.model.fixes import Applicability, Fix
+from schemacite.model.statements import AlterView, Option, Statement
 from schemacite.model.statements import RenameTable as RenameTableOp
-from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding
 from schemacite.rules.running_release import TableGoes, preexisting
-from schemacite.sources.names import in_sql, relation_in_sql
+from schemacite.sources.names import in_sql, relation_in_sql, relation_key, written
 
 
 def renames(stmt: Statement) -> list[tuple[str, str]]:
-    """The (old, new) table names the statement renames, in order."""
+    """The (old, new) table or view names the statement renames, in order; a move to another
+    schema (SET SCHEMA) is a rename to the schema-qualified name."""
     if isinstance(stmt.op, RenameTableOp):
         return list(stmt.op.pairs)
-    return [(stmt.table or "", a.new_name) for a in stmt.actions if a.op == "rename_table" and hasattr(a, "new_name")]
+    if isinstance(stmt.op, AlterView):
+        return [(stmt.op.name, stmt.op.new_name)] if stmt.op.new_name else []
+    pairs = []
+    for a in stmt.actions:
+        if a.op == "rename_table" and hasattr(a, "new_name"):
+            pairs.append((stmt.table or "", a.new_name))
+        elif isinstance(a, Option) and a.op == "set_schema" and a.value and stmt.table:
+            pairs.append((stmt.table, relation_key(a.value, stmt.table.rsplit(".", 1)[-1])))
+    return pairs
+
+
+def _view_in_use(schema: Schema, name: str) -> bool:
+    """A view a running release may query: one from before the deploy, or one never seen (taken to exist)."""
+    if name in schema.views:
+        return name not in schema.fresh
+    return name not in schema.tables and name not in schema.fresh
 
 
 class RenameTable(TableGoes):
@@ -26,7 +43,9 @@ class RenameTable(TableGoes):
 
     ## What it does
     Flags `ALTER TABLE ... RENAME TO` and MySQL's and MariaDB's `RENAME TABLE` of a table that
-    existed before the deploy. A table the deploy created is not flagged, nor one the deploy
+    existed before the deploy, `ALTER VIEW` / `ALTER MATERIALIZED VIEW ... RENAME TO` of such a
+    view, and `ALTER TABLE`, `ALTER VIEW` or `ALTER MATERIALIZED VIEW ... SET SCHEMA` (PostgreSQL):
+    a move to another schema takes the name the running code uses away as a rename does. A table the deploy created is not flagged, nor one the deploy
     renamed already (the first rename is the finding), nor a rename whose
     old name the deploy gives back before it ends: the swap `RENAME TABLE t TO t_old, t_new TO
     t`, or a view under the old name.
@@ -62,6 +81,8 @@ class RenameTable(TableGoes):
     write both, backfill, move reads, and drop the old one.
 
     ## References
+    - [squawk: ban-set-schema](https://squawkhq.com/docs/ban-set-schema)
+    - [squawk: renaming-object](https://squawkhq.com/docs/renaming-object)
     - [strong_migrations: Renaming a table](https://github.com/ankane/strong_migrations#renaming-a-table)
     - [PostgreSQL: CREATE VIEW, Updatable Views](https://www.postgresql.org/docs/current/sql-createview.html#SQL-CREATEVIEW-UPDATABLE-VIEWS)
     - [MySQL: Updatable and Insertable Views](https://dev.mysql.com/doc/refman/8.4/en/view-updatability.html)
@@ -70,37 +91,52 @@ class RenameTable(TableGoes):
     code = "SC117"
     name = "rename-table"
     summary = "Table {table} is renamed to {new}: the release still running uses the old name"
-    statement_kinds = frozenset({"alter_table", "rename_table"})
+    statement_kinds = frozenset({"alter_table", "rename_table", "alter_view"})
     evidence = ("strong-migrations-renaming",)
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
+        view = isinstance(stmt.op, AlterView)
         for old, new in renames(stmt):
-            if preexisting(ctx.schema, old) is None or (stmt.if_exists and old not in ctx.schema.tables):
+            if view:
+                if not _view_in_use(ctx.schema, old):
+                    continue
+            elif preexisting(ctx.schema, old) is None or (stmt.if_exists and old not in ctx.schema.tables):
                 continue
             postgres = ctx.dialect == Dialect.POSTGRES
             was, now = relation_in_sql(old, ctx.dialect, stmt.sql), relation_in_sql(new, ctx.dialect, stmt.sql)
-            view = f"CREATE VIEW {was} AS SELECT * FROM {now};"
-            # PostgreSQL's RENAME TO takes the bare name: the table stays in its schema
-            bare = in_sql(new.rsplit(".", 1)[-1], ctx.dialect, stmt.sql)
+            keep = f"CREATE VIEW {was} AS SELECT * FROM {now};"
+            moved = old.rsplit(".", 1)[-1] == new.rsplit(".", 1)[-1]
+            what = ("Materialized view" if stmt.op.materialized else "View") if view else "Table"
+            message = None
+            if view or moved:
+                done = f"moved to {now}" if moved else f"renamed to {written(new, ctx.dialect)}"
+                message = f"{what} {written(old, ctx.dialect)} is {done}: the release still running uses the old name"
             finding = self.finding(
                 stmt.location,
                 table=old,
                 sql=stmt.sql,
                 dialect=ctx.dialect,
                 new=new,
+                message=message,
                 suggestion=(
-                    f"keep {old} answering: {view} in the rename's transaction, dropped in a later release"
+                    f"keep {old} answering: {keep} in the {'move' if moved else 'rename'}'s transaction, "
+                    "dropped in a later release"
                     if postgres
                     else f"create {new} beside {old}, write both, backfill, move reads, then drop {old} later"
                 ),
             )
+            if view or moved:
+                change = stmt.sql.strip().rstrip(";")
+            else:
+                # PostgreSQL's RENAME TO takes the bare name: the table stays in its schema
+                change = f"ALTER TABLE {was} RENAME TO {in_sql(new.rsplit('.', 1)[-1], ctx.dialect, stmt.sql)}"
             finding.fix = Fix(
                 "a view under the old name" if postgres else "a view under the old name, right after the rename",
                 Applicability.DISPLAY_ONLY,
                 template=(
-                    f"BEGIN;\nALTER TABLE {was} RENAME TO {bare};\n{view}\nCOMMIT;"
+                    f"BEGIN;\n{change};\n{keep}\nCOMMIT;"
                     if postgres
-                    else f"RENAME TABLE {was} TO {now};\n-- queries of {old} fail until the next statement\n{view}"
+                    else f"RENAME TABLE {was} TO {now};\n-- queries of {old} fail until the next statement\n{keep}"
                 ),
             )
             yield finding

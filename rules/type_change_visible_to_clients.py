@@ -85,11 +85,8 @@ class TypeChangeVisibleToClients(Rule):
     precision with the same scale) and types it does not know (arrays, enums, domains) are not
     flagged; neither is a column the deploy added.
 
-    `DROP NOT NULL` is not flagged: it is the first step of the safe way to stop writing a
-    column (code that no longer writes a NOT NULL column without a default cannot insert rows),
-    and NULLs reach the old release only once new code writes them, which the migration does
-    not show. squawk's `ban-drop-not-null` flags it; strong_migrations and
-    django-migration-linter do not.
+    `DROP NOT NULL`, and a `MODIFY` that leaves NOT NULL out, are not flagged here: the type
+    reads the same, and drop-not-null (SC133) is the rule for the NULLs new code may then write.
 
     ## Why is this bad?
     During a rolling deploy the previous release keeps serving while the migration runs, and

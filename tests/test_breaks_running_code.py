@@ -242,3 +242,117 @@ def test_a_type_or_schema_an_earlier_migration_created_is_in_use(tmp_path):
     )
     result = lint_paths([str(tmp_path)], dialect="postgres", select=["SC131", "SC132"])
     assert sorted((f.code, f.location.line) for f in result.findings) == [("SC131", 1), ("SC132", 2)]
+
+
+# drop-not-null: the change itself writes no NULL; the new release's insert does, and the old
+# release's read of the column then gets one (None to a Python client) where it always had a value
+NOT_NULL_SETUP = "CREATE TABLE users (id int PRIMARY KEY, nickname varchar(20) NOT NULL)"
+NEW_INSERT = "INSERT INTO users (id, nickname) VALUES (2, NULL)"
+
+
+def _drop_not_null(dialect: str, sql: str) -> list:
+    case = {"rule": "drop-not-null", "dialect": dialect, "history": NOT_NULL_SETUP + ";", "sql": sql}
+    result = run_case(case)
+    assert not result.errors, [str(e) for e in result.errors]
+    return [f.identity for f in result.findings]
+
+
+def test_the_old_release_reads_null_once_not_null_is_dropped_on_postgres(pg_server):
+    db = pg_server.create_database("breaks_running_not_null")
+    change = "ALTER TABLE users ALTER COLUMN nickname DROP NOT NULL"
+    with pg_server.connect(db) as conn:
+        conn.execute(NOT_NULL_SETUP)
+        conn.execute("INSERT INTO users VALUES (1, 'a')")
+        with pytest.raises(psycopg.Error) as refused:
+            conn.execute(NEW_INSERT)
+        assert refused.value.sqlstate == "23502"
+        conn.rollback()
+        conn.execute(change)
+        assert conn.execute("SELECT nickname FROM users ORDER BY id").fetchall() == [("a",)]
+        conn.execute(NEW_INSERT)
+        assert conn.execute("SELECT nickname FROM users ORDER BY id").fetchall() == [("a",), (None,)]
+    assert _drop_not_null("postgres", change + ";") == ["nickname"]
+    assert _drop_not_null("postgres", change + ";\nALTER TABLE users DROP COLUMN nickname;") == []
+
+
+def test_the_old_release_reads_null_once_modify_leaves_not_null_out_on_mariadb(mariadb_server):
+    """MODIFY restates the whole column: leaving NOT NULL out makes it nullable."""
+    db = mariadb_server.create_database("breaks_running_not_null")
+    conn = mariadb_server.connect(db)
+    try:
+        cur = conn.cursor()
+        cur.execute("SET SESSION sql_mode = 'STRICT_TRANS_TABLES'")
+        cur.execute(NOT_NULL_SETUP)
+        cur.execute("INSERT INTO users VALUES (1, 'a')")
+        with pytest.raises(MySQLdb.Error) as refused:
+            cur.execute(NEW_INSERT)
+        assert refused.value.args[0] == 1048
+        cur.execute("ALTER TABLE users MODIFY nickname varchar(30)")
+        cur.execute(NEW_INSERT)
+        cur.execute("SELECT nickname FROM users ORDER BY id")
+        assert cur.fetchall() == (("a",), (None,))
+    finally:
+        conn.close()
+    assert _drop_not_null("mariadb", "ALTER TABLE users MODIFY nickname varchar(30);") == ["nickname"]
+    assert _drop_not_null("mariadb", "ALTER TABLE users MODIFY nickname varchar(30) NOT NULL;") == []
+
+
+def test_a_dropped_view_fails_the_old_release_and_a_table_created_again_is_empty(pg_server, mariadb_server):
+    """drop-table: DROP VIEW takes the name away as DROP TABLE does; a table dropped and created
+    again answers the old queries with no rows."""
+    history = "CREATE TABLE orders (id int PRIMARY KEY); CREATE VIEW recent AS SELECT id FROM orders"
+    changes = ("DROP VIEW recent", "DROP TABLE IF EXISTS orders", "CREATE TABLE orders (id int PRIMARY KEY)")
+    db = pg_server.create_database("breaks_running_drop_view")
+    with pg_server.connect(db) as conn:
+        for statement in (*history.split("; "), "INSERT INTO orders VALUES (1)"):
+            conn.execute(statement)
+        conn.execute(changes[0])
+        with pytest.raises(psycopg.Error) as failed:
+            conn.execute("SELECT id FROM recent")
+        assert failed.value.sqlstate == "42P01"
+        for statement in changes[1:]:
+            conn.execute(statement)
+        assert conn.execute("SELECT count(*) FROM orders").fetchone() == (0,)
+    db = mariadb_server.create_database("breaks_running_drop_view")
+    mdb = mariadb_server.connect(db)
+    try:
+        cur = mdb.cursor()
+        for statement in (*history.split("; "), "INSERT INTO orders VALUES (1)", changes[0]):
+            cur.execute(statement)
+        with pytest.raises(MySQLdb.Error) as refused:
+            cur.execute("SELECT id FROM recent")
+        assert refused.value.args[0] == 1146
+        for statement in changes[1:]:
+            cur.execute(statement)
+        cur.execute("SELECT count(*) FROM orders")
+        assert cur.fetchone() == (0,)
+    finally:
+        mdb.close()
+    for dialect in ("postgres", "mariadb"):
+        case = {"rule": "drop-table", "dialect": dialect, "history": history + ";", "sql": ";\n".join(changes) + ";"}
+        messages = sorted(f.message for f in run_case(case).findings)
+        assert [m.split(" is ")[0] for m in messages] == ["Table orders", "View recent"], messages
+        assert "its rows go" in messages[0]
+
+
+def test_a_view_renamed_or_a_table_moved_to_another_schema_fails_the_old_release(pg_server):
+    """rename-table: ALTER VIEW ... RENAME TO and ALTER TABLE ... SET SCHEMA take the old name away."""
+    history = (
+        "CREATE SCHEMA archive; CREATE TABLE orders (id int PRIMARY KEY); CREATE VIEW recent AS SELECT id FROM orders"
+    )
+    changes = {
+        "ALTER VIEW recent RENAME TO latest": "SELECT id FROM recent",
+        "ALTER TABLE orders SET SCHEMA archive": "SELECT id FROM orders",
+    }
+    db = pg_server.create_database("breaks_running_moves")
+    with pg_server.connect(db) as conn:
+        conn.execute(history)
+        for change, old_query in changes.items():
+            conn.execute(change)
+            with pytest.raises(psycopg.Error) as failed:
+                conn.execute(old_query)
+            assert failed.value.sqlstate == "42P01", change
+        assert conn.execute("SELECT count(*) FROM latest").fetchone() == (0,)
+    case = {"rule": "rename-table", "dialect": "postgres", "history": history + ";"}
+    result = run_case({**case, "sql": ";\n".join(changes) + ";"})
+    assert sorted(f.table for f in result.findings) == ["orders", "recent"]

@@ -33,6 +33,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.drop_table",
     "schemacite.rules.rename_column",
     "schemacite.rules.rename_table",
+    "schemacite.rules.drop_not_null",
     "schemacite.rules.type_change_visible_to_clients",
     "schemacite.rules.not_null_without_default",
     "schemacite.rules.constraint_over_existing_rows",

@@ -30,6 +30,7 @@ from schemacite.model.statements import (
     AlterIndex,
     AlterSequence,
     AlterTable,
+    AlterView,
     ConstraintAction,
     CopyFrom,
     CreateEnum,
@@ -75,6 +76,7 @@ from schemacite.sources.engines import left_out as other_engines
 from schemacite.sources.files import RENDERED, escapes, expand, init_folder, overlaid, repository_root, templates
 from schemacite.sources.frameworks import FRAMEWORKS, detect
 from schemacite.sources.frameworks.base import Unit
+from schemacite.sources.names import relation_key
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
 from schemacite.sources.search_path import parse as parse_search_path
 from schemacite.sources.search_path import resolve as resolve_names
@@ -479,6 +481,20 @@ def _alter_table(schema: Schema, stmt: Statement, new: bool) -> None:
             _follow_fresh_column(schema, table.name, action)
         if isinstance(action, Rename) and action.op == "rename_table":
             _rename(schema, table.name, action.new_name)
+        elif isinstance(action, Option) and action.op == "set_schema" and action.value:
+            # a move is a rename: the key is the schema-qualified name
+            _rename(schema, table.name, relation_key(action.value, table.name.rsplit(".", 1)[-1]))
+
+
+def _alter_view(schema: Schema, stmt: Statement, new: bool) -> None:
+    op = stmt.op
+    assert isinstance(op, AlterView)
+    if op.new_name and op.name in schema.views:
+        fresh = op.name in schema.fresh
+        _rename(schema, op.name, op.new_name)
+        if fresh:
+            schema.fresh.discard(op.name)
+            schema.fresh.add(op.new_name)
 
 
 def _follow_fresh_column(schema: Schema, table: str, a: Action) -> None:
@@ -881,6 +897,7 @@ _STATEMENTS = {
     DropIndex: _drop_index,
     AlterIndex: _alter_index,
     DropView: _drop_view,
+    AlterView: _alter_view,
     AlterTable: _alter_table,
     CreateIndex: _create_index,
     CreateView: _create_view,

@@ -920,6 +920,13 @@ def _set_schema(f: Node, src: Source) -> Op:
             actions=[Option("set_schema", "SET SCHEMA", option="schema", value=f.get("newschema"))],
             if_exists=bool(f.get("missing_ok")),
         )
+    if f.get("objectType") in ("OBJECT_VIEW", "OBJECT_MATVIEW"):
+        relation = f.get("relation") or {}
+        return AlterView(
+            name=_rel(relation),
+            materialized=f.get("objectType") == "OBJECT_MATVIEW",
+            new_name=key_of(f.get("newschema"), relation.get("relname") or ""),
+        )
     return Other(what="ALTER … SET SCHEMA")
 
 
