@@ -17,7 +17,10 @@ class DomainConstraintScan(Rule):
     ## What it does
     Flags `ALTER DOMAIN ... ADD CONSTRAINT` (without `NOT VALID`), `ALTER DOMAIN ... SET NOT
     NULL` and `ALTER DOMAIN ... VALIDATE CONSTRAINT` when tables that exist before the change
-    have columns of that domain, and names those tables from the replayed schema.
+    have columns of that domain, and names those tables from the replayed schema; also when the
+    history never shows the domain created (it is older than the history, so the tables using it
+    are unknown). A domain created in the history or the same deploy with no column of an older
+    table is left alone.
 
     ## Why is this bad?
     PostgreSQL checks the constraint against every stored value of every column of the domain,
@@ -69,13 +72,17 @@ class DomainConstraintScan(Rule):
         if not isinstance(op, AlterDomain) or op.action == "other" or (op.action == "add_constraint" and op.not_valid):
             return
         used = [(t, c) for t, c in ctx.schema.columns_of_type(op.name) if not t.new]
-        if not used:
+        if used:
+            tables = list(dict.fromkeys(t.qualified_name for t, _ in used))
+            shown = ", ".join(tables[:SHOWN]) + (f" and {len(tables) - SHOWN} more" if len(tables) > SHOWN else "")
+            columns = ", ".join(f"{t.qualified_name}.{c.name}" for t, c in used[:SHOWN])
+            if len(used) > SHOWN:
+                columns += f" and {len(used) - SHOWN} more columns"
+        elif op.name not in ctx.schema.domains:  # made before the history begins: its columns are unknown
+            tables, shown = [None], "every table with a column of it (the history shows none)"
+            columns = f"every column of domain {op.name}"
+        else:
             return
-        tables = list(dict.fromkeys(t.qualified_name for t, _ in used))
-        shown = ", ".join(tables[:SHOWN]) + (f" and {len(tables) - SHOWN} more" if len(tables) > SHOWN else "")
-        columns = ", ".join(f"{t.qualified_name}.{c.name}" for t, c in used[:SHOWN])
-        if len(used) > SHOWN:
-            columns += f" and {len(used) - SHOWN} more columns"
         what = {
             "add_constraint": f"ALTER DOMAIN {op.name} ADD CONSTRAINT",
             "set_not_null": f"ALTER DOMAIN {op.name} SET NOT NULL",

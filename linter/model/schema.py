@@ -342,6 +342,8 @@ class Schema:
     # enum types created inside a transaction, by name
     pending_labels: dict[tuple[str, str], tuple[int, Location, bool]] = field(default_factory=dict)
     types_created_in: dict[str, int] = field(default_factory=dict)
+    # the domains the replay saw created (CREATE DOMAIN), as the columns' types spell them
+    domains: set[str] = field(default_factory=set)
     _lookup: _Lookup | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> Schema:
@@ -364,6 +366,7 @@ class Schema:
             filled_from=dict(self.filled_from),
             pending_labels=dict(self.pending_labels),
             types_created_in=dict(self.types_created_in),
+            domains=set(self.domains),
             _lookup=None,
         )
 

@@ -324,6 +324,13 @@ class CreateEnum(Other):
 
 
 @record
+class CreateDomain(Other):
+    """CREATE DOMAIN; `name` as the columns' types spell it."""
+
+    name: str = ""
+
+
+@record
 class RunsUnseen(Other):
     """A statement that runs SQL the reader cannot see: a CALL of a procedure whose body it has not
     read, a DO block whose EXECUTE builds its SQL at run time, MySQL EXECUTE of a statement prepared

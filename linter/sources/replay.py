@@ -33,6 +33,7 @@ from schemacite.model.statements import (
     AlterView,
     ConstraintAction,
     CopyFrom,
+    CreateDomain,
     CreateEnum,
     CreateIndex,
     CreateMatview,
@@ -396,6 +397,12 @@ def _create_routine(schema: Schema, stmt: Statement, new: bool) -> None:
     (schema.routines.add if op.runs_sql else schema.routines.discard)(op.name)
     if op.volatility:
         schema.functions[op.name] = op.volatility
+
+
+def _create_domain(schema: Schema, stmt: Statement, new: bool) -> None:
+    op = stmt.op
+    assert isinstance(op, CreateDomain)
+    schema.domains.add(op.name)
 
 
 def _create_enum(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -908,6 +915,7 @@ _STATEMENTS = {
     RunsUnseen: _runs_unseen,
     CreateRoutine: _create_routine,
     RenameType: _rename_type,
+    CreateDomain: _create_domain,
     CreateEnum: _create_enum,
     CreateSchema: _create_schema,
     RenameSchema: _rename_schema,

@@ -45,6 +45,7 @@ from schemacite.model.statements import (
     Commit,
     ConstraintAction,
     CopyFrom,
+    CreateDomain,
     CreateEnum,
     CreateIndex,
     CreateMatview,
@@ -1771,6 +1772,10 @@ def _create_schema(f: Node, src: Source) -> Op:
     return CreateSchema(what="CREATE SCHEMA", name=f.get("schemaname") or role or "")
 
 
+def _create_domain(f: Node, src: Source) -> Op:
+    return CreateDomain(what="CREATE DOMAIN", name=_type_name(f.get("domainname")))
+
+
 def _create_enum(f: Node, src: Source) -> Op:
     return CreateEnum(what="CREATE ENUM", name=_type_name(f.get("typeName")))
 
@@ -1833,6 +1838,7 @@ _BUILDERS: dict[str, Callable[[Node, Source], Op]] = {
     "CreateStatsStmt": _statistics,
     "CommentStmt": _comment,
     "AlterDomainStmt": _alter_domain,
+    "CreateDomainStmt": _create_domain,
     "AlterEnumStmt": _alter_enum,
     "CreateEnumStmt": _create_enum,
     "CreateSchemaStmt": _create_schema,
