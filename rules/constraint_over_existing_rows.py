@@ -133,7 +133,6 @@ class ConstraintOverExistingRows(Rule):
     code = "SC112"
     name = "constraint-over-existing-rows"
     family = "fails-on-rows"
-    status = "preview"  # runs only when selected, until a sample of its findings on unseen projects holds no false one
     summary = "{what} on {table} fails if {bad}: {server} refuses the statement{code}"
     statement_kinds = frozenset({"alter_table", "create_index"})
     evidence = ("pg-doc-alter-table-not-null",)

@@ -71,7 +71,6 @@ class NotNullWithoutDefault(Rule):
     code = "SC111"
     name = "not-null-without-default"
     family = "fails-on-rows"
-    status = "preview"  # runs only when selected, until a sample of its findings on unseen projects holds no false one
     summary = "ADD COLUMN {column} NOT NULL without a DEFAULT {outcome}"
     default_severity = Severity.WARNING
     statement_kinds = frozenset({"alter_table"})

@@ -29,7 +29,7 @@ def test_sarif_validates_and_carries_rules_evidence_and_fingerprints(capsys):
     assert "pg-doc-replica-identity" in rules["SC101"]["properties"]["evidence"]
     assert run_["properties"]["evidence"]["pg-doc-replica-identity"]["id"] == "pg-doc-replica-identity"
     results = run_["results"]
-    assert len(results) == 8 and code == 1
+    assert len(results) == 9 and code == 1
     first = results[0]
     region = first["locations"][0]["physicalLocation"]["region"]
     assert region["startLine"] >= 1 and region["startColumn"] >= 1
@@ -51,7 +51,7 @@ def test_sarif_fingerprints_survive_a_line_shift(capsys, tmp_path):
 def test_github_annotations(capsys):
     code, out, _ = run(capsys, "lint", "--format", "github", *DEMO)
     lines = out.strip().splitlines()
-    assert len(lines) == 8
+    assert len(lines) == 9
     pattern = re.compile(r"^::(error|warning|notice) file=([^,]+),line=(\d+),col=(\d+),title=(SC\d{3} [a-z-]+)::(.+)$")
     parsed = [pattern.match(line) for line in lines]
     assert all(parsed), lines
@@ -62,7 +62,7 @@ def test_github_annotations(capsys):
 def test_gitlab_code_quality(capsys):
     code, out, _ = run(capsys, "lint", "--format", "gitlab", *DEMO)
     issues = json.loads(out)
-    assert len(issues) == 8
+    assert len(issues) == 9
     for issue in issues:
         assert set(issue) >= {"description", "check_name", "fingerprint", "severity", "location"}
         assert issue["severity"] in ("info", "minor", "major", "critical", "blocker")
@@ -75,7 +75,7 @@ def test_junit_xml(capsys):
     root = ET.fromstring(out)
     suite = root if root.tag == "testsuite" else root.find("testsuite")
     failures = suite.findall(".//failure")
-    assert len(failures) == 8 and int(suite.get("failures")) == 8
+    assert len(failures) == 9 and int(suite.get("failures")) == 9
     assert all("see:" in (f.text or "") or "http" in (f.text or "") for f in failures)
 
 
@@ -83,7 +83,7 @@ def test_output_file_keeps_the_terminal_summary(capsys, tmp_path):
     report = tmp_path / "report.sarif"
     code, out, _ = run(capsys, "lint", "--format", "sarif", "--output", report, *DEMO)
     jsonschema.validate(json.loads(report.read_text()), SARIF_SCHEMA)
-    assert "3 errors, 5 warnings in" in out and code == 1
+    assert "3 errors, 6 warnings in" in out and code == 1
 
 
 def test_statistics(capsys):
@@ -91,7 +91,7 @@ def test_statistics(capsys):
     stats = [line for line in out.splitlines() if re.match(r"^\d+\tSC\d{3}\t", line)]
     assert stats[0] == "2\tSC104\taccess-exclusive-lock"
     counts = [int(line.split("\t")[0]) for line in stats]
-    assert counts == sorted(counts, reverse=True) and sum(counts) == 8
+    assert counts == sorted(counts, reverse=True) and sum(counts) == 9
 
 
 def test_baseline_round_trip(capsys, tmp_path):

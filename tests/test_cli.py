@@ -51,7 +51,7 @@ def test_demo_postgres_migrations_text(capsys, monkeypatch):
         "SC109 lock-held-during-long-work\n  as above: schemacite-2026-pg16-lock-durations, pg-doc-explicit-locking\n"
         in evidence
     )
-    assert evidence.count("no measurement: ") == 2  # SC103's and SC110's, once each
+    assert evidence.count("no measurement: ") == 3  # SC103's, SC110's and SC112's, once each
     assert " ".join(out.split()).endswith(
         "in 3 file(s), 11 statement(s); framework golang-migrate (N_title.up.sql / .down.sql file names);"
         " target postgres-16 (fixtures/demo/postgres/.schemacite.toml)."

@@ -187,7 +187,7 @@ def test_a_fix_is_shown_with_its_applicability():
 def test_lint_gets_the_same_page(capsys, tmp_path):
     out = tmp_path / "lint.html"
     code, stdout, _ = run(capsys, "lint", "--format", "html", "-o", out, *DEMO)
-    assert code == 1 and stdout.startswith("3 errors, 5 warnings in 3 file(s)")
+    assert code == 1 and stdout.startswith("3 errors, 6 warnings in 3 file(s)")
     page = out.read_text()
     assert page.startswith("<!doctype html>") and "schemacite lint report" in page
     assert "No table's size or activity is known: lint against a snapshot" in page
