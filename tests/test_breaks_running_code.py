@@ -356,3 +356,38 @@ def test_a_view_renamed_or_a_table_moved_to_another_schema_fails_the_old_release
     case = {"rule": "rename-table", "dialect": "postgres", "history": history + ";"}
     result = run_case({**case, "sql": ";\n".join(changes) + ";"})
     assert sorted(f.table for f in result.findings) == ["orders", "recent"]
+
+
+def test_the_old_release_fails_once_a_function_sequence_or_extension_is_dropped_on_postgres(pg_server):
+    """drop-object: the old release's call, nextval and use of the extension's type fail after the drop."""
+    history = (
+        "CREATE FUNCTION order_total(bigint) RETURNS numeric LANGUAGE sql AS $$ SELECT 1.5 $$;"
+        " CREATE PROCEDURE archive_orders() LANGUAGE sql AS $$ SELECT 1 $$;"
+        " CREATE SEQUENCE invoice_numbers; CREATE EXTENSION hstore"
+    )
+    changes = {
+        "DROP FUNCTION order_total(bigint)": ("SELECT order_total(1)", "42883"),
+        "DROP PROCEDURE archive_orders": ("CALL archive_orders()", "42883"),
+        "DROP SEQUENCE invoice_numbers": ("SELECT nextval('invoice_numbers')", "42P01"),
+        "DROP EXTENSION hstore": ("SELECT 'a=>1'::hstore", "42704"),
+    }
+    db = pg_server.create_database("breaks_running_drop_objects")
+    with pg_server.connect(db) as conn:
+        conn.execute(history)
+        for change, (old_query, sqlstate) in changes.items():
+            conn.execute(old_query)  # the old release's statement works before the drop
+            conn.execute(change)
+            with pytest.raises(psycopg.Error) as failed:
+                conn.execute(old_query)
+            assert failed.value.sqlstate == sqlstate, change
+    case = {"rule": "drop-object", "dialect": "postgres", "history": history + ";"}
+    result = run_case({**case, "sql": ";\n".join(changes) + ";"})
+    assert sorted(f.identity for f in result.findings) == [
+        "extension hstore",
+        "function order_total",
+        "procedure archive_orders",
+        "sequence invoice_numbers",
+    ]
+    # the deploy that creates the function again under its name leaves the old release's call working
+    again = "DROP FUNCTION order_total(bigint);\nCREATE FUNCTION order_total(bigint) RETURNS numeric LANGUAGE sql AS $$ SELECT 2 $$;"
+    assert not run_case({**case, "sql": again}).findings

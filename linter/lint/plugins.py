@@ -51,6 +51,7 @@ BUILTIN_PLUGINS = (
     "schemacite.rules.insert_needs_new_column",
     "schemacite.rules.rename_enum_value",
     "schemacite.rules.rename_schema",
+    "schemacite.rules.drop_object",
     "schemacite.report.builtin",
 )
 

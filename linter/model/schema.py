@@ -308,12 +308,16 @@ class Schema:
     routines: set[str] = field(default_factory=set)
     # PostgreSQL functions the replay saw created, by name: the volatility each declares
     functions: dict[str, str] = field(default_factory=dict)
+    # the functions, procedures and extensions the replay saw created (and MariaDB's sequences in
+    # `sequences`), as (object, name): a drop of one the history never saw, IF EXISTS, does nothing
+    objects: set[tuple[str, str]] = field(default_factory=set)
     # views and sequences the current deploy created: like new tables, nobody uses them yet
     fresh: set[str] = field(default_factory=set, repr=False, compare=False)
     # (table, column) pairs the current deploy added to tables that existed before it, or named by
     # a rename: like new tables, no running code reads them yet
     fresh_columns: set[tuple[str, str]] = field(default_factory=set, repr=False, compare=False)
-    # ("type", name) and ("schema", name) of the enum types and schemas the current deploy created
+    # ("type", name) and ("schema", name) of the enum types and schemas the current deploy created,
+    # and ("function" | "procedure" | "extension", name) of those it created under a new name
     fresh_objects: set[tuple[str, str]] = field(default_factory=set, repr=False, compare=False)
     # names the current deploy took away by a rename from tables and columns that existed before
     # it, as (table, column), column "" for a table: the release still running uses them, and a
@@ -354,6 +358,7 @@ class Schema:
             sequences=set(self.sequences),
             routines=set(self.routines),
             functions=dict(self.functions),
+            objects=set(self.objects),
             fresh=set(self.fresh),
             fresh_columns=set(self.fresh_columns),
             fresh_objects=set(self.fresh_objects),

@@ -242,6 +242,17 @@ class CreateRoutine(Other):
     name: str = ""
     runs_sql: bool = False
     volatility: str = ""
+    or_replace: bool = False
+
+
+@record
+class CreateObject(Other):
+    """CREATE of an object the release calls by name and the model holds no more of than that
+    name: a PostgreSQL extension, a MariaDB sequence. `object` as for `DropObjects`."""
+
+    object: str = ""
+    name: str = ""
+    or_replace: bool = False
 
 
 @record

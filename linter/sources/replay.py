@@ -37,6 +37,7 @@ from schemacite.model.statements import (
     CreateEnum,
     CreateIndex,
     CreateMatview,
+    CreateObject,
     CreatePartition,
     CreateRoutine,
     CreateSchema,
@@ -47,6 +48,7 @@ from schemacite.model.statements import (
     CreateView,
     Delete,
     DropIndex,
+    DropObjects,
     DropSequence,
     DropTable,
     DropView,
@@ -397,6 +399,40 @@ def _create_routine(schema: Schema, stmt: Statement, new: bool) -> None:
     (schema.routines.add if op.runs_sql else schema.routines.discard)(op.name)
     if op.volatility:
         schema.functions[op.name] = op.volatility
+    _created(schema, "procedure" if "PROCEDURE" in op.what.upper() else "function", op.name, new, op.or_replace)
+
+
+def _created(schema: Schema, kind: str, name: str, new: bool, or_replace: bool = False) -> None:
+    """A function, procedure or extension created: new to the running release unless it replaces
+    one already there."""
+    key = (kind, name)
+    if new and not (or_replace and key in schema.objects):
+        schema.fresh_objects.add(key)
+    schema.objects.add(key)
+
+
+def _create_object(schema: Schema, stmt: Statement, new: bool) -> None:
+    op = stmt.op
+    assert isinstance(op, CreateObject)
+    if op.object == "sequence":  # MariaDB's
+        if new and not (op.or_replace and op.name in schema.sequences):
+            schema.fresh.add(op.name)
+        schema.sequences.add(op.name)
+    else:
+        _created(schema, op.object, op.name, new, op.or_replace)
+
+
+def _drop_objects(schema: Schema, stmt: Statement, new: bool) -> None:
+    op = stmt.op
+    assert isinstance(op, DropObjects)
+    for name in op.names:
+        if op.object == "sequence":
+            schema.sequences.discard(name)
+            schema.fresh.discard(name)
+        elif op.object in ("function", "procedure", "routine", "extension"):
+            for kind in ("function", "procedure") if op.object == "routine" else (op.object,):
+                schema.objects.discard((kind, name))
+                schema.fresh_objects.discard((kind, name))
 
 
 def _create_domain(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -914,6 +950,8 @@ _STATEMENTS = {
     DropSequence: _drop_sequence,
     RunsUnseen: _runs_unseen,
     CreateRoutine: _create_routine,
+    CreateObject: _create_object,
+    DropObjects: _drop_objects,
     RenameType: _rename_type,
     CreateDomain: _create_domain,
     CreateEnum: _create_enum,

@@ -18,6 +18,8 @@ from schemacite.model.statements import (
     Begin,
     Commit,
     CreateIndex,
+    CreateObject,
+    CreateRoutine,
     CreateTable,
     CreateTableAs,
     CreateTableLike,
@@ -279,6 +281,46 @@ def _drop_database(m: re.Match, sql: str, dialect: str) -> Op:
     name = _key(m.group("name"), dialect)
     what = "DROP " + m.group("what").upper()
     return DropObjects(what=what, object="database", names=(name,), if_exists=_ifx(m))
+
+
+def _routine_name(name: str, dialect: str) -> str:
+    """A stored function's or procedure's name as CREATE and DROP both give it: bare, lower case
+    (MySQL's routine names ignore case)."""
+    return _key(name, dialect).rsplit(".", 1)[-1].lower()
+
+
+@handles(
+    r"CREATE\s+(?P<replace>OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?(?:AGGREGATE\s+)?"
+    rf"(?P<what>FUNCTION|PROCEDURE)\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME})"
+)
+def _create_routine(m: re.Match, sql: str, dialect: str) -> Op:
+    what = m.group("what").upper()
+    return CreateRoutine(
+        what="CREATE " + what, name=_routine_name(m.group("name"), dialect), or_replace=bool(m.group("replace"))
+    )
+
+
+@handles(rf"DROP\s+(?P<what>FUNCTION|PROCEDURE)\s+(?P<ifx>IF\s+EXISTS\s+)?(?P<name>{QNAME})")
+def _drop_routine(m: re.Match, sql: str, dialect: str) -> Op:
+    what = m.group("what").upper()
+    return DropObjects(
+        what="DROP " + what, object=what.lower(), names=(_routine_name(m.group("name"), dialect),), if_exists=_ifx(m)
+    )
+
+
+@handles(
+    r"CREATE\s+(?P<replace>OR\s+REPLACE\s+)?(?:TEMPORARY\s+)?SEQUENCE\s+(?:IF\s+NOT\s+EXISTS\s+)?"
+    rf"(?P<name>{QNAME})"
+)
+def _create_sequence(m: re.Match, sql: str, dialect: str) -> Op:
+    name = _key(m.group("name"), dialect)
+    return CreateObject(what="CREATE SEQUENCE", object="sequence", name=name, or_replace=bool(m.group("replace")))
+
+
+@handles(rf"DROP\s+(?:TEMPORARY\s+)?SEQUENCE\s+(?P<ifx>IF\s+EXISTS\s+)?(?P<names>{QNAME}(?:\s*,\s*{QNAME})*)")
+def _drop_sequence(m: re.Match, sql: str, dialect: str) -> Op:
+    names = tuple(_names(m.group("names"), dialect))
+    return DropObjects(what="DROP SEQUENCE", object="sequence", names=names, if_exists=_ifx(m))
 
 
 @handles(rf"TRUNCATE\s+(?:TABLE\s+)?(?P<names>{QNAME})")

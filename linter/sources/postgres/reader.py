@@ -49,6 +49,7 @@ from schemacite.model.statements import (
     CreateEnum,
     CreateIndex,
     CreateMatview,
+    CreateObject,
     CreatePartition,
     CreatePolicy,
     CreateRoutine,
@@ -832,6 +833,8 @@ def _object_name(o: Node) -> list[str]:
         return _strings(o["List"]["items"])
     if "TypeName" in o:
         return _strings(o["TypeName"].get("names") or [])
+    if "ObjectWithArgs" in o:  # a function, procedure or routine: its name, without the arguments
+        return _strings(o["ObjectWithArgs"].get("objname") or [])
     return _strings([o])
 
 
@@ -854,6 +857,9 @@ def _drop(f: Node, src: Source) -> Op:
         cls = {"OBJECT_TRIGGER": DropTrigger, "OBJECT_RULE": DropRule, "OBJECT_POLICY": DropPolicy}[kind]
         return cls(on=on, name=name, if_exists=if_exists)
     what = str(kind).removeprefix("OBJECT_").replace("_", " ")
+    if kind in ("OBJECT_FUNCTION", "OBJECT_PROCEDURE", "OBJECT_ROUTINE", "OBJECT_AGGREGATE"):
+        # named as CREATE FUNCTION's are: the bare name, lower case
+        keys = tuple(n[-1].lower() for n in names if n)
     return DropObjects(what="DROP " + what, object=what.lower(), names=keys, if_exists=if_exists, cascade=cascade)
 
 
@@ -1425,7 +1431,13 @@ def _function(f: Node, src: Source) -> Op:
     ]
     volatility = "" if f.get("is_procedure") else (declared[-1:] or ["volatile"])[0].lower()
     runs_sql = _builds_sql(body) or bool(_BODY_DDL.search(body))
-    return CreateRoutine(what=what, name=name, runs_sql=runs_sql, volatility=volatility)
+    return CreateRoutine(
+        what=what, name=name, runs_sql=runs_sql, volatility=volatility, or_replace=bool(f.get("replace"))
+    )
+
+
+def _extension(f: Node, src: Source) -> Op:
+    return CreateObject(what="CREATE EXTENSION", object="extension", name=(f.get("extname") or "").lower())
 
 
 def _grant(f: Node, src: Source) -> Op:
@@ -1821,6 +1833,7 @@ _BUILDERS: dict[str, Callable[[Node, Source], Op]] = {
     "DoStmt": _do,
     "ExecuteStmt": _execute,
     "CreateFunctionStmt": _function,
+    "CreateExtensionStmt": _extension,
     "CreateTrigStmt": _trigger,
     "RuleStmt": _rule,
     "CreatePolicyStmt": _policy,
