@@ -57,6 +57,7 @@ _ = (  # vulture takes `_` for a name meant to go unused
     _._commit,
     _._other,
     _._drop_database,
+    _._drop_routine,
     # the pytest plugin: hooks pytest calls by name, and pytest.Item's interface
     _.pytest_addoption,
     _.pytest_configure,
