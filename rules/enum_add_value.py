@@ -64,12 +64,16 @@ class EnumAddValue(Rule):
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
         pending = ctx.schema.pending_labels
-        if not pending or stmt.transaction is None or not stmt.strings:
+        if not pending or stmt.transaction is None or not any(tx == stmt.transaction for tx, _, _ in pending.values()):
             return
+        # start-up: the PostgreSQL reader loads only when a label waits for its transaction to commit
+        from schemacite.sources.postgres.reader import constants
+
+        strings, types = constants(stmt.sql)
         for (type_, label), (tx, added, type_is_new) in pending.items():
-            if tx != stmt.transaction or label not in stmt.strings or (type_is_new and ctx.version >= (17,)):
+            if tx != stmt.transaction or label not in strings or (type_is_new and ctx.version >= (17,)):
                 continue
-            if not _uses_type(stmt, type_, ctx):
+            if not _uses_type(stmt, type_, types, ctx):
                 continue
             yield self.finding(
                 stmt.location,
@@ -83,10 +87,10 @@ class EnumAddValue(Rule):
             )
 
 
-def _uses_type(stmt: Statement, type_: str, ctx: Context) -> bool:
+def _uses_type(stmt: Statement, type_: str, types: frozenset[str], ctx: Context) -> bool:
     """Whether the statement names the type, or a column of it that its string could go to: one it
     writes, compares or sets the default of."""
-    if type_ in stmt.types:
+    if type_ in types:
         return True
     op = stmt.op
     for table, col in ctx.schema.columns_of_type(type_, arrays=True):

@@ -971,9 +971,6 @@ class Statement:
     transaction: int | None = None  # the transaction it runs in (shared ids: one transaction); None: alone
     time_zone: str | None = None  # PostgreSQL: the TimeZone an earlier SET in the file chose ("" = default)
     unqualified: frozenset[str] = frozenset()  # PostgreSQL: keys of relations named without a schema
-    # PostgreSQL: the string constants it holds, and the types it names in casts and column definitions
-    strings: frozenset[str] = frozenset()
-    types: frozenset[str] = frozenset()
     # PostgreSQL: the names it writes longer than the server keeps, as (the name kept, as written)
     long_names: tuple[tuple[str, str], ...] = ()
 

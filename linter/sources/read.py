@@ -375,12 +375,11 @@ def _postgres_statement(
     tree, parsed_sql: str, base: int, shown_sql: str, path: str, lines: Lines, offset: int, errors: list[ParseError]
 ) -> Statement | None:
     # start-up: a run loads only its own dialect's reader
-    from schemacite.sources.postgres.reader import Source, constants, long_names, read_op
+    from schemacite.sources.postgres.reader import Source, long_names, read_op
 
     location = Location(path, lines.line(offset), lines.column(offset), next(_SEQ))
     try:
         op, unqualified = read_op(tree, Source(parsed_sql, base))
-        strings, types = constants(tree)
         long = long_names(shown_sql)
     except Exception as e:  # a reader bug must not stop the other statements and files
         errors.append(ParseError(path, location.line, f"internal error reading this statement: {e!r}"))
@@ -393,8 +392,6 @@ def _postgres_statement(
         op,
         end_line=end_line,
         unqualified=unqualified,
-        strings=strings,
-        types=types,
         long_names=long,
     )
 

@@ -14,6 +14,7 @@ from the source by PostgreSQL's scanner), with the functions they call.
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import json
 import re
@@ -356,12 +357,18 @@ def read_op(tree: Node, src: Source) -> tuple[Op, frozenset[str]]:
         _UNQUALIFIED.reset(token)
 
 
-def constants(tree: Node) -> tuple[frozenset[str], frozenset[str]]:
+@functools.lru_cache(maxsize=256)
+def constants(sql: str) -> tuple[frozenset[str], frozenset[str]]:
     """The string constants a statement holds, and the types it names (casts, column definitions),
-    spelled as `column_type` spells them."""
+    spelled as `column_type` spells them. Read again from its text when a rule asks (rarely: walking
+    every tree at read time cost a sixth of a corpus run)."""
+    try:
+        trees = [tree for _, _, tree in parse(sql)]
+    except SyntaxProblem:
+        return frozenset(), frozenset()
     strings: set[str] = set()
     types: set[str] = set()
-    stack: list[Any] = [tree]
+    stack: list[Any] = list(trees)
     while stack:
         n = stack.pop()
         if isinstance(n, dict):
@@ -378,7 +385,8 @@ def constants(tree: Node) -> tuple[frozenset[str], frozenset[str]]:
 
 
 NAME_BYTES = 63  # NAMEDATALEN - 1: the parser keeps the first 63 bytes of a name
-_MAYBE_LONG = re.compile(r"[^\s(),;.'\"]{16}|\"[^\"]{16}")  # 16 characters can make 64 bytes
+# 64 ASCII characters in a row, or any other character (16 of which can make 64 bytes)
+_MAYBE_LONG = re.compile(r"[^\s(),;.'\"]{64}|\"(?:[^\"]|\"\"){64}|[^\x00-\x7f]")
 
 
 def long_names(sql: str) -> tuple[tuple[str, str], ...]:
