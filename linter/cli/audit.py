@@ -13,7 +13,7 @@ from typing import Any
 from schemacite.cli.common import emit_report, resolve_project
 from schemacite.errors import UsageError
 from schemacite.live.servers import CONNECT_TIMEOUT, DsnError, Reading, Target, mask, parse_dsn, read_target
-from schemacite.model.results import Finding, LintResult, Source
+from schemacite.model.results import Finding, LintResult, RuleInfo, Source
 from schemacite.model.statements import ParseError
 
 
@@ -132,7 +132,7 @@ def audit_readings(readings: list[Reading], config, pm=None, linter=None) -> Lin
 
     result = LintResult()
     linters: dict[object, Linter] = {} if linter is None else {linter.config.target: linter}
-    rules: dict[str, Any] = {}
+    rules: dict[str, RuleInfo] = {}
     # a note every database of one server gives (its settings, its statistics reset) is said once
     said: dict[tuple[str, str], list[str]] = {}
     for reading in readings:

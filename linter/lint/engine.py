@@ -17,7 +17,7 @@ from schemacite.locks.held import Transaction
 from schemacite.model import Location, Schema
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.fixes import Applicability
-from schemacite.model.results import Finding, LintResult, Severity, Source, Suppression
+from schemacite.model.results import Finding, LintResult, RuleInfo, Severity, Source, Suppression
 from schemacite.model.statements import ParseError, Statement, needs_own_transaction
 from schemacite.sources.dialect import sqlite_note
 from schemacite.sources.files import path_matches
@@ -140,13 +140,20 @@ class Linter:
     def check_schema(self, schema: Schema, origin: list[str] | None = None) -> LintResult:
         """Table rules over a schema read from a server or a snapshot."""
         mark_insert_heavy(schema, self.config.insert_heavy)
-        result = LintResult(rules=self.rules, files=origin or [schema.origin])
+        result = LintResult(files=origin or [schema.origin])
         ctx = self._context(schema)
         for table in sorted(schema.tables.values(), key=lambda t: t.qualified_name):
             for rule in self.table_rules:
                 result.findings.extend(_run(rule, "check_table", table, ctx, result, table.defined_at))
         result.findings.sort(key=Finding.sort_key)
+        result.rules = self.described(result)
         return result
+
+    def described(self, result: LintResult) -> list[RuleInfo]:
+        """The rules that found something in `result` (reported or suppressed), as reports describe
+        them; only those: describing one reads its doc and the evidence catalogue."""
+        found = {f.code for f in result.findings} | {f.code for f in result.suppressed}
+        return [r.info() for r in self.rules if r.code in found]
 
     def lint(
         self,
@@ -172,7 +179,7 @@ class Linter:
             self._excluded,
             overlay,
         )
-        result = LintResult(rules=self.rules, files=run.reported, errors=run.errors)
+        result = LintResult(files=run.reported, errors=run.errors)
         statements = self._check_statements(run, result)
         _history_and_file_notes(
             run, result, "--exclude" if "exclude" in self.config.from_cli else "the config's exclude"
@@ -184,6 +191,7 @@ class Linter:
         # files in the order the runner deploys them (Flyway's V10 after V2), then line by line
         rank = {os.path.abspath(path): n for n, path in enumerate(run.order)}
         result.findings.sort(key=lambda f: (rank.get(os.path.abspath(f.location.file), len(rank)), f.sort_key()))
+        result.rules = self.described(result)
         return result
 
     def _check_statements(self, run: Replay, result: LintResult) -> dict[tuple[str, int], Statement]:

@@ -12,7 +12,7 @@ from schemacite.lint.config import Config
 from schemacite.model import Location, Schema, Table
 from schemacite.model.dialects import ALL_DIALECTS, Dialect, Target
 from schemacite.model.record import record
-from schemacite.model.results import Finding, Severity, Suppression
+from schemacite.model.results import Finding, RuleInfo, Severity, Suppression
 from schemacite.sources.names import written
 
 if TYPE_CHECKING:
@@ -238,6 +238,22 @@ class Rule:
     @classmethod
     def url(cls) -> str:
         return DOCS_URL.format(name=cls.name)
+
+    @classmethod
+    def info(cls) -> RuleInfo:
+        """What a report says of the rule (a SARIF rule descriptor)."""
+        doc = cls.doc()
+        return RuleInfo(
+            code=cls.code,
+            name=cls.name,
+            short=doc.splitlines()[0].strip() if doc else cls.summary,
+            doc=doc,
+            url=cls.url(),
+            severity=Severity(cls.default_severity),
+            status=cls.status,
+            dialects=cls.dialects,
+            unmeasured=cls.unmeasured_notes(),
+        )
 
     def finding(
         self,
