@@ -6,7 +6,7 @@ import functools
 import os
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from schemacite.lint.config import Config
 from schemacite.lint.lock_facts import LockFacts
@@ -14,7 +14,7 @@ from schemacite.lint.rule import Context, Rule
 from schemacite.lint.workload import mark_insert_heavy
 from schemacite.locks import NO_LOCK_KINDS
 from schemacite.locks.held import Transaction
-from schemacite.model import Location, Schema
+from schemacite.model import Location, Schema, Table
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.fixes import Applicability
 from schemacite.model.results import Finding, LintResult, RuleInfo, Severity, Source, Suppression
@@ -22,6 +22,11 @@ from schemacite.model.statements import ParseError, Statement, needs_own_transac
 from schemacite.sources.dialect import sqlite_note
 from schemacite.sources.files import path_matches
 from schemacite.sources.replay import EXCLUDED, Replay
+
+if TYPE_CHECKING:
+    import pluggy
+
+    from schemacite.sources.cache import ParseCache
 
 
 def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
@@ -109,7 +114,7 @@ def unknown_rules(names: list[str], classes: list[type[Rule]]) -> str:
 
 
 class Linter:
-    def __init__(self, config: Config, pm=None):
+    def __init__(self, config: Config, pm: pluggy.PluginManager | None = None):
         # start-up: loaded only when this runs, not by every import of this module
         from schemacite.lint.plugins import plugin_manager, rule_classes
 
@@ -160,7 +165,7 @@ class Linter:
         paths: Iterable[str],
         history: Iterable[str] = (),
         base: Schema | None = None,
-        cache=None,
+        cache: ParseCache | None = None,
         stdin: tuple[str, bytes] | None = None,
         overlay: dict[str, bytes] | None = None,
     ) -> LintResult:
@@ -287,7 +292,7 @@ class Linter:
             for rule in self.suppression_rules:
                 result.findings.extend(_run(rule, "check_suppression", suppression, ctx, result, suppression.location))
         if self.config.per_file_ignores:
-            kept = []
+            kept: list[Finding] = []
             for f in result.findings:
                 (result.suppressed if self._ignored_in_file(f) else kept).append(f)
             result.findings = kept
@@ -319,11 +324,13 @@ class Linter:
         deploy.clear()
         through.clear()
 
-    def _suppress(self, result: LintResult, statements: dict, run: Replay) -> list[Suppression]:
+    def _suppress(
+        self, result: LintResult, statements: dict[tuple[str, int], Statement], run: Replay
+    ) -> list[Suppression]:
         """Move the findings that comments silence to `result.suppressed`; return the comments,
         each with what it silenced."""
         used: dict[tuple[str, int], set[str]] = {}
-        kept = []
+        kept: list[Finding] = []
         for f in result.findings:
             ids = {f.rule, f.code.lower()}
             file_ids, file_at = run.file_ignores.get(f.location.file, (frozenset(), 0))
@@ -404,11 +411,18 @@ def _names(files: list[str], shown: int = 5) -> str:
     return ", ".join(files[:shown]) + more
 
 
-def _run(rule: Rule, method: str, subject: Any, ctx: Context, result: LintResult, where) -> list[Finding]:
+def _run(
+    rule: Rule,
+    method: str,
+    subject: Statement | Table | Suppression | list[Finding],
+    ctx: Context,
+    result: LintResult,
+    where: Location | None,
+) -> list[Finding]:
     """A rule's findings, each citing its measurements; a rule that raises (a plugin bug) becomes
     a located error, and the other rules and files still run."""
     try:
-        findings = list(getattr(rule, method)(subject, ctx))
+        findings: list[Finding] = list(getattr(rule, method)(subject, ctx))
     except Exception as e:
         file, line = (where.file, where.line) if where is not None else (getattr(subject, "name", "?"), 0)
         result.errors.append(ParseError(file, line, f"rule {rule.name} ({rule.code}) failed: {e!r}"))

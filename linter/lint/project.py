@@ -29,7 +29,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -50,6 +50,10 @@ from schemacite.sources.dialect import DEFAULT_DIALECT, FILES, HEAD, NO_MARKS, d
 from schemacite.sources.engines import named_dialect, neutral
 from schemacite.sources.files import expand, head
 from schemacite.sources.frameworks import FRAMEWORKS, Framework, detect, journal_dialect, prisma_provider
+
+if TYPE_CHECKING:
+    from schemacite.lint.hookspecs import Reporter
+    from schemacite.sources.cache import ParseCache
 
 # how the user of `lint_paths` names a dialect the files do not tell; each door says its own
 ASK = "set `dialect` in the config, or pass dialect= mysql, mariadb or postgres"
@@ -84,8 +88,9 @@ def read_config(
 ) -> Config:
     """The settings: the file named (by `named_by`: `--config`, the editor's setting), else the
     nearest config to the first path, else to the current directory; `overrides` on top."""
+    source: Path | None
     if config_file:
-        source: Path | None = Path(config_file)
+        source = Path(config_file)
         if not source.is_file():
             raise ConfigError(f"{source}: no such config file ({named_by})")
     else:
@@ -104,7 +109,7 @@ class Memo:
 
     def __init__(self) -> None:
         self.heads: dict[tuple[str, int, int], str] = {}
-        self.frameworks: dict[tuple, tuple[Framework, str]] = {}
+        self.frameworks: dict[tuple[tuple[str, int, int], ...], tuple[Framework, str]] = {}
         self.snapshots: dict[tuple[str, int, int], Schema] = {}
         self.linters: dict[str, Linter] = {}
 
@@ -202,8 +207,8 @@ class Project:
         memo = memo or _Once()
         if rules or output is not None:
             pm = pm or load_plugins(plugins)
-        if output is not None and pm.hook.schemacite_reporter(format=output) is None:
-            raise UsageError(unknown_format(pm, output))
+            if output is not None and pm.hook.schemacite_reporter(format=output) is None:
+                raise UsageError(unknown_format(pm, output))
         if config is None:
             config = read_config(paths, config_file, named_by, overrides)
         use_evidence(config.evidence)
@@ -362,7 +367,7 @@ class Project:
             self._linter = kept[key]
         return self._linter
 
-    def reporter(self, name: str, **options: Any):
+    def reporter(self, name: str, **options: Any) -> Reporter:
         """A reporter writing the output format `name`."""
         try:
             return reporter_class(self.pm, name)(**options)
@@ -376,7 +381,7 @@ class Project:
 
     def lint(
         self,
-        cache=None,
+        cache: ParseCache | None = None,
         overlay: dict[str, bytes] | None = None,
         *,
         paths: list[str] | None = None,

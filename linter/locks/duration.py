@@ -14,6 +14,7 @@ with them.
 from __future__ import annotations
 
 from schemacite.locks import LockImpact
+from schemacite.model import Schema, Table
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.record import record
 
@@ -43,7 +44,7 @@ def quantity(impact: LockImpact, dialect: Dialect) -> tuple[str, str]:
     return "scan_bytes_per_second", "scans"
 
 
-def estimate(impact: LockImpact, schema, dialect: Dialect, target: Target) -> Estimate | None:
+def estimate(impact: LockImpact, schema: Schema, dialect: Dialect, target: Target) -> Estimate | None:
     """The time `impact`'s work keeps its lock, for the largest table of known size it locks."""
     if not (impact.rewrite or impact.scan):
         return None
@@ -66,7 +67,7 @@ def estimate(impact: LockImpact, schema, dialect: Dialect, target: Target) -> Es
     return Estimate(relation, rows, size, work, size / rate, rate, record.id, record.setup.get("server", ""))
 
 
-def scan_seconds(table, dialect: Dialect, target: Target) -> float | None:
+def scan_seconds(table: Table, dialect: Dialect, target: Target) -> float | None:
     """How long reading `table` whole takes at the scan rate measured nearest `target`, when its
     size is known: what makes a table large for a lock on it."""
     if not table.bytes:
