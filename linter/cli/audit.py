@@ -12,7 +12,7 @@ from typing import Any
 
 from schemacite.cli.common import emit_report, resolve_project
 from schemacite.errors import UsageError
-from schemacite.live.servers import CONNECT_TIMEOUT, DsnError, Reading, Target, mask, parse_dsn, read_target
+from schemacite.live.servers import CONNECT_TIMEOUT, Dsn, DsnError, Reading, mask, parse_dsn, read_target
 from schemacite.model.results import Finding, LintResult, RuleInfo, Source
 from schemacite.model.statements import ParseError
 
@@ -89,7 +89,7 @@ def _show_progress(args) -> bool:
 # ---------------------------------------------------------------- commands
 
 
-def _targets(urls: list[str]) -> tuple[list[Target], list[ParseError]]:
+def _targets(urls: list[str]) -> tuple[list[Dsn], list[ParseError]]:
     targets, errors = [], []
     for url in urls:
         try:
@@ -100,7 +100,7 @@ def _targets(urls: list[str]) -> tuple[list[Target], list[ParseError]]:
 
 
 def read_all(
-    targets: list[Target], schemas: list[str], sample: float, timeout: float, jobs: int, progress: bool
+    targets: list[Dsn], schemas: list[str], sample: float, timeout: float, jobs: int, progress: bool
 ) -> list[Reading]:
     """Read every target, at most `jobs` at a time; results in the order given."""
     readings: list[Reading | None] = [None] * len(targets)
