@@ -190,7 +190,6 @@ def _alter_table(m: re.Match, sql: str, dialect: str) -> Op:
 _COLUMN_NAME = Pattern(rf"({NAME})(?:\s+(?:ASC|DESC))?\s*(?:,|$)", re.I)
 _SIMPLE_COLUMNS = Pattern(rf"\s*{NAME}(?:\s+(?:ASC|DESC))?(?:\s*,\s*{NAME}(?:\s+(?:ASC|DESC))?)*\s*", re.I)
 _CLAUSES = tuple((c.lower(), re.compile(rf"\b{c}\s*=?\s*(\w+)", re.I)) for c in ("ALGORITHM", "LOCK"))
-_USING = Pattern(r"\s*USING\s+(\w+)", re.I)
 
 
 def _clauses(text: str) -> dict[str, str]:
