@@ -10,6 +10,7 @@ import sys
 from schemacite.cli.common import EXIT_CLEAN, plugins, use_color
 from schemacite.docs import explanation
 from schemacite.errors import UsageError
+from schemacite.evidence import load_catalogue
 from schemacite.lint.plugins import rule_classes
 
 
@@ -67,9 +68,6 @@ def find_rule(classes, typed: str):
 def cmd_explain(args: argparse.Namespace) -> int:
     cls = find_rule(rule_classes(plugins(args)), args.rule)
     if args.format == "json":
-        # start-up: the evidence catalogue loads only when something cites it
-        from schemacite.evidence import load_catalogue
-
         catalogue = load_catalogue()
         doc = _rule_json(cls)
         doc["explanation"] = cls.doc()

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Annotated, Literal, NotRequired, TypedDict
 
 from schemacite.model import dialects
-from schemacite.model.codec import Codec, DecodeError
+from schemacite.model.codec import Codec, DecodeError, describe
 from schemacite.model.record import record
 
 __all__ = ["DIALECTS", "KINDS", "Evidence", "load_catalogue", "measured_for", "nearest", "rate_for", "use_files"]
@@ -458,7 +458,4 @@ _RECORD = Annotated[Evidence, _whole]
 
 def record_keys() -> str:
     """The record's and a figure's keys, their types and what they hold, as Markdown."""
-    # start-up: only the docs ask
-    from schemacite.model.codec import describe
-
     return f"{describe(Evidence)}\n\nA figure (`figures = [{{ metric = ..., value = ... }}]`):\n\n{describe(Figure)}\n"

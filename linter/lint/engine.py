@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from schemacite.lint.config import Config
 from schemacite.lint.lock_facts import LockFacts
+from schemacite.lint.plugins import plugin_manager, rule_classes
 from schemacite.lint.rule import Context, Rule
 from schemacite.lint.workload import mark_insert_heavy
 from schemacite.locks import NO_LOCK_KINDS
@@ -115,9 +116,6 @@ def unknown_rules(names: list[str], classes: list[type[Rule]]) -> str:
 
 class Linter:
     def __init__(self, config: Config, pm: pluggy.PluginManager | None = None):
-        # start-up: loaded only when this runs, not by every import of this module
-        from schemacite.lint.plugins import plugin_manager, rule_classes
-
         self.config = config
         self.pm = pm or plugin_manager()
         classes = rule_classes(self.pm)

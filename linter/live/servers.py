@@ -31,6 +31,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from schemacite.live.catalogs import NothingToRead
 from schemacite.model import Location, Schema, dialects
 from schemacite.model.dialects import Dialect, nearest_target
 from schemacite.model.record import record
@@ -363,8 +364,6 @@ def read_target(
     """
     reading = Reading(target, read_at=datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"))
     started = time.monotonic()
-    # start-up: server code loads only when a server is reached
-    from schemacite.live.catalogs import NothingToRead
 
     try:
         status("connecting")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from schemacite.locks import label
 from schemacite.locks.rows import dotted
+from schemacite.model.dialects import DEFAULT_TARGET, Dialect
 
 
 def _cell(text: str) -> str:
@@ -23,7 +24,6 @@ def _yes(value: bool | None, when: str = "") -> str:
 def postgres_page() -> str:
     # start-up: loaded only when this runs, not by every import of this module
     from schemacite.locks import postgres_table as T
-    from schemacite.model.dialects import DEFAULT_TARGET, Dialect
 
     majors = sorted(T.MEASURED_ON)
     releases = ", ".join(T.MEASURED_ON[m] for m in majors)

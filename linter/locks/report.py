@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from schemacite.locks import NO_LOCK_KINDS, LockImpact, impacts_for, locks_on_preexisting, worst_algorithm
 from schemacite.locks.modes import worst
+from schemacite.locks.rows import DOCUMENTATION_ONLY
 from schemacite.model import Schema
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.record import record
@@ -147,7 +148,6 @@ def measured_on(impact: LockImpact, target: Target) -> str:
     # start-up: loaded only when this runs, not by every import of this module
     from schemacite.locks import mysql_table
     from schemacite.locks.mysql import lookup
-    from schemacite.locks.rows import DOCUMENTATION_ONLY
 
     server = target.dialect
     found = lookup(server, impact.row, target.version)
