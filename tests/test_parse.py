@@ -232,8 +232,7 @@ def _create_tables(text: str, dialect: str):
 def test_dump_layout_reading_equals_sqlglot_reading(tmp_path):
     import sys
 
-    from schemacite.sources.mysql.create_table import read_dump_layout, table_from_create
-    from schemacite.sources.names import sqlglot_parse
+    from schemacite.sources.mysql.create_table import read_dump_layout, sqlglot_parse, table_from_create
 
     sys.path.insert(0, str(ROOT / "bench"))
     from dump_scaling import make_dump
