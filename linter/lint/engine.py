@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from schemacite.errors import closest
 from schemacite.lint.config import Config
 from schemacite.lint.lock_facts import LockFacts
 from schemacite.lint.plugins import plugin_manager, rule_classes
@@ -101,16 +102,13 @@ def _of_type(value: Any, wanted: type) -> bool:
 
 def unknown_rules(names: list[str], classes: list[type[Rule]]) -> str:
     """'unknown rule(s) ...', each with the rule it is nearest to, when one is near."""
-    # start-up: loaded only when this runs, not by every import of this module
-    import difflib
-
     spelled = {c.name: c.name for c in classes} | {c.code.lower(): c.code for c in classes}
     said = []
     for name in names:
         # a letter O typed for a zero names one code, where the closest spelling may be another
         zeroed = name.lower()[:2] + name.lower()[2:].replace("o", "0")
-        near = [zeroed] if zeroed in spelled else difflib.get_close_matches(name.lower(), spelled, n=1, cutoff=0.6)
-        said.append(f"{name!r}" + (f" (did you mean {spelled[near[0]]}?)" if near else ""))
+        near = zeroed if zeroed in spelled else closest(name.lower(), spelled)
+        said.append(f"{name!r}" + (f" (did you mean {spelled[near]}?)" if near else ""))
     return f"unknown rule{'s' if len(said) > 1 else ''} " + ", ".join(said)
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
+from schemacite.errors import closest
 from schemacite.lint import hookspecs
 from schemacite.model.record import record
 
@@ -169,11 +170,8 @@ def reporter_class(pm: pluggy.PluginManager, name: str) -> type[Reporter]:
 
 
 def unknown_format(pm: pluggy.PluginManager, name: str) -> str:
-    # start-up: difflib loads only for a mistyped format
-    import difflib
-
     known = list(output_formats(pm))
-    close = difflib.get_close_matches(name, known, n=1)
+    close = closest(name, known)
     return f"unknown output format {name!r} (choose from {', '.join(known)})" + (
-        f"; did you mean {close[0]}?" if close else ""
+        f"; did you mean {close}?" if close else ""
     )
