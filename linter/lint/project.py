@@ -110,7 +110,7 @@ class Memo:
     def __init__(self) -> None:
         self.heads: dict[tuple[str, int, int], str] = {}
         self.frameworks: dict[tuple[tuple[str, int, int], ...], tuple[Framework, str]] = {}
-        self.snapshots: dict[tuple[str, int, int], Schema] = {}
+        self.snapshots: dict[tuple[str, int, int], tuple[Schema, str | None]] = {}
         self.linters: dict[str, Linter] = {}
 
     def head(self, path: str) -> str:
@@ -129,7 +129,8 @@ class Memo:
             self.frameworks[key] = detect(files)
         return self.frameworks[key]
 
-    def snapshot(self, path: str) -> Schema:
+    def snapshot(self, path: str) -> tuple[Schema, str | None]:
+        """The snapshot's schema and the server version it recorded, if any."""
         key = stamp(path)
         if key not in self.snapshots:
             self.snapshots.clear()  # one project's snapshot at a time
@@ -146,7 +147,7 @@ class _Once(Memo):
     def framework(self, files: list[str]) -> tuple[Framework, str]:
         return detect(files)
 
-    def snapshot(self, path: str) -> Schema:
+    def snapshot(self, path: str) -> tuple[Schema, str | None]:
         return _load_snapshot(path)
 
 
@@ -221,10 +222,10 @@ class Project:
             check_rule_names(config, rule_classes(project.pm))
         project._inputs(paths, stdin, since)
         if config.snapshot:
-            project.base = memo.snapshot(config.snapshot)
+            project.base, recorded = memo.snapshot(config.snapshot)
             if not config.dialect_given:  # the snapshot knows which server it came from
                 server = "the snapshot's server"
-                project.config = told(config, project.base.dialect, _snapshot_target(config.snapshot), server)
+                project.config = told(config, project.base.dialect, recorded, server)
                 project.dialect_why = project.target_why = server
         elif not config.dialect_given:
             found = project._tell_dialect(ask)
@@ -443,18 +444,12 @@ def _sibling_sql(folder: str, name: str) -> bool:
     return low.endswith(".sql") and not low.endswith(".down.sql") and os.path.isfile(os.path.join(folder, name))
 
 
-def _load_snapshot(path: str) -> Schema:
+def _load_snapshot(path: str) -> tuple[Schema, str | None]:
+    """A snapshot's schema and the server version it recorded, read once."""
     # start-up: loaded only with a snapshot
-    from schemacite.sources.snapshot import SnapshotError, load_snapshot
+    from schemacite.sources.snapshot import SnapshotError, read_snapshot
 
     try:
-        return load_snapshot(path)
+        return read_snapshot(path)
     except SnapshotError as e:
         raise UsageError(str(e)) from None
-
-
-def _snapshot_target(path: str) -> str | None:
-    # start-up: loaded only with a snapshot
-    from schemacite.sources.snapshot import snapshot_target
-
-    return snapshot_target(path)
