@@ -126,7 +126,7 @@ def _order(f: Finding) -> tuple:
 def audit_readings(readings: list[Reading], config, pm=None, linter=None) -> LintResult:
     """Run the table rules over every reading that succeeded and merge the results; `linter`, the
     project's, judges the servers of the config's target."""
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: `snapshot` shares this module and runs no rule
     from schemacite.lint.engine import Linter
     from schemacite.lint.workload import idle
 
@@ -213,7 +213,7 @@ def _unwritable(path: str) -> str | None:
 
 def run_snapshot(args) -> int:
     """`schemacite snapshot DSN -o FILE`: write the model of one server (or PostgreSQL database)."""
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: only `snapshot` writes a snapshot; `audit` shares this module
     from schemacite.sources.snapshot import SnapshotError, save_snapshot, snapshot_text
 
     try:

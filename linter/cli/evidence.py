@@ -25,7 +25,7 @@ def _list(args: argparse.Namespace) -> int:
         json.dump([e.as_dict() for e in records], sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: only the listing on a terminal is wrapped (not `show`, not --format json)
     import textwrap
 
     for e in records:

@@ -33,7 +33,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     if args.fix or args.diff:
         if project.stdin is not None and args.fix:
             raise UsageError("--fix cannot write standard input back; use --diff to see the change")
-        # start-up: loaded only when this runs, not by every import of this module
+        # start-up: only --fix and --diff fix
         from schemacite.lint.fixing import fix_files
 
         kept = frozenset() if args.fix_committed or args.since else _committed(project)
@@ -76,7 +76,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 def _committed(project) -> frozenset[str]:
     """The files to lint that git holds as committed, unchanged: migrations that may be deployed,
     which a fix would make differ from what the runner applied (and checksummed)."""
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: git is asked only when fixes are made
     from schemacite.sources.git import committed
 
     files, _ = expand([p for p in project.paths if not project.stdin or p != project.stdin[0]])

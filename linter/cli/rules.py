@@ -28,7 +28,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps([_rule_json(c) for c in classes], indent=2))
         return EXIT_CLEAN
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: only the listing on a terminal is wrapped (not --format json)
     import textwrap
 
     width = max(len(c.name) for c in classes)
@@ -92,7 +92,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def reflowed(markdown: str, width: int) -> str:
     """Markdown as plain text: headings without their marks, prose wrapped to `width`, and
     fenced code (the SQL examples) kept line for line, as written, indented under the prose."""
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: only `explain` without a terminal (piped) reflows a page
     import textwrap
 
     out: list[str] = []

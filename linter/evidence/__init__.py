@@ -370,7 +370,7 @@ def _parse(
     data: bytes, where: str, *, namespaced: bool, allow_empty: bool = False, memo: bool = False
 ) -> list[tuple[int, Evidence]]:
     if memo:  # the built-in files: tomllib is pure Python and took longer than linting a few files
-        # start-up: loaded only when this runs, not by every import of this module
+        # start-up: the parse cache's memo (and hashlib) loads only when the built-in files are read
         from schemacite.sources.cache import memo_json
 
         try:

@@ -170,7 +170,7 @@ def told(config: Config, dialect: str, target: str | None = None, by: str = "the
 
 def _inside(target: Path, config: Path, key: str) -> str:
     """`target`, which a config file names, unless it leads out of the config's repository."""
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: a pack importing schemacite.rule loads this module; only a config naming files checks them
     from schemacite.sources.files import escapes, repository_root
 
     root = repository_root(config)
@@ -231,7 +231,7 @@ def _framework(raw: dict[str, Any], where: Callable[[str], str]) -> str | None:
     framework: str | None = raw.get("framework")  # a string: _build checked it
     if framework is None:
         return None
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: a pack importing schemacite.rule loads this module; only a named framework is looked up
     from schemacite.sources.frameworks import FRAMEWORKS
 
     framework = framework.lower()

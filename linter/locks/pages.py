@@ -22,7 +22,7 @@ def _yes(value: bool | None, when: str = "") -> str:
 
 
 def postgres_page() -> str:
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: `rules` and `explain` import these pages (through schemacite.docs); each table loads for its page
     from schemacite.locks import postgres_table as T
 
     majors = sorted(T.MEASURED_ON)
@@ -81,7 +81,7 @@ def postgres_page() -> str:
 
 
 def mysql_page() -> str:
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: `rules` and `explain` import these pages (through schemacite.docs); each table loads for its page
     from schemacite.locks import mysql_table as T
 
     lines = [

@@ -137,7 +137,7 @@ def measured_on(impact: LockImpact, target: Target) -> str:
         return "no lock-table row"
     # the imports below load only the asked dialect's lock table (start-up cost)
     if target.dialect is Dialect.POSTGRES:
-        # start-up: loaded only when this runs, not by every import of this module
+        # start-up: a run loads only its own dialect's lock table
         from schemacite.locks.postgres_table import MEASURED_ON, row_for
 
         major = target.major
@@ -145,7 +145,7 @@ def measured_on(impact: LockImpact, target: Target) -> str:
         if row is None or row.unmeasured:
             return f"not measured: {row.unmeasured}" if row else "not measured"
         return f"measured on PostgreSQL {MEASURED_ON[major]}" if major in MEASURED_ON else "not measured on this major"
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: a run loads only its own dialect's lock table
     from schemacite.locks import mysql_table
     from schemacite.locks.mysql import lookup
 

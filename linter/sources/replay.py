@@ -507,7 +507,7 @@ def _add_foreign_key(schema: Schema, t: Table, a: Action, stmt: Statement) -> No
 def _add_fk(t: Table, fk, stmt: Statement) -> None:
     t.foreign_keys.append(fk)
     if stmt.dialect != Dialect.POSTGRES:
-        # start-up: loaded only when this runs, not by every import of this module
+        # start-up: create_table brings sqlglot; only a MySQL foreign key asks it for its implicit index
         from schemacite.sources.mysql.create_table import implicit_fk_index
 
         before = len(t.indexes)
