@@ -9,7 +9,7 @@ which CI reads as "findings".
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 _reading: list[str] = []
 
@@ -49,3 +49,12 @@ def internal_error(exc: BaseException) -> str:
     place = f" while reading {where}" if where else ""
     detail = " ".join(str(exc).split())[:300]
     return f"internal error{place}: {type(exc).__name__}{': ' + detail if detail else ''} (--debug shows the traceback)"
+
+
+def closest(typed: str, known: Iterable[str]) -> str | None:
+    """The known name nearest `typed` (difflib's similarity of 0.6 or more), for a "did you mean"."""
+    # start-up: difflib loads only for a mistyped name
+    import difflib
+
+    close = difflib.get_close_matches(typed, list(known), n=1)
+    return close[0] if close else None

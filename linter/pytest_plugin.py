@@ -144,7 +144,7 @@ def expand(paths: list[str], base: Path) -> list[Path]:
 
 def sql_files(paths: list[Path]) -> dict[Path, Path]:
     """The files `schemacite lint` would read under these paths (down migrations left out)."""
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: pytest loads this plugin in every session, linting or not
     from schemacite.sources.files import expand as lint_files
 
     found, _errors = lint_files([str(p) for p in paths if p.exists()])
@@ -230,7 +230,7 @@ class SchemaciteItem(pytest.Item):
     funcargs: dict[str, object] = {}
 
     def runtest(self) -> None:
-        # start-up: loaded only when this runs, not by every import of this module
+        # start-up: pytest loads this plugin in every session, linting or not
         from schemacite.model.results import Severity
 
         settings = self.config.stash[SETTINGS]

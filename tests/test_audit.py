@@ -38,7 +38,7 @@ from schemacite.report.json import finding_dict
 from schemacite.rule import Severity
 from schemacite.sources.snapshot import (
     SnapshotError,
-    load_snapshot,
+    read_snapshot,
     save_snapshot,
     schema_from_dict,
 )
@@ -239,7 +239,7 @@ def _snapshot_doc(dialect: str) -> dict:
 def test_unused_index_rule(dialect, tmp_path):
     path = tmp_path / "prod.json"
     path.write_text(json.dumps(_snapshot_doc(dialect)))
-    schema = load_snapshot(path)
+    schema, _ = read_snapshot(path)
     result = Linter(load_config(None, {"dialect": dialect, "select": ["unused-index"]})).check_schema(schema)
     found = [(f.table, f.severity, f.message) for f in result.findings]
     assert found == [
@@ -292,7 +292,7 @@ def test_unused_index_rule_spares_foreign_key_indexes_and_idle_tables(tmp_path):
     doc["tables"] += [child, idle]
     path = tmp_path / "prod.json"
     path.write_text(json.dumps(doc))
-    schema = load_snapshot(path)
+    schema, _ = read_snapshot(path)
     config = load_config(None, {"dialect": "mariadb", "select": ["unused-index", "insert-heavy-indexes"]})
     found = {(f.code, f.table, f.index): f for f in Linter(config).check_schema(schema).findings}
     assert {k for k in found if k[1] == "app.orders"} == {
@@ -312,30 +312,30 @@ def test_unused_index_rule_spares_foreign_key_indexes_and_idle_tables(tmp_path):
 def test_snapshot_file_errors(tmp_path, capsys):
     missing = tmp_path / "missing.json"
     with pytest.raises(SnapshotError, match=f"^{re.escape(str(missing))}: no such snapshot file$"):
-        load_snapshot(missing)
+        read_snapshot(missing)
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     with pytest.raises(SnapshotError, match=r"bad\.json: not valid JSON \(line 1, column 2"):
-        load_snapshot(bad)
+        read_snapshot(bad)
     future = tmp_path / "future.json"
     future.write_text(json.dumps({**_snapshot_doc("mysql"), "version": 3}))
     with pytest.raises(SnapshotError, match="future.json: snapshot version 3 is not supported .*reads versions 1, 2"):
-        load_snapshot(future)
+        read_snapshot(future)
     other = tmp_path / "other.json"
     other.write_text(json.dumps({"findings": []}))
     with pytest.raises(SnapshotError, match="other.json: not a schemacite snapshot"):
-        load_snapshot(other)
+        read_snapshot(other)
     broken = _snapshot_doc("mysql")
     del broken["tables"][1]["indexes"][0]["columns"]
     wrong = tmp_path / "wrong.json"
     wrong.write_text(json.dumps(broken))
     with pytest.raises(SnapshotError, match=r"wrong.json: tables\[1\].indexes\[0\]: missing 'columns'"):
-        load_snapshot(wrong)
+        read_snapshot(wrong)
     broken = _snapshot_doc("mysql")
     broken["tables"][0]["workload"]["inserts"] = "many"
     wrong.write_text(json.dumps(broken))
     with pytest.raises(SnapshotError, match=r'tables\[0\]\.workload\.inserts: expected a whole number, got "many"$'):
-        load_snapshot(wrong)
+        read_snapshot(wrong)
 
     sql = tmp_path / "new.sql"
     sql.write_text("CREATE INDEX k ON heavy (b);\n")
@@ -370,15 +370,15 @@ def test_snapshot_errors_name_the_path_to_the_value(tmp_path, change, message):
     path = tmp_path / "snapshot.json"
     path.write_text(json.dumps(doc))
     with pytest.raises(SnapshotError, match=f"^{re.escape(str(path))}: {message}"):
-        load_snapshot(path)
+        read_snapshot(path)
 
 
 def test_snapshot_save_load_is_lossless(tmp_path):
     schema = schema_from_dict(_snapshot_doc("mariadb"))
     path = tmp_path / "again.json"
     save_snapshot(schema, path, "mariadb-10.11")
-    again = load_snapshot(path)
-    assert again == schema
+    again, recorded = read_snapshot(path)
+    assert again == schema and recorded == "mariadb-10.11"
     doc = json.loads(path.read_text())
     assert doc["version"] == 2 and doc["target"] == "mariadb-10.11" and doc["sampled_at"] == "2025-02-01T00:00:00Z"
 
@@ -951,7 +951,7 @@ def test_snapshot_round_trip(capsys, tmp_path, server_kind, mariadb_server, mari
     _code, audited, _ = audit_json(capsys, dsn)
 
     doc = json.loads(path.read_text())
-    schema = load_snapshot(path)
+    schema, _ = read_snapshot(path)
     config = load_config(None, {"dialect": schema.dialect, "target": doc["target"]})
     result = Linter(config).check_schema(schema)
     from_snapshot = [finding_dict(f) for f in result.findings]

@@ -232,8 +232,7 @@ def _create_tables(text: str, dialect: str):
 def test_dump_layout_reading_equals_sqlglot_reading(tmp_path):
     import sys
 
-    from schemacite.sources.mysql.create_table import read_dump_layout, table_from_create
-    from schemacite.sources.names import sqlglot_parse
+    from schemacite.sources.mysql.create_table import read_dump_layout, sqlglot_parse, table_from_create
 
     sys.path.insert(0, str(ROOT / "bench"))
     from dump_scaling import make_dump
@@ -400,7 +399,7 @@ def test_statements_start_after_their_leading_comments():
 
 
 def test_a_long_file_is_read_in_batches_and_one_bad_statement_costs_only_itself():
-    from schemacite.sources import read
+    from schemacite.sources.postgres import statements
 
     # `lower(...)` is read back from the text, at byte offsets that the 'é' before it shifts
     good = "".join(
@@ -408,7 +407,7 @@ def test_a_long_file_is_read_in_batches_and_one_bad_statement_costs_only_itself(
         for i in range(3000)
     )
     text = good + "CREATE TABLE broken (id int;\n" + good.replace("CREATE TABLE t", "CREATE TABLE u")
-    assert len(text) > 3 * read._BATCH
+    assert len(text) > 3 * statements._BATCH
     parsed = parse_text(text, "big.sql", "postgres")
     assert len(parsed.statements) == 6001  # the broken one stands in for its table
     assert [(e.line, e.message) for e in parsed.errors] == [(3001, "syntax error at end of input")]
@@ -432,12 +431,12 @@ def test_a_long_file_is_read_in_batches_and_one_bad_statement_costs_only_itself(
     ids=["function body", "string", "comment"],
 )
 def test_a_batch_is_never_cut_inside_a_statement(long_one):
-    from schemacite.sources import read
+    from schemacite.sources.postgres import statements
 
     head = "".join(f"CREATE TABLE t{i} (id int PRIMARY KEY);\n" for i in range(200))
     tail = "".join(f"CREATE INDEX i{i} ON t0 (id);\n" for i in range(200))
     text = head + long_one + tail
-    assert len(head) < read._BATCH < len(head + long_one)
+    assert len(head) < statements._BATCH < len(head + long_one)
     parsed = parse_text(text, "big.sql", "postgres")
     assert parsed.errors == []
     assert len(parsed.statements) == 401

@@ -1,7 +1,7 @@
 """The project's own habits, run with the tests so CI keeps them: ruff (lint and format) over the
-code, mypy strict on the model, the statement contract and the rule API, no dead code (vulture),
-imports that keep to the layers (import-linter), no function-local import without a comment saying
-why, classes made with `@record`; CI runs the README's test command."""
+code, mypy strict on the model, lint/ and locks/, no dead code (vulture, and the module-private
+names it does not look at), imports that keep to the layers (import-linter), no function-local
+import without a comment saying why, classes made with `@record`; CI runs the README's test command."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def test_code_is_formatted():
     assert run.returncode == 0, run.stdout + run.stderr
 
 
-def test_mypy_strict_on_the_model_and_rule_api(tmp_path):
+def test_mypy_strict_on_the_model_lint_and_locks(tmp_path):
     # the package's import name is not its folder's (linter/ is schemacite): give mypy the name
     (tmp_path / "schemacite").symlink_to(ROOT / "linter")
     env = {**os.environ, "MYPYPATH": str(tmp_path)}
@@ -48,8 +48,10 @@ def test_mypy_strict_on_the_model_and_rule_api(tmp_path):
             str(tmp_path / "cache"),
             "-p",
             "schemacite.model",
-            "-m",
-            "schemacite.lint.rule",
+            "-p",
+            "schemacite.lint",
+            "-p",
+            "schemacite.locks",
         ],
         cwd=ROOT,
         capture_output=True,
@@ -71,6 +73,41 @@ def test_no_dead_code():
         "unused code (remove it, or list it with its reason in tests/vulture_allowlist.py):\n"
         + (run.stdout + run.stderr)
     )
+
+
+def _unread_private_names(source: str) -> list[tuple[int, str]]:
+    """Module-level `_names` assigned and never read in their module, the one place a private
+    name is read: vulture takes any name that starts with one underscore for one meant to go
+    unused, and never reports them."""
+    tree = ast.parse(source)
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    read |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    found = []
+    for node in tree.body:
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
+        found += [
+            (node.lineno, t.id)
+            for t in targets
+            if isinstance(t, ast.Name) and t.id.startswith("_") and not t.id.startswith("__") and t.id not in read
+        ]
+    return found
+
+
+def test_no_unread_private_names():
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {name}"
+        for folder in ("linter", "rules")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for line, name in _unread_private_names(path.read_text(encoding="utf-8"))
+    ]
+    assert not found, "module-level private names nothing reads (vulture does not see them):\n" + "\n".join(found)
+
+
+def test_the_private_name_check_reads_loads_not_stores():
+    source = "_A = 1\n_B: int = 2\n_C = _B\n__all__ = []\nx._D = 3\n\n\ndef f():\n    _E = 4\n    return _C\n"
+    assert _unread_private_names(source) == [(1, "_A")]
 
 
 def test_imports_keep_to_the_layers(tmp_path):

@@ -142,7 +142,7 @@ def result() -> LintResult:
             make_finding(KeylessTable, "migrations/001_init.sql", 10, "scratch", sql="CREATE TABLE scratch (v text)"),
         ],
         errors=[ParseError("migrations/003_bad.sql", 7, "unexpected token ')'")],
-        rules=[KeylessTable(), BlockingIndex()],
+        rules=[KeylessTable.info(), BlockingIndex.info()],
         files=[
             "migrations/001_init.sql",
             "migrations/002_idx.sql",
@@ -280,7 +280,7 @@ def test_sarif_with_the_real_catalogue(monkeypatch):
         evidence = ("percona-2013-hidden-rowid",)
 
     f = make_finding(RealCite, "m/001.sql", 1, "t", sql="CREATE TABLE t (v int)")
-    run = sarif_doc(LintResult(findings=[f], rules=[RealCite()]))["runs"][0]
+    run = sarif_doc(LintResult(findings=[f], rules=[RealCite.info()]))["runs"][0]
     rule = run["tool"]["driver"]["rules"][0]
     (cited,) = rule["properties"]["evidence"]
     record = run["properties"]["evidence"][cited]
@@ -295,7 +295,7 @@ def test_sarif_with_the_real_catalogue(monkeypatch):
 
 
 def test_sarif_clean_run_and_unlisted_rule():
-    clean = sarif_doc(LintResult(rules=[KeylessTable()], files=["a.sql"]))
+    clean = sarif_doc(LintResult(rules=[KeylessTable.info()], files=["a.sql"]))
     assert clean["runs"][0]["invocations"][0]["executionSuccessful"] is True
     assert clean["runs"][0]["results"] == []
     # a rule is described only when it produced a result
@@ -309,7 +309,7 @@ def test_sarif_clean_run_and_unlisted_rule():
         message="unused ignore",
         url="https://example.org/x",
     )
-    doc = sarif_doc(LintResult(findings=[stray], rules=[KeylessTable()]))
+    doc = sarif_doc(LintResult(findings=[stray], rules=[KeylessTable.info()]))
     run = doc["runs"][0]
     res = run["results"][0]
     assert run["tool"]["driver"]["rules"][res["ruleIndex"]]["id"] == "SC000"

@@ -84,4 +84,15 @@ _ = (  # vulture takes `_` for a name meant to go unused
     _.record_keys,
     # Python reads a class's __hash__ (model/record.py sets it as dataclass(eq=True) would)
     _.__hash__,
+    # keys of TypedDicts, read by subscript: postgres_functions.json (locks/functions.py), what a
+    # FULLTEXT index changes of the MySQL and MariaDB matrices (locks/rows.py FulltextLimits)
+    _.read_from,
+    _.not_volatile,
+    _.no_instant_columns,
+    _.rebuild_lock,
+    _.rebuild_copy_ops,
+    _.rebuild_copy_if_more_than_one,
+    _.rebuild_copy_note,
+    # the rule API's Statement: its SQL's first line, for a pack's messages (nothing here reads it)
+    _.first_line,
 )

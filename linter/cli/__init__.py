@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from schemacite import __version__
 from schemacite.cli.common import EXIT_CLEAN, EXIT_ERROR, add_project_options
-from schemacite.errors import Stopped, UsageError, internal_error
+from schemacite.errors import Stopped, UsageError, closest, internal_error
 from schemacite.model.dialects import DEFAULT_TARGET, DIALECTS, TARGETS, Dialect
 
 # the output formats are the plugins' (report/builtin.py's and any pack's): listed when help is asked for
@@ -40,15 +40,10 @@ class Parser(argparse.ArgumentParser):
 
     def nearest(self, words: list[str]) -> str:
         """`; did you mean --dialect?` for the first unknown option that is near one of ours."""
-        # start-up: difflib loads only for a mistyped command line
-        import difflib
-
         options = [o for action in self._actions for o in action.option_strings]
         for word in words:
-            if word.startswith("-"):
-                close = difflib.get_close_matches(word.split("=", 1)[0], options, n=1)
-                if close:
-                    return f"; did you mean {close[0]}?"
+            if word.startswith("-") and (close := closest(word.split("=", 1)[0], options)):
+                return f"; did you mean {close}?"
         return ""
 
     def format_help(self) -> str:
@@ -58,15 +53,12 @@ class Parser(argparse.ArgumentParser):
         return super().format_help()
 
     def error(self, message: str):  # type: ignore[override]
-        # start-up: difflib loads only for a mistyped command line
-        import difflib
-
         wrong = re.match(r"argument .*: invalid choice: '([^']*)' \(choose from (.*)\)$", message)
         if wrong:
             choices = re.findall(r"'([^']*)'", wrong.group(2)) or [c.strip() for c in wrong.group(2).split(",")]
-            close = difflib.get_close_matches(wrong.group(1), choices, n=1)
+            close = closest(wrong.group(1), choices)
             if close:
-                message += f"; did you mean {close[0]}?"
+                message += f"; did you mean {close}?"
         super().error(message)
 
 

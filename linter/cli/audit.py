@@ -12,8 +12,8 @@ from typing import Any
 
 from schemacite.cli.common import emit_report, resolve_project
 from schemacite.errors import UsageError
-from schemacite.live.servers import CONNECT_TIMEOUT, DsnError, Reading, Target, mask, parse_dsn, read_target
-from schemacite.model.results import Finding, LintResult, Source
+from schemacite.live.servers import CONNECT_TIMEOUT, Dsn, DsnError, Reading, mask, parse_dsn, read_target
+from schemacite.model.results import Finding, LintResult, RuleInfo, Source
 from schemacite.model.statements import ParseError
 
 
@@ -89,7 +89,7 @@ def _show_progress(args) -> bool:
 # ---------------------------------------------------------------- commands
 
 
-def _targets(urls: list[str]) -> tuple[list[Target], list[ParseError]]:
+def _targets(urls: list[str]) -> tuple[list[Dsn], list[ParseError]]:
     targets, errors = [], []
     for url in urls:
         try:
@@ -100,7 +100,7 @@ def _targets(urls: list[str]) -> tuple[list[Target], list[ParseError]]:
 
 
 def read_all(
-    targets: list[Target], schemas: list[str], sample: float, timeout: float, jobs: int, progress: bool
+    targets: list[Dsn], schemas: list[str], sample: float, timeout: float, jobs: int, progress: bool
 ) -> list[Reading]:
     """Read every target, at most `jobs` at a time; results in the order given."""
     readings: list[Reading | None] = [None] * len(targets)
@@ -126,13 +126,13 @@ def _order(f: Finding) -> tuple:
 def audit_readings(readings: list[Reading], config, pm=None, linter=None) -> LintResult:
     """Run the table rules over every reading that succeeded and merge the results; `linter`, the
     project's, judges the servers of the config's target."""
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: `snapshot` shares this module and runs no rule
     from schemacite.lint.engine import Linter
     from schemacite.lint.workload import idle
 
     result = LintResult()
     linters: dict[object, Linter] = {} if linter is None else {linter.config.target: linter}
-    rules: dict[str, Any] = {}
+    rules: dict[str, RuleInfo] = {}
     # a note every database of one server gives (its settings, its statistics reset) is said once
     said: dict[tuple[str, str], list[str]] = {}
     for reading in readings:
@@ -213,7 +213,7 @@ def _unwritable(path: str) -> str | None:
 
 def run_snapshot(args) -> int:
     """`schemacite snapshot DSN -o FILE`: write the model of one server (or PostgreSQL database)."""
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: only `snapshot` writes a snapshot; `audit` shares this module
     from schemacite.sources.snapshot import SnapshotError, save_snapshot, snapshot_text
 
     try:

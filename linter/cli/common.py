@@ -27,7 +27,7 @@ def resolve_project(
 ):
     """The project the command line names, resolved as every door resolves one (`lint.project`):
     the flags are its settings, `-` among the paths standard input."""
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: every command loads this module; --help and --version resolve no project
     from schemacite.lint.project import Project
 
     if getattr(args, "old_snapshot", None):
@@ -68,7 +68,7 @@ def _overrides(args: argparse.Namespace) -> dict:
 def cache(args: argparse.Namespace):
     if getattr(args, "no_cache", False):
         return None
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: the parse cache (and hashlib) loads only for a run that keeps one (not --no-cache)
     from schemacite.sources.cache import ParseCache
 
     return ParseCache()
@@ -76,7 +76,7 @@ def cache(args: argparse.Namespace):
 
 def plugins(args: argparse.Namespace):
     """The plugins, for a command that lints nothing (`rules`, `explain`, `plugins`)."""
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: every command loads this module; --help and --version load no plugins
     from schemacite.lint.project import load_plugins
 
     return load_plugins(not getattr(args, "no_plugins", False))
@@ -109,7 +109,7 @@ def emit_report(args: argparse.Namespace, project, result) -> None:
 
 def command_line(argv: list[str]) -> str:
     """`schemacite ARGS` as a shell would take it, with any password in a server URL masked."""
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: only a command that writes a report (lint, audit) names its command line
     import shlex
 
     if not any("://" in a for a in argv):  # no server URL to mask: a lint run never loads the server code

@@ -10,6 +10,7 @@ import time
 from schemacite.cli.common import resolve_project
 from schemacite.errors import UsageError
 from schemacite.evidence import load_catalogue, nearest
+from schemacite.lint.plugins import plugin_manager, rule_classes
 from schemacite.model.dialects import Dialect, Target
 
 
@@ -24,7 +25,7 @@ def _list(args: argparse.Namespace) -> int:
         json.dump([e.as_dict() for e in records], sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: only the listing on a terminal is wrapped (not `show`, not --format json)
     import textwrap
 
     for e in records:
@@ -78,7 +79,6 @@ def record_text(e) -> str:
 
 def _reproduce(args: argparse.Namespace) -> int:
     # start-up: only `evidence reproduce` needs the plugins and the server code
-    from schemacite.lint.plugins import plugin_manager, rule_classes
     from schemacite.live.experiments import ExperimentError, for_rule, run_experiment, toml_record
     from schemacite.live.scratch import signals_stop
     from schemacite.live.servers import AuditError, connect, parse_dsn, server_dialect

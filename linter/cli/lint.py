@@ -8,23 +8,21 @@ import sys
 
 from schemacite.cli.common import cache, diagnostics, emit_report, resolve_project
 from schemacite.errors import UsageError
+from schemacite.model.results import LintResult
 from schemacite.model.statements import ParseError
+from schemacite.sources.edits import unified_diff
+from schemacite.sources.files import expand
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
     paths = args.paths or ["."]
     project = resolve_project(args, paths, output=args.format)
     try:
-        linter = project.linter  # the rules' settings: checked before any file is read whole
+        project.linter  # noqa: B018 (built for its checks: the rules' settings, before any file is read whole)
     except ValueError as e:
         raise UsageError(str(e)) from None
     if not project.paths:  # --since found no changed file: a pull request without migrations
-        # start-up: loaded only when this runs, not by every import of this module
-        from schemacite.model.results import LintResult
-
-        empty = LintResult(
-            rules=linter.rules, notes=[*project.notes, "nothing changed under the given paths: nothing to lint"]
-        )
+        empty = LintResult(notes=[*project.notes, "nothing changed under the given paths: nothing to lint"])
         emit_report(args, project, empty)  # CI steps still find the report they upload
         return 0
     parse_cache = cache(args)
@@ -35,7 +33,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     if args.fix or args.diff:
         if project.stdin is not None and args.fix:
             raise UsageError("--fix cannot write standard input back; use --diff to see the change")
-        # start-up: loaded only when this runs, not by every import of this module
+        # start-up: only --fix and --diff fix
         from schemacite.lint.fixing import fix_files
 
         kept = frozenset() if args.fix_committed or args.since else _committed(project)
@@ -78,8 +76,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 def _committed(project) -> frozenset[str]:
     """The files to lint that git holds as committed, unchanged: migrations that may be deployed,
     which a fix would make differ from what the runner applied (and checksummed)."""
-    # start-up: loaded only when this runs, not by every import of this module
-    from schemacite.sources.files import expand
+    # start-up: git is asked only when fixes are made
     from schemacite.sources.git import committed
 
     files, _ = expand([p for p in project.paths if not project.stdin or p != project.stdin[0]])
@@ -96,9 +93,6 @@ def _left_alone(files: list[str], shown: int = 10) -> str:
 
 def _print_diff(fixed, result, notes: list[str]) -> int:
     """`--diff`: the changes on stdout, a count on stderr; exit 1 when there is one, 2 on input errors."""
-    # start-up: loaded only when this runs, not by every import of this module
-    from schemacite.sources.edits import unified_diff
-
     changed = fixed.changed()
     for path, (before, after) in changed.items():
         sys.stdout.write(unified_diff(os.path.relpath(path), before, after))

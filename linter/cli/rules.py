@@ -10,6 +10,7 @@ import sys
 from schemacite.cli.common import EXIT_CLEAN, plugins, use_color
 from schemacite.docs import explanation
 from schemacite.errors import UsageError
+from schemacite.evidence import load_catalogue
 from schemacite.lint.plugins import rule_classes
 
 
@@ -27,7 +28,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps([_rule_json(c) for c in classes], indent=2))
         return EXIT_CLEAN
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: only the listing on a terminal is wrapped (not --format json)
     import textwrap
 
     width = max(len(c.name) for c in classes)
@@ -67,9 +68,6 @@ def find_rule(classes, typed: str):
 def cmd_explain(args: argparse.Namespace) -> int:
     cls = find_rule(rule_classes(plugins(args)), args.rule)
     if args.format == "json":
-        # start-up: the evidence catalogue loads only when something cites it
-        from schemacite.evidence import load_catalogue
-
         catalogue = load_catalogue()
         doc = _rule_json(cls)
         doc["explanation"] = cls.doc()
@@ -94,7 +92,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def reflowed(markdown: str, width: int) -> str:
     """Markdown as plain text: headings without their marks, prose wrapped to `width`, and
     fenced code (the SQL examples) kept line for line, as written, indented under the prose."""
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: only `explain` without a terminal (piped) reflows a page
     import textwrap
 
     out: list[str] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 
 INSTALL = "pip install 'pygls>=2,<3' lsprotocol (in a checkout: pip install '.[lsp]')"
@@ -22,8 +23,6 @@ def cmd_server(args: argparse.Namespace) -> int:
     if int(found.split(".")[0]) != 2:
         print(f"schemacite: error: the language server needs pygls 2 (found {found}): {INSTALL}", file=sys.stderr)
         return 2
-    # start-up: only `schemacite server` needs the language server and its packages
-    import logging
 
     # the protocol owns standard output: everything else goes to standard error, which editors log
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="schemacite server: %(message)s")

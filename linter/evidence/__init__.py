@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Annotated, Literal, NotRequired, TypedDict
 
 from schemacite.model import dialects
-from schemacite.model.codec import Codec, DecodeError
+from schemacite.model.codec import Codec, DecodeError, describe
 from schemacite.model.record import record
 
 __all__ = ["DIALECTS", "KINDS", "Evidence", "load_catalogue", "measured_for", "nearest", "rate_for", "use_files"]
@@ -370,7 +370,7 @@ def _parse(
     data: bytes, where: str, *, namespaced: bool, allow_empty: bool = False, memo: bool = False
 ) -> list[tuple[int, Evidence]]:
     if memo:  # the built-in files: tomllib is pure Python and took longer than linting a few files
-        # start-up: loaded only when this runs, not by every import of this module
+        # start-up: the parse cache's memo (and hashlib) loads only when the built-in files are read
         from schemacite.sources.cache import memo_json
 
         try:
@@ -458,7 +458,4 @@ _RECORD = Annotated[Evidence, _whole]
 
 def record_keys() -> str:
     """The record's and a figure's keys, their types and what they hold, as Markdown."""
-    # start-up: only the docs ask
-    from schemacite.model.codec import describe
-
     return f"{describe(Evidence)}\n\nA figure (`figures = [{{ metric = ..., value = ... }}]`):\n\n{describe(Figure)}\n"

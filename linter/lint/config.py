@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
@@ -170,7 +170,7 @@ def told(config: Config, dialect: str, target: str | None = None, by: str = "the
 
 def _inside(target: Path, config: Path, key: str) -> str:
     """`target`, which a config file names, unless it leads out of the config's repository."""
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: a pack importing schemacite.rule loads this module; only a config naming files checks them
     from schemacite.sources.files import escapes, repository_root
 
     root = repository_root(config)
@@ -228,10 +228,10 @@ def _dialect_and_target(raw: dict[str, Any], where: Callable[[str], str]) -> tup
 
 
 def _framework(raw: dict[str, Any], where: Callable[[str], str]) -> str | None:
-    framework = raw.get("framework")
+    framework: str | None = raw.get("framework")  # a string: _build checked it
     if framework is None:
         return None
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: a pack importing schemacite.rule loads this module; only a named framework is looked up
     from schemacite.sources.frameworks import FRAMEWORKS
 
     framework = framework.lower()
@@ -251,7 +251,7 @@ def _limits(raw: dict[str, Any], where: Callable[[str], str]) -> tuple[int | flo
     return mls, msi
 
 
-def _build(raw: dict[str, Any], path: Path | None, from_cli: set[str] = frozenset()) -> Config:
+def _build(raw: dict[str, Any], path: Path | None, from_cli: Set[str] = frozenset()) -> Config:
     def where(key: str) -> str:
         if key in from_cli:
             return CLI_FLAGS.get(key, f"--{key.replace('_', '-')}")

@@ -6,22 +6,29 @@ import functools
 import os
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from schemacite.errors import closest
 from schemacite.lint.config import Config
 from schemacite.lint.lock_facts import LockFacts
+from schemacite.lint.plugins import plugin_manager, rule_classes
 from schemacite.lint.rule import Context, Rule
 from schemacite.lint.workload import mark_insert_heavy
 from schemacite.locks import NO_LOCK_KINDS
 from schemacite.locks.held import Transaction
-from schemacite.model import Location, Schema
+from schemacite.model import Location, Schema, Table
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.fixes import Applicability
-from schemacite.model.results import Finding, LintResult, Severity, Source, Suppression
+from schemacite.model.results import Finding, LintResult, RuleInfo, Severity, Source, Suppression
 from schemacite.model.statements import ParseError, Statement, needs_own_transaction
 from schemacite.sources.dialect import sqlite_note
 from schemacite.sources.files import path_matches
 from schemacite.sources.replay import EXCLUDED, Replay
+
+if TYPE_CHECKING:
+    import pluggy
+
+    from schemacite.sources.cache import ParseCache
 
 
 def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
@@ -95,24 +102,18 @@ def _of_type(value: Any, wanted: type) -> bool:
 
 def unknown_rules(names: list[str], classes: list[type[Rule]]) -> str:
     """'unknown rule(s) ...', each with the rule it is nearest to, when one is near."""
-    # start-up: loaded only when this runs, not by every import of this module
-    import difflib
-
     spelled = {c.name: c.name for c in classes} | {c.code.lower(): c.code for c in classes}
     said = []
     for name in names:
         # a letter O typed for a zero names one code, where the closest spelling may be another
         zeroed = name.lower()[:2] + name.lower()[2:].replace("o", "0")
-        near = [zeroed] if zeroed in spelled else difflib.get_close_matches(name.lower(), spelled, n=1, cutoff=0.6)
-        said.append(f"{name!r}" + (f" (did you mean {spelled[near[0]]}?)" if near else ""))
+        near = zeroed if zeroed in spelled else closest(name.lower(), spelled)
+        said.append(f"{name!r}" + (f" (did you mean {spelled[near]}?)" if near else ""))
     return f"unknown rule{'s' if len(said) > 1 else ''} " + ", ".join(said)
 
 
 class Linter:
-    def __init__(self, config: Config, pm=None):
-        # start-up: loaded only when this runs, not by every import of this module
-        from schemacite.lint.plugins import plugin_manager, rule_classes
-
+    def __init__(self, config: Config, pm: pluggy.PluginManager | None = None):
         self.config = config
         self.pm = pm or plugin_manager()
         classes = rule_classes(self.pm)
@@ -140,20 +141,27 @@ class Linter:
     def check_schema(self, schema: Schema, origin: list[str] | None = None) -> LintResult:
         """Table rules over a schema read from a server or a snapshot."""
         mark_insert_heavy(schema, self.config.insert_heavy)
-        result = LintResult(rules=self.rules, files=origin or [schema.origin])
+        result = LintResult(files=origin or [schema.origin])
         ctx = self._context(schema)
         for table in sorted(schema.tables.values(), key=lambda t: t.qualified_name):
             for rule in self.table_rules:
                 result.findings.extend(_run(rule, "check_table", table, ctx, result, table.defined_at))
         result.findings.sort(key=Finding.sort_key)
+        result.rules = self.described(result)
         return result
+
+    def described(self, result: LintResult) -> list[RuleInfo]:
+        """The rules that found something in `result` (reported or suppressed), as reports describe
+        them; only those: describing one reads its doc and the evidence catalogue."""
+        found = {f.code for f in result.findings} | {f.code for f in result.suppressed}
+        return [r.info() for r in self.rules if r.code in found]
 
     def lint(
         self,
         paths: Iterable[str],
         history: Iterable[str] = (),
         base: Schema | None = None,
-        cache=None,
+        cache: ParseCache | None = None,
         stdin: tuple[str, bytes] | None = None,
         overlay: dict[str, bytes] | None = None,
     ) -> LintResult:
@@ -173,7 +181,7 @@ class Linter:
             overlay,
             change_together=bool(history),
         )
-        result = LintResult(rules=self.rules, files=run.reported, errors=run.errors)
+        result = LintResult(files=run.reported, errors=run.errors)
         statements = self._check_statements(run, result)
         _history_and_file_notes(
             run, result, "--exclude" if "exclude" in self.config.from_cli else "the config's exclude"
@@ -185,6 +193,7 @@ class Linter:
         # files in the order the runner deploys them (Flyway's V10 after V2), then line by line
         rank = {os.path.abspath(path): n for n, path in enumerate(run.order)}
         result.findings.sort(key=lambda f: (rank.get(os.path.abspath(f.location.file), len(rank)), f.sort_key()))
+        result.rules = self.described(result)
         return result
 
     def _check_statements(self, run: Replay, result: LintResult) -> dict[tuple[str, int], Statement]:
@@ -280,7 +289,7 @@ class Linter:
             for rule in self.suppression_rules:
                 result.findings.extend(_run(rule, "check_suppression", suppression, ctx, result, suppression.location))
         if self.config.per_file_ignores:
-            kept = []
+            kept: list[Finding] = []
             for f in result.findings:
                 (result.suppressed if self._ignored_in_file(f) else kept).append(f)
             result.findings = kept
@@ -312,11 +321,13 @@ class Linter:
         deploy.clear()
         through.clear()
 
-    def _suppress(self, result: LintResult, statements: dict, run: Replay) -> list[Suppression]:
+    def _suppress(
+        self, result: LintResult, statements: dict[tuple[str, int], Statement], run: Replay
+    ) -> list[Suppression]:
         """Move the findings that comments silence to `result.suppressed`; return the comments,
         each with what it silenced."""
         used: dict[tuple[str, int], set[str]] = {}
-        kept = []
+        kept: list[Finding] = []
         for f in result.findings:
             ids = {f.rule, f.code.lower()}
             file_ids, file_at = run.file_ignores.get(f.location.file, (frozenset(), 0))
@@ -397,11 +408,18 @@ def _names(files: list[str], shown: int = 5) -> str:
     return ", ".join(files[:shown]) + more
 
 
-def _run(rule: Rule, method: str, subject: Any, ctx: Context, result: LintResult, where) -> list[Finding]:
+def _run(
+    rule: Rule,
+    method: str,
+    subject: Statement | Table | Suppression | list[Finding],
+    ctx: Context,
+    result: LintResult,
+    where: Location | None,
+) -> list[Finding]:
     """A rule's findings, each citing its measurements; a rule that raises (a plugin bug) becomes
     a located error, and the other rules and files still run."""
     try:
-        findings = list(getattr(rule, method)(subject, ctx))
+        findings: list[Finding] = list(getattr(rule, method)(subject, ctx))
     except Exception as e:
         file, line = (where.file, where.line) if where is not None else (getattr(subject, "name", "?"), 0)
         result.errors.append(ParseError(file, line, f"rule {rule.name} ({rule.code}) failed: {e!r}"))

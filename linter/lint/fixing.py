@@ -80,9 +80,9 @@ def fix_files(
     result = lint(overlay)
     while done.rounds < MAX_ROUNDS and not result.errors:
         fixes = choose(result.findings, unsafe, kept)
-        for f in applicable(result.findings, unsafe):
-            if held_back(f, kept) and f.location.file not in done.left:
-                done.left.append(f.location.file)
+        for finding in applicable(result.findings, unsafe):
+            if held_back(finding, kept) and finding.location.file not in done.left:
+                done.left.append(finding.location.file)
         if not fixes:
             break
         done.rounds += 1

@@ -20,13 +20,14 @@ from schemacite.locks import (
     on_tables,
 )
 from schemacite.model import Schema
+from schemacite.model.dialects import Target
 from schemacite.model.statements import CreateTable, Statement
 
 
 class LockFacts:
     # each fact is worked out on its first read and kept (plain attributes: cached_property takes a
     # lock on every first read, and each statement has three)
-    def __init__(self, statement: Statement, schema: Schema, target: str, works: bool):
+    def __init__(self, statement: Statement, schema: Schema, target: Target, works: bool):
         self.statement = statement
         self.schema = schema
         self.target = target

@@ -5,11 +5,19 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from typing import TYPE_CHECKING
 
 import pluggy
 
+from schemacite.errors import closest
 from schemacite.lint import hookspecs
 from schemacite.model.record import record
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from schemacite.lint.hookspecs import Reporter
+    from schemacite.lint.rule import Rule
 
 BUILTIN_PLUGINS = (
     "schemacite.rules.no_primary_key",
@@ -63,9 +71,9 @@ class EntryPoint:
     name: str
     value: str  # "module:attribute" or "module"
 
-    def load(self):
+    def load(self) -> object:
         module, _, attr = self.value.partition(":")
-        obj = importlib.import_module(module.strip())
+        obj: object = importlib.import_module(module.strip())
         for part in filter(None, attr.strip().split(".")):
             obj = getattr(obj, part)
         return obj
@@ -133,12 +141,12 @@ def plugin_manager(
     return pm
 
 
-def rule_classes(pm: pluggy.PluginManager) -> list:
-    classes = [cls for batch in pm.hook.schemacite_rules() for cls in batch]
+def rule_classes(pm: pluggy.PluginManager) -> list[type[Rule]]:
+    classes: list[type[Rule]] = [cls for batch in pm.hook.schemacite_rules() for cls in batch]
     return sorted(classes, key=lambda c: c.code)
 
 
-def evidence_paths(pm: pluggy.PluginManager) -> list:
+def evidence_paths(pm: pluggy.PluginManager) -> list[Path]:
     return [p for batch in pm.hook.schemacite_evidence() for p in batch]
 
 
@@ -153,22 +161,19 @@ def output_formats(pm: pluggy.PluginManager) -> dict[str, str]:
     return formats
 
 
-def reporter_class(pm: pluggy.PluginManager, name: str) -> type:
+def reporter_class(pm: pluggy.PluginManager, name: str) -> type[Reporter]:
     """The reporter class for the output format `name`; a ValueError naming the formats there are
     when no plugin answers for it. A pack that answers `schemacite_reporter` without listing its
     format in `schemacite_formats` is still taken: the registry lists, the hook decides."""
-    cls = pm.hook.schemacite_reporter(format=name)
+    cls: type[Reporter] | None = pm.hook.schemacite_reporter(format=name)
     if cls is None:
         raise ValueError(unknown_format(pm, name))
     return cls
 
 
 def unknown_format(pm: pluggy.PluginManager, name: str) -> str:
-    # start-up: difflib loads only for a mistyped format
-    import difflib
-
     known = list(output_formats(pm))
-    close = difflib.get_close_matches(name, known, n=1)
+    close = closest(name, known)
     return f"unknown output format {name!r} (choose from {', '.join(known)})" + (
-        f"; did you mean {close[0]}?" if close else ""
+        f"; did you mean {close}?" if close else ""
     )

@@ -29,7 +29,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -50,6 +50,10 @@ from schemacite.sources.dialect import DEFAULT_DIALECT, FILES, HEAD, NO_MARKS, d
 from schemacite.sources.engines import named_dialect, neutral
 from schemacite.sources.files import expand, head
 from schemacite.sources.frameworks import FRAMEWORKS, Framework, detect, journal_dialect, prisma_provider
+
+if TYPE_CHECKING:
+    from schemacite.lint.hookspecs import Reporter
+    from schemacite.sources.cache import ParseCache
 
 # how the user of `lint_paths` names a dialect the files do not tell; each door says its own
 ASK = "set `dialect` in the config, or pass dialect= mysql, mariadb or postgres"
@@ -84,8 +88,9 @@ def read_config(
 ) -> Config:
     """The settings: the file named (by `named_by`: `--config`, the editor's setting), else the
     nearest config to the first path, else to the current directory; `overrides` on top."""
+    source: Path | None
     if config_file:
-        source: Path | None = Path(config_file)
+        source = Path(config_file)
         if not source.is_file():
             raise ConfigError(f"{source}: no such config file ({named_by})")
     else:
@@ -104,8 +109,8 @@ class Memo:
 
     def __init__(self) -> None:
         self.heads: dict[tuple[str, int, int], str] = {}
-        self.frameworks: dict[tuple, tuple[Framework, str]] = {}
-        self.snapshots: dict[tuple[str, int, int], Schema] = {}
+        self.frameworks: dict[tuple[tuple[str, int, int], ...], tuple[Framework, str]] = {}
+        self.snapshots: dict[tuple[str, int, int], tuple[Schema, str | None]] = {}
         self.linters: dict[str, Linter] = {}
 
     def head(self, path: str) -> str:
@@ -124,7 +129,8 @@ class Memo:
             self.frameworks[key] = detect(files)
         return self.frameworks[key]
 
-    def snapshot(self, path: str) -> Schema:
+    def snapshot(self, path: str) -> tuple[Schema, str | None]:
+        """The snapshot's schema and the server version it recorded, if any."""
         key = stamp(path)
         if key not in self.snapshots:
             self.snapshots.clear()  # one project's snapshot at a time
@@ -141,7 +147,7 @@ class _Once(Memo):
     def framework(self, files: list[str]) -> tuple[Framework, str]:
         return detect(files)
 
-    def snapshot(self, path: str) -> Schema:
+    def snapshot(self, path: str) -> tuple[Schema, str | None]:
         return _load_snapshot(path)
 
 
@@ -202,8 +208,8 @@ class Project:
         memo = memo or _Once()
         if rules or output is not None:
             pm = pm or load_plugins(plugins)
-        if output is not None and pm.hook.schemacite_reporter(format=output) is None:
-            raise UsageError(unknown_format(pm, output))
+            if output is not None and pm.hook.schemacite_reporter(format=output) is None:
+                raise UsageError(unknown_format(pm, output))
         if config is None:
             config = read_config(paths, config_file, named_by, overrides)
         use_evidence(config.evidence)
@@ -216,10 +222,10 @@ class Project:
             check_rule_names(config, rule_classes(project.pm))
         project._inputs(paths, stdin, since)
         if config.snapshot:
-            project.base = memo.snapshot(config.snapshot)
+            project.base, recorded = memo.snapshot(config.snapshot)
             if not config.dialect_given:  # the snapshot knows which server it came from
                 server = "the snapshot's server"
-                project.config = told(config, project.base.dialect, _snapshot_target(config.snapshot), server)
+                project.config = told(config, project.base.dialect, recorded, server)
                 project.dialect_why = project.target_why = server
         elif not config.dialect_given:
             found = project._tell_dialect(ask)
@@ -362,7 +368,7 @@ class Project:
             self._linter = kept[key]
         return self._linter
 
-    def reporter(self, name: str, **options: Any):
+    def reporter(self, name: str, **options: Any) -> Reporter:
         """A reporter writing the output format `name`."""
         try:
             return reporter_class(self.pm, name)(**options)
@@ -376,7 +382,7 @@ class Project:
 
     def lint(
         self,
-        cache=None,
+        cache: ParseCache | None = None,
         overlay: dict[str, bytes] | None = None,
         *,
         paths: list[str] | None = None,
@@ -438,18 +444,12 @@ def _sibling_sql(folder: str, name: str) -> bool:
     return low.endswith(".sql") and not low.endswith(".down.sql") and os.path.isfile(os.path.join(folder, name))
 
 
-def _load_snapshot(path: str) -> Schema:
+def _load_snapshot(path: str) -> tuple[Schema, str | None]:
+    """A snapshot's schema and the server version it recorded, read once."""
     # start-up: loaded only with a snapshot
-    from schemacite.sources.snapshot import SnapshotError, load_snapshot
+    from schemacite.sources.snapshot import SnapshotError, read_snapshot
 
     try:
-        return load_snapshot(path)
+        return read_snapshot(path)
     except SnapshotError as e:
         raise UsageError(str(e)) from None
-
-
-def _snapshot_target(path: str) -> str | None:
-    # start-up: loaded only with a snapshot
-    from schemacite.sources.snapshot import snapshot_target
-
-    return snapshot_target(path)

@@ -12,10 +12,11 @@ from schemacite.lint.config import Config
 from schemacite.model import Location, Schema, Table
 from schemacite.model.dialects import ALL_DIALECTS, Dialect, Target
 from schemacite.model.record import record
-from schemacite.model.results import Finding, Severity, Suppression
+from schemacite.model.results import Finding, RuleInfo, Severity, Suppression
 from schemacite.sources.names import written
 
 if TYPE_CHECKING:
+    from schemacite.evidence import Evidence
     from schemacite.lint.lock_facts import LockFacts
     from schemacite.locks import Lock, LockImpact
     from schemacite.model.statements import Statement
@@ -149,6 +150,14 @@ class Context:
         return self.target.version
 
 
+def _catalogue() -> dict[str, Evidence]:
+    """The evidence catalogue, by id."""
+    # start-up: the evidence catalogue loads only when something cites it
+    from schemacite.evidence import load_catalogue
+
+    return load_catalogue()
+
+
 class Rule:
     """Base class: subclasses set the metadata and define check_table and/or check_statement."""
 
@@ -197,19 +206,13 @@ class Rule:
     def cited(cls) -> tuple[str, ...]:
         """Every record a finding of this rule may cite: its own list, then the measurements of
         schemacite's own that name it (a finding cites those of its dialect nearest its target)."""
-        # start-up: the evidence catalogue loads only when something cites it
-        from schemacite.evidence import load_catalogue
-
-        own = [e.id for e in load_catalogue().values() if cls.name in e.rules and ":" not in e.id]
+        own = [e.id for e in _catalogue().values() if cls.name in e.rules and ":" not in e.id]
         return tuple(dict.fromkeys((*cls.evidence, *own)))
 
     @classmethod
     def unmeasured_notes(cls) -> dict[str, str]:
         """Why no measurement backs the rule, per dialect that has none."""
-        # start-up: the evidence catalogue loads only when something cites it
-        from schemacite.evidence import load_catalogue
-
-        catalogue = load_catalogue()
+        catalogue = _catalogue()
         out = {}
         for dialect in sorted(cls.dialects):
             if not any(
@@ -239,6 +242,22 @@ class Rule:
     def url(cls) -> str:
         return DOCS_URL.format(name=cls.name)
 
+    @classmethod
+    def info(cls) -> RuleInfo:
+        """What a report says of the rule (a SARIF rule descriptor)."""
+        doc = cls.doc()
+        return RuleInfo(
+            code=cls.code,
+            name=cls.name,
+            short=doc.splitlines()[0].strip() if doc else cls.summary,
+            doc=doc,
+            url=cls.url(),
+            severity=Severity(cls.default_severity),
+            status=cls.status,
+            dialects=cls.dialects,
+            unmeasured=cls.unmeasured_notes(),
+        )
+
     def finding(
         self,
         at: Location,
@@ -257,10 +276,7 @@ class Rule:
         """A finding of this rule; with `dialect`, only evidence that holds for it is cited."""
         ids = self.evidence if evidence is None else evidence
         if dialect is not None:
-            # start-up: the evidence catalogue loads only when something cites it
-            from schemacite.evidence import load_catalogue
-
-            catalogue = load_catalogue()
+            catalogue = _catalogue()
             ids = tuple(i for i in ids if i not in catalogue or catalogue[i].applies(dialect))
         return Finding(
             rule=self.name,

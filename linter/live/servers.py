@@ -31,6 +31,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from schemacite.live.catalogs import NothingToRead
 from schemacite.model import Location, Schema, dialects
 from schemacite.model.dialects import Dialect, nearest_target
 from schemacite.model.record import record
@@ -92,8 +93,10 @@ def mask(text: str) -> str:
 
 
 @record
-class Target:
-    """One server (and, for PostgreSQL, one database) to audit."""
+class Dsn:
+    """One server (and, for PostgreSQL, one database) to audit, as its URL names it: what
+    `schemacite audit` and `snapshot` call a target. The server version verdicts are judged for
+    is a `model.dialects.Target`."""
 
     url: str = field(repr=False)  # as given: may hold a password
     scheme: str
@@ -139,8 +142,8 @@ _URL_IN_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]+")
 _CONNINFO_PASSWORD = re.compile(r"(?i)(\bpassword\s*=\s*)(?:'(?:[^'\\]|\\.)*'|[^\s'\"]+)")
 
 
-def parse_dsn(url: str) -> Target:
-    """A Target from a mysql://, mariadb://, postgresql:// or postgres:// URL."""
+def parse_dsn(url: str) -> Dsn:
+    """A Dsn from a mysql://, mariadb://, postgresql:// or postgres:// URL."""
     scheme = url.split("://", 1)[0].lower() if "://" in url else ""
     if scheme not in SCHEMES:
         raise DsnError(
@@ -167,7 +170,7 @@ def parse_dsn(url: str) -> Target:
                 raise DsnError(url, "connect_timeout must be a number of seconds") from None
         if database and "/" in database:
             raise DsnError(url, "the path names one database (mysql://user@host:port/db)")
-    return Target(
+    return Dsn(
         url=url,
         scheme=scheme,
         kind=kind,
@@ -205,7 +208,7 @@ def _driver(kind: Dialect):
         raise AuditError(f"{module} is not installed; install it with: {hint}") from None
 
 
-def connect(target: Target, timeout: float = CONNECT_TIMEOUT):
+def connect(target: Dsn, timeout: float = CONNECT_TIMEOUT):
     """An open connection to `target` (autocommit); AuditError with a clear reason otherwise."""
     driver = _driver(target.kind)
     try:
@@ -280,7 +283,7 @@ _MYSQL_REASONS = {
 }
 
 
-def describe_error(target: Target, exc: BaseException, connecting: bool = False) -> str:
+def describe_error(target: Dsn, exc: BaseException, connecting: bool = False) -> str:
     """A one-line reason, without the password, for a driver error."""
     args = getattr(exc, "args", ())
     if target.kind is Dialect.MYSQL and args and isinstance(args[0], int):
@@ -325,7 +328,7 @@ def describe_error(target: Target, exc: BaseException, connecting: bool = False)
 class Reading:
     """What one target gave: its schema (None on failure), notes, or the error."""
 
-    target: Target
+    target: Dsn
     schema: Schema | None = None
     dialect: Dialect | None = None
     server_target: dialects.Target | None = None  # the nearest supported target to the server's version
@@ -349,7 +352,7 @@ def _catalog(kind: Dialect):
 
 
 def read_target(
-    target: Target,
+    target: Dsn,
     schemas: list[str],
     sample: float = 0.0,
     timeout: float = CONNECT_TIMEOUT,
@@ -361,8 +364,6 @@ def read_target(
     """
     reading = Reading(target, read_at=datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"))
     started = time.monotonic()
-    # start-up: server code loads only when a server is reached
-    from schemacite.live.catalogs import NothingToRead
 
     try:
         status("connecting")
@@ -391,7 +392,7 @@ def read_target(
 
 
 def _read(
-    conn: Any, target: Target, schemas: list[str], sample: float, status: Callable[[str], None], reading: Reading
+    conn: Any, target: Dsn, schemas: list[str], sample: float, status: Callable[[str], None], reading: Reading
 ) -> Schema:
     catalog = _catalog(target.kind)
     dialect, name, version = server_dialect(conn, target.kind)
@@ -417,7 +418,7 @@ def _read(
     return schema
 
 
-def _side_session(target: Target, catalog: Any, dialect: str) -> Any:
+def _side_session(target: Dsn, catalog: Any, dialect: str) -> Any:
     """A second read-only session for MySQL/MariaDB counters, read alongside the catalog;
     None (read them in turn) when it cannot be opened."""
     if target.kind is not Dialect.MYSQL:
@@ -468,7 +469,7 @@ def _difference(first: Schema, later: Schema, seconds: float) -> str:
     )
 
 
-def _relocate(schema: Schema, target: Target) -> None:
+def _relocate(schema: Schema, target: Dsn) -> None:
     """Locate tables, indexes, partitioning and views at server/schema; origin is the server."""
     schema.origin = target.server
     for table in schema.tables.values():

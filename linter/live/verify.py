@@ -37,8 +37,10 @@ from typing import Any
 
 from schemacite.live import scratch
 from schemacite.live.servers import AuditError, connect, parse_dsn, query, server_dialect
+from schemacite.locks import worst_algorithm, worst_lock_level
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.record import record
+from schemacite.sources.names import qualifiers
 
 
 class VerifyError(Exception):
@@ -238,7 +240,6 @@ class _ScratchDatabase:
 def _mysql(conn: Any, target, script: list, reconnect) -> list[str]:
     # start-up: loaded only when a MySQL or MariaDB server is verified
     from schemacite.live.verify_mysql import _run, measure
-    from schemacite.sources.names import qualifiers
 
     notes = [f"dropped scratch database {n}, left by an earlier run" for n in scratch.mysql_drop_stale(conn)]
     main = scratch.mysql_create(conn)
@@ -291,9 +292,6 @@ def _mysql(conn: Any, target, script: list, reconnect) -> list[str]:
 
 
 def _compare_mysql(row, measured, kind: str) -> None:
-    # start-up: the MySQL lock logic loads only when a MySQL statement is compared
-    from schemacite.locks import worst_algorithm, worst_lock_level
-
     row.measured = measured
     if measured.error:
         row.measured = None

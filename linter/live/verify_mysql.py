@@ -25,6 +25,7 @@ from schemacite.live.catalogs.mysql import server_version
 from schemacite.model.dialects import Dialect
 from schemacite.model.record import record
 from schemacite.sources.mysql.clauses import drop_index_as_alter, with_clauses, without_clauses
+from schemacite.sources.read import parse_text
 
 ALGORITHMS_MYSQL = ("INSTANT", "INPLACE", "COPY")
 ALGORITHMS_MARIADB = ("INSTANT", "NOCOPY", "INPLACE", "COPY")
@@ -88,9 +89,6 @@ def server_of(conn) -> tuple[Dialect, tuple[int, ...], str]:
 
 def _kind(sql: str, server: str) -> str:
     """The statement's kind as the MySQL reader reads it ("other" when it cannot)."""
-    # start-up: loaded only when this runs, not by every import of this module
-    from schemacite.sources.read import parse_text
-
     parsed = parse_text(sql.strip().rstrip(";") + ";\n", "statement.sql", server)
     return parsed.statements[0].kind if len(parsed.statements) == 1 and not parsed.errors else "other"
 

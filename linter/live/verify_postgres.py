@@ -59,6 +59,7 @@ from dataclasses import field
 from typing import Any
 
 from schemacite.live import scratch
+from schemacite.locks import postgres_table
 from schemacite.locks.modes import MODES, gate_after, strongest
 from schemacite.model.record import record
 
@@ -452,9 +453,6 @@ def compare(predicted: Iterable[Any], measured: Measured, if_exists: bool = Fals
     (`DROP ... IF EXISTS`), a predicted relation the setup lacks is no difference:
     the statement is a no-op that locks nothing, as predicted for what exists.
     """
-    # start-up: loaded only when this runs, not by every import of this module
-    from schemacite.locks import postgres_table
-
     impacts = list(predicted)
     want: dict[str, str] = {}
     for impact in impacts:

@@ -7,11 +7,14 @@ one per dialect family (`postgres_table`, `mysql_table`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import field
 
-from schemacite.locks.modes import ALGORITHMS, BLOCKS_ORDER, MYSQL_LOCKS, rank, worst  # noqa: F401
+from schemacite.locks.modes import ALGORITHMS, MYSQL_LOCKS, worst
+from schemacite.model import Index, Schema, Statement
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.record import record
+from schemacite.model.statements import CopyFrom, CreateTableAs, Delete, Insert, Merge, RunsUnseen, Update
 from schemacite.sources.names import written, written_names
 
 # statement kinds that take no lock on a table that exists before the change
@@ -104,9 +107,9 @@ def worst_lock_level(impacts: list[LockImpact]) -> str | None:
 PARTITION_KEY_REFUSAL = {Dialect.POSTGRES: "0A000", Dialect.MYSQL: "1503", Dialect.MARIADB: "1503"}
 
 
-def impacts_for(statement, schema, target: Target) -> list[LockImpact]:
+def impacts_for(statement: Statement, schema: Schema, target: Target) -> list[LockImpact]:
     """The lock outcome of `statement` on the server `target` names (`postgres-16`, `mysql-8.0`, ...)."""
-    if statement.kind == "runs_unseen":
+    if isinstance(statement.op, RunsUnseen):
         return [LockImpact(operation=statement.kind, unknown=f"{statement.op.what} runs SQL schemacite cannot read")]
     if target.dialect is Dialect.POSTGRES:
         # not at the top: locks.postgres and locks.mysql import this package; a run loads only its dialect's
@@ -125,7 +128,7 @@ def impacts_for(statement, schema, target: Target) -> list[LockImpact]:
     return found
 
 
-def locks_on_preexisting(impact: LockImpact, schema, statement=None) -> list[Lock]:
+def locks_on_preexisting(impact: LockImpact, schema: Schema, statement: Statement | None = None) -> list[Lock]:
     """The locks of `impact` on relations that exist before this change.
 
     Tables created earlier in the change harm nobody when locked. With `statement` given, a
@@ -137,6 +140,7 @@ def locks_on_preexisting(impact: LockImpact, schema, statement=None) -> list[Loc
     it never created is most likely not there, and the server skips the statement.
     """
     if_exists = statement is not None and statement.if_exists
+    drops = statement is not None and statement.kind.startswith("drop")
     out = []
     for lk in impact.locks:
         if not is_preexisting(lk.relation, schema):
@@ -144,32 +148,30 @@ def locks_on_preexisting(impact: LockImpact, schema, statement=None) -> list[Loc
         # a dump's DROP ... IF EXISTS preamble drops what may not be there; an ALTER TABLE IF EXISTS
         # changes a table that exists, unless the replay dropped it or never saw it among others
         if if_exists and not schema.knows(lk.relation):
-            if statement.kind.startswith("drop") or lk.relation in schema.gone or _schema_known(lk.relation, schema):
+            if drops or lk.relation in schema.gone or _schema_known(lk.relation, schema):
                 continue
         out.append(lk)
     return out
 
 
-def _schema_known(relation: str, schema) -> bool:
+def _schema_known(relation: str, schema: Schema) -> bool:
     """Whether the model holds tables of the (PostgreSQL) schema `relation` is in."""
     prefix = relation.rsplit(".", 1)[0] + "." if "." in relation else None
     return any(k.startswith(prefix) if prefix else "." not in k for k in schema.tables)
 
 
-def unseen(relations, schema) -> list[str]:
+def unseen(relations: Iterable[str], schema: Schema) -> list[str]:
     """The relations the model has never seen (no CREATE in the history, not in the snapshot)."""
     return [r for r in relations if r != "*" and not schema.knows(r)]
 
 
-def long_work(statement, schema, impacts: list[LockImpact]) -> str | None:
+def long_work(statement: Statement, schema: Schema, impacts: list[LockImpact]) -> str | None:
     """What long-running work the statement does on tables that exist before the change, in
     words ("rewrites orders", "UPDATE of every row of orders"), or None: work whose duration
     grows with a table's size, so that locks held meanwhile are held for that long."""
-    # start-up: loaded only when this runs, not by every import of this module
-    from schemacite.model.statements import CopyFrom, CreateTableAs, Delete, Insert, Merge, Update
 
     def preexisting(name: str | None) -> bool:
-        return bool(name) and is_preexisting(name, schema)
+        return name is not None and bool(name) and is_preexisting(name, schema)
 
     op = statement.op
 
@@ -202,7 +204,7 @@ def long_work(statement, schema, impacts: list[LockImpact]) -> str | None:
     return None
 
 
-def _read_through(name: str, schema, depth: int = 0) -> list[str]:
+def _read_through(name: str, schema: Schema, depth: int = 0) -> list[str]:
     """`name`, or for a view the change created, the relations it reads in turn: a query of a new
     view over an existing table reads that table."""
     view = schema.views.get(name)
@@ -211,7 +213,7 @@ def _read_through(name: str, schema, depth: int = 0) -> list[str]:
     return [r for read in view.reads for r in _read_through(read, schema, depth + 1)]
 
 
-def _scanned_for(op, schema) -> tuple[str, ...]:
+def _scanned_for(op: Update | Delete, schema: Schema) -> tuple[str, ...]:
     """The columns a filtered UPDATE or DELETE looks its rows up by, when none of them is the first
     column of an index of its table: PostgreSQL then reads every row (a backfill `WHERE new_col IS
     NULL`). Empty when an index may serve, or the table is not fully known."""
@@ -230,7 +232,7 @@ def _scanned_for(op, schema) -> tuple[str, ...]:
 SEARCHES_NULLS = frozenset({"btree", "gist", "spgist", "brin"})
 
 
-def _finds_rows(index, op) -> bool:
+def _finds_rows(index: Index, op: Update | Delete) -> bool:
     """Whether the index may find the rows of the filtered UPDATE or DELETE: its first column is one
     the WHERE uses (by IS NULL only where its access method searches NULLs), and a partial index's
     predicate uses only columns the WHERE uses too (else it may leave the rows out)."""
@@ -242,7 +244,7 @@ def _finds_rows(index, op) -> bool:
     return not index.partial or set(index.predicate_columns) <= set(op.filtered_on)
 
 
-def on_tables(locks: list[Lock], schema) -> list[Lock]:
+def on_tables(locks: list[Lock], schema: Schema) -> list[Lock]:
     """The locks, an index's counted on its table (a lock on an index keeps its table's queries
     from planning; the table is what they wait for)."""
     out = []
@@ -252,14 +254,14 @@ def on_tables(locks: list[Lock], schema) -> list[Lock]:
     return out
 
 
-def works_on_preexisting_table(statement, schema) -> bool:
+def works_on_preexisting_table(statement: Statement, schema: Schema) -> bool:
     """Whether the table a statement rewrites, indexes or validates existed before the change: a
     foreign key added to a table created earlier in the change scans that empty table, whatever
     the table it references holds."""
     return not statement.table or is_preexisting(statement.table, schema)
 
 
-def may_hold_rows(name: str | None, schema) -> bool:
+def may_hold_rows(name: str | None, schema: Schema) -> bool:
     """Whether table `name` existed before the change and is not known to be empty (a snapshot's
     count of 0 rows): whether a statement on it can meet rows already there."""
     if not name or not is_preexisting(name, schema):
@@ -268,7 +270,7 @@ def may_hold_rows(name: str | None, schema) -> bool:
     return table is None or table.rows != 0
 
 
-def is_preexisting(name: str, schema) -> bool:
+def is_preexisting(name: str, schema: Schema) -> bool:
     """Whether relation `name` existed before the change: not a table (or the table of an index or
     of a serial column's sequence), view or sequence the change created. One never seen is taken to exist: the change does not create it."""
     table = schema.tables.get(name) or schema.index_owner(name) or schema.sequence_owner(name)

@@ -13,9 +13,15 @@ with them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from schemacite.locks import LockImpact
+from schemacite.model import Schema, Table
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.record import record
+
+if TYPE_CHECKING:
+    from schemacite.evidence import Evidence
 
 
 @record(frozen=True)
@@ -43,7 +49,7 @@ def quantity(impact: LockImpact, dialect: Dialect) -> tuple[str, str]:
     return "scan_bytes_per_second", "scans"
 
 
-def estimate(impact: LockImpact, schema, dialect: Dialect, target: Target) -> Estimate | None:
+def estimate(impact: LockImpact, schema: Schema, dialect: Dialect, target: Target) -> Estimate | None:
     """The time `impact`'s work keeps its lock, for the largest table of known size it locks."""
     if not (impact.rewrite or impact.scan):
         return None
@@ -55,26 +61,20 @@ def estimate(impact: LockImpact, schema, dialect: Dialect, target: Target) -> Es
     if not sized:
         return None
     size, rows, relation = max(sized)
-    # start-up: the evidence catalogue loads only when something cites it
-    from schemacite.evidence import load_catalogue, rate_for
-
     wanted, work = quantity(impact, dialect)
-    found = rate_for(wanted, dialect, target, load_catalogue())
+    found = _rate(wanted, dialect, target)
     if found is None:
         return None
     rate, record = found
     return Estimate(relation, rows, size, work, size / rate, rate, record.id, record.setup.get("server", ""))
 
 
-def scan_seconds(table, dialect: Dialect, target: Target) -> float | None:
+def scan_seconds(table: Table, dialect: Dialect, target: Target) -> float | None:
     """How long reading `table` whole takes at the scan rate measured nearest `target`, when its
     size is known: what makes a table large for a lock on it."""
     if not table.bytes:
         return None
-    # start-up: the evidence catalogue loads only when something cites it
-    from schemacite.evidence import load_catalogue, rate_for
-
-    found = rate_for("scan_bytes_per_second", dialect, target, load_catalogue())
+    found = _rate("scan_bytes_per_second", dialect, target)
     return table.bytes / found[0] if found and found[0] else None
 
 
@@ -93,3 +93,11 @@ def human_bytes(n: float) -> str:
         if n >= size:
             return f"{n / size:.1f} {unit}" if n < size * 10 else f"{n / size:.0f} {unit}"
     return f"{n:.0f} bytes"
+
+
+def _rate(wanted: str, dialect: Dialect, target: Target) -> tuple[float, Evidence] | None:
+    """The rate `wanted` measured on `dialect` nearest `target`, with its record (the user's own first)."""
+    # start-up: the evidence catalogue loads only when something cites it
+    from schemacite.evidence import load_catalogue, rate_for
+
+    return rate_for(wanted, dialect, target, load_catalogue())

@@ -10,8 +10,12 @@ time linear in the transaction's statements.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from schemacite.locks import Lock
+
+if TYPE_CHECKING:
+    from schemacite.lint.rule import Held
 
 BLOCKS = ("nothing", "writes", "reads+writes")
 
@@ -36,16 +40,16 @@ def worse(locks: Iterable[Lock], than: dict[str, int]) -> list[Lock]:
 class Transaction:
     def __init__(self) -> None:
         self.taken: dict[str, int] = {}
-        self.pending: list = []  # schemacite.lint.rule.Held, oldest first
+        self.pending: list[Held] = []  # oldest first
         # every blocking mode taken so far per relation, outlasted or not: a lock the transaction
         # holds at least as strongly is taken without waiting (`modes.covers`)
         self.modes: dict[str, set[str]] = {}
 
-    def took(self, held) -> list:
+    def took(self, held: Held) -> list[Held]:
         """Record a statement of the transaction, after the rules saw it: a long work accounts for
         the pending locks it makes worse; the statement's own new locks become pending. Returns the
         earlier statements whose locks the transaction now keeps through this long work."""
-        outlasted = []
+        outlasted: list[Held] = []
         if held.work is not None:
             own = levels(held.locks)
             outlasted = [h for h in self.pending if worse(h.locks, own)]

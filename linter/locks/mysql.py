@@ -22,7 +22,7 @@ from schemacite.locks import Lock, LockImpact
 from schemacite.locks import mysql_table as T
 from schemacite.locks.modes import ALGORITHMS, MYSQL_LOCKS, blocks
 from schemacite.locks.rows import MysqlRow as Row
-from schemacite.locks.rows import row_at
+from schemacite.locks.rows import Version, row_at
 from schemacite.model import Column, ForeignKey, Index, Schema, Table
 from schemacite.model.dialects import Dialect
 from schemacite.model.record import record
@@ -54,7 +54,7 @@ def general_note(server: str) -> tuple[str, str]:
     return T.MDL_NOTE + (T.MDL_NOTE_MARIADB if server == Dialect.MARIADB else ""), T.MDL_SOURCES[server]
 
 
-def lookup(server: str, key: str, version: tuple[int, ...]) -> Row | None:
+def lookup(server: str, key: str, version: Version) -> Row | None:
     """The matrix row for `key` on `server` at `version` (None if the matrix has no such key); for a
     version older than the key's first row, that first row (the oldest the matrix knows)."""
     rows = T.TABLES[_server(server)].get(key)
@@ -63,23 +63,23 @@ def lookup(server: str, key: str, version: tuple[int, ...]) -> Row | None:
     return row_at(rows, _version(version)) or rows[0]
 
 
-def impacts(statement: Statement, schema: Schema, server: str, version: tuple[int, ...]) -> list[LockImpact]:
-    server = _server(server)
-    version = _version(version)
+def impacts(statement: Statement, schema: Schema, name: str, given: Version) -> list[LockImpact]:
+    server = _server(name)
+    version = _version(given)
     table = schema.table(statement.table) if statement.table and schema is not None else None
     relation = statement.table or "?"
     op = statement.op
     kind = statement.kind
 
     if kind == "alter_table":
-        referencing = schema.foreign_keys_to(statement.table) if table is not None else []
+        referencing = schema.foreign_keys_to(relation) if table is not None else []
         return _alter(statement, table, referencing, relation, server, version)
     if isinstance(op, CreateIndex) and op.if_not_exists and _exists(op.index.name, table):
         return [_nothing_to_do("create_index", relation)]
     if isinstance(op, CreateIndex):
         action = AddKey("add_unique" if op.index.unique else "add_index", statement.sql, index=op.index)
         key, note = _index_key(action, table, [action])
-        row = _lookup_adjusted(server, key, version, table, [])
+        row = _lookup_adjusted(server, key, version, table)
         clauses = {"algorithm": _norm(op.algorithm), "lock": _norm(op.lock)}
         return [_impact("create_index", key, row, relation, server, version, clauses, note)]
     if isinstance(op, DropIndex):
@@ -96,7 +96,7 @@ def impacts(statement: Statement, schema: Schema, server: str, version: tuple[in
         kind = "replace_view"  # redefines a view queries use
     if kind in ("optimize_table", "truncate", "drop_table", "rename_table", "drop_view", "replace_view"):
         key = f"statement.{kind}"
-        row = _lookup_adjusted(server, key, version, table, [])
+        row = _lookup_adjusted(server, key, version, table)
         impact = _impact(kind, key, row, relation, server, version, {})
         names = [old for old, _new in op.pairs] if isinstance(op, RenameTable) else list(op.relations())
         mode = impact.locks[0].mode
@@ -135,7 +135,12 @@ def _skipped(action: Action, table: Table | None) -> bool:
 
 
 def _alter(
-    statement: Statement, table: Table | None, referencing: list[ForeignKey], relation: str, server: str, version
+    statement: Statement,
+    table: Table | None,
+    referencing: list[ForeignKey],
+    relation: str,
+    server: Dialect,
+    version: Version,
 ) -> list[LockImpact]:
     actions = [a for a in statement.actions if a.op not in CLAUSE_OPS and not _skipped(a, table)]
     if not actions and any(_skipped(a, table) for a in statement.actions):
@@ -154,7 +159,7 @@ def _alter(
         if replaced_pk and action.op == "drop_primary_key":
             continue  # reported once, as the replacement
         key, note = _key(action, table, server, version, actions, replaced_pk, fk_checks_off)
-        row = _lookup_adjusted(server, key, version, table, actions)
+        row = _lookup_adjusted(server, key, version, table)
         if row is not None and row.rewrite and (when := _charset_unknown(action, table)):
             row = replace(row, rewrite_when=when)
         if row is None:
@@ -194,11 +199,11 @@ def _alter(
             impact.refused = found[1]
             impact.note = f"server refuses: {found[3]}"
     if len(out) > 1:
-        out.append(_combine(out, relation, server, version))
+        out.append(_combine(out, relation))
     return out
 
 
-def _with_inline_keys(actions: list[Action], server: str, version) -> list[Action]:
+def _with_inline_keys(actions: list[Action], server: Dialect, version: Version) -> list[Action]:
     """The actions, each ADD COLUMN followed by the keys its inline UNIQUE / PRIMARY KEY and (where the
     server creates one) REFERENCES add: the server builds them in the same statement."""
     since, _source, _ignored = T.INLINE_REFERENCES[server]
@@ -218,7 +223,9 @@ def _with_inline_keys(actions: list[Action], server: str, version) -> list[Actio
     return out
 
 
-def _refused_case(action: Action, key: str, table: Table | None, referencing, actions) -> str | None:
+def _refused_case(
+    action: Action, key: str, table: Table | None, referencing: list[ForeignKey], actions: list[Action]
+) -> str | None:
     """The case of `mysql_table.REFUSED` the action falls in (the server refuses it whatever the
     clauses), or None."""
     column = (action.old_name or action.column) if isinstance(action, AddColumn) else action.column
@@ -235,7 +242,7 @@ def _refused_case(action: Action, key: str, table: Table | None, referencing, ac
     return "modify_column.foreign_key_type" if in_foreign_key and key in T.TYPE_CHANGES else None
 
 
-def _combine(parts: list[LockImpact], relation: str, server: str, version) -> LockImpact:
+def _combine(parts: list[LockImpact], relation: str) -> LockImpact:
     algos = [p.algorithm for p in parts if p.algorithm]
     algorithm = max(algos, key=ALGO_RANK.__getitem__) if algos else None
     mode = max((lk.mode for p in parts for lk in p.locks), key=LOCK_RANK.__getitem__, default="NONE")
@@ -256,7 +263,15 @@ def _combine(parts: list[LockImpact], relation: str, server: str, version) -> Lo
     )
 
 
-def _key(action: Action, table, server, version, actions, replaced_pk, fk_checks_off) -> tuple[str, str | None]:
+def _key(
+    action: Action,
+    table: Table | None,
+    server: Dialect,
+    version: Version,
+    actions: list[Action],
+    replaced_pk: bool,
+    fk_checks_off: bool,
+) -> tuple[str, str | None]:
     """The matrix row of one ALTER TABLE action, and a note where the model leaves it uncertain."""
     op = action.op
     if isinstance(action, AddColumn) and op == "add_column":
@@ -283,7 +298,9 @@ def _key(action: Action, table, server, version, actions, replaced_pk, fk_checks
     return op, None
 
 
-def _add_column_key(action: AddColumn, table, server, version) -> tuple[str, str | None]:
+def _add_column_key(
+    action: AddColumn, table: Table | None, server: Dialect, version: Version
+) -> tuple[str, str | None]:
     column = action.definition
     if column.auto_increment:
         return "add_column.auto_increment", None
@@ -325,7 +342,7 @@ def _default_computed_per_row(default: str, table: Table | None) -> bool:
     return False
 
 
-def _drop_column_key(action: Action, table) -> str:
+def _drop_column_key(action: Action, table: Table | None) -> str:
     col = table.columns.get(action.column) if table is not None and action.column else None
     if col is not None and col.generated:
         return "drop_column.stored" if col.generated == "stored" else "drop_column.virtual"
@@ -335,12 +352,17 @@ def _drop_column_key(action: Action, table) -> str:
     return "drop_column"
 
 
-def _convert_charset_key(action: Option, table, server, version) -> str:
+def _convert_charset_key(action: Option, table: Table | None, server: Dialect, version: Version) -> str:
     target = (action.value or "").lower()
     source = _table_charset(table) or ""
     if target.startswith("utf8mb4") and source in ("utf8", "utf8mb3") and not _has_text_columns(table):
         return "convert_charset.utf8mb3_to_utf8mb4"
-    if not target or target != source or any((c.charset or target).lower() != target for c in table.columns.values()):
+    if (
+        table is None
+        or not target
+        or target != source
+        or any((c.charset or target).lower() != target for c in table.columns.values())
+    ):
         return "convert_charset"
     # the same character set: what changes is at most the collation, which matters to an index
     collation = (action.collation or "").lower() or None
@@ -362,7 +384,7 @@ def _charset_unknown(action: Action, table: Table | None) -> str:
     return f"the database default character set {table.name} took (its CREATE TABLE names none) is not {action.value}"
 
 
-def _index_key(action: AddKey, table, actions) -> tuple[str, str | None]:
+def _index_key(action: AddKey, table: Table | None, actions: list[Action]) -> tuple[str, str | None]:
     index = action.index
     if index.kind == "fulltext":
         has_ft = table is not None and any(i.kind == "fulltext" for i in table.indexes)
@@ -406,20 +428,22 @@ def _primary_key_after(table: Table | None, actions: list[Action]) -> tuple[str,
     return columns
 
 
-def _modify_key(action: AddColumn, table, server, version, primary_key: tuple[str, ...]) -> tuple[str, str | None]:
+def _modify_key(
+    action: AddColumn, table: Table | None, server: Dialect, version: Version, primary_key: tuple[str, ...]
+) -> tuple[str, str | None]:
     source = action.old_name or action.column
     old: Column | None = table.columns.get(source) if table is not None and source else None
     new = action.definition
     changes: list[str] = []
     if old is None:
-        note = "the column's current definition is unknown; assuming a type change"
-        return ("modify_column.reorder" if action.position and not new.type else "modify_column.type"), note
+        kind = "modify_column.reorder" if action.position and not new.type else "modify_column.type"
+        return kind, "the column's current definition is unknown; assuming a type change"
     if action.position:
         changes.append("reorder")
     new_nullable = new.nullable
     if source in primary_key or new.name in primary_key:
         new_nullable = False  # primary key columns stay NOT NULL whatever the MODIFY says
-    note = None
+    note: str | None = None
     if new.type:
         change, note = _type_change(old, new, table)
         if change:
@@ -438,7 +462,7 @@ def _modify_key(action: AddColumn, table, server, version, primary_key: tuple[st
     return f"modify_column.{worst}", note
 
 
-def _type_change(old: Column, new: Column, table) -> tuple[str | None, str | None]:
+def _type_change(old: Column, new: Column, table: Table | None) -> tuple[str | None, str | None]:
     """What a MODIFY / CHANGE that states a type changes in the column's type (None: nothing), and a
     note where the model leaves it uncertain."""
     note = None
@@ -470,7 +494,7 @@ def _type_change(old: Column, new: Column, table) -> tuple[str | None, str | Non
     return None, note
 
 
-def _string_change(o: Column, n: Column, o_cs, n_cs) -> str:
+def _string_change(o: Column, n: Column, o_cs: str, n_cs: str) -> str:
     if o.base_type in ("char", "binary") or n.base_type != o.base_type:
         return "type"  # CHAR lengths cannot change in place
     if o_cs != n_cs:
@@ -482,7 +506,7 @@ def _string_change(o: Column, n: Column, o_cs, n_cs) -> str:
     return _length_change(o, n, mb, mb)
 
 
-def _length_change(o: Column, n: Column, old_mb, new_mb) -> str:
+def _length_change(o: Column, n: Column, old_mb: int, new_mb: int) -> str:
     try:
         old_len = int(o.type_args or 1) * old_mb
         new_len = int(n.type_args or 1) * new_mb
@@ -499,27 +523,27 @@ def _length_change(o: Column, n: Column, old_mb, new_mb) -> str:
     return "varchar_extend_over_255"
 
 
-def _norm_default(value) -> str | None:
+def _norm_default(value: str | None) -> str | None:
     if value is None:
         return None
     return str(value).strip().strip("'\"").lower()
 
 
-def _cost(row: Row | None) -> tuple:
+def _cost(row: Row | None) -> tuple[int, int, int]:
     if row is None:
         return (9, 1, 9)
     return (ALGO_RANK.get(row.algorithm or "INPLACE", 2), int(bool(row.rewrite)), LOCK_RANK[row.mode])
 
 
 # --------------------------------------------------------------------------- table facts
-def _lookup_adjusted(server, key, version, table, actions) -> Row | None:
+def _lookup_adjusted(server: Dialect, key: str, version: Version, table: Table | None) -> Row | None:
     row = lookup(server, key, version)
     if row is None:
         return None
     return _facts(server, key, row, table, version)
 
 
-def _facts(server, key, row: Row, table: Table | None, version) -> Row:
+def _facts(server: Dialect, key: str, row: Row, table: Table | None, version: Version) -> Row:
     """Adjust a row for what the table already has: its row format, FULLTEXT and SPATIAL indexes."""
     if table is None:
         return row
@@ -586,7 +610,16 @@ class _Run:
     refused: list[str] = field(default_factory=list)
 
 
-def _impact(operation, key, row: Row | None, relation, server, version, clauses, note=None) -> LockImpact:
+def _impact(
+    operation: str,
+    key: str,
+    row: Row | None,
+    relation: str,
+    server: Dialect,
+    version: Version,
+    clauses: dict[str, str | None],
+    note: str | None = None,
+) -> LockImpact:
     if row is None:
         return LockImpact(
             operation,
@@ -638,8 +671,9 @@ def _impact(operation, key, row: Row | None, relation, server, version, clauses,
     )
 
 
-def _apply_algorithm(run: _Run, want_algo: str, row: Row, key: str, server, version) -> None:
+def _apply_algorithm(run: _Run, want_algo: str, row: Row, key: str, server: Dialect, version: Version) -> None:
     """An ALGORITHM= clause: refused, forcing a copy, or taking the server's own choice."""
+    assert run.algorithm is not None  # _impact refuses the clause for an operation that takes none
     if want_algo == "NOCOPY" and server == Dialect.MYSQL:
         run.refused.append("ALGORITHM=NOCOPY exists only on MariaDB")
     elif want_algo == "COPY":
@@ -659,7 +693,9 @@ def _apply_algorithm(run: _Run, want_algo: str, row: Row, key: str, server, vers
     # MariaDB: ALGORITHM names the least efficient algorithm accepted; the best one runs
 
 
-def _apply_lock(run: _Run, want_lock: str, want_algo: str | None, row: Row, key: str, server, version) -> None:
+def _apply_lock(
+    run: _Run, want_lock: str, want_algo: str | None, row: Row, key: str, server: Dialect, version: Version
+) -> None:
     """A LOCK= clause on an operation that takes one, after ALGORITHM= was applied."""
     if server == Dialect.MYSQL and run.algorithm == "INSTANT":
         if want_algo == "INSTANT":
@@ -690,7 +726,7 @@ def _apply_lock(run: _Run, want_lock: str, want_algo: str | None, row: Row, key:
         run.lock = want_lock
 
 
-def _copy_min_lock(server, version, key) -> str:
+def _copy_min_lock(server: Dialect, version: Version, key: str) -> str:
     """The least lock ALGORITHM=COPY accepts. Where the operation's own row copies, the row says
     (MariaDB's online-copy rows from 11.2; `order_by`, which online copy does not support). A copy
     forced onto an operation that runs in place takes LOCK=NONE on MariaDB 11.2+ (online copy), but
@@ -709,13 +745,13 @@ def _server(server: str) -> Dialect:
     return Dialect.MARIADB if (server or "").lower().startswith("maria") else Dialect.MYSQL
 
 
-def _version(version) -> tuple[int, ...]:
+def _version(version: Version) -> Version:
     """Pad a series (8, 0) to its newest release (8, 0, 999): the default is the current patch."""
     v = tuple(int(p) for p in (version or (8, 0)))
     return v + (999,) * (3 - len(v)) if len(v) < 3 else v
 
 
-def _norm(value) -> str | None:
+def _norm(value: str | None) -> str | None:
     return str(value).strip().upper() if value else None
 
 

@@ -33,6 +33,7 @@ suffix where the outcome depends on what the op changes:
 
 from __future__ import annotations
 
+from schemacite.locks.rows import FulltextLimits
 from schemacite.locks.rows import MysqlRow as Row
 
 # --------------------------------------------------------------------------- sources
@@ -1215,7 +1216,7 @@ MYSQL: dict[str, tuple[Row, ...]] = {
 }
 
 # Table facts that change the row (MySQL).
-MYSQL_FULLTEXT = {
+MYSQL_FULLTEXT: FulltextLimits = {
     # instant ADD/DROP COLUMN is not available on a table with a FULLTEXT index
     "no_instant_columns": (
         (8, 0, 12),
@@ -2539,7 +2540,7 @@ MARIADB: dict[str, tuple[Row, ...]] = {
 }
 
 # Table facts that change the row (MariaDB), from the INPLACE page's Limitations.
-MARIADB_FULLTEXT = {
+MARIADB_FULLTEXT: FulltextLimits = {
     # a hidden FTS_DOC_ID column prevents instant ADD/DROP/reorder of columns (measured)
     "no_instant_columns": (
         (10, 3, 2),

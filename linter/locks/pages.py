@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from schemacite.locks import label
 from schemacite.locks.rows import dotted
+from schemacite.model.dialects import DEFAULT_TARGET, Dialect
 
 
 def _cell(text: str) -> str:
@@ -21,9 +22,8 @@ def _yes(value: bool | None, when: str = "") -> str:
 
 
 def postgres_page() -> str:
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: `rules` and `explain` import these pages (through schemacite.docs); each table loads for its page
     from schemacite.locks import postgres_table as T
-    from schemacite.model.dialects import DEFAULT_TARGET
 
     majors = sorted(T.MEASURED_ON)
     releases = ", ".join(T.MEASURED_ON[m] for m in majors)
@@ -37,7 +37,7 @@ def postgres_page() -> str:
         "(`relfilenode`) and whether it is read whole (`pg_stat_xact_user_tables.seq_scan`; statements that "
         "cannot run in a transaction block are observed from another session, where the scan is not seen). "
         "The rows that no server case can reach say why. Lock names are those of `pg_locks.mode`; "
-        f"*others* are locks on other relations, by role. The default target is {DEFAULT_TARGET['postgres']}.",
+        f"*others* are locks on other relations, by role. The default target is {DEFAULT_TARGET[Dialect.POSTGRES]}.",
         "",
         "| statement | lock | others | rewrite | scan | versions | measured on | source |",
         "|---|---|---|---|---|---|---|---|",
@@ -81,7 +81,7 @@ def postgres_page() -> str:
 
 
 def mysql_page() -> str:
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: `rules` and `explain` import these pages (through schemacite.docs); each table loads for its page
     from schemacite.locks import mysql_table as T
 
     lines = [
@@ -130,9 +130,9 @@ def mysql_page() -> str:
             else "adds nothing on any target: "
         )
         lines += ["", f"An inline `REFERENCES` in `ADD COLUMN` {created}{ignored} ({source}).", ""]
-        for case, (since, code, source, why) in T.REFUSED[server].items():
+        for case, (first, code, source, why) in T.REFUSED[server].items():
             lines += [
-                f"Refused from {dotted(since)} ({case.replace('_', ' ')}, error {code}): {why} ({source}).",
+                f"Refused from {dotted(first)} ({case.replace('_', ' ')}, error {code}): {why} ({source}).",
                 "",
             ]
     return "\n".join(lines)

@@ -20,10 +20,10 @@ from schemacite.locks import NO_LOCK_KINDS, Lock, LockImpact
 from schemacite.locks import postgres_table as T
 from schemacite.locks.functions import built_in, volatile
 from schemacite.locks.modes import ACCESS_EXCLUSIVE, SHARE_UPDATE_EXCLUSIVE, blocks, rank
-from schemacite.locks.rows import dotted
+from schemacite.locks.rows import PostgresRow, dotted
 from schemacite.model import Schema, Table
 from schemacite.model.record import record
-from schemacite.model.schema import Column
+from schemacite.model.schema import Column, Index
 from schemacite.model.statements import (
     Action,
     AddCheck,
@@ -37,6 +37,7 @@ from schemacite.model.statements import (
     AlterView,
     Cluster,
     ConstraintAction,
+    CopyFrom,
     CreateIndex,
     CreateMatview,
     CreatePartition,
@@ -53,6 +54,8 @@ from schemacite.model.statements import (
     Inherit,
     Insert,
     LockTable,
+    Merge,
+    Op,
     Option,
     PartitionAction,
     Publication,
@@ -64,6 +67,7 @@ from schemacite.model.statements import (
     Statement,
     Truncate,
     Update,
+    Vacuum,
 )
 
 
@@ -96,8 +100,15 @@ class _Ctx:
     action: Action | None
 
     @property
-    def op(self):
+    def op(self) -> Op:
         return self.statement.op
+
+    @property
+    def altered(self) -> str:
+        """The table an ALTER TABLE sub-command (`action`) changes."""
+        op = self.statement.op
+        assert isinstance(op, AlterTable)  # only ALTER TABLE has sub-commands
+        return op.name
 
     @property
     def table(self) -> Table | None:
@@ -105,8 +116,10 @@ class _Ctx:
         return self.schema.tables.get(key) if key else None
 
     def partitioned(self, key: str | None) -> bool:
-        t = self.schema.tables.get(key) if key else None
-        return bool(t is not None and (t.partitioning is not None or self.schema.partitions(key)))
+        if not key:
+            return False
+        t = self.schema.tables.get(key)
+        return t is not None and (t.partitioning is not None or bool(self.schema.partitions(key)))
 
     def partitions(self, key: str | None) -> list[str]:
         """Every partition below `key`, depth first."""
@@ -142,7 +155,7 @@ def _key(ctx: _Ctx) -> str:
         return kind + ".exists"
     if getattr(op, "concurrently", False) and kind in ("create_index", "drop_index", "reindex", "refresh_matview"):
         return kind + ".concurrently"
-    if kind == "vacuum":
+    if isinstance(op, Vacuum):
         return "vacuum.full" if op.full else "vacuum"
     if isinstance(op, LockTable):
         return "lock_table." + "_".join(op.mode.lower().split())
@@ -155,7 +168,6 @@ def _key(ctx: _Ctx) -> str:
 
 def _action_key(ctx: _Ctx, a: Action) -> str:
     """The lock-table key of one ALTER TABLE sub-command."""
-    op = ctx.op
     key = f"alter_table.{a.op}"
     table = ctx.table
     if isinstance(a, AddColumn) and a.if_not_exists and table is not None and a.definition.name in table.columns:
@@ -169,9 +181,9 @@ def _action_key(ctx: _Ctx, a: Action) -> str:
         return key + (".enforced" if a.enforced else ".not_enforced")
     if isinstance(a, AddForeignKey) and not a.key.enforced or isinstance(a, AddCheck) and not a.constraint.enforced:
         return key + ".not_enforced"
-    if isinstance(a, AddForeignKey) and a.not_valid and ctx.partitioned(op.name):
+    if isinstance(a, AddForeignKey) and a.not_valid and ctx.partitioned(ctx.altered):
         return key + ".not_valid_partitioned"
-    if ctx.partitioned(op.name) and T.rows_for(key + ".partitioned"):
+    if ctx.partitioned(ctx.altered) and T.rows_for(key + ".partitioned"):
         return key + ".partitioned"
     return key
 
@@ -220,7 +232,7 @@ def _main(ctx: _Ctx) -> list[str]:
     """The statement's own relations: they take the row's `mode`."""
     op, kind = ctx.op, ctx.statement.kind
     if ctx.action is not None:
-        return [op.name]
+        return [ctx.altered]
     if isinstance(op, (DropTable, Truncate, LockTable, Grant)) or kind in ("vacuum", "analyze"):
         return list(op.relations()) or ["*"]
     if isinstance(op, Reindex):
@@ -302,11 +314,11 @@ def _referencing(ctx: _Ctx) -> Resolved:
             return [], None
         return [
             r
-            for r in schema.referencing(op.name)
+            for r in schema.referencing(ctx.altered)
             if any(
                 a.column in fk.ref_columns or not fk.ref_columns
                 for fk in schema.tables[r].foreign_keys
-                if fk.references == op.name
+                if fk.references == ctx.altered
             )
         ], None
     if isinstance(op, (DropTable, Truncate)):
@@ -344,13 +356,13 @@ def _default_partition(ctx: _Ctx) -> Resolved:
         parents = {ctx.schema.tables[t].partition_of for t in op.tables if t in ctx.schema.tables}
         defaults = [ctx.default_partition(p)[0] for p in parents if p]
         return [d for d in defaults if d and d not in op.tables], None
-    parent = op.parent if isinstance(op, CreatePartition) else op.name if isinstance(a, PartitionAction) else None
+    parent = op.parent if isinstance(op, CreatePartition) else ctx.altered if isinstance(a, PartitionAction) else None
     if isinstance(op, CreatePartition) and op.model.default_partition:
         return [], None  # the new partition is the DEFAULT one
     default, known = ctx.default_partition(parent)
     if default and not (isinstance(a, PartitionAction) and default == a.partition):
         return [default], None
-    if not known and ctx.schema.partitions(parent):
+    if not known and parent and ctx.schema.partitions(parent):
         return [], (
             "if the parent has a DEFAULT partition it is locked ACCESS EXCLUSIVE too (the model does not "
             "say which partition is the default)"
@@ -392,7 +404,8 @@ def _table_indexes(ctx: _Ctx) -> Resolved:
 def _index_table(ctx: _Ctx) -> Resolved:
     op = ctx.op
     if isinstance(op, DropIndex):
-        owners, missing = [], []
+        owners: list[str] = []
+        missing: list[str] = []
         for name in op.names:
             owner = op.on or ctx.schema.index_owner_key(name)
             (owners if owner else missing).append(owner or name)
@@ -434,8 +447,9 @@ def _sources(ctx: _Ctx) -> Resolved:
 
 def _replaced_view(ctx: _Ctx) -> Resolved:
     op = ctx.op
-    known = isinstance(op, CreateView) and op.or_replace and op.name in ctx.schema.views
-    return ([op.name] if known else []), None
+    if isinstance(op, CreateView) and op.or_replace and op.name in ctx.schema.views:
+        return [op.name], None
+    return [], None
 
 
 def _partition_parent(ctx: _Ctx) -> Resolved:
@@ -483,7 +497,7 @@ ROLES: dict[str, Callable[[_Ctx], Resolved]] = {
 class _Build:
     """Collects the locks and notes of one impact."""
 
-    def __init__(self, key: str, row: T.Row):
+    def __init__(self, key: str, row: PostgresRow):
         self.key = key
         self.row = row
         self.locks: dict[str, str] = {}
@@ -835,7 +849,7 @@ def _validate(b: _Build, ctx: _Ctx) -> None:
 
 def _attach(b: _Build, ctx: _Ctx) -> None:
     b.scan = True
-    default, _known = ctx.default_partition(ctx.op.name)
+    default, _known = ctx.default_partition(ctx.altered)
     if default and default != getattr(ctx.action, "partition", None):
         b.note("the DEFAULT partition is scanned for rows that belong to the new bound")
     b.note(
@@ -845,12 +859,12 @@ def _attach(b: _Build, ctx: _Ctx) -> None:
 
 
 def _detach_concurrently(b: _Build, ctx: _Ctx) -> None:
-    if ctx.default_partition(ctx.op.name)[0]:
+    if ctx.default_partition(ctx.altered)[0]:
         b.note("refused: the parent has a DEFAULT partition")
 
 
 def _set_tablespace(b: _Build, ctx: _Ctx) -> None:
-    if ctx.partitioned(ctx.op.name):
+    if ctx.partitioned(ctx.altered):
         b.rewrite = b.scan = False
         b.note("a partitioned table holds no data: only the default for new partitions changes")
 
@@ -862,6 +876,8 @@ def _set_default(b: _Build, ctx: _Ctx) -> None:
 
 def _create_index(b: _Build, ctx: _Ctx) -> None:
     op = ctx.op
+    if not isinstance(op, CreateIndex):
+        return
     if op.only and ctx.partitioned(op.on):
         b.scan = False  # an index on the parent alone, invalid until each partition's is attached
     if op.concurrently and ctx.partitioned(op.on):
@@ -873,6 +889,8 @@ def _create_index(b: _Build, ctx: _Ctx) -> None:
 
 def _create_partition(b: _Build, ctx: _Ctx) -> None:
     op = ctx.op
+    if not isinstance(op, CreatePartition):
+        return
     default, _known = ctx.default_partition(op.parent)
     b.scan = bool(default) and not op.model.default_partition
     if b.scan:
@@ -882,6 +900,8 @@ def _create_partition(b: _Build, ctx: _Ctx) -> None:
 def _whole_table(b: _Build, ctx: _Ctx) -> None:
     """Data statements: without a WHERE every row is read (a backfill); with one, the plan decides."""
     op, kind = ctx.op, ctx.statement.kind
+    if not isinstance(op, (Insert, Update, Delete, Merge, CopyFrom, Select)):
+        return
     if kind == "insert":
         b.scan = op.every_row and bool(op.reads)  # INSERT ... SELECT reads its source whole
     elif kind != "copy":
@@ -961,7 +981,7 @@ def _fk_indexed(t: Table | None, target: str) -> bool:
     )
 
 
-def _keys(t: Table) -> list:
+def _keys(t: Table) -> list[Index]:
     return ([t.primary_key] if t.primary_key else []) + t.indexes
 
 

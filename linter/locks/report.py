@@ -8,15 +8,20 @@ into it first) and the measurement is printed beside the prediction.
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from schemacite.locks import NO_LOCK_KINDS, LockImpact, impacts_for, locks_on_preexisting, worst, worst_algorithm
+from schemacite.locks import NO_LOCK_KINDS, LockImpact, impacts_for, locks_on_preexisting, worst_algorithm
+from schemacite.locks.modes import worst
+from schemacite.locks.rows import DOCUMENTATION_ONLY
 from schemacite.model import Schema
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.record import record
-from schemacite.model.statements import Statement
+from schemacite.model.statements import ParseError, Statement
 from schemacite.sources.replay import Replay
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
+
+if TYPE_CHECKING:
+    from schemacite.sources.cache import ParseCache
 
 NO_LOCK = "takes no lock on existing tables"
 
@@ -54,12 +59,12 @@ def analyse(
     target: Target,
     paths: list[str],
     history: list[str],
-    cache=None,
+    cache: ParseCache | None = None,
     framework: str | None = None,
     stdin: tuple[str, bytes] | None = None,
     search_path: str = DEFAULT_SEARCH_PATH,
     base: Schema | None = None,
-) -> tuple[list[Row], list, list]:
+) -> tuple[list[Row], list[ParseError], list[tuple[Statement, Row | None]]]:
     """(rows, errors, script): a row per reported statement (those that lock nothing say so), and,
     for --verify, every statement the run applies in order, each with its row if it is reported: every
     reported statement is measured, those predicted to take no lock too. `base`: the schema the
@@ -132,7 +137,7 @@ def measured_on(impact: LockImpact, target: Target) -> str:
         return "no lock-table row"
     # the imports below load only the asked dialect's lock table (start-up cost)
     if target.dialect is Dialect.POSTGRES:
-        # start-up: loaded only when this runs, not by every import of this module
+        # start-up: a run loads only its own dialect's lock table
         from schemacite.locks.postgres_table import MEASURED_ON, row_for
 
         major = target.major
@@ -140,10 +145,9 @@ def measured_on(impact: LockImpact, target: Target) -> str:
         if row is None or row.unmeasured:
             return f"not measured: {row.unmeasured}" if row else "not measured"
         return f"measured on PostgreSQL {MEASURED_ON[major]}" if major in MEASURED_ON else "not measured on this major"
-    # start-up: loaded only when this runs, not by every import of this module
+    # start-up: a run loads only its own dialect's lock table
     from schemacite.locks import mysql_table
     from schemacite.locks.mysql import lookup
-    from schemacite.locks.rows import DOCUMENTATION_ONLY
 
     server = target.dialect
     found = lookup(server, impact.row, target.version)

@@ -24,7 +24,7 @@ facts every server has share one name here; each family adds the facts only it h
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import NotRequired, TypedDict, TypeVar
 
 from schemacite.model.record import record
 
@@ -86,11 +86,23 @@ class MysqlRow(Row):
     """A MySQL or MariaDB lock-table row."""
 
     mode: str  # least restrictive LOCK the server accepts: NONE | SHARED | EXCLUSIVE
+    rewrite: bool = False  # rebuilt or copied: the matrix says, never "it depends"
+    scan: bool = False
     algorithm: str | None  # INSTANT | NOCOPY | INPLACE | COPY; None: no ALGORITHM clause applies
     # MySQL only: what an explicit ALGORITHM=INPLACE does to an INSTANT operation
     # (True: it rewrites the table, as for ADD/DROP COLUMN); None: same as `rewrite`.
     inplace_rewrite: bool | None = None
     unmeasured: str = DOCUMENTATION_ONLY
+
+
+class FulltextLimits(TypedDict):
+    """What a FULLTEXT index on a MySQL or MariaDB table changes of the matrix's rows."""
+
+    no_instant_columns: tuple[Version, str, str]  # (since, source, why): no INSTANT column change
+    rebuild_lock: tuple[str, str, str]  # (least LOCK, source, why) of a rebuild in place
+    rebuild_copy_ops: NotRequired[frozenset[str]]  # the keys whose rebuild copies instead
+    rebuild_copy_if_more_than_one: NotRequired[bool]  # every rebuild copies with two FULLTEXT indexes or more
+    rebuild_copy_note: str
 
 
 R = TypeVar("R", bound=Row)

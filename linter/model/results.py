@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import field
-from typing import Any, ClassVar, Protocol
+from typing import Any
 
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.fixes import Fix
@@ -102,12 +102,21 @@ class Source:
     read_at: str | None = None  # when it was read (ISO, UTC)
 
 
-class ActiveRule(Protocol):
-    """What a result names a rule it ran by. lint's Rule is one; the model, the layer below lint,
-    does not import it."""
+@record
+class RuleInfo:
+    """A rule that found something in a run, as a report describes it (SARIF's `tool.driver.rules`):
+    what reporters read of a rule, copied off its class by lint (`Rule.info`), so that the model,
+    the layer below lint, and the reporters name no rule class."""
 
-    code: ClassVar[str]
-    name: ClassVar[str]
+    code: str
+    name: str
+    short: str  # its description in a line: its doc's first (the message template of a rule with no doc)
+    doc: str  # its documentation (the class docstring, dedented)
+    url: str  # its page
+    severity: Severity  # its default severity
+    status: str  # "stable" | "preview"
+    dialects: frozenset[str]
+    unmeasured: dict[str, str] = field(default_factory=dict)  # why no measurement backs it, per dialect
 
 
 @record
@@ -116,7 +125,8 @@ class LintResult:
 
     findings: list[Finding] = field(default_factory=list)
     errors: list[ParseError] = field(default_factory=list)
-    rules: list[ActiveRule] = field(default_factory=list)  # the active rules, for reporters that list them
+    # the rules that found something (reported or suppressed), for the reports that describe them
+    rules: list[RuleInfo] = field(default_factory=list)
     files: list[str] = field(default_factory=list)  # what was reported on (paths or server/schema names)
     statements: int = 0  # statements analysed
     suppressed: list[Finding] = field(default_factory=list)  # silenced inline, for SARIF `suppressions`

@@ -23,9 +23,8 @@ from urllib.parse import quote
 
 from schemacite import __version__
 from schemacite.lint.fingerprint import fingerprint
-from schemacite.lint.rule import Rule
 from schemacite.model.fixes import Fix
-from schemacite.model.results import Finding, LintResult, Severity
+from schemacite.model.results import Finding, LintResult, RuleInfo, Severity
 from schemacite.report import Reporter
 from schemacite.report.evidence import SHOW, by_rule, catalogue, label, short_record, short_table
 
@@ -36,7 +35,7 @@ FINGERPRINT_KEY = "schemacite/v1"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
-def evidence_markdown(rule: type[Rule], cited: list[str], records: dict[str, Any]) -> str:
+def evidence_markdown(rule: RuleInfo, cited: list[str], records: dict[str, Any]) -> str:
     """The `## Evidence` section: the records this run's findings of the rule cite, each with who
     published it, when and on what (every record the rule may cite is on its page, helpUri)."""
     lines = ["## Evidence"]
@@ -45,7 +44,7 @@ def evidence_markdown(rule: type[Rule], cited: list[str], records: dict[str, Any
         title = record.get("title") or ""
         title = f"[{title}]({record['url']})" if title and record.get("url") else title
         lines.append(f"- `{entry_id}`: {title} ({label(record)})" if title else f"- `{entry_id}`")
-    notes = rule.unmeasured_notes()
+    notes = rule.unmeasured
     if notes:
         lines.append("")
         lines += [f"No measurement on {dialect}: {note}" for dialect, note in notes.items()]
@@ -53,15 +52,11 @@ def evidence_markdown(rule: type[Rule], cited: list[str], records: dict[str, Any
     return "\n".join(lines)
 
 
-def first_line(text: str) -> str:
-    return text.strip().splitlines()[0].strip() if text.strip() else ""
-
-
-def rule_descriptor(rule: type[Rule], cited: list[str], records: dict[str, Any]) -> dict[str, Any]:
-    doc = rule.doc()
+def rule_descriptor(rule: RuleInfo, cited: list[str], records: dict[str, Any]) -> dict[str, Any]:
+    doc = rule.doc
     markdown = (doc + "\n\n" if doc else "") + evidence_markdown(rule, cited, records)
-    short = first_line(doc) or rule.summary
-    notes = rule.unmeasured_notes()
+    short = rule.short
+    notes = rule.unmeasured
     what = doc.split("## What it does", 1)[-1].split("\n## ", 1)[0].strip() if doc else ""
     return {
         "id": rule.code,
@@ -69,9 +64,9 @@ def rule_descriptor(rule: type[Rule], cited: list[str], records: dict[str, Any])
         "shortDescription": {"text": short},
         "fullDescription": {"text": what or short},
         # viewers that read no markdown get the summary and the link, not the page twice
-        "help": {"text": f"{short} {rule.url()}", "markdown": markdown},
-        "helpUri": rule.url(),
-        "defaultConfiguration": {"level": LEVELS[Severity(rule.default_severity)]},
+        "help": {"text": f"{short} {rule.url}", "markdown": markdown},
+        "helpUri": rule.url,
+        "defaultConfiguration": {"level": LEVELS[rule.severity]},
         "properties": {
             # the ids this run's findings cite, in the run's evidence table (run.properties.evidence)
             "evidence": cited,
@@ -201,10 +196,9 @@ def build_sarif(result: LintResult) -> dict[str, Any]:
     descriptors: list[dict[str, Any]] = []
     index: dict[str, int] = {}
     for rule in result.rules:
-        cls = rule if isinstance(rule, type) else type(rule)
-        if cls.code in cited and cls.code not in index:
-            index[cls.code] = len(descriptors)
-            descriptors.append(rule_descriptor(cls, cited[cls.code], records))
+        if rule.code in cited and rule.code not in index:
+            index[rule.code] = len(descriptors)
+            descriptors.append(rule_descriptor(rule, cited[rule.code], records))
 
     results = []
     for f, suppressed in tagged:

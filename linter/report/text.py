@@ -22,6 +22,7 @@ Plain text when piped or with NO_COLOR; rich markup (colour, links) on a termina
 from __future__ import annotations
 
 import functools
+import shutil
 import textwrap
 from collections import Counter
 from itertools import groupby
@@ -52,9 +53,6 @@ def _lines(path: str) -> list[str]:
 
 
 def _width() -> int:
-    # start-up: shutil brings the compression modules, and only the text report asks for the width
-    import shutil
-
     return max(MIN_WIDTH, shutil.get_terminal_size((80, 24)).columns)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from schemacite.locks import label
 from schemacite.server.positions import Lines, contains
 from schemacite.server.workspace import Checked, Workspace
 
@@ -26,7 +27,6 @@ def hover(project: Workspace, checked: Checked, lines: Lines, position: types.Po
 def describe(row, checked: Checked) -> str:
     """A lock-table row as Markdown: what the statement takes, on which relation, and why we think so."""
     # start-up: the language server loads this on the first request that needs it
-    from schemacite.locks import label
     from schemacite.locks.report import measured_on, row_json
 
     config = checked.config

@@ -30,6 +30,7 @@ from schemacite.model.results import Finding
 from schemacite.model.statements import CreateTable, ParseError, Statement
 from schemacite.server.settings import Settings
 from schemacite.sources.files import expand, path_matches
+from schemacite.sources.replay import Replay
 
 logger = logging.getLogger(__name__)
 KEPT_HISTORIES = 8  # replayed histories kept: one per project and place in it an open file takes
@@ -227,7 +228,6 @@ class Workspace:
     def _replay(self, config: Config, path: str, files: list[str], base: Schema | None) -> History:
         # start-up: the language server loads this on the first request that needs it
         from schemacite.sources.cache import ParseCache
-        from schemacite.sources.replay import Replay
 
         before = [f for f in files if os.path.abspath(f) != path]
         if len(before) < len(files):  # one of its own history: the runner's order says which files deploy first

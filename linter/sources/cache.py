@@ -29,6 +29,8 @@ from schemacite import __version__
 from schemacite.model import schema
 from schemacite.model.codec import Codec, DecodeError
 from schemacite.model.statements import STORED
+from schemacite.sources.frameworks.base import Unit
+from schemacite.sources.read import ParsedFile, next_seq
 
 FORMAT = 1
 # larger files (schema dumps) are not kept: reading a dump's entry back costs about what
@@ -71,10 +73,6 @@ def _write_atomically(target: Path, text: str) -> None:
 
 @functools.lru_cache(maxsize=1)
 def _codec() -> Codec:
-    # start-up: loaded only when this runs, not by every import of this module
-    from schemacite.sources.frameworks.base import Unit
-    from schemacite.sources.read import ParsedFile
-
     return Codec(
         (
             ParsedFile,
@@ -122,9 +120,6 @@ class ParseCache:
         return self.dir / key[:2] / f"{key}.json"
 
     def get(self, key: str, path: str):
-        # start-up: loaded only when this runs, not by every import of this module
-        from schemacite.sources.read import ParsedFile
-
         try:
             with open(self._path(key), "rb") as f:
                 doc = json.loads(f.read())
@@ -152,9 +147,6 @@ class ParseCache:
 
 
 def _relocate(parsed, path: str):
-    # start-up: loaded only when this runs, not by every import of this module
-    from schemacite.sources.read import next_seq
-
     parsed.path = path
     for stmt in parsed.statements:
         stmt.location = replace(stmt.location, file=path, seq=next_seq())

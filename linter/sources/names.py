@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import re
-import threading
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -19,62 +18,6 @@ _PART = Pattern(NAME)
 def sqlglot_dialect(dialect: str) -> str:
     """sqlglot's name for our dialect (MariaDB DDL reads as MySQL)."""
     return "mysql" if dialect in MYSQL_FAMILY else dialect
-
-
-_GLOT = threading.local()  # one tokenizer and parser per dialect and thread
-
-
-def _glot(dialect: str):
-    cache = _GLOT.__dict__
-    pair = cache.get(dialect)
-    if pair is None:
-        # start-up: sqlglot loads only for the MySQL statements that need its parser
-        from sqlglot.dialects.dialect import Dialect as GlotDialect
-
-        d = GlotDialect.get_or_raise(sqlglot_dialect(dialect))
-        tokenizer = _mysql_tokenizer() if dialect in MYSQL_FAMILY else d.tokenizer_class
-        pair = cache[dialect] = (tokenizer(dialect=d), d.parser())
-    return pair
-
-
-def _mysql_tokenizer():
-    """sqlglot's MySQL tokenizer, knowing the spatial column types MySQL and MariaDB dumps
-    use (sqlglot's MySQL dialect reads only GEOMETRY; it has the others for other dialects).
-    MULTIPOINT and GEOMETRYCOLLECTION have no sqlglot type and read as GEOMETRY."""
-    # start-up: sqlglot loads only for the MySQL statements that need its parser
-    from sqlglot.dialects.mysql import MySQL
-    from sqlglot.tokens import TokenType as T
-
-    class Tokenizer(MySQL.Tokenizer):
-        KEYWORDS = {
-            **MySQL.Tokenizer.KEYWORDS,
-            "POINT": T.POINT,
-            "LINESTRING": T.LINESTRING,
-            "POLYGON": T.POLYGON,
-            "MULTILINESTRING": T.MULTILINESTRING,
-            "MULTIPOLYGON": T.MULTIPOLYGON,
-            "MULTIPOINT": T.GEOMETRY,
-            "GEOMETRYCOLLECTION": T.GEOMETRY,
-        }
-
-    return Tokenizer
-
-
-def sqlglot_parse(sql: str, dialect: str):
-    """The first expression sqlglot reads from `sql`. The tokenizer and parser are kept
-    and reused: sqlglot.parse_one builds both anew on every call, a third of its cost on
-    short statements."""
-    tokenizer, parser = _glot(dialect)
-    return parser.parse(tokenizer.tokenize(sql), sql)[0]
-
-
-def sqlglot_column(definition: str, dialect: str):
-    """One column definition (`name type constraints...`) read as a sqlglot ColumnDef."""
-    # start-up: sqlglot loads only for the MySQL statements that need its parser
-    from sqlglot import exp
-
-    tokenizer, parser = _glot(dialect)
-    return parser.parse_into(exp.ColumnDef, tokenizer.tokenize(definition), definition)[0]
 
 
 # PostgreSQL schemas the model leaves out of a key: the default creation schema, and the session's

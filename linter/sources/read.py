@@ -2,15 +2,14 @@
 
 The file is decoded, split (`sources.split`: what is not SQL is set aside, positions kept),
 then read by its dialect's reader: PostgreSQL's own grammar for PostgreSQL
-(`sources.postgres.reader`), sqlglot and our readers for MySQL and MariaDB
-(`sources.mysql.statements`). Suppression comments and annotations are attached to the
+(`sources.postgres.statements`, through `sources.postgres.reader`), sqlglot and our readers for
+MySQL and MariaDB (`sources.mysql.statements`). Suppression comments and annotations are attached to the
 statements they precede; DDL that runs from inside another statement (a MySQL procedure
 CALLed in the file, a PREPARE string, a PostgreSQL DO block) is read as statements of its own.
 """
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import re
 from collections.abc import Iterator
@@ -19,19 +18,19 @@ from dataclasses import field, replace
 from schemacite.model import Location
 from schemacite.model.dialects import MYSQL_FAMILY, Dialect
 from schemacite.model.record import record
-from schemacite.model.statements import Other, ParseError, RunsUnseen, SetVariable, Statement, UnreadCreateTable
+from schemacite.model.statements import ParseError, RunsUnseen, SetVariable, Statement, UnreadCreateTable
 from schemacite.sources.files import UTF16_BOMS
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.names import QNAME, name_parts, table_key
 from schemacite.sources.patterns import Pattern
-from schemacite.sources.split import PSQL_SENDS, Lines, Split, blank_spans, split_sql
+from schemacite.sources.split import PSQL_SENDS, Split, split_sql
 
-_SEQ = itertools.count(1)
+SEQ = itertools.count(1)  # the order statements are read in, across files
 
 
 def next_seq() -> int:
     """Replay order across files: statements parsed (or loaded from the cache) later count later."""
-    return next(_SEQ)
+    return next(SEQ)
 
 
 # `schemacite: ignore[SC104, no-primary-key] reason`, or without brackets `ignore SC104 no-primary-key
@@ -131,7 +130,13 @@ def parse_text(text: str, path: str, dialect: str) -> ParsedFile:
     file_lines = sorted(line for line, (kind, _) in directives.items() if kind == "ignore-file")
     result.ignore_file = frozenset(r for line in file_lines for r in directives[line][1])
     result.ignore_file_at = file_lines[0] if file_lines else 0
-    groups = _postgres(text, split, path, result.errors) if postgres else _mysql(split, path, dialect, result.errors)
+    if postgres:
+        # start-up: a run loads only its own dialect's reader
+        from schemacite.sources.postgres.statements import statement_groups
+
+        groups = statement_groups(text, split, path, result.errors)
+    else:
+        groups = _mysql(split, path, dialect, result.errors)
     prev_end = 0
     for end_line, statements in groups:
         suppressed: set[str] = set()
@@ -214,77 +219,6 @@ def _rules_named(rest: str) -> set[str]:
 # ---------------------------------------------------------------- PostgreSQL
 
 
-# looked up once: an enum member looked up on its class costs each statement some 60 ns (Python 3.11)
-_POSTGRES = Dialect.POSTGRES
-_BATCH = 64_000  # characters parsed at once: a dump's parse trees never all live together
-
-
-def _postgres(
-    text: str, split: Split | None, path: str, errors: list[ParseError]
-) -> Iterator[tuple[int, list[Statement]]]:
-    """Statements as PostgreSQL's grammar reads them, a batch of statements at a time; a batch the
-    grammar refuses is read statement by statement, so one bad statement costs only itself."""
-    # start-up: a run loads only its own dialect's reader
-    from schemacite.sources.postgres.reader import Offsets, SyntaxProblem, parse_psql
-
-    lines = Lines(text)
-    sql_text = blank_spans(text, split.non_sql) if split else text  # what the parser reads: comments stay
-    if split and split.sends:  # `SELECT ... \gset` ends its statement: the parser reads a `;` there
-        chars = list(sql_text)
-        for at in split.sends:
-            chars[at] = ";"
-        sql_text = "".join(chars)
-    shown = (
-        sql_text
-        if split is None or not split.comments
-        else blank_spans(text, sorted(split.non_sql + [(c.start, c.stop) for c in split.comments]))
-    )
-    for first, chunk, trees in _parsed_batches(sql_text):
-        if trees is not None:
-            pieces = [(first + s, first + e, tree, chunk, first) for s, e, tree in trees]
-        else:
-            pieces = []
-            for part in split_sql(chunk, Dialect.POSTGRES).chunks:
-                try:
-                    read, text_read = parse_psql(part.text)
-                    pieces += [
-                        (first + part.start + s, first + part.start + e, tree, text_read, first + part.start)
-                        for s, e, tree in read
-                    ]
-                except SyntaxProblem as problem:
-                    at = first + part.start + problem.offset
-                    errors.append(ParseError(path, lines.line(at), problem.message, lines.column(at)))
-                    # the statement stands in the replay as the table it creates, where its head says
-                    at = first + part.start
-                    pieces.append((at, at + len(part.text), None, part.text, at))
-        offsets = None
-        for start, end, tree, parsed, origin in pieces:
-            if split is None:  # comments before the statement are not part of it
-                start = _after_comments(shown, start, end)
-            body = shown[start:end]
-            sql = body.strip().rstrip(";").rstrip()
-            if not sql:
-                continue
-            lead = len(body) - len(body.lstrip())
-            offset = start + lead
-            if tree is None:
-                location = Location(path, lines.line(offset), lines.column(offset), next(_SEQ))
-                unread = unread_create_table(sql, location, _POSTGRES)
-                if unread is not None:
-                    unread.end_line = lines.line(offset + len(sql) - 1)
-                    yield unread.end_line, [unread]
-                continue
-            local = offset - origin
-            if offsets is None or offsets.text is not parsed:  # one table per batch, not per statement
-                offsets = Offsets(parsed)
-            base = offsets.bytes(local)
-            stmt = _postgres_statement(tree, parsed[local : end - origin], base, sql, path, lines, offset, errors)
-            if stmt is None:
-                continue
-            end_line = lines.line(start + len(body.rstrip()) - 1)
-            yield end_line, [stmt, *_embedded_postgres(stmt, path, errors)]
-
-
 # the head of a CREATE TABLE up to its column list, read where the grammar refuses what follows
 _CREATE_TABLE_HEAD = Pattern(
     r"CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:GLOBAL|LOCAL)\s+)?(?:(?P<kind>TEMP|TEMPORARY|UNLOGGED)\s+)?TABLE\s+"
@@ -296,7 +230,7 @@ _CREATE_TABLE_HEAD = Pattern(
 def unread_create_table(sql: str, location: Location, dialect: Dialect) -> Statement | None:
     """A stand-in for a CREATE TABLE the grammar refused, when its head names the table: a table
     whose CREATE cannot be read is still created on deploy, and later statements meet it there."""
-    m = _CREATE_TABLE_HEAD.match(sql, _after_comments(sql, 0, len(sql)))
+    m = _CREATE_TABLE_HEAD.match(sql, after_comments(sql, 0, len(sql)))
     if m is None:
         return None
     kind = (m["kind"] or "").lower()
@@ -312,7 +246,7 @@ def unread_create_table(sql: str, location: Location, dialect: Dialect) -> State
     return Statement(sql.strip().rstrip(";").rstrip(), location, dialect, op, unqualified=unqualified)
 
 
-def _after_comments(text: str, start: int, end: int) -> int:
+def after_comments(text: str, start: int, end: int) -> int:
     """Where the first token at or after `start` begins, past blanks, `--` and (nested) `/* */` comments."""
     i = start
     while i < end:
@@ -336,98 +270,6 @@ def _after_comments(text: str, start: int, end: int) -> int:
     return i
 
 
-def _parsed_batches(text: str) -> Iterator[tuple[int, str, list | None]]:
-    """(offset, batch, its statements or None when the grammar refuses it), for batches of about
-    _BATCH characters cut at statement ends.
-
-    A batch is first cut after the last `;` ending a line before its size: a cut inside a string,
-    a comment or a body leaves the batch unfinished, which the grammar refuses, and only then does
-    PostgreSQL's scanner find where the statements end (a scan of the whole text that costs a third
-    as much as parsing it)."""
-    # start-up: a run loads only its own dialect's reader
-    from schemacite.sources.postgres.reader import SyntaxProblem, parse, statement_ends
-
-    first, ends = 0, None
-    while first < len(text):
-        guessed = ends is None and len(text) - first > _BATCH
-        if guessed:
-            cut = text.rfind(";\n", first, first + _BATCH)
-            if cut < 0:
-                ends = statement_ends(text)
-                continue
-            last = cut + 1
-        else:
-            at = bisect.bisect_left(ends or [], first + _BATCH)
-            last = ends[at] if ends and at < len(ends) else len(text)
-        batch = text[first:last]
-        try:
-            read = parse(batch)
-        except SyntaxProblem:
-            if guessed:
-                ends = statement_ends(text)
-                continue
-            read = None
-        yield first, batch, read
-        first = last
-
-
-def _postgres_statement(
-    tree, parsed_sql: str, base: int, shown_sql: str, path: str, lines: Lines, offset: int, errors: list[ParseError]
-) -> Statement | None:
-    # start-up: a run loads only its own dialect's reader
-    from schemacite.sources.postgres.reader import Source, long_names, read_op
-
-    location = Location(path, lines.line(offset), lines.column(offset), next(_SEQ))
-    try:
-        op, unqualified = read_op(tree, Source(parsed_sql, base))
-        long = long_names(shown_sql)
-    except Exception as e:  # a reader bug must not stop the other statements and files
-        errors.append(ParseError(path, location.line, f"internal error reading this statement: {e!r}"))
-        return None
-    end_line = lines.line(offset + len(shown_sql) - 1)
-    return Statement(
-        shown_sql,
-        location,
-        _POSTGRES,
-        op,
-        end_line=end_line,
-        unqualified=unqualified,
-        long_names=long,
-    )
-
-
-def _embedded_postgres(stmt: Statement, path: str, errors: list[ParseError]) -> list[Statement]:
-    """DDL inside a DO block, read as statements of their own."""
-    # start-up: a run loads only its own dialect's reader
-    from schemacite.sources.postgres.reader import Source, SyntaxProblem, parse, read_op
-
-    if not isinstance(stmt.op, Other) or stmt.op.what not in ("DO", "DO block"):
-        return []
-    out = []
-    for text, line, column in embedded_ddl(stmt.sql, stmt.location.line, stmt.location.column, _POSTGRES, {}):
-        try:
-            parsed = parse(text)
-        except SyntaxProblem:
-            continue  # DDL assembled at run time, or not DDL after all
-        for s, e, tree in parsed:
-            try:
-                op, unqualified = read_op(tree, Source(text[s:e], 0))
-            except Exception:
-                continue
-            out.append(
-                Statement(
-                    text[s:e].strip(),
-                    Location(path, line, column, next(_SEQ)),
-                    _POSTGRES,
-                    op,
-                    end_line=line + text.count("\n"),
-                    embedded=True,
-                    unqualified=unqualified,
-                )
-            )
-    return out
-
-
 # ---------------------------------------------------------------- MySQL and MariaDB
 
 
@@ -445,11 +287,11 @@ def _mysql(split: Split, path: str, dialect: str, errors: list[ParseError]) -> I
         group = []
         for n, (text, line, column) in enumerate(pieces):
             try:
-                stmt = describe(text, Location(path, line, column, next(_SEQ)), dialect)
+                stmt = describe(text, Location(path, line, column, next(SEQ)), dialect)
             except StatementError as e:
                 errors.append(ParseError(path, line, str(e)))
                 # the statement stands in the replay as the table it creates, where its head says
-                unread = unread_create_table(text, Location(path, line, column, next(_SEQ)), Dialect(dialect))
+                unread = unread_create_table(text, Location(path, line, column, next(SEQ)), Dialect(dialect))
                 if unread is not None and n == 0:
                     unread.end_line = chunk.end_line
                     group.append(unread)

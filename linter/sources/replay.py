@@ -80,6 +80,7 @@ from schemacite.sources.files import RENDERED, escapes, expand, init_folder, ove
 from schemacite.sources.frameworks import FRAMEWORKS, detect
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.names import relation_key
+from schemacite.sources.read import decode_text, read_sql_file
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
 from schemacite.sources.search_path import parse as parse_search_path
 from schemacite.sources.search_path import resolve as resolve_names
@@ -672,7 +673,7 @@ def _add_foreign_key(schema: Schema, t: Table, a: Action, stmt: Statement) -> No
 def _add_fk(t: Table, fk, stmt: Statement) -> None:
     t.foreign_keys.append(fk)
     if stmt.dialect != Dialect.POSTGRES:
-        # start-up: loaded only when this runs, not by every import of this module
+        # start-up: create_table brings sqlglot; only a MySQL foreign key asks it for its implicit index
         from schemacite.sources.mysql.create_table import implicit_fk_index
 
         before = len(t.indexes)
@@ -1233,9 +1234,6 @@ class Replay:
 
     def text_of(self, path: str) -> str:
         """A file's text as it was linted (standard input's, for the name it was given)."""
-        # start-up: loaded only when this runs, not by every import of this module
-        from schemacite.sources.read import decode_text
-
         return decode_text(self.raw(path))
 
     def raw(self, path: str) -> bytes:
@@ -1248,9 +1246,6 @@ class Replay:
             return f.read()
 
     def _read(self, path: str):
-        # start-up: loaded only when this runs, not by every import of this module
-        from schemacite.sources.read import read_sql_file
-
         data = self.stdin[1] if self.stdin and path == self.stdin[0] else self.overlay.get(os.path.abspath(path))
         return read_sql_file(path, self.dialect, self.cache, framework=self.framework, data=data)
 

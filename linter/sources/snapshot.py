@@ -209,8 +209,9 @@ def schema_from_dict(doc: Any) -> Schema:
     return schema
 
 
-def load_snapshot(path: str | os.PathLike) -> Schema:
-    """Read a snapshot file; SnapshotError("path: what is wrong") when it cannot be used."""
+def read_snapshot(path: str | os.PathLike) -> tuple[Schema, str | None]:
+    """A snapshot file's schema and the server version it recorded (`mariadb-10.11`), if any;
+    SnapshotError("path: what is wrong") when it cannot be used."""
     path = os.fspath(path)
     try:
         with open(path, encoding="utf-8") as f:
@@ -228,16 +229,8 @@ def load_snapshot(path: str | os.PathLike) -> Schema:
     except json.JSONDecodeError as e:
         raise SnapshotError(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
     try:
-        return schema_from_dict(doc)
+        schema = schema_from_dict(doc)
     except ValueError as e:
         raise SnapshotError(f"{path}: {e}") from None
-
-
-def snapshot_target(path: str | os.PathLike) -> str | None:
-    """The server version a snapshot recorded (`mariadb-10.11`), if any."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            target = json.load(f).get("target")
-    except (OSError, ValueError, AttributeError):
-        return None
-    return target if isinstance(target, str) else None
+    target = doc.get("target")  # a snapshot's top is an object: schema_from_dict read it as one
+    return schema, target if isinstance(target, str) else None

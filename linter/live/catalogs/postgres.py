@@ -536,7 +536,6 @@ def _read_workload(cur: Any, server: _Server, tables: dict[int, Table]) -> None:
 
 
 _PERSISTENCE = {"p": "permanent", "u": "unlogged", "t": "temporary"}
-_ACTIONS = {"a": "no action", "r": "restrict", "c": "cascade", "n": "set null", "d": "set default"}
 
 
 def _unlocked(oids: list[int]):

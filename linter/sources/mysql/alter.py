@@ -35,7 +35,6 @@ from schemacite.sources.names import (
     paren_group,
     prefix_in,
     split_top,
-    sqlglot_column,
     table_key,
     text_of,
     tokenize,
@@ -329,20 +328,14 @@ def _column_action(
     definition = text_of(toks, src)
     if not toks:
         raise AlterSyntaxError(f"missing column definition in {text!r}")
-    # start-up: sqlglot loads only for the MySQL statements that need its parser
-    import sqlglot
-    from sqlglot import exp
-
-    # start-up: loaded only when this runs, not by every import of this module
-    from schemacite.sources.mysql.create_table import column_from
+    # start-up: sqlglot, which create_table reads with, loads only for the MySQL statements that need it
+    from schemacite.sources.mysql.create_table import Unread, parse_column
 
     try:
-        coldef = sqlglot_column(definition, dialect)
-    except (sqlglot.errors.SqlglotError, AttributeError, IndexError) as e:
-        raise AlterSyntaxError(f"cannot read column definition {definition!r}: {_first_line(e)}") from None
-    if not isinstance(coldef, exp.ColumnDef):
-        raise AlterSyntaxError(f"cannot read column definition {definition!r}")
-    column, flags = column_from(coldef, dialect)
+        column, flags = parse_column(definition, dialect)
+    except Unread as e:
+        said = "" if e.said is None else f": {e.said}"
+        raise AlterSyntaxError(f"cannot read column definition {definition!r}{said}") from None
     return AddColumn(
         op,
         text,
@@ -357,7 +350,3 @@ def _column_action(
         if_not_exists=if_not_exists,
         old_name=column.name if op == "modify_column" else None,
     )
-
-
-def _first_line(e: Exception) -> str:
-    return str(e).splitlines()[0]

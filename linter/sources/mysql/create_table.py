@@ -9,19 +9,118 @@ option or clause outside that layout sends the whole statement to sqlglot (`tabl
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import replace
 from typing import Any
 
 import sqlglot
 from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect as GlotDialect
+from sqlglot.tokens import TokenType
 
 from schemacite.model import Column, Index, Table
 from schemacite.model.dialects import MYSQL_FAMILY, Dialect
 from schemacite.model.record import record
 from schemacite.model.schema import Check, ForeignKey
 from schemacite.sources.mysql.types import canonical_charset, canonical_collation, parse_type
-from schemacite.sources.names import sqlglot_column, sqlglot_dialect
+from schemacite.sources.names import sqlglot_dialect
 from schemacite.sources.patterns import Pattern
+
+_GLOT = threading.local()  # one tokenizer and parser per dialect and thread
+
+
+def _glot(dialect: str) -> tuple[Any, Any]:
+    cache = _GLOT.__dict__
+    pair = cache.get(dialect)
+    if pair is None:
+        d = GlotDialect.get_or_raise(sqlglot_dialect(dialect))
+        tokenizer = _mysql_tokenizer() if dialect in MYSQL_FAMILY else d.tokenizer_class
+        pair = cache[dialect] = (tokenizer(dialect=d), d.parser())
+    return pair
+
+
+def _mysql_tokenizer() -> Any:
+    """sqlglot's MySQL tokenizer, knowing the spatial column types MySQL and MariaDB dumps
+    use (sqlglot's MySQL dialect reads only GEOMETRY; it has the others for other dialects).
+    MULTIPOINT and GEOMETRYCOLLECTION have no sqlglot type and read as GEOMETRY."""
+    # start-up: sqlglot's MySQL dialect loads with the first statement sqlglot parses (a dump's
+    # CREATE TABLEs read by their layout need none)
+    from sqlglot.dialects.mysql import MySQL
+
+    class Tokenizer(MySQL.Tokenizer):
+        KEYWORDS = {
+            **MySQL.Tokenizer.KEYWORDS,
+            "POINT": TokenType.POINT,
+            "LINESTRING": TokenType.LINESTRING,
+            "POLYGON": TokenType.POLYGON,
+            "MULTILINESTRING": TokenType.MULTILINESTRING,
+            "MULTIPOLYGON": TokenType.MULTIPOLYGON,
+            "MULTIPOINT": TokenType.GEOMETRY,
+            "GEOMETRYCOLLECTION": TokenType.GEOMETRY,
+        }
+
+    return Tokenizer
+
+
+def sqlglot_parse(sql: str, dialect: str) -> Any:
+    """The first expression sqlglot reads from `sql`. The tokenizer and parser are kept
+    and reused: sqlglot.parse_one builds both anew on every call, a third of its cost on
+    short statements."""
+    tokenizer, parser = _glot(dialect)
+    return parser.parse(tokenizer.tokenize(sql), sql)[0]
+
+
+def sqlglot_column(definition: str, dialect: str) -> Any:
+    """One column definition (`name type constraints...`) read as a sqlglot ColumnDef."""
+    tokenizer, parser = _glot(dialect)
+    return parser.parse_into(exp.ColumnDef, tokenizer.tokenize(definition), definition)[0]
+
+
+class Unread(ValueError):
+    """SQL sqlglot could not read (`said`: the first line of what sqlglot said), or read as
+    something other than what was asked for (`said` None)."""
+
+    def __init__(self, said: str | None = None):
+        super().__init__(said or "")
+        self.said = said
+
+
+# sqlglot refuses ASC/DESC in a PRIMARY KEY's column list, which both servers accept
+_PK_ORDER = Pattern(r"\bPRIMARY\s+KEY\s*\([^()]*\)", re.I)
+_ORDER_WORD = Pattern(r"(?<=\S)\s+(?:ASC|DESC)\b(?=\s*[,)])", re.I)
+
+
+def parse_create(body: str, dialect: str) -> tuple[Table, list[str], bool]:
+    """A CREATE TABLE (its PARTITION BY cut off) as sqlglot reads it: the table, the tables its
+    foreign keys reference, and whether it creates the table AS a query. Unread when sqlglot
+    cannot read it."""
+    try:
+        parsed = sqlglot_parse(body, dialect)
+    except sqlglot.errors.SqlglotError as e:
+        plain = _PK_ORDER.sub(lambda k: _ORDER_WORD.sub("", k.group(0)), body)
+        try:
+            # the order of a key's columns is all the model keeps of it: read it without ASC/DESC
+            parsed = sqlglot_parse(plain, dialect) if plain != body else None
+        except sqlglot.errors.SqlglotError:
+            parsed = None
+        if parsed is None:
+            raise Unread(re.sub(r"\x1b\[[0-9;]*m", "", str(e).splitlines()[0])) from None
+    if not isinstance(parsed, exp.Create):
+        raise Unread()
+    table, refs = table_from_create(parsed, dialect)
+    return table, refs, parsed.args.get("expression") is not None
+
+
+def parse_column(definition: str, dialect: str) -> tuple[Column, ColumnFlags]:
+    """A column definition (`name type constraints...`) as sqlglot reads it, and what else it
+    declares. Unread when sqlglot cannot read it."""
+    try:
+        coldef = sqlglot_column(definition, dialect)
+    except (sqlglot.errors.SqlglotError, AttributeError, IndexError) as e:
+        raise Unread(str(e).splitlines()[0]) from None
+    if not isinstance(coldef, exp.ColumnDef):
+        raise Unread()
+    return column_from(coldef, dialect)
 
 
 def _name(node: Any) -> str:

@@ -40,7 +40,7 @@ from schemacite.model.statements import (
 )
 from schemacite.sources.mysql.alter import AlterSyntaxError, parse_actions
 from schemacite.sources.mysql.partition import find_partition_by, parse_partition_by
-from schemacite.sources.names import NAME, QNAME, column_list, prefix_in, sqlglot_parse, table_key, tokenize
+from schemacite.sources.names import NAME, QNAME, column_list, prefix_in, table_key, tokenize
 from schemacite.sources.patterns import Pattern
 
 
@@ -100,27 +100,16 @@ def _ifx(m: re.Match) -> bool:
     return bool(m.group("ifx"))
 
 
-def _sqlglot_error(e: Exception) -> str:
-    msg = str(e).splitlines()[0]
-    return re.sub(r"\x1b\[[0-9;]*m", "", msg)
-
-
 _PARTITION_BY = Pattern(r"\bPARTITION\s+BY\b", re.I)
 _LIKE = Pattern(rf"\s*\(?\s*LIKE\s+(?P<src>{QNAME})", re.I)
-_PK_ORDER = Pattern(r"\bPRIMARY\s+KEY\s*\([^()]*\)", re.I)
-_ORDER_WORD = Pattern(r"(?<=\S)\s+(?:ASC|DESC)\b(?=\s*[,)])", re.I)
 
 
 @handles(
     rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?P<temp>TEMPORARY\s+)?TABLE\s+(?P<ine>IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME})"
 )
 def _create_table(m: re.Match, sql: str, dialect: str) -> Op:
-    # start-up: sqlglot loads only for the MySQL statements that need its parser
-    import sqlglot
-    from sqlglot import exp
-
-    # start-up: loaded only when this runs, not by every import of this module
-    from schemacite.sources.mysql.create_table import read_dump_layout, table_from_create
+    # start-up: sqlglot, which create_table reads with, loads only for the MySQL statements that need it
+    from schemacite.sources.mysql.create_table import Unread, parse_create, read_dump_layout
 
     key = _key(m.group("name"), dialect)
     rest = sql[m.end() :]
@@ -149,21 +138,11 @@ def _create_table(m: re.Match, sql: str, dialect: str) -> Op:
         table, refs = dumped
     else:
         try:
-            parsed = sqlglot_parse(body, dialect)
-        except sqlglot.errors.SqlglotError as e:
-            plain = _PK_ORDER.sub(lambda k: _ORDER_WORD.sub("", k.group(0)), body)
-            try:
-                # sqlglot refuses ASC/DESC in a PRIMARY KEY's column list, which both servers
-                # accept; the order of a key's columns is all the model keeps of it
-                parsed = sqlglot_parse(plain, dialect) if plain != body else None
-            except sqlglot.errors.SqlglotError:
-                parsed = None
-            if parsed is None:
-                raise StatementError(f"cannot parse CREATE TABLE: {_sqlglot_error(e)}") from None
-        if not isinstance(parsed, exp.Create):
-            raise StatementError("cannot parse CREATE TABLE")
-        table, refs = table_from_create(parsed, dialect)
-        if parsed.args.get("expression") is not None:
+            table, refs, as_query = parse_create(body, dialect)
+        except Unread as e:
+            said = "" if e.said is None else f": {e.said}"
+            raise StatementError(f"cannot parse CREATE TABLE{said}") from None
+        if as_query:
             table.name, table.partitioning = key, partitioning
             if m.group("temp"):
                 table.persistence = "temporary"
@@ -192,7 +171,6 @@ def _alter_table(m: re.Match, sql: str, dialect: str) -> Op:
 _COLUMN_NAME = Pattern(rf"({NAME})(?:\s+(?:ASC|DESC))?\s*(?:,|$)", re.I)
 _SIMPLE_COLUMNS = Pattern(rf"\s*{NAME}(?:\s+(?:ASC|DESC))?(?:\s*,\s*{NAME}(?:\s+(?:ASC|DESC))?)*\s*", re.I)
 _CLAUSES = tuple((c.lower(), re.compile(rf"\b{c}\s*=?\s*(\w+)", re.I)) for c in ("ALGORITHM", "LOCK"))
-_USING = Pattern(r"\s*USING\s+(\w+)", re.I)
 
 
 def _clauses(text: str) -> dict[str, str]:
