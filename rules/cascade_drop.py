@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
+from schemacite.model.listing import first_of
 from schemacite.model.schema import Schema
 from schemacite.model.statements import DropObjects, DropTable, DropView, Statement, Truncate
 from schemacite.rule import Context, Finding, Rule, Severity
@@ -14,7 +15,7 @@ SHOWN = 4  # objects named in a message; the rest are counted
 
 
 def _listed(names: list[str]) -> str:
-    return ", ".join(names[:SHOWN]) + (f" and {len(names) - SHOWN} more" if len(names) > SHOWN else "")
+    return first_of(names, SHOWN)
 
 
 class CascadeDrop(Rule):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite import hookimpl
+from schemacite.model.listing import first_of
 from schemacite.model.statements import AlterDomain, Statement
 from schemacite.rule import Context, Finding, Rule, Severity
 
@@ -74,7 +75,7 @@ class DomainConstraintScan(Rule):
         used = [(t, c) for t, c in ctx.schema.columns_of_type(op.name) if not t.new]
         if used:
             tables = list(dict.fromkeys(t.qualified_name for t, _ in used))
-            shown = ", ".join(tables[:SHOWN]) + (f" and {len(tables) - SHOWN} more" if len(tables) > SHOWN else "")
+            shown = first_of(tables, SHOWN)
             columns = ", ".join(f"{t.qualified_name}.{c.name}" for t, c in used[:SHOWN])
             if len(used) > SHOWN:
                 columns += f" and {len(used) - SHOWN} more columns"

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from schemacite import hookimpl
 from schemacite.model.dialects import MYSQL_FAMILY
+from schemacite.model.listing import first_of
 from schemacite.model.statements import DropObjects, Statement
 from schemacite.rule import Context, Finding, Rule, Severity
 
@@ -71,8 +72,7 @@ class DropDatabaseOrSchema(Rule):
             if not inside and op.if_exists:
                 return  # IF EXISTS of a schema the history puts no table in
         if inside:
-            named = ", ".join(inside[:SHOWN]) + (f" and {len(inside) - SHOWN} more" if len(inside) > SHOWN else "")
-            what = f"every table of the {kind} ({named})"
+            what = f"every table of the {kind} ({first_of(inside, SHOWN)})"
         else:
             what = f"every table of the {kind}, and their rows"
         yield self.finding(

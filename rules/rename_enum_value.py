@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from schemacite import hookimpl
 from schemacite.model import Schema
+from schemacite.model.listing import first_of
 from schemacite.model.statements import RenameEnumValue, Statement
 from schemacite.rule import Context, Finding
 from schemacite.rules.running_release import BreaksRunning
@@ -62,10 +63,7 @@ class RenameEnumValueRule(BreaksRunning):
         if not isinstance(op, RenameEnumValue) or ("type", op.name) in ctx.schema.fresh_objects:
             return
         columns = [f"{t.name}.{c.name}" for t, c in ctx.schema.columns_of_type(op.name, arrays=True)]
-        where = ""
-        if columns:
-            more = f" and {len(columns) - SHOWN} more" if len(columns) > SHOWN else ""
-            where = f" (in {', '.join(columns[:SHOWN])}{more})"
+        where = f" (in {first_of(columns, SHOWN)})" if columns else ""
         yield self.finding(
             stmt.location,
             sql=stmt.sql,

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from schemacite import hookimpl
 from schemacite.model import Schema
+from schemacite.model.listing import first_of
 from schemacite.model.statements import RenameSchema, Statement
 from schemacite.rule import Context, Finding
 from schemacite.rules.running_release import BreaksRunning
@@ -57,10 +58,7 @@ class RenameSchemaRule(BreaksRunning):
         if not isinstance(op, RenameSchema) or ("schema", op.name) in ctx.schema.fresh_objects:
             return
         tables = sorted(k for k in ctx.schema.tables if "." in k and k.split(".", 1)[0] == op.name)
-        inside = ""
-        if tables:
-            more = f" and {len(tables) - SHOWN} more" if len(tables) > SHOWN else ""
-            inside = f": its queries of {', '.join(tables[:SHOWN])}{more} fail"
+        inside = f": its queries of {first_of(tables, SHOWN)} fail" if tables else ""
         yield self.finding(
             stmt.location,
             sql=stmt.sql,

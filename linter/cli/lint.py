@@ -8,6 +8,7 @@ import sys
 
 from schemacite.cli.common import cache, diagnostics, emit_report, resolve_project
 from schemacite.errors import UsageError
+from schemacite.model.listing import first_of
 from schemacite.model.results import LintResult
 from schemacite.model.statements import ParseError
 from schemacite.sources.edits import unified_diff
@@ -84,7 +85,7 @@ def _committed(project) -> frozenset[str]:
 
 
 def _left_alone(files: list[str], shown: int = 10) -> str:
-    names = ", ".join(files[:shown]) + (f" and {len(files) - shown} more" if len(files) > shown else "")
+    names = first_of(files, shown)
     return (
         f"{len(files)} committed migration(s) not fixed, as they may be deployed already: {names}; "
         f"--fix-committed fixes them too"

@@ -19,6 +19,7 @@ from schemacite.locks.held import Transaction
 from schemacite.model import Location, Schema, Table
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.fixes import Applicability
+from schemacite.model.listing import first_of
 from schemacite.model.results import Finding, LintResult, RuleInfo, Severity, Source, Suppression
 from schemacite.model.statements import ParseError, Statement, needs_own_transaction
 from schemacite.sources.dialect import sqlite_note
@@ -404,8 +405,7 @@ def _shown_only(run: Replay, result: LintResult, server: Dialect) -> None:
 
 
 def _names(files: list[str], shown: int = 5) -> str:
-    more = f" and {len(files) - shown} more" if len(files) > shown else ""
-    return ", ".join(files[:shown]) + more
+    return first_of(files, shown)
 
 
 def _run(

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from schemacite.model.dialects import Dialect
+from schemacite.model.listing import first_of
 from schemacite.sources.patterns import Pattern
 
 HEAD = 65536  # bytes of each file read for marks
@@ -179,7 +180,7 @@ def sqlite_syntax(sql: str) -> Counter[str]:
 def sqlite_note(files: dict[str, Counter[str]], server: str) -> str:
     """The note on files read as MySQL (or MariaDB) that carry SQLite syntax its server refuses."""
     total: Counter[str] = sum(files.values(), Counter())
-    names = ", ".join(list(files)[:5]) + (f" and {len(files) - 5} more" if len(files) > 5 else "")
+    names = first_of(files, 5)
     return (
         f"{len(files)} file(s) carry SQLite syntax {server} refuses ({_list(total)}: {names}): an application "
         f"that rewrites its migrations for each server runs them; findings assume {server}, and fixes are "
