@@ -7,7 +7,7 @@ only re-exported here, so that a rule does not depend on where the engine keeps 
 
 from __future__ import annotations
 
-from schemacite.lint.rule import DOCS_URL, FAMILIES, Context, Held, Option, Rule
+from schemacite.lint.rule import DOCS_URL, FAMILIES, Context, Held, LazyRule, Option, Rule
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.results import Finding, LockEstimate, Severity, Suppression
 
@@ -18,6 +18,7 @@ __all__ = [
     "Dialect",
     "Finding",
     "Held",
+    "LazyRule",
     "LockEstimate",
     "Option",
     "Rule",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, Rule, Severity
 from schemacite.rules.lock_findings import UNMEASURED, lock_findings
@@ -121,8 +120,3 @@ class AccessExclusiveLock(Rule):
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
         yield from lock_findings(self, stmt, ctx, "reads+writes")
-
-
-@hookimpl
-def schemacite_rules():
-    return [AccessExclusiveLock]

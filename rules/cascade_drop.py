@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model.listing import first_of
 from schemacite.model.schema import Schema
 from schemacite.model.statements import DropObjects, DropTable, DropView, Statement, Truncate
@@ -161,8 +160,3 @@ class CascadeDrop(Rule):
 def _existing_table(schema: Schema, key: str) -> bool:
     table = schema.tables.get(key)
     return table is not None and not table.new
-
-
-@hookimpl
-def schemacite_rules():
-    return [CascadeDrop]

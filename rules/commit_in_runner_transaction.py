@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model.statements import Commit, Statement
 from schemacite.rule import Context, Finding, Rule, Severity
 
@@ -76,8 +75,3 @@ class CommitInRunnerTransaction(Rule):
             suggestion="drop it and let the runner's transaction end the migration; to commit parts apart, "
             + (f"opt out with {out} and write BEGIN ... COMMIT around each" if out else "split the migration"),
         )
-
-
-@hookimpl
-def schemacite_rules():
-    return [CommitInRunnerTransaction]

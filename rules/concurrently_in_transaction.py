@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model.statements import Statement, needs_own_transaction
 from schemacite.rule import Context, Finding, Rule, Severity
 from schemacite.rules.rewrites import opt_out_fix, where_alone
@@ -80,8 +79,3 @@ class ConcurrentlyInTransaction(Rule):
         )
         finding.fix = opt_out_fix(stmt, ctx)
         yield finding
-
-
-@hookimpl
-def schemacite_rules():
-    return [ConcurrentlyInTransaction]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.locks import may_hold_rows
 from schemacite.model import Table
 from schemacite.model.casts import CastRisk, family, may_fail
@@ -515,8 +514,3 @@ def _cast_risk(
 def _family_of(type_: str) -> str:
     """The family of a type as written (MySQL `INT UNSIGNED`, `varchar(20)`)."""
     return family(type_.split("(")[0].split()[0].lower()) if type_.strip() else ""
-
-
-@hookimpl
-def schemacite_rules():
-    return [ConstraintOverExistingRows]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model.listing import first_of
 from schemacite.model.statements import AlterDomain, Statement
 from schemacite.rule import Context, Finding, Rule, Severity
@@ -113,8 +112,3 @@ class DomainConstraintScan(Rule):
             tables=shown,
             suggestion=suggestion,
         )
-
-
-@hookimpl
-def schemacite_rules():
-    return [DomainConstraintScan]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model.fixes import Applicability, Fix
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding
@@ -110,8 +109,3 @@ class DropColumn(ColumnGoes):
                 ),
             )
             yield finding
-
-
-@hookimpl
-def schemacite_rules():
-    return [DropColumn]

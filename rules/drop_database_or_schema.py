@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model.dialects import MYSQL_FAMILY
 from schemacite.model.listing import first_of
 from schemacite.model.statements import DropObjects, Statement
@@ -83,8 +82,3 @@ class DropDatabaseOrSchema(Rule):
             suggestion="take it out of the migration: drop the unused tables one by one, "
             f"or the {kind} by hand after a backup",
         )
-
-
-@hookimpl
-def schemacite_rules():
-    return [DropDatabaseOrSchema]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model import Column, Schema
 from schemacite.model.dialects import Dialect
 from schemacite.model.fixes import Applicability, Fix
@@ -139,8 +138,3 @@ class DropNotNull(BreaksRunning):
         if column is None:
             return table.complete
         return not column.nullable
-
-
-@hookimpl
-def schemacite_rules():
-    return [DropNotNull]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model import Schema
 from schemacite.model.statements import DropObjects, DropSequence, Statement
 from schemacite.rule import Context, Finding
@@ -131,8 +130,3 @@ def _before(schema: Schema, kind: str, name: str, if_exists: bool) -> bool:
     if any((k, name) in schema.fresh_objects for k in kinds):
         return False
     return any((k, name) in schema.objects for k in kinds) or not if_exists
-
-
-@hookimpl
-def schemacite_rules():
-    return [DropObject]

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from schemacite import hookimpl
 from schemacite.model.fixes import Applicability, Fix
 from schemacite.model.statements import CreateTable, DropView, Statement
 from schemacite.model.statements import DropTable as DropTableOp
@@ -176,8 +175,3 @@ class DropTable(TableGoes):
                     ),
                     fix=None,
                 )
-
-
-@hookimpl
-def schemacite_rules():
-    return [DropTable]

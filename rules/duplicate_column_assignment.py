@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model.statements import Action, AlterTable, CreateTable, CreateView, Insert, Merge, Statement, Update
 from schemacite.rule import Context, Finding, Rule, Severity
 
@@ -178,8 +177,3 @@ def _pg_pairs(actions: list[Action]) -> Iterator[tuple[Action, Action, bool]]:
         if undone is not None and (undone, a.column) in seen:
             yield seen[undone, a.column], a, False
         seen.setdefault((a.op, a.column), a)
-
-
-@hookimpl
-def schemacite_rules():
-    return [DuplicateColumnAssignment]

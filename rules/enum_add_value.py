@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model.statements import AlterTable, Insert, Statement, Update
 from schemacite.rule import Context, Finding, Rule, Severity
 
@@ -105,8 +104,3 @@ def _uses_type(stmt: Statement, type_: str, types: frozenset[str], ctx: Context)
         if col.name in named:
             return True
     return False
-
-
-@hookimpl
-def schemacite_rules():
-    return [EnumAddValue]

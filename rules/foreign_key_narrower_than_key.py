@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.lint.workload import exhaustion
 from schemacite.model import Column, ForeignKey, Table, latest
 from schemacite.model.fixes import Applicability, Fix
@@ -149,8 +148,3 @@ def _pairs(table: Table, parent: Table, fk: ForeignKey) -> Iterator[tuple[Column
         column, key = table.columns.get(name), parent.columns.get(ref)
         if column is not None and key is not None:
             yield column, key
-
-
-@hookimpl
-def schemacite_rules():
-    return [ForeignKeyNarrowerThanKey]

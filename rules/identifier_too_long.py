@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model import Schema
 from schemacite.model.statements import (
     AddCheck,
@@ -212,8 +211,3 @@ def _if_not_exists(op: Op) -> bool:
 
 def _short(name: str) -> str:
     return name if len(name) <= 40 else name[:30] + "…" + name[-8:]
-
-
-@hookimpl
-def schemacite_rules():
-    return [IdentifierTooLong]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.lint.config import Config
 from schemacite.lint.workload import describe
 from schemacite.model import Table, latest
@@ -142,8 +141,3 @@ class InsertHeavyIndexes(Rule):
         # case: the patterns are about what the table holds, not how it is spelled
         bare = table.name.rsplit(".", 1)[-1].lower()
         return "name" if any(fnmatch.fnmatchcase(bare, pat) for pat in APPEND_ONLY_NAMES) else None
-
-
-@hookimpl
-def schemacite_rules():
-    return [InsertHeavyIndexes]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model import Column, Schema
 from schemacite.model.statements import AddColumn, Statement
 from schemacite.rule import Context, Finding
@@ -117,8 +116,3 @@ class InsertNeedsNewColumn(BreaksRunning):
         table = schema.tables.get(finding.table or "")
         column = table.columns.get(finding.identity) if table is not None else None
         return column is None or not _required(column)
-
-
-@hookimpl
-def schemacite_rules():
-    return [InsertNeedsNewColumn]

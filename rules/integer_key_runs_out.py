@@ -5,7 +5,6 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.lint.workload import Exhaustion, exhaustion
 from schemacite.model import Column, Table, latest
 from schemacite.model.dialects import Dialect
@@ -341,8 +340,3 @@ def widen_fix(table: Table, column: Column, how: str, ctx: Context) -> Fix:
         Applicability.DISPLAY_ONLY,
         template="\n".join(lines),
     )
-
-
-@hookimpl
-def schemacite_rules():
-    return [IntegerKeyRunsOut]

@@ -12,7 +12,6 @@ from schemacite.model.record import record
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, LockEstimate, Rule, Severity
 from schemacite.rules.rewrites import fix_for, where_alone
-from schemacite.rules.rewrites_mysql import online_fix
 from schemacite.sources.names import written
 
 # why the lock rules cite no measurement on MySQL (their `evidence_note`)
@@ -161,7 +160,11 @@ def lock_findings(rule: Rule, stmt: Statement, ctx: Context, blocks: str) -> Ite
         on=", ".join(written(n, ctx.dialect) for n in names),
         blocks=blocks.replace("+", " and "),
     )
-    rewrite = fix_for if ctx.dialect is Dialect.POSTGRES else online_fix
+    if ctx.dialect is Dialect.POSTGRES:
+        rewrite = fix_for
+    else:
+        # start-up: the MySQL rewrites (and their clause parser) load only for a MySQL file
+        from schemacite.rules.rewrites_mysql import online_fix as rewrite
     finding.fix = rewrite(stmt, ctx) if on_rows else None
     if lasts is not None:
         finding.estimate = lasts

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.locks import on_tables
 from schemacite.locks.held import levels, worse
 from schemacite.model.fixes import Fix
@@ -118,8 +117,3 @@ def _commit_each(stmt: Statement, ctx: Context) -> Fix | None:
     if ctx.framework is None or ctx.framework.opt_out_mode != "script":
         return None  # a runner that still sends the file as one query keeps one transaction
     return opt_out_fix(stmt, ctx, ": each statement commits alone", unsafe=True)
-
-
-@hookimpl
-def schemacite_rules():
-    return [LockHeldDuringLongWork]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model.dialects import LOCK_WAIT, Dialect
 from schemacite.model.fixes import Applicability, Edit, Fix
 from schemacite.model.statements import Statement
@@ -218,8 +217,3 @@ def _kept(f: Finding, ctx: Context) -> str:
 def _joined(lists) -> str | None:
     """Comma-separated names, each once."""
     return ", ".join(dict.fromkeys(n for names in lists if names for n in names.split(", "))) or None
-
-
-@hookimpl
-def schemacite_rules():
-    return [LockTimeoutMissing]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model.dialects import MYSQL_FAMILY
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, Rule, Severity
@@ -94,8 +93,3 @@ class NestedTransaction(Rule):
                 then = f"PostgreSQL only warns; {ended} ends the earlier one, and what follows it runs outside"
                 advice = "drop this BEGIN and the COMMIT meant to pair with it"
         yield self.finding(stmt.location, sql=stmt.sql, inside=inside, then=then, suggestion=advice)
-
-
-@hookimpl
-def schemacite_rules():
-    return [NestedTransaction]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model import Table, latest
 from schemacite.model.dialects import Dialect
 from schemacite.rule import Context, Finding, Rule, Severity
@@ -154,8 +153,3 @@ def _expression_key(table: Table, ctx: Context) -> str | None:
     part = table.partitioning
     by_expression = ctx.dialect is Dialect.POSTGRES and part is not None and part.by_expression
     return part.expression if by_expression and part is not None else None
-
-
-@hookimpl
-def schemacite_rules():
-    return [NoPrimaryKey]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.locks import may_hold_rows
 from schemacite.model import Table
 from schemacite.model.casts import implicit_default, zero_date
@@ -157,8 +156,3 @@ def _unfilled(action: AddColumn) -> bool:
     default = column.default is not None and column.default.strip().upper() != "NULL"
     fills = default or column.identity or column.serial or column.auto_increment or column.generated
     return not_null and not fills
-
-
-@hookimpl
-def schemacite_rules():
-    return [NotNullWithoutDefault]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model import Table, latest
 from schemacite.rule import Context, Finding, Rule, Severity
 from schemacite.sources.names import written, written_names
@@ -75,8 +74,3 @@ class PartitionKeyNotInPk(Rule):
                 identity=label,
                 suggestion=f"include the partition column(s) in the key: ({cols})",
             )
-
-
-@hookimpl
-def schemacite_rules():
-    return [PartitionKeyNotInPk]

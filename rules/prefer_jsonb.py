@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, Rule, Severity
 from schemacite.rules.declared_types import declared_types
@@ -60,8 +59,3 @@ class PreferJsonb(Rule):
                 dialect=ctx.dialect,
                 identity=col.column,
             )
-
-
-@hookimpl
-def schemacite_rules():
-    return [PreferJsonb]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model.dialects import Dialect
 from schemacite.model.statements import (
     Action,
@@ -130,8 +129,3 @@ class PreferRobustStatements(Rule):
             dialect=ctx.dialect,
             identity=what,
         )
-
-
-@hookimpl
-def schemacite_rules():
-    return [PreferRobustStatements]

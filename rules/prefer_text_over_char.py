@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model.dialects import Dialect
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, Rule, Severity
@@ -79,8 +78,3 @@ class PreferTextOverChar(Rule):
                 dialect=ctx.dialect,
                 identity=col.column,
             )
-
-
-@hookimpl
-def schemacite_rules():
-    return [PreferTextOverChar]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model.fixes import Applicability, Fix
 from schemacite.model.statements import Action, AddColumn, Rename, Statement
 from schemacite.rule import Context, Finding
@@ -101,8 +100,3 @@ class RenameColumn(ColumnGoes):
                 ),
             )
             yield finding
-
-
-@hookimpl
-def schemacite_rules():
-    return [RenameColumn]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model import Schema
 from schemacite.model.listing import first_of
 from schemacite.model.statements import RenameEnumValue, Statement
@@ -80,8 +79,3 @@ class RenameEnumValueRule(BreaksRunning):
 
     def answers(self, finding: Finding, schema: Schema) -> bool:
         return False  # the model keeps no labels: a rename back is not seen
-
-
-@hookimpl
-def schemacite_rules():
-    return [RenameEnumValueRule]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model import Schema
 from schemacite.model.dialects import Dialect
 from schemacite.model.fixes import Applicability, Fix
@@ -140,8 +139,3 @@ class RenameTable(TableGoes):
                 ),
             )
             yield finding
-
-
-@hookimpl
-def schemacite_rules():
-    return [RenameTable]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model.statements import CreateTable, CreateTableAs, CreateView, Op, Statement
 from schemacite.rule import Context, Finding, Rule, Severity
 
@@ -110,8 +109,3 @@ def _named(op: Op) -> list[str]:
     else:
         own = [*op.relations(), op.target]
     return list(dict.fromkeys(n for n in own if n))
-
-
-@hookimpl
-def schemacite_rules():
-    return [RequireSchemaQualifiedNames]

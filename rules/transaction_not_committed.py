@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model.dialects import MYSQL_FAMILY
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, Rule, Severity
@@ -76,8 +75,3 @@ class TransactionNotCommitted(Rule):
             severity=severity,
             suggestion="end the transaction with COMMIT after its last statement",
         )
-
-
-@hookimpl
-def schemacite_rules():
-    return [TransactionNotCommitted]

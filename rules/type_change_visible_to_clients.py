@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model import Column
 from schemacite.model.dialects import Dialect
 from schemacite.model.fixes import Applicability, Fix
@@ -205,8 +204,3 @@ class TypeChangeVisibleToClients(Rule):
             if before is not None and after is not None and before != after:
                 return f"reads numbers printed with {after} decimals instead of {before}", Severity.INFO
         return "", self.severity
-
-
-@hookimpl
-def schemacite_rules():
-    return [TypeChangeVisibleToClients]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.rule import Context, Finding, Rule, Severity, Suppression
 
 
@@ -77,8 +76,3 @@ class UnusedIgnore(Rule):
                 what=f"{comment}[{', '.join(idle)}] silences nothing here",
                 suggestion="remove it (or the rule names it no longer needs)",
             )
-
-
-@hookimpl
-def schemacite_rules():
-    return [UnusedIgnore]

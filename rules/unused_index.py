@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.lint.workload import describe, idle, moment
 from schemacite.model import Table
 from schemacite.rule import Context, Finding, Rule, Severity
@@ -120,8 +119,3 @@ class UnusedIndex(Rule):
                 identity=label,
                 suggestion=f"drop index {shown} once no query on the primary or a replica needs it",
             )
-
-
-@hookimpl
-def schemacite_rules():
-    return [UnusedIndex]

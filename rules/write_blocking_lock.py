@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schemacite import hookimpl
 from schemacite.model.statements import Statement
 from schemacite.rule import Context, Finding, Rule, Severity
 from schemacite.rules.access_exclusive_lock import AccessExclusiveLock
@@ -92,8 +91,3 @@ class WriteBlockingLock(Rule):
             if f.severity == Severity.ERROR and f.estimate is None:
                 f.severity = self.severity
             yield f
-
-
-@hookimpl
-def schemacite_rules():
-    return [WriteBlockingLock]

@@ -144,6 +144,68 @@ def test_codes_and_names_are_unique_and_builtins_are_plugins():
     assert all(m.startswith("schemacite.") for m in BUILTIN_PLUGINS)
 
 
+def test_a_run_imports_only_the_rules_it_chooses(tmp_path):
+    """A default PostgreSQL lint of one file imports the modules of the rules that run there and
+    no other: not the preview rules, the preferences or the MySQL-only ones."""
+    import json
+    import subprocess
+    import sys
+
+    sql = tmp_path / "001.sql"
+    sql.write_text("ALTER TABLE orders ADD COLUMN note text;\n")
+    probe = (
+        "import sys, json\n"
+        "from schemacite.cli import main\n"
+        f"try: main(['lint', '--no-cache', '--format', 'concise', {str(sql)!r}])\n"
+        "except SystemExit: pass\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('schemacite.rules.'))), file=sys.stderr)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+    imported = {m.rsplit(".", 1)[1] for m in json.loads(run.stderr.strip().splitlines()[-1])}
+    chosen = {
+        c.__module__.rsplit(".", 1)[1]
+        for c in BUILTIN_RULES
+        if c.status == "stable" and c.family != "preferences" and "postgres" in c.dialects
+    }
+    rule_modules = {c.__module__.rsplit(".", 1)[1] for c in BUILTIN_RULES}
+    assert "SC110" in run.stdout
+    assert imported & rule_modules == chosen
+    assert not imported & {"prefer_jsonb", "rename_schema", "drop_object"}
+
+
+class ListedPack:
+    def __init__(self, dialects):
+        self.dialects = frozenset(dialects)
+
+    @hookimpl
+    def schemacite_rules(self):
+        from schemacite.rule import LazyRule
+
+        return [
+            LazyRule("ACME001", "no-blobs", "locks", "stable", self.dialects, "tests.test_plugins:BlobRule"),
+            LazyRule("ACME009", "never-loaded", "locks", "preview", self.dialects, "no_such_module_xyz:Rule"),
+        ]
+
+
+def test_a_pack_may_list_its_rules_lazily_and_a_stale_listing_is_refused(tmp_path, monkeypatch):
+    """A listed rule not chosen is never imported (its module does not even exist here); one
+    whose listing says other than its class is refused by name when it is chosen."""
+    from schemacite.lint.config import load_config
+    from schemacite.lint.engine import Linter
+
+    monkeypatch.syspath_prepend(str(ROOT))
+    sql = tmp_path / "t.sql"
+    sql.write_text("CREATE TABLE t (id int PRIMARY KEY, b blob);\n")
+    config = load_config(None, {"dialect": "mysql"})
+    pm = plugin_manager(load_entrypoints=False)
+    pm.register(ListedPack(BlobRule.dialects), name="acme")
+    assert "ACME001" in {f.code for f in Linter(config, pm).lint([str(sql)], []).findings}
+    pm = plugin_manager(load_entrypoints=False)
+    pm.register(ListedPack({"mysql"}), name="acme")
+    with pytest.raises(ValueError, match=r"tests.test_plugins:BlobRule is listed as ACME001 no-blobs .*stale"):
+        Linter(config, pm)  # BlobRule holds for every dialect, not mysql alone
+
+
 def test_every_catalogue_entry_is_cited_and_every_fixture_names_a_rule():
     cited = {e for c in BUILTIN_RULES for e in c.cited()}  # own measurements name their rules
     uncited = set(load_catalogue()) - cited
@@ -261,9 +323,12 @@ def test_rule_and_lock_pages_are_generated(tmp_path):
 
     assert docs.stale(ROOT / "docs") == [], "run: python -m schemacite.docs"
     assert not docs.readme_stale(ROOT / "README.md"), "the README's rule table: run python -m schemacite.docs"
+    assert not docs.index_stale(), "rules/index.py: run python -m schemacite.docs"
     readme = tmp_path / "README.md"
     readme.write_text((ROOT / "README.md").read_text())
-    assert docs.main(["--out", str(tmp_path), "--readme", str(readme)]) == 0
+    index = tmp_path / "index.py"
+    assert docs.main(["--out", str(tmp_path), "--readme", str(readme), "--index", str(index)]) == 0
+    assert index.read_text() == (ROOT / "rules" / "index.py").read_text()
     page = (tmp_path / "rules" / "no-primary-key.md").read_text()
     (tmp_path / "rules" / "no-primary-key.md").write_text(page.replace("InnoDB", "MyISAM"))
     assert docs.main(["--check", "--out", str(tmp_path), "--readme", str(readme)]) == 1
@@ -444,3 +509,18 @@ def test_a_packs_output_format_is_taken_by_format_listed_in_help_and_its_registr
     assert code == 2 and "unknown output format 'xml'" in err
     # the README's table is the built-ins' alone, whatever is installed where it is written
     assert "| `sarif` |" in format_table() and "xml" not in format_table()
+
+
+def test_the_plugins_command_says_what_each_plugin_adds(monkeypatch, capsys):
+    import schemacite.lint.plugins as plugins
+    from schemacite.cli import main
+
+    monkeypatch.setattr(plugins, "entry_points", lambda group: [plugins.EntryPoint("acme", "tests.test_plugins:PACK")])
+    monkeypatch.syspath_prepend(str(ROOT))
+    assert main(["plugins"]) == 0
+    out = capsys.readouterr().out
+    assert f"schemacite.rules (built-in)\n  {len(BUILTIN_RULES)} rule(s): SC101 no-primary-key," in out
+    assert "output formats: full, text, concise, json, sarif" in out
+    assert "acme (pack)\n  1 rule(s): ACME001 no-blobs" in out
+    assert main(["plugins", "--no-plugins"]) == 0
+    assert "acme" not in capsys.readouterr().out

@@ -19,6 +19,7 @@ _ = (  # vulture takes `_` for a name meant to go unused
     _.cmd_snapshot,
     _.cmd_evidence,
     _.cmd_lint,
+    _.cmd_plugins,
     _.cmd_locks,
     _.cmd_rules,
     _.cmd_server,

@@ -297,11 +297,15 @@ def _snapshot_options(snap: argparse.ArgumentParser) -> None:
     snap.add_argument("--quiet", "-q", action="store_true", help="no progress display or summary line")
 
 
+def _plugins_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-plugins", action="store_true", help="do not load third-party rule packs")
+
+
 COMMAND_PARSERS: list[tuple[str, dict, Callable[[argparse.ArgumentParser], None] | None]] = [
     ("lint", {"help": "lint migration files and schema dumps"}, _lint_options),
     ("rules", {"help": "list the rules"}, _rules_options),
     ("explain", {"aliases": ["rule"], "help": "a rule's documentation and evidence"}, _explain_options),
-    ("plugins", {"help": "list loaded plugins"}, None),
+    ("plugins", {"help": "list loaded plugins and the rules and formats each adds"}, _plugins_options),
     ("evidence", {"help": "the evidence catalogue; its experiments on your own server"}, _evidence_options),
     ("locks", {"help": "what each statement locks, per server version"}, _locks_options),
     ("audit", {"help": "audit live servers (read-only)"}, _audit_options),

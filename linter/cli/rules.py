@@ -11,7 +11,7 @@ from schemacite.cli.common import EXIT_CLEAN, plugins, use_color
 from schemacite.docs import explanation
 from schemacite.errors import UsageError
 from schemacite.evidence import load_catalogue
-from schemacite.lint.plugins import rule_classes
+from schemacite.lint.plugins import BUILTIN_PLUGINS, rule_classes
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
@@ -39,6 +39,29 @@ def cmd_rules(args: argparse.Namespace) -> int:
         summary = c.doc().splitlines()[0] + status + dialects
         # 80 columns: the summary wraps under itself
         print(textwrap.fill(summary, 80, initial_indent=head, subsequent_indent=" " * len(head)))
+    return EXIT_CLEAN
+
+
+def cmd_plugins(args: argparse.Namespace) -> int:
+    """Each plugin loaded, built-in first, with the rules and output formats it adds: where a
+    rule or a `--format` comes from, and whether a pack loaded at all."""
+    pm = plugins(args)
+    rules_of: dict[str, list[str]] = {}
+    for impl in pm.hook.schemacite_rules.get_hookimpls():
+        rules_of[impl.plugin_name] = sorted(f"{r.code} {r.name}" for r in impl.function())
+    formats_of = {impl.plugin_name: list(impl.function()) for impl in pm.hook.schemacite_formats.get_hookimpls()}
+    evidence_of = {impl.plugin_name: impl.function() for impl in pm.hook.schemacite_evidence.get_hookimpls()}
+    for name, _ in pm.list_name_plugin():
+        kind = "built-in" if name in BUILTIN_PLUGINS else "pack"
+        print(f"{name} ({kind})")
+        if rules_of.get(name):
+            print(f"  {len(rules_of[name])} rule(s): {', '.join(rules_of[name])}")
+        if formats_of.get(name):
+            print(f"  output formats: {', '.join(formats_of[name])}")
+        if evidence_of.get(name):
+            print(f"  evidence files: {', '.join(str(p) for p in evidence_of[name])}")
+    if getattr(args, "no_plugins", False):
+        print("(packs not loaded: --no-plugins)")
     return EXIT_CLEAN
 
 

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 from schemacite.errors import closest
 from schemacite.lint.config import Config
 from schemacite.lint.lock_facts import LockFacts
-from schemacite.lint.plugins import plugin_manager, rule_classes
-from schemacite.lint.rule import Context, Rule
+from schemacite.lint.plugins import loaded, plugin_manager, rule_entries
+from schemacite.lint.rule import Context, LazyRule, Rule
 from schemacite.lint.workload import mark_insert_heavy
 from schemacite.locks import NO_LOCK_KINDS
 from schemacite.locks.held import Transaction
@@ -32,8 +32,9 @@ if TYPE_CHECKING:
     from schemacite.sources.cache import ParseCache
 
 
-def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
-    """Instantiate the rules this configuration turns on, with their severities and options."""
+def build_rules(config: Config, classes: list[type[Rule] | LazyRule]) -> list[Rule]:
+    """Instantiate the rules this configuration turns on, with their severities and options; a rule
+    listed lazily is imported only when it is turned on."""
     check_rule_names(config, classes)
     select, disable = [s.lower() for s in config.select], {d.lower() for d in config.disable}
     rules = []
@@ -48,11 +49,11 @@ def build_rules(config: Config, classes: list[type[Rule]]) -> list[Rule]:
             continue
         if ids & disable:
             continue
-        rules.append(_configured(cls, config))
+        rules.append(_configured(loaded(cls), config))
     return rules
 
 
-def check_rule_names(config: Config, classes: list[type[Rule]]) -> None:
+def check_rule_names(config: Config, classes: list[type[Rule] | LazyRule]) -> None:
     """Refuse a rule name or code prefix in the configuration that no rule has."""
     known = {c.name for c in classes} | {c.code.lower() for c in classes} | {c.family for c in classes}
     for key in ("disable", "select", "rules", "per_file_ignores"):
@@ -101,7 +102,7 @@ def _of_type(value: Any, wanted: type) -> bool:
     return isinstance(value, wanted) or (wanted is float and isinstance(value, int))
 
 
-def unknown_rules(names: list[str], classes: list[type[Rule]]) -> str:
+def unknown_rules(names: list[str], classes: list[type[Rule] | LazyRule]) -> str:
     """'unknown rule(s) ...', each with the rule it is nearest to, when one is near."""
     spelled = {c.name: c.name for c in classes} | {c.code.lower(): c.code for c in classes}
     said = []
@@ -117,7 +118,7 @@ class Linter:
     def __init__(self, config: Config, pm: pluggy.PluginManager | None = None):
         self.config = config
         self.pm = pm or plugin_manager()
-        classes = rule_classes(self.pm)
+        classes = rule_entries(self.pm)
         self.rules = build_rules(config, classes)
         self.table_rules = [r for r in self.rules if r.defines("check_table")]
         self.statement_rules = [r for r in self.rules if r.defines("check_statement")]

@@ -8,7 +8,7 @@ from typing import IO, TYPE_CHECKING, Protocol
 import pluggy
 
 if TYPE_CHECKING:
-    from schemacite.lint.rule import Rule
+    from schemacite.lint.rule import LazyRule, Rule
     from schemacite.model.results import LintResult
 
 hookspec = pluggy.HookspecMarker("schemacite")
@@ -23,8 +23,9 @@ class Reporter(Protocol):
 
 
 @hookspec
-def schemacite_rules() -> list[type[Rule]]:
-    """Return the rule classes this plugin provides. Results of all plugins are collected."""
+def schemacite_rules() -> list[type[Rule] | LazyRule]:
+    """Return the rules this plugin provides: classes, or LazyRule listings a run imports only when
+    it chooses the rule. Results of all plugins are collected."""
 
 
 @hookspec

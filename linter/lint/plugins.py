@@ -11,6 +11,7 @@ import pluggy
 
 from schemacite.errors import closest
 from schemacite.lint import hookspecs
+from schemacite.lint.rule import LazyRule
 from schemacite.model.record import record
 
 if TYPE_CHECKING:
@@ -19,49 +20,9 @@ if TYPE_CHECKING:
     from schemacite.lint.hookspecs import Reporter
     from schemacite.lint.rule import Rule
 
-BUILTIN_PLUGINS = (
-    "schemacite.rules.no_primary_key",
-    "schemacite.rules.insert_heavy_indexes",
-    "schemacite.rules.partition_key_not_in_pk",
-    "schemacite.rules.access_exclusive_lock",
-    "schemacite.rules.write_blocking_lock",
-    "schemacite.rules.concurrently_in_transaction",
-    "schemacite.rules.lock_held_during_long_work",
-    "schemacite.rules.unused_index",
-    "schemacite.rules.unused_ignore",
-    "schemacite.rules.lock_timeout_missing",
-    "schemacite.rules.prefer_text_over_char",
-    "schemacite.rules.prefer_text_over_varchar",
-    "schemacite.rules.prefer_timestamptz",
-    "schemacite.rules.prefer_identity",
-    "schemacite.rules.require_schema_qualified_names",
-    "schemacite.rules.prefer_robust_statements",
-    "schemacite.rules.prefer_jsonb",
-    "schemacite.rules.drop_column",
-    "schemacite.rules.drop_table",
-    "schemacite.rules.rename_column",
-    "schemacite.rules.rename_table",
-    "schemacite.rules.drop_not_null",
-    "schemacite.rules.type_change_visible_to_clients",
-    "schemacite.rules.not_null_without_default",
-    "schemacite.rules.constraint_over_existing_rows",
-    "schemacite.rules.duplicate_column_assignment",
-    "schemacite.rules.domain_constraint_scan",
-    "schemacite.rules.enum_add_value",
-    "schemacite.rules.identifier_too_long",
-    "schemacite.rules.nested_transaction",
-    "schemacite.rules.commit_in_runner_transaction",
-    "schemacite.rules.transaction_not_committed",
-    "schemacite.rules.drop_database_or_schema",
-    "schemacite.rules.cascade_drop",
-    "schemacite.rules.integer_key_runs_out",
-    "schemacite.rules.foreign_key_narrower_than_key",
-    "schemacite.rules.insert_needs_new_column",
-    "schemacite.rules.rename_enum_value",
-    "schemacite.rules.rename_schema",
-    "schemacite.rules.drop_object",
-    "schemacite.report.builtin",
-)
+# the built-in rules are one plugin (their package lists them, each imported when a run chooses
+# it); the built-in output formats another
+BUILTIN_PLUGINS = ("schemacite.rules", "schemacite.report.builtin")
 
 
 @record(frozen=True)
@@ -141,9 +102,20 @@ def plugin_manager(
     return pm
 
 
+def rule_entries(pm: pluggy.PluginManager) -> list[type[Rule] | LazyRule]:
+    """Every rule the plugins list, by code, as they list it: a class, or a LazyRule not yet
+    imported. Choosing rules reads only their metadata, which both carry."""
+    entries: list[type[Rule] | LazyRule] = [entry for batch in pm.hook.schemacite_rules() for entry in batch]
+    return sorted(entries, key=lambda c: c.code)
+
+
+def loaded(entry: type[Rule] | LazyRule) -> type[Rule]:
+    return entry.load() if isinstance(entry, LazyRule) else entry
+
+
 def rule_classes(pm: pluggy.PluginManager) -> list[type[Rule]]:
-    classes: list[type[Rule]] = [cls for batch in pm.hook.schemacite_rules() for cls in batch]
-    return sorted(classes, key=lambda c: c.code)
+    """Every rule class, each imported (the docs, `rules` and `explain` describe them all)."""
+    return [loaded(entry) for entry in rule_entries(pm)]
 
 
 def evidence_paths(pm: pluggy.PluginManager) -> list[Path]:

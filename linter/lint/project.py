@@ -40,7 +40,7 @@ from schemacite.lint.plugins import (
     evidence_paths,
     plugin_manager,
     reporter_class,
-    rule_classes,
+    rule_entries,
     unknown_format,
 )
 from schemacite.locks import unmeasured
@@ -219,7 +219,7 @@ class Project:
             project._chosen()
             return project
         if rules:  # settings mistakes first, before the files are read for their dialect
-            check_rule_names(config, rule_classes(project.pm))
+            check_rule_names(config, rule_entries(project.pm))
         project._inputs(paths, stdin, since)
         if config.snapshot:
             project.base, recorded = memo.snapshot(config.snapshot)

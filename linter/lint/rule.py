@@ -158,6 +158,48 @@ def _catalogue() -> dict[str, Evidence]:
     return load_catalogue()
 
 
+@record(frozen=True)
+class LazyRule:
+    """A rule named without importing its module: what `schemacite_rules` may answer with in place
+    of the class, so that a run imports only the rules it chooses. The built-in rules are listed
+    this way (schemacite.rules.index, generated from the classes); a pack with many rules can do
+    the same. The metadata is what choosing needs (`select`, `disable`, the dialect, preview);
+    `load()` imports the class and refuses one whose metadata differs from what was listed."""
+
+    code: str
+    name: str
+    family: str
+    status: str
+    dialects: frozenset[str]
+    target: str  # "module:Class"
+
+    def load(self) -> type[Rule]:
+        import importlib  # start-up: only a rule a run chooses is imported
+
+        module, _, attr = self.target.partition(":")
+        cls: type[Rule] = getattr(importlib.import_module(module), attr)
+        said = (self.code, self.name, self.family, self.status, self.dialects)
+        if said != (cls.code, cls.name, cls.family, cls.status, frozenset(cls.dialects)):
+            raise ValueError(
+                f"rule {self.target} is listed as {self.code} {self.name} ({self.family}, {self.status}, "
+                f"{', '.join(sorted(self.dialects))}) but defines {cls.code} {cls.name} ({cls.family}, "
+                f"{cls.status}, {', '.join(sorted(cls.dialects))}): the listing is stale"
+            )
+        return cls
+
+    @classmethod
+    def of(cls, rule: type[Rule]) -> LazyRule:
+        """The listing of a rule class (what the index is generated from)."""
+        return cls(
+            rule.code,
+            rule.name,
+            rule.family,
+            rule.status,
+            frozenset(rule.dialects),
+            f"{rule.__module__}:{rule.__qualname__}",
+        )
+
+
 class Rule:
     """Base class: subclasses set the metadata and define check_table and/or check_statement."""
 
