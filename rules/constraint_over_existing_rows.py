@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 from schemacite.locks import may_hold_rows
@@ -192,9 +193,13 @@ class _Sql:
         added: frozenset[str] = frozenset(),
     ):
         self.dialect, self.text, self.key = dialect, text, table or ""
-        self.table = relation_in_sql(self.key, dialect, text)
         self.model = model
         self.added_null = added  # columns the statement itself adds, holding only NULL
+
+    @functools.cached_property
+    def table(self) -> str:
+        # most statements risk nothing: the name is found in the text only for a finding's query
+        return relation_in_sql(self.key, self.dialect, self.text)
 
     def relation(self, key: str) -> str:
         return relation_in_sql(key, self.dialect, self.text)

@@ -122,7 +122,7 @@ class Linter:
         self.rules = build_rules(config, classes)
         self.table_rules = [r for r in self.rules if r.defines("check_table")]
         self.statement_rules = [r for r in self.rules if r.defines("check_statement")]
-        self.named_kinds = frozenset(k for r in self.statement_rules for k in r.statement_kinds)
+        self._by_kind: dict[str, list[Rule]] = {}  # the statement rules each kind goes to (_rules_for)
         self.suppression_rules = [r for r in self.rules if r.defines("check_suppression")]
         self.deploy_rules = {r for r in self.statement_rules if r.defines("combine")}
         self.known_ids = {i for c in classes for i in (c.name, c.code.lower())}
@@ -220,9 +220,8 @@ class Linter:
                 transaction, held = stmt.transaction, Transaction()
             result.statements += 1
             statements[(stmt.location.file, stmt.location.line)] = stmt
-            # statements that take no lock go only to the rules that name their kind
-            lockless = stmt.kind in NO_LOCK_KINDS
-            if not self.statement_rules or (lockless and stmt.kind not in self.named_kinds):
+            rules = self._rules_for(stmt.kind)
+            if not rules:
                 continue
             # a statement refused in a transaction (SC106) does no work there
             runs = transaction is not None and not needs_own_transaction(stmt.op)
@@ -248,10 +247,8 @@ class Linter:
                 deploy_head=head,
                 file_text=functools.partial(texts, stmt.location.file),
             )
-            for rule in self.statement_rules:
-                if (stmt.kind in rule.statement_kinds or not (rule.statement_kinds or lockless)) and (
-                    not rule.needs_locks or facts.locks
-                ):
+            for rule in rules:
+                if not rule.needs_locks or facts.locks:
                     found = _run(rule, "check_statement", stmt, ctx, result, stmt.location)
                     (deploy.setdefault(rule, []) if rule in self.deploy_rules else result.findings).extend(found)
             if transaction is not None and self.follow_transactions:
@@ -259,6 +256,17 @@ class Linter:
                     through[(earlier.statement.location.file, earlier.statement.location.line)] = stmt.location
         self._combine(deploy, result, run.schema, through)
         return statements
+
+    def _rules_for(self, kind: str) -> list[Rule]:
+        """The statement rules a statement of this kind goes to: those that name its kind, and, unless
+        it takes no lock, those that name none."""
+        rules = self._by_kind.get(kind)
+        if rules is None:
+            lockless = kind in NO_LOCK_KINDS
+            rules = self._by_kind[kind] = [
+                r for r in self.statement_rules if kind in r.statement_kinds or not (r.statement_kinds or lockless)
+            ]
+        return rules
 
     def _check_tables(self, run: Replay, result: LintResult) -> Context:
         """Run the table rules over the schema the replay ends with, keeping the findings in the files

@@ -385,14 +385,23 @@ def constants(sql: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 NAME_BYTES = 63  # NAMEDATALEN - 1: the parser keeps the first 63 bytes of a name
-# 64 ASCII characters in a row, or any other character (16 of which can make 64 bytes)
-_MAYBE_LONG = re.compile(r"[^\s(),;.'\"]{64}|\"(?:[^\"]|\"\"){64}|[^\x00-\x7f]")
+_BETWEEN_NAMES = str.maketrans(dict.fromkeys("(),;.'\"", " "))
+_LONG_QUOTED = re.compile(r'"(?:[^"]|""){64}')
+
+
+def may_hold_long_names(sql: str) -> bool:
+    """Whether the text may hold a name over 63 bytes: 64 ASCII characters in a row, a quoted name
+    of 64, or any other character (16 of which can make 64 bytes). Every text read is screened, so
+    the common case is a split in C, not a regular expression tried at each character."""
+    if not sql.isascii() or max(map(len, sql.translate(_BETWEEN_NAMES).split()), default=0) >= 64:
+        return True
+    return '"' in sql and _LONG_QUOTED.search(sql) is not None
 
 
 def long_names(sql: str) -> tuple[tuple[str, str], ...]:
     """The names the statement writes longer than PostgreSQL keeps, as (the name its parse tree
     holds, the name as written): the parser cuts them to 63 bytes."""
-    if not _MAYBE_LONG.search(sql):
+    if not may_hold_long_names(sql):
         return ()
     out: dict[tuple[str, str], None] = {}
     for token in pg.scan(sql):

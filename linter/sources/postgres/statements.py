@@ -16,6 +16,7 @@ from schemacite.sources.postgres.reader import (
     Source,
     SyntaxProblem,
     long_names,
+    may_hold_long_names,
     parse,
     parse_psql,
     read_op,
@@ -47,6 +48,7 @@ def statement_groups(
         else blank_spans(text, sorted(split.non_sql + [(c.start, c.stop) for c in split.comments]))
     )
     for first, chunk, trees in _parsed_batches(sql_text):
+        long_here = may_hold_long_names(chunk)  # one screen a batch: most batches have no long name
         if trees is not None:
             pieces = [(first + s, first + e, tree, chunk, first) for s, e, tree in trees]
         else:
@@ -85,7 +87,7 @@ def statement_groups(
             if offsets is None or offsets.text is not parsed:  # one table per batch, not per statement
                 offsets = Offsets(parsed)
             base = offsets.bytes(local)
-            stmt = _statement(tree, parsed[local : end - origin], base, sql, path, lines, offset, errors)
+            stmt = _statement(tree, parsed[local : end - origin], base, sql, path, lines, offset, errors, long_here)
             if stmt is None:
                 continue
             end_line = lines.line(start + len(body.rstrip()) - 1)
@@ -125,12 +127,20 @@ def _parsed_batches(text: str) -> Iterator[tuple[int, str, list | None]]:
 
 
 def _statement(
-    tree, parsed_sql: str, base: int, shown_sql: str, path: str, lines: Lines, offset: int, errors: list[ParseError]
+    tree,
+    parsed_sql: str,
+    base: int,
+    shown_sql: str,
+    path: str,
+    lines: Lines,
+    offset: int,
+    errors: list[ParseError],
+    long_here: bool = True,
 ) -> Statement | None:
     location = Location(path, lines.line(offset), lines.column(offset), next(SEQ))
     try:
         op, unqualified = read_op(tree, Source(parsed_sql, base))
-        long = long_names(shown_sql)
+        long = long_names(shown_sql) if long_here else ()
     except Exception as e:  # a reader bug must not stop the other statements and files
         errors.append(ParseError(path, location.line, f"internal error reading this statement: {e!r}"))
         return None
