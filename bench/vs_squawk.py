@@ -18,6 +18,12 @@ squawk comes from PyPI or npm (`squawk-cli`); install it outside the repository,
 `python -m venv /tmp/sq && /tmp/sq/bin/pip install squawk-cli`.
 
     python bench/vs_squawk.py --squawk /tmp/sq/bin/squawk [--baseline OLD/bin/schemacite] [--runs 11] [--keep DIR]
+    python bench/vs_squawk.py --squawk ... --baseline ... --instructions   # valgrind's count, once each
+
+Wall time on a shared machine moves by 10 % from one run to the next; `--instructions` counts the
+instructions each process executes instead (valgrind's callgrind, one run each, about 50 times
+slower), the same figure whatever else the machine is doing: the measure for a before/after
+comparison of a few per cent.
 
 Run it from a regular install (`pip install .` into a fresh venv): an editable install, or a venv
 seeing another editable install through system site-packages, pays an import hook at start-up.
@@ -227,6 +233,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--keep", help="write the generated inputs here and keep them")
     ap.add_argument("--only", nargs="*", help="only the inputs whose label starts with one of these")
+    ap.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead of timing")
     args = ap.parse_args()
     if not args.schemacite:
         sys.exit("schemacite is not on PATH; give --schemacite")
@@ -259,6 +266,9 @@ def main() -> None:
             inputs = [i for i in inputs if i[0].startswith(tuple(args.only))]
         ours = [args.schemacite, "lint", "--dialect", "postgres", "--exit-zero", "--output-format", "concise"]
         base = [args.baseline, *ours[1:]] if args.baseline else None
+        if args.instructions:
+            counted(inputs, ours, base, args.squawk)
+            return
         print(f"median of {args.runs} runs each, tools alternating, a new process each run; wall ms (CPU ms)")
         head = f"{'input':<20} {'files':>5} {'kB':>5} {'schemacite':>14} {'warm cache':>14}"
         print(head + (f" {'baseline':>14}" if base else "") + f" {'squawk':>12} {'ratio':>6}")
@@ -276,6 +286,37 @@ def main() -> None:
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)
+
+
+def counted(
+    inputs: list[tuple[str, list[str], list[str]]], ours: list[str], base: list[str] | None, squawk: str
+) -> None:
+    """Millions of instructions each tool executes per input (schemacite without its parse cache),
+    and schemacite's against the baseline's."""
+    print("millions of instructions, one run each under valgrind --tool=callgrind")
+    print(f"{'input':<20} {'schemacite':>11}" + (f" {'baseline':>9} {'change':>7}" if base else "") + f" {'squawk':>7}")
+    for label, paths, files in inputs:
+        mine = instructions([*ours, "--no-cache", *paths])
+        row = f"{label:<20} {mine / 1e6:11.0f}"
+        if base:
+            theirs = instructions([*base, "--no-cache", *paths])
+            row += f" {theirs / 1e6:9.0f} {100 * (mine / theirs - 1):+6.1f}%"
+        print(row + f" {instructions([squawk, '--reporter', 'gcc', *files]) / 1e6:7.0f}", flush=True)
+
+
+def instructions(cmd: list[str]) -> int:
+    """The instructions the process (and its children) executed, as callgrind counts them."""
+    subprocess.run(cmd, capture_output=True)  # the first run writes the evidence memo: not counted
+    run = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--trace-children=yes", *cmd],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},  # the same set and dict orders run after run
+    )
+    found = [int(line.rsplit(":", 1)[1].replace(",", "")) for line in run.stderr.splitlines() if "Collected :" in line]
+    if not found:
+        sys.exit(f"valgrind counted nothing for {' '.join(cmd)}:\n{run.stderr[-2000:]}")
+    return sum(found)
 
 
 if __name__ == "__main__":

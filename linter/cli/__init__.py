@@ -9,7 +9,7 @@ import re
 import sys
 from collections.abc import Callable
 
-from schemacite import __version__
+from schemacite import __version__, terminal
 from schemacite.cli.common import EXIT_CLEAN, EXIT_ERROR, add_project_options
 from schemacite.errors import Stopped, UsageError, closest, internal_error
 from schemacite.model.dialects import DEFAULT_TARGET, DIALECTS, TARGETS, Dialect
@@ -45,6 +45,10 @@ class Parser(argparse.ArgumentParser):
             if word.startswith("-") and (close := closest(word.split("=", 1)[0], options)):
                 return f"; did you mean {close}?"
         return ""
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse's own asks shutil for the width, and importing shutil costs a run's start-up
+        return self.formatter_class(prog=self.prog, width=terminal.columns() - 2)
 
     def format_help(self) -> str:
         for action in self._actions:

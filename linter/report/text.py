@@ -22,12 +22,12 @@ Plain text when piped or with NO_COLOR; rich markup (colour, links) on a termina
 from __future__ import annotations
 
 import functools
-import shutil
 import textwrap
 from collections import Counter
 from itertools import groupby
 from typing import IO
 
+from schemacite import terminal
 from schemacite.model.results import Finding, LintResult, Severity
 from schemacite.report import Reporter, fix_mark
 from schemacite.report.evidence import SHOW, by_rule, catalogue, label, short_record
@@ -53,7 +53,7 @@ def _lines(path: str) -> list[str]:
 
 
 def _width() -> int:
-    return max(MIN_WIDTH, shutil.get_terminal_size((80, 24)).columns)
+    return max(MIN_WIDTH, terminal.columns())
 
 
 def _wrap(prefix: list[Segment], text: str, style: str, width: int, hang: int, most: int | None = None) -> list[Line]:

@@ -18,12 +18,16 @@ changed reader never reads an entry written by the old one.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+
+try:  # start-up: hashlib loads OpenSSL (2 ms) for a hash it then takes from _blake2 all the same
+    from _blake2 import blake2b
+except ImportError:  # an interpreter built without it
+    from hashlib import blake2b
 
 from schemacite import __version__
 from schemacite.model import schema
@@ -50,7 +54,7 @@ def memo_json(kind: str, raw: bytes, make: Callable[[], object]) -> object:
     """`make()`, a JSON-ready value that depends only on `raw`, read back from the user's cache
     when these bytes were seen before (for data schemacite ships in a format that is slow to read:
     the evidence TOML). Whatever is read back still goes through the caller's own checks."""
-    key = hashlib.blake2b(raw + b"\0" + __version__.encode(), digest_size=20).hexdigest()
+    key = blake2b(raw + b"\0" + __version__.encode(), digest_size=20).hexdigest()
     target = cache_root() / kind / f"{key}.json"
     try:
         return json.loads(target.read_bytes())
@@ -97,7 +101,7 @@ def reader_digest() -> bytes:
     """A digest of the code that turns SQL into statements: an entry written by other reader code
     (an editable install between two versions) is never read back."""
     package = Path(__file__).parents[1]
-    h = hashlib.blake2b(__version__.encode(), digest_size=16)
+    h = blake2b(__version__.encode(), digest_size=16)
     readers = [*package.glob("sources/*.py"), *package.glob("sources/*/*.py"), *package.glob("model/*.py")]
     for path in sorted(readers):
         try:
@@ -114,7 +118,7 @@ class ParseCache:
 
     @staticmethod
     def key(raw: bytes, dialect: str) -> str:
-        return hashlib.blake2b(raw + b"\0" + dialect.encode() + b"\0" + reader_digest(), digest_size=20).hexdigest()
+        return blake2b(raw + b"\0" + dialect.encode() + b"\0" + reader_digest(), digest_size=20).hexdigest()
 
     def _path(self, key: str) -> Path:
         return self.dir / key[:2] / f"{key}.json"

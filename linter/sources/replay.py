@@ -1278,6 +1278,8 @@ class Replay:
         for stmt, _, unit in placed:
             place[id(stmt)] = len(members.setdefault(id(unit), []))
             members[id(unit)].append(stmt)
+        # each unit's DDL that MySQL commits as it runs: counted once a unit, not once a statement
+        ddl = {key: sum(1 for s in stmts if s.kind not in _MYSQL_TRANSACTIONAL) for key, stmts in members.items()}
         current = None
         init = init_folder(path)
         if reported and placed and not any(unit.deploy for _, _, unit in placed):
@@ -1313,7 +1315,7 @@ class Replay:
                 session.why,
                 session.explicit,
                 len(members[id(unit)]),
-                sum(1 for s in members[id(unit)] if s.kind not in _MYSQL_TRANSACTIONAL),
+                ddl[id(unit)],
                 session.found,
                 session.found_why,
                 closed_by,
