@@ -223,6 +223,8 @@ class _Sql:
     def predicate(self) -> str:
         """A partial index's WHERE, as the statement writes it ("" without one): only the rows it
         holds go into the index, so only they can collide."""
+        if "WHERE" not in self.text.upper():
+            return ""
         toks = tokenize(self.text)
         depth = 0
         for i, tok in enumerate(toks):
@@ -237,6 +239,8 @@ class _Sql:
 
     def nulls_not_distinct(self) -> bool:
         """PostgreSQL 15's UNIQUE NULLS NOT DISTINCT: two NULLs collide like two equal values."""
+        if "NULLS" not in self.text.upper():
+            return False  # the words cannot be there: no need to tokenize the statement
         words = [t.upper for t in tokenize(self.text)]
         return any(words[i : i + 3] == ["NULLS", "NOT", "DISTINCT"] for i in range(len(words) - 2))
 

@@ -171,7 +171,8 @@ def _builtin_fresh() -> dict:
     from schemacite import evidence
 
     evidence._builtin.cache_clear()
-    return dict(evidence._builtin())
+    builtin = evidence._builtin()
+    return {key: builtin.record(key) for key in builtin.raw}
 
 
 def test_builtin_files_read_through_their_json_copy_give_the_same_records(tmp_path, monkeypatch):
@@ -196,6 +197,41 @@ def test_builtin_files_read_through_their_json_copy_give_the_same_records(tmp_pa
         assert _builtin_fresh() == direct
     finally:
         evidence._builtin.cache_clear()
+
+
+def test_a_damaged_record_in_the_copy_is_read_from_the_toml(tmp_path, monkeypatch):
+    """A copy whose ids are right but one record's content is not (valid JSON) decodes that record
+    from the TOML itself when it is first read."""
+    from schemacite import evidence
+
+    monkeypatch.setenv("SCHEMACITE_CACHE_DIR", str(tmp_path))
+    try:
+        want = _builtin_fresh()["percona-2013-hidden-rowid"]
+        for copy in (tmp_path / "evidence").glob("*.json"):
+            doc = json.loads(copy.read_text())
+            for raw in doc["evidence"]:
+                if raw["id"] == "percona-2013-hidden-rowid":
+                    raw["published"] = "not a date"
+            copy.write_text(json.dumps(doc))
+        assert _builtin_fresh()["percona-2013-hidden-rowid"] == want
+    finally:
+        evidence._builtin.cache_clear()
+
+
+def test_a_lint_run_decodes_only_the_records_it_cites(tmp_path):
+    """The built-in records are decoded when read: linting one file with one finding decodes the
+    few its rule cites, not the whole catalogue."""
+    from schemacite import evidence, lint_paths
+
+    evidence._builtin.cache_clear()
+    evidence._loaded.cache_clear()
+    sql = tmp_path / "001.sql"
+    sql.write_text("ALTER TABLE orders ADD COLUMN note text;\n")
+    result = lint_paths([str(sql)])
+    cited = {i for f in result.findings for i in f.evidence}
+    assert [f.code for f in result.findings] == ["SC110"] and cited
+    decoded = set(evidence._builtin()._done)
+    assert cited <= decoded and len(decoded) < len(evidence._builtin().raw) / 4
 
 
 # --- extra (plugin) catalogue files -------------------------------------------------------------

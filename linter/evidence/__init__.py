@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import datetime
 import functools
+import itertools
 import re
 import typing
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import field
 from pathlib import Path
 from typing import Annotated, Literal, NotRequired, TypedDict
@@ -28,7 +29,18 @@ from schemacite.model import dialects
 from schemacite.model.codec import Codec, DecodeError, describe
 from schemacite.model.record import record
 
-__all__ = ["DIALECTS", "KINDS", "Evidence", "load_catalogue", "measured_for", "nearest", "rate_for", "use_files"]
+__all__ = [
+    "DIALECTS",
+    "KINDS",
+    "Catalogue",
+    "Evidence",
+    "load_catalogue",
+    "measured_for",
+    "nearest",
+    "rate_for",
+    "read_catalogue",
+    "use_files",
+]
 
 DIALECTS = frozenset(dialects.DIALECTS)
 QUOTE_WORDS = 25  # short enough to be a quotation, long enough to carry a figure and its context
@@ -252,7 +264,7 @@ def use_files(paths: Iterable[Path | str]) -> None:
 
 def load_catalogue(extra_paths: Iterable[Path] = ()) -> dict[str, Evidence]:
     """Return the catalogue keyed by id: the built-in files, the files `use_files` named, and any
-    extra (plugin) files.
+    extra (plugin) files, every record decoded and checked.
 
     The built-in file is parsed once per process. Extra files must use namespaced ids
     (``pack:some-id``) that do not repeat an id already loaded. Bad data raises ValueError
@@ -262,17 +274,60 @@ def load_catalogue(extra_paths: Iterable[Path] = ()) -> dict[str, Evidence]:
     extra_paths = tuple(Path(p) for p in extra_paths)
     if not extra_paths:
         return dict(_loaded(tuple(_extra)))  # a copy: callers may change theirs, never the cache
-    return _load((*_extra, *extra_paths))
+    return dict(_load((*_extra, *extra_paths)))
+
+
+def read_catalogue() -> Catalogue:
+    """The catalogue `load_catalogue()` returns, read-only, not copied, and lazy: a built-in record
+    is decoded when it is first read. What a lint run looks records up in."""
+    return _loaded(tuple(_extra))
+
+
+class Catalogue(Mapping[str, Evidence]):
+    """The catalogue by id. A built-in record is decoded, and checked, the first time it is read: a
+    run with a finding reads the few records its rules cite, where decoding all of them cost a
+    pre-commit run more than linting its file did. The extra files' records are decoded (and
+    checked) when they load. `where` picks records, screening the built-in ones in their raw form."""
+
+    def __init__(self, builtin: _Builtin, extra: dict[str, Evidence]):
+        self._builtin, self._extra = builtin, extra
+
+    def __getitem__(self, key: str) -> Evidence:
+        found = self._extra.get(key)
+        return found if found is not None else self._builtin.record(key)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._extra or key in self._builtin.raw
+
+    def __iter__(self) -> Iterator[str]:
+        return itertools.chain(self._builtin.raw, self._extra)
+
+    def __len__(self) -> int:
+        return len(self._builtin.raw) + len(self._extra)
+
+    def where(self, screen: Callable[[dict], bool], test: Callable[[Evidence], bool]) -> list[Evidence]:
+        """The records `test` admits; a built-in one is decoded only when `screen`, which must admit
+        every raw record whose decoded form `test` could admit, admits its raw form."""
+        built = (self._builtin.record(i) for i, (_, raw) in self._builtin.raw.items() if screen(raw))
+        return [e for e in itertools.chain(built, self._extra.values()) if test(e)]
+
+
+def picked(catalogue: Mapping[str, Evidence], screen: Callable[[dict], bool], test: Callable[[Evidence], bool]):
+    """`catalogue.where(screen, test)` for the lazy catalogue, the same pick from any mapping."""
+    if isinstance(catalogue, Catalogue):
+        return catalogue.where(screen, test)
+    return [e for e in catalogue.values() if test(e)]
 
 
 @functools.lru_cache(maxsize=4)
-def _loaded(paths: tuple[Path, ...]) -> dict[str, Evidence]:
+def _loaded(paths: tuple[Path, ...]) -> Catalogue:
     return _load(paths)
 
 
-def _load(extra_paths: tuple[Path, ...]) -> dict[str, Evidence]:
-    catalogue = dict(_builtin())
-    origin = dict.fromkeys(catalogue, "built-in catalogue")
+def _load(extra_paths: tuple[Path, ...]) -> Catalogue:
+    builtin = _builtin()
+    extra: dict[str, Evidence] = {}
+    origin: dict[str, str] = {}
     for path in extra_paths:
         path = Path(path)
         try:
@@ -280,13 +335,12 @@ def _load(extra_paths: tuple[Path, ...]) -> dict[str, Evidence]:
         except OSError as exc:
             raise ValueError(f"{path}: cannot read evidence catalogue: {exc.strerror or exc}") from None
         for _, entry in _parse(data, str(path), namespaced=True):
-            if entry.id in catalogue:
-                raise ValueError(
-                    f"{path}: [[evidence]] id={entry.id}: duplicate id (already defined in {origin[entry.id]})"
-                )
-            catalogue[entry.id] = entry
+            if entry.id in extra or entry.id in builtin.raw:
+                was = origin.get(entry.id, "built-in catalogue")
+                raise ValueError(f"{path}: [[evidence]] id={entry.id}: duplicate id (already defined in {was})")
+            extra[entry.id] = entry
             origin[entry.id] = str(path)
-    return catalogue
+    return Catalogue(builtin, extra)
 
 
 # --- internals ---------------------------------------------------------------------------------
@@ -295,16 +349,77 @@ def _load(extra_paths: tuple[Path, ...]) -> dict[str, Evidence]:
 BUILTIN_FILES = ("catalogue.toml", "measured.toml")  # published sources; schemacite's own measurements
 
 
+class _Builtin:
+    """The built-in files' records by id, raw, and each decoded the first time it is read. Their ids
+    are checked when the files load; the rest of a record when it is decoded (the suite decodes
+    every one)."""
+
+    def __init__(self) -> None:
+        self.raw: dict[str, tuple[Path, dict]] = {}  # id -> (the file, the record as read)
+        self._done: dict[str, Evidence] = {}
+
+    def record(self, key: str) -> Evidence:
+        found = self._done.get(key)
+        if found is None:
+            path, raw = self.raw[key]
+            found = self._done[key] = _decoded(raw, path, key)
+        return found
+
+
 @functools.lru_cache(maxsize=1)
-def _builtin() -> dict[str, Evidence]:
-    out: dict[str, Evidence] = {}
+def _builtin() -> _Builtin:
+    out = _Builtin()
     for name in BUILTIN_FILES:
         res = Path(__file__).with_name(name)
-        for _, e in _parse(res.read_bytes(), str(res), namespaced=False, allow_empty=True, memo=True):
-            if e.id in out:
-                raise ValueError(f"{res}: [[evidence]] id={e.id}: duplicate id")
-            out[e.id] = e
+        data = res.read_bytes()
+        try:
+            records = _raw_ids(_doc(data, str(res), memo=True), str(res))
+        except ValueError:  # a damaged copy in the cache: read the TOML itself
+            records = _raw_ids(_doc(data, str(res), memo=False), str(res))
+        for ident, raw in records:
+            if ident in out.raw:
+                raise ValueError(f"{res}: [[evidence]] id={ident}: duplicate id")
+            out.raw[ident] = (res, raw)
     return out
+
+
+def _raw_ids(doc: object, where: str) -> list[tuple[str, dict]]:
+    """(id, raw record) of a built-in file, its ids checked (a record without a usable id is
+    decoded now, for the error saying what is wrong with it)."""
+    out = []
+    seen: set[str] = set()
+    for n, raw in _raw_records(doc, where, allow_empty=True):
+        ident = raw.get("id") if isinstance(raw, dict) else None
+        if not isinstance(raw, dict) or not isinstance(ident, str) or not ident.strip():
+            try:  # decoded for the error saying what is wrong with it
+                _codec().decode(raw, _RECORD)
+            except DecodeError as e:
+                raise ValueError(f"{where}: [[evidence]] #{n}: {e}") from None
+            raise ValueError(f"{where}: [[evidence]] #{n}: no id")
+        ident = ident.strip()
+        if not _BUILTIN_ID.fullmatch(ident):
+            raise ValueError(
+                f"{where}: [[evidence]] id={ident}: id {ident!r} must be kebab-case (lowercase letters, digits and '-')"
+            )
+        if ident in seen:
+            raise ValueError(f"{where}: [[evidence]] id={ident}: duplicate id {ident!r}")
+        seen.add(ident)
+        out.append((ident, raw))
+    return out
+
+
+def _decoded(raw: dict, path: Path, ident: str) -> Evidence:
+    """A built-in record, decoded and checked; read again from the TOML itself when the cache's
+    copy does not decode (a damaged copy), and refused with its place when that fails too."""
+    try:
+        return _codec().decode(raw, _RECORD)
+    except DecodeError:
+        pass
+    doc = _jsonable(_toml(path.read_bytes(), str(path)))
+    for _, entry in _records(doc, str(path), namespaced=False, allow_empty=True):
+        if entry.id == ident:
+            return entry
+    raise ValueError(f"{path}: [[evidence]] id={ident}: the record is gone from the file")
 
 
 # ---- which measurements a finding cites -------------------------------------------------------
@@ -329,37 +444,49 @@ def nearest(records: list[Evidence], target: dialects.Target) -> Evidence:
     return min(records, key=distance)
 
 
-def measured_for(rule: str, dialect: str, target: dialects.Target, catalogue: dict[str, Evidence]) -> tuple[str, ...]:
+def naming(catalogue: Mapping[str, Evidence], rule: str) -> list[Evidence]:
+    """The records whose `rules` name `rule` (measurements of one's own that back its findings)."""
+    return picked(catalogue, lambda raw: rule in str(raw.get("rules")), lambda e: rule in e.rules)
+
+
+def measured_for(
+    rule: str, dialect: str, target: dialects.Target, catalogue: Mapping[str, Evidence]
+) -> tuple[str, ...]:
     """The measurements of one's own (records naming `rule` in `rules`) a finding of `rule` cites:
     per experiment, the user's own run if one is loaded, else the run nearest the target."""
     by_tool: dict[str, list[Evidence]] = {}
-    for e in catalogue.values():
-        if rule in e.rules and e.applies(dialect):
+    for e in naming(catalogue, rule):
+        if e.applies(dialect):
             by_tool.setdefault(e.setup.get("tool", e.id), []).append(e)
     return tuple(nearest(records, target).id for _, records in sorted(by_tool.items()))
 
 
-def measurements(rule: str, dialect: str, target: dialects.Target) -> tuple[tuple[str, ...], frozenset[str]]:
-    """(the measurements of one's own a finding of `rule` cites, the ids of every measurement that
-    holds for `dialect`), for the catalogue as loaded now; kept per run, as findings ask often."""
+def measurements(rule: str, dialect: str, target: dialects.Target) -> tuple[str, ...]:
+    """The measurements of one's own a finding of `rule` cites, for the catalogue as loaded now;
+    kept per run, as findings ask often."""
     return _measurements(rule, dialect, target, tuple(_extra))
 
 
 @functools.lru_cache(maxsize=256)
-def _measurements(
-    rule: str, dialect: str, target: dialects.Target, files: tuple
-) -> tuple[tuple[str, ...], frozenset[str]]:
-    catalogue = _loaded(files)
-    ids = frozenset(i for i, e in catalogue.items() if e.kind == "measurement" and e.applies(dialect))
-    return measured_for(rule, dialect, target, catalogue), ids
+def _measurements(rule: str, dialect: str, target: dialects.Target, files: tuple) -> tuple[str, ...]:
+    return measured_for(rule, dialect, target, _loaded(files))
+
+
+def measured_on(ids: Iterable[str], dialect: str) -> bool:
+    """Whether one of the records `ids` names is a measurement that holds for `dialect`."""
+    catalogue = read_catalogue()
+    return any(i in catalogue and catalogue[i].kind == "measurement" and catalogue[i].applies(dialect) for i in ids)
 
 
 def rate_for(
-    quantity: str, dialect: str, target: dialects.Target, catalogue: dict[str, Evidence]
+    quantity: str, dialect: str, target: dialects.Target, catalogue: Mapping[str, Evidence]
 ) -> tuple[float, Evidence] | None:
     """(rate, record) of `quantity` measured on this dialect, from the record nearest the target
     (the user's own first)."""
-    records = [e for e in catalogue.values() if e.applies(dialect) and e.rate(quantity) is not None]
+    measuring = picked(
+        catalogue, lambda raw: quantity in str(raw.get("figures")), lambda e: e.rate(quantity) is not None
+    )
+    records = [e for e in measuring if e.applies(dialect)]
     if not records:
         return None
     best = nearest(records, target)
@@ -369,19 +496,28 @@ def rate_for(
 def _parse(
     data: bytes, where: str, *, namespaced: bool, allow_empty: bool = False, memo: bool = False
 ) -> list[tuple[int, Evidence]]:
-    if memo:  # the built-in files: tomllib is pure Python and took longer than linting a few files
-        # start-up: the parse cache's memo (and hashlib) loads only when the built-in files are read
-        from schemacite.sources.cache import memo_json
-
-        try:
-            doc = memo_json("evidence", data, lambda: _jsonable(_toml(data, where)))
-            return _records(doc, where, namespaced=namespaced, allow_empty=allow_empty)
-        except ValueError:
-            pass  # a damaged copy in the cache: read the TOML itself
+    doc = _doc(data, where, memo=memo)
+    try:
+        return _records(doc, where, namespaced=namespaced, allow_empty=allow_empty)
+    except ValueError:
+        if not memo:
+            raise
+    # a damaged copy in the cache: read the TOML itself
     return _records(_jsonable(_toml(data, where)), where, namespaced=namespaced, allow_empty=allow_empty)
 
 
-def _records(doc: object, where: str, *, namespaced: bool, allow_empty: bool) -> list[tuple[int, Evidence]]:
+def _doc(data: bytes, where: str, *, memo: bool) -> object:
+    """A catalogue file as JSON-ready data; the built-in files' (`memo`) from the user's cache."""
+    if memo:  # the built-in files: tomllib is pure Python and took longer than linting a few files
+        # start-up: the parse cache's memo (and its hash) loads only when the built-in files are read
+        from schemacite.sources.cache import memo_json
+
+        return memo_json("evidence", data, lambda: _jsonable(_toml(data, where)))
+    return _jsonable(_toml(data, where))
+
+
+def _raw_records(doc: object, where: str, *, allow_empty: bool) -> list[tuple[int, object]]:
+    """The file's records as read, numbered from 1, the file's own shape checked."""
     if not isinstance(doc, dict):
         raise ValueError(f"{where}: not a TOML document")
     unknown = sorted(set(doc) - {"evidence"})
@@ -392,9 +528,13 @@ def _records(doc: object, where: str, *, namespaced: bool, allow_empty: bool) ->
         return []
     if not isinstance(records, list) or not records:
         raise ValueError(f"{where}: no [[evidence]] records")
+    return list(enumerate(records, start=1))
+
+
+def _records(doc: object, where: str, *, namespaced: bool, allow_empty: bool) -> list[tuple[int, Evidence]]:
     seen: dict[str, int] = {}
     out = []
-    for n, raw in enumerate(records, start=1):
+    for n, raw in _raw_records(doc, where, allow_empty=allow_empty):
         ident = raw.get("id") if isinstance(raw, dict) else None
         prefix = f"{where}: [[evidence]] " + (f"id={ident}" if isinstance(ident, str) and ident.strip() else f"#{n}")
         try:

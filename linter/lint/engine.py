@@ -444,9 +444,8 @@ def cite_measurements(f: Finding, rule: Rule, dialect: Dialect, target: Target) 
     """Add the measurements of one's own that back the rule (the user's saved runs first, else the
     run nearest the target); a finding left citing no measurement says why."""
     # start-up: the evidence catalogue loads only when something cites it
-    from schemacite.evidence import measurements
+    from schemacite.evidence import measured_on, measurements
 
-    ours, measurement_ids = measurements(f.rule, dialect, target)
-    f.evidence = tuple(dict.fromkeys((*f.evidence, *ours)))
-    measured = any(i in measurement_ids for i in f.evidence)
+    f.evidence = tuple(dict.fromkeys((*f.evidence, *measurements(f.rule, dialect, target))))
+    measured = measured_on(f.evidence, dialect)
     f.evidence_note = None if measured else rule.why_unmeasured(dialect)

@@ -74,11 +74,11 @@ def use_evidence(paths: Iterable[Path | str]) -> None:
     if not paths:
         return
     # start-up: the evidence catalogue loads only when something cites it
-    from schemacite.evidence import load_catalogue, use_files
+    from schemacite.evidence import read_catalogue, use_files
 
     use_files(paths)
     try:
-        load_catalogue()
+        read_catalogue()  # the files named are read whole, each record checked
     except ValueError as e:
         raise UsageError(f"evidence: {e}") from None
 

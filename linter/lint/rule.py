@@ -16,7 +16,7 @@ from schemacite.model.results import Finding, RuleInfo, Severity, Suppression
 from schemacite.sources.names import written
 
 if TYPE_CHECKING:
-    from schemacite.evidence import Evidence
+    from schemacite.evidence import Catalogue
     from schemacite.lint.lock_facts import LockFacts
     from schemacite.locks import Lock, LockImpact
     from schemacite.model.statements import Statement
@@ -150,12 +150,20 @@ class Context:
         return self.target.version
 
 
-def _catalogue() -> dict[str, Evidence]:
-    """The evidence catalogue, by id."""
+def _catalogue() -> Catalogue:
+    """The evidence catalogue, by id (read-only and lazy: looked up for every finding)."""
     # start-up: the evidence catalogue loads only when something cites it
-    from schemacite.evidence import load_catalogue
+    from schemacite.evidence import read_catalogue
 
-    return load_catalogue()
+    return read_catalogue()
+
+
+def _own_measurements(rule: str) -> list[str]:
+    """The ids of schemacite's own measurements that name `rule`."""
+    # start-up: the evidence catalogue loads only when something cites it
+    from schemacite.evidence import naming
+
+    return [e.id for e in naming(_catalogue(), rule) if ":" not in e.id]
 
 
 @record(frozen=True)
@@ -248,7 +256,7 @@ class Rule:
     def cited(cls) -> tuple[str, ...]:
         """Every record a finding of this rule may cite: its own list, then the measurements of
         schemacite's own that name it (a finding cites those of its dialect nearest its target)."""
-        own = [e.id for e in _catalogue().values() if cls.name in e.rules and ":" not in e.id]
+        own = _own_measurements(cls.name)
         return tuple(dict.fromkeys((*cls.evidence, *own)))
 
     @classmethod

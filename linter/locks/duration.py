@@ -98,6 +98,6 @@ def human_bytes(n: float) -> str:
 def _rate(wanted: str, dialect: Dialect, target: Target) -> tuple[float, Evidence] | None:
     """The rate `wanted` measured on `dialect` nearest `target`, with its record (the user's own first)."""
     # start-up: the evidence catalogue loads only when something cites it
-    from schemacite.evidence import load_catalogue, rate_for
+    from schemacite.evidence import rate_for, read_catalogue
 
-    return rate_for(wanted, dialect, target, load_catalogue())
+    return rate_for(wanted, dialect, target, read_catalogue())

@@ -24,10 +24,10 @@ def catalogue() -> dict[str, Any]:
     """The evidence catalogue, or an empty one when it cannot be loaded (ids still appear)."""
     try:
         # start-up: the evidence catalogue loads only when something cites it
-        from schemacite.evidence import load_catalogue
+        from schemacite.evidence import read_catalogue
     except ImportError:
         return {}
-    return load_catalogue()
+    return read_catalogue()
 
 
 def short_record(entry_id: str, records: dict[str, Any]) -> dict[str, Any]:
