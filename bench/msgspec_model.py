@@ -1,0 +1,163 @@
+"""What msgspec would buy the model, the parse cache and the evidence catalogue, measured.
+
+schemacite's model is some 160 `@record` classes (dataclasses made cheaply, model/record.py) read
+back by a hand-written codec (model/codec.py) from the parse cache, snapshots and the evidence
+files. msgspec defines classes and decodes typed JSON in C. Three figures decide whether moving to
+it pays, each the best of N repeats in one process:
+
+1. defining the classes: the model's record classes made again as `@record`, as plain
+   `@dataclass` and as `msgspec.Struct` (`defstruct`), same names, fields and defaults;
+2. reading a parse-cache entry: a whole cached file (the 448 kB structure.sql of
+   bench/vs_squawk.py, or any SQL file given) decoded by the codec, against `json.loads` of the
+   same text, which is the floor a C decoder of typed JSON can reach (msgspec itself cannot read
+   today's entries: their unions of dataclasses need Struct tags, i.e. the model rewritten);
+3. the evidence catalogue: its records decoded and checked by the codec, against
+   `msgspec.convert` into the same `Evidence` dataclass (types only: the catalogue's own checks,
+   the words in a quote, dates, figures that go together, are Python either way, and are left out
+   of msgspec's figure, which flatters it).
+
+    pip install msgspec   # outside the project: a measurement, not a dependency
+    python bench/msgspec_model.py [--sql FILE] [--repeat 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import msgspec
+
+from schemacite.model.record import record
+
+MODEL_MODULES = ("schemacite.model.schema", "schemacite.model.statements", "schemacite.model.results")
+
+
+def best(fn, repeat: int) -> float:
+    """The fastest of `repeat` runs, in ms."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times) * 1000
+
+
+def model_classes() -> list[type]:
+    out = []
+    for name in MODEL_MODULES:
+        module = importlib.import_module(name)
+        out += [c for c in vars(module).values() if dataclasses.is_dataclass(c) and c.__module__ == name]
+    return out
+
+
+def _shape(cls: type) -> list[tuple[str, object]]:
+    """(name, default or MISSING) of each field, defaults as given (a factory stays a factory)."""
+    out = []
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING:
+            out.append((f.name, f.default))
+        elif f.default_factory is not dataclasses.MISSING:
+            out.append((f.name, f.default_factory))
+        else:
+            out.append((f.name, dataclasses.MISSING))
+    # a field with a default cannot come before one without in a plain class body
+    return sorted(out, key=lambda nd: nd[1] is not dataclasses.MISSING)
+
+
+def define(classes: list[type], how: str) -> None:
+    for cls in classes:
+        shape = _shape(cls)
+        if how == "msgspec":
+            fields = [
+                (n, object)
+                if d is dataclasses.MISSING
+                else (n, object, msgspec.field(default_factory=d) if callable(d) else d)
+                for n, d in shape
+            ]
+            msgspec.defstruct(cls.__name__, fields)
+            continue
+        body: dict[str, object] = {"__annotations__": {n: "object" for n, _ in shape}}
+        for n, d in shape:
+            if d is not dataclasses.MISSING:
+                body[n] = dataclasses.field(default_factory=d) if callable(d) else d
+        made = type(cls.__name__, (), body)
+        (record if how == "record" else dataclasses.dataclass)(made)
+
+
+def cache_figures(sql: Path, repeat: int) -> tuple[float, float, int]:
+    """(codec ms, json.loads ms, bytes) for the parse-cache entry `schemacite lint` writes for `sql`."""
+    import subprocess
+
+    from schemacite.sources import cache
+
+    with tempfile.TemporaryDirectory() as folder:
+        subprocess.run(
+            [sys.executable, "-m", "schemacite.cli", "lint", "--dialect", "postgres", "--exit-zero", str(sql)],
+            env={**os.environ, "SCHEMACITE_CACHE_DIR": folder},
+            capture_output=True,
+            check=True,
+        )
+        entries = sorted((Path(folder) / "parse").rglob("*.json"), key=lambda p: p.stat().st_size)
+        if not entries:
+            sys.exit(f"the parse cache kept nothing for {sql} (larger than cache.LARGEST?)")
+        text = entries[-1].read_text()
+    codec_ms = best(lambda: cache._codec().decode(json.loads(text)["file"], cache.ParsedFile), repeat)
+    return codec_ms, best(lambda: json.loads(text), repeat), len(text)
+
+
+def evidence_figures(repeat: int) -> tuple[float, float, int]:
+    from schemacite import evidence
+
+    raws = []
+    for name in evidence.BUILTIN_FILES:
+        path = Path(evidence.__file__).with_name(name)
+        raws += evidence._jsonable(evidence._toml(path.read_bytes(), name)).get("evidence", [])
+    codec = evidence._codec()
+    codec_ms = best(lambda: [codec.decode(r, evidence._RECORD) for r in raws], repeat)
+    # msgspec reads the field by its own name, and a quote given alone as a one-item list
+    plain = [
+        {
+            **{k: v for k, v in r.items() if k != "quote"},
+            "quotes": [r["quote"]] if isinstance(r.get("quote"), str) else r.get("quote", []),
+        }
+        for r in raws
+    ]
+    msgspec_ms = best(lambda: [msgspec.convert(r, evidence.Evidence) for r in plain], repeat)
+    return codec_ms, msgspec_ms, len(raws)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sql", type=Path, help="a SQL file to cache (default: bench/vs_squawk.py's structure.sql)")
+    ap.add_argument("--repeat", type=int, default=20)
+    args = ap.parse_args()
+    classes = model_classes()
+    print(f"msgspec {msgspec.__version__}; best of {args.repeat}, ms")
+    print(f"1. define the model's {len(classes)} classes:")
+    for how in ("record", "dataclass", "msgspec"):
+        print(f"   {how:<10} {best(lambda how=how: define(classes, how), args.repeat):8.2f}")
+    sql = args.sql
+    if sql is None:
+        sys.path.insert(0, str(Path(__file__).parent))
+        from vs_squawk import make_structure
+
+        sql = Path(tempfile.mkdtemp()) / "structure.sql"
+        make_structure(sql, 400)
+    codec_ms, json_ms, size = cache_figures(sql, args.repeat)
+    print(f"2. read one parse-cache entry ({size / 1000:.0f} kB of JSON, {sql.name}):")
+    print(f"   codec      {codec_ms:8.2f}\n   json.loads {json_ms:8.2f}  (the floor for any decoder of the text)")
+    codec_ms, msgspec_ms, n = evidence_figures(args.repeat)
+    print(f"3. decode the evidence catalogue's {n} records:")
+    print(f"   codec      {codec_ms:8.2f}  (types and the catalogue's own checks)")
+    print(f"   msgspec    {msgspec_ms:8.2f}  (types only)")
+
+
+if __name__ == "__main__":
+    main()
