@@ -1,0 +1,235 @@
+"""The Django app: `python manage.py schemacite` in a real Django project, on the suite's own
+PostgreSQL and MariaDB servers. The project's command runs in its own process, as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+SETTINGS = """
+import os
+SECRET_KEY = "test"
+INSTALLED_APPS = ["schemacite.django", "shop"]
+DATABASES = {"default": {
+    "ENGINE": os.environ["SHOP_ENGINE"], "NAME": os.environ["SHOP_DB"], "USER": os.environ["SHOP_USER"],
+    "HOST": "127.0.0.1", "PORT": os.environ["SHOP_PORT"],
+}}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+USE_TZ = True
+"""
+
+MIGRATIONS = {
+    "0001_initial.py": """
+        from django.db import migrations, models
+
+
+        class Migration(migrations.Migration):
+            initial = True
+            operations = [
+                migrations.CreateModel(
+                    name="Order",
+                    fields=[
+                        ("id", models.BigAutoField(primary_key=True)),
+                        ("total", models.IntegerField()),
+                    ],
+                ),
+                migrations.AddIndex(
+                    model_name="order", index=models.Index(fields=["total"], name="order_total_new")
+                ),
+            ]
+    """,
+    "0002_index_and_backfill.py": """
+        from django.db import migrations, models
+
+
+        def backfill(apps, schema_editor):
+            pass
+
+
+        class Migration(migrations.Migration):
+            dependencies = [("shop", "0001_initial")]
+            operations = [
+                migrations.AddField("order", "note", models.CharField(max_length=40, null=True)),
+                migrations.RunPython(backfill, migrations.RunPython.noop),
+                migrations.AlterField("order", "total", models.BigIntegerField()),
+                migrations.AddIndex(
+                    model_name="order", index=models.Index(fields=["note"], name="order_note")
+                ),
+            ]
+    """,
+}
+
+
+ENGINES = {
+    "postgres": ("pg_server", "django.db.backends.postgresql", "postgres"),
+    "mariadb": ("mariadb_server", "django.db.backends.mysql", "root"),
+}
+
+
+@pytest.fixture(params=list(ENGINES))
+def project(request, tmp_path):
+    """A Django project whose app `shop` has two migrations, its database on one of the suite's servers."""
+    fixture, engine, user = ENGINES[request.param]
+    server = request.getfixturevalue(fixture)
+    (tmp_path / "shop" / "migrations").mkdir(parents=True)
+    (tmp_path / "shop" / "__init__.py").write_text("")
+    (tmp_path / "shop" / "models.py").write_text("")
+    (tmp_path / "shop" / "migrations" / "__init__.py").write_text("")
+    for name, text in MIGRATIONS.items():
+        (tmp_path / "shop" / "migrations" / name).write_text(textwrap.dedent(text).lstrip())
+    (tmp_path / "settings.py").write_text(SETTINGS)
+    (tmp_path / "manage.py").write_text(
+        "import sys\nfrom django.core.management import execute_from_command_line\n"
+        "execute_from_command_line(sys.argv)\n"
+    )
+    db = server.create_database("django_shop")
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "settings",
+        "SHOP_ENGINE": engine,
+        "SHOP_DB": db,
+        "SHOP_USER": user,
+        "SHOP_PORT": str(server.port),
+        "PYTHONPATH": str(tmp_path),
+    }
+    return tmp_path, env, server, request.param
+
+
+def manage(project, *args: str) -> subprocess.CompletedProcess:
+    folder, env, _, _ = project
+    return subprocess.run(
+        [sys.executable, "manage.py", "schemacite", *args], cwd=folder, env=env, capture_output=True, text=True
+    )
+
+
+def _line(path: Path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def test_findings_point_at_the_operation_in_the_migration_file(project):
+    folder, _, server, dialect = project
+    run = manage(project, "--format", "json")
+    assert run.returncode == 1, run.stderr
+    doc = json.loads(run.stdout)
+    second = folder / "shop" / "migrations" / "0002_index_and_backfill.py"
+    where = "shop/migrations/0002_index_and_backfill.py"
+    at = {(f["file"], f["line"], f["code"]) for f in doc["findings"]}
+    # int to bigint on a table an earlier migration created: a rewrite (PostgreSQL) or a copy (MariaDB)
+    altered = _line(second, "migrations.AlterField(")
+    assert {(where, altered, "SC104"), (where, altered, "SC105")} & at, at
+    if dialect == "postgres":  # CREATE INDEX blocks writes there; MariaDB builds it in place
+        assert (where, _line(second, "migrations.AddIndex("), "SC105") in at
+    # nothing in the first migration, which creates the table it indexes
+    assert not [f for f in doc["findings"] if "0001_initial" in f["file"]]
+    major = ".".join(map(str, server.version[: 1 if dialect == "postgres" else 2]))
+    assert doc["target"]["name"] == f"{dialect}-{major}"
+    assert doc["target"]["why"] == "the default connection's server version"
+    assert doc["dialect"] == {
+        "name": dialect,
+        "why": f"the default connection's {'postgresql' if dialect == 'postgres' else 'mysql'} server",
+    }
+    assert (
+        f"{where}:{_line(second, 'migrations.RunPython(')}: RunPython: work schemacite cannot see (not SQL)"
+        in doc["notes"]
+    )
+
+
+def test_one_migration_is_linted_after_the_earlier_ones(project):
+    folder, _, _, _ = project
+    run = manage(project, "shop", "0002", "--format", "concise", "--select", "SC104,SC105")
+    assert run.returncode == 1, run.stderr
+    lines = [line for line in run.stdout.splitlines() if ": SC" in line]
+    second = folder / "shop" / "migrations" / "0002_index_and_backfill.py"
+    ops = {_line(second, "migrations.AddIndex("), _line(second, "migrations.AlterField(")}
+    assert lines and {int(line.split(":")[1]) for line in lines} <= ops
+    assert all(line.startswith("shop/migrations/0002_index_and_backfill.py:") for line in lines)
+    run = manage(project, "shop", "0001", "--format", "concise")
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_nothing_is_written_to_the_database(project):
+    _, env, server, dialect = project
+    manage(project, "--format", "concise")
+    if dialect == "postgres":
+        with server.connect("django_shop") as conn:
+            count = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()[0]
+    else:
+        conn = server.connect("django_shop")
+        cur = conn.cursor()
+        cur.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'django_shop'")
+        count = cur.fetchone()[0]
+        conn.close()
+    assert count == 0  # not even django_migrations
+
+
+def test_a_wrong_app_is_a_usage_error(project):
+    run = manage(project, "nosuchapp")
+    assert run.returncode == 2 and "app 'nosuchapp' has no migrations" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+MODELS = """
+from django.db import models
+
+
+class Order(models.Model):
+    total = models.BigIntegerField()
+    note = models.CharField(max_length=40)  # was null=True: the next migration sets NOT NULL
+
+    class Meta:
+        indexes = [models.Index(fields=["total"], name="order_total_new"), models.Index(fields=["note"], name="order_note")]
+"""
+
+
+def test_makemigrations_advises_on_what_it_wrote(project):
+    folder, env, _, _ = project
+    (folder / "shop" / "models.py").write_text(MODELS)
+    run = subprocess.run(
+        [sys.executable, "manage.py", "makemigrations", "shop", "--noinput", "--name", "note_required"],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    written = folder / "shop" / "migrations" / "0003_note_required.py"
+    assert written.is_file()
+    assert "shop/migrations/0003_note_required.py" in run.stdout
+    note = _line(written, "name='note'") - 2  # the AlterField of note (the one of id comes first)
+    flagged = [line for line in run.stdout.splitlines() if line.startswith(f"  {note}:1 warning SC112 ")]
+    assert flagged and "NOT NULL" in flagged[0] and "on shop_order fails if a row holds" in run.stdout
+    assert "2 earlier migration(s) replayed as history, not linted" in run.stderr
+    assert "schemacite-django-" not in run.stdout + run.stderr
+    written.unlink()
+    run = subprocess.run(
+        [sys.executable, "manage.py", "makemigrations", "shop", "--noinput", "--no-schemacite"],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0 and "SC112" not in run.stdout
+
+
+def test_since_lints_the_migrations_git_sees_changed(project):
+    folder, _, _, _ = project
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], cwd=folder, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=folder, check=True)
+    subprocess.run([*git, "commit", "-qm", "start"], cwd=folder, check=True)
+    run = manage(project, "--since", "HEAD", "--format", "concise")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "no migration chosen: nothing to lint" in run.stderr
+    second = folder / "shop" / "migrations" / "0002_index_and_backfill.py"
+    second.write_text(second.read_text() + "\n")  # changed since HEAD
+    run = manage(project, "--since", "HEAD", "--format", "concise")
+    assert run.returncode == 1 and "shop/migrations/0002_index_and_backfill.py:" in run.stdout
+    assert "0001_initial.py:" not in run.stdout
+    run = manage(project, "--since", "no-such-rev")
+    assert run.returncode == 2 and "--since no-such-rev: git could not say what changed" in run.stderr
