@@ -20,6 +20,7 @@ _ = (  # vulture takes `_` for a name meant to go unused
     _.cmd_evidence,
     _.cmd_lint,
     _.cmd_plugins,
+    _.cmd_alembic,
     _.cmd_locks,
     _.cmd_rules,
     _.cmd_server,

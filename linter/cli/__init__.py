@@ -301,6 +301,22 @@ def _snapshot_options(snap: argparse.ArgumentParser) -> None:
     snap.add_argument("--quiet", "-q", action="store_true", help="no progress display or summary line")
 
 
+def _alembic_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "-c", "--alembic-config", default="alembic.ini", metavar="FILE", help="Alembic's config (default: alembic.ini)"
+    )
+    p.add_argument("--after", metavar="REV", help="only the revisions after REV, the earlier ones as history")
+    p.add_argument("--only", metavar="FILE", help="only this revision file's findings (the post-write hook's)")
+    _common(p)
+    _output(p)
+    p.set_defaults(framework=None, since=None, stdin_filename=None, exclude=[])
+    p.add_argument("--fail-on", choices=("info", "warning", "error"), help="lowest severity that fails the run")
+    comma_list = {"action": "extend", "type": _comma_list, "default": []}
+    p.add_argument("--select", metavar="RULES", help="only these rules (comma-separated)", **comma_list)
+    p.add_argument("--ignore", dest="disable", metavar="RULES", help="turn these rules off", **comma_list)
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+
+
 def _plugins_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-plugins", action="store_true", help="do not load third-party rule packs")
 
@@ -322,6 +338,16 @@ COMMAND_PARSERS: list[tuple[str, dict, Callable[[argparse.ArgumentParser], None]
         _server_options,
     ),
     ("snapshot", {"help": "write a server's schema and workload to JSON"}, _snapshot_options),
+    (
+        "alembic",
+        {
+            "help": "lint the SQL of an Alembic project's revisions (runs its env.py, offline: no database)",
+            "description": "Runs `alembic upgrade head --sql` through Alembic's API in this process (the "
+            "project's env.py and revisions run, as with alembic itself) and lints what it prints, each finding "
+            "at the op. call of its revision.",
+        },
+        _alembic_options,
+    ),
 ]
 
 
@@ -392,4 +418,5 @@ COMMANDS = {
     "snapshot": ("audit", "cmd_snapshot"),
     "evidence": ("evidence", "cmd_evidence"),
     "server": ("server", "cmd_server"),
+    "alembic": ("alembic", "cmd_alembic"),
 }

@@ -1,0 +1,133 @@
+"""`schemacite alembic`: the SQL Alembic's offline mode (`upgrade --sql`) writes for the project's
+revisions, linted with Alembic's transactions, each finding at the `op.` call of its revision.
+
+Unlike `schemacite lint`, this runs the project's code: its env.py and revision files, through
+Alembic's own API, in this process, started by the user, as `alembic upgrade --sql` does. Offline
+mode connects to no database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+import tempfile
+from dataclasses import replace
+
+from schemacite.cli.common import emit_report, resolve_project
+from schemacite.errors import UsageError
+from schemacite.model.results import LintResult
+
+
+def cmd_alembic(args: argparse.Namespace) -> int:
+    try:
+        # an optional dependency: the `alembic` extra
+        from alembic import command
+        from alembic.config import Config
+        from alembic.script import ScriptDirectory
+    except ImportError:
+        raise UsageError("schemacite alembic needs Alembic: pip install 'schemacite[alembic]'") from None
+    if not os.path.isfile(args.alembic_config):
+        raise UsageError(f"{args.alembic_config}: no such Alembic config (give -c FILE)")
+    buffer = io.StringIO()
+    config = Config(args.alembic_config, output_buffer=buffer)
+    script = ScriptDirectory.from_config(config)
+    calls: list[tuple[int, str, int]] = []  # (offset in the SQL, revision file, line of the op. call)
+    with _recording(buffer, script.dir, calls):
+        try:
+            command.upgrade(config, "head", sql=True)
+        except Exception as e:  # the project's own code failed: say so, located, and stop
+            raise UsageError(f"{args.alembic_config}: alembic upgrade --sql failed: {e}") from None
+    sql = buffer.getvalue()
+    since = _offset_after(sql, args.after) if args.after else 0
+    with tempfile.TemporaryDirectory(prefix="schemacite-alembic-") as folder:
+        path = os.path.join(folder, "upgrade.sql")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(sql)
+        args.framework = args.framework or "alembic"
+        args.dialect = args.dialect or _dialect(config)
+        project = resolve_project(args, [path], output=args.format)
+        try:
+            project.linter  # noqa: B018 (built for its checks: the rules' settings)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        result = project.lint()
+    first_line = sql.count("\n", 0, since) + 1
+    result = _pointed(result, path, sql, calls, first_line)
+    result.notes = [n for n in result.notes if folder not in n]
+    if args.only:  # one revision's findings (the post-write hook's), linted after all the others
+        only = os.path.relpath(args.only)
+        result.findings = [f for f in result.findings if f.location.file == only]
+    emit_report(args, project, result)
+    code = result.exit_code(project.config.fail_on)
+    return 0 if args.exit_zero and code == 1 else code
+
+
+class _recording:
+    """While Alembic runs: each `op.` call a revision file makes, with where the SQL stood."""
+
+    def __init__(self, buffer: io.StringIO, versions: str, calls: list[tuple[int, str, int]]):
+        self.buffer, self.versions, self.calls = buffer, os.path.abspath(versions), calls
+
+    def __enter__(self):
+        # an optional dependency, imported by cmd_alembic before this runs
+        from alembic.operations.base import Operations
+
+        self.original = original = Operations.invoke
+        recording = self
+
+        def invoke(ops, operation):
+            frame = sys._getframe(1)
+            while frame is not None and not os.path.abspath(frame.f_code.co_filename).startswith(recording.versions):
+                frame = frame.f_back
+            if frame is not None:
+                recording.calls.append((recording.buffer.tell(), frame.f_code.co_filename, frame.f_lineno))
+            return original(ops, operation)
+
+        Operations.invoke = invoke
+        return self
+
+    def __exit__(self, *exc):
+        # an optional dependency, imported by cmd_alembic before this runs
+        from alembic.operations.base import Operations
+
+        Operations.invoke = self.original
+        return False
+
+
+def _dialect(config) -> str | None:
+    url = config.get_main_option("sqlalchemy.url") or ""
+    name = url.split(":", 1)[0].split("+", 1)[0]
+    return {"postgresql": "postgres", "postgres": "postgres", "mysql": "mysql", "mariadb": "mariadb"}.get(name)
+
+
+def _offset_after(sql: str, revision: str) -> int:
+    """Where the first revision after `revision` starts in the printed SQL."""
+    marker = f"-- Running upgrade {revision} -> "
+    at = sql.find(marker)
+    if at < 0:
+        raise UsageError(f"--after {revision}: no revision of the upgrade follows it")
+    return at
+
+
+def _pointed(result: LintResult, path: str, sql: str, calls, first_line: int) -> LintResult:
+    """Findings in the printed SQL moved to the revision file, at the `op.` call that wrote the
+    statement; those before `first_line` (revisions up to --after) left out."""
+    starts = [(sql.count("\n", 0, offset) + 1, file, line) for offset, file, line in calls]
+
+    def moved(location):
+        if location.file != path:
+            return location
+        found = [(file, line) for start, file, line in starts if start <= location.line]
+        if not found:
+            return location
+        file, line = found[-1]
+        return replace(location, file=os.path.relpath(file), line=line, column=1)
+
+    result.findings = [f for f in result.findings if f.location.file != path or f.location.line >= first_line]
+    for f in [*result.findings, *result.suppressed]:
+        f.location = moved(f.location)
+    result.errors = [replace(e, file=moved(e).file, line=moved(e).line) if e.file == path else e for e in result.errors]
+    result.files = [os.path.relpath(f) for f in sorted({c[1] for c in calls})] or result.files
+    return result

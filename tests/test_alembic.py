@@ -1,0 +1,127 @@
+"""`schemacite alembic`: an SQLAlchemy 2 and Alembic project built here, its revisions printed by
+Alembic's own offline mode and linted, each finding at the `op.` call of its revision."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ENV = """
+from alembic import context
+
+config = context.config
+context.configure(
+    url=config.get_main_option("sqlalchemy.url"), literal_binds=True, transaction_per_migration=True
+)
+with context.begin_transaction():
+    context.run_migrations()
+"""
+
+REVISIONS = {
+    "0001_orders.py": '''
+        """orders"""
+        import sqlalchemy as sa
+        from alembic import op
+
+        revision = "0001"
+        down_revision = None
+
+
+        def upgrade():
+            op.create_table(
+                "orders",
+                sa.Column("id", sa.BigInteger, primary_key=True),
+                sa.Column("total", sa.Integer, nullable=False),
+            )
+            op.create_index("orders_total", "orders", ["total"])
+    ''',
+    "0002_note.py": '''
+        """note"""
+        import sqlalchemy as sa
+        from alembic import op
+
+        revision = "0002"
+        down_revision = "0001"
+
+
+        def upgrade():
+            op.add_column("orders", sa.Column("note", sa.String(40), nullable=True))
+            op.alter_column("orders", "total", type_=sa.BigInteger, existing_type=sa.Integer)
+            op.create_index("orders_note", "orders", ["note"])
+    ''',
+}
+
+URLS = {"postgres": "postgresql://postgres@127.0.0.1/shop", "mariadb": "mariadb://root@127.0.0.1/shop"}
+
+
+SERVERS = {"postgres": "pg_server", "mariadb": "mariadb_server"}
+
+
+@pytest.fixture(params=list(URLS))
+def project(request, tmp_path):
+    """An Alembic project for one dialect; offline mode connects to nothing, so the target is the
+    version of the suite's server of that dialect, given as --target as a user gives theirs."""
+    server = request.getfixturevalue(SERVERS[request.param])
+    version = ".".join(map(str, server.version[: 1 if request.param == "postgres" else 2]))
+    (tmp_path / "migrations" / "versions").mkdir(parents=True)
+    (tmp_path / "migrations" / "env.py").write_text(ENV)
+    for name, text in REVISIONS.items():
+        (tmp_path / "migrations" / "versions" / name).write_text(textwrap.dedent(text).lstrip())
+    (tmp_path / "alembic.ini").write_text(
+        f"[alembic]\nscript_location = migrations\nsqlalchemy.url = {URLS[request.param]}\n"
+    )
+    return tmp_path, request.param, f"{request.param}-{version}"
+
+
+def run(folder: Path, *args: str, target: str | None = None) -> subprocess.CompletedProcess:
+    extra = ["--target", target] if target else []
+    return subprocess.run(
+        [sys.executable, "-m", "schemacite.cli", "alembic", *extra, *args], cwd=folder, capture_output=True, text=True
+    )
+
+
+def _line(path: Path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def test_findings_point_at_the_op_call_of_the_revision(project):
+    folder, dialect, target = project
+    done = run(folder, "--format", "json", target=target)
+    assert done.returncode == 1, done.stderr
+    doc = json.loads(done.stdout)
+    second = folder / "migrations" / "versions" / "0002_note.py"
+    where = "migrations/versions/0002_note.py"
+    at = {(f["file"], f["line"], f["code"]) for f in doc["findings"]}
+    altered = _line(second, "op.alter_column(")
+    # int to bigint of a table the first revision created: a rewrite (PostgreSQL) or a copy (MariaDB)
+    assert {(where, altered, "SC104"), (where, altered, "SC105")} & at, at
+    if dialect == "postgres":  # CREATE INDEX blocks writes there; MariaDB builds it in place
+        assert (where, _line(second, 'op.create_index("orders_note"'), "SC105") in at
+    assert not [f for f in doc["findings"] if "0001_orders" in f["file"]]  # its table is new
+    assert doc["dialect"]["name"] == dialect and doc["framework"]["name"] == "alembic"
+    assert doc["target"]["name"] == target
+
+
+def test_after_a_revision_only_the_later_ones_are_reported(project):
+    folder, _, target = project
+    done = run(folder, "--after", "0001", "--format", "concise", target=target)
+    assert done.returncode == 1 and "migrations/versions/0002_note.py:" in done.stdout
+    assert "0001_orders.py" not in done.stdout
+    done = run(folder, "--after", "0002", "--format", "concise")
+    assert done.returncode == 2 and "--after 0002: no revision of the upgrade follows it" in done.stderr
+
+
+def test_the_post_write_hook_reports_one_revision(project):
+    folder, _, target = project
+    done = run(folder, "--only", "migrations/versions/0001_orders.py", "--format", "concise", target=target)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_missing_config_is_a_usage_error(tmp_path):
+    done = run(tmp_path)
+    assert done.returncode == 2 and "alembic.ini: no such Alembic config" in done.stderr
