@@ -125,3 +125,25 @@ def test_the_post_write_hook_reports_one_revision(project):
 def test_a_missing_config_is_a_usage_error(tmp_path):
     done = run(tmp_path)
     assert done.returncode == 2 and "alembic.ini: no such Alembic config" in done.stderr
+
+
+def test_a_revision_that_needs_a_database_is_a_located_error(project):
+    folder, _, target = project
+    (folder / "migrations" / "versions" / "0003_online.py").write_text(
+        textwrap.dedent("""
+            from alembic import op
+
+            revision = "0003"
+            down_revision = "0002"
+
+
+            def upgrade():
+                op.get_bind().close()  # offline mode has no connection to close
+        """).lstrip()
+    )
+    done = run(folder, target=target)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith(
+        "schemacite: error: migrations/versions/0003_online.py:8: alembic upgrade --sql failed:"
+    )
+    assert "Traceback" not in done.stderr

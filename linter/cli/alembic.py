@@ -38,7 +38,9 @@ def cmd_alembic(args: argparse.Namespace) -> int:
         try:
             command.upgrade(config, "head", sql=True)
         except Exception as e:  # the project's own code failed: say so, located, and stop
-            raise UsageError(f"{args.alembic_config}: alembic upgrade --sql failed: {e}") from None
+            raise UsageError(
+                f"{_where_failed(e, script.dir, args.alembic_config)}: alembic upgrade --sql failed: {e}"
+            ) from None
     sql = buffer.getvalue()
     since = _offset_after(sql, args.after) if args.after else 0
     with tempfile.TemporaryDirectory(prefix="schemacite-alembic-") as folder:
@@ -94,6 +96,20 @@ class _recording:
 
         Operations.invoke = self.original
         return False
+
+
+def _where_failed(error: BaseException, versions: str, config: str) -> str:
+    """`revision file:line` of the innermost frame of the revisions that the error passed through
+    (a revision that needs a database, which offline mode does not have), else the config."""
+    versions = os.path.abspath(versions)
+    where = config
+    tb = error.__traceback__
+    while tb is not None:
+        name = os.path.abspath(tb.tb_frame.f_code.co_filename)
+        if name.startswith(versions):
+            where = f"{os.path.relpath(name)}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return where
 
 
 def _dialect(config) -> str | None:
