@@ -233,3 +233,115 @@ def test_since_lints_the_migrations_git_sees_changed(project):
     assert "0001_initial.py:" not in run.stdout
     run = manage(project, "--since", "no-such-rev")
     assert run.returncode == 2 and "--since no-such-rev: git could not say what changed" in run.stderr
+
+
+# django-migration-linter's unsafe operations (docs/coverage/django_migration_linter.toml) and two
+# of strong_migrations', each a Django migration on a table an earlier migration created: app -> (operations of 0002, the codes
+# it must give per dialect; None where the check does not apply there)
+BASE = """
+        migrations.CreateModel(
+            name="Item",
+            fields=[("id", models.BigAutoField(primary_key=True)), ("name", models.CharField(max_length=100, null=True))],
+            options={"indexes": [models.Index(fields=["name"], name="%s_item_name")]},
+        ),
+"""
+UNSAFE = {
+    "not_null": (
+        'migrations.AddField("item", "region", models.CharField(max_length=10, default="eu")),',
+        "SC130",
+        "SC130",
+    ),
+    "drop_column": ('migrations.RemoveField("item", "name"),', "SC114", "SC114"),
+    "drop_table": ('migrations.DeleteModel("Item"),', "SC115", "SC115"),
+    "rename_column": ('migrations.RenameField("item", "name", "title"),', "SC116", "SC116"),
+    "rename_table": ('migrations.AlterModelTable("item", "renamed_items"),', "SC117", "SC117"),
+    "alter_column": (
+        'migrations.AlterField("item", "name", models.CharField(max_length=20, null=True)),',
+        "SC112",
+        "SC112",
+    ),
+    "add_unique": (
+        'migrations.AlterField("item", "name", models.CharField(max_length=100, null=True, unique=True)),',
+        "SC112",
+        "SC112",
+    ),
+    "create_index": (
+        'migrations.AddIndex("item", models.Index(fields=["name", "id"], name="create_index_two")),',
+        "SC105",
+        None,
+    ),
+    "create_index_exclusive": (
+        'migrations.AddField("item", "kind", models.IntegerField(null=True)),\n'
+        '        migrations.AddIndex("item", models.Index(fields=["kind"], name="create_index_kind")),',
+        "SC109",
+        None,
+    ),
+    "drop_index": ('migrations.RemoveIndex("item", "drop_index_item_name"),', "SC110", None),
+    "reindex": ('migrations.RunSQL("REINDEX TABLE reindex_item;"),', "SC104", None),
+    # and strong_migrations' own, in Django's words: a validated CHECK, change_column_null
+    "add_check": (
+        'migrations.AddConstraint("item", models.CheckConstraint(condition=models.Q(id__gt=0), name="add_check_id")),',
+        "SC112",
+        "SC112",
+    ),
+    "set_not_null": ('migrations.AlterField("item", "name", models.CharField(max_length=100)),', "SC112", "SC112"),
+}
+
+
+def _unsafe_project(folder: Path, engine: str, user: str, db: str, port: int, apps: list[str]) -> dict:
+    for app in apps:
+        ops = UNSAFE[app][0]
+        migrations_dir = folder / app / "migrations"
+        migrations_dir.mkdir(parents=True)
+        (folder / app / "__init__.py").write_text("")
+        (migrations_dir / "__init__.py").write_text("")
+        head = "from django.db import migrations, models\n\n\nclass Migration(migrations.Migration):\n"
+        (migrations_dir / "0001_initial.py").write_text(
+            head + "    initial = True\n    operations = [" + BASE % app + "    ]\n"
+        )
+        (migrations_dir / "0002_change.py").write_text(
+            head + f'    dependencies = [("{app}", "0001_initial")]\n    operations = [\n        {ops}\n    ]\n'
+        )
+    (folder / "settings.py").write_text(
+        SETTINGS.replace('["schemacite.django", "shop"]', f'["schemacite.django", *{apps!r}]')
+    )
+    (folder / "manage.py").write_text(
+        "import sys\nfrom django.core.management import execute_from_command_line\nexecute_from_command_line(sys.argv)\n"
+    )
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "settings",
+        "SHOP_ENGINE": engine,
+        "SHOP_DB": db,
+        "SHOP_USER": user,
+        "SHOP_PORT": str(port),
+        "PYTHONPATH": str(folder),
+    }
+
+
+@pytest.mark.parametrize("dialect", list(ENGINES))
+def test_every_unsafe_operation_of_django_migration_linter_is_flagged(request, tmp_path, dialect):
+    fixture, engine, user = ENGINES[dialect]
+    server = request.getfixturevalue(fixture)
+    # the checks that apply on this dialect (REINDEX is PostgreSQL's alone)
+    apps = [app for app, (_, pg, my) in UNSAFE.items() if (pg if dialect == "postgres" else my)]
+    env = _unsafe_project(tmp_path, engine, user, server.create_database("django_unsafe"), server.port, apps)
+    codes = sorted({c for _, pg, my in UNSAFE.values() for c in (pg, my) if c})
+    run = subprocess.run(
+        [sys.executable, "manage.py", "schemacite", "--format", "json", "--select", ",".join(codes)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 1, run.stderr
+    found = {
+        (f["file"].split("/")[0], f["file"].rsplit("/", 1)[1], f["code"]) for f in json.loads(run.stdout)["findings"]
+    }
+    missed = []
+    for app in apps:
+        want = UNSAFE[app][1] if dialect == "postgres" else UNSAFE[app][2]
+        if (app, "0002_change.py", want) not in found:
+            missed.append((app, want))
+    assert not missed, (missed, sorted(found))
+    assert not [f for f in found if f[1] == "0001_initial.py"]  # a table the deploy creates is new
