@@ -66,6 +66,19 @@ MIGRATIONS = {
 }
 
 
+@pytest.fixture(scope="session")
+def django_paths(tmp_path_factory) -> dict[str, str]:
+    """Django by release: 5.2, the one installed, and 4.2 LTS, installed by pip into a folder of its
+    own that goes first on the project's PYTHONPATH (the same Python, the same schemacite)."""
+    lts = tmp_path_factory.mktemp("django-4.2")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(lts), "Django>=4.2,<4.3"],
+        check=True,
+        capture_output=True,
+    )
+    return {"5.2": "", "4.2": str(lts)}
+
+
 ENGINES = {
     "postgres": ("pg_server", "django.db.backends.postgresql", "postgres"),
     "mariadb": ("mariadb_server", "django.db.backends.mysql", "root"),
@@ -280,7 +293,7 @@ UNSAFE = {
     "reindex": ('migrations.RunSQL("REINDEX TABLE reindex_item;"),', "SC104", None),
     # and strong_migrations' own, in Django's words: a validated CHECK, change_column_null
     "add_check": (
-        'migrations.AddConstraint("item", models.CheckConstraint(condition=models.Q(id__gt=0), name="add_check_id")),',
+        'migrations.AddConstraint("item", models.CheckConstraint(check=models.Q(id__gt=0), name="add_check_id")),',
         "SC112",
         "SC112",
     ),
@@ -288,7 +301,9 @@ UNSAFE = {
 }
 
 
-def _unsafe_project(folder: Path, engine: str, user: str, db: str, port: int, apps: list[str]) -> dict:
+def _unsafe_project(
+    folder: Path, engine: str, user: str, db: str, port: int, apps: list[str], django_path: str = ""
+) -> dict:
     for app in apps:
         ops = UNSAFE[app][0]
         migrations_dir = folder / app / "migrations"
@@ -315,17 +330,25 @@ def _unsafe_project(folder: Path, engine: str, user: str, db: str, port: int, ap
         "SHOP_DB": db,
         "SHOP_USER": user,
         "SHOP_PORT": str(port),
-        "PYTHONPATH": str(folder),
+        "PYTHONPATH": os.pathsep.join(p for p in (django_path, str(folder)) if p),
     }
 
 
+@pytest.mark.parametrize("release", ["5.2", "4.2"])
 @pytest.mark.parametrize("dialect", list(ENGINES))
-def test_every_unsafe_operation_of_django_migration_linter_is_flagged(request, tmp_path, dialect):
+def test_every_unsafe_operation_of_django_migration_linter_is_flagged(
+    request, tmp_path, dialect, release, django_paths
+):
     fixture, engine, user = ENGINES[dialect]
     server = request.getfixturevalue(fixture)
     # the checks that apply on this dialect (REINDEX is PostgreSQL's alone)
     apps = [app for app, (_, pg, my) in UNSAFE.items() if (pg if dialect == "postgres" else my)]
-    env = _unsafe_project(tmp_path, engine, user, server.create_database("django_unsafe"), server.port, apps)
+    db = server.create_database(f"django_unsafe_{release.replace('.', '_')}")
+    env = _unsafe_project(tmp_path, engine, user, db, server.port, apps, django_paths[release])
+    version = subprocess.run(
+        [sys.executable, "-c", "import django; print(django.get_version())"], env=env, capture_output=True, text=True
+    )
+    assert version.stdout.startswith(release), version.stdout + version.stderr
     codes = sorted({c for _, pg, my in UNSAFE.values() for c in (pg, my) if c})
     run = subprocess.run(
         [sys.executable, "manage.py", "schemacite", "--format", "json", "--select", ",".join(codes)],
