@@ -122,6 +122,13 @@ def test_the_post_write_hook_reports_one_revision(project):
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_a_project_alembic_cannot_read_is_a_usage_error(tmp_path):
+    (tmp_path / "alembic.ini").write_text("[alembic]\nscript_location = no_such_package:migrations\n")
+    done = run(tmp_path)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith("schemacite: error: alembic.ini: Alembic could not read the project:")
+
+
 def test_a_missing_config_is_a_usage_error(tmp_path):
     done = run(tmp_path)
     assert done.returncode == 2 and "alembic.ini: no such Alembic config" in done.stderr
@@ -146,4 +153,4 @@ def test_a_revision_that_needs_a_database_is_a_located_error(project):
     assert done.stderr.startswith(
         "schemacite: error: migrations/versions/0003_online.py:8: alembic upgrade --sql failed:"
     )
-    assert "Traceback" not in done.stderr
+    assert "AttributeError" in done.stderr and "Traceback" not in done.stderr  # what it raised, by name

@@ -32,15 +32,17 @@ def cmd_alembic(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.alembic_config}: no such Alembic config (give -c FILE)")
     buffer = io.StringIO()
     config = Config(args.alembic_config, output_buffer=buffer)
-    script = ScriptDirectory.from_config(config)
+    try:  # the project's own code runs from here (its package, its env.py, its revisions)
+        script = ScriptDirectory.from_config(config)
+    except Exception as e:
+        raise UsageError(f"{args.alembic_config}: Alembic could not read the project: {e!r}") from None
     calls: list[tuple[int, str, int]] = []  # (offset in the SQL, revision file, line of the op. call)
     with _recording(buffer, script.dir, calls):
         try:
             command.upgrade(config, "head", sql=True)
         except Exception as e:  # the project's own code failed: say so, located, and stop
-            raise UsageError(
-                f"{_where_failed(e, script.dir, args.alembic_config)}: alembic upgrade --sql failed: {e}"
-            ) from None
+            where = _where_failed(e, script.dir, args.alembic_config)
+            raise UsageError(f"{where}: alembic upgrade --sql failed: {e!r}") from None
     sql = buffer.getvalue()
     since = _offset_after(sql, args.after) if args.after else 0
     with tempfile.TemporaryDirectory(prefix="schemacite-alembic-") as folder:
