@@ -154,3 +154,13 @@ def test_a_revision_that_needs_a_database_is_a_located_error(project):
         "schemacite: error: migrations/versions/0003_online.py:8: alembic upgrade --sql failed:"
     )
     assert "AttributeError" in done.stderr and "Traceback" not in done.stderr  # what it raised, by name
+
+
+def test_from_a_revision_prints_only_the_range(project):
+    """`--from REV`: Alembic prints REV:head alone (revisions before it may need a database); the
+    tables they created are unknown to the replay, as the findings say."""
+    folder, _, target = project
+    done = run(folder, "--from", "0001", "--format", "concise", target=target)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "migrations/versions/0002_note.py:" in done.stdout and "0001_orders.py" not in done.stdout
+    assert "not seen in the history" in done.stdout

@@ -306,6 +306,13 @@ def _alembic_options(p: argparse.ArgumentParser) -> None:
         "-c", "--alembic-config", default="alembic.ini", metavar="FILE", help="Alembic's config (default: alembic.ini)"
     )
     p.add_argument("--after", metavar="REV", help="only the revisions after REV, the earlier ones as history")
+    p.add_argument(
+        "--from",
+        dest="start",
+        metavar="REV",
+        help="print only REV:head (Alembic's own range): for revisions before REV that offline mode cannot run; "
+        "give their schema with --history or --snapshot",
+    )
     p.add_argument("--only", metavar="FILE", help="only this revision file's findings (the post-write hook's)")
     _common(p)
     _output(p)
