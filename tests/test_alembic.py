@@ -164,3 +164,5 @@ def test_from_a_revision_prints_only_the_range(project):
     assert done.returncode == 1, done.stdout + done.stderr
     assert "migrations/versions/0002_note.py:" in done.stdout and "0001_orders.py" not in done.stdout
     assert "not seen in the history" in done.stdout
+    done = run(folder, "--to", "0001", "--format", "concise", target=target)
+    assert done.returncode == 0 and "0002_note.py" not in done.stdout, done.stdout + done.stderr

@@ -313,6 +313,7 @@ def _alembic_options(p: argparse.ArgumentParser) -> None:
         help="print only REV:head (Alembic's own range): for revisions before REV that offline mode cannot run; "
         "give their schema with --history or --snapshot",
     )
+    p.add_argument("--to", dest="end", metavar="REV", help="the last revision to print (default: head)")
     p.add_argument("--only", metavar="FILE", help="only this revision file's findings (the post-write hook's)")
     _common(p)
     _output(p)

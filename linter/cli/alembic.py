@@ -39,7 +39,8 @@ def cmd_alembic(args: argparse.Namespace) -> int:
     calls: list[tuple[int, str, int]] = []  # (offset in the SQL, revision file, line of the op. call)
     with _recording(buffer, script.dir, calls):
         try:
-            command.upgrade(config, f"{args.start}:head" if args.start else "head", sql=True)
+            end = args.end or "head"
+            command.upgrade(config, f"{args.start}:{end}" if args.start else end, sql=True)
         except Exception as e:  # the project's own code failed: say so, located, and stop
             where = _where_failed(e, script.dir, args.alembic_config)
             raise UsageError(f"{where}: alembic upgrade --sql failed: {e!r}") from None
