@@ -166,3 +166,28 @@ def test_from_a_revision_prints_only_the_range(project):
     assert "not seen in the history" in done.stdout
     done = run(folder, "--to", "0001", "--format", "concise", target=target)
     assert done.returncode == 0 and "0002_note.py" not in done.stdout, done.stdout + done.stderr
+
+
+def test_a_batch_operation_is_found_in_its_batch(project):
+    """`batch_op.` calls are recorded too: a statement a batch writes is placed in the batch, at
+    its last call (the batch writes its SQL when it ends, all at once)."""
+    folder, _, target = project
+    third = folder / "migrations" / "versions" / "0003_batch.py"
+    third.write_text(
+        textwrap.dedent("""
+            import sqlalchemy as sa
+            from alembic import op
+
+            revision = "0003"
+            down_revision = "0002"
+
+
+            def upgrade():
+                with op.batch_alter_table("orders") as batch_op:
+                    batch_op.alter_column("note", type_=sa.String(10), existing_type=sa.String(40))
+        """).lstrip()
+    )
+    done = run(folder, "--after", "0002", "--format", "json", "--select", "SC112", target=target)
+    assert done.returncode == 1, done.stdout + done.stderr
+    at = {(f["file"], f["line"]) for f in json.loads(done.stdout)["findings"]}
+    assert at == {("migrations/versions/0003_batch.py", _line(third, "batch_op.alter_column("))}

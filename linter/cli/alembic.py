@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import re
 import sys
 import tempfile
 from dataclasses import replace
@@ -59,7 +60,7 @@ def cmd_alembic(args: argparse.Namespace) -> int:
             raise UsageError(str(e)) from None
         result = project.lint()
     first_line = sql.count("\n", 0, since) + 1
-    result = _pointed(result, path, sql, calls, first_line)
+    result = _pointed(result, path, sql, calls + _revision_heads(sql, script), first_line)
     result.notes = [n for n in result.notes if folder not in n]
     if args.only:  # one revision's findings (the post-write hook's), linted after all the others
         only = os.path.relpath(args.only)
@@ -77,9 +78,10 @@ class _recording:
 
     def __enter__(self):
         # an optional dependency, imported by cmd_alembic before this runs
-        from alembic.operations.base import Operations
+        from alembic.operations.base import AbstractOperations
 
-        self.original = original = Operations.invoke
+        # the base class's: `op.` and a batch's `batch_op.` calls both go through it
+        self.original = original = AbstractOperations.invoke
         recording = self
 
         def invoke(ops, operation):
@@ -90,14 +92,14 @@ class _recording:
                 recording.calls.append((recording.buffer.tell(), frame.f_code.co_filename, frame.f_lineno))
             return original(ops, operation)
 
-        Operations.invoke = invoke
+        AbstractOperations.invoke = invoke
         return self
 
     def __exit__(self, *exc):
         # an optional dependency, imported by cmd_alembic before this runs
-        from alembic.operations.base import Operations
+        from alembic.operations.base import AbstractOperations
 
-        Operations.invoke = self.original
+        AbstractOperations.invoke = self.original
         return False
 
 
@@ -130,10 +132,34 @@ def _offset_after(sql: str, revision: str) -> int:
     return at
 
 
+def _revision_heads(sql: str, script) -> list[tuple[int, str, int]]:
+    """Where each revision's SQL starts, as a place of its file (its `def upgrade` line): the
+    statements a revision runs other than through `op.` (a bound connection's execute, a batch)
+    belong to it, not to the op. call of the revision before."""
+    heads = []
+    for mark in _RUNNING.finditer(sql):
+        revision = script.get_revision(mark.group(1))
+        if revision is not None and revision.path:
+            heads.append((mark.start(), revision.path, _upgrade_line(revision.path)))
+    return heads
+
+
+_RUNNING = re.compile(r"^-- Running upgrade .*?-> (\S+?),?(?: |$)", re.M)
+
+
+def _upgrade_line(path: str) -> int:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return next((n for n, line in enumerate(f, 1) if line.startswith("def upgrade")), 1)
+    except OSError:
+        return 1
+
+
 def _pointed(result: LintResult, path: str, sql: str, calls, first_line: int) -> LintResult:
     """Findings in the printed SQL moved to the revision file, at the `op.` call that wrote the
-    statement; those before `first_line` (revisions up to --after) left out."""
-    starts = [(sql.count("\n", 0, offset) + 1, file, line) for offset, file, line in calls]
+    statement (or the revision's `def upgrade` when no op. call of the revision did); those before
+    `first_line` (revisions up to --after) left out."""
+    starts = sorted((sql.count("\n", 0, offset) + 1, file, line) for offset, file, line in calls)
 
     def moved(location):
         if location.file != path:
