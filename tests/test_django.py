@@ -248,13 +248,20 @@ def test_since_lints_the_migrations_git_sees_changed(project):
     assert run.returncode == 2 and "--since no-such-rev: git could not say what changed" in run.stderr
 
 
-# django-migration-linter's unsafe operations (docs/coverage/django_migration_linter.toml) and two
-# of strong_migrations', each a Django migration on a table an earlier migration created: app -> (operations of 0002, the codes
+# django-migration-linter's unsafe operations (docs/coverage/django_migration_linter.toml) and
+# strong_migrations' that Django can express (docs/coverage/strong_migrations.toml: its JSON column
+# is jsonb in Django, a Python default callable is computed once, `force: true` and generated or
+# auto-incrementing columns added later have no Django 4.2 operation), each a Django migration
+# on a table an earlier migration created: app -> (operations of 0002, the codes
 # it must give per dialect; None where the check does not apply there)
 BASE = """
         migrations.CreateModel(
             name="Item",
-            fields=[("id", models.BigAutoField(primary_key=True)), ("name", models.CharField(max_length=100, null=True))],
+            fields=[
+                ("id", models.BigAutoField(primary_key=True)),
+                ("name", models.CharField(max_length=100, null=True)),
+                ("qty", models.IntegerField(null=True)),
+            ],
             options={"indexes": [models.Index(fields=["name"], name="%s_item_name")]},
         ),
 """
@@ -291,13 +298,27 @@ UNSAFE = {
     ),
     "drop_index": ('migrations.RemoveIndex("item", "drop_index_item_name"),', "SC110", None),
     "reindex": ('migrations.RunSQL("REINDEX TABLE reindex_item;"),', "SC104", None),
-    # and strong_migrations' own, in Django's words: a validated CHECK, change_column_null
+    # and strong_migrations', in Django's words: add_check_constraint, change_column_null
     "add_check": (
         'migrations.AddConstraint("item", models.CheckConstraint(check=models.Q(id__gt=0), name="add_check_id")),',
         "SC112",
         "SC112",
     ),
     "set_not_null": ('migrations.AlterField("item", "name", models.CharField(max_length=100)),', "SC112", "SC112"),
+    # change_column: a type change rewrites (PostgreSQL) or copies (MariaDB) the table
+    "change_column": ('migrations.AlterField("item", "qty", models.BigIntegerField(null=True)),', "SC104", "SC105"),
+    # add_reference: the foreign key's index is built on the existing table
+    "add_reference": (
+        'migrations.AddField("item", "parent", models.ForeignKey("self", null=True, on_delete=models.CASCADE)),',
+        "SC105",
+        "SC105",
+    ),
+    # add_unique_constraint
+    "add_unique_constraint": (
+        'migrations.AddConstraint("item", models.UniqueConstraint(fields=["name", "qty"], name="add_unique_pair")),',
+        "SC112",
+        "SC112",
+    ),
 }
 
 
@@ -368,3 +389,88 @@ def test_every_unsafe_operation_of_django_migration_linter_is_flagged(
             missed.append((app, want))
     assert not missed, (missed, sorted(found))
     assert not [f for f in found if f[1] == "0001_initial.py"]  # a table the deploy creates is new
+
+
+def _shop_migration(folder: Path, name: str, body: str) -> Path:
+    path = folder / "shop" / "migrations" / name
+    path.write_text(textwrap.dedent(body).lstrip())
+    return path
+
+
+def test_django_transactions_and_state_only_operations(request, tmp_path):
+    """atomic = False runs CREATE INDEX CONCURRENTLY outside a transaction (nothing to say);
+    SeparateDatabaseAndState counts by its database operations; a concurrent index in an atomic
+    migration is refused by Django itself, said with the migration's file."""
+    server = request.getfixturevalue("pg_server")
+    folder = tmp_path
+    (folder / "shop" / "migrations").mkdir(parents=True)
+    for name in ("shop/__init__.py", "shop/models.py", "shop/migrations/__init__.py"):
+        (folder / name).write_text("")
+    for name, text in MIGRATIONS.items():
+        (folder / "shop" / "migrations" / name).write_text(textwrap.dedent(text).lstrip())
+    (folder / "settings.py").write_text(SETTINGS.replace('"shop"]', '"shop", "django.contrib.postgres"]'))
+    (folder / "manage.py").write_text(
+        "import sys\nfrom django.core.management import execute_from_command_line\nexecute_from_command_line(sys.argv)\n"
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "settings",
+        "SHOP_ENGINE": "django.db.backends.postgresql",
+        "SHOP_DB": server.create_database("django_semantics"),
+        "SHOP_USER": "postgres",
+        "SHOP_PORT": str(server.port),
+        "PYTHONPATH": str(folder),
+    }
+    concurrent = _shop_migration(
+        folder,
+        "0003_concurrent.py",
+        """
+        from django.contrib.postgres.operations import AddIndexConcurrently
+        from django.db import migrations, models
+
+
+        class Migration(migrations.Migration):
+            atomic = False
+            dependencies = [("shop", "0002_index_and_backfill")]
+            operations = [
+                AddIndexConcurrently("order", models.Index(fields=["total", "id"], name="order_total_id")),
+            ]
+        """,
+    )
+    state_only = _shop_migration(
+        folder,
+        "0004_state_only.py",
+        """
+        from django.db import migrations
+
+
+        class Migration(migrations.Migration):
+            dependencies = [("shop", "0003_concurrent")]
+            operations = [
+                migrations.SeparateDatabaseAndState(
+                    state_operations=[migrations.RemoveField("order", "note")], database_operations=[]
+                ),
+                migrations.SeparateDatabaseAndState(
+                    database_operations=[migrations.RunSQL("ALTER TABLE shop_order DROP COLUMN note;")]
+                ),
+            ]
+        """,
+    )
+    run = subprocess.run(
+        [sys.executable, "manage.py", "schemacite", "shop", "--format", "json", "--select", "SC104,SC105,SC106,SC114"],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    found = {(f["file"].rsplit("/", 1)[1], f["line"], f["code"]) for f in json.loads(run.stdout)["findings"]}
+    assert not [f for f in found if f[0] == concurrent.name]  # outside a transaction, writes go on
+    second_op = _line(state_only, "database_operations=[migrations.RunSQL(") - 1
+    assert {f for f in found if f[0] == state_only.name} == {(state_only.name, second_op, "SC114")}
+    concurrent.write_text(concurrent.read_text().replace("atomic = False", "atomic = True"))
+    run = subprocess.run(
+        [sys.executable, "manage.py", "schemacite", "shop"], cwd=folder, env=env, capture_output=True, text=True
+    )
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "shop/migrations/0003_concurrent.py: Django cannot write this migration's SQL:" in run.stderr

@@ -9,6 +9,7 @@ does; it may read the catalog (a constraint's name) over the connection, as `sql
 from __future__ import annotations
 
 import ast
+import os
 import sys
 from dataclasses import field
 
@@ -70,10 +71,18 @@ def collect(
     out = []
     for node in plan:
         migration = loader.graph.nodes[node]
-        with connection.schema_editor(collect_sql=True, atomic=migration.atomic) as editor:
-            state = migration.apply(state, editor, collect_sql=True)
+        try:
+            with connection.schema_editor(collect_sql=True, atomic=migration.atomic) as editor:
+                state = migration.apply(state, editor, collect_sql=True)
+        except Exception as e:  # Django refuses the migration (as migrate would): where, and why
+            where = sys.modules[type(migration).__module__].__file__ or migration.name
+            raise MigrationRefused(f"{os.path.relpath(where)}: Django cannot write this migration's SQL: {e}") from e
         out.append(_collected(migration, editor.collected_sql, migration.atomic and can_rollback_ddl))
     return out
+
+
+class MigrationRefused(Exception):
+    """A migration Django will not run, said with its file."""
 
 
 def _collected(migration: Migration, lines: list[str], in_transaction: bool) -> Collected:

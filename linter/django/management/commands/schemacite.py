@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connections
 from django.db.migrations.loader import MigrationLoader
 
-from schemacite.django.collect import Collected, collect, forwards_plan
+from schemacite.django.collect import Collected, MigrationRefused, collect, forwards_plan
 from schemacite.errors import UsageError
 from schemacite.lint.project import Project
 from schemacite.model.dialects import nearest_target
@@ -66,7 +66,10 @@ class Command(BaseCommand):
 
     def lint(self, connection, loader: MigrationLoader, plan, chosen: set[str], options) -> int:
         """Lint the `chosen` migrations after the ones before them, report, and return the exit code."""
-        collected = collect(connection, loader, plan, connection.features.can_rollback_ddl)
+        try:
+            collected = collect(connection, loader, plan, connection.features.can_rollback_ddl)
+        except MigrationRefused as e:
+            raise CommandError(str(e), returncode=2) from None
         with tempfile.TemporaryDirectory(prefix="schemacite-django-") as folder:
             files = self._written(collected, folder)
             last = max((n for n, c in enumerate(collected) if c.key in chosen), default=-1)
