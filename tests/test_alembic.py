@@ -191,3 +191,43 @@ def test_a_batch_operation_is_found_in_its_batch(project):
     assert done.returncode == 1, done.stdout + done.stderr
     at = {(f["file"], f["line"]) for f in json.loads(done.stdout)["findings"]}
     assert at == {("migrations/versions/0003_batch.py", _line(third, "batch_op.alter_column("))}
+
+
+def test_since_takes_a_revision_or_a_range(project):
+    folder, _, target = project
+    after = run(folder, "--since", "0001", "--format", "concise", target=target)
+    ranged = run(folder, "--since", "0001:0002", "--format", "concise", target=target)
+    for done in (after, ranged):
+        assert done.returncode == 1 and "0002_note.py:" in done.stdout and "0001_orders.py" not in done.stdout
+
+
+def test_an_autocommit_block_runs_outside_the_revision_transaction(tmp_path, pg_server):
+    """`op.get_context().autocommit_block()`: Alembic prints COMMIT before it and BEGIN after, so a
+    CREATE INDEX CONCURRENTLY inside it is not in a transaction (no SC106); outside it, it is."""
+    (tmp_path / "migrations" / "versions").mkdir(parents=True)
+    (tmp_path / "migrations" / "env.py").write_text(ENV)
+    for name, text in REVISIONS.items():
+        (tmp_path / "migrations" / "versions" / name).write_text(textwrap.dedent(text).lstrip())
+    (tmp_path / "alembic.ini").write_text(
+        f"[alembic]\nscript_location = migrations\nsqlalchemy.url = {URLS['postgres']}\n"
+    )
+    third = tmp_path / "migrations" / "versions" / "0003_concurrently.py"
+    third.write_text(
+        textwrap.dedent("""
+            from alembic import op
+
+            revision = "0003"
+            down_revision = "0002"
+
+
+            def upgrade():
+                with op.get_context().autocommit_block():
+                    op.create_index("orders_total_id", "orders", ["total", "id"], postgresql_concurrently=True)
+                op.create_index("orders_id_total", "orders", ["id", "total"], postgresql_concurrently=True)
+        """).lstrip()
+    )
+    target = f"postgres-{pg_server.version[0]}"
+    done = run(tmp_path, "--after", "0002", "--format", "json", "--select", "SC106", target=target)
+    assert done.returncode == 1, done.stdout + done.stderr
+    at = {(f["file"], f["line"]) for f in json.loads(done.stdout)["findings"]}
+    assert at == {("migrations/versions/0003_concurrently.py", _line(third, '"orders_id_total"'))}

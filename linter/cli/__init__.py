@@ -314,6 +314,12 @@ def _alembic_options(p: argparse.ArgumentParser) -> None:
         "give their schema with --history or --snapshot",
     )
     p.add_argument("--to", dest="end", metavar="REV", help="the last revision to print (default: head)")
+    p.add_argument(
+        "--since",
+        dest="alembic_since",
+        metavar="REV|A:B",
+        help="REV: as --after REV; A:B: as --from A --to B (Alembic's range)",
+    )
     p.add_argument("--only", metavar="FILE", help="only this revision file's findings (the post-write hook's)")
     _common(p)
     _output(p)

@@ -29,6 +29,12 @@ def cmd_alembic(args: argparse.Namespace) -> int:
         from alembic.script import ScriptDirectory
     except ImportError:
         raise UsageError("schemacite alembic needs Alembic: pip install 'schemacite[alembic]'") from None
+    if args.alembic_since:  # Alembic's words: a revision, or a range
+        start, colon, end = args.alembic_since.partition(":")
+        if colon:
+            args.start, args.end = start or None, end or None
+        else:
+            args.after = start
     if not os.path.isfile(args.alembic_config):
         raise UsageError(f"{args.alembic_config}: no such Alembic config (give -c FILE)")
     buffer = io.StringIO()
