@@ -4,6 +4,7 @@ Alembic's own offline mode and linted, each finding at the `op.` call of its rev
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -231,3 +232,42 @@ def test_an_autocommit_block_runs_outside_the_revision_transaction(tmp_path, pg_
     assert done.returncode == 1, done.stdout + done.stderr
     at = {(f["file"], f["line"]) for f in json.loads(done.stdout)["findings"]}
     assert at == {("migrations/versions/0003_concurrently.py", _line(third, '"orders_id_total"'))}
+
+
+MAKO = '''"""${message}"""
+import sqlalchemy as sa
+from alembic import op
+
+revision = ${repr(up_revision)}
+down_revision = ${repr(down_revision)}
+
+
+def upgrade():
+    op.alter_column("orders", "note", type_=sa.String(10), existing_type=sa.String(40))
+'''
+
+
+def test_the_post_write_hook_prints_a_new_revision_s_findings(tmp_path):
+    """`alembic revision` with the README's post_write_hooks entry: the new revision's findings."""
+    (tmp_path / "migrations" / "versions").mkdir(parents=True)
+    (tmp_path / "migrations" / "env.py").write_text(ENV)
+    (tmp_path / "migrations" / "script.py.mako").write_text(MAKO)
+    for name, text in REVISIONS.items():
+        (tmp_path / "migrations" / "versions" / name).write_text(textwrap.dedent(text).lstrip())
+    (tmp_path / "alembic.ini").write_text(
+        f"[alembic]\nscript_location = migrations\nsqlalchemy.url = {URLS['postgres']}\n\n"
+        "[post_write_hooks]\nhooks = schemacite\nschemacite.type = exec\nschemacite.executable = schemacite\n"
+        "schemacite.options = alembic --only REVISION_SCRIPT_FILENAME --exit-zero --format concise\n"
+    )
+    env = {**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")}
+    done = subprocess.run(
+        [sys.executable, "-m", "alembic", "revision", "--rev-id", "0003", "-m", "shorter note"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    written = next((tmp_path / "migrations" / "versions").glob("0003_*.py"))
+    line = _line(written, "op.alter_column(")
+    assert f"migrations/versions/{written.name}:{line}:1: SC112" in done.stdout + done.stderr
