@@ -474,3 +474,26 @@ def test_django_transactions_and_state_only_operations(request, tmp_path):
     )
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert "shop/migrations/0003_concurrent.py: Django cannot write this migration's SQL:" in run.stderr
+
+
+def test_a_server_that_does_not_answer_is_a_usage_error(tmp_path):
+    """Django's schema editor needs its server to write a migration's SQL (as sqlmigrate does):
+    without one, a plain usage error, not a traceback."""
+    (tmp_path / "settings.py").write_text(SETTINGS.replace('"shop"]', "]"))
+    (tmp_path / "manage.py").write_text(
+        "import sys\nfrom django.core.management import execute_from_command_line\nexecute_from_command_line(sys.argv)\n"
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "settings",
+        "SHOP_ENGINE": "django.db.backends.postgresql",
+        "SHOP_DB": "nowhere",
+        "SHOP_USER": "postgres",
+        "SHOP_PORT": "1",  # nothing listens there
+        "PYTHONPATH": str(tmp_path),
+    }
+    run = subprocess.run(
+        [sys.executable, "manage.py", "schemacite"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert "the default connection's server does not answer (" in run.stderr

@@ -46,6 +46,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         connection = connections[options["database"]]
+        _answers(connection, options["database"])
         loader = MigrationLoader(connection, ignore_no_migrations=True)
         plan = forwards_plan(loader)
         code = self.lint(connection, loader, plan, self._chosen(plan, loader, options), options)
@@ -56,6 +57,7 @@ class Command(BaseCommand):
         """Lint the migrations in `files` (those makemigrations just wrote), in the full format."""
         importlib.invalidate_caches()  # the new files are importable now
         connection = connections[database]
+        _answers(connection, database)
         loader = MigrationLoader(connection, ignore_no_migrations=True)
         plan = forwards_plan(loader)
         wanted = {os.path.abspath(f) for f in files}
@@ -167,6 +169,20 @@ class Command(BaseCommand):
         if name not in ("json", "sarif", "gitlab", "junit"):  # those carry the notes; the rest leave them
             for note in result.notes:
                 self.stderr.write(f"schemacite: note: {note}")
+
+
+def _answers(connection, alias: str) -> None:
+    """Refuse, said plainly, a connection whose server does not answer: Django's schema editor asks
+    it (its version, its catalog) to write a migration's SQL, as `sqlmigrate` does. Nothing is
+    written to it."""
+    try:
+        connection.ensure_connection()
+    except Exception as e:
+        raise CommandError(
+            f"the {alias} connection's server does not answer ({str(e).strip().splitlines()[0]}): Django writes "
+            "a migration's SQL with it, as sqlmigrate does (nothing is written to it)",
+            returncode=2,
+        ) from None
 
 
 def _server(connection) -> tuple[str, str | None]:
