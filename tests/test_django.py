@@ -181,7 +181,11 @@ def test_nothing_is_written_to_the_database(project):
     assert count == 0  # not even django_migrations
 
 
-def test_a_wrong_app_is_a_usage_error(project):
+def test_a_wrong_app_or_format_is_a_usage_error(project):
+    run = manage(project, "shop", "--format", "xml")
+    assert run.returncode == 2 and "unknown output format 'xml'" in run.stderr and "Traceback" not in run.stderr
+    run = manage(project, "shop", "--select", "SC999")
+    assert run.returncode == 2 and "unknown rule 'SC999'" in run.stderr and "Traceback" not in run.stderr
     run = manage(project, "nosuchapp")
     assert run.returncode == 2 and "app 'nosuchapp' has no migrations" in run.stderr
     assert "Traceback" not in run.stderr
