@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -104,6 +105,10 @@ def test_findings_point_at_the_op_call_of_the_revision(project):
     if dialect == "postgres":  # CREATE INDEX blocks writes there; MariaDB builds it in place
         assert (where, _line(second, 'op.create_index("orders_note"'), "SC105") in at
     assert not [f for f in doc["findings"] if "0001_orders" in f["file"]]  # its table is new
+    # a message naming another statement's line names its op. call's line in the revision
+    ops = {_line(second, call) for call in ("op.add_column(", "op.alter_column(", 'op.create_index("orders_note"')}
+    named = [int(n) for f in doc["findings"] for n in re.findall(r"\bline (\d+)", f["message"])]
+    assert named and set(named) <= ops, (named, ops)
     assert doc["dialect"]["name"] == dialect and doc["framework"]["name"] == "alembic"
     assert doc["target"]["name"] == target
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -140,6 +141,10 @@ def test_findings_point_at_the_operation_in_the_migration_file(project):
         assert (where, _line(second, "migrations.AddIndex("), "SC105") in at
     # nothing in the first migration, which creates the table it indexes
     assert not [f for f in doc["findings"] if "0001_initial" in f["file"]]
+    # a message naming another statement's line names its operation's line in the .py file
+    ops = {_line(second, f"migrations.{op}(") for op in ("AddField", "RunPython", "AlterField", "AddIndex")}
+    named = [int(n) for f in doc["findings"] for n in re.findall(r"\bline (\d+)", f["message"])]
+    assert named and set(named) <= ops, (named, ops)
     major = ".".join(map(str, server.version[: 1 if dialect == "postgres" else 2]))
     assert doc["target"]["name"] == f"{dialect}-{major}"
     assert doc["target"]["why"] == "the default connection's server version"

@@ -150,6 +150,7 @@ def _revision_heads(sql: str, script) -> list[tuple[int, str, int]]:
     return heads
 
 
+_LINE = re.compile(r"\bline (\d+)\b")
 _RUNNING = re.compile(r"^-- Running upgrade .*?-> (\S+?),?(?: |$)", re.M)
 
 
@@ -178,6 +179,9 @@ def _pointed(result: LintResult, path: str, sql: str, calls, first_line: int) ->
 
     result.findings = [f for f in result.findings if f.location.file != path or f.location.line >= first_line]
     for f in [*result.findings, *result.suppressed]:
+        if f.location.file == path:  # "line 13" of another statement: the line of its op. call, too
+            at = f.location
+            f.message = _LINE.sub(lambda m, at=at: f"line {moved(replace(at, line=int(m.group(1)))).line}", f.message)
         f.location = moved(f.location)
     result.errors = [replace(e, file=moved(e).file, line=moved(e).line) if e.file == path else e for e in result.errors]
     result.files = [os.path.relpath(f) for f in sorted({c[1] for c in calls})] or result.files

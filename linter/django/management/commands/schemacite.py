@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import io
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -243,6 +244,9 @@ def _source(loader: MigrationLoader, key: tuple[str, str]) -> str:
     return os.path.abspath(sys.modules[type(migration).__module__].__file__ or "")
 
 
+_LINE = re.compile(r"\bline (\d+)\b")
+
+
 def _pointed(result: LintResult, by_file: dict[str, Collected]) -> LintResult:
     """The result with each location in a written SQL file moved to the migration's .py file, at
     the line of the operation that wrote the statement."""
@@ -254,6 +258,9 @@ def _pointed(result: LintResult, by_file: dict[str, Collected]) -> LintResult:
         return replace(location, file=os.path.relpath(c.source), line=c.source_line(location.line), column=1)
 
     for f in [*result.findings, *result.suppressed]:
+        c = by_file.get(f.location.file)
+        if c is not None:  # "line 13" of another statement: the line of its operation, too
+            f.message = _LINE.sub(lambda m, c=c: f"line {c.source_line(int(m.group(1)))}", f.message)
         f.location = moved(f.location)
     result.errors = [
         replace(e, file=os.path.relpath(by_file[e.file].source), line=by_file[e.file].source_line(e.line))
