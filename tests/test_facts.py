@@ -110,7 +110,7 @@ def test_mariadb_online_copy_follows_the_rows():
     from schemacite.locks import mysql_table
 
     checked = 0
-    for key in mysql_table.MARIADB:
+    for key in mysql_table.tables()["mariadb"]:
         for version in [(10, 11, 999), (11, 2, 0), (11, 4, 999)]:
             row = my_locks.lookup("mariadb", key, version)
             if row is not None and row.algorithm == "COPY":

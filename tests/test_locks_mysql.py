@@ -534,7 +534,9 @@ def test_clause_refusals_match_mariadb(table, clause, maria):
 def test_every_mariadb_10_11_row_is_measured():
     """Each row marked verified for MariaDB 10.11 is the row at least one case lands on."""
     verified_keys = {
-        key for key in T.MARIADB if (row := locks.lookup("mariadb", key, (10, 11))) is not None and not row.unmeasured
+        key
+        for key in T.tables()["mariadb"]
+        if (row := locks.lookup("mariadb", key, (10, 11))) is not None and not row.unmeasured
     }
     covered = {key for key in verified_keys if _key_hit(key)}
     missing = sorted(verified_keys - covered)
@@ -695,7 +697,7 @@ def test_general_note_recommends_lock_wait_timeout():
 
 
 def test_every_row_names_its_page():
-    for server, table in T.TABLES.items():
+    for server, table in T.tables().items():
         for key, rows in table.items():
             assert rows, key
             for row in rows:

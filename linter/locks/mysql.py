@@ -57,7 +57,7 @@ def general_note(server: str) -> tuple[str, str]:
 def lookup(server: str, key: str, version: Version) -> Row | None:
     """The matrix row for `key` on `server` at `version` (None if the matrix has no such key); for a
     version older than the key's first row, that first row (the oldest the matrix knows)."""
-    rows = T.TABLES[_server(server)].get(key)
+    rows = T.tables()[_server(server)].get(key)
     if not rows:
         return None
     return row_at(rows, _version(version)) or rows[0]

@@ -96,7 +96,7 @@ def mysql_page() -> str:
         "MySQL's documentation only**, as do the MariaDB rows for other releases.",
         "",
     ]
-    for server, table in T.TABLES.items():
+    for server, table in T.tables().items():
         lines += [
             f"## {'MySQL' if server == 'mysql' else 'MariaDB'}",
             "",
