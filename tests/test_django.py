@@ -506,3 +506,72 @@ def test_a_server_that_does_not_answer_is_a_usage_error(tmp_path):
     )
     assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
     assert "the default connection's server does not answer (" in run.stderr
+
+
+FK_MIGRATIONS = {
+    "0001_initial.py": """
+        from django.db import migrations, models
+
+
+        class Migration(migrations.Migration):
+            initial = True
+            operations = [
+                migrations.CreateModel("Owner", fields=[("id", models.BigAutoField(primary_key=True))]),
+                migrations.CreateModel(
+                    "Item",
+                    fields=[
+                        ("id", models.BigAutoField(primary_key=True)),
+                        ("owner", models.ForeignKey("shop.Owner", null=True, on_delete=models.CASCADE)),
+                    ],
+                ),
+            ]
+    """,
+    "0002_owner_required.py": """
+        from django.db import migrations, models
+
+
+        class Migration(migrations.Migration):
+            dependencies = [("shop", "0001_initial")]
+            operations = [
+                migrations.AlterField("item", "owner", models.ForeignKey("shop.Owner", on_delete=models.CASCADE)),
+            ]
+    """,
+}
+
+
+def test_a_migration_that_reads_the_catalog_needs_a_migrated_database(tmp_path, mariadb_server):
+    """On MySQL and MariaDB, Django reads a foreign key's name from the catalog to alter its column
+    (as sqlmigrate does): on an empty database it cannot, and says what to do; on a migrated one
+    (the user's development database) the migration is linted."""
+    (tmp_path / "shop" / "migrations").mkdir(parents=True)
+    for name in ("shop/__init__.py", "shop/models.py", "shop/migrations/__init__.py"):
+        (tmp_path / name).write_text("")
+    for name, text in FK_MIGRATIONS.items():
+        (tmp_path / "shop" / "migrations" / name).write_text(textwrap.dedent(text).lstrip())
+    (tmp_path / "settings.py").write_text(SETTINGS)
+    (tmp_path / "manage.py").write_text(
+        "import sys\nfrom django.core.management import execute_from_command_line\nexecute_from_command_line(sys.argv)\n"
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "settings",
+        "SHOP_ENGINE": "django.db.backends.mysql",
+        "SHOP_DB": mariadb_server.create_database("django_catalog"),
+        "SHOP_USER": "root",
+        "SHOP_PORT": str(mariadb_server.port),
+        "PYTHONPATH": str(tmp_path),
+    }
+
+    def manage(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=tmp_path, env=env, capture_output=True, text=True
+        )
+
+    run = manage("schemacite", "--format", "concise")
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert "shop/migrations/0002_owner_required.py: Django cannot write this migration's SQL:" in run.stderr
+    assert "a database migrated at least up to the migration before it (manage.py migrate)" in run.stderr
+    assert manage("migrate", "-v", "0").returncode == 0  # the user's own step, on their own database
+    run = manage("schemacite", "--format", "concise", "--select", "SC112")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "shop/migrations/0002_owner_required.py:" in run.stdout and "SC112" in run.stdout

@@ -13,6 +13,7 @@ import os
 import sys
 from dataclasses import field
 
+from django.db import DatabaseError
 from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.migration import Migration
 from django.db.migrations.state import ProjectState
@@ -76,7 +77,16 @@ def collect(
                 state = migration.apply(state, editor, collect_sql=True)
         except Exception as e:  # Django refuses the migration (as migrate would): where, and why
             where = sys.modules[type(migration).__module__].__file__ or migration.name
-            raise MigrationRefused(f"{os.path.relpath(where)}: Django cannot write this migration's SQL: {e}") from e
+            hint = ""
+            if isinstance(e, DatabaseError):  # it read the catalog (a foreign key's name) and found no table
+                hint = (
+                    "; Django reads the database's catalog to write it, as sqlmigrate does: run this against "
+                    "a database migrated at least up to the migration before it (manage.py migrate), such as "
+                    "a development copy"
+                )
+            raise MigrationRefused(
+                f"{os.path.relpath(where)}: Django cannot write this migration's SQL: {e}{hint}"
+            ) from e
         out.append(_collected(migration, editor.collected_sql, migration.atomic and can_rollback_ddl))
     return out
 
