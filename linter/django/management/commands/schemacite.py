@@ -7,10 +7,10 @@ import importlib
 import io
 import os
 import re
-import subprocess
 import sys
 import tempfile
 from dataclasses import replace
+from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connections
@@ -18,9 +18,11 @@ from django.db.migrations.loader import MigrationLoader
 
 from schemacite.django.collect import Collected, MigrationRefused, collect, forwards_plan
 from schemacite.errors import UsageError
+from schemacite.lint.config import find_config
 from schemacite.lint.project import Project
 from schemacite.model.dialects import nearest_target
 from schemacite.model.results import LintResult
+from schemacite.sources.git import GitError, changed_since
 
 
 class Command(BaseCommand):
@@ -108,8 +110,11 @@ class Command(BaseCommand):
             return {f"{migration.app_label}.{migration.name}"}
         chosen = {k for k, (a, _) in keys.items() if not app or a == app}
         if since:
-            changed = _changed_since(since)
-            chosen = {k for k in chosen if _source(loader, keys[k]) in changed}
+            try:
+                changed, _ = changed_since(since)  # as `schemacite lint --since` splits a change
+            except GitError as e:
+                raise CommandError(f"--since {since}: git could not say what changed ({e})", returncode=2) from None
+            chosen = {k for k in chosen if os.path.realpath(_source(loader, keys[k])) in changed}
         return chosen
 
     @staticmethod
@@ -137,7 +142,8 @@ class Command(BaseCommand):
         try:
             project = Project.resolve(
                 paths,
-                config_file=options["config"] or _nearest_config(),
+                # the project's config, found from where manage.py runs (the SQL files are in a temporary folder)
+                config_file=options["config"] or _found(find_config(Path.cwd())),
                 named_by="--config",
                 overrides=overrides,
                 plugins=not options["no_plugins"],
@@ -206,37 +212,8 @@ def _server(connection) -> tuple[str, str | None]:
     return dialect, str(nearest_target(dialect, version))
 
 
-def _nearest_config() -> str | None:
-    """The project's own config (the folder manage.py runs in, or one above it)."""
-    here = os.path.abspath(os.getcwd())
-    while True:
-        for name in (".schemacite.toml", "pyproject.toml"):
-            candidate = os.path.join(here, name)
-            if os.path.isfile(candidate) and (name != "pyproject.toml" or "[tool.schemacite" in _read(candidate)):
-                return candidate
-        parent = os.path.dirname(here)
-        if parent == here:
-            return None
-        here = parent
-
-
-def _read(path: str) -> str:
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return f.read()
-
-
-def _changed_since(rev: str) -> set[str]:
-    """Absolute paths of the files git sees changed (or added) since `rev`, committed or not."""
-    try:
-        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True)
-        diff = subprocess.run(["git", "diff", "--name-only", rev], capture_output=True, text=True, check=True)
-        new = subprocess.run(
-            ["git", "ls-files", "--others", "--exclude-standard"], capture_output=True, text=True, check=True
-        )
-    except (OSError, subprocess.CalledProcessError) as e:
-        raise CommandError(f"--since {rev}: git could not say what changed ({e})", returncode=2) from None
-    root = top.stdout.strip()
-    return {os.path.abspath(os.path.join(root, line)) for line in (diff.stdout + new.stdout).splitlines() if line}
+def _found(path: Path | None) -> str | None:
+    return str(path) if path is not None else None
 
 
 def _source(loader: MigrationLoader, key: tuple[str, str]) -> str:
