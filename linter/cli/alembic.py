@@ -9,16 +9,18 @@ mode connects to no database.
 from __future__ import annotations
 
 import argparse
+import bisect
 import io
 import os
 import re
 import sys
 import tempfile
-from dataclasses import replace
 
 from schemacite.cli.common import emit_report, resolve_project
 from schemacite.errors import UsageError
+from schemacite.lint.relocate import relocated
 from schemacite.model.results import LintResult
+from schemacite.sources.split import Lines
 
 
 def cmd_alembic(args: argparse.Namespace) -> int:
@@ -65,8 +67,8 @@ def cmd_alembic(args: argparse.Namespace) -> int:
         except ValueError as e:
             raise UsageError(str(e)) from None
         result = project.lint()
-    first_line = sql.count("\n", 0, since) + 1
-    result = _pointed(result, path, sql, calls + _revision_heads(sql, script), first_line)
+    lines = Lines(sql)
+    result = _pointed(result, path, lines, calls + _revision_heads(sql, script), lines.line(since))
     result.notes = [n for n in result.notes if folder not in n]
     if args.only:  # one revision's findings (the post-write hook's), linted after all the others
         only = os.path.relpath(args.only)
@@ -150,7 +152,6 @@ def _revision_heads(sql: str, script) -> list[tuple[int, str, int]]:
     return heads
 
 
-_LINE = re.compile(r"\bline (\d+)\b")
 _RUNNING = re.compile(r"^-- Running upgrade .*?-> (\S+?),?(?: |$)", re.M)
 
 
@@ -162,27 +163,20 @@ def _upgrade_line(path: str) -> int:
         return 1
 
 
-def _pointed(result: LintResult, path: str, sql: str, calls, first_line: int) -> LintResult:
+def _pointed(result: LintResult, path: str, lines: Lines, calls, first_line: int) -> LintResult:
     """Findings in the printed SQL moved to the revision file, at the `op.` call that wrote the
     statement (or the revision's `def upgrade` when no op. call of the revision did); those before
     `first_line` (revisions up to --after) left out."""
-    starts = sorted((sql.count("\n", 0, offset) + 1, file, line) for offset, file, line in calls)
+    starts = sorted((lines.line(offset), file, line) for offset, file, line in calls)
+    first_lines = [start for start, _, _ in starts]
 
-    def moved(location):
-        if location.file != path:
-            return location
-        found = [(file, line) for start, file, line in starts if start <= location.line]
-        if not found:
-            return location
-        file, line = found[-1]
-        return replace(location, file=os.path.relpath(file), line=line, column=1)
+    def place(file: str, line: int) -> tuple[str, int] | None:
+        at = bisect.bisect_right(first_lines, line) - 1  # the last call at or before the line
+        if file != path or at < 0:
+            return None
+        return os.path.relpath(starts[at][1]), starts[at][2]
 
     result.findings = [f for f in result.findings if f.location.file != path or f.location.line >= first_line]
-    for f in [*result.findings, *result.suppressed]:
-        if f.location.file == path:  # "line 13" of another statement: the line of its op. call, too
-            at = f.location
-            f.message = _LINE.sub(lambda m, at=at: f"line {moved(replace(at, line=int(m.group(1)))).line}", f.message)
-        f.location = moved(f.location)
-    result.errors = [replace(e, file=moved(e).file, line=moved(e).line) if e.file == path else e for e in result.errors]
+    relocated(result, place)
     result.files = [os.path.relpath(f) for f in sorted({c[1] for c in calls})] or result.files
     return result

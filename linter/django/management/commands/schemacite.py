@@ -6,10 +6,8 @@ from __future__ import annotations
 import importlib
 import io
 import os
-import re
 import sys
 import tempfile
-from dataclasses import replace
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -20,6 +18,7 @@ from schemacite.django.collect import Collected, MigrationRefused, collect, forw
 from schemacite.errors import UsageError
 from schemacite.lint.config import find_config
 from schemacite.lint.project import Project
+from schemacite.lint.relocate import relocated
 from schemacite.model.dialects import nearest_target
 from schemacite.model.results import LintResult
 from schemacite.sources.git import GitError, changed_since
@@ -221,29 +220,14 @@ def _source(loader: MigrationLoader, key: tuple[str, str]) -> str:
     return os.path.abspath(sys.modules[type(migration).__module__].__file__ or "")
 
 
-_LINE = re.compile(r"\bline (\d+)\b")
-
-
 def _pointed(result: LintResult, by_file: dict[str, Collected]) -> LintResult:
     """The result with each location in a written SQL file moved to the migration's .py file, at
     the line of the operation that wrote the statement."""
 
-    def moved(location):
-        c = by_file.get(location.file)
-        if c is None:
-            return location
-        return replace(location, file=os.path.relpath(c.source), line=c.source_line(location.line), column=1)
+    def place(file: str, line: int) -> tuple[str, int] | None:
+        c = by_file.get(file)
+        return None if c is None else (os.path.relpath(c.source), c.source_line(line))
 
-    for f in [*result.findings, *result.suppressed]:
-        c = by_file.get(f.location.file)
-        if c is not None:  # "line 13" of another statement: the line of its operation, too
-            f.message = _LINE.sub(lambda m, c=c: f"line {c.source_line(int(m.group(1)))}", f.message)
-        f.location = moved(f.location)
-    result.errors = [
-        replace(e, file=os.path.relpath(by_file[e.file].source), line=by_file[e.file].source_line(e.line))
-        if e.file in by_file
-        else e
-        for e in result.errors
-    ]
+    relocated(result, place)
     result.files = [os.path.relpath(by_file[p].source) if p in by_file else p for p in result.files]
     return result
