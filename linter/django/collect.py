@@ -9,6 +9,7 @@ does; it may read the catalog (a constraint's name) over the connection, as `sql
 from __future__ import annotations
 
 import ast
+import bisect
 import os
 import sys
 from dataclasses import field
@@ -44,10 +45,7 @@ class Collected:
 
     def source_line(self, sql_line: int) -> int:
         """The line in the .py file of the operation that wrote line `sql_line` of the SQL."""
-        found = 0
-        for n, first in enumerate(self.op_lines):
-            if first <= sql_line:
-                found = n
+        found = max(bisect.bisect_right(self.op_lines, sql_line) - 1, 0)  # the last head at or before it
         return self.op_source[found] if found < len(self.op_source) else 1
 
 
@@ -98,20 +96,21 @@ class MigrationRefused(Exception):
 def _collected(migration: Migration, lines: list[str], in_transaction: bool) -> Collected:
     source = sys.modules[type(migration).__module__].__file__ or ""
     text: list[str] = ["BEGIN;"] if in_transaction else []
+    written = len(text)  # lines of the SQL so far (an entry may hold several)
     op_lines: list[int] = []
     cannot: list[int] = []
     at = 0
     while at < len(lines):
         # an operation's head: "--", "-- what it does", "--" (Migration.apply, collecting)
-        if lines[at] == _HEAD and at + 2 < len(lines) and lines[at + 2] == _HEAD and lines[at + 1].startswith("-- "):
-            op_lines.append(_line_of(text) + 1)
+        head = lines[at] == _HEAD and at + 2 < len(lines) and lines[at + 2] == _HEAD and lines[at + 1].startswith("-- ")
+        if head:
+            op_lines.append(written + 1)
             if at + 3 < len(lines) and lines[at + 3] == _CANNOT:
                 cannot.append(len(op_lines) - 1)
-            text += lines[at : at + 3]
-            at += 3  # past the head: its closing "--" opens no other
-            continue
-        text.append(lines[at])
-        at += 1
+        taken = lines[at : at + 3] if head else lines[at : at + 1]  # past a head: its closing "--" opens no other
+        text += taken
+        written += sum(entry.count("\n") + 1 for entry in taken)
+        at += len(taken)
     if in_transaction:
         text.append("COMMIT;")
     op_source = operation_lines(source)
@@ -130,11 +129,6 @@ def _collected(migration: Migration, lines: list[str], in_transaction: bool) -> 
         op_source,
         unseen,
     )
-
-
-def _line_of(text: list[str]) -> int:
-    """The line the next entry of `text` starts on (entries may hold several lines)."""
-    return sum(entry.count("\n") + 1 for entry in text)
 
 
 def operation_lines(path: str) -> list[int]:
