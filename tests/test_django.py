@@ -86,32 +86,48 @@ ENGINES = {
 }
 
 
-@pytest.fixture(params=list(ENGINES))
-def project(request, tmp_path):
-    """A Django project whose app `shop` has two migrations, its database on one of the suite's servers."""
-    fixture, engine, user = ENGINES[request.param]
-    server = request.getfixturevalue(fixture)
-    (tmp_path / "shop" / "migrations").mkdir(parents=True)
-    (tmp_path / "shop" / "__init__.py").write_text("")
-    (tmp_path / "shop" / "models.py").write_text("")
-    (tmp_path / "shop" / "migrations" / "__init__.py").write_text("")
-    for name, text in MIGRATIONS.items():
-        (tmp_path / "shop" / "migrations" / name).write_text(textwrap.dedent(text).lstrip())
-    (tmp_path / "settings.py").write_text(SETTINGS)
-    (tmp_path / "manage.py").write_text(
-        "import sys\nfrom django.core.management import execute_from_command_line\n"
-        "execute_from_command_line(sys.argv)\n"
-    )
-    db = server.create_database("django_shop")
-    env = {
+MANAGE = (
+    "import sys\nfrom django.core.management import execute_from_command_line\nexecute_from_command_line(sys.argv)\n"
+)
+
+
+def _django_project(
+    folder: Path,
+    engine: str,
+    user: str,
+    db: str,
+    port: int | str,
+    shop: dict[str, str] | None = MIGRATIONS,
+    settings: str = SETTINGS,
+    django_path: str = "",
+) -> dict[str, str]:
+    """Write a Django project in `folder` (its app `shop` with the migrations `shop`, unless None)
+    and return the environment its manage.py runs in, on that database."""
+    if shop is not None:
+        (folder / "shop" / "migrations").mkdir(parents=True)
+        for name in ("shop/__init__.py", "shop/models.py", "shop/migrations/__init__.py"):
+            (folder / name).write_text("")
+        for name, text in shop.items():
+            (folder / "shop" / "migrations" / name).write_text(textwrap.dedent(text).lstrip())
+    (folder / "settings.py").write_text(settings)
+    (folder / "manage.py").write_text(MANAGE)
+    return {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "settings",
         "SHOP_ENGINE": engine,
         "SHOP_DB": db,
         "SHOP_USER": user,
-        "SHOP_PORT": str(server.port),
-        "PYTHONPATH": str(tmp_path),
+        "SHOP_PORT": str(port),
+        "PYTHONPATH": os.pathsep.join(p for p in (django_path, str(folder)) if p),
     }
+
+
+@pytest.fixture(params=list(ENGINES))
+def project(request, tmp_path):
+    """A Django project whose app `shop` has two migrations, its database on one of the suite's servers."""
+    fixture, engine, user = ENGINES[request.param]
+    server = request.getfixturevalue(fixture)
+    env = _django_project(tmp_path, engine, user, server.create_database("django_shop"), server.port)
     return tmp_path, env, server, request.param
 
 
@@ -347,21 +363,8 @@ def _unsafe_project(
         (migrations_dir / "0002_change.py").write_text(
             head + f'    dependencies = [("{app}", "0001_initial")]\n    operations = [\n        {ops}\n    ]\n'
         )
-    (folder / "settings.py").write_text(
-        SETTINGS.replace('["schemacite.django", "shop"]', f'["schemacite.django", *{apps!r}]')
-    )
-    (folder / "manage.py").write_text(
-        "import sys\nfrom django.core.management import execute_from_command_line\nexecute_from_command_line(sys.argv)\n"
-    )
-    return {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "settings",
-        "SHOP_ENGINE": engine,
-        "SHOP_DB": db,
-        "SHOP_USER": user,
-        "SHOP_PORT": str(port),
-        "PYTHONPATH": os.pathsep.join(p for p in (django_path, str(folder)) if p),
-    }
+    settings = SETTINGS.replace('["schemacite.django", "shop"]', f'["schemacite.django", *{apps!r}]')
+    return _django_project(folder, engine, user, db, port, None, settings, django_path)
 
 
 @pytest.mark.parametrize("release", ["5.2", "4.2"])
@@ -412,24 +415,9 @@ def test_django_transactions_and_state_only_operations(request, tmp_path):
     migration is refused by Django itself, said with the migration's file."""
     server = request.getfixturevalue("pg_server")
     folder = tmp_path
-    (folder / "shop" / "migrations").mkdir(parents=True)
-    for name in ("shop/__init__.py", "shop/models.py", "shop/migrations/__init__.py"):
-        (folder / name).write_text("")
-    for name, text in MIGRATIONS.items():
-        (folder / "shop" / "migrations" / name).write_text(textwrap.dedent(text).lstrip())
-    (folder / "settings.py").write_text(SETTINGS.replace('"shop"]', '"shop", "django.contrib.postgres"]'))
-    (folder / "manage.py").write_text(
-        "import sys\nfrom django.core.management import execute_from_command_line\nexecute_from_command_line(sys.argv)\n"
-    )
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "settings",
-        "SHOP_ENGINE": "django.db.backends.postgresql",
-        "SHOP_DB": server.create_database("django_semantics"),
-        "SHOP_USER": "postgres",
-        "SHOP_PORT": str(server.port),
-        "PYTHONPATH": str(folder),
-    }
+    settings = SETTINGS.replace('"shop"]', '"shop", "django.contrib.postgres"]')
+    db = server.create_database("django_semantics")
+    env = _django_project(folder, "django.db.backends.postgresql", "postgres", db, server.port, settings=settings)
     concurrent = _shop_migration(
         folder,
         "0003_concurrent.py",
@@ -488,19 +476,9 @@ def test_django_transactions_and_state_only_operations(request, tmp_path):
 def test_a_server_that_does_not_answer_is_a_usage_error(tmp_path):
     """Django's schema editor needs its server to write a migration's SQL (as sqlmigrate does):
     without one, a plain usage error, not a traceback."""
-    (tmp_path / "settings.py").write_text(SETTINGS.replace('"shop"]', "]"))
-    (tmp_path / "manage.py").write_text(
-        "import sys\nfrom django.core.management import execute_from_command_line\nexecute_from_command_line(sys.argv)\n"
-    )
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "settings",
-        "SHOP_ENGINE": "django.db.backends.postgresql",
-        "SHOP_DB": "nowhere",
-        "SHOP_USER": "postgres",
-        "SHOP_PORT": "1",  # nothing listens there
-        "PYTHONPATH": str(tmp_path),
-    }
+    settings = SETTINGS.replace('"shop"]', "]")
+    # nothing listens on port 1
+    env = _django_project(tmp_path, "django.db.backends.postgresql", "postgres", "nowhere", 1, None, settings)
     run = subprocess.run(
         [sys.executable, "manage.py", "schemacite"], cwd=tmp_path, env=env, capture_output=True, text=True
     )
@@ -543,24 +521,8 @@ def test_a_migration_that_reads_the_catalog_needs_a_migrated_database(tmp_path, 
     """On MySQL and MariaDB, Django reads a foreign key's name from the catalog to alter its column
     (as sqlmigrate does): on an empty database it cannot, and says what to do; on a migrated one
     (the user's development database) the migration is linted."""
-    (tmp_path / "shop" / "migrations").mkdir(parents=True)
-    for name in ("shop/__init__.py", "shop/models.py", "shop/migrations/__init__.py"):
-        (tmp_path / name).write_text("")
-    for name, text in FK_MIGRATIONS.items():
-        (tmp_path / "shop" / "migrations" / name).write_text(textwrap.dedent(text).lstrip())
-    (tmp_path / "settings.py").write_text(SETTINGS)
-    (tmp_path / "manage.py").write_text(
-        "import sys\nfrom django.core.management import execute_from_command_line\nexecute_from_command_line(sys.argv)\n"
-    )
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "settings",
-        "SHOP_ENGINE": "django.db.backends.mysql",
-        "SHOP_DB": mariadb_server.create_database("django_catalog"),
-        "SHOP_USER": "root",
-        "SHOP_PORT": str(mariadb_server.port),
-        "PYTHONPATH": str(tmp_path),
-    }
+    db = mariadb_server.create_database("django_catalog")
+    env = _django_project(tmp_path, "django.db.backends.mysql", "root", db, mariadb_server.port, FK_MIGRATIONS)
 
     def manage(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run(
