@@ -61,6 +61,17 @@ REVISIONS = {
 URLS = {"postgres": "postgresql://postgres@127.0.0.1/shop", "mariadb": "mariadb://root@127.0.0.1/shop"}
 
 
+def _alembic_project(folder: Path, dialect: str, ini_extra: str = "") -> None:
+    """Write an Alembic project in `folder`: env.py, the two revisions, alembic.ini for `dialect`."""
+    (folder / "migrations" / "versions").mkdir(parents=True)
+    (folder / "migrations" / "env.py").write_text(ENV)
+    for name, text in REVISIONS.items():
+        (folder / "migrations" / "versions" / name).write_text(textwrap.dedent(text).lstrip())
+    (folder / "alembic.ini").write_text(
+        f"[alembic]\nscript_location = migrations\nsqlalchemy.url = {URLS[dialect]}\n{ini_extra}"
+    )
+
+
 SERVERS = {"postgres": "pg_server", "mariadb": "mariadb_server"}
 
 
@@ -70,13 +81,7 @@ def project(request, tmp_path):
     version of the suite's server of that dialect, given as --target as a user gives theirs."""
     server = request.getfixturevalue(SERVERS[request.param])
     version = ".".join(map(str, server.version[: 1 if request.param == "postgres" else 2]))
-    (tmp_path / "migrations" / "versions").mkdir(parents=True)
-    (tmp_path / "migrations" / "env.py").write_text(ENV)
-    for name, text in REVISIONS.items():
-        (tmp_path / "migrations" / "versions" / name).write_text(textwrap.dedent(text).lstrip())
-    (tmp_path / "alembic.ini").write_text(
-        f"[alembic]\nscript_location = migrations\nsqlalchemy.url = {URLS[request.param]}\n"
-    )
+    _alembic_project(tmp_path, request.param)
     return tmp_path, request.param, f"{request.param}-{version}"
 
 
@@ -210,13 +215,7 @@ def test_since_takes_a_revision_or_a_range(project):
 def test_an_autocommit_block_runs_outside_the_revision_transaction(tmp_path, pg_server):
     """`op.get_context().autocommit_block()`: Alembic prints COMMIT before it and BEGIN after, so a
     CREATE INDEX CONCURRENTLY inside it is not in a transaction (no SC106); outside it, it is."""
-    (tmp_path / "migrations" / "versions").mkdir(parents=True)
-    (tmp_path / "migrations" / "env.py").write_text(ENV)
-    for name, text in REVISIONS.items():
-        (tmp_path / "migrations" / "versions" / name).write_text(textwrap.dedent(text).lstrip())
-    (tmp_path / "alembic.ini").write_text(
-        f"[alembic]\nscript_location = migrations\nsqlalchemy.url = {URLS['postgres']}\n"
-    )
+    _alembic_project(tmp_path, "postgres")
     third = tmp_path / "migrations" / "versions" / "0003_concurrently.py"
     third.write_text(
         textwrap.dedent("""
@@ -254,16 +253,13 @@ def upgrade():
 
 def test_the_post_write_hook_prints_a_new_revision_s_findings(tmp_path):
     """`alembic revision` with the README's post_write_hooks entry: the new revision's findings."""
-    (tmp_path / "migrations" / "versions").mkdir(parents=True)
-    (tmp_path / "migrations" / "env.py").write_text(ENV)
-    (tmp_path / "migrations" / "script.py.mako").write_text(MAKO)
-    for name, text in REVISIONS.items():
-        (tmp_path / "migrations" / "versions" / name).write_text(textwrap.dedent(text).lstrip())
-    (tmp_path / "alembic.ini").write_text(
-        f"[alembic]\nscript_location = migrations\nsqlalchemy.url = {URLS['postgres']}\n\n"
-        "[post_write_hooks]\nhooks = schemacite\nschemacite.type = exec\nschemacite.executable = schemacite\n"
-        "schemacite.options = alembic --only REVISION_SCRIPT_FILENAME --exit-zero --format concise\n"
+    _alembic_project(
+        tmp_path,
+        "postgres",
+        "\n[post_write_hooks]\nhooks = schemacite\nschemacite.type = exec\nschemacite.executable = schemacite\n"
+        "schemacite.options = alembic --only REVISION_SCRIPT_FILENAME --exit-zero --format concise\n",
     )
+    (tmp_path / "migrations" / "script.py.mako").write_text(MAKO)
     env = {**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")}
     done = subprocess.run(
         [sys.executable, "-m", "alembic", "revision", "--rev-id", "0003", "-m", "shorter note"],
