@@ -272,3 +272,21 @@ def test_the_post_write_hook_prints_a_new_revision_s_findings(tmp_path):
     written = next((tmp_path / "migrations" / "versions").glob("0003_*.py"))
     line = _line(written, "op.alter_column(")
     assert f"migrations/versions/{written.name}:{line}:1: SC112" in done.stdout + done.stderr
+
+
+def test_the_config_is_the_project_s_not_one_above_the_temporary_folder(project, tmp_path_factory):
+    """The printed SQL is linted from a temporary folder; the settings are the ones found from
+    where alembic runs, not a config above the temporary folder (a decoy selecting SC112 here)."""
+    folder, _, target = project
+    (folder / ".schemacite.toml").write_text('select = ["SC110"]\n')
+    temporary = tmp_path_factory.mktemp("elsewhere")
+    (temporary / ".schemacite.toml").write_text('select = ["SC112"]\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "schemacite.cli", "alembic", "--target", target, "--format", "json"],
+        cwd=folder,
+        env={**os.environ, "TMPDIR": str(temporary)},
+        capture_output=True,
+        text=True,
+    )
+    codes = {f["code"] for f in json.loads(done.stdout)["findings"]}
+    assert codes == {"SC110"}, done.stdout + done.stderr

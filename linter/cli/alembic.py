@@ -15,9 +15,11 @@ import os
 import re
 import sys
 import tempfile
+from pathlib import Path
 
 from schemacite.cli.common import emit_report, resolve_project
 from schemacite.errors import UsageError
+from schemacite.lint.config import find_config
 from schemacite.lint.relocate import relocated
 from schemacite.model.results import LintResult
 from schemacite.sources.split import Lines
@@ -60,6 +62,9 @@ def cmd_alembic(args: argparse.Namespace) -> int:
         with open(path, "w", encoding="utf-8") as f:
             f.write(sql)
         args.framework = args.framework or "alembic"
+        # the project's config, found from where alembic runs, not from the temporary folder
+        found = find_config(Path.cwd())
+        args.config = args.config or (str(found) if found is not None else None)
         args.dialect = args.dialect or _dialect(config)
         project = resolve_project(args, [path], output=args.format)
         try:
