@@ -60,6 +60,7 @@ MARIADB_SETTINGS = {
     "character-set-server": "utf8mb4",
     "collation-server": "utf8mb4_general_ci",
     "max_connections": "40",
+    "plugin-load-add": "metadata_lock_info",  # the metadata locks a rehearsal reports
 }
 
 

@@ -22,6 +22,7 @@ _ = (  # vulture takes `_` for a name meant to go unused
     _.cmd_plugins,
     _.cmd_alembic,
     _.cmd_locks,
+    _.cmd_rehearse,
     _.cmd_rules,
     _.cmd_server,
     # the language server's handlers, registered with pygls by their @server.feature decorators

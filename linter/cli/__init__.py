@@ -331,6 +331,61 @@ def _alembic_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
 
 
+def _rehearse_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="+", metavar="PATH", help="the change: migration files, folders or globs")
+    p.add_argument("--dialect", choices=[str(d) for d in DIALECTS], help="SQL dialect (default: told from the files)")
+    p.add_argument(
+        "--history",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="the migrations before the change (file, folder or glob), replayed first; repeatable",
+    )
+    p.add_argument(
+        "--snapshot", metavar="FILE", help="production's table sizes, from `schemacite snapshot` (no row is read)"
+    )
+    p.add_argument(
+        "--rows",
+        action="append",
+        default=[],
+        metavar="TABLE=N",
+        help="a table's rows in production (overrides the snapshot's); repeatable",
+    )
+    p.add_argument(
+        "--dsn",
+        metavar="URL",
+        help="a scratch server you own (postgresql:// or mariadb://); default: a throwaway server started from the "
+        "server programs on PATH and removed afterwards",
+    )
+    p.add_argument(
+        "--scratch-ok",
+        action="store_true",
+        help="rehearse on --dsn even though its database holds tables (the rehearsal writes only in databases it "
+        "creates, schemacite_scratch_..., and drops them)",
+    )
+    p.add_argument(
+        "--max-rows",
+        type=int,
+        default=250_000,
+        metavar="N",
+        help="rows of the largest size rehearsed; the others are a quarter and a half of it (default 250,000)",
+    )
+    p.add_argument(
+        "--hold-transaction",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="keep a transaction holding a read lock on the first table touched open this long, to show a lock "
+        "queue forming behind the change",
+    )
+    p.add_argument("--format", choices=("text", "json", "html"), default="text", help="text, json or html")
+    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+    p.add_argument("--config", metavar="FILE", help="pyproject.toml or .schemacite.toml to read (default: nearest one)")
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
+    add_project_options(p)
+
+
 def _plugins_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-plugins", action="store_true", help="do not load third-party rule packs")
 
@@ -352,6 +407,17 @@ COMMAND_PARSERS: list[tuple[str, dict, Callable[[argparse.ArgumentParser], None]
         _server_options,
     ),
     ("snapshot", {"help": "write a server's schema and workload to JSON"}, _snapshot_options),
+    (
+        "rehearse",
+        {
+            "help": "run the change at several table sizes on a scratch server, with traffic, and measure it",
+            "description": "Replays the history into scratch databases, fills the tables the change touches with "
+            "synthetic rows at three sizes, runs the change as its runner does while probe sessions read and write "
+            "those tables, and reports the locks taken, the time they were held, how long traffic waited, and the "
+            "time expected at production size. Never connects to a production server.",
+        },
+        _rehearse_options,
+    ),
     (
         "alembic",
         {
@@ -433,4 +499,5 @@ COMMANDS = {
     "evidence": ("evidence", "cmd_evidence"),
     "server": ("server", "cmd_server"),
     "alembic": ("alembic", "cmd_alembic"),
+    "rehearse": ("rehearse", "cmd_rehearse"),
 }

@@ -1,0 +1,93 @@
+"""Traffic beside the change: a session per touched table and kind (read, write) sending one short
+statement every `INTERVAL` seconds, each timed; and the session `--hold-transaction` keeps open."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from schemacite.model.record import record
+
+INTERVAL = 0.02  # seconds between one probe statement's end and the next one's start
+
+
+@record(frozen=True)
+class Op:
+    kind: str  # "read" | "write"
+    table: str
+    start: float  # time.perf_counter()
+    end: float
+    failed: str = ""  # the server's message, when the statement failed
+
+    @property
+    def seconds(self) -> float:
+        return self.end - self.start
+
+
+class Prober(threading.Thread):
+    """One session sending `sql` over and over until stopped."""
+
+    def __init__(self, conn: Any, kind: str, table: str, sql: str, fallback: str, execute: Callable[[Any, str], None]):
+        super().__init__(daemon=True)
+        self.conn, self.kind, self.table, self.sql, self.fallback = conn, kind, table, sql, fallback
+        self.execute = execute
+        self.ops: list[Op] = []
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            start = time.perf_counter()
+            failed = ""
+            try:
+                self.execute(self.conn, self.sql)
+            except Exception as e:  # the change dropped the key column, say: go on with the lock-only form
+                failed = str(e).splitlines()[0] if str(e) else type(e).__name__
+                self.sql = self.fallback
+            self.ops.append(Op(self.kind, self.table, start, time.perf_counter(), failed))
+            self.stop.wait(INTERVAL)
+
+    def finish(self, timeout: float) -> list[Op]:
+        self.stop.set()
+        self.join(timeout)
+        with contextlib.suppress(Exception):
+            self.conn.close()
+        return self.ops
+
+
+class Holder(threading.Thread):
+    """A transaction that takes a read's lock on a table and stays open `seconds`."""
+
+    def __init__(self, conn: Any, sql: str, seconds: float, execute: Callable[[Any, str], None]):
+        super().__init__(daemon=True)
+        self.conn, self.sql, self.seconds, self.execute = conn, sql, seconds, execute
+        self.holding = threading.Event()
+        self.started = self.ended = 0.0
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.execute(self.conn, "BEGIN")
+            self.execute(self.conn, self.sql)
+            self.started = time.perf_counter()
+            self.holding.set()
+            time.sleep(self.seconds)
+            self.execute(self.conn, "COMMIT")
+        except Exception as e:
+            self.error = e
+        finally:
+            self.ended = time.perf_counter()
+            self.holding.set()
+
+    def finish(self) -> None:
+        self.join()
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+
+def longest(ops: list[Op], kind: str, start: float, end: float) -> float:
+    """The longest time a `kind` probe statement took among those running at some point in
+    [start, end]: how long traffic waited while the statement held its locks."""
+    return max((op.seconds for op in ops if op.kind == kind and op.start <= end and op.end >= start), default=0.0)
