@@ -221,6 +221,16 @@ class Side:
             f"UPDATE `{table}` SET {column} = {column} WHERE {column} = {literal}",
         )
 
+    def waiting(self, conn: Any, pids: list[int]) -> set[int]:
+        """Which of the sessions `pids` wait for a lock (the process list's state says so)."""
+        rows = query(
+            conn,
+            "SELECT id FROM information_schema.PROCESSLIST WHERE id IN %s AND (state LIKE 'Waiting for %%lock%%'"
+            " OR state LIKE '%%lock wait%%')",
+            (tuple(pids),),
+        )
+        return {int(r[0]) for r in rows}
+
     def hold_sql(self, table: str) -> str:
         return f"SELECT 1 FROM `{table}` LIMIT 0"  # a shared metadata lock, held until the transaction ends
 

@@ -35,6 +35,7 @@ class Plan:
     change: list[Statement] = field(default_factory=list)
     errors: list[ParseError] = field(default_factory=list)
     framework: str = ""
+    defined: dict[str, str] = field(default_factory=dict)  # table -> "file:line" of the statement that created it
 
     @property
     def touched(self) -> list[str]:
@@ -88,6 +89,9 @@ def make_plan(
                 existing=existing,
             )
         )
+    for key, table in run.schema.tables.items():
+        if table.defined_at is not None:
+            plan.defined[key] = f"{table.defined_at.file}:{table.defined_at.line}"
     plan.errors = list(run.errors)
     plan.framework = run.framework.title
     return plan

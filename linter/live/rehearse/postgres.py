@@ -205,6 +205,11 @@ class Side:
             f"UPDATE {table} SET {column} = {column} WHERE {column} = {literal}",
         )
 
+    def waiting(self, conn: Any, pids: list[int]) -> set[int]:
+        """Which of the sessions `pids` wait for a lock (one not granted in pg_locks)."""
+        rows = conn.execute("SELECT DISTINCT pid FROM pg_locks WHERE NOT granted AND pid = ANY(%s)", (pids,))
+        return {int(r[0]) for r in rows.fetchall()}
+
     def hold_sql(self, table: str) -> str:
         return f"SELECT 1 FROM {table} LIMIT 0"  # AccessShareLock, held until the transaction ends
 

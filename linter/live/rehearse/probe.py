@@ -36,6 +36,7 @@ class Prober(threading.Thread):
         self.execute = execute
         self.ops: list[Op] = []
         self.stop = threading.Event()
+        self.pid = 0  # the server's id of its session
 
     def run(self) -> None:
         while not self.stop.is_set():
@@ -55,6 +56,40 @@ class Prober(threading.Thread):
         with contextlib.suppress(Exception):
             self.conn.close()
         return self.ops
+
+
+class LockWaits(threading.Thread):
+    """Asks the server every few milliseconds which probe sessions wait for a lock (`waiting`:
+    their ids -> the ones waiting), so that whether traffic was blocked is the server's word, not
+    read off a clock. Keeps (time, kind, table) of every probe seen waiting."""
+
+    def __init__(self, conn: Any, probers: dict[int, Prober], waiting: Callable[[Any, list[int]], set[int]]):
+        super().__init__(daemon=True)
+        self.conn, self.probers, self.waiting = conn, probers, waiting
+        self.seen: list[tuple[float, str, str]] = []
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        ids = list(self.probers)
+        with contextlib.suppress(Exception):
+            while not self.stop.is_set():
+                now = time.perf_counter()
+                for pid in self.waiting(self.conn, ids):
+                    p = self.probers[pid]
+                    self.seen.append((now, p.kind, p.table))
+                self.stop.wait(0.003)
+
+    def finish(self) -> list[tuple[float, str, str]]:
+        self.stop.set()
+        self.join(5)
+        with contextlib.suppress(Exception):
+            self.conn.close()
+        return self.seen
+
+
+def blocked(seen: list[tuple[float, str, str]], kind: str, tables: tuple[str, ...], start: float, end: float) -> bool:
+    """Whether the server showed a `kind` probe of one of `tables` waiting for a lock in [start, end]."""
+    return any(k == kind and t in tables and start <= at <= end for at, k, t in seen)
 
 
 class Holder(threading.Thread):

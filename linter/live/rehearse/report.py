@@ -87,6 +87,8 @@ def _size(s: Observed) -> dict[str, Any]:
         "held_seconds": round(s.held_seconds, 4),
         "reads_waited_max_seconds": round(s.reads_waited_max_seconds, 4),
         "writes_waited_max_seconds": round(s.writes_waited_max_seconds, 4),
+        "reads_blocked": s.reads_blocked,
+        "writes_blocked": s.writes_blocked,
     }
     if s.error:
         out["error"] = s.error

@@ -13,7 +13,7 @@ from typing import Any
 from schemacite.live import scratch
 from schemacite.live.rehearse.fit import Fit, fit
 from schemacite.live.rehearse.plan import Plan, Statement
-from schemacite.live.rehearse.probe import Holder, Op, Prober, longest
+from schemacite.live.rehearse.probe import Holder, LockWaits, Op, Prober, blocked, longest
 from schemacite.model.record import record
 
 LEVELS = (1, 2, 4)  # quarters of --max-rows: the sizes rehearsed, for a line through three points
@@ -35,6 +35,8 @@ class Observed:
     held_seconds: float  # from its start until its transaction ended: how long its locks were held
     reads_waited_max_seconds: float
     writes_waited_max_seconds: float
+    reads_blocked: bool = False  # the server showed a probe read of its tables waiting for a lock meanwhile
+    writes_blocked: bool = False
     locks: dict[str, str] = field(default_factory=dict)  # table -> the strongest mode held after it
     rewrites: bool = False
     scans: bool | None = False  # None: the server counts no scans a rehearsal can read (MariaDB)
@@ -164,8 +166,10 @@ def _one_size(
                     f"{file}:{line}: the scratch server refused this history statement: {_first(e)}"
                 ) from None
         oids = _tables(side, conn, plan)
-        rows = _fill(side, conn, oids, level, production, row_bytes)
+        rows = _fill(side, conn, oids, level, production, row_bytes, plan.defined)
         probers = _start_probe(side, session, conn, oids)
+        waits = LockWaits(session(), {p.pid: p for p in probers}, side.waiting)
+        waits.start()
         holder = None
         try:
             time.sleep(SETTLE)
@@ -178,8 +182,9 @@ def _one_size(
             if holder is not None:
                 holder.finish()
             ops = [op for p in probers for op in p.finish(PROBE_JOIN)]
+            seen = waits.finish()
         for observed in ran:
-            _waits(observed, ops)
+            _waits(observed, ops, seen)
     finally:
         for conn in sessions:
             with contextlib.suppress(Exception):
@@ -211,6 +216,7 @@ def _fill(
     level: int,
     production: dict[str, tuple[int, int | None]],
     row_bytes: dict[str, float],
+    defined: dict[str, str],
 ) -> dict[int, int]:
     """Fill the touched tables and those they reference, referenced ones first; returns the rows of each."""
     order: list[int] = []
@@ -236,7 +242,11 @@ def _fill(
         except Exception as e:
             if not side.error(e):
                 raise
-            raise RehearsalError(f"cannot fill {table} with {n:,} synthetic rows: {_first(e)}") from None
+            where = defined.get(table) or defined.get(table.rsplit(".", 1)[-1])
+            raise RehearsalError(
+                f"{where + ': ' if where else ''}cannot fill {table} with {n:,} synthetic rows: {_first(e)}"
+                " (the rows are made from each column's type: a CHECK or a trigger may refuse them)"
+            ) from None
         filled[oid] = n
     return filled
 
@@ -250,6 +260,7 @@ def _start_probe(side: Any, session: Callable[[], Any], conn: Any, oids: dict[st
         probers.append(Prober(session(), "read", table, read, lock_read, side.execute))
         probers.append(Prober(session(), "write", table, write, lock_write, side.execute))
     for p in probers:
+        p.pid = side.pid(p.conn)
         p.start()
     return probers
 
@@ -335,12 +346,15 @@ def _run_change(
     return ran
 
 
-def _waits(observed: Observed, ops: list[Op]) -> None:
-    """The longest probe statements on the statement's tables while its locks were held."""
+def _waits(observed: Observed, ops: list[Op], seen: list[tuple[float, str, str]]) -> None:
+    """The longest probe statements on the statement's tables while its locks were held, and
+    whether the server showed them waiting for a lock."""
     mine = [op for op in ops if op.table in observed.tables]
     end = observed.start + observed.held_seconds
     observed.reads_waited_max_seconds = longest(mine, "read", observed.start, end)
     observed.writes_waited_max_seconds = longest(mine, "write", observed.start, end)
+    observed.reads_blocked = blocked(seen, "read", observed.tables, observed.start, end)
+    observed.writes_blocked = blocked(seen, "write", observed.tables, observed.start, end)
 
 
 def _extrapolate(result: Result, production: dict[str, tuple[int, int | None]]) -> None:
