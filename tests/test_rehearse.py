@@ -212,7 +212,9 @@ def test_a_server_holding_other_tables_is_refused(capsys, tmp_path, pg_server, p
 
 def test_a_history_statement_the_server_refuses_is_located(capsys, tmp_path, pg_server, pg_dsn):
     history, change = _project(
-        tmp_path, PG_HISTORY + "ALTER TABLE orders ADD COLUMN x int REFERENCES nowhere (id);\n", "SELECT 1;\n"
+        tmp_path,
+        PG_HISTORY + "ALTER TABLE orders ADD COLUMN x int REFERENCES nowhere (id);\n",
+        "ALTER TABLE orders ADD COLUMN flag boolean;\n",
     )
     code, out, err = run(capsys, "rehearse", change, "--history", history, "--dsn", pg_dsn, "-q")
     assert code == 2
@@ -252,7 +254,7 @@ def test_a_throwaway_postgres_cluster_is_started_and_removed(capsys, tmp_path):
     code, doc, err = _json(capsys, change, "--history", history, "--max-rows", "2000")
     assert code == 0, err
     assert doc["server"].startswith("PostgreSQL ")
-    assert doc["statements"][0]["locks"] == [{"relation": "orders", "mode": "ShareLock"}]
+    assert doc["statements"][0]["locks"] == [{"relation": "orders", "mode": "ShareLock", "taken_at_line": 1}]
     assert set(Path("/tmp").glob("schemacite-rehearse-*")) == before
 
 
@@ -298,15 +300,60 @@ def test_mariadb_copy_blocks_writes_and_inplace_does_not(capsys, tmp_path, maria
     )
     assert code == 0, err
     s = _by_line(doc)
-    assert s[1]["locks"] == [{"relation": "orders", "mode": "SHARED_UPGRADABLE"}]
-    assert s[2]["locks"] == [{"relation": "orders", "mode": "SHARED_NO_WRITE"}]
+    assert s[1]["locks"] == [{"relation": "orders", "mode": "SHARED_UPGRADABLE", "taken_at_line": 1}]
+    assert s[2]["locks"] == [{"relation": "orders", "mode": "SHARED_NO_WRITE", "taken_at_line": 2}]
     assert (s[1]["rewrites"], s[2]["rewrites"]) == (False, True)
     assert s[1]["scans"] is None  # MariaDB counts none a rehearsal can read
     inplace, copy = s[1]["sizes"][-1], s[2]["sizes"][-1]
-    assert (copy["reads_blocked"], copy["writes_blocked"]) == (False, True)
-    assert (inplace["reads_blocked"], inplace["writes_blocked"]) == (False, False)
+    # the copy blocks writes throughout; both ALTERs take an exclusive metadata lock for a moment at
+    # their start and end (a probe may meet it), so reads, and the in-place build's writes, wait
+    # for a small part of the time at most
+    assert copy["writes_blocked"] is True
     assert copy["writes_waited_max_seconds"] > 0.5 * copy["held_seconds"]
+    assert copy["reads_waited_max_seconds"] < 0.25 * copy["held_seconds"]
+    assert inplace["writes_waited_max_seconds"] < 0.25 * inplace["held_seconds"]
     assert mariadb_server.scratch_databases() == []
+
+
+def test_a_change_that_only_creates_is_not_an_error(capsys, tmp_path, pg_dsn):
+    history, change = _project(tmp_path, PG_HISTORY, "CREATE TABLE events (id bigint PRIMARY KEY);\n")
+    code, doc, err = _json(capsys, change, "--history", history, "--dsn", pg_dsn)
+    assert code == 0, err
+    assert doc["statements"] == [] and "touches no table the history created" in doc["notes"][0]
+
+
+def test_statements_writing_outside_the_scratch_database_are_not_run(capsys, tmp_path, pg_server, pg_dsn):
+    history, change = _project(
+        tmp_path,
+        "CREATE ROLE rehearsal_reader;\n" + PG_HISTORY,
+        "CREATE ROLE rehearsal_writer;\nALTER TABLE orders ADD COLUMN flag boolean;\n",
+    )
+    code, doc, err = _json(capsys, change, "--history", history, "--dsn", pg_dsn, "--max-rows", "400")
+    assert code == 0, err
+    role, alter = doc["statements"]
+    assert "roles, databases" in role["not_run"] and role["sizes"] == []
+    assert alter["not_run"] is None and len(alter["sizes"]) == 3
+    assert any(n.startswith(f"{history}:1: not run on the scratch server") for n in doc["notes"])
+    with pg_server.connect() as conn:
+        assert conn.execute("SELECT count(*) FROM pg_roles WHERE rolname LIKE 'rehearsal_%'").fetchone()[0] == 0
+
+
+def test_a_transaction_holds_its_first_lock_through_the_later_statements(capsys, tmp_path, pg_dsn):
+    """One transaction (the file's BEGIN ... COMMIT): the index finds ACCESS EXCLUSIVE already held,
+    taken at line 2, and every lock lasts until COMMIT."""
+    history, change = _project(
+        tmp_path,
+        PG_HISTORY,
+        "BEGIN;\nALTER TABLE orders ADD COLUMN flag boolean;\nCREATE INDEX orders_total ON orders (total_cents);\nCOMMIT;\n",
+    )
+    code, doc, err = _json(capsys, change, "--history", history, "--dsn", pg_dsn, "--max-rows", "300000")
+    assert code == 0, err
+    alter, index = doc["statements"]
+    assert alter["locks"] == [{"relation": "orders", "mode": "AccessExclusiveLock", "taken_at_line": 2}]
+    assert index["locks"] == [{"relation": "orders", "mode": "AccessExclusiveLock", "taken_at_line": 2}]
+    for a, i in zip(alter["sizes"], index["sizes"]):
+        assert a["held_seconds"] >= i["held_seconds"] >= i["seconds"]
+    assert index["sizes"][-1]["reads_blocked"] is True  # ACCESS EXCLUSIVE until COMMIT: reads wait for the build too
 
 
 def test_mysql_is_refused_plainly(capsys, tmp_path):
@@ -324,6 +371,16 @@ def test_the_range_widens_with_a_poor_fit():
     poor = fit([(1e6, 1.0), (2e6, 3.0), (4e6, 4.0)])
     assert poor is not None and poor.margin > MARGIN
     assert fit([(1e6, 1.0), (1e6, 2.0)]) is None
+
+
+def test_a_time_growing_faster_than_the_table_raises_the_top_of_the_range():
+    """A backfill whose time grew as size^1.5 (a real migration's did): a line is a floor there."""
+    curve = fit([(1e8, 5.0), (2e8, 5.0 * 2**1.5), (4e8, 5.0 * 4**1.5)])
+    assert curve is not None and curve.superlinear and curve.exponent == pytest.approx(1.5)
+    low, expected, high = curve.at(4e9)
+    assert high == pytest.approx(40.0 * 10**1.5 * (1 + curve.margin) + NOISE)
+    assert low < expected < high
+    assert not fit([(1e6, 1.0), (2e6, 2.0), (4e6, 4.0)]).superlinear
 
 
 def test_the_help_names_every_option():

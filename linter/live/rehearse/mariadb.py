@@ -17,6 +17,7 @@ from typing import Any
 
 from schemacite.live import scratch
 from schemacite.live.servers import parse_dsn, query
+from schemacite.sources.names import qualifiers
 
 TEXT_WIDTH = 24
 SYSTEM = ("mysql", "information_schema", "performance_schema", "sys")
@@ -220,6 +221,16 @@ class Side:
             f"SELECT 1 FROM `{table}` WHERE {column} = {literal}",
             f"UPDATE `{table}` SET {column} = {column} WHERE {column} = {literal}",
         )
+
+    def outside(self, conn: Any, sql: str) -> str | None:
+        """Why `sql` would write outside the scratch database (users, settings, files, another database), or None."""
+        why = scratch.outside(sql, "mysql")
+        if why is None and (dotted := qualifiers(sql)):
+            current = query(conn, "SELECT DATABASE()")[0][0]
+            others = {str(n).lower() for (n,) in query(conn, "SHOW DATABASES")} - {str(current).lower()}
+            named = sorted(dotted & others)
+            why = f"it names database(s) {', '.join(named)}" if named else None
+        return why
 
     def waiting(self, conn: Any, pids: list[int]) -> set[int]:
         """Which of the sessions `pids` wait for a lock (the process list's state says so)."""

@@ -205,6 +205,10 @@ class Side:
             f"UPDATE {table} SET {column} = {column} WHERE {column} = {literal}",
         )
 
+    def outside(self, conn: Any, sql: str) -> str | None:
+        """Why `sql` would write outside the scratch database (roles, databases, settings, files), or None."""
+        return scratch.outside(sql, "postgres")
+
     def waiting(self, conn: Any, pids: list[int]) -> set[int]:
         """Which of the sessions `pids` wait for a lock (one not granted in pg_locks)."""
         rows = conn.execute("SELECT DISTINCT pid FROM pg_locks WHERE NOT granted AND pid = ANY(%s)", (pids,))

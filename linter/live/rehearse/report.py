@@ -26,7 +26,14 @@ def _where(r: Result) -> str:
 
 
 def _locks(r: Result) -> str:
-    return ", ".join(f"{table} {mode}" for table, mode in r.locks.items()) or "none seen"
+    since = r.since
+    return (
+        ", ".join(
+            f"{table} {mode}" + (f" (taken at line {since[table]})" if table in since else "")
+            for table, mode in r.locks.items()
+        )
+        or "none seen"
+    )
 
 
 def to_json(rehearsal: Rehearsal) -> dict[str, Any]:
@@ -54,12 +61,16 @@ def _statement(r: Result) -> dict[str, Any]:
         "file": r.statement.file,
         "line": r.statement.line,
         "sql": r.statement.sql,
-        "locks": [{"relation": table, "mode": mode} for table, mode in r.locks.items()],
+        "locks": [
+            {"relation": table, "mode": mode, "taken_at_line": r.since.get(table, r.statement.line)}
+            for table, mode in r.locks.items()
+        ],
         "rewrites": r.rewrites,
         "scans": r.scans,
         "sizes": [_size(s) for s in r.sizes],
         "fit": None,
         "production": None,
+        "not_run": r.not_run or None,
     }
     if r.fit is not None:
         out["fit"] = {
@@ -67,6 +78,7 @@ def _statement(r: Result) -> dict[str, Any]:
             "intercept_seconds": round(r.fit.intercept, 4),
             "r2": round(r.fit.r2, 4),
             "margin": round(r.fit.margin, 3),
+            "exponent": round(r.fit.exponent, 3) if r.fit.exponent is not None else None,
         }
     if r.production is not None:
         rows, size = r.production
@@ -107,6 +119,9 @@ def to_text(rehearsal: Rehearsal, where: str, width: int = 80) -> str:
             "",
             *wrap.wrap(f"{_where(r)}  {' '.join(r.statement.sql.split())}"),
         ]
+        if r.not_run:
+            lines += wrap.wrap(f"  not run: {r.not_run}")
+            continue
         did = [w for w, yes in (("rewrites the table", r.rewrites), ("scans it", r.scans)) if yes]
         lines += wrap.wrap(f"  locks: {_locks(r)}" + (f"; {', '.join(did)}" if did else ""))
         lines.append(f"  {'rows':>11} {'MB':>8} {'held s':>8} {'reads waited':>13} {'writes waited':>14}")
@@ -120,6 +135,8 @@ def to_text(rehearsal: Rehearsal, where: str, width: int = 80) -> str:
             )
         if r.fit is not None:
             text = f"  fit: {r.fit.seconds_per_mb:.4f} s/MB (R² {r.fit.r2:.2f})"
+            if r.fit.superlinear:
+                text += f", but it grew as size^{r.fit.exponent:.2f}: the range's top follows that curve"
             if r.production is not None and r.held_at_production is not None:
                 rows, size = r.production
                 low, _, high = r.held_at_production

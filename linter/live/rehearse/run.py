@@ -38,6 +38,9 @@ class Observed:
     reads_blocked: bool = False  # the server showed a probe read of its tables waiting for a lock meanwhile
     writes_blocked: bool = False
     locks: dict[str, str] = field(default_factory=dict)  # table -> the strongest mode held after it
+    since: dict[str, int] = field(
+        default_factory=dict
+    )  # table -> the earlier line of its transaction that took that lock
     rewrites: bool = False
     scans: bool | None = False  # None: the server counts no scans a rehearsal can read (MariaDB)
     error: str = ""  # the server refused it at this size
@@ -52,12 +55,20 @@ class Result:
     fit: Fit | None = None
     production: tuple[int, int] | None = None  # (rows, bytes) of its tables in production
     held_at_production: tuple[float, float, float] | None = None  # (low, expected, high) seconds
+    not_run: str = ""  # why it was not run: it would write outside the scratch database
 
     @property
     def locks(self) -> dict[str, str]:
         out: dict[str, str] = {}
         for seen in self.sizes:
             out.update(seen.locks)
+        return out
+
+    @property
+    def since(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for seen in self.sizes:
+            out.update(seen.since)
         return out
 
     @property
@@ -117,6 +128,17 @@ def rehearse(
     --rows)."""
     if not plan.change:
         raise RehearsalError("the change holds no statement to rehearse")
+    if not plan.touched:  # a change that only creates: its tables hold no rows when it runs
+        return Rehearsal(
+            side.server,
+            [],
+            [],
+            [],
+            notes=[
+                "the change touches no table the history created: its new tables hold no rows when it runs, "
+                "so there is nothing to time at sizes"
+            ],
+        )
     levels = sorted(set(levels or (max(1, max_rows * k // LEVELS[-1]) for k in LEVELS)))
     results = [Result(s) for s in plan.change]
     rehearsal = Rehearsal(side.server, results, levels, [], hold=hold)
@@ -127,7 +149,7 @@ def rehearse(
             started = time.perf_counter()
             name = side.create()
             try:
-                _one_size(side, name, plan, results, level, production, hold, row_bytes or {})
+                _one_size(side, name, plan, results, level, production, hold, row_bytes or {}, rehearsal.notes)
             finally:
                 side.drop(name)
             rehearsal.seconds.append(time.perf_counter() - started)
@@ -145,6 +167,7 @@ def _one_size(
     production: dict[str, tuple[int, int | None]],
     hold: float,
     row_bytes: dict[str, float],
+    notes: list[str],
 ) -> None:
     sessions: list[Any] = []
 
@@ -157,6 +180,11 @@ def _one_size(
         conn = session()
         for file, line, sql in plan.history:
             scratch.check()
+            if why := side.outside(conn, sql):
+                note = f"{file}:{line}: not run on the scratch server: {why}"
+                if note not in notes:
+                    notes.append(note)
+                continue
             try:
                 side.execute(conn, sql)
             except Exception as e:
@@ -292,9 +320,13 @@ def _run_change(
         alone = len(group) == 1 and (group[0].own_transaction or watch_all and group[0].transaction is None)
         begun: list[Observed] = []
         failed = ""
+        taken: dict[Any, tuple[str, int]] = {}  # the transaction's locks so far: (mode, the line that took it)
         if not alone:
             side.execute(runner, "BEGIN")
         for stmt in group:
+            if why := side.outside(runner, stmt.sql):
+                by_statement[id(stmt)].not_run = why
+                continue
             mine = [oids[t] for t in stmt.existing if t in oids]
             nodes = side.filenodes(runner, mine)
             size = sum(side.bytes(runner, o) for o in mine)  # as it finds them: earlier statements may grow them
@@ -313,6 +345,9 @@ def _run_change(
                 failed = _first(e)
             end = time.perf_counter()
             locks = watch.finish() if watch is not None else {} if failed else side.own_locks(runner, mine)
+            for o, mode in locks.items():
+                if taken.get(o, ("", 0))[0] != mode:
+                    taken[o] = (mode, stmt.line)
             observed = Observed(
                 rows=sum(rows.get(o, 0) for o in mine),
                 bytes=size,
@@ -321,6 +356,7 @@ def _run_change(
                 reads_waited_max_seconds=0.0,
                 writes_waited_max_seconds=0.0,
                 locks={names[o]: m for o, m in locks.items() if o in mine},
+                since={names[o]: taken[o][1] for o in locks if o in mine and taken[o][1] != stmt.line},
                 error=failed,
                 start=start,
                 tables=tuple(names[o] for o in mine),
