@@ -100,9 +100,8 @@ def _side(url: str, dialect: Dialect):
             return postgres.Side(url)
         return mariadb.Side(url)
     except ImportError as e:
-        raise UsageError(
-            f"{e.name} is not installed: pip install 'schemacite[postgres]' or 'schemacite[mysql]'"
-        ) from None
+        extra = "postgres" if kind is Dialect.POSTGRES else "mysql"
+        raise UsageError(f"{e.name} is not installed: pip install 'schemacite[{extra}]'") from None
     except Exception as e:  # the driver's own connection errors
         raise UsageError(f"{mask(url)}: {str(e).strip().splitlines()[0] if str(e).strip() else e!r}") from None
 
