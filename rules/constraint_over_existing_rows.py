@@ -499,7 +499,7 @@ def _cast_risk(
     c = sql.col(column.name)
     postgres = ctx.dialect is Dialect.POSTGRES
     tests = {
-        "length": f"char_length({c}) > {risk.bound}",
+        "length": f"{'length' if risk.unit == 'bytes' else 'char_length'}({c}) > {risk.bound}",
         "range": f"{c} NOT BETWEEN {risk.low} AND {risk.high}",
         "digits": f"abs({c}) >= 1e{risk.bound}",
         "members": f"{c} NOT IN ({risk.members})",

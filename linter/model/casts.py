@@ -104,7 +104,8 @@ _INTEGER_DIGITS = {1: 3, 2: 5, 3: 8, 4: 10, 8: 19}
 @record(frozen=True)
 class CastRisk:
     """Why casting a column's values to a new type can fail on some value, and how to find such a
-    value: `test` is "length" (longer than `bound` characters), "range" (outside `low`..`high`),
+    value: `test` is "length" (longer than `bound` characters, or bytes for MySQL's and MariaDB's
+    text types, whose limits are in bytes: `unit`), "range" (outside `low`..`high`),
     "digits" (`bound` digits or more before the point), "members" (not one of `members`) or
     "parse" (not text the new type reads)."""
 
@@ -114,6 +115,7 @@ class CastRisk:
     low: int = 0
     high: int = 0
     members: str = ""
+    unit: str = "characters"
 
 
 def _range(base: str, unsigned: bool) -> tuple[int, int]:
@@ -134,7 +136,9 @@ def may_fail(old: Column, base: str, args: str = "", unsigned: bool = False, *, 
     if old_kind == "string" and new_kind == "string":
         before, after = _length(was, old.type_args, dialect), _length(now, args, dialect)
         if after is not None and (before is None or after < before):
-            return CastRisk(f"a value longer than {after} characters", "length", bound=after)
+            # MySQL's and MariaDB's text types hold up to a number of bytes, not characters
+            unit = "bytes" if now in _TEXT_LENGTHS and dialect is not Dialect.POSTGRES else "characters"
+            return CastRisk(f"a value longer than {after} {unit}", "length", bound=after, unit=unit)
         return None
     if old_kind == "integer" and new_kind == "integer":
         low, high = _range(now, unsigned)
