@@ -704,6 +704,20 @@ def test_golang_migrate_names_are_not_taken_for_sqlx_or_pop(tmp_path):
     assert hasura.name == "hasura" and hasura.deployed(files[0]) and not hasura.deployed(str(tmp_path / "1_a.down.sql"))
 
 
+def test_pop_names_outweigh_a_former_runners_mark(tmp_path):
+    """ory/hydra: one CockroachDB file kept `-- +migrate Up` from sql-migrate days; the other files
+    are pop's, and pop runs them (sql-migrate would run none of the mysql ones)."""
+    files = []
+    for n, name in enumerate(["networks", "client", "jwk", "oauth2"]):
+        for db in ("mysql", "postgres", "cockroach"):
+            path = tmp_path / f"2019010000000{n}000000_{name}.{db}.up.sql"
+            mark = "-- +migrate Up\n" if (n, db) == (3, "cockroach") else ""
+            path.write_text(f"{mark}CREATE TABLE t{n} (id int);\n")
+            files.append(str(path))
+    framework, why = detect(files)
+    assert framework.name == "pop" and "<version>_<name>.<dialect>.up.sql file name" in why
+
+
 def test_pop_runs_the_linted_dialects_files_and_the_shared_ones_it_does_not_replace(monkeypatch):
     for dialect, own in (("postgres", "postgres"), ("mysql", "mysql"), ("mariadb", "mysql")):
         run, steps = _read(monkeypatch, "pop", ["persistence"], dialect)

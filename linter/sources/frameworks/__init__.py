@@ -113,13 +113,24 @@ def detect(files: list[str]) -> tuple[Framework, str]:
     names = [os.path.basename(f) for f in files]
     heads = {f: head(f, HEAD) for f in files[:FILES]}
     return (
-        _by_marker(heads)
+        _by_pop_names(names)
+        or _by_marker(heads)
         or _by_sqitch_plan(files)
         or _by_layout(files, names)
         or _by_file_names(files, names)
         or _by_files_beside(files, names, heads)
         or (PLAIN, "")
     )
+
+
+def _by_pop_names(names: list[str]) -> tuple[Framework, str] | None:
+    """pop, when most files bear its `<version>_<name>.<database>.up.sql` names: before the marks,
+    since a project that moved to pop keeps older files written for its former runner (ory/hydra's
+    `-- +migrate Up` in one CockroachDB file among 800 pop files)."""
+    named = [n for n in names if pop_named([n])]
+    if len(named) * 2 > len(names):
+        return POP, f"a <version>_<name>.<dialect>.up.sql file name ({named[0]})"
+    return None
 
 
 def _by_marker(heads: dict[str, str]) -> tuple[Framework, str] | None:
