@@ -718,6 +718,31 @@ def test_pop_names_outweigh_a_former_runners_mark(tmp_path):
     assert framework.name == "pop" and "<version>_<name>.<dialect>.up.sql file name" in why
 
 
+def test_popx_autocommit_files_run_outside_a_transaction_on_their_database_only(tmp_path, monkeypatch):
+    """ory's popx: `<version>_<name>[.<database>].autocommit.up.sql` runs without a transaction
+    (hydra's CREATE INDEX CONCURRENTLY files), and a postgres one never on MariaDB."""
+    from schemacite.sources.frameworks import POP
+
+    pg = str(tmp_path / "20260420120000000000_idx.postgres.autocommit.up.sql")
+    shared = str(tmp_path / "20260420120000000000_idx.autocommit.up.sql")
+    mysql = str(tmp_path / "20260420120000000000_idx.mysql.up.sql")
+    assert POP.skipped([pg, shared, mysql], "mariadb") == {
+        pg: "pop runs a <name>.<database>.up.sql file only on that database",
+        shared: "pop runs the mysql file of the same version instead of a shared one",
+    }
+    assert POP.skipped([pg, shared], "postgres") == {
+        shared: "pop runs the postgres file of the same version instead of a shared one"
+    }
+    assert POP.deployed(pg) and POP.units(pg, "")[0].transaction == "script"
+    # the change named as typed, the history found in a folder (`./`): the same folder all the same
+    monkeypatch.chdir(tmp_path)
+    shared_here, mysql_here = "./20260420120000000000_idx.autocommit.up.sql", "20260420120000000000_idx.mysql.up.sql"
+    assert POP.skipped([shared_here, mysql_here], "mariadb") == {
+        shared_here: "pop runs the mysql file of the same version instead of a shared one"
+    }
+    assert POP.units(mysql, "")[0].transaction == "unit"
+
+
 def test_pop_runs_the_linted_dialects_files_and_the_shared_ones_it_does_not_replace(monkeypatch):
     for dialect, own in (("postgres", "postgres"), ("mysql", "mysql"), ("mariadb", "mysql")):
         run, steps = _read(monkeypatch, "pop", ["persistence"], dialect)

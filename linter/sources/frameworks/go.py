@@ -13,7 +13,11 @@ from schemacite.sources.patterns import Pattern
 
 # ---------------------------------------------------------------- pop (gobuffalo)
 
-POP_NAME = Pattern(r"^(\d+)_([^.]+)(?:\.([a-z0-9]+))?\.(up|down)\.sql$")
+# <version>_<name>[.<database>][.autocommit].(up|down).sql: ory's popx runs an `autocommit` file
+# outside a transaction
+POP_NAME = Pattern(
+    r"^(\d+)_([^.]+)(?:\.(?!autocommit\.)([a-z0-9]+))?(?P<autocommit>\.autocommit)?\.(?P<direction>up|down)\.sql$"
+)
 # pop's dialect names (dialect_*.go Name()) for the dialects schemacite lints
 POP_DIALECT = {"postgres": "postgres", "mysql": "mysql", "mariadb": "mysql"}
 
@@ -22,23 +26,28 @@ class Pop(Framework):
     """`<version>_<name>.up.sql` runs on every database, `<version>_<name>.<dialect>.up.sql` only
     on that one (postgres, mysql, sqlite3, cockroach); `.down.sql` never. Versions compare as
     text; for one version the dialect's file replaces the shared one. Each migration runs in
-    one transaction, with no way to leave it out."""
+    one transaction, but with ory's popx a `.autocommit.` one (`<version>_<name>.postgres.autocommit.up.sql`)
+    runs outside any."""
 
     def deployed(self, path: str) -> bool:
         m = POP_NAME.match(os.path.basename(path))
-        return bool(m) and m.group(4) == "up"
+        return bool(m) and m.group("direction") == "up"
 
     def skipped(self, files: list[str], dialect: str) -> dict[str, str]:
         database = POP_DIALECT.get(dialect)
         named = {f: m for f in files if (m := POP_NAME.match(os.path.basename(f)))}
         # a version with a file for this database runs that file and records the version, so
         # the shared file of the same version is never run (pop's SortAndFilter)
-        own = {(os.path.dirname(f), m.group(1), m.group(4)) for f, m in named.items() if m.group(3) == database}
+        own = {
+            (os.path.dirname(os.path.abspath(f)), m.group(1), m.group("direction"))
+            for f, m in named.items()
+            if m.group(3) == database
+        }
         why = {}
         for f, m in named.items():
             if m.group(3) and m.group(3) != database:
                 why[f] = "pop runs a <name>.<database>.up.sql file only on that database"
-            elif not m.group(3) and (os.path.dirname(f), m.group(1), m.group(4)) in own:
+            elif not m.group(3) and (os.path.dirname(os.path.abspath(f)), m.group(1), m.group("direction")) in own:
                 why[f] = f"pop runs the {database} file of the same version instead of a shared one"
         return why
 
@@ -69,6 +78,11 @@ class Pop(Framework):
     def units(self, path: str, text: str) -> list[Unit]:
         if not self.deployed(path):
             return [Unit(_stem(path), deploy=False)]
+        m = POP_NAME.match(os.path.basename(path))
+        if m and m.group("autocommit"):
+            return [
+                Unit(_stem(path), transaction="script", why="popx runs an .autocommit. migration outside a transaction")
+            ]
         return [Unit(_stem(path), transaction="unit", why=self.why)]
 
 
