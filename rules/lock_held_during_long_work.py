@@ -21,8 +21,9 @@ class LockHeldDuringLongWork(Rule):
     Flags a statement whose lock blocks reads or writes of an existing table when a
     later statement of the same transaction does work that grows with a table's
     size: a backfill (`UPDATE` or `DELETE` of every row, or one whose `WHERE` uses
-    no column of its table that leads an index, as in `WHERE new_col IS NULL`;
-    `INSERT ... SELECT`, `COPY`), a table rewrite, or a scan (an index build, a
+    no column of its table that leads an index, as in `WHERE new_col IS NULL`, or
+    whose `FROM` queries every row of the table it updates; `INSERT ... SELECT`,
+    `COPY`), a table rewrite, or a scan (an index build, a
     constraint validated).
     Locks the long work itself takes as strongly on the same table are not
     counted. The transaction may be an explicit `BEGIN ... COMMIT` or the one the migration

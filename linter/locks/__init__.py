@@ -180,6 +180,8 @@ def long_work(statement: Statement, schema: Schema, impacts: list[LockImpact]) -
 
     if isinstance(op, (Update, Delete, Merge)) and op.every_row and preexisting(op.into):
         return f"{statement.kind.upper()} of every row of {w(op.into)}"
+    if isinstance(op, Update) and op.reads_itself and preexisting(op.into):
+        return f"UPDATE of {w(op.into)} from a query reading every row of it"
     if isinstance(op, (Update, Delete)) and preexisting(op.into) and (unindexed := _scanned_for(op, schema)):
         return f"{statement.kind.upper()} of {w(op.into)} finding its rows by {written_names(unindexed, statement.dialect)}, which no index leads"
     if isinstance(op, Insert) and (read := next((r for r in op.reads or () if preexisting(r)), None)):

@@ -917,6 +917,9 @@ class Update(_Dml):
     # the WHERE, when it only joins the row to a relation of FROM by equalities: (column, relation,
     # its column) for each `posts.id = comments.post_id`; () for any other WHERE
     joins: tuple[tuple[str, str, str], ...] = ()
+    # PostgreSQL: a query of its FROM reads every row of the table it updates (a SELECT of it with no
+    # WHERE): values derived from the whole table, a backfill's self-join
+    reads_itself: bool = False
 
 
 @record

@@ -1577,7 +1577,17 @@ def _update(f: Node, src: Source) -> Op:
         # a FROM with no WHERE pairs each row with any row of it: no source to speak of
         sources=_sources(f.get("targetList"), named if where is not None else {}),
         joins=_joins(f.get("relation"), where, named),
+        reads_itself=_reads_whole(f.get("fromClause"), into),
     )
+
+
+def _reads_whole(from_clause: list[Node] | None, table: str) -> bool:
+    """Whether a query within a FROM list selects from `table` with no WHERE: it reads every row."""
+    for kind, fields in walk(from_clause or []):
+        if kind == "SelectStmt" and fields.get("whereClause") is None:
+            if any(_rel(item.get("RangeVar")) == table for item in fields.get("fromClause") or []):
+                return True
+    return False
 
 
 def _range_names(items: list[Node] | None) -> dict[str, str]:
