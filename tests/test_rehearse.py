@@ -356,6 +356,18 @@ def test_a_transaction_holds_its_first_lock_through_the_later_statements(capsys,
     assert index["sizes"][-1]["reads_blocked"] is True  # ACCESS EXCLUSIVE until COMMIT: reads wait for the build too
 
 
+def test_an_account_that_may_not_create_databases_is_told_so(capsys, tmp_path, pg_server):
+    with pg_server.connect() as conn:
+        conn.execute("DROP ROLE IF EXISTS rehearsal_nocreate")
+        conn.execute("CREATE ROLE rehearsal_nocreate LOGIN")
+    pg_server.create_database("rehearse_nocreate")
+    dsn = f"postgresql://rehearsal_nocreate@{pg_server.host}:{pg_server.port}/rehearse_nocreate"
+    history, change = _project(tmp_path, PG_HISTORY, "ALTER TABLE orders ADD COLUMN flag boolean;\n")
+    code, out, err = run(capsys, "rehearse", change, "--history", history, "--dsn", dsn, "-q")
+    assert code == 2 and out == ""
+    assert "cannot create a scratch database" in err and "CREATEDB" in err and "internal error" not in err
+
+
 def test_mysql_is_refused_plainly(capsys, tmp_path):
     _, change = _project(tmp_path, "", "ALTER TABLE t ADD COLUMN c int;\n")
     code, out, err = run(capsys, "rehearse", change, "--dialect", "mysql")

@@ -75,6 +75,8 @@ def cmd_rehearse(args: argparse.Namespace) -> int:
                 where = "a throwaway server, removed afterwards"
     except (RehearsalError, ClusterError) as e:
         raise UsageError(str(e)) from None
+    except scratch.ScratchDenied as e:  # the account may not create databases there
+        raise UsageError(f"{mask(args.dsn or '')}: {e}; a rehearsal writes only in databases it creates") from None
     _write(args, rehearsal, where)
     return EXIT_FINDINGS if rehearsal.failed else EXIT_CLEAN
 
