@@ -106,6 +106,7 @@ def test_postgres_locks_rewrites_scans_and_waits(capsys, tmp_path, pg_server, pg
         assert p["rows"] == 4000000 and p["held_seconds_low"] < p["held_seconds"] < p["held_seconds_high"]
         assert p["held_seconds"] > held[-1]  # 20 times the rows
     assert doc["deploys"][0]["files"] == [str(change)]
+    assert (doc["deploys"][0]["blocks_reads"], doc["deploys"][0]["blocks_writes"]) == (True, True)
     assert _pg_scratch(pg_server) == []
 
 
@@ -134,6 +135,16 @@ def test_blocking_is_observed_on_every_major(capsys, tmp_path, pg_majors, major)
     assert rewrite["reads_waited_max_seconds"] > 0.5 * rewrite["held_seconds"]
     assert [st["rewrites"] for st in doc["statements"]] == [False, False, True]
     assert _pg_scratch(server) == []
+
+
+def test_a_deploy_of_concurrent_builds_says_nobody_waited(capsys, tmp_path, pg_dsn):
+    history, change = _project(tmp_path, PG_HISTORY, "CREATE INDEX CONCURRENTLY orders_note ON orders (note);\n")
+    code, out, err = run(
+        capsys, "rehearse", change, "--history", history, "--dsn", pg_dsn, "--max-rows", "100000",
+        "--rows", "orders=1000000", "-q",
+    )  # fmt: skip
+    assert code == 0, err
+    assert "no read or write seen waiting for them" in " ".join(out.split())
 
 
 def test_production_sizes_come_from_a_snapshot(capsys, tmp_path, pg_server, pg_dsn):

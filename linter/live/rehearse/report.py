@@ -47,11 +47,13 @@ def to_json(rehearsal: Rehearsal) -> dict[str, Any]:
         "statements": [_statement(r) for r in rehearsal.results],
         "deploys": [
             {
-                "files": files,
-                "held_seconds_at_production_low": round(lo, 3),
-                "held_seconds_at_production_high": round(hi, 3),
+                "files": d.files,
+                "held_seconds_at_production_low": round(d.low, 3),
+                "held_seconds_at_production_high": round(d.high, 3),
+                "blocks_reads": d.blocks_reads,
+                "blocks_writes": d.blocks_writes,
             }
-            for files, lo, hi in rehearsal.deploys()
+            for d in rehearsal.deploys()
         ],
     }
 
@@ -142,11 +144,15 @@ def to_text(rehearsal: Rehearsal, where: str, width: int = 80) -> str:
                 low, _, high = r.held_at_production
                 text += f"; at production size ({rows:,} rows, {size / MB:,.0f} MB): {_span(low, high)}"
             lines += wrap.wrap(text)
-    deploys = [(files, lo, hi) for files, lo, hi in rehearsal.deploys() if hi > 0]
+    deploys = [d for d in rehearsal.deploys() if d.high > 0]
     if deploys:
         lines += ["", "Locks held per deploy at production size:"]
-        for files, lo, hi in deploys:
-            lines += wrap.wrap(f"  {', '.join(files)}: {_span(lo, hi)}")
+        for d in deploys:
+            blocked = " and ".join(w for w, yes in (("reads", d.blocks_reads), ("writes", d.blocks_writes)) if yes)
+            lines += wrap.wrap(
+                f"  {', '.join(d.files)}: {_span(d.low, d.high)}; "
+                + (f"{blocked} seen waiting for them" if blocked else "no read or write seen waiting for them")
+            )
     for note in rehearsal.notes:
         lines += ["", *wrap.wrap(f"note: {note}")]
     return "\n".join(lines) + "\n"

@@ -83,6 +83,15 @@ class Result:
 
 
 @record
+class Deploy:
+    files: list[str]
+    low: float = 0.0  # seconds its locks are held at production size, at least
+    high: float = 0.0
+    blocks_reads: bool = False  # the probe's reads were seen waiting for its locks, at some size
+    blocks_writes: bool = False
+
+
+@record
 class Rehearsal:
     server: str
     results: list[Result]
@@ -91,21 +100,24 @@ class Rehearsal:
     notes: list[str] = field(default_factory=list)
     hold: float = 0.0
 
-    def deploys(self) -> list[tuple[list[str], float, float]]:
-        """(files, low, high) seconds the locks of each file's statements are held at production
-        size: one transaction's statements count once (the first holds its locks the longest)."""
-        out: dict[str, list[float]] = {}
+    def deploys(self) -> list[Deploy]:
+        """Each file's deploy: the seconds its statements' locks are held at production size (one
+        transaction's statements count once: the first holds its locks the longest), and whether
+        the probe's reads and writes were seen waiting for them at any size."""
+        out: dict[str, Deploy] = {}
         seen: set[tuple[str, int]] = set()
         for r in self.results:
             st = r.statement
+            deploy = out.setdefault(st.file, Deploy([st.file]))
+            deploy.blocks_reads |= any(s.reads_blocked for s in r.sizes)
+            deploy.blocks_writes |= any(s.writes_blocked for s in r.sizes)
             key = (st.file, st.transaction if st.transaction is not None else -st.line)
-            low_high = out.setdefault(st.file, [0.0, 0.0])
             if key in seen or r.held_at_production is None:
                 continue
             seen.add(key)
-            low_high[0] += r.held_at_production[0]
-            low_high[1] += r.held_at_production[2]
-        return [([f], lo, hi) for f, (lo, hi) in out.items()]
+            deploy.low += r.held_at_production[0]
+            deploy.high += r.held_at_production[2]
+        return list(out.values())
 
     @property
     def failed(self) -> list[tuple[Result, Observed]]:
