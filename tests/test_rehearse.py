@@ -379,6 +379,18 @@ def test_an_account_that_may_not_create_databases_is_told_so(capsys, tmp_path, p
     assert "cannot create a scratch database" in err and "CREATEDB" in err and "internal error" not in err
 
 
+def test_migrations_after_the_change_are_not_run(capsys, pg_dsn):
+    """The demo: 000003 rehearsed with the whole folder as history; 000004, which deploys after it
+    (and which the server refuses: its key lacks the partition column), is not run."""
+    demo = Path(__file__).parents[1] / "fixtures" / "demo" / "postgres" / "migrations"
+    code, doc, err = _json(
+        capsys, demo / "000003_orders_status.up.sql", "--history", demo, "--dsn", pg_dsn, "--max-rows", "4000"
+    )
+    assert code == 0, err
+    assert [st["line"] for st in doc["statements"]] == [1, 2, 3, 4, 6, 7]
+    assert any("deploy after the change" in n for n in doc["notes"])
+
+
 def test_mysql_is_refused_plainly(capsys, tmp_path):
     _, change = _project(tmp_path, "", "ALTER TABLE t ADD COLUMN c int;\n")
     code, out, err = run(capsys, "rehearse", change, "--dialect", "mysql")

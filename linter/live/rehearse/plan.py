@@ -36,6 +36,7 @@ class Plan:
     errors: list[ParseError] = field(default_factory=list)
     framework: str = ""
     defined: dict[str, str] = field(default_factory=dict)  # table -> "file:line" of the statement that created it
+    after: int = 0  # statements of the history that deploy after the change: not run
 
     @property
     def touched(self) -> list[str]:
@@ -74,7 +75,10 @@ def make_plan(
         if stmt.embedded or stmt.kind in _BOUNDARIES:
             continue  # DDL a DO block runs goes with the block; the runner's boundaries are ours
         if not step.reported:
-            plan.history.append((stmt.location.file, stmt.location.line, stmt.sql))
+            if plan.change:  # a later migration of the history: the rehearsal ends with the change
+                plan.after += 1
+            else:
+                plan.history.append((stmt.location.file, stmt.location.line, stmt.sql))
             continue
         tables = tuple(dict.fromkeys(k for k in stmt.op.relations() if k))
         existing = tuple(t for t in tables if (table := step.schema.tables.get(t)) is not None and not table.new)

@@ -155,6 +155,10 @@ def rehearse(
     results = [Result(s) for s in plan.change]
     rehearsal = Rehearsal(side.server, results, levels, [], hold=hold)
     rehearsal.notes += [f"dropped scratch database {n}, left by an earlier run" for n in side.drop_stale()]
+    if plan.after:
+        rehearsal.notes.append(
+            f"{plan.after} statement(s) of the history deploy after the change: the rehearsal ends with the change"
+        )
     with scratch.signals_stop():
         for level in levels:
             progress(f"{level:,} rows")
