@@ -391,6 +391,20 @@ def test_migrations_after_the_change_are_not_run(capsys, pg_dsn):
     assert any("deploy after the change" in n for n in doc["notes"])
 
 
+def test_a_history_migration_between_two_of_the_change_runs_in_its_place(capsys, tmp_path, pg_dsn):
+    history, first = _project(tmp_path, PG_HISTORY, "ALTER TABLE orders ADD COLUMN flag boolean;\n")
+    (tmp_path / "003_between.sql").write_text("ALTER TABLE orders ADD COLUMN region text;\n")
+    second = tmp_path / "004_second.sql"
+    second.write_text("CREATE INDEX orders_region ON orders (region);\n")
+    code, doc, err = _json(capsys, first, second, "--history", tmp_path, "--dsn", pg_dsn, "--max-rows", "4000")
+    assert code == 0, err
+    assert [(Path(st["file"]).name, st["line"]) for st in doc["statements"]] == [
+        ("002_change.sql", 1),
+        ("004_second.sql", 1),
+    ]
+    assert all("error" not in size for st in doc["statements"] for size in st["sizes"])
+
+
 def test_mysql_is_refused_plainly(capsys, tmp_path):
     _, change = _project(tmp_path, "", "ALTER TABLE t ADD COLUMN c int;\n")
     code, out, err = run(capsys, "rehearse", change, "--dialect", "mysql")

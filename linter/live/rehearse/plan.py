@@ -26,6 +26,7 @@ class Statement:
     tables: tuple[str, ...]  # the tables it touches, as the replay names them
     own_transaction: bool = False  # PostgreSQL refuses it inside a transaction block
     existing: tuple[str, ...] = ()  # of `tables`, those the history created (the ones filled with rows)
+    measured: bool = True  # False: a history statement deploying between two of the change's, run in its place
 
 
 @record
@@ -36,7 +37,7 @@ class Plan:
     errors: list[ParseError] = field(default_factory=list)
     framework: str = ""
     defined: dict[str, str] = field(default_factory=dict)  # table -> "file:line" of the statement that created it
-    after: int = 0  # statements of the history that deploy after the change: not run
+    after: int = 0  # statements of the history that deploy after the change's last: not run
 
     @property
     def touched(self) -> list[str]:
@@ -70,16 +71,21 @@ def make_plan(
     options = {"search_path": search_path} if search_path else {}
     run = Replay(dialect, paths, history, cache=cache, framework=framework, **options)
     plan = Plan(Dialect(dialect))
+    between: list[Statement] = []  # history statements since the change's last one
     for step in run:
         stmt = step.statement
         if stmt.embedded or stmt.kind in _BOUNDARIES:
             continue  # DDL a DO block runs goes with the block; the runner's boundaries are ours
         if not step.reported:
-            if plan.change:  # a later migration of the history: the rehearsal ends with the change
-                plan.after += 1
+            if plan.change:  # deploys after a statement of the change: run in its place if more of the change follows
+                between.append(
+                    Statement(stmt.location.file, stmt.location.line, stmt.sql, stmt.transaction, (), measured=False)
+                )
             else:
                 plan.history.append((stmt.location.file, stmt.location.line, stmt.sql))
             continue
+        plan.change += between
+        between = []
         tables = tuple(dict.fromkeys(k for k in stmt.op.relations() if k))
         existing = tuple(t for t in tables if (table := step.schema.tables.get(t)) is not None and not table.new)
         plan.change.append(
@@ -93,6 +99,7 @@ def make_plan(
                 existing=existing,
             )
         )
+    plan.after = len(between)  # the rehearsal ends with the change
     for key, table in run.schema.tables.items():
         if table.defined_at is not None:
             plan.defined[key] = f"{table.defined_at.file}:{table.defined_at.line}"
