@@ -15,7 +15,15 @@ from schemacite.sources.files import head, nearest, side_file
 from schemacite.sources.frameworks.annotated import DBMATE, GOOSE, LIQUIBASE, SQL_MIGRATE
 from schemacite.sources.frameworks.base import Framework, Unit, blank_placeholders
 from schemacite.sources.frameworks.generated import ALEMBIC, DJANGO, RAILS
-from schemacite.sources.frameworks.go import HASURA, POP, SUPABASE, hasura_config, pop_named, supabase_project
+from schemacite.sources.frameworks.go import (
+    HASURA,
+    POP,
+    SUPABASE,
+    hasura_config,
+    is_pop_name,
+    pop_named,
+    supabase_project,
+)
 from schemacite.sources.frameworks.named import (
     ATLAS,
     FLYWAY,
@@ -123,13 +131,16 @@ def detect(files: list[str]) -> tuple[Framework, str]:
     )
 
 
+POP_SIGN = "a <version>_<name>.<dialect>.up.sql file name ({})"  # what showed pop, as the summary says it
+
+
 def _by_pop_names(names: list[str]) -> tuple[Framework, str] | None:
     """pop, when most files bear its `<version>_<name>.<database>.up.sql` names: before the marks,
     since a project that moved to pop keeps older files written for its former runner (ory/hydra's
     `-- +migrate Up` in one CockroachDB file among 800 pop files)."""
-    named = [n for n in names if pop_named([n])]
+    named = [n for n in names if is_pop_name(n)]
     if len(named) * 2 > len(names):
-        return POP, f"a <version>_<name>.<dialect>.up.sql file name ({named[0]})"
+        return POP, POP_SIGN.format(named[0])
     return None
 
 
@@ -210,7 +221,7 @@ def _by_layout(files: list[str], names: list[str]) -> tuple[Framework, str] | No
         return DIESEL, "<version>_<name>/up.sql folders"
     pop = pop_named(names)
     if pop:
-        return POP, f"a <version>_<name>.<dialect>.up.sql file name ({pop})"
+        return POP, POP_SIGN.format(pop)
     module = go_module_using(files[0], "github.com/gobuffalo/pop")
     if module and any(GOLANG_MIGRATE_NAME.match(n) for n in names):
         return POP, f"github.com/gobuffalo/pop in {os.path.relpath(module)}"

@@ -110,9 +110,14 @@ def go_template_blanked(text: str) -> str:
 POP_DATABASES = ("postgres", "mysql", "sqlite3", "cockroach")
 
 
+def is_pop_name(name: str) -> bool:
+    """Whether only pop gives a file this name (`<version>_<name>.<database>.up.sql`)."""
+    return bool((m := POP_NAME.match(name)) and m.group(3) in POP_DATABASES)
+
+
 def pop_named(names: list[str]) -> str | None:
-    """A file name that only pop gives (`<version>_<name>.<database>.up.sql`)."""
-    return next((n for n in names if (m := POP_NAME.match(n)) and m.group(3) in POP_DATABASES), None)
+    """A file name that only pop gives, if any."""
+    return next((n for n in names if is_pop_name(n)), None)
 
 
 # ---------------------------------------------------------------- Supabase CLI
