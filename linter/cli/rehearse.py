@@ -37,7 +37,9 @@ def cmd_rehearse(args: argparse.Namespace) -> int:
         framework=config.framework,
         search_path=config.search_path,
     )
-    change_files = {os.path.abspath(st.file) for st in plan.change} | {os.path.abspath(p) for p in project.paths}
+    # the change's own files: history statements deploying between them run in place, unmeasured
+    change_files = {os.path.abspath(st.file) for st in plan.change if st.measured}
+    change_files |= {os.path.abspath(p) for p in project.paths}
     wrong = [e for e in plan.errors if os.path.abspath(e.file) in change_files]
     if wrong:  # a statement of the change read wrongly would be rehearsed wrongly
         diagnostics(wrong)

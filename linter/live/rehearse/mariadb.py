@@ -25,7 +25,6 @@ G = "{g}"  # the row number in a value's expression, until the INSERT names it
 
 
 class Side:
-    family = "mariadb"
     counts_scans = False
     watches_every_statement = True  # DDL commits as it ends: its locks are seen only while it runs
 
@@ -139,12 +138,7 @@ class Side:
         return int(found[0][0] or 0) if found else 0
 
     def fill(self, conn: Any, oid: str, rows: int, filled: dict[str, int], row_bytes: float | None) -> None:
-        columns = query(
-            conn,
-            "SELECT column_name, data_type, column_type, extra, character_maximum_length FROM information_schema.COLUMNS"
-            " WHERE table_schema = DATABASE() AND table_name = %s ORDER BY ordinal_position",
-            (oid,),
-        )
+        columns = self._columns(conn, oid)
         texts = sum(1 for c in columns if c[1] in ("char", "varchar", "text", "mediumtext", "longtext", "tinytext"))
         width = TEXT_WIDTH
         if row_bytes and texts:
@@ -157,21 +151,23 @@ class Side:
             (oid,),
         ):
             have = filled.get(parent, rows if parent == oid else 0)
-            source = (made if parent == oid else self._values(conn, parent, width)).get(parent_column)
+            source = (made if parent == oid else {c[0]: _value(c, width) for c in self._columns(conn, parent)}).get(
+                parent_column
+            )
             made[column] = source.replace(G, f"(({G} - 1) % {have} + 1)") if have and source else "NULL"
         names = [f"`{c[0]}`" for c in columns if made.get(c[0]) is not None]
         values = [made[c[0]].replace(G, "seq") for c in columns if made.get(c[0]) is not None]
         query(conn, f"INSERT INTO `{oid}` ({', '.join(names)}) SELECT {', '.join(values)} FROM seq_1_to_{int(rows)}")
         query(conn, f"ANALYZE TABLE `{oid}`")
 
-    def _values(self, conn: Any, oid: str, width: int) -> dict[str, str | None]:
-        columns = query(
+    def _columns(self, conn: Any, oid: str) -> list[tuple]:
+        """Each column of table `oid`, in order: (name, data type, column type, extra, length)."""
+        return query(
             conn,
             "SELECT column_name, data_type, column_type, extra, character_maximum_length FROM information_schema.COLUMNS"
-            " WHERE table_schema = DATABASE() AND table_name = %s",
+            " WHERE table_schema = DATABASE() AND table_name = %s ORDER BY ordinal_position",
             (oid,),
         )
-        return {c[0]: _value(c, width) for c in columns}
 
     # ---- what the server shows of a statement
 

@@ -19,7 +19,8 @@ G = "{g}"  # the row number in a value's expression, until the INSERT names it
 
 
 class Side:
-    family = "postgres"
+    counts_scans = True
+    watches_every_statement = False  # a statement of a transaction is seen from inside it once it ran
 
     def __init__(self, url: str):
         # optional driver (the postgres extra), loaded only when a server is reached
@@ -84,15 +85,7 @@ class Side:
     def fill(self, conn: Any, oid: int, rows: int, filled: dict[int, int], row_bytes: float | None) -> None:
         """`rows` synthetic rows in table `oid`, each column a value of its type made from the row's
         number; a foreign key's columns take the referenced table's values (`filled`: its rows)."""
-        columns = conn.execute(
-            "SELECT a.attnum, quote_ident(a.attname), format_type(a.atttypid, a.atttypmod),"
-            " COALESCE(b.typcategory, t.typcategory), COALESCE(b.typname, t.typname), t.typtype,"
-            " a.attnotnull, a.attidentity, a.attgenerated, a.atthasdef,"
-            " pg_get_serial_sequence(%s::regclass::text, a.attname) IS NOT NULL"
-            " FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT JOIN pg_type b ON b.oid = t.typbasetype"
-            " AND t.typtype = 'd' WHERE a.attrelid = %s AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
-            (oid, oid),
-        ).fetchall()
+        columns = self._columns(conn, oid)
         keys = conn.execute(
             "SELECT conkey, confrelid, confkey FROM pg_constraint WHERE conrelid = %s AND contype = 'f'", (oid,)
         ).fetchall()
@@ -103,7 +96,7 @@ class Side:
         made = {c[0]: _value(c, width) for c in columns}
         for conkey, parent, confkey in keys:
             have = filled.get(int(parent), rows if int(parent) == oid else 0)
-            parent_values = made if int(parent) == oid else self._values(conn, int(parent), width)
+            parent_values = made if int(parent) == oid else _referenced(self._columns(conn, int(parent)), width)
             for mine, theirs in zip(conkey, confkey):
                 source = parent_values.get(theirs)
                 if have and source is not None:
@@ -125,20 +118,18 @@ class Side:
                 )
         conn.execute(f"VACUUM ANALYZE {table}")
 
-    def _values(self, conn: Any, oid: int, width: int) -> dict[int, str]:
-        columns = conn.execute(
+    def _columns(self, conn: Any, oid: int) -> list[tuple]:
+        """Each column of table `oid`, in order: (number, quoted name, type, category, base type name,
+        typtype, NOT NULL, identity, generated, has a default, has a sequence)."""
+        return conn.execute(
             "SELECT a.attnum, quote_ident(a.attname), format_type(a.atttypid, a.atttypmod),"
             " COALESCE(b.typcategory, t.typcategory), COALESCE(b.typname, t.typname), t.typtype,"
-            " a.attnotnull, a.attidentity, a.attgenerated, a.atthasdef, false"
+            " a.attnotnull, a.attidentity, a.attgenerated, a.atthasdef,"
+            " pg_get_serial_sequence(%s::regclass::text, a.attname) IS NOT NULL"
             " FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT JOIN pg_type b ON b.oid = t.typbasetype"
-            " AND t.typtype = 'd' WHERE a.attrelid = %s AND a.attnum > 0 AND NOT a.attisdropped",
-            (oid,),
+            " AND t.typtype = 'd' WHERE a.attrelid = %s AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
+            (oid, oid),
         ).fetchall()
-        out = {c[0]: _value(c, width) for c in columns}
-        for c in columns:
-            if c[7] == "a":  # GENERATED ALWAYS: numbered from 1 as the rows were made
-                out[c[0]] = f"{G}::{c[2]}"
-        return out
 
     # ---- what the server shows of a statement
 
@@ -269,6 +260,15 @@ class LockWatch(threading.Thread):
         with contextlib.suppress(Exception):
             self.conn.close()
         return self.seen
+
+
+def _referenced(columns: list[tuple], width: int) -> dict[int, str | None]:
+    """The values a referenced table's columns hold, by column number, as `fill` made them."""
+    out = {c[0]: _value(c, width) for c in columns}
+    for c in columns:
+        if c[7] == "a":  # GENERATED ALWAYS: numbered from 1 as the rows were made
+            out[c[0]] = f"{G}::{c[2]}"
+    return out
 
 
 def _value(column: tuple, width: int) -> str | None:

@@ -196,19 +196,7 @@ def _one_size(
         conn = session()
         for file, line, sql in plan.history:
             scratch.check()
-            if why := side.outside(conn, sql):
-                note = f"{file}:{line}: not run on the scratch server: {why}"
-                if note not in notes:
-                    notes.append(note)
-                continue
-            try:
-                side.execute(conn, sql)
-            except Exception as e:
-                if not side.error(e):
-                    raise
-                raise RehearsalError(
-                    f"{file}:{line}: the scratch server refused this history statement: {_first(e)}"
-                ) from None
+            _run_history(side, conn, file, line, sql, notes)
         oids = _tables(side, conn, plan)
         rows = _fill(side, conn, oids, level, production, row_bytes, plan.defined)
         probers = _start_probe(side, session, conn, oids)
@@ -221,10 +209,12 @@ def _one_size(
                 holder = Holder(session(), side.hold_sql(side.name(conn, oids[plan.touched[0]])), hold, side.execute)
                 holder.start()
                 holder.holding.wait()
-            ran = _run_change(side, name, session(), plan, results, oids, rows)
+            ran = _run_change(side, name, session(), plan, results, oids, rows, notes)
         finally:
             if holder is not None:
                 holder.finish()
+                if holder.error is not None:  # the report would otherwise say a transaction was held
+                    notes.append(f"the held transaction failed, so none was held: {_first(holder.error)}")
             ops = [op for p in probers for op in p.finish(PROBE_JOIN)]
             seen = waits.finish()
         for observed in ran:
@@ -317,6 +307,7 @@ def _run_change(
     results: list[Result],
     oids: dict[str, Any],
     rows: dict[Any, int],
+    notes: list[str],
 ) -> list[Observed]:
     """Run the change's transactions on `runner`; returns what was observed of each statement run.
 
@@ -329,8 +320,7 @@ def _run_change(
     every = list(oids.values())
     names = {o: side.name(runner, o) for o in every}
     pid = side.pid(runner)
-    watch_all = getattr(side, "watches_every_statement", False)
-    counts_scans = getattr(side, "counts_scans", True)
+    watch_all, counts_scans = side.watches_every_statement, side.counts_scans
     for group in plan.groups():
         scratch.check()
         alone = len(group) == 1 and (group[0].own_transaction or watch_all and group[0].transaction is None)
@@ -341,7 +331,7 @@ def _run_change(
             side.execute(runner, "BEGIN")
         for stmt in group:
             if not stmt.measured:  # a history migration deploying between two of the change's
-                _run_history(side, runner, stmt)
+                _run_history(side, runner, stmt.file, stmt.line, stmt.sql, notes)
                 continue
             if why := side.outside(runner, stmt.sql):
                 by_statement[id(stmt)].not_run = why
@@ -401,17 +391,20 @@ def _run_change(
     return ran
 
 
-def _run_history(side: Any, runner: Any, stmt: Statement) -> None:
-    if side.outside(runner, stmt.sql):
+def _run_history(side: Any, conn: Any, file: str, line: int, sql: str, notes: list[str]) -> None:
+    """Run a statement of the history as it is, unless it would write outside the scratch database
+    (then a note says so, once); RehearsalError at its line when the server refuses it."""
+    if why := side.outside(conn, sql):
+        note = f"{file}:{line}: not run on the scratch server: {why}"
+        if note not in notes:
+            notes.append(note)
         return
     try:
-        side.execute(runner, stmt.sql)
+        side.execute(conn, sql)
     except Exception as e:
         if not side.error(e):
             raise
-        raise RehearsalError(
-            f"{stmt.file}:{stmt.line}: the scratch server refused this history statement: {_first(e)}"
-        ) from None
+        raise RehearsalError(f"{file}:{line}: the scratch server refused this history statement: {_first(e)}") from None
 
 
 def _waits(observed: Observed, ops: list[Op], seen: list[tuple[float, str, str]]) -> None:
