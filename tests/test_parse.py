@@ -523,3 +523,24 @@ def test_a_table_whose_create_cannot_be_read_is_new_to_the_statements_after_it(t
     code, out, err = run(capsys, "lint", "--no-cache", "--dialect", dialect, "--format", "json", str(path))
     assert code == 2 and f"{path}:{sql.count(chr(10))}" in err, err
     assert json.loads(out)["findings"] == []
+
+
+def test_reading_postgres_leaves_pglasts_classes_unbuilt_until_asked_for():
+    """The reader reads JSON parse trees: pglast's AST classes and enums (22 ms of a cold start)
+    are built only when something asks for them, and are then the real modules."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from schemacite.sources.read import parse_text\n"
+        "parsed = parse_text('CREATE INDEX i ON t (a);\\nALTER TABLE t ADD COLUMN b int;\\n', 't.sql', 'postgres')\n"
+        "print([type(s.op).__name__ for s in parsed.statements])\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('pglast.enums.', 'pglast.printers'))))\n"
+        "import pglast, pglast.ast\n"
+        "from pglast.enums import AlterTableType\n"
+        "stmt = pglast.parse_sql('ALTER TABLE t ADD COLUMN b int')[0].stmt\n"
+        "print(type(stmt) is pglast.ast.AlterTableStmt, stmt.cmds[0].subtype is AlterTableType.AT_AddColumn)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["['CreateIndex', 'AlterTable']", "[]", "True True"]

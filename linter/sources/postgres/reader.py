@@ -22,8 +22,6 @@ from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import Any
 
-from pglast import parser as pg
-
 from schemacite.model.schema import Check, Column, ForeignKey, Index, Partitioning, Table
 from schemacite.model.statements import (
     Action,
@@ -100,6 +98,7 @@ from schemacite.model.statements import (
 )
 from schemacite.sources.names import quoted_name, relation_key, tokenize
 from schemacite.sources.patterns import Pattern
+from schemacite.sources.postgres import parser as pg
 from schemacite.sources.postgres.types import SERIAL_TYPES
 
 Node = dict[str, Any]
