@@ -101,3 +101,34 @@ def test_init_made_on_first_call_keeps_defaults_factories_post_init_and_keywords
     assert Frozen().a == 0 and Frozen(4).a == 4
     with pytest.raises(FrozenInstanceError):
         Frozen().a = 1
+
+
+@pytest.mark.parametrize("frozen", [False, True])
+def test_init_matches_dataclasses_for_fields_outside_it(frozen):
+    """Fields with `init=False` (a default, a factory, neither) and a given factory value: the
+    written `__init__` sets what dataclass's sets and takes the same parameters."""
+    import inspect
+
+    def build(decorate):
+        ns = {
+            "__module__": __name__,
+            "__qualname__": "Thing",
+            "__annotations__": {"a": "int", "b": "list", "c": "int", "d": "list", "e": "int"},
+            "b": field(default_factory=list),
+            "c": field(default=7, init=False),
+            "d": field(default_factory=lambda: [1], init=False),
+            "e": field(init=False),
+        }
+        return decorate(type("Thing", (), ns))
+
+    plain, rec = build(dataclass(frozen=frozen)), build(record(frozen=frozen))
+    given = [9]
+    for cls in (plain, rec):
+        one = cls(1, given)
+        assert (one.a, one.b, one.c, one.d, hasattr(one, "e")) == (1, given, 7, [1], False)
+        assert one.b is given and cls(1).b == [] and cls(1).d is not cls(1).d
+
+    def shape(cls):
+        return [(p.name, p.kind) for p in inspect.signature(cls.__init__).parameters.values()]
+
+    assert shape(rec) == shape(plain) == [("self", 1), ("a", 1), ("b", 1)]

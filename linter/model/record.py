@@ -6,9 +6,10 @@ equality, hash and repr. The difference is when and how those are made: `datacla
 compiles each as source when the class is defined, and with some 150 classes that compiling was
 about a third of a cold start (`lint` on one small file), though a run builds objects of only a
 few of them. A record's equality, hash and repr are shared functions built from an
-`operator.attrgetter` over the compared fields, and its `__init__` is `dataclass`'s own, made the
-first time the class is called (its speed counts once per object built). That `__init__` is made
-from the fields, so an `InitVar` pseudo-field would be lost: none is used, and a record should not.
+`operator.attrgetter` over the compared fields, and its `__init__`, the same parameters and
+assignments dataclass writes, is compiled the first time the class is called (its speed counts once
+per object built). That `__init__` is made from the fields, so an `InitVar` pseudo-field would be
+lost: none is used, and a record should not.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from operator import attrgetter
 from typing import Any, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T")
+_FACTORY = object()  # a field with a default factory was not given
 
 
 @overload
@@ -35,8 +37,8 @@ def record(cls: type[T] | None = None, /, **options: Any) -> Any:
         if options.get("order"):  # ordering methods come with dataclass's own __eq__
             return dataclasses.dataclass(cls, **options)
         body = dict(cls.__dict__)
-        if cls.__doc__ is None:  # dataclass would write one from inspect.signature, slow for each class
-            cls.__doc__ = ""
+        if not cls.__doc__:  # dataclass would write one from inspect.signature, slow for each class
+            cls.__doc__ = cls.__name__
         made: type[T] = dataclasses.dataclass(cls, init=False, repr=False, eq=False, **options)
         frozen = options.get("frozen", False)
         if "__init__" not in body:
@@ -85,24 +87,40 @@ def _init_when_first_called(cls: type, *, frozen: bool) -> None:
 
 
 def _dataclass_init(cls: type, *, frozen: bool) -> Callable[..., None]:
-    """The `__init__` dataclass would have given `cls`: made by dataclass itself, for a class
-    declaring the same fields (bases' included, in order) with the same options."""
+    """The `__init__` dataclass would have given `cls` (its fields, bases' included, in order;
+    defaults, factories, keyword-only fields, `init=False` fields, `__post_init__`), written here:
+    dataclass makes it by building a twin class, which also compiles `__setattr__` and `__delattr__`
+    for a frozen one and asks `inspect` for a signature, three times the cost of this one function."""
     fields = dataclasses.fields(cls)
-    namespace: dict[str, Any] = {
-        # `object`: a real type dataclass need not read as text to rule out ClassVar and InitVar
-        "__annotations__": dict.fromkeys((f.name for f in fields), object),
-        "__module__": cls.__module__,
-        "__qualname__": cls.__qualname__,
-        "__doc__": "",  # else dataclass writes one from inspect.signature
-    }
+    scope: dict[str, Any] = {"__set": object.__setattr__, "__factory": _FACTORY}
+    positional: list[str] = []
+    keywords: list[str] = []
+    body: list[str] = []
     for f in fields:
-        namespace[f.name] = dataclasses.field(
-            default=f.default, default_factory=f.default_factory, init=f.init, kw_only=f.kw_only
-        )
+        has_default = f.default is not dataclasses.MISSING
+        has_factory = f.default_factory is not dataclasses.MISSING
+        if has_default:
+            scope[f"__default_{f.name}"] = f.default
+        if has_factory:
+            scope[f"__default_{f.name}"] = f.default_factory
+        if f.init:
+            param = f.name + (f"=__default_{f.name}" if has_default else "=__factory" if has_factory else "")
+            (keywords if f.kw_only else positional).append(param)
+            value = f"__default_{f.name}() if {f.name} is __factory else {f.name}" if has_factory else f.name
+        elif has_default:
+            value = f"__default_{f.name}"
+        elif has_factory:
+            value = f"__default_{f.name}()"
+        else:
+            continue  # as dataclass: a field outside __init__ with no default is left unset
+        body.append(f"__set(self, {f.name!r}, {value})" if frozen else f"self.{f.name} = {value}")
     if hasattr(cls, "__post_init__"):
-        namespace["__post_init__"] = cls.__post_init__
-    twin: type = dataclasses.dataclass(type(cls.__name__, (), namespace), repr=False, eq=False, frozen=frozen)
-    init: Callable[..., None] = twin.__dict__["__init__"]
+        body.append("self.__post_init__()")
+    params = ", ".join(["self", *positional, *(["*", *keywords] if keywords else [])])
+    source = f"def __init__({params}):\n" + "".join(f"    {line}\n" for line in body or ["pass"])
+    exec(compile(source, f"<record {cls.__qualname__}>", "exec"), scope)
+    init: Callable[..., None] = scope["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
     return init
 
 
