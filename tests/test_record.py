@@ -132,3 +132,23 @@ def test_init_matches_dataclasses_for_fields_outside_it(frozen):
         return [(p.name, p.kind) for p in inspect.signature(cls.__init__).parameters.values()]
 
     assert shape(rec) == shape(plain) == [("self", 1), ("a", 1), ("b", 1)]
+
+
+def test_frozen_record_refuses_assignment_and_deletion_as_dataclass_does():
+    @record(frozen=True)
+    class Base:
+        a: int
+
+    @record(frozen=True)
+    class Child(Base):
+        b: int = 0
+
+    child = Child(1, 2)
+    for target in (child, Base(1)):
+        with pytest.raises(FrozenInstanceError, match="cannot assign to field 'a'"):
+            target.a = 5
+        with pytest.raises(FrozenInstanceError, match="cannot delete field 'a'"):
+            del target.a
+        with pytest.raises(FrozenInstanceError):
+            target.other = 1  # an object of a frozen class takes no new attribute either
+    assert replace(child, b=3) == Child(1, 3) and child.b == 2

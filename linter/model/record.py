@@ -39,8 +39,12 @@ def record(cls: type[T] | None = None, /, **options: Any) -> Any:
         body = dict(cls.__dict__)
         if not cls.__doc__:  # dataclass would write one from inspect.signature, slow for each class
             cls.__doc__ = cls.__name__
-        made: type[T] = dataclasses.dataclass(cls, init=False, repr=False, eq=False, **options)
         frozen = options.get("frozen", False)
+        # dataclass compiles a __setattr__ and a __delattr__ for each frozen class: shared ones instead
+        unfrozen = {**options, "frozen": False}
+        made: type[T] = dataclasses.dataclass(cls, init=False, repr=False, eq=False, **unfrozen)
+        if frozen:
+            _freeze(made, body)
         if "__init__" not in body:
             _init_when_first_called(made, frozen=frozen)
         _share_methods(made, body, frozen=frozen)
@@ -75,6 +79,29 @@ def _share_methods(cls: type, body: dict[str, Any], *, frozen: bool) -> None:
             return f"{self.__class__.__qualname__}({values})"
 
         cls.__repr__ = __repr__  # type: ignore[method-assign,assignment]
+
+
+def _freeze(cls: type, body: dict[str, Any]) -> None:
+    """dataclass's frozen behaviour: a field of the class, or any attribute of an object of this
+    very class, cannot be assigned or deleted. (Frozen records are made as dataclasses that are not,
+    so dataclass's check that frozen and unfrozen classes do not inherit from each other is not made.)"""
+    names = frozenset(f.name for f in dataclasses.fields(cls))
+    owner: type = cls
+    if "__setattr__" in body or "__delattr__" in body:
+        raise TypeError(f"cannot overwrite attribute __setattr__ or __delattr__ in class {cls.__name__}")
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is owner or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is owner or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+        object.__delattr__(self, name)
+
+    cls.__setattr__ = __setattr__  # type: ignore[method-assign,assignment]
+    cls.__delattr__ = __delattr__  # type: ignore[method-assign,assignment]
 
 
 def _init_when_first_called(cls: type, *, frozen: bool) -> None:
