@@ -343,3 +343,29 @@ async def test_config_setting_names_the_file_for_every_document(client: Language
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
     [problem] = await published(client, uri, 1, after=before)
     assert problem.message == f"{project / 'missing.toml'}: no such config file (the server's `config` setting)"
+
+
+async def test_a_verdict_judged_while_the_settings_changed_is_judged_again(tmp_path: Path):
+    """The client's settings can land while a document is being judged under the ones it gave at
+    start (an open racing the configuration pull): that verdict is stale, never kept or shown."""
+    from types import SimpleNamespace
+
+    from schemacite.server.protocol import SchemaciteServer
+    from schemacite.server.settings import Settings
+
+    server = SchemaciteServer()
+    pulled = Settings(target="postgres-12")
+    judged_under = []
+
+    def check(path, text, version=None):
+        judged_under.append(server.project.settings.target)
+        if len(judged_under) == 1:
+            server.project.settings = pulled  # the pull's answer arrives mid-judgement
+        return SimpleNamespace(version=version, text=text, target=judged_under[-1])
+
+    server.project.check = check
+    document = SimpleNamespace(source="SELECT 1;\n", version=1, path=str(tmp_path / "m.sql"))
+    server.document = lambda uri: document
+    checked = await server.current("file:///m.sql")
+    assert judged_under == [None, "postgres-12"] and checked.target == "postgres-12"
+    assert server.checked["file:///m.sql"] is checked

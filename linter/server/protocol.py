@@ -113,8 +113,11 @@ class SchemaciteServer(LanguageServer):
         if checked is not None and checked.version == document.version and checked.text == document.source:
             return checked
         text, version = document.source, document.version
+        settings = self.project.settings
         loop = asyncio.get_running_loop()
         checked = await loop.run_in_executor(self.worker, self.project.check, document.path, text, version)
+        if self.project.settings is not settings:  # new settings came while it ran: its verdict is stale
+            return await self.current(uri)
         self.checked[uri] = checked
         return checked
 
