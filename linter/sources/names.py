@@ -79,9 +79,9 @@ _BARE = Pattern(r"[^\x00-\x5e\x60\x7b-\x7f][^\x00-\x23\x25-\x2f\x3a-\x5e\x60\x7b
 def _pg_reserved() -> frozenset[str]:
     """The words PostgreSQL accepts as a table, column or constraint name only when quoted."""
     # start-up: pglast loads only when a PostgreSQL name is written (a MySQL run never needs it)
-    from pglast.keywords import RESERVED_KEYWORDS, TYPE_FUNC_NAME_KEYWORDS
+    from schemacite.sources.postgres.parser import RESERVED_WORDS
 
-    return frozenset(RESERVED_KEYWORDS | TYPE_FUNC_NAME_KEYWORDS)
+    return RESERVED_WORDS
 
 
 def quoted_name(name: str) -> str:

@@ -52,10 +52,13 @@ if "pglast" not in sys.modules:
 
 import pglast  # noqa: E402  (after the deferral, which must come first)
 from pglast import parser as pg  # noqa: E402
+from pglast.keywords import RESERVED_KEYWORDS, TYPE_FUNC_NAME_KEYWORDS  # noqa: E402
 
 for _name, _ in _DEFERRED:  # as an import would have bound them on the package
     setattr(pglast, _name, sys.modules[f"pglast.{_name}"])
 
+# the words PostgreSQL takes as a table, column or constraint name only when quoted
+RESERVED_WORDS = frozenset(RESERVED_KEYWORDS | TYPE_FUNC_NAME_KEYWORDS)
 ParseError = pg.ParseError
 parse_sql_json = pg.parse_sql_json
 scan = pg.scan
