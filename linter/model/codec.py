@@ -139,6 +139,8 @@ class Codec:
             if f.name in self.skip:
                 continue
             value = getattr(obj, f.name)
+            if self.tagged and _is_default(f, value):
+                continue  # read back as the default: most fields of a parsed statement hold theirs
             view = self.stored.get((cls, f.name))
             out[f.metadata.get("key", f.name)] = self.encode(view.write(value) if view else value)
         return {"@": cls.__name__, "f": out} if self.tagged else out
@@ -320,17 +322,23 @@ class Codec:
 
     def _tagged_fields(self, cls: type) -> Read:
         hints = typing.get_type_hints(cls)
-        fields = dataclasses.fields(cls)
+        fields = [f for f in dataclasses.fields(cls) if f.name not in self.skip]
         readers = {f.name: (self.reader(hints[f.name]), _as_is(hints[f.name])) for f in fields}
         names = {f.name: f.name for f in fields}
         make = _maker(cls, names, {f.name for f in fields if not f.init})
         tag = cls.__name__
+        required = {
+            f.name
+            for f in fields
+            if f.init and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        }
 
         def tagged(raw: dict[str, Any]) -> Any:
             values = raw.get("f")
             if type(values) is not dict or len(raw) != 2:
                 raise DecodeError(f"malformed {tag}")
-            if values.keys() != readers.keys():
+            keys = values.keys()
+            if not (keys <= readers.keys() and required <= keys):  # a field left out holds its default
                 raise DecodeError(f"{tag}: fields do not match")
             decoded = {}
             for name, v in values.items():
@@ -576,6 +584,19 @@ def _required_keys(cls: type, hints: dict[str, Any]) -> frozenset[str]:
     total = getattr(cls, "__total__", True)
     marks = {name: typing.get_origin(hint) for name, hint in hints.items()}
     return frozenset(n for n, m in marks.items() if m is typing.Required or (total and m is not typing.NotRequired))
+
+
+def _is_default(f: dataclasses.Field[Any], value: Any) -> bool:
+    """Whether `value` is what field `f` holds when not given (of the same type: 0 is not False)."""
+    if not f.init:
+        return False  # set after __init__ from the data, or by the class itself: always written
+    if f.default is not dataclasses.MISSING:
+        default = f.default
+    elif f.default_factory is not dataclasses.MISSING:
+        default = f.default_factory()
+    else:
+        return False
+    return type(value) is type(default) and value == default
 
 
 def _as_is(annotation: Any) -> frozenset[type]:
