@@ -169,3 +169,113 @@ def test_a_corrupt_entry_names_the_bad_value_and_is_parsed_again(tmp_path):
     assert (cache.hits, cache.misses) == (0, 2)  # not trusted: parsed again, and written again
     assert [s.location.line for s in again.statements] == [s.location.line for s in first.statements]
     assert json.loads(entry.read_text())["file"]["f"]["statements"][1]["f"][location]["f"]["line"] == 3
+
+
+# --- the state a history's replay leaves -------------------------------------------------------
+
+HISTORY = [
+    "CREATE TYPE mood AS ENUM ('sad', 'ok');\nCREATE DOMAIN positive AS int CHECK (VALUE > 0);\n",
+    "CREATE TABLE accounts (id bigserial PRIMARY KEY, name text NOT NULL, score positive);\n",
+    "CREATE TABLE orders (id bigint PRIMARY KEY, account_id bigint REFERENCES accounts, m mood);\n",
+    "-- schemacite: ignore-file\nCREATE TABLE logs (v text);\n",
+    "CREATE INDEX orders_account ON orders (account_id);\nALTER TABLE orders ADD COLUMN note text;\n",
+    "CREATE TABLE broken (id int PRIMARY KEY,);\n",  # an input error of the history's
+    "\\ir ../shared/part.sql\n",
+    "ALTER TABLE accounts RENAME COLUMN name TO title;\nDROP TABLE logs;\n",
+]
+CHANGE = (
+    "ALTER TABLE orders ADD COLUMN total bigint NOT NULL DEFAULT 0;\n"
+    "CREATE INDEX orders_total ON orders (total);\n"
+    "ALTER TABLE accounts ALTER COLUMN score TYPE bigint;\n"
+    "ALTER TYPE mood ADD VALUE 'great';\n"
+    "ALTER TABLE events ADD CONSTRAINT events_kind CHECK (kind <> '');\n"
+)
+
+
+def _history_project(root: Path, files: int = 24) -> tuple[Path, Path]:
+    folder = root / "migrations"
+    folder.mkdir(parents=True)
+    (root / "shared").mkdir()
+    (root / "shared" / "part.sql").write_text("CREATE TABLE events (id int PRIMARY KEY, kind text);\n")
+    for n in range(1, files + 1):
+        text = HISTORY[n - 1] if n <= len(HISTORY) else f"CREATE TABLE filler_{n} (id int PRIMARY KEY);\n"
+        (folder / f"{n:05d}_step.sql").write_text(text)
+    change = root / f"{files + 1:05d}_change.sql"
+    change.write_text(CHANGE)
+    return folder, change
+
+
+def _lint_json(capsys, folder: Path, change: Path, *extra: str) -> dict:
+    main(["lint", "--dialect", "postgres", "--format", "json", "--history", str(folder), *extra, str(change)])
+    return json.loads(capsys.readouterr().out)
+
+
+def test_a_history_read_back_from_its_state_lints_the_change_as_replaying_it_does(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("SCHEMACITE_CACHE_DIR", str(tmp_path / "cache"))
+    folder, change = _history_project(tmp_path)
+    cold = _lint_json(capsys, folder, change, "--no-cache")
+    first = _lint_json(capsys, folder, change)  # replays the history and keeps its state
+    (state,) = (tmp_path / "cache" / "state").rglob("*.json")
+    second = _lint_json(capsys, folder, change)  # reads that state back
+    assert cold == first == second
+    assert {f["code"] for f in cold["findings"]} >= {"SC104", "SC110", "SC112"}  # the change's findings
+    assert any("00006_step.sql:1:41: syntax error" in note for note in cold["notes"])  # the history's error too
+    assert json.loads(state.read_text())["state"]["@"] == "HistoryState"
+
+
+def _lint_with(cache: ParseCache, folder: Path, change: Path):
+    from schemacite.lint.project import Project
+
+    project = Project.resolve([str(change)], overrides={"dialect": "postgres"}, history=[str(folder)])
+    return project.lint(cache=cache)
+
+
+def test_the_state_is_read_back_only_for_the_same_history(tmp_path):
+    folder, change = _history_project(tmp_path)
+    cache = ParseCache(tmp_path / "cache")
+
+    def run():
+        before = cache.state_hits
+        result = _lint_with(cache, folder, change)
+        return cache.state_hits - before, sorted((f.code, f.location.line) for f in result.findings)
+
+    def cold():
+        return sorted((f.code, f.location.line, f.message) for f in _lint_with(None, folder, change).findings)
+
+    assert run()[0] == 0 and run() == (1, [(code, line) for code, line, _ in cold()])
+    # an included file changed: the state is not used, and the change is judged on the new history
+    (tmp_path / "shared" / "part.sql").write_text("CREATE TABLE events (id int PRIMARY KEY, kind int);\n")
+    assert run() == (0, [(code, line) for code, line, _ in cold()])
+    assert run()[0] == 1
+    # a history file changed: replayed again
+    (folder / "00003_step.sql").write_text(HISTORY[2].replace("PRIMARY KEY,", "PRIMARY KEY, total bigint,"))
+    assert run() == (0, [(code, line) for code, line, _ in cold()])
+    assert run()[0] == 1
+
+
+def test_short_histories_keep_no_state_and_old_states_are_dropped(tmp_path, monkeypatch):
+    from schemacite.sources import cache as cache_module
+
+    short, change = _history_project(tmp_path / "short", files=10)
+    cache = ParseCache(tmp_path / "cache")
+    _lint_with(cache, short, change)
+    assert not cache.states.exists()
+    monkeypatch.setattr(cache_module, "STATES_KEPT", 2)
+    for n in range(4):
+        folder, change = _history_project(tmp_path / f"h{n}", files=20 + n)
+        _lint_with(cache, folder, change)
+    assert len(list(cache.states.glob("*.json"))) == 2
+
+
+def test_a_poisoned_state_runs_nothing_and_is_replayed(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("SCHEMACITE_CACHE_DIR", str(tmp_path / "cache"))
+    folder, change = _history_project(tmp_path)
+    expected = _lint_json(capsys, folder, change)
+    (state,) = (tmp_path / "cache" / "state").rglob("*.json")
+    state.write_bytes(pickle.dumps(_RunsCode()))
+    assert _lint_json(capsys, folder, change) == expected
+    doc = json.loads(state.read_text())  # written again
+    doc["state"]["f"]["units"] = "many"
+    state.write_text(json.dumps(doc))
+    assert _lint_json(capsys, folder, change) == expected
+    assert not (Path(__file__).parent / "never").exists()

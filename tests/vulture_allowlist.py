@@ -85,6 +85,7 @@ _ = (  # vulture takes `_` for a name meant to go unused
     _.pytest_paths,
     # read by tests and kept for what they tell: the cache's counters, the verifier's seam
     _.misses,
+    _.state_hits,
     _.run_as_written,
     # dataclass fields that complete a record (where an estimate's rate was measured, the kind of a
     # relation seen locked, a framework's documentation) though no code reads them yet

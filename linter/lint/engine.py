@@ -209,7 +209,7 @@ class Linter:
         through: dict[tuple[str, int], Location] = {}  # the deploy's locks kept through long work: where it is
         unit = None
         head: Location | None = None  # where the current deploy's first statement stands
-        for step in run:
+        for step in run.from_change():  # the history before the change adds no finding
             if step.unit is not unit:
                 unit, head = step.unit, step.statement.location
                 self._combine(deploy, result, step.schema, through)

@@ -1,5 +1,6 @@
 """A cache of parsed files, so a pre-commit run that replays hundreds of history
-migrations reads only the files that changed.
+migrations reads only the files that changed; and of the state a history's replay leaves
+(`HistoryState`), so a run whose history is unchanged replays none of it.
 
 Entries hold the parsed statements as they were before any replay, as plain JSON data
 (`schemacite.model.codec`, tagged form): reading one back rebuilds only schemacite's own model classes, after
@@ -21,8 +22,9 @@ import functools
 import json
 import os
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import field, replace
 from pathlib import Path
+from typing import Any
 
 try:  # start-up: hashlib loads OpenSSL (2 ms) for a hash it then takes from _blake2 all the same
     from _blake2 import blake2b
@@ -32,11 +34,13 @@ except ImportError:  # an interpreter built without it
 from schemacite import __version__
 from schemacite.model import schema
 from schemacite.model.codec import Codec, DecodeError
-from schemacite.model.statements import STORED
+from schemacite.model.record import record
+from schemacite.model.statements import STORED, ParseError
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.read import ParsedFile, next_seq
 
 FORMAT = 1
+STATES_KEPT = 8  # history states are about 1 MB for 300 tables: the newest few are enough
 # larger files (schema dumps) are not kept: reading a dump's entry back costs about what
 # parsing it does, and history replay, which the cache is for, reads migrations
 LARGEST = 2_000_000
@@ -75,10 +79,29 @@ def _write_atomically(target: Path, text: str) -> None:
     os.replace(tmp, target)  # parallel runs never read half a file
 
 
+@record
+class HistoryState:
+    """What replaying a history's files left behind: read back, it stands for that replay."""
+
+    schema: schema.Schema
+    errors: list[ParseError]  # the history's input errors, in the order met
+    file_ignores: dict[str, tuple[frozenset[str], int]]
+    bad_directives: dict[str, list[ParseError]]
+    units: int  # deploys walked
+    next_id: int  # the next transaction id
+    next_seq: int  # the next place in replay order
+    init: str | None  # the init folder whose deploy was under way
+    new: set[str]  # tables the last deploy created
+    # every file the replay read that the key does not cover (included ones), by path: its digest
+    included: dict[str, str] = field(default_factory=dict)
+
+
 @functools.lru_cache(maxsize=1)
 def _codec() -> Codec:
     return Codec(
         (
+            HistoryState,
+            schema.Schema,
             ParsedFile,
             Unit,
             *STORED,
@@ -93,6 +116,7 @@ def _codec() -> Codec:
             schema.Workload,
         ),
         tagged=True,
+        skip=("_lookup",),  # the schema's index of names, made again when first asked
     )
 
 
@@ -114,7 +138,9 @@ def reader_digest() -> bytes:
 class ParseCache:
     def __init__(self, root: Path | None = None):
         self.dir = (root or cache_root()) / "parse" / __version__
+        self.states = (root or cache_root()) / "state" / __version__
         self.hits = self.misses = 0
+        self.state_hits = 0
 
     @staticmethod
     def key(raw: bytes, dialect: str) -> str:
@@ -148,6 +174,49 @@ class ParseCache:
             _write_atomically(target, text)
         except OSError:
             pass  # a read-only home still lints, only slower
+
+    # ------------------------------------------------------------ history states
+
+    @staticmethod
+    def digest(raw: bytes) -> str:
+        return blake2b(raw, digest_size=20).hexdigest()
+
+    @staticmethod
+    def state_key(parts: list[str]) -> str:
+        """The key of a history's state: `parts` name everything the replay of the history reads
+        (its settings, each file's path and digest, in order); the reader's code is added here."""
+        return blake2b("\0".join(parts).encode() + b"\0" + reader_digest(), digest_size=20).hexdigest()
+
+    def get_state(self, key: str) -> HistoryState | None:
+        try:
+            with open(self.states / f"{key}.json", "rb") as f:
+                doc = json.loads(f.read())
+            if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("key") != key:
+                raise DecodeError("another key or format")
+            state: HistoryState = _codec().decode(doc.get("state"), HistoryState)
+            for path, known in state.included.items():
+                with open(path, "rb") as f:
+                    if self.digest(f.read()) != known:
+                        return None  # an included file changed since
+        except (OSError, ValueError, RecursionError):
+            return None
+        self.state_hits += 1
+        return state
+
+    def put_state(self, key: str, **state: Any) -> None:
+        """Keep a `HistoryState` of these fields under `key`."""
+        try:
+            encoded = _codec().encode(HistoryState(**state))
+            text = json.dumps({"format": FORMAT, "key": key, "state": encoded}, separators=(",", ":"))
+        except DecodeError:
+            return  # something the codec does not store (a table of pairs): replayed again next time
+        try:
+            _write_atomically(self.states / f"{key}.json", text)
+            kept = sorted(self.states.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+            for old in kept[STATES_KEPT:]:
+                old.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def _relocate(parsed, path: str):

@@ -33,6 +33,13 @@ def next_seq() -> int:
     return next(SEQ)
 
 
+def seq_from(start: int) -> None:
+    """Replay order goes on from `start` (or from where it is, if further): the next statements
+    come after those of a replay read back from the cache."""
+    global SEQ
+    SEQ = itertools.count(max(start, next(SEQ)))
+
+
 # `schemacite: ignore[SC104, no-primary-key] reason`, or without brackets `ignore SC104 no-primary-key
 # reason`: the rules named (codes or names, comma or space separated), then an optional reason
 DIRECTIVE = Pattern(r"\bschemacite:\s*(?P<kind>[\w-]*)(?P<rest>.*)", re.I | re.S)

@@ -12,6 +12,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import field, replace
+from typing import TYPE_CHECKING
 
 from schemacite.errors import reading
 from schemacite.model import Index, Schema, Table, View
@@ -80,10 +81,13 @@ from schemacite.sources.files import RENDERED, escapes, expand, init_folder, ove
 from schemacite.sources.frameworks import FRAMEWORKS, detect
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.names import relation_key
-from schemacite.sources.read import decode_text, read_sql_file
+from schemacite.sources.read import decode_text, next_seq, read_sql_file, seq_from
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
 from schemacite.sources.search_path import parse as parse_search_path
 from schemacite.sources.search_path import resolve as resolve_names
+
+if TYPE_CHECKING:
+    from schemacite.sources.cache import HistoryState
 
 # what bounds the wait for a table's lock, in any dialect
 LOCK_TIMEOUT_VARIABLES = {wait.setting for wait in LOCK_WAIT.values()}
@@ -1127,6 +1131,10 @@ def closing(rest: list[Statement], dialect: Dialect) -> Statement | None:
     return None
 
 
+# a history of fewer files is replayed each time: its state costs more to keep than to make
+HISTORY_KEPT_FROM = 20
+
+
 class Replay:
     """Walk history and reported files in replay order.
 
@@ -1189,6 +1197,8 @@ class Replay:
             self._exclude(excluded)
         self._run_transaction: int | None = None  # the change's files' shared transaction (`run` units)
         self.schema = base.copy() if base is not None else Schema(dialect)
+        self._base_given = base is not None
+        self._read_paths: list[str] = []  # every file read, includes too, in order
         self.file_ignores: dict[str, tuple[frozenset[str], int]] = {}  # ids, line of the comment
         self.bad_directives: dict[str, list[ParseError]] = {}  # `schemacite:` comments that do not parse
         self.units = 0  # deploys walked
@@ -1232,6 +1242,98 @@ class Replay:
             with reading(path), overlaid(self.overlay):
                 yield from self._file(path)
 
+    def from_change(self) -> Iterator[Step]:
+        """The steps from the change's first file on (history deploying between the change's files
+        included): the history files before it are replayed as iterating does, yielding nothing,
+        or, when the cache holds the state that replay left, not replayed at all (a pre-commit
+        run's hundreds of unchanged migrations). A replay that reads the state back ends as one that
+        replays the history would, every step after it the same."""
+        ahead = self._history_ahead()
+        key = self._state_key(ahead) if ahead else None
+        start = 0
+        errors_before = len(self.errors)
+        if key is not None and (state := self.cache.get_state(key)) is not None:
+            self._restore(state)
+            start = len(ahead)
+        for n in range(start, len(self.order)):
+            if n == len(ahead) and start == 0 and key is not None:
+                self._keep_state(key, ahead, errors_before)
+            path = self.order[n]
+            with reading(path), overlaid(self.overlay):
+                steps = self._file(path)
+                if n < len(ahead):
+                    for _ in steps:  # replayed for the state it leaves
+                        pass
+                else:
+                    yield from steps
+
+    def _history_ahead(self) -> list[str]:
+        """The history files the replay walks before the change's first one, as the same for every
+        run: none when there is no cache, the schema starts from a given one, or the history is
+        short enough to replay."""
+        if self.cache is None or self._base_given:
+            return []
+        ahead = []
+        for path in self.order:
+            if os.path.abspath(path) in self.reported_set or (self.stdin and path == self.stdin[0]):
+                break
+            if os.path.abspath(path) in self.overlay:
+                return []
+            ahead.append(path)
+        return ahead if len(ahead) >= HISTORY_KEPT_FROM else []
+
+    def _state_key(self, ahead: list[str]) -> str | None:
+        parts = [
+            "history",
+            self.dialect.value,
+            repr(self.search_path),
+            str(self.lock_timeout),
+            self.framework.name,
+        ]
+        for path in ahead:
+            try:
+                parts += [path, self.cache.digest(self.raw(path)), str(os.path.abspath(path) in self.base_set)]
+            except OSError:
+                return None  # unreadable: the replay says so, as it always does
+        return self.cache.state_key(parts)
+
+    def _restore(self, state: HistoryState) -> None:
+        self.schema = state.schema
+        self.errors.extend(state.errors)
+        self.file_ignores.update(state.file_ignores)
+        self.bad_directives.update(state.bad_directives)
+        self.units = state.units
+        self._ids = itertools.count(state.next_id)
+        seq_from(state.next_seq)
+        self._init = state.init
+        self._new = set(state.new)
+
+    def _keep_state(self, key: str, ahead: list[str], errors_before: int) -> None:
+        if self.sqlite:
+            return  # the notes on SQLite syntax are not kept: a history holding some is replayed
+        next_id = next(self._ids)
+        self._ids = itertools.count(next_id)  # as a run reading the state back goes on
+        seq = next_seq()
+        seq_from(seq)
+        covered = set(ahead)
+        try:
+            included = {path: self.cache.digest(self.raw(path)) for path in self._read_paths if path not in covered}
+        except OSError:
+            return
+        self.cache.put_state(
+            key,
+            schema=self.schema,
+            errors=self.errors[errors_before:],
+            file_ignores=dict(self.file_ignores),
+            bad_directives=dict(self.bad_directives),
+            units=self.units,
+            next_id=next_id,
+            next_seq=seq,
+            init=self._init,
+            new=set(self._new),
+            included=included,
+        )
+
     def text_of(self, path: str) -> str:
         """A file's text as it was linted (standard input's, for the name it was given)."""
         return decode_text(self.raw(path))
@@ -1246,6 +1348,7 @@ class Replay:
             return f.read()
 
     def _read(self, path: str):
+        self._read_paths.append(path)
         data = self.stdin[1] if self.stdin and path == self.stdin[0] else self.overlay.get(os.path.abspath(path))
         return read_sql_file(path, self.dialect, self.cache, framework=self.framework, data=data)
 
