@@ -134,11 +134,13 @@ def test_every_field_is_checked_against_its_declared_type():
 
     location = next(k for k, v in stmt.items() if isinstance(v, dict) and v.get("@") == "Location")
     cases = [
-        lambda s: s[location]["f"].__setitem__("line", "1"),  # a string for an int
-        lambda s: s[location]["f"].__setitem__("line", True),  # a bool is not an int
-        lambda s: s[location]["f"].__setitem__("extra", 1),  # a field the class does not declare
+        lambda s: s[location]["v"].__setitem__(1, "1"),  # a string for an int (a place is stored positionally)
+        lambda s: s[location]["v"].__setitem__(1, True),  # a bool is not an int
+        lambda s: s[location]["v"].append(1),  # a value the class has no field for
         lambda s: s[location].__setitem__("@", "Table"),  # another stored class
         lambda s: s[location].__setitem__("@", "Path"),  # a class that is not stored
+        lambda s: s[location].__setitem__("@", ["Location"]),  # a tag that is no name
+        lambda s: s.__setitem__("op", {"@": "AddColumn", "f": {"column": 1}}),  # a field of the wrong type
         lambda s: s.__setitem__("annotations", {"@": "tuple", "v": []}),  # a tuple for a frozenset
         lambda s: s.__setitem__("annotations", {"@": "frozenset", "v": [[1]]}),  # unhashable member
     ]
@@ -160,7 +162,7 @@ def test_a_corrupt_entry_names_the_bad_value_and_is_parsed_again(tmp_path):
     doc = json.loads(entry.read_text())
     stmt = doc["file"]["f"]["statements"][1]["f"]
     location = next(k for k, v in stmt.items() if isinstance(v, dict) and v.get("@") == "Location")
-    stmt[location]["f"]["line"] = "three"
+    stmt[location]["v"][1] = "three"
     with pytest.raises(DecodeError) as info:
         _codec().decode(doc["file"], ParsedFile)
     assert str(info.value) == f'statements[1].{location}.line: expected a whole number, got "three"'
@@ -168,7 +170,7 @@ def test_a_corrupt_entry_names_the_bad_value_and_is_parsed_again(tmp_path):
     again = read_sql_file(str(f), "postgres", cache)
     assert (cache.hits, cache.misses) == (0, 2)  # not trusted: parsed again, and written again
     assert [s.location.line for s in again.statements] == [s.location.line for s in first.statements]
-    assert json.loads(entry.read_text())["file"]["f"]["statements"][1]["f"][location]["f"]["line"] == 3
+    assert json.loads(entry.read_text())["file"]["f"]["statements"][1]["f"][location]["v"][1] == 3
 
 
 # --- the state a history's replay leaves -------------------------------------------------------

@@ -18,7 +18,9 @@ Two forms, as the formats differ:
   fields; a field's declared class is the class read.
 - tagged (the parse cache, whose fields hold subclasses and `Any`): a tuple, frozenset or set is
   `{"@": "tuple", "v": [...]}`, a dict `{"@": "dict", "v": {...}}`, a dataclass
-  `{"@": "ClassName", "f": {field: value}}`; the tag picks among the given classes.
+  `{"@": "ClassName", "f": {field: value}}` without the fields that hold their default, or, for the
+  classes named `positional`, `{"@": "ClassName", "v": [every field's value, in order]}` (small
+  records stored by the thousand: a place in a file); the tag picks among the given classes.
 
 Readers are built once per annotation and check and rebuild in one pass; the path is put
 together only when something is wrong, as an error travels back up, so a warm cache pays
@@ -103,6 +105,7 @@ class Codec:
         tagged: bool = False,
         skip: Iterable[str] = (),
         stored: Mapping[tuple[type, str], Stored] | None = None,
+        positional: Iterable[type] = (),
     ):
         self.classes: dict[str, type] = {}
         for cls in classes:
@@ -112,6 +115,7 @@ class Codec:
         self.tagged = tagged
         self.skip = frozenset(skip)  # fields the format neither writes nor reads (ignored when present)
         self.stored = dict(stored or {})
+        self.positional = frozenset(positional)
         self._readers: dict[Any, Read] = {}
 
     # ---------------------------------------------------------------- writing
@@ -134,6 +138,8 @@ class Codec:
         cls = type(obj)
         if not dataclasses.is_dataclass(obj) or self.tagged and self.classes.get(cls.__name__) is not cls:
             raise DecodeError(f"{cls.__name__} is not a storable class")
+        if cls in self.positional:
+            return {"@": cls.__name__, "v": [self.encode(getattr(obj, f.name)) for f in dataclasses.fields(obj)]}
         out = {}
         for f in dataclasses.fields(obj):
             if f.name in self.skip:
@@ -304,18 +310,18 @@ class Codec:
 
     def _instance(self, declared: type) -> Read:
         """A reader for a field declared as `declared` (tagged form): any given class that is one."""
-        built: dict[type, Read] = {}
+        built: dict[str, Read] = {}  # by tag, once the tag is known to name one of them
 
         def instance(raw: Any) -> Any:
             tag = raw.get("@") if type(raw) is dict else None
-            cls = self.classes.get(tag) if isinstance(tag, str) else None
-            if cls is None:
-                raise expected(declared.__name__, raw if tag is None else tag)
-            if not issubclass(cls, declared):
-                raise expected(declared.__name__, tag)
-            read = built.get(cls)
+            read = built.get(tag) if type(tag) is str else None
             if read is None:
-                read = built[cls] = self._tagged_fields(cls)
+                cls = self.classes.get(tag) if isinstance(tag, str) else None
+                if cls is None:
+                    raise expected(declared.__name__, raw if tag is None else tag)
+                if not issubclass(cls, declared):
+                    raise expected(declared.__name__, tag)
+                read = built[cls.__name__] = self._tagged_fields(cls)
             return read(raw)
 
         return instance
@@ -332,6 +338,9 @@ class Codec:
             for f in fields
             if f.init and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
         }
+
+        if cls in self.positional:
+            return self._positional(cls, [(f.name, *readers[f.name]) for f in fields])
 
         def tagged(raw: dict[str, Any]) -> Any:
             values = raw.get("f")
@@ -353,6 +362,31 @@ class Codec:
             return make(decoded)
 
         return tagged
+
+    @staticmethod
+    def _positional(cls: type, fields: list[tuple[str, Read, frozenset[type]]]) -> Read:
+        """A reader of a `positional` class: every field's value, in order (all given to __init__)."""
+        tag = cls.__name__
+
+        def positional(raw: dict[str, Any]) -> Any:
+            values = raw.get("v")
+            if type(values) is not list or len(raw) != 2 or len(values) != len(fields):
+                raise DecodeError(f"malformed {tag}")
+            decoded = []
+            for (name, read, as_is), v in zip(fields, values):
+                if type(v) in as_is:
+                    decoded.append(v)
+                    continue
+                try:
+                    decoded.append(read(v))
+                except DecodeError as e:
+                    raise e.at(name) from None
+            try:
+                return cls(*decoded)
+            except ValueError as e:
+                raise DecodeError(str(e)) from None
+
+        return positional
 
     def _any(self, data: Any) -> Any:
         """A value of no declared type (tagged form): what its tags say, checked only for shape."""

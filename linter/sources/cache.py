@@ -117,6 +117,7 @@ def _codec() -> Codec:
         ),
         tagged=True,
         skip=("_lookup",),  # the schema's index of names, made again when first asked
+        positional=(schema.Location,),
     )
 
 
