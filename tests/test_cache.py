@@ -184,6 +184,8 @@ HISTORY = [
     "CREATE TABLE broken (id int PRIMARY KEY,);\n",  # an input error of the history's
     "\\ir ../shared/part.sql\n",
     "ALTER TABLE accounts RENAME COLUMN name TO title;\nDROP TABLE logs;\n",
+    # an enum label added in a transaction is kept with it (a table keyed by pairs, in the state)
+    "BEGIN;\nALTER TYPE mood ADD VALUE 'fine';\nCOMMIT;\n",
 ]
 CHANGE = (
     "ALTER TABLE orders ADD COLUMN total bigint NOT NULL DEFAULT 0;\n"

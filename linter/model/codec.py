@@ -17,7 +17,8 @@ Two forms, as the formats differ:
 - plain (snapshots, evidence): JSON's own lists and objects; a dataclass is an object of its
   fields; a field's declared class is the class read.
 - tagged (the parse cache, whose fields hold subclasses and `Any`): a tuple, frozenset or set is
-  `{"@": "tuple", "v": [...]}`, a dict `{"@": "dict", "v": {...}}`, a dataclass
+  `{"@": "tuple", "v": [...]}`, a dict `{"@": "dict", "v": {...}}` (or, keyed by anything but
+  strings, `{"@": "dict", "i": [[key, value], ...]}`), a dataclass
   `{"@": "ClassName", "f": {field: value}}` without the fields that hold their default, or, for the
   classes named `positional`, `{"@": "ClassName", "v": [every field's value, in order]}` (small
   records stored by the thousand: a place in a file); the tag picks among the given classes.
@@ -132,6 +133,8 @@ class Codec:
             return {"@": type(obj).__name__, "v": items} if self.tagged else items
         if isinstance(obj, dict):
             if not all(isinstance(k, str) for k in obj):
+                if self.tagged:  # keys of other kinds (pairs of names) as a list of [key, value]
+                    return {"@": "dict", "i": [[self.encode(k), self.encode(v)] for k, v in obj.items()]}
                 raise DecodeError("only dicts with string keys can be stored")
             values = {k: self.encode(v) for k, v in obj.items()}
             return {"@": "dict", "v": values} if self.tagged else values
@@ -274,10 +277,25 @@ class Codec:
         def a_dict(raw: Any) -> Any:
             if type(raw) is not dict or raw.get("@") != "dict":
                 raise expected("a dict", raw)
+            if "i" in raw and len(raw) == 2:
+                return pairs(raw["i"])
             items = raw.get("v")
             if type(items) is not dict or len(raw) != 2:
                 raise DecodeError("malformed dict")
             return entries(items)
+
+        def pairs(items: Any) -> Any:
+            if type(items) is not list or not all(type(p) is list and len(p) == 2 for p in items):
+                raise DecodeError("malformed dict")
+            out = {}
+            for n, (k, v) in enumerate(items):
+                try:
+                    out[key(k)] = value(v)
+                except DecodeError as e:
+                    raise e.at(n) from None
+                except TypeError:  # a key that cannot be one (a list)
+                    raise DecodeError("malformed dict").at(n) from None
+            return out
 
         return a_dict
 
