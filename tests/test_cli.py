@@ -679,6 +679,14 @@ def test_nothing_is_read_from_outside_the_repository(capsys, tmp_path):
         in err
     )
     assert f"003_include.sql:1: included file {secret} resolves to {secret}, outside the repository" in err
+    # a file named through a folder that links out: found outside, by the folder's link (a folder's
+    # walk does not follow such a link at all)
+    (secret.parent / "more.sql").write_text("CREATE TABLE hunter2 (id int PRIMARY KEY);\n")
+    (repo / "migrations" / "004_linked").symlink_to(secret.parent, target_is_directory=True)
+    linked = repo / "migrations" / "004_linked" / "more.sql"
+    code, out, err = run(capsys, "lint", "--dialect", "postgres", repo / "migrations" / "001_ok.sql", linked)
+    assert f"{linked}:0: resolves to {secret.parent / 'more.sql'}, outside the repository {repo}: not read" in err
+    assert code == 2 and "CREATE TABLE hunter2" not in out + err
     (repo / "pyproject.toml").write_text('[tool.schemacite]\nhistory = ["../home/*"]\n')
     code, out, err = run(capsys, "lint", "--dialect", "postgres", repo / "migrations" / "001_ok.sql")
     assert code == 2 and "history: " in err and "outside the repository" in err and "hunter2" not in out + err

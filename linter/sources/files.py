@@ -27,12 +27,12 @@ from schemacite.sources.engines import variant
 from schemacite.sources.patterns import Pattern
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=4096)
 def _root_of(folder: str) -> str | None:
-    for candidate in [folder, *map(str, Path(folder).parents)]:
-        if os.path.exists(os.path.join(candidate, ".git")):
-            return candidate
-    return None
+    if os.path.exists(os.path.join(folder, ".git")):
+        return folder
+    parent = os.path.dirname(folder)
+    return None if parent == folder else _root_of(parent)  # sibling folders share their parents' answer
 
 
 def repository_root(path: str | os.PathLike) -> str | None:
@@ -40,19 +40,32 @@ def repository_root(path: str | os.PathLike) -> str | None:
     return _root_of(os.path.dirname(os.path.abspath(path)) if not os.path.isdir(path) else os.path.abspath(path))
 
 
-def escapes(path: str | os.PathLike, root: str | None = None) -> str | None:
-    """Why reading `path` would leave the repository it belongs to (or `root`), else None."""
+def escapes(path: str | os.PathLike, root: str | None = None, real: dict[str, str] | None = None) -> str | None:
+    """Why reading `path` would leave the repository it belongs to (or `root`), else None. `real`
+    keeps folders' resolved paths for a caller checking many files of the same folders."""
+    real = {} if real is None else real
     root = root or repository_root(path)
     if root is None:
         return None
     try:
-        real = os.path.realpath(path)
+        if os.path.islink(path):
+            resolved = os.path.realpath(path)
+        else:  # resolved through its folder's links
+            folder, name = os.path.split(os.path.abspath(path))
+            resolved = os.path.join(_resolved(folder, real), name)
     except (OSError, RuntimeError):
         return None  # a loop: reading it fails with its own error
-    real_root = os.path.realpath(root)
-    if real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep):
+    real_root = _resolved(os.path.abspath(root), real)
+    if resolved == real_root or resolved.startswith(real_root.rstrip(os.sep) + os.sep):
         return None
-    return f"resolves to {real}, outside the repository {root}: not read"
+    return f"resolves to {resolved}, outside the repository {root}: not read"
+
+
+def _resolved(folder: str, known: dict[str, str]) -> str:
+    found = known.get(folder)
+    if found is None:
+        found = known[folder] = os.path.realpath(folder)
+    return found
 
 
 # a file starting with either is UTF-16 (Windows editors write it so); any other is read as UTF-8
@@ -167,10 +180,24 @@ _SUFFIXES = Pattern(
 @functools.lru_cache(maxsize=256)
 def migration_suffixes(folder: str) -> tuple[str, ...]:
     """The file endings a project's Flyway settings name as SQL migrations (`.sql` always)."""
+    return _suffixes(folder, None)
+
+
+def _suffixes(folder: str, present: dict[str, tuple[str, ...]] | None) -> tuple[str, ...]:
+    """`migration_suffixes`; `present` keeps the settings files each folder holds, for a walk whose
+    folders share their parents (a diesel project has a folder a migration)."""
     folder = os.path.abspath(folder)
+    nearest_of: dict[str, str] = {}  # each settings file's name -> the nearest one, six folders up at most
+    for _ in range(6):
+        for name in _settings_in(folder, present):
+            nearest_of.setdefault(name, os.path.join(folder, name))
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
     found = [".sql"]
     for name in SUFFIX_SETTINGS:
-        setting = nearest(os.path.join(folder, "-"), name, levels=6)
+        setting = nearest_of.get(name)
         for m in _SUFFIXES.finditer((side_file(setting) if setting else None) or ""):
             listed = re.split(r"[,\n]", m.group("value") + m.group("items"))
             for suffix in listed:
@@ -179,6 +206,17 @@ def migration_suffixes(folder: str) -> tuple[str, ...]:
                 if suffix.startswith(".") and len(suffix) > 1 and suffix.lower() not in found:
                     found.append(suffix.lower())
     return tuple(found)
+
+
+def _settings_in(folder: str, present: dict[str, tuple[str, ...]] | None) -> tuple[str, ...]:
+    names = present.get(folder) if present is not None else None
+    if names is None:
+        names = tuple(
+            n for n in SUFFIX_SETTINGS if os.path.isfile(path := os.path.join(folder, n)) and not escapes(path)
+        )
+        if present is not None:
+            present[folder] = names
+    return names
 
 
 # why a folder's templates are left out: the runner renders them into SQL, which no file holds
@@ -228,15 +266,17 @@ def expand(paths: Iterable[str], stdin_name: str | None = None) -> tuple[list[st
             files.append(p)
         elif os.path.isdir(p):
             found, skipped = [], 0
+            present: dict[str, tuple[str, ...]] = {}  # settings files by folder, each looked for once
             for root, dirs, names in os.walk(p):
                 dirs.sort()
                 if any(part.startswith(".") for part in Path(root).parts[1:]):
                     continue
+                suffixes = _suffixes(root, present) if names else ()
                 for f in names:
                     low = f.lower()
                     if low.endswith(".down.sql"):
                         skipped += 1
-                    elif low.endswith(migration_suffixes(root)) or variant(low):  # .sql among the endings
+                    elif low.endswith(suffixes) or variant(low):  # .sql among the endings
                         found.append(os.path.join(root, f))
             if not found:
                 why = f"only down migrations ({skipped})" if skipped else "no .sql file"
@@ -253,14 +293,15 @@ def expand(paths: Iterable[str], stdin_name: str | None = None) -> tuple[list[st
             files.extend(matched)
         else:
             errors.append(ParseError(p, 0, "no such file or directory"))
-    seen: set[str] = set()
+    taken: set[str] = set()
+    real: dict[str, str] = {}  # folders resolved, for the files of each
     unique = []
     for f in files:
         key = os.path.abspath(f)
-        if key in seen:
+        if key in taken:
             continue
-        seen.add(key)
-        why = escapes(f) if f != stdin_name else None
+        taken.add(key)
+        why = escapes(f, real=real) if f != stdin_name else None
         if why:
             errors.append(ParseError(f, 0, why))
             continue
