@@ -45,7 +45,7 @@ def test_entries_are_plain_json(tmp_path):
     read_sql_file(str(f), "postgres", cache)
     (entry,) = _entries(cache)
     doc = json.loads(entry.read_text())
-    assert doc["format"] == 1 and doc["key"] == entry.stem
+    assert doc["format"] == 2 and doc["key"] == entry.stem
 
 
 def _poison(cache: ParseCache, payload: bytes) -> None:

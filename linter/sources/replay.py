@@ -1268,9 +1268,9 @@ class Replay:
                     yield from steps
 
     def _history_ahead(self) -> list[str]:
-        """The history files the replay walks before the change's first one, as the same for every
-        run: none when there is no cache, the schema starts from a given one, or the history is
-        short enough to replay."""
+        """The history files the replay walks before the change's first one, whose state the cache
+        may keep: none when there is no cache, the schema starts from a given one, one of them is
+        read from memory (a fix not yet written), or they are too few to be worth keeping."""
         if self.cache is None or self._base_given:
             return []
         ahead = []
