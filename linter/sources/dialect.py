@@ -47,9 +47,7 @@ MYSQL_MARKS = {
     "DEFAULT CHARSET": Mark(r"\bdefault\s+(charset|character\s+set)\s*=", starts=("default",)),
     "/*!version comments": Mark(r"/\*!\d{5}", starts=("/*!",)),
     "UNSIGNED": Mark(r"\b(int|bigint|smallint|tinyint|mediumint)(\(\d+\))?\s+unsigned\b", holds=("unsigned",)),
-    "MODIFY/CHANGE COLUMN": Mark(
-        r"\balter\s+table\s+\S+\s+(modify|change)\s+(column\s+)?\S", holds=("modify", "change")
-    ),
+    "MODIFY/CHANGE COLUMN": Mark(r"\balter\s+table\s+\S+\s+(modify|change)\s+(column\s+)?\S", starts=("alter",)),
     "DELIMITER": Mark(r"^\s*delimiter\s+\S", holds=("delimiter",), flags=re.M),
     "tinyint/mediumtext/longtext": Mark(
         r"\b(tinyint|mediumint|mediumtext|longtext|longblob)\b",
@@ -66,9 +64,9 @@ POSTGRES_MARKS = {
         starts=("jsonb", "timestamptz", "bytea", "tsvector", "uuid[]", "text[]"),
     ),
     "plpgsql": Mark(r"\bplpgsql\b", starts=("plpgsql",)),
-    "CREATE EXTENSION": Mark(r"\bcreate\s+extension\b", holds=("extension",)),
+    "CREATE EXTENSION": Mark(r"\bcreate\s+extension\b", starts=("create",)),
     "CONCURRENTLY": Mark(r"\bconcurrently\b", starts=("concurrently",)),
-    "ALTER TABLE ONLY": Mark(r"\balter\s+table\s+only\b", holds=("only",)),
+    "ALTER TABLE ONLY": Mark(r"\balter\s+table\s+only\b", starts=("alter",)),
     "OWNER TO": Mark(r"\bowner\s+to\b", starts=("owner",)),
     "USING gin/gist/brin": Mark(r"\busing\s+(gin|gist|brin|spgist)\b", starts=("using",)),
 }

@@ -55,17 +55,24 @@ def variant(name: str) -> bool:
     return bool(m and m.group("after") and m.group("after").lower() in ENGINES)
 
 
-def engine_of(path: str) -> tuple[str, str] | None:
+def engine_of(path: str, folders: dict[str, tuple[str, str] | None] | None = None) -> tuple[str, str] | None:
     """(the engine's name as written, where it is named: the file's name or its folder) for a file
-    named for one engine; None for a file any engine runs."""
+    named for one engine; None for a file any engine runs. `folders` keeps each folder's answer
+    for a caller asking of many files."""
     m = _NAMED.search(os.path.basename(path))
     word = m and (m.group("after") or m.group("before"))
     if word and word.lower() in ENGINES:
         return word.lower(), os.path.basename(path)
-    for folder in _folders(path):
-        if os.path.basename(folder).lower() in ENGINES:
-            return os.path.basename(folder).lower(), folder + "/"
-    return None
+    parent = os.path.dirname(path)
+    if folders is not None and parent in folders:
+        return folders[parent]
+    found = next(
+        ((os.path.basename(f).lower(), f + "/") for f in _folders(path) if os.path.basename(f).lower() in ENGINES),
+        None,
+    )
+    if folders is not None:
+        folders[parent] = found
+    return found
 
 
 def _folders(path: str) -> list[str]:
@@ -87,7 +94,8 @@ def dialect_of(engine: str) -> Dialect | None:
 def left_out(files: list[str], dialect: Dialect) -> dict[str, str]:
     """The files named for an engine other than the run's, each with why. MySQL's and MariaDB's
     files are read in a run of the other, unless the project names files for the run's own."""
-    named = {f: e for f in files if (e := engine_of(f))}
+    folders: dict[str, tuple[str, str] | None] = {}
+    named = {f: e for f in files if (e := engine_of(f, folders))}
     ours = {dialect_of(engine) for engine, _ in named.values()}
     why = {}
     for f, (engine, where) in named.items():
@@ -109,8 +117,9 @@ def named_dialect(files: list[str]) -> tuple[str | None, str] | None:
     it) when the files named for an engine schemacite reads are all for one; (None, why not) when
     they are for several; None when no file is named for one."""
     seen: dict[Dialect, str] = {}
+    folders: dict[str, tuple[str, str] | None] = {}
     for f in files:
-        found = engine_of(f)
+        found = engine_of(f, folders)
         if found and (read_as := dialect_of(found[0])) is not None:
             seen.setdefault(read_as, found[1])
     if not seen:
@@ -124,7 +133,8 @@ def named_dialect(files: list[str]) -> tuple[str | None, str] | None:
 
 def neutral(files: list[str]) -> list[str]:
     """The files named for no engine: any engine runs them."""
-    return [f for f in files if engine_of(f) is None]
+    folders: dict[str, tuple[str, str] | None] = {}
+    return [f for f in files if engine_of(f, folders) is None]
 
 
 def _title(dialect: Dialect) -> str:

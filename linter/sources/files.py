@@ -44,14 +44,15 @@ def escapes(path: str | os.PathLike, root: str | None = None, real: dict[str, st
     """Why reading `path` would leave the repository it belongs to (or `root`), else None. `real`
     keeps folders' resolved paths for a caller checking many files of the same folders."""
     real = {} if real is None else real
-    root = root or repository_root(path)
+    full = os.path.abspath(path)
+    folder, name = os.path.split(full)
+    root = root or _root_of(full if os.path.isdir(full) else folder)  # repository_root's answer
     if root is None:
         return None
     try:
-        if os.path.islink(path):
-            resolved = os.path.realpath(path)
+        if os.path.islink(full):
+            resolved = os.path.realpath(full)
         else:  # resolved through its folder's links
-            folder, name = os.path.split(os.path.abspath(path))
             resolved = os.path.join(_resolved(folder, real), name)
     except (OSError, RuntimeError):
         return None  # a loop: reading it fails with its own error
