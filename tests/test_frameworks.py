@@ -336,6 +336,28 @@ def test_dialect_is_told_from_the_files():
     assert detect_dialect(["CREATE TABLE a (id int);"]) == (None, "no mark of either dialect in the files")
 
 
+def test_every_mark_counts_what_findall_finds():
+    """A mark tried only where its words are (`starts`) or only on texts holding one (`holds`)
+    counts the matches, and the first, that the plain regular expression finds."""
+    import re
+
+    from schemacite.sources.dialect import MYSQL_MARKS, POSTGRES_MARKS, SQLITE_MARKS, _count
+
+    texts = [
+        (ROOT / "fixtures" / "demo" / "mysql" / "schema.sql").read_text(),
+        *(p.read_text() for p in sorted((ROOT / "fixtures" / "demo" / "postgres" / "migrations").glob("*.sql"))),
+        "alter table altered modify x int; salter table t change column c d int; ALTER TABLE t MODIFY c int;",
+        "create extension x; recreate extension y; create  extension\n z; alter table only t add c int;",
+        "select bigint unsigned, tinyint(3) unsigned, point unsigned, 'a'::text, x::int, $$ $body$",
+    ]
+    for marks in (MYSQL_MARKS, POSTGRES_MARKS, SQLITE_MARKS):
+        for name, mark in marks.items():
+            for text in texts:
+                lower = text.lower()
+                found = [m.start() for m in re.finditer(mark.pattern, lower, mark.flags)]
+                assert _count(mark, lower) == (len(found), found[0] if found else -1), (name, text[:60])
+
+
 def test_portable_sql_is_linted_as_the_default_dialect_and_conflicting_marks_ask(capsys, tmp_path):
     f = tmp_path / "a.sql"
     f.write_text("CREATE TABLE a (id int PRIMARY KEY);\nCREATE INDEX a_id ON a (id);\n")
