@@ -94,6 +94,7 @@ class _recording:
         from alembic.operations.base import AbstractOperations
 
         # the base class's: `op.` and a batch's `batch_op.` calls both go through it
+        self.patched = AbstractOperations
         self.original = original = AbstractOperations.invoke
         recording = self
 
@@ -109,10 +110,7 @@ class _recording:
         return self
 
     def __exit__(self, *exc):
-        # an optional dependency, imported by cmd_alembic before this runs
-        from alembic.operations.base import AbstractOperations
-
-        AbstractOperations.invoke = self.original
+        self.patched.invoke = self.original
         return False
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 import time
+from collections.abc import Callable
 
 from schemacite.cli.common import resolve_project
 from schemacite.errors import UsageError
@@ -25,9 +27,6 @@ def _list(args: argparse.Namespace) -> int:
         json.dump([e.as_dict() for e in records], sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    # start-up: only the listing on a terminal is wrapped (not `show`, not --format json)
-    import textwrap
-
     for e in records:
         where = ", ".join(sorted(e.applies_to))
         # 80 columns: the id and what it is on one line, the title wrapped under it
@@ -81,7 +80,7 @@ def _reproduce(args: argparse.Namespace) -> int:
     # start-up: only `evidence reproduce` needs the plugins and the server code
     from schemacite.live.experiments import ExperimentError, for_rule, run_experiment, toml_record
     from schemacite.live.scratch import signals_stop
-    from schemacite.live.servers import AuditError, connect, parse_dsn, server_dialect
+    from schemacite.live.servers import AuditError, connect, mask, parse_dsn, server_dialect
 
     classes = rule_classes(plugin_manager(load_entrypoints=False))
     rule = next((c for c in classes if args.rule.lower() in (c.name, c.code.lower())), None)
@@ -121,7 +120,7 @@ def _reproduce(args: argparse.Namespace) -> int:
                     args.rows,
                     threads,
                     subscriber=args.subscriber_dsn,
-                    command=_command(args),
+                    command=_command(args, mask),
                     repeat=args.repeat,
                 )
             except ExperimentError as err:
@@ -148,10 +147,8 @@ def _reproduce(args: argparse.Namespace) -> int:
     return 0
 
 
-def _command(args: argparse.Namespace) -> str:
-    # start-up: server code loads only when a server is reached
-    from schemacite.live.servers import mask
-
+def _command(args: argparse.Namespace, mask: Callable[[str], str]) -> str:
+    """The command that reproduces this run, each server's password masked by `mask`."""
     parts = ["schemacite evidence reproduce", args.rule, "--dsn", mask(args.dsn)]
     if args.rows:
         parts += ["--rows", str(args.rows)]

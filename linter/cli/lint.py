@@ -46,10 +46,11 @@ def cmd_lint(args: argparse.Namespace) -> int:
         result.notes.append(f"fixed {fixed.applied} finding(s) in {len(fixed.changed())} file(s)")
     else:
         result = lint()
-    if args.write_baseline:
+    baseline = args.baseline or project.config.baseline
+    if args.write_baseline or baseline:
         # start-up: loaded only with a baseline
-        from schemacite.lint.baseline import write_baseline
-
+        from schemacite.lint.baseline import BaselineError, leave_out_baselined, write_baseline
+    if args.write_baseline:
         write_baseline(args.write_baseline, result.findings)
         diagnostics(result.errors, result.notes)
         print(f"schemacite: recorded {len(result.findings)} finding(s) in {args.write_baseline}", file=sys.stderr)
@@ -58,11 +59,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         result.errors += [
             ParseError(p, 0, "nothing to lint: every file here was left out (the notes say why)") for p in paths
         ]
-    baseline = args.baseline or project.config.baseline
     if baseline:
-        # start-up: loaded only with a baseline
-        from schemacite.lint.baseline import BaselineError, leave_out_baselined
-
         try:
             leave_out_baselined(result, baseline)
         except BaselineError as e:  # its message starts with the file's name

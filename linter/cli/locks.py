@@ -30,7 +30,7 @@ def run_locks(args, project, parse_cache=None) -> int:
         print(f"note: dialect {config.dialect}, {project.dialect_why}", file=sys.stderr)
     if args.verify:
         # start-up: server code loads only when a server is reached
-        from schemacite.live.verify import VerifyError, server_target
+        from schemacite.live.verify import VerifyError, server_target, verify_rows
 
         try:  # predict for the server that measures, unless a target was asked for
             found = server_target(args.verify)
@@ -57,9 +57,6 @@ def run_locks(args, project, parse_cache=None) -> int:
         base=project.base,
     )
     if args.verify:
-        # start-up: server code loads only when a server is reached
-        from schemacite.live.verify import VerifyError, verify_rows
-
         try:
             for note in verify_rows(args.verify, config.dialect, script):
                 print(f"note: {note}", file=sys.stderr)

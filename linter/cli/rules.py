@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 
 from schemacite.cli.common import EXIT_CLEAN, plugins, use_color
 from schemacite.docs import explanation
@@ -28,9 +29,6 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps([_rule_json(c) for c in classes], indent=2))
         return EXIT_CLEAN
-    # start-up: only the listing on a terminal is wrapped (not --format json)
-    import textwrap
-
     width = max(len(c.name) for c in classes)
     for c in classes:
         dialects = "" if c.dialects >= {"mysql", "mariadb", "postgres"} else f" ({', '.join(sorted(c.dialects))} only)"
@@ -115,9 +113,6 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def reflowed(markdown: str, width: int) -> str:
     """Markdown as plain text: headings without their marks, prose wrapped to `width`, and
     fenced code (the SQL examples) kept line for line, as written, indented under the prose."""
-    # start-up: only `explain` without a terminal (piped) reflows a page
-    import textwrap
-
     out: list[str] = []
     paragraph: list[str] = []
 

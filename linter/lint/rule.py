@@ -4,6 +4,7 @@ public path, `schemacite.rule`, which re-exports what is defined here and in `mo
 from __future__ import annotations
 
 import inspect
+import types
 from collections.abc import Callable, Iterator
 from dataclasses import field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -150,20 +151,22 @@ class Context:
         return self.target.version
 
 
+def _evidence() -> types.ModuleType:
+    # start-up: the evidence catalogue loads only when something cites it
+    import schemacite.evidence
+
+    return schemacite.evidence
+
+
 def _catalogue() -> Catalogue:
     """The evidence catalogue, by id (read-only and lazy: looked up for every finding)."""
-    # start-up: the evidence catalogue loads only when something cites it
-    from schemacite.evidence import read_catalogue
-
-    return read_catalogue()
+    catalogue: Catalogue = _evidence().read_catalogue()
+    return catalogue
 
 
 def _own_measurements(rule: str) -> list[str]:
     """The ids of schemacite's own measurements that name `rule`."""
-    # start-up: the evidence catalogue loads only when something cites it
-    from schemacite.evidence import naming
-
-    return [e.id for e in naming(_catalogue(), rule) if ":" not in e.id]
+    return [e.id for e in _evidence().naming(_catalogue(), rule) if ":" not in e.id]
 
 
 @record(frozen=True)

@@ -115,17 +115,25 @@ def signals_stop() -> Iterator[None]:
 
 # ---- PostgreSQL: one schema per area, an advisory lock per schema ----------------------------
 
+# PostgreSQL's SQLSTATEs these answer to: told by the code the driver's error carries, so this
+# module needs no driver until a connection, made elsewhere, is handed to it
+INSUFFICIENT_PRIVILEGE = "42501"
+OBJECT_IN_USE = "55006"
+
+
+def _sqlstate(error: BaseException) -> str | None:
+    return getattr(error, "sqlstate", None)
+
 
 def pg_create(conn: Any, name: str | None = None) -> str:
     """Create and claim a scratch schema on `conn` (autocommit); ScratchDenied without CREATE."""
-    # optional driver (the postgres or mysql extra), loaded only when a server is reached
-    import psycopg
-
     name = name or new_name()
     conn.execute("SELECT pg_advisory_lock(%s, hashtext(%s))", (_PG_CLASS, name))
     try:
         conn.execute(f'CREATE SCHEMA "{name}"')
-    except psycopg.errors.InsufficientPrivilege as e:
+    except Exception as e:
+        if _sqlstate(e) != INSUFFICIENT_PRIVILEGE:
+            raise
         pg_release(conn, name)
         raise ScratchDenied(
             f"cannot create a scratch schema: {e.diag.message_primary} (needs CREATE on the database)"
@@ -176,27 +184,23 @@ def _created(name: str) -> float | None:
 
 
 def pg_create_database(admin: Any, name: str | None = None) -> str:
-    # optional driver (the postgres or mysql extra), loaded only when a server is reached
-    import psycopg
-
     name = name or new_name()
     try:
         admin.execute(f'CREATE DATABASE "{name}"')
-    except psycopg.errors.InsufficientPrivilege as e:
+    except Exception as e:
+        if _sqlstate(e) != INSUFFICIENT_PRIVILEGE:
+            raise
         raise ScratchDenied(f"cannot create a scratch database: {e.diag.message_primary} (needs CREATEDB)") from None
     return name
 
 
 def pg_drop_database(admin: Any, name: str) -> None:
-    # optional driver (the postgres or mysql extra), loaded only when a server is reached
-    import psycopg
-
     for attempt in range(50):
         try:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
             return
-        except psycopg.errors.ObjectInUse:
-            if attempt == 49:
+        except Exception as e:
+            if _sqlstate(e) != OBJECT_IN_USE or attempt == 49:
                 raise
             # our own sessions still in it: a query cut short by a signal, helpers closing
             admin.execute(
