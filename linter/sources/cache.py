@@ -152,11 +152,7 @@ class ParseCache:
 
     def get(self, key: str, path: str):
         try:
-            with open(self._path(key), "rb") as f:
-                doc = json.loads(f.read())
-            if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("key") != key:
-                raise DecodeError("another key or format")
-            parsed = _codec().decode(doc.get("file"), ParsedFile)
+            parsed = _read_entry(self._path(key), key, "file", ParsedFile)
         except (OSError, ValueError, RecursionError):  # DecodeError and JSON errors are ValueErrors
             self.misses += 1
             return None
@@ -166,13 +162,12 @@ class ParseCache:
     def put(self, key: str, parsed, size: int = 0) -> None:
         if size > LARGEST:
             return
-        target = self._path(key)
         try:
-            text = json.dumps({"format": FORMAT, "key": key, "file": _codec().encode(parsed)}, separators=(",", ":"))
+            text = _entry_text(key, "file", parsed)
         except DecodeError:
             return  # a statement holding something the codec does not store: parse it again next time
         try:
-            _write_atomically(target, text)
+            _write_atomically(self._path(key), text)
         except OSError:
             pass  # a read-only home still lints, only slower
 
@@ -190,11 +185,7 @@ class ParseCache:
 
     def get_state(self, key: str) -> HistoryState | None:
         try:
-            with open(self.states / f"{key}.json", "rb") as f:
-                doc = json.loads(f.read())
-            if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("key") != key:
-                raise DecodeError("another key or format")
-            state: HistoryState = _codec().decode(doc.get("state"), HistoryState)
+            state: HistoryState = _read_entry(self.states / f"{key}.json", key, "state", HistoryState)
             for path, known in state.included.items():
                 with open(path, "rb") as f:
                     if self.digest(f.read()) != known:
@@ -207,10 +198,9 @@ class ParseCache:
     def put_state(self, key: str, **state: Any) -> None:
         """Keep a `HistoryState` of these fields under `key`."""
         try:
-            encoded = _codec().encode(HistoryState(**state))
-            text = json.dumps({"format": FORMAT, "key": key, "state": encoded}, separators=(",", ":"))
+            text = _entry_text(key, "state", HistoryState(**state))
         except DecodeError:
-            return  # something the codec does not store (a table of pairs): replayed again next time
+            return  # something the codec does not store: replayed again next time
         try:
             _write_atomically(self.states / f"{key}.json", text)
             kept = sorted(self.states.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
@@ -218,6 +208,21 @@ class ParseCache:
                 old.unlink(missing_ok=True)
         except OSError:
             pass
+
+
+def _read_entry(target: Path, key: str, part: str, cls: type) -> Any:
+    """The `part` of the entry at `target`, read back as `cls`: OSError when there is none, a
+    ValueError (DecodeError, a JSON error) when it is not this key's, of this format, as written."""
+    with open(target, "rb") as f:
+        doc = json.loads(f.read())
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("key") != key:
+        raise DecodeError("another key or format")
+    return _codec().decode(doc.get(part), cls)
+
+
+def _entry_text(key: str, part: str, value: object) -> str:
+    """An entry holding `value` as its `part`, under `key`; DecodeError when the codec cannot store it."""
+    return json.dumps({"format": FORMAT, "key": key, part: _codec().encode(value)}, separators=(",", ":"))
 
 
 def _relocate(parsed, path: str):
