@@ -1313,8 +1313,7 @@ class Replay:
             return  # the notes on SQLite syntax are not kept: a history holding some is replayed
         next_id = next(self._ids)
         self._ids = itertools.count(next_id)  # as a run reading the state back goes on
-        seq = next_seq()
-        seq_from(seq)
+        seq = next_seq() + 1  # where this run's replay order goes on, and a run reading the state back
         covered = set(ahead)
         try:
             included = {path: self.cache.digest(self.raw(path)) for path in self._read_paths if path not in covered}
