@@ -348,6 +348,8 @@ class Codec:
         hints = typing.get_type_hints(cls)
         fields = [f for f in dataclasses.fields(cls) if f.name not in self.skip]
         readers = {f.name: (self.reader(hints[f.name]), _as_is(hints[f.name])) for f in fields}
+        if cls in self.positional:
+            return self._positional(cls, [(f.name, *readers[f.name]) for f in fields])
         names = {f.name: f.name for f in fields}
         make = _maker(cls, names, {f.name for f in fields if not f.init})
         tag = cls.__name__
@@ -356,9 +358,6 @@ class Codec:
             for f in fields
             if f.init and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
         }
-
-        if cls in self.positional:
-            return self._positional(cls, [(f.name, *readers[f.name]) for f in fields])
 
         def tagged(raw: dict[str, Any]) -> Any:
             values = raw.get("f")
