@@ -37,7 +37,8 @@ def _root_of(folder: str) -> str | None:
 
 def repository_root(path: str | os.PathLike) -> str | None:
     """The git work tree holding `path` (as written, links not followed), if any."""
-    return _root_of(os.path.dirname(os.path.abspath(path)) if not os.path.isdir(path) else os.path.abspath(path))
+    full = os.path.abspath(path)
+    return _root_of(full if os.path.isdir(full) else os.path.dirname(full))
 
 
 def escapes(path: str | os.PathLike, root: str | None = None, real: dict[str, str] | None = None) -> str | None:
@@ -46,7 +47,7 @@ def escapes(path: str | os.PathLike, root: str | None = None, real: dict[str, st
     real = {} if real is None else real
     full = os.path.abspath(path)
     folder, name = os.path.split(full)
-    root = root or _root_of(full if os.path.isdir(full) else folder)  # repository_root's answer
+    root = root or repository_root(full)
     if root is None:
         return None
     try:
@@ -112,7 +113,7 @@ def side_file(path: str, limit: int = 1_000_000) -> str | None:
     held = (OVERLAY.get() or {}).get(os.path.abspath(path))
     if held is not None:
         return held[:limit].decode("utf-8", "replace")
-    if not os.path.isfile(path) or escapes(path):
+    if not _side_file_at(path):
         return None
     try:
         with open(path, "rb") as f:
@@ -127,13 +128,18 @@ def nearest(path: str, name: str, levels: int = 8) -> str | None:
     folder = os.path.dirname(os.path.abspath(path))
     for _ in range(levels):
         candidate = os.path.join(folder, name)
-        if os.path.isfile(candidate) and not escapes(candidate):
+        if _side_file_at(candidate):
             return candidate
         parent = os.path.dirname(folder)
         if parent == folder:
             return None
         folder = parent
     return None
+
+
+def _side_file_at(path: str) -> bool:
+    """Whether `path` is a file `side_file` may read: there, and inside the repository."""
+    return os.path.isfile(path) and not escapes(path)
 
 
 def path_matches(path: str, patterns: Iterable[str], root: str | os.PathLike) -> bool:
@@ -212,9 +218,7 @@ def _suffixes(folder: str, present: dict[str, tuple[str, ...]] | None) -> tuple[
 def _settings_in(folder: str, present: dict[str, tuple[str, ...]] | None) -> tuple[str, ...]:
     names = present.get(folder) if present is not None else None
     if names is None:
-        names = tuple(
-            n for n in SUFFIX_SETTINGS if os.path.isfile(path := os.path.join(folder, n)) and not escapes(path)
-        )
+        names = tuple(n for n in SUFFIX_SETTINGS if _side_file_at(os.path.join(folder, n)))
         if present is not None:
             present[folder] = names
     return names
