@@ -59,16 +59,17 @@ class Result:
 
     @property
     def locks(self) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for seen in self.sizes:
-            out.update(seen.locks)
-        return out
+        return self._over_sizes("locks")
 
     @property
     def since(self) -> dict[str, int]:
-        out: dict[str, int] = {}
+        return self._over_sizes("since")
+
+    def _over_sizes(self, attribute: str) -> dict[str, Any]:
+        """One of each size's tables merged, the later sizes' entries over the earlier ones'."""
+        out: dict[str, Any] = {}
         for seen in self.sizes:
-            out.update(seen.since)
+            out.update(getattr(seen, attribute))
         return out
 
     @property
