@@ -210,6 +210,50 @@ def test_installed_command_runs():
     assert proc.returncode == 0 and "SC106" in proc.stdout
 
 
+QUICK_EXIT_PROBE = """
+import atexit, sys
+from pathlib import Path
+class Torn:  # its __del__ runs only in the interpreter's teardown
+    def __del__(self):
+        sys.stderr.write("torn down\\n")
+kept = Torn()
+atexit.register(Path(sys.argv[1]).write_text, "handler ran")
+sys.argv = ["schemacite", *sys.argv[2:]]
+from schemacite.cli import run
+run()
+"""
+
+
+@pytest.mark.parametrize(
+    "words, code, torn",
+    [
+        (["lint", "--format", "json", DEMO / "postgres" / "migrations"], 1, False),
+        (["lint", "--exit-zero", "--format", "json", DEMO / "postgres" / "migrations"], 0, False),
+        (["lint", "--format", "json", "no-such-file.sql"], 2, False),
+        (["rules", "--format", "json"], 0, True),
+    ],
+)
+def test_the_console_script_ends_a_lint_without_teardown_and_keeps_what_teardown_would_do(
+    capsys, tmp_path, words, code, torn
+):
+    """After lint, the process ends without the interpreter's teardown (no object is freed, so the
+    __del__ never runs), yet atexit handlers run and the whole report reaches a pipe; other
+    commands end as usual."""
+    words = [str(w) for w in words]
+    marker = tmp_path / "atexit"
+    proc = subprocess.run(
+        [sys.executable, "-c", QUICK_EXIT_PROBE, str(marker), *words], capture_output=True, text=True
+    )
+    assert proc.returncode == code, proc.stderr
+    assert marker.read_text() == "handler ran"
+    assert ("torn down" in proc.stderr) is torn
+    in_process = run(capsys, *words)
+    assert in_process[0] == code
+    if words[0] == "lint" and code != 2:
+        report = json.loads(proc.stdout)  # the whole report, flushed: it parses
+        assert report == json.loads(in_process[1]) and report["findings"]
+
+
 @pytest.mark.parametrize("path", sorted((DEMO / "postgres" / "migrations").glob("*.up.sql")))
 def test_demo_files_parse_cleanly(capsys, path):
     code, out, _ = run(capsys, "lint", "--format", "json", path)

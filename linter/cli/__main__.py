@@ -1,5 +1,3 @@
-import sys
+from schemacite.cli import run
 
-from schemacite.cli import main
-
-sys.exit(main())
+run()
