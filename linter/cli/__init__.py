@@ -435,15 +435,17 @@ COMMAND_PARSERS: list[tuple[str, dict, Callable[[argparse.ArgumentParser], None]
 
 
 def parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The command line; with `command`, only that command's options are filled in (a run parses
-    one command, and building every command's options costs start-up)."""
+    """The command line; with `command`, one of ours, only that command is built (a run parses one
+    command, and building all of them was a fortieth of a one-file lint); otherwise every command,
+    options and all, for the top level's help and its list of commands."""
     top = Parser(prog="schemacite", description="Evidence-backed schema linter for MySQL, MariaDB and PostgreSQL.")
     top.add_argument("--version", action="version", version=f"schemacite {__version__}")
     top.add_argument("--debug", action="store_true", help="print the traceback of an internal error")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, kwargs, options in COMMAND_PARSERS:
+    named = [c for c in COMMAND_PARSERS if command == c[0] or command in c[1].get("aliases", ())]
+    for name, kwargs, options in named or COMMAND_PARSERS:
         p = sub.add_parser(name, **kwargs)
-        if options is not None and (command is None or command == name or command in kwargs.get("aliases", ())):
+        if options is not None:
             options(p)
     return top
 
