@@ -18,15 +18,15 @@ from schemacite.model.record import record
 from schemacite.sources.patterns import Pattern
 
 _SCAN = {
-    Dialect.MYSQL: re.compile(r"'|\"|`|--|#|/\*|;|\n"),
-    Dialect.POSTGRES: re.compile(r"'|\"|--|/\*|\$(?:[A-Za-z_][A-Za-z_0-9]*)?\$|;|\n|\\"),
+    Dialect.MYSQL: Pattern(r"'|\"|`|--|#|/\*|;|\n"),
+    Dialect.POSTGRES: Pattern(r"'|\"|--|/\*|\$(?:[A-Za-z_][A-Za-z_0-9]*)?\$|;|\n|\\"),
 }
 # Files with no line-level construct (no DELIMITER, no psql meta-command) are scanned faster:
 # one match skips plain code and whole quoted strings and stops at the next token that needs
 # work, so a dump's thousands of quoted names cost no Python step each. A quote, `$` or
 # backtick left as the token opens a string that never ends.
-_SKIP = {
-    Dialect.MYSQL: re.compile(
+_SKIP = {  # a run reads one dialect: each compiled when first used
+    Dialect.MYSQL: Pattern(
         r"(?:[^'\"`;#/\-]+"
         r"|'(?:[^'\\]|\\[\s\S]|'')*'"
         r'|"(?:[^"\\]|\\[\s\S]|"")*"'
@@ -34,7 +34,7 @@ _SKIP = {
         r"|/(?!\*)|-(?!-))*"
         r"(?P<tok>;|--|#|/\*|['\"`]|\Z)"
     ),
-    Dialect.POSTGRES: re.compile(
+    Dialect.POSTGRES: Pattern(
         r"(?:[^'\"$;/\-eE]+|[eE](?!')"
         r"|[eE]'(?:[^'\\]|\\[\s\S]|'')*'"
         r"|'(?:[^']|'')*'"
@@ -371,12 +371,12 @@ def _find_comment_end(text: str, pos: int, nested: bool) -> int:
 
 # a quoted run from its opening quote: doubled quotes always, backslash escapes where the
 # server reads them (MySQL strings and "names", PostgreSQL E'...' strings)
-_QUOTED = {}
+_QUOTED: dict[tuple[str, bool], Pattern] = {}
 for _q in ("'", '"', "`"):
     _e = re.escape(_q)
     # "unrolled" forms: no backtracking between alternatives on long strings
-    _QUOTED[(_q, True)] = re.compile(rf"{_e}[^{_e}\\]*(?:(?:\\.|{_e}{_e})[^{_e}\\]*)*{_e}", re.S)
-    _QUOTED[(_q, False)] = re.compile(rf"{_e}[^{_e}]*(?:{_e}{_e}[^{_e}]*)*{_e}")
+    _QUOTED[(_q, True)] = Pattern(rf"{_e}[^{_e}\\]*(?:(?:\\.|{_e}{_e})[^{_e}\\]*)*{_e}", re.S)
+    _QUOTED[(_q, False)] = Pattern(rf"{_e}[^{_e}]*(?:{_e}{_e}[^{_e}]*)*{_e}")
 
 
 def _find_quote_end(text: str, pos: int, tok: str, mysql: bool) -> int:
