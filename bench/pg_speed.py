@@ -29,13 +29,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from dump_scaling import make_dump
 
+# as a user's shell has it: this machine's sessions set PYTHONDONTWRITEBYTECODE, which keeps Python
+# (and `@record`, which keeps its compiled __init__s beside the bytecode) from writing bytecode
+USERS_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
 SETS = ("kratos-postgres", "mattermost-postgres", "temporal-postgres")
 SMALL = "ALTER TABLE orders ADD COLUMN note text;\nCREATE INDEX CONCURRENTLY orders_note ON orders (note);\n"
 
 
 def median_wall(cmd: list[str], runs: int, timeout: float, env: dict[str, str] | None = None) -> float | None:
     """Median wall seconds of `cmd` (None if one run takes longer than `timeout`)."""
-    env = {**os.environ, **(env or {})}
+    env = {**USERS_ENV, **(env or {})}
     subprocess.run(cmd, capture_output=True, timeout=timeout, env=env)  # warm the file (and parse) cache
     times = []
     for _ in range(runs):

@@ -43,6 +43,10 @@ import tempfile
 import time
 from pathlib import Path
 
+# as a user's shell has it: this machine's sessions set PYTHONDONTWRITEBYTECODE, which keeps Python
+# (and `@record`, which keeps its compiled __init__s beside the bytecode) from writing bytecode
+USERS_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
 SETS = ("kratos-postgres", "mattermost-postgres", "temporal-postgres")
 TINY = (
     "ALTER TABLE orders ADD COLUMN note text;\nCREATE INDEX CONCURRENTLY orders_note ON orders (note);\n",
@@ -211,12 +215,12 @@ def medians(cmds: dict[str, list[str]], runs: int, env: dict[str, dict[str, str]
     parse cache). The CPU figure holds when other work on a shared machine makes wall times swing."""
     times: dict[str, list[tuple[float, float]]] = {k: [] for k in cmds}
     for k, cmd in cmds.items():
-        subprocess.run(cmd, capture_output=True, env={**os.environ, **env.get(k, {})})
+        subprocess.run(cmd, capture_output=True, env={**USERS_ENV, **env.get(k, {})})
     for _ in range(runs):
         for k, cmd in cmds.items():
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t = time.perf_counter()
-            subprocess.run(cmd, capture_output=True, env={**os.environ, **env.get(k, {})})
+            subprocess.run(cmd, capture_output=True, env={**USERS_ENV, **env.get(k, {})})
             wall = time.perf_counter() - t
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
@@ -311,7 +315,7 @@ def instructions(cmd: list[str]) -> int:
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--trace-children=yes", *cmd],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONHASHSEED": "0"},  # the same set and dict orders run after run
+        env={**USERS_ENV, "PYTHONHASHSEED": "0"},  # the same set and dict orders run after run
     )
     found = [int(line.rsplit(":", 1)[1].replace(",", "")) for line in run.stderr.splitlines() if "Collected :" in line]
     if not found:

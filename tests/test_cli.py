@@ -241,9 +241,7 @@ def test_the_console_script_ends_a_lint_without_teardown_and_keeps_what_teardown
     commands end as usual."""
     words = [str(w) for w in words]
     marker = tmp_path / "atexit"
-    proc = subprocess.run(
-        [sys.executable, "-c", QUICK_EXIT_PROBE, str(marker), *words], capture_output=True, text=True
-    )
+    proc = subprocess.run([sys.executable, "-c", QUICK_EXIT_PROBE, str(marker), *words], capture_output=True, text=True)
     assert proc.returncode == code, proc.stderr
     assert marker.read_text() == "handler ran"
     assert ("torn down" in proc.stderr) is torn

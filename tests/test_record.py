@@ -152,3 +152,57 @@ def test_frozen_record_refuses_assignment_and_deletion_as_dataclass_does():
         with pytest.raises(FrozenInstanceError):
             target.other = 1  # an object of a frozen class takes no new attribute either
     assert replace(child, b=3) == Child(1, 3) and child.b == 2
+
+
+KEPT_PROBE = """
+import builtins, json, sys
+import schemacite.model.record as record
+record._COMPILED = record._Compiled(sys.argv[1])  # the __init__s made from here on
+compiled = []
+real = builtins.compile
+def counting(source, name, *args, **kwargs):
+    if isinstance(name, str) and name.startswith("<record "):
+        compiled.append(name)
+    return real(source, name, *args, **kwargs)
+builtins.compile = counting
+from schemacite.cli import main
+code = main(["lint", "--no-cache", "--format", "json", *sys.argv[2:]])
+print(json.dumps({"code": code, "compiled": len(compiled)}), file=sys.stderr)
+"""
+
+
+def _kept_run(path, sql, *, write=True):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if not write:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    run = subprocess.run(
+        [sys.executable, "-c", KEPT_PROBE, str(path), str(sql)], capture_output=True, text=True, env=env
+    )
+    return run.stdout, json.loads(run.stderr.strip().splitlines()[-1])
+
+
+def test_a_records_init_is_compiled_once_and_kept_as_bytecode_is(tmp_path):
+    """The first run compiles the `__init__`s it calls and keeps them; the next compiles none and
+    reports the same; a damaged file is compiled around and written again; with
+    PYTHONDONTWRITEBYTECODE nothing is written."""
+    from importlib.util import MAGIC_NUMBER
+
+    sql = tmp_path / "001.sql"
+    sql.write_text("CREATE TABLE orders (id bigint);\nALTER TABLE orders ADD COLUMN note text NOT NULL;\n")
+    kept = tmp_path / "inits.bin"
+    _, unwritten = _kept_run(kept, sql, write=False)
+    assert unwritten["compiled"] > 10 and not kept.exists()
+    first, ran = _kept_run(kept, sql)
+    assert ran["compiled"] == unwritten["compiled"] and ran["code"] == 1
+    assert kept.read_bytes().startswith(MAGIC_NUMBER)
+    second, again = _kept_run(kept, sql)
+    assert again == {"code": 1, "compiled": 0} and second == first and "SC101" in first
+    kept.write_bytes(MAGIC_NUMBER + b"\x00damaged")
+    third, damaged = _kept_run(kept, sql)
+    assert damaged["compiled"] == ran["compiled"] and third == first
+    assert _kept_run(kept, sql)[1]["compiled"] == 0

@@ -10,12 +10,25 @@ few of them. A record's equality, hash and repr are shared functions built from 
 assignments dataclass writes, is compiled the first time the class is called (its speed counts once
 per object built). That `__init__` is made from the fields, so an `InitVar` pseudo-field would be
 lost: none is used, and a record should not.
+
+Compiling those `__init__`s was still a twentieth of a one-file lint (about 30 classes are built
+from), so they are kept as Python keeps a module's bytecode: beside it, in `__pycache__`, in a
+file named for the interpreter (`record-inits.cpython-311.bin`, the marshal of the code objects
+by class and source, headed by the bytecode's magic number). A run reads it on its first record
+`__init__`, compiles what it lacks, and writes the file again, replaced whole, at exit. It is
+written only where Python would write bytecode (not with PYTHONDONTWRITEBYTECODE, nor in a folder
+it cannot write), and not used with a PYTHONPYCACHEPREFIX; a file it cannot read is compiled around.
 """
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
+import marshal
+import os
+import sys
 from collections.abc import Callable
+from importlib.util import MAGIC_NUMBER
 from operator import attrgetter
 from typing import Any, TypeVar, dataclass_transform, overload
 
@@ -145,10 +158,70 @@ def _dataclass_init(cls: type, *, frozen: bool) -> Callable[..., None]:
         body.append("self.__post_init__()")
     params = ", ".join(["self", *positional, *(["*", *keywords] if keywords else [])])
     source = f"def __init__({params}):\n" + "".join(f"    {line}\n" for line in body or ["pass"])
-    exec(compile(source, f"<record {cls.__qualname__}>", "exec"), scope)
+    exec(_COMPILED.code(source, f"<record {cls.__qualname__}>"), scope)
     init: Callable[..., None] = scope["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     return init
+
+
+class _Compiled:
+    """The `__init__`s' code objects by name and source, read from and kept in `path`."""
+
+    def __init__(self, path: str | None):
+        self.path = path
+        self.codes: dict[str, Any] | None = None  # read on the first __init__ made
+        self.added = False
+
+    def code(self, source: str, name: str) -> Any:
+        if self.codes is None:
+            self.codes = self._read()
+        key = f"{name}\n{source}"
+        found = self.codes.get(key)
+        if found is None:
+            found = self.codes[key] = compile(source, name, "exec")
+            if not self.added and self.path is not None and not sys.dont_write_bytecode:
+                atexit.register(self.write)
+            self.added = True
+        return found
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            with open(self.path or "", "rb") as f:
+                data = f.read()
+            codes = marshal.loads(data[len(MAGIC_NUMBER) :]) if data.startswith(MAGIC_NUMBER) else {}
+        except (OSError, ValueError, EOFError, TypeError):  # none yet, or one that cannot be read
+            return {}
+        return codes if type(codes) is dict else {}
+
+    def write(self) -> None:
+        """Keeps this run's codes with the file's (another process may have written it since):
+        replaced whole, so a reader never sees half a file."""
+        if self.path is None or not self.codes:
+            return
+        kept = {**self._read(), **self.codes}
+        if len(kept) > 1000:  # classes changed over many versions: this run's alone
+            kept = self.codes
+        temporary = f"{self.path}.{os.getpid()}"
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            with open(temporary, "wb") as f:
+                f.write(MAGIC_NUMBER + marshal.dumps(kept))
+            os.replace(temporary, self.path)
+        except OSError:  # a folder it cannot write: compiled again next run, as without the file
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+
+
+def _code_cache_path() -> str | None:
+    """Where the code objects are kept, or None where Python keeps no bytecode beside a module."""
+    if sys.pycache_prefix or sys.implementation.cache_tag is None:
+        return None
+    return os.path.join(os.path.dirname(__file__), "__pycache__", f"record-inits.{sys.implementation.cache_tag}.bin")
+
+
+_COMPILED = _Compiled(_code_cache_path())
 
 
 def _hash_by(key: Callable[[Any], Any]) -> Callable[[Any], int]:
