@@ -5,6 +5,7 @@ defines)."""
 from __future__ import annotations
 
 import dataclasses
+import typing
 from dataclasses import FrozenInstanceError, dataclass, field, replace
 
 import pytest
@@ -206,3 +207,58 @@ def test_a_records_init_is_compiled_once_and_kept_as_bytecode_is(tmp_path):
     third, damaged = _kept_run(kept, sql)
     assert damaged["compiled"] == ran["compiled"] and third == first
     assert _kept_run(kept, sql)[1]["compiled"] == 0
+
+
+def test_type_hints_are_typings_for_every_annotated_class_of_the_package():
+    """`type_hints` gives what `typing.get_type_hints` gives, extras kept and stripped, for every
+    class of schemacite with annotations (records, TypedDicts, the evidence's Annotated fields,
+    the snapshot's), and for the cases it leaves to typing."""
+    import importlib
+    import pkgutil
+    from typing import Annotated, Literal
+
+    import schemacite
+    from schemacite.model.record import type_hints
+
+    for info in pkgutil.walk_packages(schemacite.__path__, "schemacite."):
+        if not info.name.endswith("__main__") and not info.name.startswith(("schemacite.django",)):
+            importlib.import_module(info.name)
+    import sys
+
+    classes = {
+        obj
+        for name, module in list(sys.modules.items())
+        if name.startswith("schemacite.")
+        for obj in vars(module).values()
+        if isinstance(obj, type) and obj.__module__ == name and obj.__dict__.get("__annotations__")
+    }
+    assert len(classes) > 150
+    annotated = 0
+    compared = 0
+    for cls in classes:
+        for extras in (True, False):
+            try:
+                expected = typing.get_type_hints(cls, include_extras=extras)
+            except NameError:  # a name imported for the type checker only: the same error
+                with pytest.raises(NameError):
+                    type_hints(cls, extras=extras)
+                continue
+            assert type_hints(cls, extras=extras) == expected, cls
+            compared += 1
+            annotated += extras and any(typing.get_origin(h) is Annotated for h in expected.values())
+    assert compared > 250
+    assert annotated >= 2  # the evidence record's and the snapshot's checks are among them
+
+    # a name only typing resolves, written as a string inside a generic, and a Literal's strings
+    assert type_hints(Odd) == {"names": list[Later], "kind": Literal["a", "b"]}
+    assert type_hints(Odd) == typing.get_type_hints(Odd)
+
+
+class Later:
+    pass
+
+
+@record
+class Odd:
+    names: list["Later"]  # noqa: UP037 - a string inside the annotation, as some code writes it
+    kind: typing.Literal["a", "b"] = "a"
