@@ -4,6 +4,7 @@ defines)."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import typing
 from dataclasses import FrozenInstanceError, dataclass, field, replace
@@ -26,7 +27,17 @@ def _twins(**options):
     return build(dataclass(**options)), build(record(**options))
 
 
-@pytest.mark.parametrize("options", [{}, {"frozen": True}, {"slots": True}, {"kw_only": True}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"frozen": True},
+        {"slots": True},
+        {"kw_only": True},
+        {"order": True},
+        {"frozen": True, "order": True, "slots": True},
+    ],
+)
 def test_record_is_a_dataclass_with_the_same_behaviour(options):
     plain, rec = _twins(**options)
     make = (lambda cls, **kw: cls(a=1, **kw)) if options.get("kw_only") else (lambda cls, **kw: cls(1, **kw))
@@ -44,6 +55,18 @@ def test_record_is_a_dataclass_with_the_same_behaviour(options):
         assert rec.__hash__ is None is plain.__hash__  # unhashable, as a mutable dataclass
     if options.get("slots"):
         assert rec.__slots__ == plain.__slots__
+    for cls in (plain, rec):  # copies keep every field, the uncompared one too
+        copied = copy.deepcopy(make(cls, seq=7))
+        assert copied == make(cls) and copied.seq == 7 and copy.copy(copied).seq == 7
+    if options.get("order"):
+        for cls in (plain, rec):
+            assert make(cls) < make(cls, b="y") <= make(cls, b="y", seq=1) and make(cls, b="y") > make(cls)
+            assert sorted([make(cls, b="z"), make(cls, b="a")]) == [make(cls, b="a"), make(cls, b="z")]
+        with pytest.raises(TypeError):
+            make(rec) < make(plain)  # noqa: B015 - only objects of the same class compare
+    else:
+        with pytest.raises(TypeError):
+            make(rec) < make(rec)  # noqa: B015
 
 
 def test_methods_the_body_defines_are_kept():
@@ -262,3 +285,15 @@ class Later:
 class Odd:
     names: list["Later"]  # noqa: UP037 - a string inside the annotation, as some code writes it
     kind: typing.Literal["a", "b"] = "a"
+
+
+def test_an_ordered_record_refuses_ordering_methods_of_its_own_as_dataclass_does():
+    for decorate in (dataclass(order=True), record(order=True)):
+        with pytest.raises(TypeError, match="Cannot overwrite attribute __lt__"):
+
+            @decorate
+            class Ranked:
+                n: int
+
+                def __lt__(self, other):
+                    return True

@@ -25,6 +25,7 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import marshal
+import operator
 import os
 import sys
 import typing
@@ -48,26 +49,25 @@ def record(cls: type[T] | None = None, /, **options: Any) -> Any:
     """Make `cls` a dataclass (as `@dataclass` or `@dataclass(frozen=True, ...)` would)."""
 
     def make(cls: type[T]) -> type[T]:
-        if options.get("order"):  # ordering methods come with dataclass's own __eq__
-            return dataclasses.dataclass(cls, **options)
         body = dict(cls.__dict__)
         if not cls.__doc__:  # dataclass would write one from inspect.signature, slow for each class
             cls.__doc__ = cls.__name__
         frozen = options.get("frozen", False)
-        # dataclass compiles a __setattr__ and a __delattr__ for each frozen class: shared ones instead
-        unfrozen = {**options, "frozen": False}
+        # dataclass compiles a __setattr__ and a __delattr__ for each frozen class, and the four
+        # ordering methods of an ordered one: shared ones instead
+        unfrozen = {**options, "frozen": False, "order": False}
         made: type[T] = dataclasses.dataclass(cls, init=False, repr=False, eq=False, **unfrozen)
         if frozen:
             _freeze(made, body)
         if "__init__" not in body:
             _init_when_first_called(made, frozen=frozen)
-        _share_methods(made, body, frozen=frozen)
+        _share_methods(made, body, frozen=frozen, order=options.get("order", False))
         return made
 
     return make if cls is None else make(cls)
 
 
-def _share_methods(cls: type, body: dict[str, Any], *, frozen: bool) -> None:
+def _share_methods(cls: type, body: dict[str, Any], *, frozen: bool, order: bool) -> None:
     fields = dataclasses.fields(cls)
     compared = tuple(f.name for f in fields if f.compare)
     shown = tuple(f.name for f in fields if f.repr)
@@ -86,6 +86,8 @@ def _share_methods(cls: type, body: dict[str, Any], *, frozen: bool) -> None:
     if "__hash__" not in body or body["__hash__"] is None and "__eq__" in body:
         # dataclass(eq=True): hashable by value when frozen, not hashable otherwise
         cls.__hash__ = _hash_by(key) if frozen else None  # type: ignore[assignment,method-assign]
+    if order:
+        _order(cls, body, key)
     if "__repr__" not in body:
 
         def __repr__(self: Any) -> str:
@@ -93,6 +95,32 @@ def _share_methods(cls: type, body: dict[str, Any], *, frozen: bool) -> None:
             return f"{self.__class__.__qualname__}({values})"
 
         cls.__repr__ = __repr__  # type: ignore[method-assign,assignment]
+
+
+def _order(cls: type, body: dict[str, Any], key: Callable[[Any], Any]) -> None:
+    """dataclass's `order=True`: two objects of the very same class compare as the tuples of their
+    compared fields."""
+    for name, compare in (
+        ("__lt__", operator.lt),
+        ("__le__", operator.le),
+        ("__gt__", operator.gt),
+        ("__ge__", operator.ge),
+    ):
+        if name in body:
+            raise TypeError(
+                f"Cannot overwrite attribute {name} in class {cls.__name__}. Consider using functools.total_ordering"
+            )
+        setattr(cls, name, _compare_by(key, compare, name))
+
+
+def _compare_by(key: Callable[[Any], Any], compare: Callable[[Any, Any], Any], name: str) -> Callable[..., Any]:
+    def method(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return compare(key(self), key(other))
+        return NotImplemented
+
+    method.__name__ = name
+    return method
 
 
 def _freeze(cls: type, body: dict[str, Any]) -> None:
@@ -116,6 +144,18 @@ def _freeze(cls: type, body: dict[str, Any]) -> None:
 
     cls.__setattr__ = __setattr__  # type: ignore[method-assign,assignment]
     cls.__delattr__ = __delattr__  # type: ignore[method-assign,assignment]
+    if "__slots__" in cls.__dict__:  # copy and pickle set a slotted object's state by setattr
+        order = [f.name for f in dataclasses.fields(cls)]
+
+        def __getstate__(self: Any) -> list[Any]:
+            return [getattr(self, name) for name in order]
+
+        def __setstate__(self: Any, state: list[Any]) -> None:
+            for name, value in zip(order, state):
+                object.__setattr__(self, name, value)
+
+        cls.__getstate__ = __getstate__  # type: ignore[method-assign,assignment]
+        cls.__setstate__ = __setstate__  # type: ignore[attr-defined]
 
 
 def _init_when_first_called(cls: type, *, frozen: bool) -> None:
