@@ -3,6 +3,7 @@ that is not what schemacite wrote is a miss and runs nothing."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 from pathlib import Path
@@ -10,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from schemacite.cli import main
-from schemacite.sources.cache import ParseCache, cache_root
+from schemacite.model.codec import Codec, DecodeError
+from schemacite.model.record import record
+from schemacite.sources.cache import FORMAT, ParseCache, cache_root
 from schemacite.sources.read import read_sql_file
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,7 +48,42 @@ def test_entries_are_plain_json(tmp_path):
     read_sql_file(str(f), "postgres", cache)
     (entry,) = _entries(cache)
     doc = json.loads(entry.read_text())
-    assert doc["format"] == 2 and doc["key"] == entry.stem
+    assert doc["format"] == FORMAT and doc["key"] == entry.stem
+
+
+@record(frozen=True)
+class Place:
+    file: str
+    line: int = 0
+    seq: int = dataclasses.field(default=0, compare=False)
+
+
+@record
+class Holder:
+    first: Place
+    either: tuple[Place, int] | tuple[Place, str]
+    later: Place
+    again: list[Place]
+
+
+def test_a_place_written_again_refers_back_and_reads_back_as_written():
+    """A place equal to one written before in the document (its replay order too) is written as a
+    reference to it; a failed try of a union counts none of the places it read; a reference to no
+    place written before is refused."""
+    codec = Codec((Place, Holder), tagged=True, positional=(Place,))
+    x, y, z = Place("x", 1, seq=1), Place("y", 2, seq=2), Place("z", 3, seq=3)
+    held = Holder(x, (y, "s"), z, [z, y, Place("x", 1, seq=9), x])
+    raw = codec.encode(held)
+    again = raw["f"]["again"]
+    assert again[0] == {"@": "Place", "r": 2} and again[1] == {"@": "Place", "r": 1}
+    assert again[2] == {"@": "Place", "v": ["x", 1, 9]} and again[3] == {"@": "Place", "r": 0}
+    back = codec.decode(json.loads(json.dumps(raw)), Holder)
+    assert back == held and [p.seq for p in back.again] == [3, 2, 9, 1]
+    assert back.again[0] is back.later  # one object, as it is immutable
+    for wrong in (9, -1, "0"):
+        raw["f"]["later"] = {"@": "Place", "r": wrong}
+        with pytest.raises(DecodeError, match="a reference to none written before"):
+            codec.decode(raw, Holder)
 
 
 def _poison(cache: ParseCache, payload: bytes) -> None:

@@ -21,7 +21,9 @@ Two forms, as the formats differ:
   strings, `{"@": "dict", "i": [[key, value], ...]}`), a dataclass
   `{"@": "ClassName", "f": {field: value}}` without the fields that hold their default, or, for the
   classes named `positional`, `{"@": "ClassName", "v": [every field's value, in order]}` (small
-  records stored by the thousand: a place in a file); the tag picks among the given classes.
+  records stored by the thousand: a place in a file), and one equal to one written before in the
+  same document `{"@": "ClassName", "r": n}`, the n-th written (a table's columns share the place of
+  their statement); the tag picks among the given classes.
 
 Readers are built once per annotation and check and rebuild in one pass; the path is put
 together only when something is wrong, as an error travels back up, so a warm cache pays
@@ -36,6 +38,7 @@ import json
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
+from contextvars import ContextVar
 from typing import Any
 
 from schemacite.model.record import record, type_hints
@@ -98,6 +101,11 @@ def expected(what: str, raw: Any) -> DecodeError:
     return error
 
 
+# the positional objects read so far in the document `decode` is reading, in the order written:
+# `{"@": "Location", "r": n}` is the n-th of them again
+_SEEN: ContextVar[list[Any]] = ContextVar("_SEEN")
+
+
 class Codec:
     def __init__(
         self,
@@ -122,27 +130,43 @@ class Codec:
     # ---------------------------------------------------------------- writing
 
     def encode(self, obj: Any) -> Any:
+        return self._encode(obj, {})
+
+    def _encode(self, obj: Any, written: dict[Any, int]) -> Any:
+        """`written`: the positional objects this document holds so far, by class and values."""
         if isinstance(obj, enum.Enum):
             return obj.value
         if isinstance(obj, _SCALARS):
             return obj
         if isinstance(obj, list):
-            return [self.encode(v) for v in obj]
+            return [self._encode(v, written) for v in obj]
         if isinstance(obj, (tuple, frozenset, set)):
-            items = [self.encode(v) for v in obj]
+            items = [self._encode(v, written) for v in obj]
             return {"@": type(obj).__name__, "v": items} if self.tagged else items
         if isinstance(obj, dict):
             if not all(isinstance(k, str) for k in obj):
                 if self.tagged:  # keys of other kinds (pairs of names) as a list of [key, value]
-                    return {"@": "dict", "i": [[self.encode(k), self.encode(v)] for k, v in obj.items()]}
+                    return {
+                        "@": "dict",
+                        "i": [[self._encode(k, written), self._encode(v, written)] for k, v in obj.items()],
+                    }
                 raise DecodeError("only dicts with string keys can be stored")
-            values = {k: self.encode(v) for k, v in obj.items()}
+            values = {k: self._encode(v, written) for k, v in obj.items()}
             return {"@": "dict", "v": values} if self.tagged else values
         cls = type(obj)
         if not dataclasses.is_dataclass(obj) or self.tagged and self.classes.get(cls.__name__) is not cls:
             raise DecodeError(f"{cls.__name__} is not a storable class")
         if cls in self.positional:
-            return {"@": cls.__name__, "v": [self.encode(getattr(obj, f.name)) for f in dataclasses.fields(obj)]}
+            fields = [self._encode(getattr(obj, f.name), written) for f in dataclasses.fields(obj)]
+            try:
+                key: object = (cls, *fields)
+                before = written.get(key)
+            except TypeError:  # a value that is a list: written out each time, counted all the same
+                key, before = object(), None
+            if before is not None:  # the same place again (a table's columns share their statement's)
+                return {"@": cls.__name__, "r": before}
+            written[key] = len(written)  # the reader counts every one written out, in this order
+            return {"@": cls.__name__, "v": fields}
         out = {}
         for f in dataclasses.fields(obj):
             if f.name in self.skip:
@@ -151,7 +175,7 @@ class Codec:
             if self.tagged and _is_default(f, value):
                 continue  # read back as the default: most fields of a parsed statement hold theirs
             view = self.stored.get((cls, f.name))
-            out[f.metadata.get("key", f.name)] = self.encode(view.write(value) if view else value)
+            out[f.metadata.get("key", f.name)] = self._encode(view.write(value) if view else value, written)
         return {"@": cls.__name__, "f": out} if self.tagged else out
 
     # ---------------------------------------------------------------- reading
@@ -159,7 +183,11 @@ class Codec:
     def decode(self, data: Any, annotation: Any = Any) -> Any:
         """Rebuild what `encode` wrote (or what a person wrote in the same shape), checking it
         against `annotation`."""
-        return self.reader(annotation)(data)
+        token = _SEEN.set([])
+        try:
+            return self.reader(annotation)(data)
+        finally:
+            _SEEN.reset(token)
 
     def reader(self, annotation: Any) -> Read:
         read = self._readers.get(annotation)
@@ -205,10 +233,14 @@ class Codec:
             if raw is None and nullable:
                 return None
             closest = None  # an option of the right kind whose value was wrong says most
+            seen = _SEEN.get(None)
+            count = len(seen) if seen is not None else 0
             for read in readers:
                 try:
                     return read(raw)
                 except DecodeError as e:
+                    if seen is not None:
+                        del seen[count:]  # what a failed try read is not part of the document
                     if closest is None and (e.path or not e.mismatch):
                         closest = e
             raise closest or expected(names, raw)
@@ -387,6 +419,12 @@ class Codec:
 
         def positional(raw: dict[str, Any]) -> Any:
             values = raw.get("v")
+            seen = _SEEN.get(None)  # None: a reader called on its own, not by `decode`
+            if values is None and len(raw) == 2:  # {"@": tag, "r": n}: the n-th one written before
+                n = raw.get("r")
+                if seen is not None and type(n) is int and 0 <= n < len(seen) and type(seen[n]) is cls:
+                    return seen[n]
+                raise DecodeError(f"{tag}: a reference to none written before")
             if type(values) is not list or len(raw) != 2 or len(values) != len(fields):
                 raise DecodeError(f"malformed {tag}")
             decoded = []
@@ -399,9 +437,12 @@ class Codec:
                 except DecodeError as e:
                     raise e.at(name) from None
             try:
-                return cls(*decoded)
+                made = cls(*decoded)
             except ValueError as e:
                 raise DecodeError(str(e)) from None
+            if seen is not None:
+                seen.append(made)
+            return made
 
         return positional
 

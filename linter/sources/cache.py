@@ -39,7 +39,7 @@ from schemacite.model.statements import STORED, ParseError
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.read import ParsedFile, next_seq
 
-FORMAT = 2  # 2: fields holding their default left out, places in files as lists
+FORMAT = 3  # 2: fields holding their default left out, places in files as lists; 3: a place written again refers back
 STATES_KEPT = 8  # history states are about 1 MB for 300 tables: the newest few are enough
 # larger files (schema dumps) are not kept: reading a dump's entry back costs about what
 # parsing it does, and history replay, which the cache is for, reads migrations
