@@ -230,6 +230,10 @@ def test_a_records_init_is_compiled_once_and_kept_as_bytecode_is(tmp_path):
     third, damaged = _kept_run(kept, sql)
     assert damaged["compiled"] == ran["compiled"] and third == first
     assert _kept_run(kept, sql)[1]["compiled"] == 0
+    unwritable = tmp_path / "a-file" / "inits.bin"  # its folder cannot be made: a file is there
+    unwritable.parent.write_text("")
+    out, nowhere = _kept_run(unwritable, sql)
+    assert nowhere["compiled"] == ran["compiled"] and out == first and unwritable.parent.read_text() == ""
 
 
 def test_type_hints_are_typings_for_every_annotated_class_of_the_package():
