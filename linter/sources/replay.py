@@ -147,6 +147,15 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
         return
     if isinstance(op, AlterTable) and all(_keeps_values(schema, op.name, a) for a in op.actions):
         return
+    if isinstance(op, AlterTable) and all(
+        a.op == "drop_column" or _keeps_values(schema, op.name, a) for a in op.actions
+    ):
+        # dropping columns leaves the others' values as they were: only what was known of the
+        # dropped ones goes (documenso drops the old key column beside the one it filled)
+        gone = {(op.name, a.column) for a in op.actions if a.op == "drop_column"}
+        for key in gone.intersection(schema.filled_from):
+            del schema.filled_from[key]
+        return
     if isinstance(op, Other):
         if isinstance(op, RunsUnseen) or op.what.split(" ")[0].upper() in (*_UNREAD_WRITES, "CALL", "DO"):
             schema.dropped_foreign_keys.clear()

@@ -1565,6 +1565,9 @@ def _update(f: Node, src: Source) -> Op:
     columns = tuple((t.get("ResTarget", {}).get("name") or "") for t in f.get("targetList") or [])
     where = f.get("whereClause")
     named = _range_names(f.get("fromClause"))
+    # a join may leave a row out (or give it several matches): only a FROM list of tables says
+    # which row of a relation each row updated meets
+    listed = named if all("RangeVar" in item for item in f.get("fromClause") or []) else {}
     return Update(
         into=into,
         reads=_others(f, into),
@@ -1575,7 +1578,7 @@ def _update(f: Node, src: Source) -> Op:
         repeated=_repeated(f.get("targetList")),
         # a FROM with no WHERE pairs each row with any row of it: no source to speak of
         sources=_sources(f.get("targetList"), named if where is not None else {}),
-        joins=_joins(f.get("relation"), where, named),
+        joins=_joins(f.get("relation"), where, listed),
         reads_itself=_reads_whole(f.get("fromClause"), into),
     )
 
@@ -1590,12 +1593,17 @@ def _reads_whole(from_clause: list[Node] | None, table: str) -> bool:
 
 
 def _range_names(items: list[Node] | None) -> dict[str, str]:
-    """The tables of a FROM list by the name its columns are qualified with (alias, else name)."""
+    """The tables of a FROM list by the name its columns are qualified with (alias, else name),
+    those its joins name included (`FROM documents d JOIN envelopes e ON ...`; a join given an
+    alias of its own hides them)."""
     out = {}
     for item in items or []:
         rv = item.get("RangeVar")
         if rv:
             out[(rv.get("alias") or {}).get("aliasname") or rv.get("relname", "")] = _rel(rv)
+        join = item.get("JoinExpr")
+        if join and not join.get("alias"):
+            out.update(_range_names([join.get("larg") or {}, join.get("rarg") or {}]))
     return out
 
 
