@@ -173,7 +173,16 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
             del schema.dropped_foreign_keys[key]
     for key in written.intersection(schema.dropped_keys):
         del schema.dropped_keys[key]
-    for (table, column), (_, _, guards) in list(schema.filled_from.items()):
+    # an UPDATE filling the column again from the same relation's column keeps what is known: every
+    # value it holds still came from there (documenso fills a column per kind of parent row)
+    refilled = (
+        {(op.table, name, relation, source) for name, relation, source in op.sources}
+        if isinstance(op, Update)
+        else set()
+    )
+    for (table, column), (relation, source, guards) in list(schema.filled_from.items()):
+        if (table, column, relation, source) in refilled and not written.intersection(guards):
+            continue
         if table in written and (setting is None or column in setting) or written.intersection(guards):
             del schema.filled_from[(table, column)]
 
