@@ -214,7 +214,7 @@ def test_a_records_init_is_compiled_once_and_kept_as_bytecode_is(tmp_path):
     """The first run compiles the `__init__`s it calls and keeps them; the next compiles none and
     reports the same; a damaged file is compiled around and written again; with
     PYTHONDONTWRITEBYTECODE nothing is written."""
-    from importlib.util import MAGIC_NUMBER
+    from schemacite.model.record import HEADER
 
     sql = tmp_path / "001.sql"
     sql.write_text("CREATE TABLE orders (id bigint);\nALTER TABLE orders ADD COLUMN note text NOT NULL;\n")
@@ -223,10 +223,10 @@ def test_a_records_init_is_compiled_once_and_kept_as_bytecode_is(tmp_path):
     assert unwritten["compiled"] > 10 and not kept.exists()
     first, ran = _kept_run(kept, sql)
     assert ran["compiled"] == unwritten["compiled"] and ran["code"] == 1
-    assert kept.read_bytes().startswith(MAGIC_NUMBER)
+    assert kept.read_bytes().startswith(HEADER)
     second, again = _kept_run(kept, sql)
     assert again == {"code": 1, "compiled": 0} and second == first and "SC101" in first
-    kept.write_bytes(MAGIC_NUMBER + b"\x00damaged")
+    kept.write_bytes(HEADER + b"\x00damaged")
     third, damaged = _kept_run(kept, sql)
     assert damaged["compiled"] == ran["compiled"] and third == first
     assert _kept_run(kept, sql)[1]["compiled"] == 0

@@ -14,7 +14,7 @@ lost: none is used, and a record should not.
 Compiling those `__init__`s was still a twentieth of a one-file lint (about 30 classes are built
 from), so they are kept as Python keeps a module's bytecode: beside it, in `__pycache__`, in a
 file named for the interpreter (`record-inits.cpython-311.bin`, the marshal of the code objects
-by class and source, headed by the bytecode's magic number). A run reads it on its first record
+by class and source, headed by the interpreter's cache tag and version). A run reads it on its first record
 `__init__`, compiles what it lacks, and writes the file again, replaced whole, at exit. It is
 written only where Python would write bytecode (not with PYTHONDONTWRITEBYTECODE, nor in a folder
 it cannot write), and not used with a PYTHONPYCACHEPREFIX; a file it cannot read is compiled around.
@@ -30,7 +30,6 @@ import os
 import sys
 import typing
 from collections.abc import Callable
-from importlib.util import MAGIC_NUMBER
 from operator import attrgetter
 from typing import Any, TypeVar, dataclass_transform, overload
 
@@ -229,7 +228,7 @@ class _Compiled:
         try:
             with open(self.path or "", "rb") as f:
                 data = f.read()
-            codes = marshal.loads(data[len(MAGIC_NUMBER) :]) if data.startswith(MAGIC_NUMBER) else {}
+            codes = marshal.loads(data[len(HEADER) :]) if data.startswith(HEADER) else {}
         except (OSError, ValueError, EOFError, TypeError):  # none yet, or one that cannot be read
             return {}
         return codes if type(codes) is dict else {}
@@ -246,7 +245,7 @@ class _Compiled:
         try:
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
             with open(temporary, "wb") as f:
-                f.write(MAGIC_NUMBER + marshal.dumps(kept))
+                f.write(HEADER + marshal.dumps(kept))
             os.replace(temporary, self.path)
         except OSError:  # a folder it cannot write: compiled again next run, as without the file
             try:
@@ -262,6 +261,9 @@ def _code_cache_path() -> str | None:
     return os.path.join(os.path.dirname(__file__), "__pycache__", f"record-inits.{sys.implementation.cache_tag}.bin")
 
 
+# the interpreter the code objects are for, down to its patch release (importlib.util's magic
+# number would say as much, and importing it costs a start-up two modules)
+HEADER = f"{sys.implementation.cache_tag} {sys.hexversion:x}\n".encode()
 _COMPILED = _Compiled(_code_cache_path())
 
 
