@@ -485,7 +485,8 @@ def _validate_risks(name: str | None, sql: _Sql, model: Table | None, ctx: Conte
                 return [_null_risk(what, sql, check.not_null)]
             return [_Risk(what, "a row breaks the check", "check", _check_risk(check, sql, "").query)]
         key = next((k for k in model.foreign_keys if k.name == name), None)
-        if key is not None and _foreign_key_holds(key, sql.key, model, ctx):
+        # as when the key is added valid: a NULL in its columns is not checked against the parent
+        if key is not None and (_only_null(model, key.columns, sql) or _foreign_key_holds(key, sql.key, model, ctx)):
             return []
         if key is not None:
             risk = _foreign_key_risk(key, sql, "", ctx)
