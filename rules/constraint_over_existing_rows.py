@@ -257,6 +257,8 @@ def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statemen
         if action.op == "add_not_null" and action.column:
             return [_null_risk(f"ADD NOT NULL {sql.shown((action.column,))}", sql, action.column)]
         if _checks_enforced(ctx) and action.constraint.enforced:
+            if _only_null(model, action.constraint.null_passes, sql):
+                return []  # NULL on every row, and a CHECK that is NULL passes
             return [_check_risk(action.constraint, sql, "ADD CHECK")]
         return []
     if isinstance(action, AddForeignKey) and not action.not_valid and stmt.foreign_key_checks:
@@ -483,6 +485,8 @@ def _validate_risks(name: str | None, sql: _Sql, model: Table | None, ctx: Conte
         if check is not None:
             if check.not_null:
                 return [_null_risk(what, sql, check.not_null)]
+            if _only_null(model, check.null_passes, sql):
+                return []
             return [_Risk(what, "a row breaks the check", "check", _check_risk(check, sql, "").query)]
         key = next((k for k in model.foreign_keys if k.name == name), None)
         # as when the key is added valid: a NULL in its columns is not checked against the parent

@@ -113,6 +113,9 @@ class Check:
     not_null: str | None = None
     # the column a `CHECK (col IS NOT NULL)` proves never NULL, which lets SET NOT NULL skip its scan
     proves_not_null: str | None = None
+    # the columns of a check built only of operators and functions that give NULL for a NULL (a
+    # CHECK that is NULL passes): over a column holding only NULL it passes on every row
+    null_passes: tuple[str, ...] = ()
 
 
 @record(slots=True)

@@ -649,6 +649,7 @@ def constraint(c: Node, table: str, src: Source, column_name: str | None = None)
             validated=not c.get("skip_validation"),
             enforced=bool(c.get("is_enforced")),
             proves_not_null=_null_test(c.get("raw_expr")),
+            null_passes=_strict_columns(c.get("raw_expr")),
         )
     if kind == "CONSTR_NOTNULL" and cols:
         return "not_null", Check(
@@ -659,6 +660,71 @@ def constraint(c: Node, table: str, src: Source, column_name: str | None = None)
             proves_not_null=cols[0],
         )
     return "other", None
+
+
+# operators and functions PostgreSQL's catalog marks strict (a NULL argument gives NULL), the
+# ones length and range checks are written with; `||` is left out (array_cat is not strict)
+_STRICT_OPERATORS = frozenset(
+    {"=", "<>", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "~", "~*", "!~", "!~*", "~~", "~~*", "!~~", "!~~*"}
+)
+_STRICT_FUNCTIONS = frozenset(
+    {
+        "char_length",
+        "character_length",
+        "length",
+        "octet_length",
+        "lower",
+        "upper",
+        "btrim",
+        "ltrim",
+        "rtrim",
+        "abs",
+        "array_length",
+        "cardinality",
+        "json_typeof",
+        "jsonb_typeof",
+        "json_array_length",
+        "jsonb_array_length",
+    }
+)
+
+
+def _strict_columns(expr: Node | None) -> tuple[str, ...]:
+    """The columns of a check expression made only of columns, constants, casts and strict
+    operators and functions (no AND, OR, NOT, IS NULL, COALESCE or CASE): where one of them is NULL
+    the expression is NULL, and the check passes. () for any other expression."""
+    columns: list[str] = []
+
+    def strict(node: Node | None) -> bool:
+        if not isinstance(node, dict) or len(node) != 1:
+            return False
+        ((kind, f),) = node.items()
+        if kind == "ColumnRef":
+            names = _strings(f.get("fields"))
+            columns.extend(names[-1:])
+            return bool(names)
+        if kind == "A_Const":
+            return not f.get("isnull")
+        if kind == "TypeCast":
+            return strict(f.get("arg"))
+        if kind == "A_Expr":
+            name = _strings(f.get("name"))
+            if f.get("kind") not in ("AEXPR_OP", "AEXPR_LIKE", "AEXPR_ILIKE") or len(name) != 1:
+                return False
+            return (
+                name[0] in _STRICT_OPERATORS
+                and (f.get("lexpr") is None or strict(f.get("lexpr")))
+                and strict(f.get("rexpr"))
+            )
+        if kind == "FuncCall":
+            name = _strings(f.get("funcname"))
+            args = f.get("args") or []
+            plain = not (f.get("agg_star") or f.get("agg_distinct") or f.get("over") or f.get("func_variadic"))
+            known = len(name) == 1 or name[:1] == ["pg_catalog"]
+            return bool(args) and plain and known and name[-1].lower() in _STRICT_FUNCTIONS and all(map(strict, args))
+        return False
+
+    return tuple(dict.fromkeys(columns)) if strict(expr) and columns else ()
 
 
 def _null_test(expr: Node | None) -> str | None:
