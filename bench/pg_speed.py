@@ -1,7 +1,7 @@
 """How fast PostgreSQL linting is, as a user sees it: whole processes, side by side with squawk.
 
-Prints medians of several runs (a new process each time, no parse cache unless a row says the
-cache is warm, as on a pre-commit run after the first):
+Prints medians of several runs (a new process each time, the commands of a section taking turns,
+no parse cache unless a row says the cache is warm, as on a pre-commit run after the first):
 - cold start: one small migration, next to `python -c pass` and to importing only the libraries
   schemacite cannot do without on this path (pluggy and pglast), the floor of any start-up;
 - the PostgreSQL sets of the shared corpus (every migration of kratos, mattermost and temporal);
@@ -52,19 +52,33 @@ def median_wall(cmd: list[str], runs: int, timeout: float, env: dict[str, str] |
     return statistics.median(times)
 
 
-def medians_taking_turns(cmds: dict[str, list[str]], runs: int) -> dict[str, float]:
+def medians_taking_turns(
+    cmds: dict[str, list[str]], runs: int, envs: dict[str, dict[str, str]] | None = None, timeout: float | None = None
+) -> dict[str, float | None]:
     """Median wall seconds of each command, the commands run in turn (one run of each, then the
     next round): a slow spell of this shared machine then falls on all of them alike, which
-    matters for ratios of start-ups tens of milliseconds long."""
-    for cmd in cmds.values():  # warm the file cache
-        subprocess.run(cmd, capture_output=True, env=USERS_ENV)
-    times: dict[str, list[float]] = {label: [] for label in cmds}
+    matters for ratios of start-ups tens of milliseconds long and for before/after rows. `envs`:
+    variables a command runs with; a command that takes longer than `timeout` is None."""
+    envs = envs or {}
+    times: dict[str, list[float] | None] = {label: [] for label in cmds}
+    for label, cmd in cmds.items():  # warm the file (and parse) cache
+        try:
+            subprocess.run(cmd, capture_output=True, env={**USERS_ENV, **envs.get(label, {})}, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            times[label] = None
     for _ in range(runs):
         for label, cmd in cmds.items():
+            taken = times[label]
+            if taken is None:
+                continue
             t = time.perf_counter()
-            subprocess.run(cmd, capture_output=True, env=USERS_ENV)
-            times[label].append(time.perf_counter() - t)
-    return {label: statistics.median(v) for label, v in times.items()}
+            try:
+                subprocess.run(cmd, capture_output=True, env={**USERS_ENV, **envs.get(label, {})}, timeout=timeout)
+            except subprocess.TimeoutExpired:
+                times[label] = None
+                continue
+            taken.append(time.perf_counter() - t)
+    return {label: statistics.median(v) if v else None for label, v in times.items()}
 
 
 def row(label: str, seconds: float | None, against: float | None = None, what: str = "") -> None:
@@ -114,16 +128,25 @@ def main() -> None:
             (f"pg_dump-style schema, {dump.stat().st_size / 1e6:.1f} MB", [str(dump)], [str(dump)]),
         ):
             runs = max(3, args.runs // 3)
-            print(f"{title} (median of {runs}):")
-            mine = None
+            print(f"{title} (median of {runs}, the lints taking turns):")
+            cmds: dict[str, list[str]] = {}
+            envs: dict[str, dict[str, str]] = {}
             for label, exe in lints:
-                cold = median_wall([exe, "lint", "--no-cache", "--dialect", "postgres", *paths], runs, args.timeout)
-                mine = mine or cold
-                row(f"{label} lint", cold, mine if exe != ours else None, "schemacite's time")
+                cmds[f"{label} lint"] = [exe, "lint", "--no-cache", "--dialect", "postgres", *paths]
                 # a pre-commit run: the files were read on an earlier run
-                warm = {"SCHEMACITE_CACHE_DIR": str(Path(tmp, f"cache-{label}"))}
-                cached = median_wall([exe, "lint", "--dialect", "postgres", *paths], runs, args.timeout, warm)
-                row(f"{label} lint, parse cache warm", cached, cold, "its time without the cache")
+                cmds[f"{label} lint, parse cache warm"] = [exe, "lint", "--dialect", "postgres", *paths]
+                envs[f"{label} lint, parse cache warm"] = {"SCHEMACITE_CACHE_DIR": str(Path(tmp, f"cache-{label}"))}
+            got = medians_taking_turns(cmds, runs, envs, args.timeout)
+            mine = got["schemacite lint"]
+            for label, _ in lints:
+                cold = got[f"{label} lint"]
+                row(f"{label} lint", cold, mine if label != "schemacite" else None, "schemacite's time")
+                row(
+                    f"{label} lint, parse cache warm",
+                    got[f"{label} lint, parse cache warm"],
+                    cold,
+                    "its time without the cache",
+                )
             if args.squawk:
                 theirs = median_wall([args.squawk, *listed], 1 if len(listed) == 1 else runs, args.timeout)
                 row("squawk", theirs)
