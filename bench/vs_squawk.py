@@ -44,7 +44,7 @@ import time
 from pathlib import Path
 
 # as a user's shell has it: this machine's sessions set PYTHONDONTWRITEBYTECODE, which keeps Python
-# (and `@record`, which keeps its compiled __init__s beside the bytecode) from writing bytecode
+# from writing the bytecode of what an editable install or a test imports
 USERS_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 SETS = ("kratos-postgres", "mattermost-postgres", "temporal-postgres")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import typing
 from dataclasses import FrozenInstanceError, dataclass, field, replace
 
 import pytest
@@ -176,119 +175,6 @@ def test_frozen_record_refuses_assignment_and_deletion_as_dataclass_does():
         with pytest.raises(FrozenInstanceError):
             target.other = 1  # an object of a frozen class takes no new attribute either
     assert replace(child, b=3) == Child(1, 3) and child.b == 2
-
-
-KEPT_PROBE = """
-import builtins, json, sys
-import schemacite.model.record as record
-record._COMPILED = record._Compiled(sys.argv[1])  # the __init__s made from here on
-compiled = []
-real = builtins.compile
-def counting(source, name, *args, **kwargs):
-    if isinstance(name, str) and name.startswith("<record "):
-        compiled.append(name)
-    return real(source, name, *args, **kwargs)
-builtins.compile = counting
-from schemacite.cli import main
-code = main(["lint", "--no-cache", "--format", "json", *sys.argv[2:]])
-print(json.dumps({"code": code, "compiled": len(compiled)}), file=sys.stderr)
-"""
-
-
-def _kept_run(path, sql, *, write=True):
-    import json
-    import os
-    import subprocess
-    import sys
-
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    if not write:
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
-    run = subprocess.run(
-        [sys.executable, "-c", KEPT_PROBE, str(path), str(sql)], capture_output=True, text=True, env=env
-    )
-    return run.stdout, json.loads(run.stderr.strip().splitlines()[-1])
-
-
-def test_a_records_init_is_compiled_once_and_kept_as_bytecode_is(tmp_path):
-    """The first run compiles the `__init__`s it calls and keeps them; the next compiles none and
-    reports the same; a damaged file is compiled around and written again; with
-    PYTHONDONTWRITEBYTECODE nothing is written."""
-    from schemacite.model.record import HEADER
-
-    sql = tmp_path / "001.sql"
-    sql.write_text("CREATE TABLE orders (id bigint);\nALTER TABLE orders ADD COLUMN note text NOT NULL;\n")
-    kept = tmp_path / "inits.bin"
-    _, unwritten = _kept_run(kept, sql, write=False)
-    assert unwritten["compiled"] > 10 and not kept.exists()
-    first, ran = _kept_run(kept, sql)
-    assert ran["compiled"] == unwritten["compiled"] and ran["code"] == 1
-    assert kept.read_bytes().startswith(HEADER)
-    second, again = _kept_run(kept, sql)
-    assert again == {"code": 1, "compiled": 0} and second == first and "SC101" in first
-    kept.write_bytes(HEADER + b"\x00damaged")
-    third, damaged = _kept_run(kept, sql)
-    assert damaged["compiled"] == ran["compiled"] and third == first
-    assert _kept_run(kept, sql)[1]["compiled"] == 0
-    unwritable = tmp_path / "a-file" / "inits.bin"  # its folder cannot be made: a file is there
-    unwritable.parent.write_text("")
-    out, nowhere = _kept_run(unwritable, sql)
-    assert nowhere["compiled"] == ran["compiled"] and out == first and unwritable.parent.read_text() == ""
-
-
-def test_type_hints_are_typings_for_every_annotated_class_of_the_package():
-    """`type_hints` gives what `typing.get_type_hints` gives, extras kept and stripped, for every
-    class of schemacite with annotations (records, TypedDicts, the evidence's Annotated fields,
-    the snapshot's), and for the cases it leaves to typing."""
-    import importlib
-    import pkgutil
-    from typing import Annotated, Literal
-
-    import schemacite
-    from schemacite.model.record import type_hints
-
-    for info in pkgutil.walk_packages(schemacite.__path__, "schemacite."):
-        if not info.name.endswith("__main__") and not info.name.startswith(("schemacite.django",)):
-            importlib.import_module(info.name)
-    import sys
-
-    classes = {
-        obj
-        for name, module in list(sys.modules.items())
-        if name.startswith("schemacite.")
-        for obj in vars(module).values()
-        if isinstance(obj, type) and obj.__module__ == name and obj.__dict__.get("__annotations__")
-    }
-    assert len(classes) > 150
-    annotated = 0
-    compared = 0
-    for cls in classes:
-        for extras in (True, False):
-            try:
-                expected = typing.get_type_hints(cls, include_extras=extras)
-            except NameError:  # a name imported for the type checker only: the same error
-                with pytest.raises(NameError):
-                    type_hints(cls, extras=extras)
-                continue
-            assert type_hints(cls, extras=extras) == expected, cls
-            compared += 1
-            annotated += extras and any(typing.get_origin(h) is Annotated for h in expected.values())
-    assert compared > 250
-    assert annotated >= 2  # the evidence record's and the snapshot's checks are among them
-
-    # a name only typing resolves, written as a string inside a generic, and a Literal's strings
-    assert type_hints(Odd) == {"names": list[Later], "kind": Literal["a", "b"]}
-    assert type_hints(Odd) == typing.get_type_hints(Odd)
-
-
-class Later:
-    pass
-
-
-@record
-class Odd:
-    names: list["Later"]  # noqa: UP037 - a string inside the annotation, as some code writes it
-    kind: typing.Literal["a", "b"] = "a"
 
 
 def test_an_ordered_record_refuses_ordering_methods_of_its_own_as_dataclass_does():

@@ -6,7 +6,7 @@ anything the data names: only the classes given to a `Codec` are built, every ke
 the class declares (missing ones take the field's default), and every value is checked against
 the field's annotation before the instance is made. Anything else raises `DecodeError`.
 
-What the annotations say (read as `typing.get_type_hints` reads them, `record.type_hints`): str, int (never a bool), float (an
+What the annotations say (read with `typing.get_type_hints`): str, int (never a bool), float (an
 int too), bool, None, Literal, Enum (by value), Optional and other unions, list, tuple (of one type
 or fixed), set, frozenset, dict (string keys), dataclasses and TypedDicts. `Annotated[T, check]`
 runs `check(value)` after T is read; it returns the value to keep (or raises ValueError with what
@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
 from typing import Any
 
-from schemacite.model.record import record, type_hints
+from schemacite.model.record import record
 
 _SCALARS = (str, int, float, bool, type(None))
 _COLLECTIONS: dict[str, type] = {"tuple": tuple, "frozenset": frozenset, "set": set}
@@ -332,13 +332,13 @@ class Codec:
         return a_dict
 
     def _typeddict(self, cls: type) -> Read:
-        hints = type_hints(cls)
+        hints = typing.get_type_hints(cls, include_extras=True)
         readers = {name: self.reader(_required(hint)) for name, hint in hints.items()}
         return _object(cls.__name__, readers, _required_keys(cls, hints), dict)
 
     def _fields(self, cls: type) -> Read:
         """A reader of `cls`'s fields from an object of them (plain form)."""
-        hints = type_hints(cls)
+        hints = typing.get_type_hints(cls, include_extras=True)
         readers: dict[str, Read] = {}
         required: set[str] = set()
         names: dict[str, str] = {}  # key in the data -> field
@@ -377,7 +377,7 @@ class Codec:
         return instance
 
     def _tagged_fields(self, cls: type) -> Read:
-        hints = type_hints(cls, extras=False)
+        hints = typing.get_type_hints(cls)
         fields = [f for f in dataclasses.fields(cls) if f.name not in self.skip]
         readers = {f.name: (self.reader(hints[f.name]), _as_is(hints[f.name])) for f in fields}
         if cls in self.positional:
@@ -469,7 +469,7 @@ class Codec:
 def describe(cls: type) -> str:
     """A dataclass's or TypedDict's keys as a Markdown list: name, type, whether required, and what
     it holds (the text given in `Annotated[type, ..., "what it holds"]`)."""
-    hints = type_hints(cls)
+    hints = typing.get_type_hints(cls, include_extras=True)
     if dataclasses.is_dataclass(cls):
         fields = dataclasses.fields(cls)
         keys = {f.name: f.metadata.get("key", f.name) for f in fields}

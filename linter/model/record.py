@@ -10,25 +10,12 @@ few of them. A record's equality, hash and repr are shared functions built from 
 assignments dataclass writes, is compiled the first time the class is called (its speed counts once
 per object built). That `__init__` is made from the fields, so an `InitVar` pseudo-field would be
 lost: none is used, and a record should not.
-
-Compiling those `__init__`s was still a twentieth of a one-file lint (about 30 classes are built
-from), so they are kept as Python keeps a module's bytecode: beside it, in `__pycache__`, in a
-file named for the interpreter (`record-inits.cpython-311.bin`, the marshal of the code objects
-by class and source, headed by the interpreter's cache tag and version). A run reads it on its first record
-`__init__`, compiles what it lacks, and writes the file again, replaced whole, at exit. It is
-written only where Python would write bytecode (not with PYTHONDONTWRITEBYTECODE, nor in a folder
-it cannot write), and not used with a PYTHONPYCACHEPREFIX; a file it cannot read is compiled around.
 """
 
 from __future__ import annotations
 
-import atexit
 import dataclasses
-import marshal
 import operator
-import os
-import sys
-import typing
 from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, TypeVar, dataclass_transform, overload
@@ -198,106 +185,10 @@ def _dataclass_init(cls: type, *, frozen: bool) -> Callable[..., None]:
         body.append("self.__post_init__()")
     params = ", ".join(["self", *positional, *(["*", *keywords] if keywords else [])])
     source = f"def __init__({params}):\n" + "".join(f"    {line}\n" for line in body or ["pass"])
-    exec(_COMPILED.code(source, f"<record {cls.__qualname__}>"), scope)
+    exec(compile(source, f"<record {cls.__qualname__}>", "exec"), scope)
     init: Callable[..., None] = scope["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     return init
-
-
-class _Compiled:
-    """The `__init__`s' code objects by name and source, read from and kept in `path`."""
-
-    def __init__(self, path: str | None):
-        self.path = path
-        self.codes: dict[str, Any] | None = None  # read on the first __init__ made
-        self.added = False
-
-    def code(self, source: str, name: str, mode: str = "exec") -> Any:
-        if self.codes is None:
-            self.codes = self._read()
-        key = f"{mode} {name}\n{source}"
-        found = self.codes.get(key)
-        if found is None:
-            found = self.codes[key] = compile(source, name, mode)
-            if not self.added and self.path is not None and not sys.dont_write_bytecode:
-                atexit.register(self.write)
-            self.added = True
-        return found
-
-    def _read(self) -> dict[str, Any]:
-        try:
-            with open(self.path or "", "rb") as f:
-                data = f.read()
-            codes = marshal.loads(data[len(HEADER) :]) if data.startswith(HEADER) else {}
-        except (OSError, ValueError, EOFError, TypeError):  # none yet, or one that cannot be read
-            return {}
-        return codes if type(codes) is dict else {}
-
-    def write(self) -> None:
-        """Keeps this run's codes with the file's (another process may have written it since):
-        replaced whole, so a reader never sees half a file."""
-        if self.path is None or not self.codes:
-            return
-        kept = {**self._read(), **self.codes}
-        if len(kept) > 1000:  # classes changed over many versions: this run's alone
-            kept = self.codes
-        temporary = f"{self.path}.{os.getpid()}"
-        try:
-            os.makedirs(os.path.dirname(self.path), exist_ok=True)
-            with open(temporary, "wb") as f:
-                f.write(HEADER + marshal.dumps(kept))
-            os.replace(temporary, self.path)
-        except OSError:  # a folder it cannot write: compiled again next run, as without the file
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
-
-
-def _code_cache_path() -> str | None:
-    """Where the code objects are kept, or None where Python keeps no bytecode beside a module."""
-    if sys.pycache_prefix or sys.implementation.cache_tag is None:
-        return None
-    return os.path.join(os.path.dirname(__file__), "__pycache__", f"record-inits.{sys.implementation.cache_tag}.bin")
-
-
-# the interpreter the code objects are for, down to its patch release (importlib.util's magic
-# number would say as much, and importing it costs a start-up two modules)
-HEADER = f"{sys.implementation.cache_tag} {sys.hexversion:x}\n".encode()
-_COMPILED = _Compiled(_code_cache_path())
-
-
-def type_hints(cls: type, *, extras: bool = True) -> dict[str, Any]:
-    """`typing.get_type_hints(cls, include_extras=extras)`, each annotation written as a string
-    evaluated through the kept code: typing compiles every one, anew in each process (a fiftieth
-    of a one-file lint, more when the cache's entries are read)."""
-    hints: dict[str, Any] = {}
-    for base in reversed(cls.__mro__):
-        annotations = base.__dict__.get("__annotations__", {})
-        if not isinstance(annotations, dict):
-            continue
-        # as typing does for a class: the module's names before the class body's
-        scope, names = dict(vars(base)), getattr(sys.modules.get(base.__module__), "__dict__", {})
-        for name, value in annotations.items():
-            if isinstance(value, str):  # the class's own annotation text, evaluated as typing would
-                value = eval(_COMPILED.code(value, "<annotation>", "eval"), scope, names)
-            hints[name] = type(None) if value is None else value
-    if any(_left_to_typing(v, strip=not extras) for v in hints.values()):
-        return typing.get_type_hints(cls, include_extras=extras)
-    return hints
-
-
-def _left_to_typing(hint: Any, *, strip: bool) -> bool:
-    """Whether `hint` holds what only typing's own rules settle: a name still written as a string
-    inside it (`list["Table"]`), or, when extras are to be stripped, an `Annotated`."""
-    origin = typing.get_origin(hint)
-    if origin is typing.Annotated:
-        return strip or _left_to_typing(typing.get_args(hint)[0], strip=strip)
-    if origin is typing.Literal:
-        return False
-    if isinstance(hint, str | typing.ForwardRef):
-        return True
-    return any(_left_to_typing(arg, strip=strip) for arg in typing.get_args(hint))
 
 
 def _hash_by(key: Callable[[Any], Any]) -> Callable[[Any], int]:
