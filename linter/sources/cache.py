@@ -143,9 +143,9 @@ class ParseCache:
         self.hits = self.misses = 0
         self.state_hits = 0
 
-    @staticmethod
-    def key(raw: bytes, dialect: str) -> str:
-        return blake2b(raw + b"\0" + dialect.encode() + b"\0" + reader_digest(), digest_size=20).hexdigest()
+    @classmethod
+    def key(cls, raw: bytes, dialect: str) -> str:
+        return cls.digest(raw + b"\0" + dialect.encode() + b"\0" + reader_digest())
 
     def _path(self, key: str) -> Path:
         return self.dir / key[:2] / f"{key}.json"
@@ -177,11 +177,11 @@ class ParseCache:
     def digest(raw: bytes) -> str:
         return blake2b(raw, digest_size=20).hexdigest()
 
-    @staticmethod
-    def state_key(parts: list[str]) -> str:
+    @classmethod
+    def state_key(cls, parts: list[str]) -> str:
         """The key of a history's state: `parts` name everything the replay of the history reads
         (its settings, each file's path and digest, in order); the reader's code is added here."""
-        return blake2b("\0".join(parts).encode() + b"\0" + reader_digest(), digest_size=20).hexdigest()
+        return cls.digest("\0".join(parts).encode() + b"\0" + reader_digest())
 
     def get_state(self, key: str) -> HistoryState | None:
         try:
