@@ -145,8 +145,6 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
     op = stmt.op
     if isinstance(op, (CreateIndex, DropIndex, SetVariable, Select)):
         return
-    if isinstance(op, AlterTable) and all(_keeps_values(schema, op.name, a) for a in op.actions):
-        return
     if isinstance(op, AlterTable) and all(
         a.op == "drop_column" or _keeps_values(schema, op.name, a) for a in op.actions
     ):
