@@ -1686,7 +1686,8 @@ def _column_of(node: Node | None, named: dict[str, str], bare: str = "") -> tupl
 
 def _sources(targets: list[Node] | None, named: dict[str, str]) -> tuple[tuple[str, str, str], ...]:
     """The SET columns whose value is a column of a relation of FROM, or a scalar subquery reading
-    one column of the one relation it names (whose value is that column's, or NULL)."""
+    one column of a relation its FROM names (whose value is that column's, or NULL): bare where the
+    FROM names one relation, qualified where it joins several."""
     out = []
     for t in targets or []:
         rt = t.get("ResTarget", {})
@@ -1698,8 +1699,8 @@ def _sources(targets: list[Node] | None, named: dict[str, str]) -> tuple[tuple[s
         query = (sub.get("subselect") or {}).get("SelectStmt", {})
         if found is None and sub.get("subLinkType") == "EXPR_SUBLINK" and len(query.get("targetList") or []) == 1:
             inner = _range_names(query.get("fromClause"))
-            if len(inner) == 1 and len(query.get("fromClause")) == 1 and not query.get("groupClause"):
-                (only,) = inner.values()
+            if inner and len(query.get("fromClause")) == 1 and not query.get("groupClause"):
+                only = next(iter(inner.values())) if len(inner) == 1 else ""
                 found = _column_of(query["targetList"][0].get("ResTarget", {}).get("val"), inner, only)
         if found is not None:
             out.append((rt["name"], *found))
