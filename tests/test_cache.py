@@ -154,6 +154,36 @@ def test_cli_runs_agree_with_and_without_cache(capsys, tmp_path, monkeypatch):
     assert list((tmp_path / "cache").rglob("*.json"))
 
 
+def test_a_run_of_a_few_small_files_parses_them_and_keeps_no_entry(tmp_path):
+    from schemacite.lint.project import Project
+    from schemacite.sources.replay import ENTRIES_FROM_BYTES, ENTRIES_FROM_FILES
+
+    small = [tmp_path / f"{n:03}_small.sql" for n in range(ENTRIES_FROM_FILES)]
+    for n, f in enumerate(small):
+        f.write_text(f"CREATE TABLE t{n} (id int PRIMARY KEY);\nALTER TABLE t0 ADD COLUMN c{n} int;\n")
+    big = tmp_path / "big" / "schema.sql"
+    big.parent.mkdir()
+    big.write_text("".join(f"CREATE TABLE b{n} (id bigint PRIMARY KEY, note text);\n" for n in range(800)))
+    assert big.stat().st_size >= ENTRIES_FROM_BYTES
+
+    def run(files):
+        cache = ParseCache(tmp_path / "cache")
+        project = Project.resolve([str(f) for f in files], overrides={"dialect": "postgres"})
+        found = sorted((f.code, f.location.file, f.location.line) for f in project.lint(cache=cache).findings)
+        return found, cache.hits + cache.misses, len(_entries(cache))
+
+    few = small[: ENTRIES_FROM_FILES - 1]
+    assert run(few)[1:] == (0, 0)  # parsed afresh: no entry read or written
+    assert run([*few[1:], big])[1:] == (1, 1)  # but a large file's parse is kept in any run
+    many = run(small)
+    assert many[1:] == (ENTRIES_FROM_FILES, ENTRIES_FROM_FILES + 1)  # enough files: every parse is kept
+    assert run(small) == (many[0], ENTRIES_FROM_FILES, ENTRIES_FROM_FILES + 1)  # and read back, same findings
+    assert many[0] == sorted(
+        (f.code, f.location.file, f.location.line)
+        for f in Project.resolve([str(f) for f in small], overrides={"dialect": "postgres"}).lint(cache=None).findings
+    )
+
+
 def test_every_field_is_checked_against_its_declared_type():
     """The codec's readers, built once per annotation, refuse what the old walk refused."""
     from schemacite.model.codec import DecodeError

@@ -63,10 +63,13 @@ class ParsedFile:
     units: list[Unit] = field(default_factory=list)  # the deploys the framework makes of it (not cached)
 
 
-def read_sql_file(path: str, dialect: str, cache=None, framework=None, data: bytes | None = None) -> ParsedFile:
+def read_sql_file(
+    path: str, dialect: str, cache=None, framework=None, data: bytes | None = None, entries_from: int = 0
+) -> ParsedFile:
     """Read and parse one file (or `data`, read from standard input under the name `path`);
     unreadable, binary or non-UTF-8 files become a located error. The framework, when given,
-    blanks its placeholders before parsing and says which parts of the file deploy."""
+    blanks its placeholders before parsing and says which parts of the file deploy. The cache,
+    when given, holds the parse of a file of `entries_from` bytes or more."""
     if data is not None:
         raw = data
     else:
@@ -75,7 +78,8 @@ def read_sql_file(path: str, dialect: str, cache=None, framework=None, data: byt
                 raw = f.read()
         except OSError as e:
             return ParsedFile(path, errors=[ParseError(path, 0, f"cannot read file: {e.strerror}")])
-    key = cache.key(raw, f"{dialect}+{framework.name}" if framework else dialect) if cache is not None else None
+    cached = cache is not None and len(raw) >= entries_from
+    key = cache.key(raw, f"{dialect}+{framework.name}" if framework else dialect) if cached else None
     parsed = cache.get(key, path) if key is not None else None
     text = _decode(raw, path)
     size = len(raw)
