@@ -144,14 +144,17 @@ def test_the_cache_lives_outside_the_repository(tmp_path, monkeypatch):
 
 
 def test_cli_runs_agree_with_and_without_cache(capsys, tmp_path, monkeypatch):
+    from schemacite.sources import replay
+
     monkeypatch.setenv("SCHEMACITE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(replay, "ENTRIES_FROM_FILES", 1)  # the demo's four files' parses are kept
     demo = sorted((ROOT / "fixtures" / "demo" / "postgres" / "migrations").glob("*.up.sql"))
     outs = []
     for extra in ([], [], ["--no-cache"]):
         main(["lint", "--format", "json", *extra, *map(str, demo)])
         outs.append(json.loads(capsys.readouterr().out))
     assert outs[0] == outs[1] == outs[2] and outs[0]["findings"]
-    assert list((tmp_path / "cache").rglob("*.json"))
+    assert len(list((tmp_path / "cache" / "parse").rglob("*.json"))) == len(demo)
 
 
 def test_a_run_of_a_few_small_files_parses_them_and_keeps_no_entry(tmp_path):

@@ -184,3 +184,37 @@ def test_a_snapshot_tells_the_dialect_without_a_second_reading(project, capsys, 
     assert doc["dialect"] == {"name": "mariadb", "why": "the snapshot's server"}
     assert doc["target"]["name"] == "mariadb-10.11" and doc["target"]["why"] == "the snapshot's server"
     assert counted() == ONCE  # three readings and two linters before
+
+
+def test_what_the_marks_told_is_kept_in_the_cache_and_read_back_checked(project, capsys, monkeypatch):
+    import schemacite.lint.project as project_module
+
+    monkeypatch.setenv("SCHEMACITE_CACHE_DIR", str(project / "cache"))
+    counted = []
+    real = project_module.detect_dialect
+
+    def detect(texts, named):
+        counted.append(len(texts))
+        return real(texts, named)
+
+    monkeypatch.setattr(project_module, "detect_dialect", detect)
+    change = "migrations/002_logs.sql"
+    outs = []
+    for extra in (["--no-cache"], [], []):
+        code, out, _ = run(capsys, "lint", *extra, "--format", "json", change)
+        outs.append(json.loads(out))
+    assert counted == [2, 2]  # --no-cache, then the first cached run: the third read it back
+    assert outs[0]["dialect"] == outs[1]["dialect"] == outs[2]["dialect"]
+    assert outs[2]["dialect"]["name"] == "mysql" and outs[0]["findings"] == outs[2]["findings"]
+    (kept,) = (project / "cache" / "dialect").glob("*.json")
+    assert json.loads(kept.read_text()) == ["mysql", outs[0]["dialect"]["why"]]
+    # an entry of another shape, or naming no dialect schemacite reads, is not believed
+    for bad in ('["sqlite", "x"]', '{"dialect": "postgres"}', '["postgres"]'):
+        kept.write_text(bad)
+        code, out, _ = run(capsys, "lint", "--format", "json", change)
+        assert json.loads(out)["dialect"] == outs[0]["dialect"]
+    assert counted == [2, 2, 2, 2, 2]
+    # another history: its files' marks are counted again
+    (project / "migrations" / "000_pg.sql").write_text("CREATE TABLE p (id bigserial PRIMARY KEY, d jsonb);\n")
+    run(capsys, "lint", "--format", "json", change)
+    assert counted == [2, 2, 2, 2, 2, 3]

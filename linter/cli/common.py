@@ -23,10 +23,17 @@ def use_color(choice: str, stream: IO[str]) -> bool:
 
 
 def resolve_project(
-    args: argparse.Namespace, paths: list[str], *, files: bool = True, rules: bool = True, output: str | None = None
+    args: argparse.Namespace,
+    paths: list[str],
+    *,
+    files: bool = True,
+    rules: bool = True,
+    output: str | None = None,
+    parse_cache=None,
 ):
     """The project the command line names, resolved as every door resolves one (`lint.project`):
-    the flags are its settings, `-` among the paths standard input."""
+    the flags are its settings, `-` among the paths standard input; `parse_cache`, the cache the run
+    lints with, keeps what the files' marks told of the dialect."""
     # start-up: every command loads this module; --help and --version resolve no project
     from schemacite.lint.project import Project
 
@@ -52,6 +59,7 @@ def resolve_project(
             output=output,
             rules=rules,
             files=files,
+            cache=parse_cache,
             ask="pass --dialect mysql, mariadb or postgres",
         )
     except ValueError as e:  # a ConfigError, or a rule's settings

@@ -17,7 +17,8 @@ from schemacite.sources.files import expand
 
 def cmd_lint(args: argparse.Namespace) -> int:
     paths = args.paths or ["."]
-    project = resolve_project(args, paths, output=args.format)
+    parse_cache = cache(args)
+    project = resolve_project(args, paths, output=args.format, parse_cache=parse_cache)
     try:
         project.linter  # noqa: B018 (built for its checks: the rules' settings, before any file is read whole)
     except ValueError as e:
@@ -26,7 +27,6 @@ def cmd_lint(args: argparse.Namespace) -> int:
         empty = LintResult(notes=[*project.notes, "nothing changed under the given paths: nothing to lint"])
         emit_report(args, project, empty)  # CI steps still find the report they upload
         return 0
-    parse_cache = cache(args)
 
     def lint(overlay: dict[str, bytes] | None = None):
         return project.lint(parse_cache, overlay)

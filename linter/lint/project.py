@@ -45,6 +45,7 @@ from schemacite.lint.plugins import (
 )
 from schemacite.locks import unmeasured
 from schemacite.model import Schema
+from schemacite.model.dialects import DIALECTS
 from schemacite.model.results import LintResult
 from schemacite.sources.dialect import DEFAULT_DIALECT, FILES, HEAD, NO_MARKS, detect_dialect
 from schemacite.sources.engines import named_dialect, neutral
@@ -137,9 +138,19 @@ class Memo:
             self.snapshots[key] = _load_snapshot(path)
         return self.snapshots[key]
 
+    def dialect(self, texts: list[str], named: tuple[str, str] | None) -> tuple[str | None, str]:
+        """What the files' marks (or a runner's setting) tell of the dialect: `detect_dialect`."""
+        return detect_dialect(texts, named)
+
 
 class _Once(Memo):
-    """A one-off run's memo: reads every time, keeps nothing."""
+    """A one-off run's memo: reads every time, keeps nothing but, given the run's cache, what the
+    files' marks told of the dialect (counting them over a history's 200 heads is a tenth of a
+    pre-commit run with no dialect configured)."""
+
+    def __init__(self, cache: ParseCache | None = None) -> None:
+        super().__init__()
+        self.cache = cache
 
     def head(self, path: str) -> str:
         return head(path, HEAD)
@@ -149,6 +160,16 @@ class _Once(Memo):
 
     def snapshot(self, path: str) -> tuple[Schema, str | None]:
         return _load_snapshot(path)
+
+    def dialect(self, texts: list[str], named: tuple[str, str] | None) -> tuple[str | None, str]:
+        if self.cache is None:
+            return detect_dialect(texts, named)
+        raw = "\0".join([*(named or ("", "")), *texts]).encode("utf-8", "surrogatepass")
+        kept = self.cache.memo("dialect", raw, lambda: list(detect_dialect(texts, named)))
+        # read back from a file: only the shape it was written in is taken
+        if isinstance(kept, list) and len(kept) == 2 and kept[0] in (None, *DIALECTS) and isinstance(kept[1], str):
+            return kept[0], kept[1]
+        return detect_dialect(texts, named)
 
 
 class Project:
@@ -189,6 +210,7 @@ class Project:
         files: bool = True,
         settle_framework: bool = False,
         memo: Memo | None = None,
+        cache: ParseCache | None = None,
         ask: str = ASK,
     ) -> Project:
         """The project `paths` (files, folders, globs; `-` is `stdin`) belong to.
@@ -200,12 +222,12 @@ class Project:
         something asks for them. A door that lints no files (`audit`, `evidence`) passes
         `files=False`: no inputs, snapshot or dialect are looked for. The
         language server passes `settle_framework` (it lints a buffer apart from its history) and
-        a `memo` it keeps. `ask` says how the door's user names a dialect the files do not tell.
+        a `memo` it keeps; a one-off run, the `cache` it will lint with. `ask` says how the door's user names a dialect the files do not tell.
         Settings mistakes are ConfigErrors (ValueErrors), anything else that stops the run a
         UsageError.
         """
         paths = [paths] if isinstance(paths, str) else list(paths)
-        memo = memo or _Once()
+        memo = memo or _Once(cache)
         if rules or output is not None:
             pm = pm or load_plugins(plugins)
             if output is not None and pm.hook.schemacite_reporter(format=output) is None:
@@ -293,7 +315,7 @@ class Project:
         named = (provider, f'migration_lock.toml: provider = "{provider}"') if provider else journal_dialect(files)
         if not named and engines and engines[0]:
             named = (engines[0], engines[1])
-        dialect, why = detect_dialect(texts, named)
+        dialect, why = self._memo.dialect(texts, named)
         if dialect is None:  # a file or two may not say: the other files of their folders may
             # (standard input's among them: an editor's buffer is named for its file)
             read = [*files, *([self.stdin[0]] if self.stdin else [])]
@@ -309,7 +331,7 @@ class Project:
             ]
             seen = {os.path.abspath(f) for f in read}
             texts += [self._memo.head(f) for f in [m for m in more if os.path.abspath(m) not in seen][:FILES]]
-            dialect, why = detect_dialect(texts, named)
+            dialect, why = self._memo.dialect(texts, named)
             why = why if dialect is None else f"{why}, in the files beside them"
         if dialect is None and engines:  # files for several engines: the default would pick one blindly
             why = engines[1] if why == NO_MARKS else f"{engines[1]}; {why}"

@@ -54,12 +54,13 @@ def cache_root() -> Path:
     return Path(base) / "schemacite"
 
 
-def memo_json(kind: str, raw: bytes, make: Callable[[], object]) -> object:
+def memo_json(kind: str, raw: bytes, make: Callable[[], object], root: Path | None = None) -> object:
     """`make()`, a JSON-ready value that depends only on `raw`, read back from the user's cache
-    when these bytes were seen before (for data schemacite ships in a format that is slow to read:
-    the evidence TOML). Whatever is read back still goes through the caller's own checks."""
+    (or `root`) when these bytes were seen before (for data schemacite ships in a format that is
+    slow to read, the evidence TOML, and for what the dialect marks of a project's files told).
+    Whatever is read back still goes through the caller's own checks."""
     key = blake2b(raw + b"\0" + __version__.encode(), digest_size=20).hexdigest()
-    target = cache_root() / kind / f"{key}.json"
+    target = (root or cache_root()) / kind / f"{key}.json"
     try:
         return json.loads(target.read_bytes())
     except (OSError, ValueError):
@@ -138,8 +139,9 @@ def reader_digest() -> bytes:
 
 class ParseCache:
     def __init__(self, root: Path | None = None):
-        self.dir = (root or cache_root()) / "parse" / __version__
-        self.states = (root or cache_root()) / "state" / __version__
+        self.root = root or cache_root()
+        self.dir = self.root / "parse" / __version__
+        self.states = self.root / "state" / __version__
         self.hits = self.misses = 0
         self.state_hits = 0
 
@@ -170,6 +172,10 @@ class ParseCache:
             _write_atomically(self._path(key), text)
         except OSError:
             pass  # a read-only home still lints, only slower
+
+    def memo(self, kind: str, raw: bytes, make: Callable[[], object]) -> object:
+        """`memo_json` in this cache's folder."""
+        return memo_json(kind, raw, make, self.root)
 
     # ------------------------------------------------------------ history states
 
