@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schemacite.locks import may_hold_rows
-from schemacite.model import Table
 from schemacite.model.casts import implicit_default, zero_date
 from schemacite.model.dialects import Dialect
 from schemacite.model.statements import AddColumn, Statement
@@ -25,7 +24,9 @@ class NotNullWithoutDefault(Rule):
     `serial` or `AUTO_INCREMENT` column, and a generated one. A table a snapshot shows empty
     (0 rows) is not flagged, nor is one created earlier in the same deploy; neither is an `ALTER
     TABLE IF EXISTS` of a table the history does not hold, nor an `ADD COLUMN IF NOT EXISTS` of a
-    column the table has (both do nothing).
+    column the table has (both do nothing). A statement adding several such columns gives one
+    finding naming them all (on MySQL and MariaDB, a column with a unique key gets its own: its
+    outcome differs).
 
     ## Why is this bad?
     Each existing row needs a value for the new column, and the statement gives none.
@@ -80,58 +81,82 @@ class NotNullWithoutDefault(Rule):
     )
 
     def check_statement(self, stmt: Statement, ctx: Context) -> Iterator[Finding]:
+        added = [a for a in stmt.actions if isinstance(a, AddColumn) and flags(stmt, a, ctx)]
+        if not added:
+            return
         table = ctx.schema.tables.get(stmt.table)
-        for action in stmt.actions:
-            if isinstance(action, AddColumn) and flags(stmt, action, ctx):
-                yield self._finding(stmt, action, table, ctx)
-
-    def _finding(self, stmt: Statement, action: AddColumn, table: Table | None, ctx: Context) -> Finding:
-        column = action.definition
         where = table.qualified_name if table is not None else stmt.table
-        shown = written(where or "", ctx.dialect)
         if ctx.dialect is Dialect.POSTGRES:
-            return self.finding(
-                stmt.location,
-                table=where,
-                severity=Severity.ERROR,
-                sql=stmt.sql,
-                dialect=ctx.dialect,
-                column=column.name,
-                outcome=f"fails on {shown} once it holds a row: PostgreSQL refuses it (contains null values, 23502); "
-                f"where it passes, {OLD_INSERTS}",
-                suggestion=f"give it a DEFAULT every old row may hold, and keep it while a release that leaves "
-                f"{column.name} out still runs; else add {column.name} nullable, backfill it in batches, add "
-                f"CHECK ({in_sql(column.name, ctx.dialect)} IS NOT NULL) NOT VALID, VALIDATE it, then SET NOT NULL "
-                "once every release running writes it",
-            )
+            # the server refuses the statement whichever column it meets first: one risk, one finding
+            yield self._refused(stmt, [a.definition.name for a in added], where or "", ctx)
+            return
+        # MySQL and MariaDB fill each column: a key over one refuses the duplicates, the others keep
+        # values nobody chose (together, one finding)
+        for action in added:
+            if action.primary or action.unique:
+                yield self._duplicates(stmt, action, where or "", ctx)
+        filled = [a for a in added if not (a.primary or a.unique)]
+        if filled:
+            yield self._filled(stmt, filled, where or "", ctx)
+
+    def _refused(self, stmt: Statement, names: list[str], where: str, ctx: Context) -> Finding:
+        each = "each" if len(names) > 1 else "it"
+        checks = ", ".join(f"CHECK ({in_sql(n, ctx.dialect)} IS NOT NULL) NOT VALID" for n in names)
+        return self.finding(
+            stmt.location,
+            table=where,
+            severity=Severity.ERROR,
+            sql=stmt.sql,
+            dialect=ctx.dialect,
+            column=", ".join(names),
+            outcome=f"fails on {written(where, ctx.dialect)} once it holds a row: PostgreSQL refuses it (contains null "
+            f"values, 23502); where it passes, {OLD_INSERTS}",
+            suggestion=f"give {each} a DEFAULT every old row may hold, and keep it while a release that leaves "
+            f"{' and '.join(names)} out still runs; else add {each} nullable, backfill in batches, add "
+            f"{checks}, VALIDATE, then SET NOT NULL once every release running writes "
+            f"{'them' if len(names) > 1 else 'it'}",
+        )
+
+    def _duplicates(self, stmt: Statement, action: AddColumn, where: str, ctx: Context) -> Finding:
+        column = action.definition
         server = "MariaDB" if ctx.server is Dialect.MARIADB else "MySQL"
         value = implicit_default(column) or "the type's implicit default"
-        later = f"add {column.name} NULL, backfill it in batches, then MODIFY it NOT NULL"
-        if action.primary or action.unique:
-            return self.finding(
-                stmt.location,
-                table=where,
-                severity=Severity.ERROR,
-                sql=stmt.sql,
-                dialect=ctx.dialect,
-                column=column.name,
-                outcome=f"fails on {shown} once it holds two rows: {server} fills each with {value}, "
-                "and its unique key refuses the duplicates",
-                suggestion=f"{later}, then add the key",
-            )
-        zero = (
-            f"; a server whose sql_mode holds NO_ZERO_DATE refuses it ({value} is no date)" if zero_date(column) else ""
+        return self.finding(
+            stmt.location,
+            table=where,
+            severity=Severity.ERROR,
+            sql=stmt.sql,
+            dialect=ctx.dialect,
+            column=column.name,
+            outcome=f"fails on {written(where, ctx.dialect)} once it holds two rows: {server} fills each with {value}, "
+            "and its unique key refuses the duplicates",
+            suggestion=f"add {column.name} NULL, backfill it in batches, then MODIFY it NOT NULL, then add the key",
         )
+
+    def _filled(self, stmt: Statement, actions: list[AddColumn], where: str, ctx: Context) -> Finding:
+        server = "MariaDB" if ctx.server is Dialect.MARIADB else "MySQL"
+        columns = [a.definition for a in actions]
+        names = [c.name for c in columns]
+        values = [implicit_default(c) or "the type's implicit default" for c in columns]
+        filled = (
+            f" with {values[0]}"
+            if len(columns) == 1
+            else ": " + ", ".join(f"{c.name} with {v}" for c, v in zip(columns, values, strict=True))
+        )
+        zeros = [f"{v} is no date" for c, v in zip(columns, values, strict=True) if zero_date(c)]
+        zero = f"; a server whose sql_mode holds NO_ZERO_DATE refuses it ({', '.join(zeros)})" if zeros else ""
+        listed = " and ".join(names)
         return self.finding(
             stmt.location,
             table=where,
             sql=stmt.sql,
             dialect=ctx.dialect,
-            column=column.name,
-            outcome=f"fills every existing row of {shown} with {value}: {server} strict mode does not refuse it{zero}; "
-            f"then {OLD_INSERTS} (1364 in strict mode)",
-            suggestion=f"give it the DEFAULT the old rows should hold, and keep it while a release that leaves "
-            f"{column.name} out still runs; or {later} once every release running writes it",
+            column=", ".join(names),
+            outcome=f"fills every existing row of {written(where, ctx.dialect)}{filled}: {server} strict mode "
+            f"does not refuse it{zero}; then {OLD_INSERTS} (1364 in strict mode)",
+            suggestion=f"give {'each' if len(names) > 1 else 'it'} the DEFAULT the old rows should hold, and keep it "
+            f"while a release that leaves {listed} out still runs; or add {listed} NULL, backfill in batches, then "
+            "MODIFY NOT NULL once every release running writes them",
         )
 
 
