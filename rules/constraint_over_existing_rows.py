@@ -259,6 +259,8 @@ def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statemen
         if _checks_enforced(ctx) and action.constraint.enforced:
             if _only_null(model, action.constraint.null_passes, sql):
                 return []  # NULL on every row, and a CHECK that is NULL passes
+            if _implied(action.constraint, model, ctx.schema.dropped_checks.get(sql.key, [])):
+                return []
             return [_check_risk(action.constraint, sql, "ADD CHECK")]
         return []
     if isinstance(action, AddForeignKey) and not action.not_valid and stmt.foreign_key_checks:
@@ -476,6 +478,22 @@ def _referenced(key: ForeignKey, ctx: Context) -> tuple[str, ...]:
     """The columns a foreign key references: those it names, else the referenced primary key's."""
     ref = ctx.schema.tables.get(key.references)
     return key.ref_columns or (ref.primary_key.columns if ref is not None and ref.primary_key else ())
+
+
+def _implied(check: Check, model: Table | None, dropped: list[Check]) -> bool:
+    """Whether a check every row already passes implies the new one: one of the table's validated
+    checks, or one the deploy dropped with no write to the table since (a list of allowed values
+    dropped and added again with one more), with the same expression, or holding the same column
+    to some of the new one's constants. A row passing it has NULL there (the new check is NULL
+    too: it passes) or one of its constants, which the new check allows."""
+    kept = [c for c in model.checks if c.validated and c.enforced and not c.not_null] if model is not None else []
+    words = " ".join(check.expression.split())
+    for old in [*kept, *dropped]:
+        if words and " ".join(old.expression.split()) == words:
+            return True
+        if check.allows and old.allows[:1] == check.allows[:1] and set(old.allows[1:]) <= set(check.allows[1:]):
+            return True
+    return False
 
 
 def _validate_risks(name: str | None, sql: _Sql, model: Table | None, ctx: Context) -> list[_Risk]:

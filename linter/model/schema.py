@@ -116,6 +116,11 @@ class Check:
     # the columns of a check built only of operators and functions that give NULL for a NULL (a
     # CHECK that is NULL passes): over a column holding only NULL it passes on every row
     null_passes: tuple[str, ...] = ()
+    # PostgreSQL: the columns the expression reads, which name an unnamed check (`t_col_check`,
+    # `t_check` for none or several); and for a check holding one column to a list of constants
+    # (`kind IN ('a', 'b')`, `kind = ANY (ARRAY[...])`), that column, then the constants
+    columns: tuple[str, ...] = ()
+    allows: tuple[str, ...] = ()
 
 
 @record(slots=True)
@@ -337,6 +342,9 @@ class Schema:
     dropped_foreign_keys: dict[str, list[ForeignKey]] = field(default_factory=dict, repr=False, compare=False)
     # likewise the primary keys and whole unique indexes it dropped: no two rows share one
     dropped_keys: dict[str, list[Index]] = field(default_factory=dict, repr=False, compare=False)
+    # and the validated checks it dropped: every row passes them (a check that allows one more
+    # value, dropped and added again, cannot fail)
+    dropped_checks: dict[str, list[Check]] = field(default_factory=dict, repr=False, compare=False)
     # columns an UPDATE of the current deploy filled from another relation's column, each row that
     # held anything but NULL included: (table, column) -> (relation, its column, the tables a write
     # to which voids it: the relation and those its column references). A foreign key that column
@@ -371,6 +379,7 @@ class Schema:
             gone=set(self.gone),
             dropped_foreign_keys={k: list(v) for k, v in self.dropped_foreign_keys.items()},
             dropped_keys={k: list(v) for k, v in self.dropped_keys.items()},
+            dropped_checks={k: list(v) for k, v in self.dropped_checks.items()},
             filled_from=dict(self.filled_from),
             pending_labels=dict(self.pending_labels),
             types_created_in=dict(self.types_created_in),

@@ -101,7 +101,7 @@ EXCLUDED = "exclude; replayed as history"  # why files of the change were read b
 def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
     """Change `schema` as `stmt` would. `new`: the statement is part of the change being linted,
     so tables it creates do not exist on the server yet."""
-    if schema.dropped_foreign_keys or schema.dropped_keys or schema.filled_from:
+    if schema.dropped_foreign_keys or schema.dropped_keys or schema.dropped_checks or schema.filled_from:
         _follow_proofs(schema, stmt)
     handler = _STATEMENTS.get(type(stmt.op))
     if handler is not None:
@@ -158,6 +158,7 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
         if isinstance(op, RunsUnseen) or op.what.split(" ")[0].upper() in (*_UNREAD_WRITES, "CALL", "DO"):
             schema.dropped_foreign_keys.clear()
             schema.dropped_keys.clear()
+            schema.dropped_checks.clear()
             schema.filled_from.clear()
         return
     rows = isinstance(op, (Insert, Update, Delete, Merge, CopyFrom))
@@ -171,6 +172,8 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
             del schema.dropped_foreign_keys[key]
     for key in written.intersection(schema.dropped_keys):
         del schema.dropped_keys[key]
+    for key in written.intersection(schema.dropped_checks):
+        del schema.dropped_checks[key]
     # an UPDATE filling the column again from the same relation's column keeps what is known: every
     # value it holds still came from there (documenso fills a column per kind of parent row)
     refilled = (
@@ -750,8 +753,11 @@ def _drop_constraint(schema: Schema, t: Table, a: Action, stmt: Statement) -> No
     t.foreign_keys = [fk for fk in t.foreign_keys if fk not in gone]
     if proven := [fk for fk in gone if fk.validated and fk.enforced]:
         schema.dropped_foreign_keys.setdefault(key, []).extend(proven)
-    dropped = [c for c in t.checks if c.name == name]
-    t.checks = [c for c in t.checks if c.name != name]
+    # PostgreSQL names an unnamed check after the one column it reads, else after its table alone
+    dropped = [c for c in t.checks if named(c.name, c.columns if len(c.columns) == 1 else (), "check")]
+    t.checks = [c for c in t.checks if c not in dropped]
+    if proven := [c for c in dropped if c.validated and c.enforced and not c.not_null]:
+        schema.dropped_checks.setdefault(key, []).extend(proven)
     for c in dropped:
         if c.not_null in t.columns:
             t.columns[c.not_null].nullable = True
@@ -1495,6 +1501,7 @@ class Replay:
         self.schema.renamed_tables.clear()
         self.schema.dropped_foreign_keys.clear()
         self.schema.dropped_keys.clear()
+        self.schema.dropped_checks.clear()
         self.schema.filled_from.clear()
 
     def _statements(self, path: str, parsed, reported: bool, including: tuple[str, ...]):

@@ -650,6 +650,8 @@ def constraint(c: Node, table: str, src: Source, column_name: str | None = None)
             enforced=bool(c.get("is_enforced")),
             proves_not_null=_null_test(c.get("raw_expr")),
             null_passes=_strict_columns(c.get("raw_expr")),
+            columns=_read_columns(c.get("raw_expr")),
+            allows=_allowed_values(c.get("raw_expr")),
         )
     if kind == "CONSTR_NOTNULL" and cols:
         return "not_null", Check(
@@ -725,6 +727,45 @@ def _strict_columns(expr: Node | None) -> tuple[str, ...]:
         return False
 
     return tuple(dict.fromkeys(columns)) if strict(expr) and columns else ()
+
+
+def _read_columns(expr: Node | None) -> tuple[str, ...]:
+    """The columns an expression reads, each once."""
+    found = (_strings(f.get("fields"))[-1:] for kind, f in walk(expr or {}) if kind == "ColumnRef")
+    return tuple(dict.fromkeys(name for names in found for name in names))
+
+
+def _allowed_values(expr: Node | None) -> tuple[str, ...]:
+    """(column, constant, ...) for a check holding one column to a list of constants: `kind IN
+    ('a', 'b')`, `kind = ANY (ARRAY['a', 'b'])` (pg_dump's form, casts on either side), `kind =
+    'a'`, or an OR of these over the one column; () for any other expression."""
+    expr = _uncast(expr)
+    either = expr.get("BoolExpr", {})
+    if either.get("boolop") == "OR_EXPR":
+        parts = [_allowed_values(arg) for arg in either.get("args") or []]
+        if parts and all(parts) and len({part[0] for part in parts}) == 1:
+            return (parts[0][0], *dict.fromkeys(v for part in parts for v in part[1:]))
+        return ()
+    f = expr.get("A_Expr", {})
+    column = _uncast(f.get("lexpr")).get("ColumnRef", {})
+    if _strings(f.get("name")) != ["="] or not column.get("fields"):
+        return ()
+    right = _uncast(f.get("rexpr"))
+    items = {
+        "AEXPR_IN": right.get("List", {}).get("items"),
+        "AEXPR_OP_ANY": right.get("A_ArrayExpr", {}).get("elements"),
+        "AEXPR_OP": [right],
+    }.get(f.get("kind") or "")
+    values = [_const(_uncast(item)) for item in items or []]
+    if not values or any(v in ("…", "NULL") for v in values):
+        return ()
+    return (_strings(column["fields"])[-1], *dict.fromkeys(values))
+
+
+def _uncast(node: Node | None) -> Node:
+    while node and "TypeCast" in node:
+        node = node["TypeCast"].get("arg")
+    return node or {}
 
 
 def _null_test(expr: Node | None) -> str | None:
