@@ -377,17 +377,19 @@ def _key_risks(index: Index, sql: _Sql, what: str, model: Table | None, ctx: Con
 
 def _proven_unique(index: Index, model: Table | None, distinct: bool, dropped: list[Index]) -> bool:
     """Whether a key the table already has proves the new one holds no two rows alike: a primary
-    key or unique index over some of its columns, whole (not partial, no expression), or one the
-    deploy dropped with no write to the table since (a primary key replaced by a wider one). Two
-    rows alike in the new key are alike in that one, which the server already refused. Where the
-    new key counts NULLs as equal (NULLS NOT DISTINCT), the old key's columns must be NOT NULL too:
-    there, two NULLs collide in the new key and not in the old."""
+    key or unique index over some of its columns, whole (not partial, no expression) or partial
+    with the new one's very WHERE, or one the deploy dropped with no write to the table since (a
+    primary key replaced by a wider one). Two rows alike in the new key are alike in that one,
+    which the server already refused. Where the new key counts NULLs as equal (NULLS NOT
+    DISTINCT), the old key's columns must be NOT NULL too: there, two NULLs collide in the new key
+    and not in the old."""
     if model is None:
         return False
     wanted = set(index.columns)
     for key in ([model.primary_key] if model.primary_key is not None else []) + model.unique_keys + dropped:
         columns = [model.columns.get(c) for c in key.columns]
-        if not key.columns or key.partial or None in columns or not set(key.columns) <= wanted:
+        same_rows = not key.partial or bool(key.predicate) and key.predicate == index.predicate
+        if not key.columns or not same_rows or None in columns or not set(key.columns) <= wanted:
             continue
         if distinct or index.primary or all(c is not None and not c.nullable for c in columns):
             return True

@@ -89,6 +89,9 @@ class Index:
     kind: str = "btree"  # btree | hash | fulltext | spatial | gin | gist | exclude | ...
     partial: bool = False
     predicate_columns: tuple[str, ...] = ()  # a partial index's: the columns its WHERE uses (() unknown)
+    # a partial index's WHERE as PostgreSQL parsed it, places in the text left out: two written
+    # alike, spaces and parentheses aside, are equal ("" unknown)
+    predicate: str = ""
     defined_at: Location | None = None
     # live catalogs: index scans since counters started (None = unknown)
     scans: int | None = None

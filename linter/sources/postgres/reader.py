@@ -762,6 +762,19 @@ def _allowed_values(expr: Node | None) -> tuple[str, ...]:
     return (_strings(column["fields"])[-1], *dict.fromkeys(values))
 
 
+def _shape(node: Any) -> str:
+    """An expression's parse tree as compact JSON without its places in the text."""
+
+    def bare(n: Any) -> Any:
+        if isinstance(n, dict):
+            return {k: bare(v) for k, v in n.items() if k != "location"}
+        if isinstance(n, list):
+            return [bare(v) for v in n]
+        return n
+
+    return json.dumps(bare(node), sort_keys=True, separators=(",", ":"))
+
+
 def _uncast(node: Node | None) -> Node:
     while node and "TypeCast" in node:
         node = node["TypeCast"].get("arg")
@@ -940,6 +953,7 @@ def _index(f: Node, src: Source) -> Op:
         kind=f.get("accessMethod", "btree"),
         partial=f.get("whereClause") is not None,
         predicate_columns=_columns_of(None, f.get("whereClause")),
+        predicate=_shape(f["whereClause"]) if f.get("whereClause") else "",
     )
     return CreateIndex(
         on=_rel(rv),
