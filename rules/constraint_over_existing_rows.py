@@ -93,6 +93,12 @@ class ConstraintOverExistingRows(Rule):
     = posts.account_id FROM posts WHERE posts.id = comments.post_id`); and where that `WHERE` joins
     by a NOT NULL column whose foreign key references the source, and the source column is NOT
     NULL, every row got a value, so a `SET NOT NULL` of the column is not flagged either.
+    Likewise a check the rows already pass (PostgreSQL): over columns holding only NULL where it is
+    then NULL or true (`char_length(c) <= 10`, `(a IS NULL AND b IS NULL) OR ...`, in SQL's
+    three-valued logic), or implied by a validated check of the table, or by one the deploy dropped
+    with no write to the table since (`kind IN ('a', 'b')` dropped, `kind IN ('a', 'b', 'c')`
+    added); and a partial unique index over the columns of a unique index with the very same
+    `WHERE`, and more.
 
     ## Why is this bad?
     The statement works on a copy of production that happens to be clean and fails on production:
@@ -257,7 +263,7 @@ def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statemen
         if action.op == "add_not_null" and action.column:
             return [_null_risk(f"ADD NOT NULL {sql.shown((action.column,))}", sql, action.column)]
         if _checks_enforced(ctx) and action.constraint.enforced:
-            if _only_null(model, action.constraint.null_passes, sql):
+            if _passes_over_null(model, action.constraint, sql):
                 return []  # NULL on every row, and a CHECK that is NULL passes
             if _implied(action.constraint, model, ctx.schema.dropped_checks.get(sql.key, [])):
                 return []
@@ -325,6 +331,11 @@ def _only_null(model: Table | None, columns: tuple[str, ...], sql: _Sql) -> bool
     if any(n in sql.added_null for n in columns):
         return True
     return model is not None and any((c := model.columns.get(n)) is not None and c.only_null for n in columns)
+
+
+def _passes_over_null(model: Table | None, check: Check, sql: _Sql) -> bool:
+    """Whether each column of one of the sets that make the check pass holds only NULL."""
+    return any(all(_only_null(model, (n,), sql) for n in group) for group in check.null_passes)
 
 
 def _added_null(stmt: Statement) -> frozenset[str]:
@@ -505,7 +516,7 @@ def _validate_risks(name: str | None, sql: _Sql, model: Table | None, ctx: Conte
         if check is not None:
             if check.not_null:
                 return [_null_risk(what, sql, check.not_null)]
-            if _only_null(model, check.null_passes, sql):
+            if _passes_over_null(model, check, sql):
                 return []
             return [_Risk(what, "a row breaks the check", "check", _check_risk(check, sql, "").query)]
         key = next((k for k in model.foreign_keys if k.name == name), None)

@@ -116,9 +116,9 @@ class Check:
     not_null: str | None = None
     # the column a `CHECK (col IS NOT NULL)` proves never NULL, which lets SET NOT NULL skip its scan
     proves_not_null: str | None = None
-    # the columns of a check built only of operators and functions that give NULL for a NULL (a
-    # CHECK that is NULL passes): over a column holding only NULL it passes on every row
-    null_passes: tuple[str, ...] = ()
+    # sets of columns: where every column of one set holds only NULL, the check passes on every
+    # row (it is NULL there, or true: `char_length(c) <= 10` over c; `a IS NULL AND b IS NULL`)
+    null_passes: tuple[tuple[str, ...], ...] = ()
     # PostgreSQL: the columns the expression reads, which name an unnamed check (`t_col_check`,
     # `t_check` for none or several); and for a check holding one column to a list of constants
     # (`kind IN ('a', 'b')`, `kind = ANY (ARRAY[...])`), that column, then the constants

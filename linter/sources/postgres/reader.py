@@ -649,7 +649,7 @@ def constraint(c: Node, table: str, src: Source, column_name: str | None = None)
             validated=not c.get("skip_validation"),
             enforced=bool(c.get("is_enforced")),
             proves_not_null=_null_test(c.get("raw_expr")),
-            null_passes=_strict_columns(c.get("raw_expr")),
+            null_passes=_null_passes(c.get("raw_expr")),
             columns=_read_columns(c.get("raw_expr")),
             allows=_allowed_values(c.get("raw_expr")),
         )
@@ -691,42 +691,87 @@ _STRICT_FUNCTIONS = frozenset(
 )
 
 
-def _strict_columns(expr: Node | None) -> tuple[str, ...]:
-    """The columns of a check expression made only of columns, constants, casts and strict
-    operators and functions (no AND, OR, NOT, IS NULL, COALESCE or CASE): where one of them is NULL
-    the expression is NULL, and the check passes. () for any other expression."""
-    columns: list[str] = []
+# sets of columns: where every column of one set is NULL, an expression is NULL (or, for a
+# condition, not false: a CHECK passes; or not true); at most this many sets are followed
+_MOST_SETS = 32
 
-    def strict(node: Node | None) -> bool:
+
+def _null_passes(expr: Node | None) -> tuple[tuple[str, ...], ...]:
+    """The sets of columns of a check expression such that, where every column of one set is NULL,
+    the expression is not false, and the check passes: `char_length(scopes) <= 4096` passes where
+    scopes is NULL (an operator or function PostgreSQL's catalog marks strict gives NULL for a
+    NULL); `(a IS NULL AND b IS NULL) OR (a IS NOT NULL AND b IS NOT NULL)` where both are. AND,
+    OR and NOT follow SQL's three-valued logic; COALESCE, CASE and anything else unknown count as
+    never NULL (the safe side). () when no set is known."""
+
+    def union(*groups: list[frozenset[str]]) -> list[frozenset[str]]:
+        out: list[frozenset[str]] = []
+        for s in sorted({s for g in groups for s in g}, key=lambda s: (len(s), sorted(s))):
+            if not any(kept <= s for kept in out):
+                out.append(s)
+        return out[:_MOST_SETS]
+
+    def product(groups: list[list[frozenset[str]]]) -> list[frozenset[str]]:
+        out = [frozenset[str]()]
+        for g in groups:
+            out = union([a | b for a in out for b in g])
+        return out
+
+    def null(node: Node | None) -> list[frozenset[str]]:
+        """Sets making a value NULL."""
         if not isinstance(node, dict) or len(node) != 1:
-            return False
+            return []
         ((kind, f),) = node.items()
         if kind == "ColumnRef":
             names = _strings(f.get("fields"))
-            columns.extend(names[-1:])
-            return bool(names)
+            return [frozenset(names[-1:])] if names else []
         if kind == "A_Const":
-            return not f.get("isnull")
+            return [frozenset()] if f.get("isnull") else []
         if kind == "TypeCast":
-            return strict(f.get("arg"))
+            return null(f.get("arg"))
         if kind == "A_Expr":
             name = _strings(f.get("name"))
+            if f.get("kind") in ("AEXPR_BETWEEN", "AEXPR_NOT_BETWEEN"):
+                return null(f.get("lexpr"))  # NULL for a NULL tested: both its comparisons are
+            if f.get("kind") in ("AEXPR_IN", "AEXPR_OP_ANY"):
+                # NULL for a NULL on the left: each comparison it makes is, and so their OR
+                return null(f.get("lexpr")) if name and name[-1] in _STRICT_OPERATORS else []
             if f.get("kind") not in ("AEXPR_OP", "AEXPR_LIKE", "AEXPR_ILIKE") or len(name) != 1:
-                return False
-            return (
-                name[0] in _STRICT_OPERATORS
-                and (f.get("lexpr") is None or strict(f.get("lexpr")))
-                and strict(f.get("rexpr"))
-            )
+                return []
+            if name[0] not in _STRICT_OPERATORS:
+                return []
+            return union(null(f.get("lexpr")), null(f.get("rexpr")))
         if kind == "FuncCall":
             name = _strings(f.get("funcname"))
-            args = f.get("args") or []
             plain = not (f.get("agg_star") or f.get("agg_distinct") or f.get("over") or f.get("func_variadic"))
             known = len(name) == 1 or name[:1] == ["pg_catalog"]
-            return bool(args) and plain and known and name[-1].lower() in _STRICT_FUNCTIONS and all(map(strict, args))
-        return False
+            if plain and known and name[-1].lower() in _STRICT_FUNCTIONS:
+                return union(*(null(a) for a in f.get("args") or []))
+        return []
 
-    return tuple(dict.fromkeys(columns)) if strict(expr) and columns else ()
+    def passes(node: Node | None, want: bool) -> list[frozenset[str]]:
+        """Sets making a condition not false (want=True) or not true (want=False)."""
+        if not isinstance(node, dict) or len(node) != 1:
+            return []
+        ((kind, f),) = node.items()
+        if kind == "BoolExpr":
+            args = f.get("args") or []
+            op = f.get("boolop")
+            if op == "NOT_EXPR":
+                return passes(args[0], not want) if args else []
+            # AND is not false where no side is false, OR where one side is not false (and the
+            # other way round for not true)
+            if (op == "AND_EXPR") == want:
+                return product([passes(a, want) for a in args])
+            return union(*(passes(a, want) for a in args))
+        if kind == "NullTest":
+            is_null = f.get("nulltesttype") == "IS_NULL"
+            return null(f.get("arg")) if is_null == want else []
+        if kind == "A_Const" and "boolval" in f:
+            return [frozenset()] if bool(f["boolval"].get("boolval")) == want else []
+        return null(node)  # a comparison, a boolean column or function: NULL is neither
+
+    return tuple(tuple(sorted(s)) for s in passes(expr, True) if s)
 
 
 def _read_columns(expr: Node | None) -> tuple[str, ...]:
