@@ -193,6 +193,21 @@ PG_PASSES = {
                                                 "UPDATE t SET aid = p.aid FROM p WHERE p.id = t.pid;\n"
                                                 "ALTER TABLE t ADD FOREIGN KEY (aid) REFERENCES a (id);\n"
                                                 "ALTER TABLE t ALTER COLUMN aid SET NOT NULL", ""),
+    "check_over_paired_columns_of_nulls": Case("", "CREATE TABLE t (id int PRIMARY KEY, n int);\n"
+                                               "ALTER TABLE t ADD COLUMN a text, ADD COLUMN b text",
+                                               "INSERT INTO t (id, n) VALUES (1, -5), (2, NULL)",
+                                               "ALTER TABLE t ADD CHECK ((a IS NULL AND b IS NULL) OR "
+                                               "(a IS NOT NULL AND b IS NOT NULL));\n"
+                                               "ALTER TABLE t ADD CHECK (NOT (a IS NOT NULL AND n > 0) AND b BETWEEN 'a' AND 'z')", ""),
+    "check_allowing_one_more_value": Case("", "CREATE TABLE t (id int PRIMARY KEY, kind text CHECK (kind IN ('a', 'b')))",
+                                          "INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, NULL)",
+                                          "ALTER TABLE t DROP CONSTRAINT t_kind_check;\n"
+                                          "ALTER TABLE t ADD CONSTRAINT t_kind_check CHECK "
+                                          "(((kind)::text = ANY ((ARRAY['a'::varchar, 'b'::varchar, 'c'::varchar])::text[])))", ""),
+    "partial_unique_index_with_the_same_where": Case("", "CREATE TABLE t (id int, owner int, app text, type text);\n"
+                                                     "CREATE UNIQUE INDEX t_one ON t (owner) WHERE (type = 'u')",
+                                                     "INSERT INTO t VALUES (1, 1, 'x', 'u'), (2, 1, 'x', 'f'), (3, 1, 'x', 'f')",
+                                                     "CREATE UNIQUE INDEX t_two ON t (owner, app) WHERE type = 'u'", ""),
 }  # fmt: skip
 
 
