@@ -100,8 +100,14 @@ class NotNullWithoutDefault(Rule):
             yield self._filled(stmt, filled, where or "", ctx)
 
     def _refused(self, stmt: Statement, names: list[str], where: str, ctx: Context) -> Finding:
-        each = "each" if len(names) > 1 else "it"
         checks = ", ".join(f"CHECK ({in_sql(n, ctx.dialect)} IS NOT NULL) NOT VALID" for n in names)
+        if len(names) == 1:
+            (name,) = names
+            steps = f"add {name} nullable, backfill it in batches, add {checks}, VALIDATE it, then SET NOT NULL"
+            every, them = "it", "it"
+        else:
+            steps = f"add each nullable, backfill them in batches, add {checks}, VALIDATE them, then SET NOT NULL"
+            every, them = "each", "them"
         return self.finding(
             stmt.location,
             table=where,
@@ -111,10 +117,8 @@ class NotNullWithoutDefault(Rule):
             column=", ".join(names),
             outcome=f"fails on {written(where, ctx.dialect)} once it holds a row: PostgreSQL refuses it (contains null "
             f"values, 23502); where it passes, {OLD_INSERTS}",
-            suggestion=f"give {each} a DEFAULT every old row may hold, and keep it while a release that leaves "
-            f"{' and '.join(names)} out still runs; else add {each} nullable, backfill in batches, add "
-            f"{checks}, VALIDATE, then SET NOT NULL once every release running writes "
-            f"{'them' if len(names) > 1 else 'it'}",
+            suggestion=f"give {every} a DEFAULT every old row may hold, and keep it while a release that leaves "
+            f"{' and '.join(names)} out still runs; else {steps} once every release running writes {them}",
         )
 
     def _duplicates(self, stmt: Statement, action: AddColumn, where: str, ctx: Context) -> Finding:
@@ -146,6 +150,10 @@ class NotNullWithoutDefault(Rule):
         zeros = [f"{v} is no date" for c, v in zip(columns, values, strict=True) if zero_date(c)]
         zero = f"; a server whose sql_mode holds NO_ZERO_DATE refuses it ({', '.join(zeros)})" if zeros else ""
         listed = " and ".join(names)
+        if len(names) == 1:
+            later = f"add {listed} NULL, backfill it in batches, then MODIFY it NOT NULL once every release running writes it"
+        else:
+            later = f"add {listed} NULL, backfill them in batches, then MODIFY them NOT NULL once every release running writes them"
         return self.finding(
             stmt.location,
             table=where,
@@ -155,8 +163,7 @@ class NotNullWithoutDefault(Rule):
             outcome=f"fills every existing row of {written(where, ctx.dialect)}{filled}: {server} strict mode "
             f"does not refuse it{zero}; then {OLD_INSERTS} (1364 in strict mode)",
             suggestion=f"give {'each' if len(names) > 1 else 'it'} the DEFAULT the old rows should hold, and keep it "
-            f"while a release that leaves {listed} out still runs; or add {listed} NULL, backfill in batches, then "
-            "MODIFY NOT NULL once every release running writes them",
+            f"while a release that leaves {listed} out still runs; or {later}",
         )
 
 
