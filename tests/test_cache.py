@@ -144,10 +144,10 @@ def test_the_cache_lives_outside_the_repository(tmp_path, monkeypatch):
 
 
 def test_cli_runs_agree_with_and_without_cache(capsys, tmp_path, monkeypatch):
-    from schemacite.sources import replay
+    from schemacite.sources import cache as cache_module
 
     monkeypatch.setenv("SCHEMACITE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(replay, "ENTRIES_FROM_FILES", 1)  # the demo's four files' parses are kept
+    monkeypatch.setattr(cache_module, "ENTRIES_FROM_FILES", 1)  # the demo's four files' parses are kept
     demo = sorted((ROOT / "fixtures" / "demo" / "postgres" / "migrations").glob("*.up.sql"))
     outs = []
     for extra in ([], [], ["--no-cache"]):
@@ -159,7 +159,7 @@ def test_cli_runs_agree_with_and_without_cache(capsys, tmp_path, monkeypatch):
 
 def test_a_run_of_a_few_small_files_parses_them_and_keeps_no_entry(tmp_path):
     from schemacite.lint.project import Project
-    from schemacite.sources.replay import ENTRIES_FROM_BYTES, ENTRIES_FROM_FILES
+    from schemacite.sources.cache import ENTRIES_FROM_BYTES, ENTRIES_FROM_FILES
 
     small = [tmp_path / f"{n:03}_small.sql" for n in range(ENTRIES_FROM_FILES)]
     for n, f in enumerate(small):

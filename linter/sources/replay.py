@@ -1155,11 +1155,6 @@ def closing(rest: list[Statement], dialect: Dialect) -> Statement | None:
 
 # a history of fewer files is replayed each time: its state costs more to keep than to make
 HISTORY_KEPT_FROM = 20
-# a run reading fewer files than this parses the small ones again instead of reading their cache
-# entries: reading the first entry builds the codec's readers, which costs more than parsing a few
-# small files (one two-statement migration: 383M instructions without the cache, 400M with it warm)
-ENTRIES_FROM_FILES = 8
-ENTRIES_FROM_BYTES = 32_768  # a file this large is worth its entry in any run (a schema dump)
 
 
 class Replay:
@@ -1298,8 +1293,8 @@ class Replay:
                     yield from steps
 
     def _read_count(self, files: int) -> None:
-        """The run is about to read `files` files: few of them read the small ones' parse afresh."""
-        self._entries_from = 0 if files >= ENTRIES_FROM_FILES else ENTRIES_FROM_BYTES
+        """The run is about to read `files` files: the cache says from which size it keeps their parse."""
+        self._entries_from = self.cache.entries_from(files) if self.cache is not None else 0
 
     def _history_ahead(self) -> list[str]:
         """The history files the replay walks before the change's first one, whose state the cache
