@@ -325,6 +325,13 @@ CASES = [
         "ALTER TABLE t ADD CONSTRAINT ck CHECK (c > 0)",
     ),
     C("drop_foreign_key", "ALTER TABLE t DROP CONSTRAINT fk", A + "drop_constraint", *FK),
+    # an unnamed key goes by the name the server gave it: its referenced table is locked too
+    C(
+        "drop_unnamed_foreign_key",
+        "ALTER TABLE t DROP CONSTRAINT t_p_id_fkey",
+        A + "drop_constraint",
+        "ALTER TABLE t ADD FOREIGN KEY (p_id) REFERENCES p (id)",
+    ),
     C(
         "drop_check_partitioned",
         "ALTER TABLE pt DROP CONSTRAINT ck",

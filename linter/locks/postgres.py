@@ -23,7 +23,7 @@ from schemacite.locks.modes import ACCESS_EXCLUSIVE, SHARE_UPDATE_EXCLUSIVE, blo
 from schemacite.locks.rows import PostgresRow, dotted
 from schemacite.model import Schema, Table
 from schemacite.model.record import record
-from schemacite.model.schema import Column, Index
+from schemacite.model.schema import Column, Index, constraint_name
 from schemacite.model.statements import (
     Action,
     AddCheck,
@@ -270,7 +270,10 @@ def _referenced(ctx: _Ctx) -> Resolved:
                 "if the constraint is a foreign key, the referenced table is locked too (the table was "
                 "not seen in the history)",
             )
-        return [fk.references for fk in t.foreign_keys if fk.name == a.name], None
+        # an unnamed key goes by the name PostgreSQL gave it (an inline REFERENCES: t_col_fkey)
+        return [
+            fk.references for fk in t.foreign_keys if constraint_name(fk.name, t.name, fk.columns, "fkey") == a.name
+        ], None
     if isinstance(op, CreatePartition):
         return [r for r in op.references if r not in (op.model.name, op.parent)], None
     if isinstance(op, CreateTable):

@@ -562,6 +562,11 @@ def owned_sequence(table_key: str, column: str) -> str:
     return f"{schema}.{table}_{column}_seq" if schema else f"{table}_{column}_seq"
 
 
+def constraint_name(name: str | None, table_key: str, columns: tuple[str, ...], suffix: str) -> str | None:
+    """The name a PostgreSQL constraint goes by: its own, else the one the server gave it."""
+    return name if name is not None else default_constraint_name(table_key, columns, suffix)
+
+
 def default_constraint_name(table_key: str, columns: tuple[str, ...], suffix: str) -> str | None:
     """The name PostgreSQL gives an unnamed constraint (`orders_customer_id_fkey`, `users_email_key`),
     or None where the server would have cut it to 63 bytes (its cut is not guessed at)."""

@@ -19,7 +19,7 @@ from schemacite.model import Index, Schema, Table, View
 from schemacite.model.casts import family
 from schemacite.model.dialects import LOCK_WAIT, MYSQL_FAMILY, Dialect
 from schemacite.model.record import record
-from schemacite.model.schema import ForeignKey, default_constraint_name, owned_sequence
+from schemacite.model.schema import ForeignKey, constraint_name, owned_sequence
 from schemacite.model.statements import (
     Action,
     AddCheck,
@@ -320,6 +320,7 @@ def _rename(schema: Schema, old: str, to: str) -> None:
         moved = {(t, c) for t, c in schema.fresh_columns if t == old}
         schema.fresh_columns.difference_update(moved)
         schema.fresh_columns.update((to, c) for _, c in moved)
+        _follow_referenced(schema, old, to)
         return
     view = schema.views.pop(old, None)
     if view is not None:
@@ -329,6 +330,31 @@ def _rename(schema: Schema, old: str, to: str) -> None:
     if old in schema.sequences:  # ALTER SEQUENCE ... RENAME TO
         schema.sequences.discard(old)
         schema.sequences.add(to)
+
+
+def _follow_referenced(schema: Schema, old: str, to: str) -> None:
+    """A table renamed: the foreign keys that reference it reference it still (the server keeps
+    the table, not its name), those of other tables and those the deploy dropped alike, and what
+    the deploy knows of its rows goes with it."""
+    for t in schema.tables.values():
+        if any(fk.references == old for fk in t.foreign_keys):
+            t.foreign_keys = [replace(fk, references=to) if fk.references == old else fk for fk in t.foreign_keys]
+    for key, keys in list(schema.dropped_foreign_keys.items()):
+        keys = [replace(fk, references=to) if fk.references == old else fk for fk in keys]
+        del schema.dropped_foreign_keys[key]
+        schema.dropped_foreign_keys[to if key == old else key] = keys
+    for known in (schema.dropped_keys, schema.dropped_checks):
+        if old in known:
+            known[to] = known.pop(old)
+    for (table, column), (relation, source, guards) in list(schema.filled_from.items()):
+        if old in (table, relation) or old in guards:
+            del schema.filled_from[(table, column)]
+            moved = tuple(to if g == old else g for g in guards)
+            schema.filled_from[(to if table == old else table, column)] = (
+                to if relation == old else relation,
+                source,
+                moved,
+            )
 
 
 def _create_index(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -744,7 +770,7 @@ def _drop_constraint(schema: Schema, t: Table, a: Action, stmt: Statement) -> No
 
     def named(kept: str | None, columns: tuple[str, ...], suffix: str) -> bool:
         # PostgreSQL names an unnamed UNIQUE or FOREIGN KEY after its table and columns
-        return kept == name or kept is None and postgres and default_constraint_name(key, columns, suffix) == name
+        return (constraint_name(kept, key, columns, suffix) if postgres else kept) == name
 
     gone_keys = [i for i in t.indexes if i.name == name or i.unique and named(i.name, i.columns, "key")]
     _remember_dropped(schema, key, gone_keys)
