@@ -204,6 +204,12 @@ PG_PASSES = {
                                           "ALTER TABLE t DROP CONSTRAINT t_kind_check;\n"
                                           "ALTER TABLE t ADD CONSTRAINT t_kind_check CHECK "
                                           "(((kind)::text = ANY ((ARRAY['a'::varchar, 'b'::varchar, 'c'::varchar])::text[])))", ""),
+    "unique_over_a_column_added_serial": Case("", "CREATE TABLE t (id int, env text NOT NULL)",
+                                              "INSERT INTO t VALUES (1, 'a'), (2, 'a'), (3, 'a')",
+                                              "ALTER TABLE t ADD COLUMN user_id SERIAL NOT NULL, "
+                                              "ADD COLUMN token uuid NOT NULL DEFAULT gen_random_uuid();\n"
+                                              "CREATE UNIQUE INDEX t_env_user ON t (env, user_id);\n"
+                                              "CREATE UNIQUE INDEX t_token ON t (token)", ""),
     "partial_unique_index_with_the_same_where": Case("", "CREATE TABLE t (id int, owner int, app text, type text);\n"
                                                      "CREATE UNIQUE INDEX t_one ON t (owner) WHERE (type = 'u')",
                                                      "INSERT INTO t VALUES (1, 1, 'x', 'u'), (2, 1, 'x', 'f'), (3, 1, 'x', 'f')",

@@ -343,7 +343,8 @@ class Schema:
     # statement since changed the rows or the key columns of either table, the rows still satisfy
     # them, and the same key added back cannot fail
     dropped_foreign_keys: dict[str, list[ForeignKey]] = field(default_factory=dict, repr=False, compare=False)
-    # likewise the primary keys and whole unique indexes it dropped: no two rows share one
+    # likewise the primary keys and whole unique indexes it dropped, and the columns it added
+    # drawing a value of their own for each row (serial, identity, a random UUID): no two rows share one
     dropped_keys: dict[str, list[Index]] = field(default_factory=dict, repr=False, compare=False)
     # and the validated checks it dropped: every row passes them (a check that allows one more
     # value, dropped and added again, cannot fail)

@@ -19,7 +19,7 @@ from schemacite.model import Index, Schema, Table, View
 from schemacite.model.casts import family
 from schemacite.model.dialects import LOCK_WAIT, MYSQL_FAMILY, Dialect
 from schemacite.model.record import record
-from schemacite.model.schema import ForeignKey, constraint_name, owned_sequence
+from schemacite.model.schema import Column, ForeignKey, constraint_name, owned_sequence
 from schemacite.model.statements import (
     Action,
     AddCheck,
@@ -186,6 +186,17 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
             continue
         if table in written and (setting is None or column in setting) or written.intersection(guards):
             del schema.filled_from[(table, column)]
+
+
+# defaults that give each row a value of its own: a random UUID (version 4)
+_RANDOM_UUIDS = frozenset({"gen_random_uuid()", "uuid_generate_v4()", "public.uuid_generate_v4()"})
+
+
+def _distinct_values(column: Column) -> bool:
+    """Whether adding the column gives each existing row a value no other row gets: the next value
+    of a sequence (serial, identity) or a random UUID."""
+    default = (column.default or "").strip().lower()
+    return bool(column.serial or column.identity) or default in _RANDOM_UUIDS
 
 
 def _remember_dropped(schema: Schema, key: str, indexes: list[Index]) -> None:
@@ -629,11 +640,17 @@ def _add_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
         _rename_in_keys(t, a.old_name, column.name)
     if a.if_not_exists and column.name in t.columns:
         return
-    # nothing fills the old rows of a nullable column added without a default
+    # nothing fills the old rows of a nullable column added without a default; a NOT NULL one
+    # PostgreSQL adds only to a table with no row (`not-null-without-default` reports the refusal),
+    # where every row holds NULL all the same (MySQL and MariaDB fill the type's implicit default)
     fills = column.default or column.generated or column.identity or column.serial or column.auto_increment
-    column.only_null = a.op == "add_column" and column.nullable and not fills and not a.primary
+    refused = not column.nullable or a.primary
+    column.only_null = a.op == "add_column" and not fills and (not refused or stmt.dialect is Dialect.POSTGRES)
     schema.only_null_columns |= column.only_null
     t.columns[column.name] = column
+    if a.op == "add_column" and not t.new and _distinct_values(column):
+        # every old row draws its own value: a key over the column cannot meet a duplicate
+        schema.dropped_keys.setdefault(stmt.table or t.name, []).append(Index(None, (column.name,), unique=True))
     if a.primary:
         t.primary_key = Index(None, (column.name,), unique=True, primary=True, defined_at=stmt.location)
     if a.unique:
