@@ -98,7 +98,10 @@ class ConstraintOverExistingRows(Rule):
     three-valued logic), or implied by a validated check of the table, or by one the deploy dropped
     with no write to the table since (`kind IN ('a', 'b')` dropped, `kind IN ('a', 'b', 'c')`
     added); and a partial unique index over the columns of a unique index with the very same
-    `WHERE`, and more.
+    `WHERE`, and more; and a key over a column the deploy added giving each row a value of its own
+    (serial, identity, a random UUID), while no statement since wrote the table. A column added
+    NOT NULL without a default holds no row to judge (PostgreSQL adds it only to an empty table:
+    `not-null-without-default` reports the refusal).
 
     ## Why is this bad?
     The statement works on a copy of production that happens to be clean and fails on production:
