@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from schemacite.locks import may_hold_rows
 from schemacite.model import Table
-from schemacite.model.casts import CastRisk, family, may_fail
+from schemacite.model.casts import CastRisk, family, labels_may_fail, may_fail
 from schemacite.model.dialects import Dialect
 from schemacite.model.record import record
 from schemacite.model.schema import Check, Column, ForeignKey, Index
@@ -77,8 +77,12 @@ class ConstraintOverExistingRows(Rule):
     - `ADD CONSTRAINT ... EXCLUDE` (PostgreSQL): two rows that conflict under its operators (two
       bookings of one room whose periods overlap); it cannot be added `NOT VALID`;
     - a type change whose cast can fail: text to a number, date, uuid, boolean or enum, a shorter
-      `varchar(n)`, a narrower integer or numeric, enum members removed. A widening cannot fail
-      and is not flagged.
+      `varchar(n)`, a narrower integer or numeric, enum members removed (on PostgreSQL, a column
+      moved to an enum type lacking labels of its old one, or cast from text to an enum: judged
+      where the `USING` only casts the column, since one computing values may map the labels
+      that go; a label an UPDATE of the deploy moved every row off, `SET status = 'paused' WHERE
+      status = 'scheduled'`, with no write to the column since, is gone already). A widening
+      cannot fail and is not flagged.
 
     Each finding gives a query that finds an offending row first. A table a snapshot counts empty
     (0 rows) is not flagged, nor one created earlier in the same deploy; a `SET NOT NULL` that a
@@ -289,6 +293,10 @@ def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statemen
         return _validate_risks(action.name, sql, model, ctx)
     if isinstance(action, AlterColumnType) and column is not None:
         risk = may_fail(column, action.base_type, action.type_args, dialect=ctx.dialect)
+        if risk is None and ctx.dialect is Dialect.POSTGRES and (action.using is None or action.using_only_column):
+            # a USING that computes values may map the labels that go: only a cast of the column is judged
+            cleared = ctx.schema.cleared_values.get((sql.key, column.name))
+            risk = labels_may_fail(column, action.base_type, ctx.schema.enum_labels, cleared)
         return [_cast_risk(risk, sql, column, action.type, ctx, using=action.using)] if risk else []
     if isinstance(action, AddColumn) and action.op in ("modify_column", "change_column") and column is not None:
         new = action.definition
@@ -541,7 +549,7 @@ def _cast_risk(
         "length": f"{'length' if risk.unit == 'bytes' else 'char_length'}({c}) > {risk.bound}",
         "range": f"{c} NOT BETWEEN {risk.low} AND {risk.high}",
         "digits": f"abs({c}) >= 1e{risk.bound}",
-        "members": f"{c} NOT IN ({risk.members})",
+        "members": f"{c}{'::text' if postgres else ''} NOT IN ({risk.members})",
     }
     if risk.test in tests:
         query = f"SELECT {c} FROM {sql.table} WHERE {tests[risk.test]} LIMIT 1"

@@ -52,6 +52,12 @@ PG = {
                                        "ALTER TABLE t ALTER COLUMN s TYPE date", "42804"),
     "bigint_to_int": Case("SC112", "CREATE TABLE t (b bigint)", "INSERT INTO t VALUES (5000000000)",
                           "ALTER TABLE t ALTER COLUMN b TYPE int", "22003"),
+    "enum_labels_removed": Case("SC112", "CREATE TYPE kind AS ENUM ('a', 'b', 'c');\nCREATE TABLE t (k kind)",
+                                "INSERT INTO t VALUES ('a'), ('c')",
+                                "CREATE TYPE kind_new AS ENUM ('a', 'b');\n"
+                                "ALTER TABLE t ALTER COLUMN k TYPE kind_new USING (k::text::kind_new)", "22P02"),
+    "text_to_enum": Case("SC112", "CREATE TYPE kind AS ENUM ('a', 'b');\nCREATE TABLE t (s text)",
+                         "INSERT INTO t VALUES ('a'), ('z')", "ALTER TABLE t ALTER COLUMN s TYPE kind USING s::kind", "22P02"),
     "narrower_numeric": Case("SC112", "CREATE TABLE t (b bigint)", "INSERT INTO t VALUES (5000000000)",
                              "ALTER TABLE t ALTER COLUMN b TYPE numeric(5, 0)", "22003"),
     "unique_nulls_not_distinct_over_nulls": Case("SC112", "CREATE TABLE t (id int);\nALTER TABLE t ADD COLUMN k int",
@@ -212,6 +218,12 @@ PG_PASSES = {
                                               "ADD COLUMN token uuid NOT NULL DEFAULT gen_random_uuid();\n"
                                               "CREATE UNIQUE INDEX t_env_user ON t (env, user_id);\n"
                                               "CREATE UNIQUE INDEX t_token ON t (token)", ""),
+    "enum_label_cleared_then_removed": Case("", "CREATE TYPE st AS ENUM ('draft', 'paused', 'scheduled');\n"
+                                            "CREATE TABLE t (id int, status st)",
+                                            "INSERT INTO t VALUES (1, 'scheduled'), (2, 'draft')",
+                                            "UPDATE t SET status = 'paused' WHERE status = 'scheduled';\n"
+                                            "CREATE TYPE st_new AS ENUM ('draft', 'paused');\n"
+                                            "ALTER TABLE t ALTER COLUMN status TYPE st_new USING (status::text::st_new)", ""),
     "partial_unique_index_with_the_same_where": Case("", "CREATE TABLE t (id int, owner int, app text, type text);\n"
                                                      "CREATE UNIQUE INDEX t_one ON t (owner) WHERE (type = 'u')",
                                                      "INSERT INTO t VALUES (1, 1, 'x', 'u'), (2, 1, 'x', 'f'), (3, 1, 'x', 'f')",

@@ -123,6 +123,29 @@ def _range(base: str, unsigned: bool) -> tuple[int, int]:
     return (0, 2**bits - 1) if unsigned else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
 
 
+def labels_may_fail(
+    old: Column, new_type: str, enums: dict[str, tuple[str, ...]], cleared: set[str] | None = None
+) -> CastRisk | None:
+    """How casting to a PostgreSQL enum type (CREATE TYPE ... AS ENUM) can fail: a label of the old
+    enum type the new one lacks (and no row holds any longer: `cleared`), or, from a string, any
+    value not one of its labels; None when either type's labels are not known."""
+    labels = enums.get(new_type)
+    if labels is None:
+        return None
+    members = ", ".join("'" + label.replace("'", "''") + "'" for label in labels)
+    before = enums.get(old.base_type)
+    if before is not None:
+        gone = [label for label in before if label not in labels and label not in (cleared or ())]
+        return (
+            CastRisk(f"{', '.join(gone)}, which the new type's labels leave out", "members", members=members)
+            if gone
+            else None
+        )
+    if family(old.base_type.lower()) == "string":
+        return CastRisk("a value that is not one of its labels", "members", members=members)
+    return None
+
+
 def may_fail(old: Column, base: str, args: str = "", unsigned: bool = False, *, dialect: Dialect) -> CastRisk | None:
     """How casting the column's values to the new type can fail on the dialect (`'abc'` is no
     integer, a 30-character string in varchar(20), in MySQL's `text` one longer than 65535); None

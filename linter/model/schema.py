@@ -346,6 +346,9 @@ class Schema:
     # likewise the primary keys and whole unique indexes it dropped, and the columns it added
     # drawing a value of their own for each row (serial, identity, a random UUID): no two rows share one
     dropped_keys: dict[str, list[Index]] = field(default_factory=dict, repr=False, compare=False)
+    # and the values an UPDATE of it took out of a column, by (table, column): no row holds them
+    # (`SET status = 'paused' WHERE status = 'scheduled'` before an enum loses 'scheduled')
+    cleared_values: dict[tuple[str, str], set[str]] = field(default_factory=dict, repr=False, compare=False)
     # and the validated checks it dropped: every row passes them (a check that allows one more
     # value, dropped and added again, cannot fail)
     dropped_checks: dict[str, list[Check]] = field(default_factory=dict, repr=False, compare=False)
@@ -363,6 +366,8 @@ class Schema:
     types_created_in: dict[str, int] = field(default_factory=dict)
     # the domains the replay saw created (CREATE DOMAIN), as the columns' types spell them
     domains: set[str] = field(default_factory=set)
+    # PostgreSQL enum types the replay saw created, as the columns' types spell them: their labels
+    enum_labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _lookup: _Lookup | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> Schema:
@@ -384,10 +389,12 @@ class Schema:
             dropped_foreign_keys={k: list(v) for k, v in self.dropped_foreign_keys.items()},
             dropped_keys={k: list(v) for k, v in self.dropped_keys.items()},
             dropped_checks={k: list(v) for k, v in self.dropped_checks.items()},
+            cleared_values={k: set(v) for k, v in self.cleared_values.items()},
             filled_from=dict(self.filled_from),
             pending_labels=dict(self.pending_labels),
             types_created_in=dict(self.types_created_in),
             domains=set(self.domains),
+            enum_labels=dict(self.enum_labels),
             _lookup=None,
         )
 

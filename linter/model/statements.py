@@ -329,9 +329,10 @@ class RenameSchema(Other):
 
 @record
 class CreateEnum(Other):
-    """CREATE TYPE ... AS ENUM; `name` as the columns' types spell it."""
+    """CREATE TYPE ... AS ENUM; `name` as the columns' types spell it, and its labels in order."""
 
     name: str = ""
+    labels: tuple[str, ...] = ()
 
 
 @record
@@ -920,6 +921,9 @@ class Update(_Dml):
     # PostgreSQL: a query of its FROM reads every row of the table it updates (a SELECT of it with no
     # WHERE): values derived from the whole table, a backfill's self-join
     reads_itself: bool = False
+    # PostgreSQL: a column, then the constants no row holds there after it (`SET status = 'paused'
+    # WHERE status = 'scheduled'`); () for any other UPDATE
+    clears: tuple[str, ...] = ()
 
 
 @record

@@ -63,6 +63,7 @@ from schemacite.model.statements import (
     PartitionBy,
     RefreshMatview,
     Rename,
+    RenameEnumValue,
     RenameSchema,
     RenameTable,
     RenameType,
@@ -101,7 +102,13 @@ EXCLUDED = "exclude; replayed as history"  # why files of the change were read b
 def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
     """Change `schema` as `stmt` would. `new`: the statement is part of the change being linted,
     so tables it creates do not exist on the server yet."""
-    if schema.dropped_foreign_keys or schema.dropped_keys or schema.dropped_checks or schema.filled_from:
+    if (
+        schema.dropped_foreign_keys
+        or schema.dropped_keys
+        or schema.dropped_checks
+        or schema.filled_from
+        or schema.cleared_values
+    ):
         _follow_proofs(schema, stmt)
     handler = _STATEMENTS.get(type(stmt.op))
     if handler is not None:
@@ -160,6 +167,7 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
             schema.dropped_keys.clear()
             schema.dropped_checks.clear()
             schema.filled_from.clear()
+            schema.cleared_values.clear()
         return
     rows = isinstance(op, (Insert, Update, Delete, Merge, CopyFrom))
     written = {op.table} if rows else set(op.relations())
@@ -174,6 +182,9 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
         del schema.dropped_keys[key]
     for key in written.intersection(schema.dropped_checks):
         del schema.dropped_checks[key]
+    for table, column in [k for k in schema.cleared_values if k[0] in written]:
+        if setting is None or column in setting:
+            del schema.cleared_values[(table, column)]
     # an UPDATE filling the column again from the same relation's column keeps what is known: every
     # value it holds still came from there (documenso fills a column per kind of parent row)
     refilled = (
@@ -490,6 +501,8 @@ def _drop_objects(schema: Schema, stmt: Statement, new: bool) -> None:
         if op.object == "sequence":
             schema.sequences.discard(name)
             schema.fresh.discard(name)
+        elif op.object == "type":
+            schema.enum_labels.pop(name, None)
         elif op.object in ("function", "procedure", "routine", "extension"):
             for kind in ("function", "procedure") if op.object == "routine" else (op.object,):
                 schema.objects.discard((kind, name))
@@ -505,6 +518,7 @@ def _create_domain(schema: Schema, stmt: Statement, new: bool) -> None:
 def _create_enum(schema: Schema, stmt: Statement, new: bool) -> None:
     op = stmt.op
     assert isinstance(op, CreateEnum)
+    schema.enum_labels[op.name] = op.labels
     if new:
         schema.fresh_objects.add(("type", op.name))
     if stmt.transaction is not None:
@@ -516,9 +530,20 @@ def _alter_enum(schema: Schema, stmt: Statement, new: bool) -> None:
     once, when the same transaction created the type)."""
     op = stmt.op
     assert isinstance(op, AlterEnum)
+    if op.name in schema.enum_labels and op.value not in schema.enum_labels[op.name]:
+        schema.enum_labels[op.name] += (op.value,)
     tx = stmt.transaction
     if tx is not None:
         schema.pending_labels[op.name, op.value] = (tx, stmt.location, schema.types_created_in.get(op.name) == tx)
+
+
+def _rename_enum_value(schema: Schema, stmt: Statement, new: bool) -> None:
+    op = stmt.op
+    assert isinstance(op, RenameEnumValue)
+    if op.name in schema.enum_labels:
+        schema.enum_labels[op.name] = tuple(
+            op.new if label == op.old else label for label in schema.enum_labels[op.name]
+        )
 
 
 def _create_schema(schema: Schema, stmt: Statement, new: bool) -> None:
@@ -539,6 +564,8 @@ def _rename_schema(schema: Schema, stmt: Statement, new: bool) -> None:
 def _rename_type(schema: Schema, stmt: Statement, new: bool) -> None:
     op = stmt.op
     assert isinstance(op, RenameType)
+    if op.name in schema.enum_labels:
+        schema.enum_labels[op.new_name] = schema.enum_labels.pop(op.name)
     for _table, col in schema.columns_of_type(op.name, arrays=True):
         _base, bracket, dims = col.base_type.partition("[")
         col.base_type = col.type = op.new_name + bracket + dims
@@ -933,6 +960,8 @@ def _write_rows(schema: Schema, stmt: Statement, new: bool) -> None:
     named = set(getattr(op, "columns", ()))
     if isinstance(op, Update) and op.sources:
         _follow_fills(schema, op, table)
+    if isinstance(op, Update) and op.clears:
+        schema.cleared_values.setdefault((op.table or "", op.clears[0]), set()).update(op.clears[1:])
     for column in table.columns.values():
         if not named or column.name in named:
             column.only_null = False
@@ -1023,6 +1052,7 @@ _STATEMENTS = {
     CreateObject: _create_object,
     DropObjects: _drop_objects,
     RenameType: _rename_type,
+    RenameEnumValue: _rename_enum_value,
     CreateDomain: _create_domain,
     CreateEnum: _create_enum,
     CreateSchema: _create_schema,
@@ -1541,6 +1571,7 @@ class Replay:
         self.schema.dropped_keys.clear()
         self.schema.dropped_checks.clear()
         self.schema.filled_from.clear()
+        self.schema.cleared_values.clear()
 
     def _statements(self, path: str, parsed, reported: bool, including: tuple[str, ...]):
         """(statement, reported?, unit or None) of a file, with those of the files it includes in

@@ -1746,7 +1746,26 @@ def _update(f: Node, src: Source) -> Op:
         sources=_sources(f.get("targetList"), named if where is not None else {}),
         joins=_joins(f.get("relation"), where, listed),
         reads_itself=_reads_whole(f.get("fromClause"), into),
+        clears=_clears(f.get("targetList"), where) if not f.get("fromClause") else (),
     )
+
+
+def _clears(targets: list[Node] | None, where: Node | None) -> tuple[str, ...]:
+    """(column, text, ...) for an UPDATE setting a column to a constant on the rows holding one of
+    some other constants there (`SET status = 'paused' WHERE status = 'scheduled'`): after it no
+    row holds those (their text, quotes taken off)."""
+    held = _allowed_values(where)
+    if not held:
+        return ()
+    column, values = held[0], held[1:]
+    set_to = [
+        _const(_uncast(t["ResTarget"].get("val")))
+        for t in targets or []
+        if t.get("ResTarget", {}).get("name") == column and not t["ResTarget"].get("indirection")
+    ]
+    if len(set_to) != 1 or set_to[0] in ("…", *values):
+        return ()
+    return (column, *(v[1:-1].replace("''", "'") if v.startswith("'") else v for v in values))
 
 
 def _reads_whole(from_clause: list[Node] | None, table: str) -> bool:
@@ -1990,7 +2009,7 @@ def _create_domain(f: Node, src: Source) -> Op:
 
 
 def _create_enum(f: Node, src: Source) -> Op:
-    return CreateEnum(what="CREATE ENUM", name=_type_name(f.get("typeName")))
+    return CreateEnum(what="CREATE ENUM", name=_type_name(f.get("typeName")), labels=tuple(_strings(f.get("vals"))))
 
 
 def _alter_enum(f: Node, src: Source) -> Op:
