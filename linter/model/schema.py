@@ -337,6 +337,9 @@ class Schema:
     renamed_tables: set[str] = field(default_factory=set, repr=False, compare=False)
     # some column holds only NULL (`Column.only_null`): a write the replay cannot place must clear it
     only_null_columns: bool = field(default=False, repr=False, compare=False)
+    # the NOT NULL columns the current deploy added with nothing to fill them, as (table, column):
+    # they hold only NULL because their table holds no row, which the release it starts will write
+    refused_columns: set[tuple[str, str]] = field(default_factory=set, repr=False, compare=False)
     # tables the replay dropped: an ALTER TABLE IF EXISTS of one of them changes nothing
     gone: set[str] = field(default_factory=set, repr=False, compare=False)
     # validated foreign keys the current deploy dropped, by the key of their table: while no
@@ -385,6 +388,7 @@ class Schema:
             vacated=set(self.vacated),
             renamed_tables=set(self.renamed_tables),
             only_null_columns=self.only_null_columns,
+            refused_columns=set(self.refused_columns),
             gone=set(self.gone),
             dropped_foreign_keys={k: list(v) for k, v in self.dropped_foreign_keys.items()},
             dropped_keys={k: list(v) for k, v in self.dropped_keys.items()},

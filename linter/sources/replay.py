@@ -673,6 +673,8 @@ def _add_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     fills = column.default or column.generated or column.identity or column.serial or column.auto_increment
     refused = not column.nullable or a.primary
     column.only_null = a.op == "add_column" and not fills and (not refused or stmt.dialect is Dialect.POSTGRES)
+    if column.only_null and refused:
+        schema.refused_columns.add((t.name, column.name))
     schema.only_null_columns |= column.only_null
     t.columns[column.name] = column
     if a.op == "add_column" and not t.new and _distinct_values(column):
@@ -1562,6 +1564,10 @@ class Replay:
             if table is not None and not table.temporary:
                 table.new = False
         self._new.clear()
+        for key, name in self.schema.refused_columns:  # written by the release that deploy started
+            if (table := self.schema.tables.get(key)) is not None and name in table.columns:
+                table.columns[name].only_null = False
+        self.schema.refused_columns.clear()
         self.schema.fresh.clear()
         self.schema.fresh_columns.clear()
         self.schema.fresh_objects.clear()
