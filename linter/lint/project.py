@@ -47,7 +47,7 @@ from schemacite.locks import unmeasured
 from schemacite.model import Schema
 from schemacite.model.dialects import DIALECTS
 from schemacite.model.results import LintResult
-from schemacite.sources.dialect import DEFAULT_DIALECT, FILES, HEAD, NO_MARKS, detect_dialect
+from schemacite.sources.dialect import DEFAULT_DIALECT, FILES, HEAD, NAMED, NO_MARKS, detect_dialect
 from schemacite.sources.engines import named_dialect, neutral
 from schemacite.sources.files import expand, head
 from schemacite.sources.frameworks import FRAMEWORKS, Framework, detect, journal_dialect, prisma_provider
@@ -162,7 +162,7 @@ class _Once(Memo):
         return _load_snapshot(path)
 
     def dialect(self, texts: list[str], named: tuple[str, str] | None) -> tuple[str | None, str]:
-        if self.cache is None:
+        if self.cache is None or named and named[0] in NAMED:  # a runner's setting says it outright
             return detect_dialect(texts, named)
         raw = "\0".join([*(named or ("", "")), *texts]).encode("utf-8", "surrogatepass")
         kept = self.cache.memo("dialect", raw, lambda: list(detect_dialect(texts, named)))
