@@ -107,9 +107,12 @@ def _count(mark: Mark, text: str) -> tuple[int, int]:
             return 0, -1
         starts = [m.start() for m in re.finditer(mark.pattern, text, mark.flags)]
         return len(starts), starts[0] if starts else -1
+    places = sorted(_places(text, mark.starts))
+    if not places:
+        return 0, -1  # start-up: a mark whose words the text lacks is never compiled
     pattern = re.compile(mark.pattern, mark.flags)
     found, first, free = 0, -1, 0  # free: where the next match may begin (findall's never overlap)
-    for at in sorted(_places(text, mark.starts)):
+    for at in places:
         at -= mark.lead
         if at >= free and (match := pattern.match(text, at)):
             found, free = found + 1, max(match.end(), at + 1)
