@@ -81,7 +81,8 @@ class ConstraintOverExistingRows(Rule):
       moved to an enum type lacking labels of its old one, or cast from text to an enum: judged
       where the `USING` only casts the column, since one computing values may map the labels
       that go; a label an UPDATE of the deploy moved every row off, `SET status = 'paused' WHERE
-      status = 'scheduled'`, with no write to the column since, is gone already). A widening
+      status = 'scheduled'`, or a DELETE took those rows, with no write to the column since, is
+      gone already). A widening
       cannot fail and is not flagged.
 
     Each finding gives a query that finds an offending row first. A table a snapshot counts empty

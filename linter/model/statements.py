@@ -887,6 +887,9 @@ class _Dml(Op):
     # of those, the ones the WHERE clause uses only in `col IS NULL` tests (an index finds such
     # rows only if its access method searches for NULLs)
     null_tested: tuple[str, ...] = ()
+    # PostgreSQL UPDATE and DELETE: a column, then the constants no row holds there after it
+    # (`SET status = 'paused' WHERE status = 'scheduled'`, `DELETE ... WHERE status = 'scheduled'`)
+    clears: tuple[str, ...] = ()
 
     @property
     def table(self) -> str | None:
@@ -921,9 +924,6 @@ class Update(_Dml):
     # PostgreSQL: a query of its FROM reads every row of the table it updates (a SELECT of it with no
     # WHERE): values derived from the whole table, a backfill's self-join
     reads_itself: bool = False
-    # PostgreSQL: a column, then the constants no row holds there after it (`SET status = 'paused'
-    # WHERE status = 'scheduled'`); () for any other UPDATE
-    clears: tuple[str, ...] = ()
 
 
 @record

@@ -113,7 +113,7 @@ def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
     handler = _STATEMENTS.get(type(stmt.op))
     if handler is not None:
         handler(schema, stmt, new)
-        if handler not in (_write_rows, _other):  # writing rows changes no table's shape
+        if handler not in (_write_rows, _delete_rows, _other):  # writing rows changes no table's shape
             schema.touch(*_touched(stmt, schema))
 
 
@@ -963,7 +963,7 @@ def _write_rows(schema: Schema, stmt: Statement, new: bool) -> None:
     if isinstance(op, Update) and op.sources:
         _follow_fills(schema, op, table)
     if isinstance(op, Update) and op.clears:
-        schema.cleared_values.setdefault((op.table or "", op.clears[0]), set()).update(op.clears[1:])
+        _clear_values(schema, op)
     for column in table.columns.values():
         if not named or column.name in named:
             column.only_null = False
@@ -971,6 +971,16 @@ def _write_rows(schema: Schema, stmt: Statement, new: bool) -> None:
             column.backfilled = False
         elif column.name in named and (op.every_row or column.name in op.null_tested):
             column.backfilled = True
+
+
+def _delete_rows(schema: Schema, stmt: Statement, new: bool) -> None:
+    """Rows deleted give no column a value; those holding some constants gone, no row holds them."""
+    if isinstance(stmt.op, Delete) and stmt.op.clears:
+        _clear_values(schema, stmt.op)
+
+
+def _clear_values(schema: Schema, op: Update | Delete) -> None:
+    schema.cleared_values.setdefault((op.table or "", op.clears[0]), set()).update(op.clears[1:])
 
 
 def _follow_fills(schema: Schema, op: Update, table: Table) -> None:
@@ -1063,6 +1073,7 @@ _STATEMENTS = {
     RefreshMatview: _refresh_matview,
     Insert: _write_rows,
     Update: _write_rows,
+    Delete: _delete_rows,
     Merge: _write_rows,
     CopyFrom: _write_rows,
     Other: _other,

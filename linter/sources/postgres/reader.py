@@ -1765,7 +1765,12 @@ def _clears(targets: list[Node] | None, where: Node | None) -> tuple[str, ...]:
     ]
     if len(set_to) != 1 or set_to[0] in ("…", *values):
         return ()
-    return (column, *(v[1:-1].replace("''", "'") if v.startswith("'") else v for v in values))
+    return _cleared(held)
+
+
+def _cleared(held: tuple[str, ...]) -> tuple[str, ...]:
+    """(column, constant, ...) as `_allowed_values` gives it, each constant's text unquoted."""
+    return held[:1] + tuple(v[1:-1].replace("''", "'") if v.startswith("'") else v for v in held[1:])
 
 
 def _reads_whole(from_clause: list[Node] | None, table: str) -> bool:
@@ -1861,6 +1866,7 @@ def _delete(f: Node, src: Source) -> Op:
         every_row=where is None,
         filtered_on=_columns_of(f.get("relation"), where),
         null_tested=_null_tested(f.get("relation"), where),
+        clears=_cleared(_allowed_values(where)) if not f.get("usingClause") else (),
     )
 
 
