@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from schemacite.locks import may_hold_rows
 from schemacite.model.casts import implicit_default, zero_date
 from schemacite.model.dialects import Dialect
+from schemacite.model.schema import Column
 from schemacite.model.statements import AddColumn, Statement
 from schemacite.rule import Context, Finding, Rule, Severity
 from schemacite.sources.names import in_sql, written
@@ -85,19 +86,19 @@ class NotNullWithoutDefault(Rule):
         if not added:
             return
         table = ctx.schema.tables.get(stmt.table)
-        where = table.qualified_name if table is not None else stmt.table
+        where = (table.qualified_name if table is not None else stmt.table) or ""
         if ctx.dialect is Dialect.POSTGRES:
             # the server refuses the statement whichever column it meets first: one risk, one finding
-            yield self._refused(stmt, [a.definition.name for a in added], where or "", ctx)
+            yield self._refused(stmt, [a.definition.name for a in added], where, ctx)
             return
         # MySQL and MariaDB fill each column: a key over one refuses the duplicates, the others keep
         # values nobody chose (together, one finding)
         for action in added:
             if action.primary or action.unique:
-                yield self._duplicates(stmt, action, where or "", ctx)
+                yield self._duplicates(stmt, action, where, ctx)
         filled = [a for a in added if not (a.primary or a.unique)]
         if filled:
-            yield self._filled(stmt, filled, where or "", ctx)
+            yield self._filled(stmt, filled, where, ctx)
 
     def _refused(self, stmt: Statement, names: list[str], where: str, ctx: Context) -> Finding:
         checks = ", ".join(f"CHECK ({in_sql(n, ctx.dialect)} IS NOT NULL) NOT VALID" for n in names)
@@ -123,8 +124,6 @@ class NotNullWithoutDefault(Rule):
 
     def _duplicates(self, stmt: Statement, action: AddColumn, where: str, ctx: Context) -> Finding:
         column = action.definition
-        server = "MariaDB" if ctx.server is Dialect.MARIADB else "MySQL"
-        value = implicit_default(column) or "the type's implicit default"
         return self.finding(
             stmt.location,
             table=where,
@@ -132,16 +131,15 @@ class NotNullWithoutDefault(Rule):
             sql=stmt.sql,
             dialect=ctx.dialect,
             column=column.name,
-            outcome=f"fails on {written(where, ctx.dialect)} once it holds two rows: {server} fills each with {value}, "
-            "and its unique key refuses the duplicates",
+            outcome=f"fails on {written(where, ctx.dialect)} once it holds two rows: {_server(ctx)} fills each with "
+            f"{_filled_with(column)}, and its unique key refuses the duplicates",
             suggestion=f"add {column.name} NULL, backfill it in batches, then MODIFY it NOT NULL, then add the key",
         )
 
     def _filled(self, stmt: Statement, actions: list[AddColumn], where: str, ctx: Context) -> Finding:
-        server = "MariaDB" if ctx.server is Dialect.MARIADB else "MySQL"
         columns = [a.definition for a in actions]
         names = [c.name for c in columns]
-        values = [implicit_default(c) or "the type's implicit default" for c in columns]
+        values = [_filled_with(c) for c in columns]
         filled = (
             f" with {values[0]}"
             if len(columns) == 1
@@ -160,11 +158,20 @@ class NotNullWithoutDefault(Rule):
             sql=stmt.sql,
             dialect=ctx.dialect,
             column=", ".join(names),
-            outcome=f"fills every existing row of {written(where, ctx.dialect)}{filled}: {server} strict mode "
+            outcome=f"fills every existing row of {written(where, ctx.dialect)}{filled}: {_server(ctx)} strict mode "
             f"does not refuse it{zero}; then {OLD_INSERTS} (1364 in strict mode)",
             suggestion=f"give {'each' if len(names) > 1 else 'it'} the DEFAULT the old rows should hold, and keep it "
             f"while a release that leaves {listed} out still runs; or {later}",
         )
+
+
+def _server(ctx: Context) -> str:
+    return "MariaDB" if ctx.server is Dialect.MARIADB else "MySQL"
+
+
+def _filled_with(column: Column) -> str:
+    """The value MySQL and MariaDB give the old rows, as a message says it."""
+    return implicit_default(column) or "the type's implicit default"
 
 
 def flags(stmt: Statement, action: AddColumn, ctx: Context) -> bool:

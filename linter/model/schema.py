@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import field, replace
+from typing import Any
 
 from schemacite.model.dialects import Dialect
 from schemacite.model.record import record
@@ -372,6 +373,17 @@ class Schema:
     # PostgreSQL enum types the replay saw created, as the columns' types spell them: their labels
     enum_labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _lookup: _Lookup | None = field(default=None, repr=False, compare=False)
+
+    def row_facts(self) -> tuple[dict[Any, Any], ...]:
+        """What the current deploy knows of the rows its statements leave (the keys and checks it
+        dropped, the columns it filled or cleared), which it forgets together."""
+        return (
+            self.dropped_foreign_keys,
+            self.dropped_keys,
+            self.dropped_checks,
+            self.filled_from,
+            self.cleared_values,
+        )
 
     def copy(self) -> Schema:
         return replace(

@@ -102,6 +102,7 @@ EXCLUDED = "exclude; replayed as history"  # why files of the change were read b
 def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
     """Change `schema` as `stmt` would. `new`: the statement is part of the change being linted,
     so tables it creates do not exist on the server yet."""
+    # `Schema.row_facts`, spelt out: this runs for every statement replayed
     if (
         schema.dropped_foreign_keys
         or schema.dropped_keys
@@ -163,11 +164,8 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
         return
     if isinstance(op, Other):
         if isinstance(op, RunsUnseen) or op.what.split(" ")[0].upper() in (*_UNREAD_WRITES, "CALL", "DO"):
-            schema.dropped_foreign_keys.clear()
-            schema.dropped_keys.clear()
-            schema.dropped_checks.clear()
-            schema.filled_from.clear()
-            schema.cleared_values.clear()
+            for facts in schema.row_facts():
+                facts.clear()
         return
     rows = isinstance(op, (Insert, Update, Delete, Merge, CopyFrom))
     written = {op.table} if rows else set(op.relations())
@@ -178,10 +176,9 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
             schema.dropped_foreign_keys[key] = kept
         else:
             del schema.dropped_foreign_keys[key]
-    for key in written.intersection(schema.dropped_keys):
-        del schema.dropped_keys[key]
-    for key in written.intersection(schema.dropped_checks):
-        del schema.dropped_checks[key]
+    for known in (schema.dropped_keys, schema.dropped_checks):
+        for key in written.intersection(known):
+            del known[key]
     for table, column in [k for k in schema.cleared_values if k[0] in written]:
         if setting is None or column in setting:
             del schema.cleared_values[(table, column)]
@@ -1584,11 +1581,8 @@ class Replay:
         self.schema.fresh_objects.clear()
         self.schema.vacated.clear()
         self.schema.renamed_tables.clear()
-        self.schema.dropped_foreign_keys.clear()
-        self.schema.dropped_keys.clear()
-        self.schema.dropped_checks.clear()
-        self.schema.filled_from.clear()
-        self.schema.cleared_values.clear()
+        for facts in self.schema.row_facts():
+            facts.clear()
 
     def _statements(self, path: str, parsed, reported: bool, including: tuple[str, ...]):
         """(statement, reported?, unit or None) of a file, with those of the files it includes in

@@ -1359,9 +1359,7 @@ def _reloptions(d: Node) -> tuple[str, ...]:
 
 def _is_column(expr: Node, name: str | None) -> bool:
     """Whether USING names only the column itself (through casts), so values are not recomputed."""
-    node = expr
-    while "TypeCast" in node:
-        node = node["TypeCast"].get("arg", {})
+    node = _uncast(expr)
     fields = _strings(node.get("ColumnRef", {}).get("fields")) if "ColumnRef" in node else []
     return bool(fields) and fields[-1] == name
 
