@@ -119,10 +119,12 @@ def detect(files: list[str]) -> tuple[Framework, str]:
     if not files:
         return PLAIN, ""
     names = [os.path.basename(f) for f in files]
+    found = _by_pop_names(names)  # names alone: no file opened
+    if found:
+        return found
     heads = {f: head(f, HEAD) for f in files[:FILES]}
     return (
-        _by_pop_names(names)
-        or _by_marker(heads)
+        _by_marker(heads)
         or _by_sqitch_plan(files)
         or _by_layout(files, names)
         or _by_file_names(files, names)
