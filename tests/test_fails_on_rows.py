@@ -224,6 +224,13 @@ PG_PASSES = {
                                             "UPDATE t SET status = 'paused' WHERE status = 'scheduled';\n"
                                             "CREATE TYPE st_new AS ENUM ('draft', 'paused');\n"
                                             "ALTER TABLE t ALTER COLUMN status TYPE st_new USING (status::text::st_new)", ""),
+    "enum_label_cleared_then_table_renamed": Case("", "CREATE TYPE st AS ENUM ('draft', 'paused', 'scheduled');\n"
+                                                  "CREATE TABLE t (id int, status st)",
+                                                  "INSERT INTO t VALUES (1, 'scheduled'), (2, 'draft')",
+                                                  "UPDATE t SET status = 'paused' WHERE status = 'scheduled';\n"
+                                                  "ALTER TABLE t RENAME TO u;\n"
+                                                  "CREATE TYPE st_new AS ENUM ('draft', 'paused');\n"
+                                                  "ALTER TABLE u ALTER COLUMN status TYPE st_new USING (status::text::st_new)", ""),
     "partial_unique_index_with_the_same_where": Case("", "CREATE TABLE t (id int, owner int, app text, type text);\n"
                                                      "CREATE UNIQUE INDEX t_one ON t (owner) WHERE (type = 'u')",
                                                      "INSERT INTO t VALUES (1, 1, 'x', 'u'), (2, 1, 'x', 'f'), (3, 1, 'x', 'f')",

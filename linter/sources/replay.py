@@ -140,6 +140,9 @@ _KEEPS_VALUES = frozenset(
         "drop_not_null",
         "set_default",
         "drop_default",
+        # a new name for the table: what is known of its rows follows it (`_follow_referenced`)
+        "rename_table",
+        "set_schema",
     }
 )
 
@@ -365,6 +368,11 @@ def _follow_referenced(schema: Schema, old: str, to: str) -> None:
     for known in (schema.dropped_keys, schema.dropped_checks):
         if old in known:
             known[to] = known.pop(old)
+    for table, column in [k for k in schema.cleared_values if k[0] == old]:
+        schema.cleared_values[(to, column)] = schema.cleared_values.pop((table, column))
+    for table, column in [k for k in schema.refused_columns if k[0] == old]:
+        schema.refused_columns.discard((table, column))
+        schema.refused_columns.add((to, column))
     for (table, column), (relation, source, guards) in list(schema.filled_from.items()):
         if old in (table, relation) or old in guards:
             del schema.filled_from[(table, column)]
