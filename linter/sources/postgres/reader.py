@@ -384,15 +384,16 @@ def constants(sql: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 NAME_BYTES = 63  # NAMEDATALEN - 1: the parser keeps the first 63 bytes of a name
-_BETWEEN_NAMES = str.maketrans(dict.fromkeys("(),;.'\"", " "))
+_LONG_RUN = re.compile(r"[^\s(),;.'\"]{64}")
 _LONG_QUOTED = re.compile(r'"(?:[^"]|""){64}')
 
 
 def may_hold_long_names(sql: str) -> bool:
     """Whether the text may hold a name over 63 bytes: 64 ASCII characters in a row, a quoted name
     of 64, or any other character (16 of which can make 64 bytes). Every text read is screened, so
-    the common case is a split in C, not a regular expression tried at each character."""
-    if not sql.isascii() or max(map(len, sql.translate(_BETWEEN_NAMES).split()), default=0) >= 64:
+    the common case is a split in C, not a regular expression tried at each character: only a word
+    of 64 characters or more is searched."""
+    if not sql.isascii() or any(len(word) >= 64 and _LONG_RUN.search(word) for word in sql.split()):
         return True
     return '"' in sql and _LONG_QUOTED.search(sql) is not None
 
