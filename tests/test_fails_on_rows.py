@@ -231,6 +231,13 @@ PG_PASSES = {
                                                   "ALTER TABLE t RENAME TO u;\n"
                                                   "CREATE TYPE st_new AS ENUM ('draft', 'paused');\n"
                                                   "ALTER TABLE u ALTER COLUMN status TYPE st_new USING (status::text::st_new)", ""),
+    "unique_over_a_copy_of_the_primary_key": Case("", "CREATE TABLE t (id int PRIMARY KEY, version text, created int)",
+                                                  "INSERT INTO t VALUES (1, 'v', 1), (2, 'v', 2), (3, 'v', 3)",
+                                                  "ALTER TABLE t ADD COLUMN slug text;\n"
+                                                  "UPDATE t SET slug = id::text WHERE slug IS NULL;\n"
+                                                  "DELETE FROM t WHERE created < 2;\n"
+                                                  "ALTER TABLE t ALTER COLUMN slug SET NOT NULL;\n"
+                                                  "CREATE UNIQUE INDEX t_slug_version ON t (slug, version)", ""),
     "partial_unique_index_with_the_same_where": Case("", "CREATE TABLE t (id int, owner int, app text, type text);\n"
                                                      "CREATE UNIQUE INDEX t_one ON t (owner) WHERE (type = 'u')",
                                                      "INSERT INTO t VALUES (1, 1, 'x', 'u'), (2, 1, 'x', 'f'), (3, 1, 'x', 'f')",

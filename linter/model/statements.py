@@ -924,6 +924,10 @@ class Update(_Dml):
     # PostgreSQL: a query of its FROM reads every row of the table it updates (a SELECT of it with no
     # WHERE): values derived from the whole table, a backfill's self-join
     reads_itself: bool = False
+    # PostgreSQL: the SET columns given another column of the same row, as (column, its source):
+    # `SET slug = id`, `SET id_text = id::text` (a cast to text or varchar keeps distinct values
+    # distinct); only with no FROM, where the source can be no other relation's
+    copies: tuple[tuple[str, str], ...] = ()
 
 
 @record

@@ -173,16 +173,20 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
     rows = isinstance(op, (Insert, Update, Delete, Merge, CopyFrom))
     written = {op.table} if rows else set(op.relations())
     setting = set(op.columns) if isinstance(op, Update) else None  # None: any column
+    # rows taken away leave the others as they were: still unique, still passing the checks, still
+    # referencing their parents, still off the values cleared; only the rows referencing them lose
+    # their parent
+    kept_by = op.table if isinstance(op, Delete) else None
     for key, keys in list(schema.dropped_foreign_keys.items()):
-        kept = [fk for fk in keys if key not in written and fk.references not in written]
+        kept = [fk for fk in keys if (key not in written or key == kept_by) and fk.references not in written]
         if kept:
             schema.dropped_foreign_keys[key] = kept
         else:
             del schema.dropped_foreign_keys[key]
     for known in (schema.dropped_keys, schema.dropped_checks):
-        for key in written.intersection(known):
+        for key in written.intersection(known) - {kept_by}:
             del known[key]
-    for table, column in [k for k in schema.cleared_values if k[0] in written]:
+    for table, column in [k for k in schema.cleared_values if k[0] in written and k[0] != kept_by]:
         if setting is None or column in setting:
             del schema.cleared_values[(table, column)]
     # an UPDATE filling the column again from the same relation's column keeps what is known: every
@@ -195,7 +199,12 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
     for (table, column), (relation, source, guards) in list(schema.filled_from.items()):
         if (table, column, relation, source) in refilled and not written.intersection(guards):
             continue
-        if table in written and (setting is None or column in setting) or written.intersection(guards):
+        if (
+            table in written
+            and table != kept_by
+            and (setting is None or column in setting)
+            or written.intersection(guards)
+        ):
             del schema.filled_from[(table, column)]
 
 
@@ -969,6 +978,8 @@ def _write_rows(schema: Schema, stmt: Statement, new: bool) -> None:
         _follow_fills(schema, op, table)
     if isinstance(op, Update) and op.clears:
         _clear_values(schema, op)
+    if isinstance(op, Update) and op.copies:
+        _follow_copies(schema, stmt, op, table)
     for column in table.columns.values():
         if not named or column.name in named:
             column.only_null = False
@@ -976,6 +987,20 @@ def _write_rows(schema: Schema, stmt: Statement, new: bool) -> None:
             column.backfilled = False
         elif column.name in named and (op.every_row or column.name in op.null_tested):
             column.backfilled = True
+
+
+def _follow_copies(schema: Schema, stmt: Statement, op: Update, table: Table) -> None:
+    """`SET slug = id`: a column given the value of a column that a whole key keeps unique holds
+    no two rows alike, where the UPDATE sets it on every row, or it held only NULL before (the rows
+    the WHERE leaves out keep NULL, which no unique key counts). Kept as a key the deploy knows of
+    (`Schema.dropped_keys`) until a statement writes the table."""
+    for column, source in op.copies:
+        held = table.columns.get(column)
+        if held is None or not (op.every_row or held.only_null):
+            continue
+        keys = [table.primary_key, *table.indexes]
+        if any(k is not None and (k.primary or k.unique) and not k.partial and k.columns == (source,) for k in keys):
+            schema.dropped_keys.setdefault(stmt.table or table.name, []).append(Index(None, (column,), unique=True))
 
 
 def _delete_rows(schema: Schema, stmt: Statement, new: bool) -> None:

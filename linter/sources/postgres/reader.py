@@ -1746,7 +1746,33 @@ def _update(f: Node, src: Source) -> Op:
         joins=_joins(f.get("relation"), where, listed),
         reads_itself=_reads_whole(f.get("fromClause"), into),
         clears=_clears(f.get("targetList"), where) if not f.get("fromClause") else (),
+        copies=_copies(f.get("relation"), f.get("targetList")) if not f.get("fromClause") else (),
     )
+
+
+# casts that keep distinct values distinct: to text, or to varchar of no length (one of a length
+# cuts the value, and `::char` keeps one character)
+_WHOLE_TEXT = frozenset({"text", "varchar"})
+
+
+def _copies(target: Node | None, targets: list[Node] | None) -> tuple[tuple[str, str], ...]:
+    """(column, source) for each SET column given another column of the row updated, as it is or
+    cast to text."""
+    out = []
+    for t in targets or []:
+        rt = t.get("ResTarget", {})
+        val = rt.get("val") or {}
+        if rt.get("indirection") or not rt.get("name"):
+            continue
+        while "TypeCast" in val:
+            type_name = val["TypeCast"].get("typeName") or {}
+            names = _strings(type_name.get("names"))
+            if not names or names[-1] not in _WHOLE_TEXT or type_name.get("typmods") or type_name.get("arrayBounds"):
+                break
+            val = val["TypeCast"].get("arg") or {}
+        if "ColumnRef" in val and (source := _columns_of(target, val)) and source[0] != rt["name"]:
+            out.append((rt["name"], source[0]))
+    return tuple(out)
 
 
 def _clears(targets: list[Node] | None, where: Node | None) -> tuple[str, ...]:
