@@ -178,7 +178,11 @@ def long_work(statement: Statement, schema: Schema, impacts: list[LockImpact]) -
     def w(name: str | None) -> str:
         return written(name or "", statement.dialect)
 
-    if isinstance(op, (Update, Delete, Merge)) and op.every_row and preexisting(op.into):
+    if (
+        isinstance(op, (Update, Delete, Merge))
+        and preexisting(op.into)
+        and (op.every_row or _null_everywhere(op, schema))
+    ):
         return f"{statement.kind.upper()} of every row of {w(op.into)}"
     if isinstance(op, Update) and op.reads_itself and preexisting(op.into):
         return f"UPDATE of {w(op.into)} from a query reading every row of it"
@@ -213,6 +217,17 @@ def _read_through(name: str, schema: Schema, depth: int = 0) -> list[str]:
     if view is None or view.reads is None or is_preexisting(name, schema) or depth > 10:
         return [name]
     return [r for read in view.reads for r in _read_through(read, schema, depth + 1)]
+
+
+def _null_everywhere(op: Update | Delete | Merge, schema: Schema) -> bool:
+    """Whether the WHERE only asks for NULL in columns that hold nothing else (a backfill `WHERE
+    new_col IS NULL` of a column just added): it matches every row, which no index would narrow."""
+    table = schema.tables.get(op.into or "")
+    if table is None or isinstance(op, Merge) or not op.filtered_on:
+        return False
+    return all(
+        c in op.null_tested and (col := table.columns.get(c)) is not None and col.only_null for c in op.filtered_on
+    )
 
 
 def _scanned_for(op: Update | Delete, schema: Schema) -> tuple[str, ...]:
