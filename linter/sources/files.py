@@ -43,11 +43,15 @@ def repository_root(path: str | os.PathLike) -> str | None:
 
 def escapes(path: str | os.PathLike, root: str | None = None, real: dict[str, str] | None = None) -> str | None:
     """Why reading `path` would leave the repository it belongs to (or `root`), else None. `real`
-    keeps folders' resolved paths for a caller checking many files of the same folders."""
-    real = {} if real is None else real
+    keeps folders' resolved paths for a caller checking many files of the same folders, all of
+    them known not to be folders (the repository is then its folder's)."""
     full = os.path.abspath(path)
     folder, name = os.path.split(full)
-    root = root or repository_root(full)
+    if real is None:
+        real = {}
+        root = root or repository_root(full)
+    else:
+        root = root or _root_of(folder)
     if root is None:
         return None
     try:
@@ -299,7 +303,7 @@ def expand(paths: Iterable[str], stdin_name: str | None = None) -> tuple[list[st
         else:
             errors.append(ParseError(p, 0, "no such file or directory"))
     taken: set[str] = set()
-    real: dict[str, str] = {}  # folders resolved, for the files of each
+    real: dict[str, str] = {}  # folders resolved, for the files of each (every one a file, not a folder)
     unique = []
     for f in files:
         key = os.path.abspath(f)
