@@ -19,7 +19,7 @@ from schemacite.model import Location
 from schemacite.model.dialects import MYSQL_FAMILY, Dialect
 from schemacite.model.record import record
 from schemacite.model.statements import ParseError, RunsUnseen, SetVariable, Statement, UnreadCreateTable
-from schemacite.sources.files import UTF16_BOMS
+from schemacite.sources.files import UTF16_BOMS, read_bytes
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.names import QNAME, name_parts, table_key
 from schemacite.sources.patterns import Pattern
@@ -74,8 +74,7 @@ def read_sql_file(
         raw = data
     else:
         try:
-            with open(path, "rb") as f:
-                raw = f.read()
+            raw = read_bytes(path)
         except OSError as e:
             return ParsedFile(path, errors=[ParseError(path, 0, f"cannot read file: {e.strerror}")])
     cached = cache is not None and len(raw) >= entries_from

@@ -78,7 +78,16 @@ from schemacite.model.statements import (
 )
 from schemacite.sources.dialect import sqlite_syntax
 from schemacite.sources.engines import left_out as other_engines
-from schemacite.sources.files import RENDERED, escapes, expand, init_folder, overlaid, repository_root, templates
+from schemacite.sources.files import (
+    RENDERED,
+    escapes,
+    expand,
+    init_folder,
+    overlaid,
+    read_bytes,
+    repository_root,
+    templates,
+)
 from schemacite.sources.frameworks import FRAMEWORKS, detect
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.names import relation_key
@@ -1488,8 +1497,7 @@ class Replay:
             return self.stdin[1]
         if (held := self.overlay.get(os.path.abspath(path))) is not None:
             return held
-        with open(path, "rb") as f:
-            return f.read()
+        return read_bytes(path)
 
     def _read(self, path: str):
         self._read_paths.append(path)
