@@ -68,7 +68,7 @@ def out_of_transaction(stmt: Statement, ctx: Context, statements: int = 1) -> tu
     runner's settings and the fix's applicability; None when nothing can."""
     unit = ctx.unit
     size_after = ctx.unit_size - 1 + statements
-    if ctx.framework is not None and ctx.framework.sent_together(ctx.file_text(), stmt.location.line):
+    if ctx.framework is not None and ctx.framework.sent_together(ctx.file_text, stmt.location.line):
         return None  # one query with the statements around it: one transaction, whatever the opt-out
     if stmt.transaction is None:
         if unit is not None and unit.transaction == "implicit" and size_after > 1:

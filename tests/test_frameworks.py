@@ -123,7 +123,7 @@ def test_sql_migrate_statement_block_ends_at_statement_end_and_is_one_query(caps
     code, out, err = run(capsys, "lint", "--format", "json", f)
     assert code == 0 and json.loads(out)["errors"] == [], err
     text = "-- +migrate Up notransaction\n-- +migrate StatementBegin\nSELECT 1;\nSELECT 2;\n-- +migrate StatementEnd\n"
-    assert FRAMEWORKS["sql-migrate"].sent_together(text, 3)
+    assert FRAMEWORKS["sql-migrate"].sent_together(lambda: text, 3)
 
 
 def test_liquibase_changesets_and_end_delimiter():

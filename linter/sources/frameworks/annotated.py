@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import os
 import re
+from typing import TYPE_CHECKING
 
 from schemacite.model.fixes import Edit
 from schemacite.sources.files import side_file
 from schemacite.sources.frameworks.base import Framework, Unit, _stem, append_to_line
 from schemacite.sources.patterns import Pattern
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # ---------------------------------------------------------------- goose
 
@@ -47,10 +51,10 @@ class Goose(Framework):
     def order(self, files: list[str]) -> list[str]:
         return sorted(files, key=lambda f: _leading_number(_stem(f)))
 
-    def sent_together(self, text: str, line: int) -> bool:
+    def sent_together(self, text: Callable[[], str], line: int) -> bool:
         """goose sends a StatementBegin ... StatementEnd block as one query: a statement in a block
         that holds others shares an implicit transaction with them, even under NO TRANSACTION."""
-        return block_holds_others(text, line, _STATEMENT_BEGIN, _STATEMENT_END)
+        return block_holds_others(text(), line, _STATEMENT_BEGIN, _STATEMENT_END)
 
     def prepare(self, path: str, text: str) -> str:
         """goose sends a StatementBegin ... StatementEnd block as it is, `;` or not: its end
@@ -136,9 +140,9 @@ class SqlMigrate(Framework):
     def order(self, files: list[str]) -> list[str]:
         return sorted(files, key=lambda f: _leading_number(f.replace("\\", "/").rsplit("/", 1)[-1]))
 
-    def sent_together(self, text: str, line: int) -> bool:
+    def sent_together(self, text: Callable[[], str], line: int) -> bool:
         """A StatementBegin ... StatementEnd block is sent as one query."""
-        return block_holds_others(text, line, _MIGRATE_BEGIN, _MIGRATE_END)
+        return block_holds_others(text(), line, _MIGRATE_BEGIN, _MIGRATE_END)
 
     def prepare(self, path: str, text: str) -> str:
         return statement_ends(super().prepare(path, text), _MIGRATE_END)

@@ -33,12 +33,16 @@ from __future__ import annotations
 
 import os
 import re
+from typing import TYPE_CHECKING
 
 from schemacite.model.fixes import Edit
 from schemacite.model.record import record
 from schemacite.model.statements import ParseError
 from schemacite.sources.files import exists
 from schemacite.sources.patterns import Pattern
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 @record
@@ -98,9 +102,10 @@ class Framework:
         changed after it was committed)."""
         return True
 
-    def sent_together(self, text: str, line: int) -> bool:
+    def sent_together(self, text: Callable[[], str], line: int) -> bool:
         """Whether the statement on `line` goes to the server in one query with others (which
-        PostgreSQL then runs as one implicit transaction), whatever the unit's transaction."""
+        PostgreSQL then runs as one implicit transaction), whatever the unit's transaction.
+        `text` gives the file's text, read again only for a runner that needs it."""
         return False
 
     def next_migration(self, path: str, title: str) -> str | None:
