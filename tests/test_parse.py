@@ -544,3 +544,35 @@ def test_reading_postgres_leaves_pglasts_classes_unbuilt_until_asked_for():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["['CreateIndex', 'AlterTable']", "[]", "True True"]
+
+
+def test_mariadb_or_replace_index_and_modify_if_exists_are_read_and_replayed(tmp_path):
+    """MariaDB's CREATE OR REPLACE [UNIQUE] INDEX (an index of that name dropped first) and MODIFY
+    / CHANGE [COLUMN] IF EXISTS (nothing where the column is missing): photoprism's migrations."""
+    from schemacite.model import Schema
+    from schemacite.sources.replay import apply
+
+    sql = (
+        "CREATE TABLE files (id int PRIMARY KEY, media_id varbinary(32), path varchar(10));\n"
+        "CREATE INDEX idx_files_media ON files (path);\n"
+        "CREATE OR REPLACE UNIQUE INDEX idx_files_media ON files (media_id);\n"
+        "ALTER TABLE files MODIFY IF EXISTS path VARCHAR(1024);\n"
+        "ALTER TABLE files MODIFY COLUMN IF EXISTS gone VARCHAR(10);\n"
+        "ALTER TABLE files CHANGE IF EXISTS media_id media VARBINARY(64);\n"
+    )
+    parsed = parse_text(sql, "m.sql", "mariadb")
+    assert not parsed.errors, [str(e) for e in parsed.errors]
+    replace_index, modify, missing, change = parsed.statements[2:]
+    assert (replace_index.op.or_replace, replace_index.op.index.unique) == (True, True)
+    assert [(a.op, a.column, a.if_exists) for a in modify.actions + missing.actions + change.actions] == [
+        ("modify_column", "path", True),
+        ("modify_column", "gone", True),
+        ("change_column", "media_id", True),
+    ]
+    schema = Schema("mariadb")
+    for stmt in parsed.statements:
+        apply(schema, stmt, new=False)
+    files = schema.tables["files"]
+    assert [(i.name, i.columns, i.unique) for i in files.indexes] == [("idx_files_media", ("media",), True)]
+    assert list(files.columns) == ["id", "path", "media"]
+    assert files.columns["path"].type_args == "1024"

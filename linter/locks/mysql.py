@@ -143,8 +143,9 @@ def _alter(
     version: Version,
 ) -> list[LockImpact]:
     actions = [a for a in statement.actions if a.op not in CLAUSE_OPS and not _skipped(a, table)]
-    if not actions and any(_skipped(a, table) for a in statement.actions):
-        return [_nothing_to_do("alter_table", relation)]
+    skipped = [a for a in statement.actions if _skipped(a, table)]
+    if not actions and skipped:
+        return [_nothing_to_do(f"alter_table.{skipped[0].op}", relation)]
     actions = _with_inline_keys(actions, server, version)
     clauses: dict[str, str | None] = {"algorithm": None, "lock": None}
     for a in statement.actions:

@@ -45,6 +45,7 @@ class AddColumn(Action):
     after: str | None = None  # MySQL: the column named by AFTER
     if_not_exists: bool = False
     old_name: str | None = None
+    if_exists: bool = False  # MariaDB: MODIFY/CHANGE IF EXISTS, a no-op where the column is missing
 
 
 @record
@@ -568,6 +569,7 @@ class CreateIndex(Op):
     if_not_exists: bool = False
     algorithm: str | None = None  # MySQL clauses
     lock: str | None = None
+    or_replace: bool = False  # MariaDB: CREATE OR REPLACE INDEX drops an index of that name first
 
     @property
     def table(self) -> str | None:

@@ -414,7 +414,9 @@ def _create_index(schema: Schema, stmt: Statement, new: bool) -> None:
     if table is None:
         return
     idx = replace(stmt.op.index, defined_at=stmt.location)
-    if idx.name and table.index_named(idx.name):
+    if idx.name and stmt.op.or_replace:
+        table.indexes = [i for i in table.indexes if i.name != idx.name]
+    elif idx.name and table.index_named(idx.name):
         return  # IF NOT EXISTS, or a re-run
     if idx.name and stmt.op.if_not_exists and schema.relation_in_schema_of(stmt.table or "", idx.name):
         return  # another relation has the name: the server skips the statement
@@ -685,6 +687,8 @@ def _follow_rename(schema: Schema, old: tuple[str, str], new: tuple[str, str], g
 def _add_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     assert isinstance(a, AddColumn)
     column = replace(a.definition, defined_at=stmt.location)
+    if a.if_exists and t.complete and (a.old_name or column.name) not in t.columns:
+        return  # MariaDB's MODIFY/CHANGE IF EXISTS of a column the table lacks: a note, no change
     if a.old_name and a.old_name != column.name and a.old_name in t.columns:  # CHANGE old new ...
         del t.columns[a.old_name]
         _rename_in_keys(t, a.old_name, column.name)

@@ -125,10 +125,12 @@ def _classify(part: list[Tok], src: str, dialect: str) -> list[Action]:
 def _modify_or_change(part: list[Tok], src: str, text: str, dialect: str) -> Action:
     """MODIFY [COLUMN] col definition, CHANGE [COLUMN] old new definition."""
     i = 2 if _w(part, 1) == "COLUMN" else 1
+    if_exists = _w(part, i) == "IF" and _w(part, i + 1) == "EXISTS"  # MariaDB
+    i += 2 if if_exists else 0
     if _w(part, 0) == "MODIFY":
-        return _column_action("modify_column", part[i:], src, text, dialect)
+        return replace(_column_action("modify_column", part[i:], src, text, dialect), if_exists=if_exists)
     a = _column_action("change_column", part[i + 1 :], src, text, dialect)
-    return replace(a, column=part[i].ident.lower(), old_name=part[i].ident.lower())
+    return replace(a, column=part[i].ident.lower(), old_name=part[i].ident.lower(), if_exists=if_exists)
 
 
 def _rename(part: list[Tok], text: str, dialect: str) -> Action:

@@ -178,7 +178,7 @@ def _clauses(text: str) -> dict[str, str]:
 
 
 @handles(
-    rf"CREATE\s+(?P<unique>UNIQUE\s+)?(?P<kind>FULLTEXT\s+|SPATIAL\s+)?INDEX\s+"
+    rf"CREATE\s+(?P<replace>OR\s+REPLACE\s+)?(?P<unique>UNIQUE\s+)?(?P<kind>FULLTEXT\s+|SPATIAL\s+)?INDEX\s+"
     rf"(?P<ine>IF\s+NOT\s+EXISTS\s+)?(?P<name>{QNAME}\s+)?(?:USING\s+\w+\s+)?ON\s+(?P<table>{QNAME})"
 )
 def _create_index(m: re.Match, sql: str, dialect: str) -> Op:
@@ -208,6 +208,7 @@ def _create_index(m: re.Match, sql: str, dialect: str) -> Op:
         algorithm=clauses.get("algorithm"),
         lock=clauses.get("lock"),
         if_not_exists=bool(m.group("ine")),
+        or_replace=bool(m.group("replace")),
     )
 
 
