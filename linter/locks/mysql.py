@@ -161,7 +161,7 @@ def _alter(
             continue  # reported once, as the replacement
         key, note = _key(action, table, server, version, actions, replaced_pk, fk_checks_off)
         row = _lookup_adjusted(server, key, version, table)
-        if row is not None and row.rewrite and (when := _charset_unknown(action, table)):
+        if row is not None and row.rewrite and (when := _charset_unknown(action, table) or _type_unknown(note)):
             row = replace(row, rewrite_when=when)
         if row is None:
             row = Row(
@@ -377,6 +377,15 @@ def _convert_charset_key(action: Option, table: Table | None, server: Dialect, v
     return "convert_charset.collation" if lookup(server, "convert_charset.collation", version) else "convert_charset"
 
 
+# a MODIFY or CHANGE of a column whose definition the files never showed: judged as a type change
+UNKNOWN_DEFINITION = "the column's current definition is unknown; assuming a type change"
+
+
+def _type_unknown(note: str | None) -> str:
+    """The condition on which a MODIFY of a column of unknown definition copies the table, else ''."""
+    return "it changes the column's type (its current definition is unknown)" if note == UNKNOWN_DEFINITION else ""
+
+
 def _charset_unknown(action: Action, table: Table | None) -> str:
     """For CONVERT TO of a table whose CREATE TABLE named no character set: the condition on which the
     table is rebuilt (the server's default then decides), else ''."""
@@ -438,7 +447,7 @@ def _modify_key(
     changes: list[str] = []
     if old is None:
         kind = "modify_column.reorder" if action.position and not new.type else "modify_column.type"
-        return kind, "the column's current definition is unknown; assuming a type change"
+        return kind, UNKNOWN_DEFINITION
     if action.position:
         changes.append("reorder")
     new_nullable = new.nullable
