@@ -28,6 +28,7 @@ from schemacite.rules.rewrites import generated
 from schemacite.sources.edits import code_of, replace_span
 from schemacite.sources.mysql.clauses import ALTER_HEAD, CLAUSE, clause_spans
 from schemacite.sources.read import parse_text
+from schemacite.sources.search_path import in_database
 
 _ONLINE = ("INSTANT", "NOCOPY", "INPLACE")
 
@@ -81,6 +82,9 @@ def _impacts(stmt: Statement, ctx: Context, sql: str) -> list[LockImpact]:
     if parsed.errors or len(parsed.statements) != 1:
         return []
     again = parsed.statements[0]
+    database, _, _ = (stmt.table or "").rpartition(".")
+    if database:  # a table of another database than the run's first (USE): the replay's key
+        again = in_database(again, database)
     again.foreign_key_checks = stmt.foreign_key_checks
     return impacts_for(again, ctx.schema, ctx.target)
 
@@ -110,8 +114,10 @@ def _tool(stmt: Statement, ctx: Context, bare: str) -> Fix | None:
     alter = bare[m.end() :].strip() if m else ""
     if m is None or not alter or stmt.table is None:
         return None
-    database = "<database>"
-    table = shlex.quote(stmt.table)
+    # a key `database.table` is a table of another database than the run's first (USE)
+    database, _, name = stmt.table.rpartition(".")
+    database = shlex.quote(database) if database else "<database>"
+    table = shlex.quote(name)
     known = ctx.schema.tables.get(stmt.table)
     foreign = known is None or bool(known.foreign_keys) or bool(ctx.schema.foreign_keys_to(stmt.table))
     if ctx.dialect is Dialect.MYSQL and not foreign:

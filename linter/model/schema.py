@@ -313,6 +313,9 @@ class Schema:
     views: dict[str, View] = field(default_factory=dict)
     # where the model came from: "sql", a snapshot path, or a server DSN without password
     origin: str = "sql"
+    # MySQL/MariaDB: the database the replay's first USE named, whose tables (and those of files
+    # naming none) are keyed by bare name; another database's are keyed `database.table`
+    database: str = ""
     # sequences of their own (CREATE SEQUENCE); those serial and identity columns own are found
     # through their tables (`sequence_owner`)
     sequences: set[str] = field(default_factory=set)

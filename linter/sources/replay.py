@@ -93,6 +93,7 @@ from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.names import relation_key
 from schemacite.sources.read import decode_text, next_seq, read_sql_file, seq_from
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
+from schemacite.sources.search_path import in_database, used_database
 from schemacite.sources.search_path import parse as parse_search_path
 from schemacite.sources.search_path import resolve as resolve_names
 
@@ -1154,6 +1155,7 @@ class Session:
     default_path: tuple[str, ...] = ("public",)  # the search_path setting the deploy starts with
     session_path: tuple[str, ...] | None = None  # after SET search_path (None: the default)
     local_path: tuple[int | None, tuple[str, ...]] | None = None  # SET LOCAL: (its transaction, the path)
+    database: str = ""  # MySQL/MariaDB: the database the file's last USE named ("": the connection's)
 
     @property
     def search_path(self) -> tuple[str, ...]:
@@ -1203,6 +1205,8 @@ class Session:
 
     def see(self, stmt: Statement) -> None:
         self.found, self.found_why = self.opened_by, self.why
+        if self.dialect in MYSQL_FAMILY and isinstance(stmt.op, Other) and stmt.op.what == "USE":
+            self.database = used_database(stmt.sql) or self.database
         if stmt.kind == "begin":
             # PostgreSQL warns and stays in the transaction open, but a BEGIN turns the implicit
             # transaction of a multi-statement query into its own; MySQL and MariaDB commit the
@@ -1563,9 +1567,13 @@ class Replay:
             closed_by = closing(members[id(unit)][at:], self.dialect) if stmt.kind == "begin" else None
             if postgres:
                 stmt = unseen_calls(resolve_names(stmt, session.search_path, self.schema), self.schema)
+            elif session.database and session.database != self.schema.database:
+                stmt = in_database(stmt, session.database)
             if init:
                 self._on_empty_cluster(stmt)
             session.see(stmt)
+            if session.database and not self.schema.database:
+                self.schema.database = session.database  # the run's first: its tables keep bare keys
             yield Step(
                 stmt,
                 self.schema,

@@ -1,4 +1,5 @@
-"""PostgreSQL's search path: the schema an unqualified relation name means where it runs.
+"""PostgreSQL's search path: the schema an unqualified relation name means where it runs (and
+MySQL's USE, the database it means).
 
 The reader keys a relation named without a schema by its bare name (the `public` schema's key)
 and lists it in `Statement.unqualified`; replay knows the search path in force at that point of
@@ -13,6 +14,7 @@ stays as read, at no cost.
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import fields, is_dataclass, replace
 
 from schemacite.model import Schema, Table
@@ -121,3 +123,41 @@ def _rename_beside(op: Op, unqualified: frozenset[str]) -> None:
     for a in op.actions if isinstance(op, AlterTable) else []:
         if isinstance(a, Rename) and a.op == "rename_table" and a.new_name in unqualified:
             a.new_name = relation_key(schema_of, a.new_name)
+
+
+# ---------------------------------------------------------------- MySQL and MariaDB: USE
+
+_USE = re.compile(r"USE\s+(`(?:[^`]|``)+`|[^\s;`]+)\s*;?\s*$", re.I)
+
+
+def used_database(sql: str) -> str:
+    """The database a `USE db` statement names, as MySQL keys it (lower-cased), else ""."""
+    m = _USE.match(sql.strip())
+    if m is None:
+        return ""
+    name = m.group(1)
+    return (name[1:-1].replace("``", "`") if name.startswith("`") else name).lower()
+
+
+class _InDatabase(dict):
+    """Every bare relation key, as `database.key` (search_path's re-keying reads it with `get`)."""
+
+    def __init__(self, database: str):
+        super().__init__()
+        self.database = database
+
+    def get(self, key, default=None):
+        return key if not key or "." in key or key == "*" else f"{self.database}.{key}"
+
+
+def in_database(stmt: Statement, database: str) -> Statement:
+    """`stmt` of a MySQL file whose USE named another database than the run's first: the tables it
+    names live there, apart from the first database's tables of the same names. A MySQL key drops a
+    written database qualifier, so `other.t` written out stays with the first database's `t`."""
+    op = copy.deepcopy(stmt.op)
+    mapping = _InDatabase(database)
+    _rekey(op, mapping)
+    for a in op.actions if isinstance(op, AlterTable) else []:
+        if isinstance(a, Rename) and a.op == "rename_table":
+            a.new_name = mapping.get(a.new_name)
+    return replace(stmt, op=op)
