@@ -576,3 +576,11 @@ def test_mariadb_or_replace_index_and_modify_if_exists_are_read_and_replayed(tmp
     assert [(i.name, i.columns, i.unique) for i in files.indexes] == [("idx_files_media", ("media",), True)]
     assert list(files.columns) == ["id", "path", "media"]
     assert files.columns["path"].type_args == "1024"
+
+
+def test_sqlglot_falling_back_to_a_command_says_nothing_unlocated(caplog):
+    """The statement sqlglot cannot read is reported once, located; sqlglot's own warning (on
+    stderr, with no file or line) is kept back."""
+    parsed = parse_text("CREATE TABLE u (a int) WITH SYSTEM VERSIONING;\n", "u.sql", "mariadb")
+    assert [(e.line, e.message) for e in parsed.errors] == [(1, "cannot parse CREATE TABLE")]
+    assert not [r for r in caplog.records if "Falling back" in r.getMessage()]

@@ -8,6 +8,7 @@ option or clause outside that layout sends the whole statement to sqlglot (`tabl
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from dataclasses import replace
@@ -25,6 +26,15 @@ from schemacite.model.schema import Check, ForeignKey
 from schemacite.sources.mysql.types import canonical_charset, canonical_collation, parse_type
 from schemacite.sources.names import sqlglot_dialect
 from schemacite.sources.patterns import Pattern
+
+
+def _not_a_fallback(record: logging.LogRecord) -> bool:
+    return "Falling back to parsing as a 'Command'" not in record.getMessage()
+
+
+# sqlglot says on stderr, unlocated, when it reads a statement as an opaque Command; the reader
+# reports such a statement itself, with its file and line
+logging.getLogger("sqlglot").addFilter(_not_a_fallback)
 
 _GLOT = threading.local()  # one tokenizer and parser per dialect and thread
 
