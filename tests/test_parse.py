@@ -574,7 +574,7 @@ def test_mariadb_or_replace_index_and_modify_if_exists_are_read_and_replayed(tmp
         apply(schema, stmt, new=False)
     files = schema.tables["files"]
     assert [(i.name, i.columns, i.unique) for i in files.indexes] == [("idx_files_media", ("media",), True)]
-    assert list(files.columns) == ["id", "path", "media"]
+    assert list(files.columns) == ["id", "media", "path"]  # as SHOW CREATE TABLE lists them on MariaDB 10.11
     assert files.columns["path"].type_args == "1024"
 
 
@@ -584,3 +584,33 @@ def test_sqlglot_falling_back_to_a_command_says_nothing_unlocated(caplog):
     parsed = parse_text("CREATE TABLE u (a int) WITH SYSTEM VERSIONING;\n", "u.sql", "mariadb")
     assert [(e.line, e.message) for e in parsed.errors] == [(1, "cannot parse CREATE TABLE")]
     assert not [r for r in caplog.records if "Falling back" in r.getMessage()]
+
+
+def test_mysql_column_order_follows_renames_first_and_after():
+    """A column renamed (CHANGE, RENAME COLUMN) keeps its place; FIRST and AFTER move it: the order
+    decides whether an ADD COLUMN ... AFTER goes last."""
+    from schemacite.model import Schema
+    from schemacite.sources.replay import apply
+
+    sql = (
+        "CREATE TABLE t (id int PRIMARY KEY, a int, b int, c int);\n"
+        "ALTER TABLE t CHANGE a a2 bigint;\n"
+        "ALTER TABLE t MODIFY c int FIRST;\n"
+        "ALTER TABLE t ADD COLUMN d int AFTER a2;\n"
+        "ALTER TABLE t RENAME COLUMN b TO b2;\n"
+        "ALTER TABLE t MODIFY id bigint AFTER b2;\n"
+    )
+    parsed = parse_text(sql, "t.sql", "mysql")
+    assert not parsed.errors
+    schema = Schema("mysql")
+    orders = []
+    for stmt in parsed.statements:
+        apply(schema, stmt, new=False)
+        orders.append(list(schema.tables["t"].columns))
+    assert orders[1:] == [
+        ["id", "a2", "b", "c"],
+        ["c", "id", "a2", "b"],
+        ["c", "id", "a2", "d", "b"],
+        ["c", "id", "a2", "d", "b2"],
+        ["c", "a2", "d", "b2", "id"],
+    ]

@@ -690,9 +690,9 @@ def _add_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     column = replace(a.definition, defined_at=stmt.location)
     if a.if_exists and t.complete and (a.old_name or column.name) not in t.columns:
         return  # MariaDB's MODIFY/CHANGE IF EXISTS of a column the table lacks: a note, no change
-    if a.old_name and a.old_name != column.name and a.old_name in t.columns:  # CHANGE old new ...
-        del t.columns[a.old_name]
-        _rename_in_keys(t, a.old_name, column.name)
+    renamed = a.old_name if a.old_name and a.old_name != column.name and a.old_name in t.columns else None
+    if renamed:  # CHANGE old new ...
+        _rename_in_keys(t, renamed, column.name)
     if a.if_not_exists and column.name in t.columns:
         return
     # nothing fills the old rows of a nullable column added without a default; a NOT NULL one
@@ -704,7 +704,7 @@ def _add_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     if column.only_null and refused:
         schema.refused_columns.add((t.name, column.name))
     schema.only_null_columns |= column.only_null
-    t.columns[column.name] = column
+    _put_column(t, column, renamed, a.position, a.after)
     if a.op == "add_column" and not t.new and _distinct_values(column):
         # every old row draws its own value: a key over the column cannot meet a duplicate
         schema.dropped_keys.setdefault(stmt.table or t.name, []).append(Index(None, (column.name,), unique=True))
@@ -729,10 +729,31 @@ def _drop_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
 def _rename_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     assert isinstance(a, Rename)
     if a.column in t.columns:
-        col = t.columns.pop(a.column)
+        col = t.columns[a.column]
         col.name = a.new_name
-        t.columns[a.new_name] = col
+        _put_column(t, col, a.column, None, None)
     _rename_in_keys(t, a.column or "", a.new_name)
+
+
+def _put_column(t: Table, column: Column, old: str | None, position: str | None, after: str | None) -> None:
+    """Put the column in the table's order as the server does: in the place of `old` (a rename, a
+    CHANGE), else where it stood, else last; MySQL's FIRST and AFTER move it. The order decides
+    whether an ADD COLUMN ... AFTER goes last (INSTANT on MySQL 8.0.12 to 8.0.28)."""
+    stood = old if old is not None and old in t.columns else column.name
+    if stood == column.name and position is None:
+        t.columns[column.name] = column  # the common case: the same place, or last
+        return
+    items = [
+        (column.name, column) if k == stood else (k, c) for k, c in t.columns.items() if k != column.name or k == stood
+    ]
+    if stood not in t.columns:
+        items.append((column.name, column))
+    if position == "first" or position == "after" and after:
+        items = [item for item in items if item[0] != column.name]
+        at = 0 if position == "first" else next((n + 1 for n, (k, _) in enumerate(items) if k == after), len(items))
+        items.insert(at, (column.name, column))
+    t.columns.clear()
+    t.columns.update(items)
 
 
 def _rename_in_keys(t: Table, old: str, new: str) -> None:
