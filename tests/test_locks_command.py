@@ -471,3 +471,14 @@ def test_sql_the_reader_cannot_see_is_unknown(capsys, tmp_path):
     assert [r["blocks"] for r in rows] == ["unknown", "unknown", "reads+writes", "nothing", "unknown"]
     assert rows[0]["notes"] == ["unknown: CALL migrate_accounts runs SQL schemacite cannot read"]
     assert {lk["relation"] for lk in rows[2]["locks"]} == {"accounts_email"}  # its table was never seen
+
+
+def test_scratch_names_made_by_one_process_never_meet():
+    """A verify run makes several scratch areas within one second; a name met twice is refused by
+    the server ("already exists") and the statement goes unmeasured."""
+    from schemacite.live import scratch
+
+    names = [scratch.new_name() for _ in range(20000)]
+    assert len(set(names)) == len(names)
+    assert all(len(n) <= 63 for n in names)  # PostgreSQL's identifier limit
+    assert all(abs(scratch._created(n) - time.time()) < 60 for n in names[:3])  # the stale sweep reads the time

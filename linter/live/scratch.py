@@ -1,7 +1,7 @@
 """Scratch areas: the only place `locks --verify` and the lock measurements write.
 
 A scratch area is a PostgreSQL schema or a MySQL/MariaDB database named
-``schemacite_scratch_<UTC creation time>_<pid>_<random>``. While its creator runs, it holds a
+``schemacite_scratch_<UTC creation time>_<pid>_<count>x<random>``. While its creator runs, it holds a
 session lock named after it (a PostgreSQL advisory lock, a MySQL/MariaDB `GET_LOCK`), which the
 server releases when the session ends, however it ends. The next run drops every area with the
 prefix whose lock is free: areas left by a run that was killed (SIGKILL, a lost connection).
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import calendar
 import contextlib
+import itertools
 import os
 import re
 import secrets
@@ -76,8 +77,16 @@ class ScratchDenied(Exception):
     """The account may not create a scratch area here; the message says what it lacks."""
 
 
+_made = itertools.count()
+
+
 def new_name() -> str:
-    return f"{PREFIX}{time.strftime('%Y%m%dt%H%M%S', time.gmtime())}_{os.getpid()}_{secrets.token_hex(2)}"
+    # the counter keeps one process's names apart (a verify run makes several areas in one second,
+    # and two random bytes alone met once in a test run); the random part keeps processes whose pids
+    # recur apart
+    return (
+        f"{PREFIX}{time.strftime('%Y%m%dt%H%M%S', time.gmtime())}_{os.getpid()}_{next(_made)}x{secrets.token_hex(2)}"
+    )
 
 
 _pending: list[int] = []  # a stop signal that arrived, kept in case a driver swallowed the exception
