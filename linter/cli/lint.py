@@ -29,7 +29,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         return 0
 
     def lint(overlay: dict[str, bytes] | None = None):
-        return project.lint(parse_cache, overlay)
+        return project.lint(parse_cache, overlay, read_ahead=True)
 
     if args.fix or args.diff:
         if project.stdin is not None and args.fix:

@@ -166,9 +166,11 @@ class Linter:
         cache: ParseCache | None = None,
         stdin: tuple[str, bytes] | None = None,
         overlay: dict[str, bytes] | None = None,
+        read_ahead: bool = False,
     ) -> LintResult:
         """Lint `paths` replayed after `history`; `stdin` is (display name, bytes) of a file read
-        from standard input, named among `paths` by that display name."""
+        from standard input, named among `paths` by that display name. `read_ahead` lets a run
+        over many files parse them in a second process (see sources.ahead)."""
         run = Replay(
             self.config.dialect,
             paths,
@@ -182,6 +184,7 @@ class Linter:
             self._excluded,
             overlay,
             change_together=bool(history),
+            read_ahead=read_ahead,
         )
         result = LintResult(files=run.reported, errors=run.errors)
         statements = self._check_statements(run, result)

@@ -410,10 +410,12 @@ class Project:
         paths: list[str] | None = None,
         history: list[str] | None = None,
         base: Schema | None = None,
+        read_ahead: bool = False,
     ) -> LintResult:
         """Lint the change after its history (or the `paths` after the `history` onto the `base`
         given: the language server replays a document's history apart) and say in the result what
-        was resolved: the notes, the dialect and the target and what chose them."""
+        was resolved: the notes, the dialect and the target and what chose them. `read_ahead`:
+        the CLI's runs may parse in a second process (see sources.ahead)."""
         result = self.linter.lint(
             self.paths if paths is None else paths,
             self.history if history is None else history,
@@ -421,6 +423,7 @@ class Project:
             cache=cache,
             stdin=self.stdin,
             overlay=overlay,
+            read_ahead=read_ahead,
         )
         result.notes[:0] = self.notes
         result.dialect = (self.config.dialect, self.dialect_why)

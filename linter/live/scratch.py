@@ -84,9 +84,7 @@ def new_name() -> str:
     # the counter keeps one process's names apart (a verify run makes several areas in one second,
     # and two random bytes alone met once in a test run); the random part keeps processes whose pids
     # recur apart
-    return (
-        f"{PREFIX}{time.strftime('%Y%m%dt%H%M%S', time.gmtime())}_{os.getpid()}_{next(_made)}x{secrets.token_hex(2)}"
-    )
+    return f"{PREFIX}{time.strftime('%Y%m%dt%H%M%S', time.gmtime())}_{os.getpid()}_{next(_made)}x{secrets.token_hex(2)}"
 
 
 _pending: list[int] = []  # a stop signal that arrived, kept in case a driver swallowed the exception

@@ -22,7 +22,7 @@ import functools
 import json
 import os
 from collections.abc import Callable
-from dataclasses import field, replace
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ from schemacite.model.codec import Codec, DecodeError
 from schemacite.model.record import record
 from schemacite.model.statements import STORED, ParseError
 from schemacite.sources.frameworks.base import Unit
-from schemacite.sources.read import ParsedFile, next_seq
+from schemacite.sources.read import ParsedFile, resequence
 
 FORMAT = 3  # 2: fields holding their default left out, places in files as lists; 3: a place written again refers back
 STATES_KEPT = 8  # history states are about 1 MB for 300 tables: the newest few are enough
@@ -169,7 +169,8 @@ class ParseCache:
             self.misses += 1
             return None
         self.hits += 1
-        return _relocate(parsed, path)
+        resequence(parsed, path)
+        return parsed
 
     def put(self, key: str, parsed, size: int = 0) -> None:
         if size > LARGEST:
@@ -239,11 +240,3 @@ def _read_entry(target: Path, key: str, part: str, cls: type) -> Any:
 def _entry_text(key: str, part: str, value: object) -> str:
     """An entry holding `value` as its `part`, under `key`; DecodeError when the codec cannot store it."""
     return json.dumps({"format": FORMAT, "key": key, part: _codec().encode(value)}, separators=(",", ":"))
-
-
-def _relocate(parsed, path: str):
-    parsed.path = path
-    for stmt in parsed.statements:
-        stmt.location = replace(stmt.location, file=path, seq=next_seq())
-    parsed.errors = [replace(e, file=path) for e in parsed.errors]
-    return parsed

@@ -33,6 +33,17 @@ def next_seq() -> int:
     return next(SEQ)
 
 
+def resequence(parsed: ParsedFile, path: str | None = None) -> None:
+    """Give a parse made elsewhere (the cache, another process) this run's replay order, and the
+    name `path` it is read under here."""
+    path = parsed.path if path is None else path
+    parsed.path = path
+    for stmt in parsed.statements:
+        at = stmt.location  # built, not `replace`d: a dump has thousands
+        stmt.location = Location(path, at.line, at.column, next(SEQ))
+    parsed.errors = [replace(e, file=path) for e in parsed.errors]
+
+
 def seq_from(start: int) -> None:
     """Replay order goes on from `start` (or from where it is, if further): the next statements
     come after those of a replay read back from the cache."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import field, replace
@@ -98,6 +99,7 @@ from schemacite.sources.search_path import parse as parse_search_path
 from schemacite.sources.search_path import resolve as resolve_names
 
 if TYPE_CHECKING:
+    from schemacite.sources.ahead import ReadAhead
     from schemacite.sources.cache import HistoryState
 
 # what bounds the wait for a table's lock, in any dialect
@@ -1337,6 +1339,7 @@ class Replay:
         excluded: Callable[[str], bool] | None = None,
         overlay: dict[str, bytes] | None = None,
         change_together: bool = False,
+        read_ahead: bool = False,
     ):
         self.dialect = Dialect(dialect)  # callers of the API may name it as text
         # the change's migrations reach production in one deploy (a commit's, a pull request's):
@@ -1383,6 +1386,9 @@ class Replay:
         self.sqlite: dict[str, Counter[str]] = {}
         self._ids = itertools.count(1)
         self._new: set[str] = set()  # tables the current deploy created
+        # a run over many files parses them in a second process, ahead of the replay (the CLI's)
+        self._read_ahead = read_ahead and not stdin and not self.overlay
+        self._ahead: ReadAhead | None = None
 
     def _set_aside(self, past: list[str], later: list[str]) -> tuple[list[str], list[str], list[str]]:
         """Leave out the files no part of this run (another database's migrations), and set apart
@@ -1416,9 +1422,13 @@ class Replay:
 
     def __iter__(self) -> Iterator[Step]:
         self._read_count(len(self.order))
-        for path in self.order:
-            with reading(path), overlaid(self.overlay):
-                yield from self._file(path)
+        self._start_ahead(self.order)
+        try:
+            for path in self.order:
+                with reading(path), overlaid(self.overlay):
+                    yield from self._file(path)
+        finally:
+            self._stop_ahead()
 
     def from_change(self) -> Iterator[Step]:
         """The steps from the change's first file on (history deploying between the change's files
@@ -1434,17 +1444,34 @@ class Replay:
             self._restore(state)
             start = len(ahead)
         self._read_count(len(self.order) - start)
-        for n in range(start, len(self.order)):
-            if n == len(ahead) and start == 0 and key is not None:
-                self._keep_state(key, ahead, errors_before)
-            path = self.order[n]
-            with reading(path), overlaid(self.overlay):
-                steps = self._file(path)
-                if n < len(ahead):
-                    for _ in steps:  # replayed for the state it leaves
-                        pass
-                else:
-                    yield from steps
+        self._start_ahead(self.order[start:])
+        try:
+            for n in range(start, len(self.order)):
+                if n == len(ahead) and start == 0 and key is not None:
+                    self._keep_state(key, ahead, errors_before)
+                path = self.order[n]
+                with reading(path), overlaid(self.overlay):
+                    steps = self._file(path)
+                    if n < len(ahead):
+                        for _ in steps:  # replayed for the state it leaves
+                            pass
+                    else:
+                        yield from steps
+        finally:
+            self._stop_ahead()
+
+    def _start_ahead(self, paths: list[str]) -> None:
+        if self._read_ahead and self._ahead is None and sys.platform == "linux":
+            # start-up: the fork's module loads only for a run over many files
+            from schemacite.sources import ahead
+
+            if ahead.worth_it(paths):
+                self._ahead = ahead.ReadAhead(paths, self._parse)
+
+    def _stop_ahead(self) -> None:
+        if self._ahead is not None:
+            self._ahead.close()
+            self._ahead = None
 
     def _read_count(self, files: int) -> None:
         """The run is about to read `files` files: the cache says from which size it keeps their parse."""
@@ -1530,6 +1557,11 @@ class Replay:
 
     def _read(self, path: str):
         self._read_paths.append(path)
+        if self._ahead is not None and (parsed := self._ahead.take(path)) is not None:
+            return parsed
+        return self._parse(path)
+
+    def _parse(self, path: str):
         data = self.stdin[1] if self.stdin and path == self.stdin[0] else self.overlay.get(os.path.abspath(path))
         return read_sql_file(
             path, self.dialect, self.cache, framework=self.framework, data=data, entries_from=self._entries_from

@@ -1,0 +1,175 @@
+"""Reading ahead: a second process parses the files a replay reads next while this one replays
+and checks the files before them.
+
+The replay must walk the files in deploy order (each is judged against the schema the earlier
+ones left), but parsing a file needs none of that schema. A run over many files (a CI job, an
+audit of a repository's migrations) forks once: the child parses the planned files in order and
+sends each parse back through a pipe; the parent takes them as the replay reaches them. A file
+the child did not plan, could not parse or could not send is parsed here as before, so the
+answers are the same whichever process parsed a file; only their order in replay
+(`Location.seq`) is given again here, as a cache entry's is.
+
+Only the CLI asks for it: the language server, the pytest plugin and the frameworks' processes
+run threads or hold connections a fork should not copy. The child reads nothing but the files
+the parent would have read, writes only to the pipe and to the parse cache (whose entries are
+written atomically), and leaves with `os._exit`, running none of the parent's exit handlers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import mmap
+import os
+import pickle
+import select
+import struct
+import sys
+import threading
+from collections.abc import Callable
+
+from schemacite.sources.read import ParsedFile, resequence
+
+# below these a fork and the pickles cost more than the parse they move
+FROM_FILES = 16
+FROM_BYTES = 48_000
+_PIPE_SIZE = 1 << 20  # Linux lets a pipe hold this much: the child runs ahead by a few files
+_HEAD = struct.Struct("<Q")
+
+
+def worth_it(paths: list[str]) -> bool:
+    """Whether reading `paths` ahead may pay: enough of them, a second CPU, no other thread."""
+    # Linux only: macOS's system libraries are not safe to use after a fork
+    if len(paths) < FROM_FILES or sys.platform != "linux" or threading.active_count() > 1:
+        return False
+    if len(os.sched_getaffinity(0)) < 2:  # the CPUs this process may run on
+        return False
+    total = 0
+    for path in paths:
+        with contextlib.suppress(OSError):
+            total += os.stat(path).st_size
+        if total >= FROM_BYTES:
+            return True
+    return False
+
+
+_FREE, _PARENT, _CHILD = 0, 1, 2  # who claimed a file: the one that claims it first parses it
+
+
+class ReadAhead:
+    """The parses of `paths`, made by `read` in a child process that goes through them in order.
+    While the child finishes a file this process needs, this one parses the next file nobody has
+    claimed: when the checks here are quick (a long history before one change), the two take
+    turns instead of this one waiting."""
+
+    def __init__(self, paths: list[str], read: Callable[[str], ParsedFile]):
+        self._paths, self._read = paths, read
+        self._index: dict[str, int] = {}
+        for n, path in enumerate(paths):
+            self._index.setdefault(path, n)
+        self._claims = mmap.mmap(-1, len(paths))  # shared with the child: who parses each file
+        self._got: dict[int, ParsedFile | None] = {}  # parses made ahead, by either process
+        self._free_from = 0  # no file before this one is left for this process to claim
+        self._alive = True
+        for stream in (sys.stdout, sys.stderr):  # the child must not write a copy of what is buffered
+            with contextlib.suppress(Exception):
+                stream.flush()
+        r, w = os.pipe()
+        with contextlib.suppress(AttributeError, OSError):
+            fcntl.fcntl(w, fcntl.F_SETPIPE_SZ, _PIPE_SIZE)
+        self.pid = os.fork()
+        if self.pid == 0:  # the child
+            os.close(r)
+            _child(paths, read, w, self._claims)
+        os.close(w)
+        self._fd = r
+
+    def take(self, path: str) -> ParsedFile | None:
+        """The parse of `path` made ahead, or None when this process must parse it itself."""
+        n = self._index.pop(path, None)
+        if n is None:
+            return None
+        if n not in self._got:
+            if self._claims[n] == _FREE:
+                # the child may claim it in the same instant: its parse then arrives unused
+                self._claims[n] = _PARENT
+                return None
+            while n not in self._got and self._alive:
+                if self._waiting() and self._parse_later(n):
+                    continue
+                self._receive()
+        parsed = self._got.pop(n, None)
+        if parsed is not None:
+            resequence(parsed)  # replay order is the order the replay takes the files in
+        return parsed
+
+    def _waiting(self) -> bool:
+        """Whether the child has sent nothing yet that could be read now."""
+        return not select.select([self._fd], [], [], 0)[0]
+
+    def _parse_later(self, n: int) -> bool:
+        """Claim and parse the first file after `n` nobody has claimed; False if none is left."""
+        m = max(self._free_from, n + 1)
+        while m < len(self._paths) and self._claims[m] != _FREE:
+            m += 1
+        self._free_from = m + 1
+        if m >= len(self._paths):
+            return False
+        self._claims[m] = _PARENT
+        try:
+            self._got[m] = self._read(self._paths[m])
+        except Exception:  # met again, in its place, when the replay reaches the file
+            self._got[m] = None
+        return True
+
+    def _receive(self) -> None:
+        try:
+            head = _read_exactly(self._fd, _HEAD.size)
+            n, parsed = pickle.loads(_read_exactly(self._fd, _HEAD.unpack(head)[0]))  # our child's, never a file's
+        except (OSError, EOFError, pickle.UnpicklingError):
+            self._alive = False  # the child is gone: what is left is parsed here
+            return
+        self._got[n] = parsed
+
+    def close(self) -> None:
+        """Stop the child after the file it is parsing, and reap it."""
+        self._claims[:] = bytes([_PARENT]) * len(self._claims)
+        with contextlib.suppress(OSError):
+            os.close(self._fd)  # a child writing more gets EPIPE and leaves
+        with contextlib.suppress(ChildProcessError, OSError):
+            os.waitpid(self.pid, 0)
+        self._claims.close()
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    parts = []
+    while size:
+        part = os.read(fd, min(size, _PIPE_SIZE))
+        if not part:
+            raise EOFError
+        parts.append(part)
+        size -= len(part)
+    return b"".join(parts)
+
+
+def _child(paths: list[str], read: Callable[[str], ParsedFile], w: int, claims: mmap.mmap) -> None:
+    code = 0
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        with os.fdopen(w, "wb") as out:
+            for n, path in enumerate(paths):
+                if claims[n] != _FREE:
+                    continue  # the parent reached it first
+                claims[n] = _CHILD
+                try:
+                    body = pickle.dumps((n, read(path)), protocol=pickle.HIGHEST_PROTOCOL)
+                except Exception:  # the parent parses it and meets the same failure in its own place
+                    body = pickle.dumps((n, None), protocol=pickle.HIGHEST_PROTOCOL)
+                out.write(_HEAD.pack(len(body)))
+                out.write(body)
+    except BaseException:  # the parent stopped reading (EPIPE), or a signal: nothing to report
+        code = 1
+    finally:
+        os._exit(code)

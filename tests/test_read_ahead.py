@@ -1,0 +1,168 @@
+"""Reading ahead (sources.ahead): a run over many files parses them in a forked child; the answers
+are those of a run that parses every file itself, whichever process parsed a file, and whatever
+becomes of the child."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from schemacite.sources.ahead import ReadAhead, worth_it
+from schemacite.sources.read import read_sql_file
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+# runs the CLI as a user does (one thread, so it may fork) and says how often it forked
+COUNTING = """
+import os, sys
+forks = []
+real = os.fork
+def fork():
+    forks.append(1)
+    return real()
+os.fork = fork
+from schemacite.cli import main
+code = main(sys.argv[1:])
+print(f"forks={len(forks)}", file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def _migrations(tmp_path: Path, count: int) -> Path:
+    """A goose folder whose files build on each other, long enough to be read ahead."""
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    for n in range(1, count + 1):
+        body = [f"CREATE TABLE t{n} (id bigint PRIMARY KEY, note text, made timestamptz DEFAULT now());"]
+        if n > 1:
+            body.append(f"ALTER TABLE t{n - 1} ADD COLUMN t{n}_id bigint REFERENCES t{n} (id);")
+            body.append(f"CREATE INDEX t{n - 1}_t{n} ON t{n - 1} (t{n}_id);")
+            body.append(f"ALTER TABLE t{n - 1} ALTER COLUMN note SET NOT NULL;")
+        body.append("-- " + "padding " * 400)  # the files must weigh enough to be worth a fork
+        (folder / f"{n:05d}_step.up.sql").write_text("-- +goose Up\n" + "\n".join(body) + "\n")
+    return folder
+
+
+def _lint(*args: str, ahead: bool) -> tuple[str, str]:
+    argv = ["lint", "--dialect", "postgres", "--output-format", "concise", "--no-cache", *args]
+    if ahead:
+        done = subprocess.run([sys.executable, "-c", COUNTING, *argv], capture_output=True, text=True)
+    else:  # the same run in a process holding a second thread, which is never forked
+        script = COUNTING.replace(
+            "from schemacite.cli import main",
+            "import threading\nthreading.Thread(target=threading.Event().wait, daemon=True).start()\n"
+            "from schemacite.cli import main",
+        )
+        done = subprocess.run([sys.executable, "-c", script, *argv], capture_output=True, text=True)
+    assert done.returncode in (0, 1), done.stderr
+    return done.stdout, done.stderr
+
+
+def test_a_run_read_ahead_finds_what_a_run_reading_alone_finds(tmp_path):
+    folder = _migrations(tmp_path, 40)
+    ahead_out, ahead_err = _lint(str(folder), ahead=True)
+    alone_out, alone_err = _lint(str(folder), ahead=False)
+    assert "forks=1" in ahead_err and "forks=0" in alone_err
+    assert ahead_out == alone_out and ahead_out.count("\n") > 40  # findings, the same, in the same order
+
+
+def test_the_corpus_read_ahead_finds_what_it_finds_alone(tmp_path):
+    sets = [str(CORPUS / s) for s in ("kratos-postgres", "mattermost-postgres", "temporal-postgres")]
+    ahead_out, ahead_err = _lint(*sets, ahead=True)
+    alone_out, _ = _lint(*sets, ahead=False)
+    assert "forks=1" in ahead_err
+    assert ahead_out == alone_out and ahead_out.count("\n") > 100
+
+
+def test_a_long_history_before_one_file_is_read_ahead(tmp_path):
+    folder = _migrations(tmp_path, 40)
+    newest = str(sorted(folder.iterdir())[-1])
+    ahead_out, ahead_err = _lint("--history", str(folder), newest, ahead=True)
+    alone_out, _ = _lint("--history", str(folder), newest, ahead=False)
+    assert "forks=1" in ahead_err
+    assert ahead_out == alone_out and "SC" in ahead_out
+
+
+def test_few_or_small_files_are_parsed_here(tmp_path):
+    folder = _migrations(tmp_path, 8)
+    assert not worth_it(sorted(str(p) for p in folder.iterdir()))
+    _, err = _lint(str(folder), ahead=True)
+    assert "forks=0" in err
+
+
+def _read(path: str):
+    return read_sql_file(path, "postgres")
+
+
+def _parses(ahead: ReadAhead, paths: list[str]):
+    """What the replay gets for each path: the parse made ahead, else its own."""
+    try:
+        return [(ahead.take(p) or _read(p)) for p in paths]
+    finally:
+        ahead.close()
+
+
+def _seen(parsed) -> list:
+    return [(s.location.file, s.location.line, s.kind, s.sql) for p in parsed for s in p.statements]
+
+
+def test_parses_come_back_in_replay_order_whoever_made_them(tmp_path):
+    paths = sorted(str(p) for p in _migrations(tmp_path, 30).iterdir())
+    alone = [_read(p) for p in paths]
+    # this process checks nothing between files: it parses those the child has not reached
+    parsed = _parses(ReadAhead(paths, _read), paths)
+    assert _seen(parsed) == _seen(alone)
+    order = [s.location.seq for p in parsed for s in p.statements]
+    assert order == sorted(order) and len(set(order)) == len(order)  # replay order is the order taken
+
+
+def test_a_file_the_child_cannot_parse_or_send_is_parsed_here(tmp_path):
+    paths = sorted(str(p) for p in _migrations(tmp_path, 20).iterdir())
+    fails, unsendable = paths[3], paths[7]
+
+    def read(path: str):
+        if path == fails:
+            raise RuntimeError("a reader's bug")
+        parsed = _read(path)
+        if path == unsendable:
+            parsed.units = [lambda: None]  # pickle refuses a function made here
+        return parsed
+
+    ahead = ReadAhead(paths, read)
+    try:
+        time.sleep(0.5)  # the child gets through every file first
+        assert ahead.take(fails) is None and ahead.take(unsendable) is None
+        assert ahead.take(paths[0]).statements
+    finally:
+        ahead.close()
+
+
+def test_a_child_that_dies_leaves_the_rest_to_this_process(tmp_path):
+    paths = sorted(str(p) for p in _migrations(tmp_path, 20).iterdir())
+    release = tmp_path / "go"
+
+    def read(path: str):
+        while not release.exists():  # the child waits until it is killed
+            time.sleep(0.01)
+        return _read(path)
+
+    ahead = ReadAhead(paths, read)
+    time.sleep(0.2)  # the child has claimed the first file
+    os.kill(ahead.pid, signal.SIGKILL)
+    release.touch()
+    parsed = _parses(ahead, paths)
+    assert _seen(parsed) == _seen([_read(p) for p in paths])
+
+
+def test_what_the_child_sends_is_a_pickle_of_our_own_records(tmp_path):
+    """The pipe carries only what our own child made; the parse round-trips whole."""
+    path = sorted(str(p) for p in _migrations(tmp_path, 2).iterdir())[-1]
+    parsed = _read(path)
+    again = pickle.loads(pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL))
+    assert _seen([again]) == _seen([parsed]) and again.statements[1].op == parsed.statements[1].op
