@@ -253,15 +253,15 @@ def templates(paths: Iterable[str]) -> list[str]:
     for p in paths:
         if not os.path.isdir(p):
             continue
-        sql, rendered = False, []
+        listed, rendered = [], []
         for root, dirs, names in os.walk(p):
             dirs.sort()
             if any(part.startswith(".") for part in Path(root).parts[1:]):
                 continue
-            suffixes = migration_suffixes(root)
-            sql = sql or any(n.lower().endswith(suffixes) for n in names)
+            listed.append((root, names))
             rendered += [os.path.join(root, n) for n in names if _template(n.lower())]
-        if sql:
+        # a folder's migration endings are looked up only when it holds templates (seldom)
+        if rendered and any(any(n.lower().endswith(migration_suffixes(r)) for n in names) for r, names in listed):
             found += sorted(rendered, key=natural_key)
     return found
 
@@ -283,12 +283,12 @@ def expand(paths: Iterable[str], stdin_name: str | None = None) -> tuple[list[st
     """
     files: list[str] = []
     errors: list[ParseError] = []
+    present: dict[str, tuple[str, ...]] = {}  # settings files by folder, each looked for once
     for p in paths:
         if p == stdin_name:
             files.append(p)
         elif os.path.isdir(p):
             found, skipped = [], 0
-            present: dict[str, tuple[str, ...]] = {}  # settings files by folder, each looked for once
             for root, dirs, names in os.walk(p):
                 dirs.sort()
                 if any(part.startswith(".") for part in Path(root).parts[1:]):
