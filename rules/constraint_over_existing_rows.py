@@ -97,7 +97,10 @@ class ConstraintOverExistingRows(Rule):
     references, or from a column whose validated foreign key references that key (`SET account_id
     = posts.account_id FROM posts WHERE posts.id = comments.post_id`); and where that `WHERE` joins
     by a NOT NULL column whose foreign key references the source, and the source column is NOT
-    NULL, every row got a value, so a `SET NOT NULL` of the column is not flagged either.
+    NULL, every row got a value, so a `SET NOT NULL` of the column is not flagged either. A key
+    whose orphans the deploy took away first is not flagged: a `DELETE`, or an `UPDATE` setting
+    the column to NULL, whose WHERE is only `NOT EXISTS (SELECT 1 FROM parent WHERE parent.id =
+    t.parent_id)`, with no write to the parent, nor one of the column, since.
     Likewise a check the rows already pass (PostgreSQL): over columns holding only NULL where it is
     then NULL or true (`char_length(c) <= 10`, `(a IS NULL AND b IS NULL) OR ...`, in SQL's
     three-valued logic), or implied by a validated check of the table, or by one the deploy dropped

@@ -238,6 +238,15 @@ PG_PASSES = {
                                                   "DELETE FROM t WHERE created < 2;\n"
                                                   "ALTER TABLE t ALTER COLUMN slug SET NOT NULL;\n"
                                                   "CREATE UNIQUE INDEX t_slug_version ON t (slug, version)", ""),
+    "orphans_deleted_and_set_to_null_first": Case("", "CREATE TABLE c (id text PRIMARY KEY);\n"
+                                                  "CREATE TABLE s (id text PRIMARY KEY);\n"
+                                                  "CREATE TABLE t (id int, cid text NOT NULL, sid text)",
+                                                  "INSERT INTO c VALUES ('a');\nINSERT INTO s VALUES ('x');\n"
+                                                  "INSERT INTO t VALUES (1, 'a', 'x'), (2, 'a', 'gone'), (3, 'gone', NULL)",
+                                                  "DELETE FROM t WHERE NOT EXISTS (SELECT 1 FROM c WHERE t.cid = c.id);\n"
+                                                  "UPDATE t SET sid = NULL WHERE NOT EXISTS (SELECT 1 FROM s x WHERE x.id = t.sid);\n"
+                                                  "ALTER TABLE t ADD FOREIGN KEY (cid) REFERENCES c (id);\n"
+                                                  "ALTER TABLE t ADD FOREIGN KEY (sid) REFERENCES s (id)", ""),
     "partial_unique_index_with_the_same_where": Case("", "CREATE TABLE t (id int, owner int, app text, type text);\n"
                                                      "CREATE UNIQUE INDEX t_one ON t (owner) WHERE (type = 'u')",
                                                      "INSERT INTO t VALUES (1, 1, 'x', 'u'), (2, 1, 'x', 'f'), (3, 1, 'x', 'f')",

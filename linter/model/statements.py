@@ -892,6 +892,11 @@ class _Dml(Op):
     # PostgreSQL UPDATE and DELETE: a column, then the constants no row holds there after it
     # (`SET status = 'paused' WHERE status = 'scheduled'`, `DELETE ... WHERE status = 'scheduled'`)
     clears: tuple[str, ...] = ()
+    # PostgreSQL DELETE, and UPDATE setting the column to NULL: (column, relation, its column) when
+    # the WHERE is only `NOT EXISTS (SELECT ... FROM relation WHERE relation.its_column =
+    # row.column)`: after it every value left in the column is one the relation holds (orphans
+    # removed before a foreign key is added)
+    unorphaned: tuple[str, ...] = ()
 
     @property
     def table(self) -> str | None:

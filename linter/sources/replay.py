@@ -1017,6 +1017,8 @@ def _write_rows(schema: Schema, stmt: Statement, new: bool) -> None:
         _clear_values(schema, op)
     if isinstance(op, Update) and op.copies:
         _follow_copies(schema, stmt, op, table)
+    if isinstance(op, Update):
+        _follow_unorphaned(schema, op)
     for column in table.columns.values():
         if not named or column.name in named:
             column.only_null = False
@@ -1044,6 +1046,16 @@ def _delete_rows(schema: Schema, stmt: Statement, new: bool) -> None:
     """Rows deleted give no column a value; those holding some constants gone, no row holds them."""
     if isinstance(stmt.op, Delete) and stmt.op.clears:
         _clear_values(schema, stmt.op)
+    if isinstance(stmt.op, Delete):
+        _follow_unorphaned(schema, stmt.op)
+
+
+def _follow_unorphaned(schema: Schema, op: Update | Delete) -> None:
+    """Orphans deleted or set to NULL: every value the column holds is one the relation holds, as
+    if filled from it, until a write to either table (`schema.filled_from`)."""
+    if op.unorphaned:
+        column, relation, source = op.unorphaned
+        schema.filled_from[(op.table or "", column)] = (relation, source, (relation,))
 
 
 def _clear_values(schema: Schema, op: Update | Delete) -> None:

@@ -1750,7 +1750,48 @@ def _update(f: Node, src: Source) -> Op:
         reads_itself=_reads_whole(f.get("fromClause"), into),
         clears=_clears(f.get("targetList"), where) if not f.get("fromClause") else (),
         copies=_copies(f.get("relation"), f.get("targetList")) if not f.get("fromClause") else (),
+        unorphaned=_nulled_orphans(f) if not f.get("fromClause") else (),
     )
+
+
+def _nulled_orphans(f: Node) -> tuple[str, ...]:
+    """`_anti_join` of an UPDATE that sets the column it tests to NULL."""
+    found = _anti_join(f.get("relation"), f.get("whereClause"))
+    targets = [t.get("ResTarget", {}) for t in f.get("targetList") or []]
+    nulled = [
+        t
+        for t in targets
+        if found
+        and t.get("name") == found[0]
+        and not t.get("indirection")
+        and _uncast(t.get("val")).get("A_Const", {}).get("isnull")
+    ]
+    return found if nulled and sum(t.get("name") == found[0] for t in targets) == 1 else ()
+
+
+def _anti_join(target: Node | None, where: Node | None) -> tuple[str, ...]:
+    """(column, relation, its column) for a WHERE that is only `NOT EXISTS (SELECT ... FROM
+    relation WHERE relation.its_column = row.column)`: it picks every row whose non-NULL column
+    finds no row there."""
+    expr = (where or {}).get("BoolExpr", {})
+    if expr.get("boolop") != "NOT_EXPR" or len(expr.get("args") or []) != 1:
+        return ()
+    link = expr["args"][0].get("SubLink", {})
+    query = (link.get("subselect") or {}).get("SelectStmt", {})
+    items = query.get("fromClause") or []
+    if (
+        link.get("subLinkType") != "EXISTS_SUBLINK"
+        or len(items) != 1
+        or "RangeVar" not in items[0]
+        or any(query.get(k) for k in ("limitCount", "havingClause", "groupClause", "withClause", "larg"))
+    ):
+        return ()
+    named = _range_names(items)
+    own = (target or {}).get("alias", {}).get("aliasname") or (target or {}).get("relname", "")
+    if own in named:  # the subquery's relation hides the row's name: the test never reaches the row
+        return ()
+    joins = _joins(target, query.get("whereClause"), named)
+    return joins[0] if len(joins) == 1 else ()
 
 
 # casts that keep distinct values distinct: to text, or to varchar of no length (one of a length
@@ -1895,6 +1936,7 @@ def _delete(f: Node, src: Source) -> Op:
         filtered_on=_columns_of(f.get("relation"), where),
         null_tested=_null_tested(f.get("relation"), where),
         clears=_cleared(_allowed_values(where)) if not f.get("usingClause") else (),
+        unorphaned=_anti_join(f.get("relation"), where) if not f.get("usingClause") else (),
     )
 
 
