@@ -16,7 +16,6 @@ from schemacite.sources.ahead import ReadAhead, worth_it
 from schemacite.sources.read import read_sql_file
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT.parent / "shared" / "corpus"
 
 # runs the CLI as a user does (one thread, so it may fork) and says how often it forked
 COUNTING = """
@@ -72,10 +71,14 @@ def test_a_run_read_ahead_finds_what_a_run_reading_alone_finds(tmp_path):
     assert ahead_out == alone_out and ahead_out.count("\n") > 40  # findings, the same, in the same order
 
 
-def test_the_corpus_read_ahead_finds_what_it_finds_alone(tmp_path):
-    sets = [str(CORPUS / s) for s in ("kratos-postgres", "mattermost-postgres", "temporal-postgres")]
-    ahead_out, ahead_err = _lint(*sets, ahead=True)
-    alone_out, _ = _lint(*sets, ahead=False)
+def test_a_benchmark_folder_read_ahead_finds_what_it_finds_alone(tmp_path):
+    """bench/vs_squawk.py's 224 goose migrations: GitLab-like tables, indexes, keys, backfills."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from vs_squawk import make_goose
+
+    make_goose(tmp_path / "goose", 224)
+    ahead_out, ahead_err = _lint(str(tmp_path / "goose"), ahead=True)
+    alone_out, _ = _lint(str(tmp_path / "goose"), ahead=False)
     assert "forks=1" in ahead_err
     assert ahead_out == alone_out and ahead_out.count("\n") > 100
 
