@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from schemacite.locks import may_hold_rows
 from schemacite.model import Table
-from schemacite.model.casts import CastRisk, family, labels_may_fail, may_fail
+from schemacite.model.casts import CastRisk, family, labels_may_fail, may_fail, none_longer
 from schemacite.model.dialects import Dialect
 from schemacite.model.record import record
 from schemacite.model.schema import Check, Column, ForeignKey, Index
@@ -82,7 +82,8 @@ class ConstraintOverExistingRows(Rule):
       where the `USING` only casts the column, since one computing values may map the labels
       that go; a label an UPDATE of the deploy moved every row off, `SET status = 'paused' WHERE
       status = 'scheduled'`, or a DELETE took those rows, with no write to the column since, is
-      gone already). A widening
+      gone already; likewise a shorter `varchar(n)` after `DELETE ... WHERE length(col) > n`,
+      PostgreSQL). A widening
       cannot fail and is not flagged.
 
     Each finding gives a query that finds an offending row first. A table a snapshot counts empty
@@ -297,9 +298,11 @@ def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statemen
         return _validate_risks(action.name, sql, model, ctx)
     if isinstance(action, AlterColumnType) and column is not None:
         risk = may_fail(column, action.base_type, action.type_args, dialect=ctx.dialect)
-        if risk is None and ctx.dialect is Dialect.POSTGRES and (action.using is None or action.using_only_column):
+        cleared = ctx.schema.cleared_values.get((sql.key, column.name))
+        if risk is not None and risk.test == "length" and action.using is None and none_longer(cleared, risk.bound):
+            risk = None  # a DELETE of the deploy took every row holding a longer value
+        elif risk is None and ctx.dialect is Dialect.POSTGRES and (action.using is None or action.using_only_column):
             # a USING that computes values may map the labels that go: only a cast of the column is judged
-            cleared = ctx.schema.cleared_values.get((sql.key, column.name))
             risk = labels_may_fail(column, action.base_type, ctx.schema.enum_labels, cleared)
         return [_cast_risk(risk, sql, column, action.type, ctx, using=action.using)] if risk else []
     if isinstance(action, AddColumn) and action.op in ("modify_column", "change_column") and column is not None:

@@ -238,6 +238,12 @@ PG_PASSES = {
                                                   "DELETE FROM t WHERE created < 2;\n"
                                                   "ALTER TABLE t ALTER COLUMN slug SET NOT NULL;\n"
                                                   "CREATE UNIQUE INDEX t_slug_version ON t (slug, version)", ""),
+    "values_too_long_deleted_first": Case("", "CREATE TABLE t (id int, a text, b text)",
+                                          "INSERT INTO t VALUES (1, 'short', 'short'), (2, repeat('x', 41), 'short'), (3, 'short', repeat('y', 51))",
+                                          "DELETE FROM t WHERE length(a) > 40;\n"
+                                          "ALTER TABLE t ALTER COLUMN a TYPE varchar(40);\n"
+                                          "DELETE FROM t WHERE char_length(b) >= 51;\n"
+                                          "ALTER TABLE t ALTER COLUMN b TYPE varchar(50)", ""),
     "orphans_deleted_and_set_to_null_first": Case("", "CREATE TABLE c (id text PRIMARY KEY);\n"
                                                   "CREATE TABLE s (id text PRIMARY KEY);\n"
                                                   "CREATE TABLE t (id int, cid text NOT NULL, sid text)",

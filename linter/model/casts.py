@@ -101,6 +101,19 @@ def _digits(args: str) -> int | None:
 _INTEGER_DIGITS = {1: 3, 2: 5, 3: 8, 4: 10, 8: 19}
 
 
+def longer_than(bound: int) -> str:
+    """The entry of `Schema.cleared_values` saying no value of the column is longer than `bound`
+    characters (a DELETE took those rows): NUL begins it, which no PostgreSQL text holds, so no
+    constant's text is ever taken for it."""
+    return f"\0longer than {bound}"
+
+
+def none_longer(cleared: set[str] | None, bound: int) -> bool:
+    """Whether `cleared` (a column's `Schema.cleared_values`) says no value is longer than `bound`."""
+    prefix = longer_than(0)[:-1]
+    return any(v.startswith(prefix) and int(v[len(prefix) :]) <= bound for v in cleared or ())
+
+
 @record(frozen=True)
 class CastRisk:
     """Why casting a column's values to a new type can fail on some value, and how to find such a

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import Any
 
+from schemacite.model.casts import longer_than
 from schemacite.model.schema import Check, Column, ForeignKey, Index, Partitioning, Table
 from schemacite.model.statements import (
     Action,
@@ -1935,9 +1936,33 @@ def _delete(f: Node, src: Source) -> Op:
         every_row=where is None,
         filtered_on=_columns_of(f.get("relation"), where),
         null_tested=_null_tested(f.get("relation"), where),
-        clears=_cleared(_allowed_values(where)) if not f.get("usingClause") else (),
+        clears=(_cleared(_allowed_values(where)) or _too_long(where)) if not f.get("usingClause") else (),
         unorphaned=_anti_join(f.get("relation"), where) if not f.get("usingClause") else (),
     )
+
+
+_LENGTHS = frozenset({"length", "char_length", "character_length"})
+
+
+def _too_long(where: Node | None) -> tuple[str, ...]:
+    """(column, `longer_than(n)`) for a WHERE that is only `length(col) > n` (or `>= n + 1`;
+    char_length, character_length): the rows it picks hold every value longer than n characters."""
+    expr = (where or {}).get("A_Expr", {})
+    op = _strings(expr.get("name"))
+    call = _uncast(expr.get("lexpr")).get("FuncCall", {})
+    args = call.get("args") or []
+    bound = _const(_uncast(expr.get("rexpr")))
+    if (
+        expr.get("kind") != "AEXPR_OP"
+        or op not in ([">"], [">="])
+        or (_strings(call.get("funcname")) or [""])[-1] not in _LENGTHS
+        or len(args) != 1
+        or not _uncast(args[0]).get("ColumnRef", {}).get("fields")
+        or not bound.isdigit()
+    ):
+        return ()
+    column = _strings(_uncast(args[0])["ColumnRef"]["fields"])[-1]
+    return (column, longer_than(int(bound) - (op == [">="])))
 
 
 def _columns_of(target: Node | None, expr: Node | None) -> tuple[str, ...]:
