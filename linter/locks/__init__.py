@@ -134,13 +134,14 @@ def locks_on_preexisting(impact: LockImpact, schema: Schema, statement: Statemen
     Tables created earlier in the change harm nobody when locked. With `statement` given, a
     `DROP ... IF EXISTS` of an object the model has never seen is not known to exist either (a
     dump's `DROP TABLE IF EXISTS` preamble, an idempotent migration): it locks nothing we can
-    name. An `ALTER TABLE IF EXISTS` of a table never seen is judged when nothing else of its schema
+    name; nor is an `ALTER TABLE IF EXISTS` of such a table that only drops constraints `IF
+    EXISTS` and defaults (the rest of `pg_dump --clean --if-exists`'s preamble). An `ALTER TABLE IF EXISTS` of a table never seen is judged when nothing else of its schema
     is known (a file linted alone, a schema the platform owns such as Supabase's `auth`: the table
     may exist in production); when the history or a snapshot holds other tables of its schema, one
     it never created is most likely not there, and the server skips the statement.
     """
     if_exists = statement is not None and statement.if_exists
-    drops = statement is not None and statement.kind.startswith("drop")
+    drops = statement is not None and (statement.kind.startswith("drop") or _drops_only(statement.op))
     out = []
     for lk in impact.locks:
         if not is_preexisting(lk.relation, schema):
@@ -152,6 +153,19 @@ def locks_on_preexisting(impact: LockImpact, schema: Schema, statement: Statemen
                 continue
         out.append(lk)
     return out
+
+
+# what pg_dump --clean --if-exists writes before it recreates a table: `ALTER TABLE IF EXISTS ONLY t
+# DROP CONSTRAINT IF EXISTS c`, `ALTER TABLE IF EXISTS t ALTER COLUMN id DROP DEFAULT`
+_PREAMBLE_DROPS = frozenset({"drop_constraint", "drop_foreign_key", "drop_default"})
+
+
+def _drops_only(op: object) -> bool:
+    """Whether an ALTER TABLE only drops a constraint that may not be there, or a default."""
+    actions = getattr(op, "actions", None)
+    return bool(actions) and all(
+        a.op in _PREAMBLE_DROPS and (a.op == "drop_default" or getattr(a, "if_exists", False)) for a in actions
+    )
 
 
 def _schema_known(relation: str, schema: Schema) -> bool:
