@@ -354,3 +354,17 @@ def test_a_poisoned_state_runs_nothing_and_is_replayed(tmp_path, capsys, monkeyp
     state.write_text(json.dumps(doc))
     assert _lint_json(capsys, folder, change) == expected
     assert not (Path(__file__).parent / "never").exists()
+
+
+@pytest.mark.parametrize("dialect", ["postgres", "mysql"])
+def test_statements_read_after_a_history_read_back_come_later_in_replay_order(dialect):
+    """A history state read back from the cache moves replay order on (`seq_from`): the statements
+    every reader parses after it must come after the history's, or `latest` takes an old place
+    for a new one (the language server and the pytest plugin lint again in one process)."""
+    from schemacite.sources import read
+
+    read.parse_text("SELECT 1;\n", "first.sql", dialect)  # the readers loaded, as in a process linting again
+    read.seq_from(read.next_seq() + 1_000_000)
+    start = read.next_seq()
+    parsed = read.parse_text("CREATE TABLE t (id int PRIMARY KEY);\nALTER TABLE t ADD COLUMN c int;\n", "x.sql", dialect)
+    assert len(parsed.statements) == 2 and all(s.location.seq > start for s in parsed.statements)

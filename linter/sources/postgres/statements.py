@@ -22,7 +22,7 @@ from schemacite.sources.postgres.reader import (
     read_op,
     statement_ends,
 )
-from schemacite.sources.read import SEQ, after_comments, embedded_ddl, unread_create_table
+from schemacite.sources.read import after_comments, embedded_ddl, next_seq, unread_create_table
 from schemacite.sources.split import Lines, Split, blank_spans, split_sql
 
 # looked up once: an enum member looked up on its class costs each statement some 60 ns (Python 3.11)
@@ -77,7 +77,7 @@ def statement_groups(
             lead = len(body) - len(body.lstrip())
             offset = start + lead
             if tree is None:
-                location = Location(path, lines.line(offset), lines.column(offset), next(SEQ))
+                location = Location(path, lines.line(offset), lines.column(offset), next_seq())
                 unread = unread_create_table(sql, location, _POSTGRES)
                 if unread is not None:
                     unread.end_line = lines.line(offset + len(sql) - 1)
@@ -137,7 +137,7 @@ def _statement(
     errors: list[ParseError],
     long_here: bool = True,
 ) -> Statement | None:
-    location = Location(path, lines.line(offset), lines.column(offset), next(SEQ))
+    location = Location(path, lines.line(offset), lines.column(offset), next_seq())
     try:
         op, unqualified = read_op(tree, Source(parsed_sql, base))
         long = long_names(shown_sql) if long_here else ()
@@ -174,7 +174,7 @@ def _embedded(stmt: Statement, path: str, errors: list[ParseError]) -> list[Stat
             out.append(
                 Statement(
                     text[s:e].strip(),
-                    Location(path, line, column, next(SEQ)),
+                    Location(path, line, column, next_seq()),
                     _POSTGRES,
                     op,
                     end_line=line + text.count("\n"),
