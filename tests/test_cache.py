@@ -366,5 +366,7 @@ def test_statements_read_after_a_history_read_back_come_later_in_replay_order(di
     read.parse_text("SELECT 1;\n", "first.sql", dialect)  # the readers loaded, as in a process linting again
     read.seq_from(read.next_seq() + 1_000_000)
     start = read.next_seq()
-    parsed = read.parse_text("CREATE TABLE t (id int PRIMARY KEY);\nALTER TABLE t ADD COLUMN c int;\n", "x.sql", dialect)
+    parsed = read.parse_text(
+        "CREATE TABLE t (id int PRIMARY KEY);\nALTER TABLE t ADD COLUMN c int;\n", "x.sql", dialect
+    )
     assert len(parsed.statements) == 2 and all(s.location.seq > start for s in parsed.statements)

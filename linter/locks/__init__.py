@@ -14,7 +14,7 @@ from schemacite.locks.modes import ALGORITHMS, MYSQL_LOCKS, worst
 from schemacite.model import Index, Schema, Statement
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.record import record
-from schemacite.model.statements import CopyFrom, CreateTableAs, Delete, Insert, Merge, RunsUnseen, Update
+from schemacite.model.statements import AlterTable, CopyFrom, CreateTableAs, Delete, Insert, Merge, RunsUnseen, Update
 from schemacite.sources.names import written, written_names
 
 # statement kinds that take no lock on a table that exists before the change
@@ -162,7 +162,7 @@ _PREAMBLE_DROPS = frozenset({"drop_constraint", "drop_foreign_key", "drop_defaul
 
 def _drops_only(op: object) -> bool:
     """Whether an ALTER TABLE only drops a constraint that may not be there, or a default."""
-    actions = getattr(op, "actions", None)
+    actions = op.actions if isinstance(op, AlterTable) else ()
     return bool(actions) and all(
         a.op in _PREAMBLE_DROPS and (a.op == "drop_default" or getattr(a, "if_exists", False)) for a in actions
     )
