@@ -12,8 +12,9 @@ import sys
 import time
 from pathlib import Path
 
-from schemacite.sources.ahead import ReadAhead, worth_it
+from schemacite.sources.ahead import ReadAhead
 from schemacite.sources.read import read_sql_file
+from schemacite.sources.replay import read_ahead_pays
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -94,7 +95,7 @@ def test_a_long_history_before_one_file_is_read_ahead(tmp_path):
 
 def test_few_or_small_files_are_parsed_here(tmp_path):
     folder = _migrations(tmp_path, 8)
-    assert not worth_it(sorted(str(p) for p in folder.iterdir()))
+    assert not read_ahead_pays(sorted(str(p) for p in folder.iterdir()))
     _, err = _lint(str(folder), ahead=True)
     assert "forks=0" in err
 

@@ -9,7 +9,7 @@ the child did not plan, could not parse or could not send is parsed here as befo
 answers are the same whichever process parsed a file; only their order in replay
 (`Location.seq`) is given again here, as a cache entry's is.
 
-Only the CLI asks for it: the language server, the pytest plugin and the frameworks' processes
+`Replay` decides when it pays (`read_ahead_pays`); only the CLI asks for it: the language server, the pytest plugin and the frameworks' processes
 run threads or hold connections a fork should not copy. The child reads nothing but the files
 the parent would have read, writes only to the pipe and to the parse cache (whose entries are
 written atomically), and leaves with `os._exit`, running none of the parent's exit handlers.
@@ -25,32 +25,12 @@ import pickle
 import select
 import struct
 import sys
-import threading
 from collections.abc import Callable
 
 from schemacite.sources.read import ParsedFile, resequence
 
-# below these a fork and the pickles cost more than the parse they move
-FROM_FILES = 16
-FROM_BYTES = 48_000
 _PIPE_SIZE = 1 << 20  # Linux lets a pipe hold this much: the child runs ahead by a few files
 _HEAD = struct.Struct("<Q")
-
-
-def worth_it(paths: list[str]) -> bool:
-    """Whether reading `paths` ahead may pay: enough of them, a second CPU, no other thread."""
-    # Linux only: macOS's system libraries are not safe to use after a fork
-    if len(paths) < FROM_FILES or sys.platform != "linux" or threading.active_count() > 1:
-        return False
-    if len(os.sched_getaffinity(0)) < 2:  # the CPUs this process may run on
-        return False
-    total = 0
-    for path in paths:
-        with contextlib.suppress(OSError):
-            total += os.stat(path).st_size
-        if total >= FROM_BYTES:
-            return True
-    return False
 
 
 _FREE, _PARENT, _CHILD = 0, 1, 2  # who claimed a file: the one that claims it first parses it

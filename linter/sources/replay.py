@@ -7,9 +7,11 @@ reads only the typed facts of each statement (model.statements).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import sys
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import field, replace
@@ -109,6 +111,28 @@ LOCK_TIMEOUT_VARIABLES = {wait.setting for wait in LOCK_WAIT.values()}
 NO_TIMEOUT = {"", "0", "0s", "0ms", "default"}
 
 EXCLUDED = "exclude; replayed as history"  # why files of the change were read but not linted
+
+
+# below these a fork and the pickles cost more than the parse they move (sources.ahead)
+AHEAD_FROM_FILES = 16
+AHEAD_FROM_BYTES = 48_000
+
+
+def read_ahead_pays(paths: list[str]) -> bool:
+    """Whether parsing `paths` in a second process may pay: enough of them, weighing enough, a
+    second CPU, no other thread in this process (a fork copies none), Linux (macOS's system
+    libraries are not safe to use after a fork)."""
+    if len(paths) < AHEAD_FROM_FILES or sys.platform != "linux" or threading.active_count() > 1:
+        return False
+    if len(os.sched_getaffinity(0)) < 2:  # the CPUs this process may run on
+        return False
+    total = 0
+    for path in paths:
+        with contextlib.suppress(OSError):
+            total += os.stat(path).st_size
+        if total >= AHEAD_FROM_BYTES:
+            return True
+    return False
 
 
 def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
@@ -1473,12 +1497,11 @@ class Replay:
             self._stop_ahead()
 
     def _start_ahead(self, paths: list[str]) -> None:
-        if self._read_ahead and self._ahead is None and sys.platform == "linux":
+        if self._read_ahead and self._ahead is None and read_ahead_pays(paths):
             # start-up: the fork's module loads only for a run over many files
-            from schemacite.sources import ahead
+            from schemacite.sources.ahead import ReadAhead
 
-            if ahead.worth_it(paths):
-                self._ahead = ahead.ReadAhead(paths, self._parse)
+            self._ahead = ReadAhead(paths, self._parse)
 
     def _stop_ahead(self) -> None:
         if self._ahead is not None:
