@@ -24,7 +24,9 @@ class LockHeldDuringLongWork(Rule):
     no column of its table that leads an index, as in `WHERE new_col IS NULL`, or
     whose `FROM` queries every row of the table it updates; `INSERT ... SELECT`,
     `COPY`), a table rewrite, or a scan (an index build, a
-    constraint validated).
+    constraint validated). None of these is long on a table that holds one row at most: a
+    NOT NULL key that validated checks hold to one value (`lock char(1) NOT NULL UNIQUE,
+    CHECK (lock = 'X')`).
     Locks the long work itself takes as strongly on the same table are not
     counted. The transaction may be an explicit `BEGIN ... COMMIT` or the one the migration
     runner wraps each migration in (goose, dbmate, Liquibase, Atlas, Flyway), or

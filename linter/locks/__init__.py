@@ -192,15 +192,16 @@ def long_work(statement: Statement, schema: Schema, impacts: list[LockImpact]) -
     def w(name: str | None) -> str:
         return written(name or "", statement.dialect)
 
-    if (
-        isinstance(op, (Update, Delete, Merge))
-        and preexisting(op.into)
-        and (op.every_row or _null_everywhere(op, schema))
-    ):
+    def sized(name: str | None) -> bool:
+        """A table whose size the work grows with: not one that holds a row at most."""
+        table = schema.tables.get(name or "")
+        return preexisting(name) and not (table is not None and table.single_row)
+
+    if isinstance(op, (Update, Delete, Merge)) and sized(op.into) and (op.every_row or _null_everywhere(op, schema)):
         return f"{statement.kind.upper()} of every row of {w(op.into)}"
-    if isinstance(op, Update) and op.reads_itself and preexisting(op.into):
+    if isinstance(op, Update) and op.reads_itself and sized(op.into):
         return f"UPDATE of {w(op.into)} from a query reading every row of it"
-    if isinstance(op, (Update, Delete)) and preexisting(op.into) and (unindexed := _scanned_for(op, schema)):
+    if isinstance(op, (Update, Delete)) and sized(op.into) and (unindexed := _scanned_for(op, schema)):
         return f"{statement.kind.upper()} of {w(op.into)} finding its rows by {written_names(unindexed, statement.dialect)}, which no index leads"
     if isinstance(op, Insert) and (read := next((r for r in op.reads or () if preexisting(r)), None)):
         return f"INSERT ... SELECT reading {w(read)}"
@@ -209,6 +210,8 @@ def long_work(statement: Statement, schema: Schema, impacts: list[LockImpact]) -
     creates = isinstance(op, CreateTableAs)  # its table is the one it fills: the work is its query's
     if not creates and not works_on_preexisting_table(statement, schema):
         return None  # a new table is empty: rewriting, indexing or validating it is quick
+    if not creates and statement.table and not sized(statement.table):
+        return None  # rewriting, indexing or validating a row is quick too
     for impact in impacts:
         if impact.rewrite or impact.scan:
             # the table it works on; a materialized view's or CREATE TABLE AS's query: the tables it reads

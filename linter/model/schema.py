@@ -229,6 +229,15 @@ class Table:
         ]
 
     @property
+    def single_row(self) -> bool:
+        """Whether the table can hold one row at most: a key over columns that validated checks
+        each hold to one constant (`lock char(1) NOT NULL UNIQUE, CHECK (lock = 'X')`: Synapse's
+        stream positions), NOT NULL so that no second row slips in with a NULL."""
+        pinned = {c.allows[0] for c in self.checks if c.validated and c.enforced and len(c.allows) == 2}
+        keys = ([self.primary_key] if self.primary_key is not None else []) + self.not_null_unique_keys
+        return bool(pinned) and any(k.columns and set(k.columns) <= pinned for k in keys)
+
+    @property
     def clustering_key(self) -> Index | None:
         """The key InnoDB clusters the rows on: the primary key, else the first declared NOT NULL unique
         key of whole columns (the server sorts such keys first, in declaration order); None: a hidden
