@@ -4,15 +4,19 @@ becomes of the child."""
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
 import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
-from schemacite.sources.ahead import ReadAhead
+import pytest
+
+from schemacite.sources.ahead import ReadAhead, _OwnClasses
 from schemacite.sources.read import read_sql_file
 from schemacite.sources.replay import read_ahead_pays
 
@@ -164,9 +168,30 @@ def test_a_child_that_dies_leaves_the_rest_to_this_process(tmp_path):
     assert _seen(parsed) == _seen([_read(p) for p in paths])
 
 
-def test_what_the_child_sends_is_a_pickle_of_our_own_records(tmp_path):
-    """The pipe carries only what our own child made; the parse round-trips whole."""
+def _load(data: bytes):
+    return _OwnClasses(io.BytesIO(data)).load()
+
+
+def test_what_comes_through_the_pipe_builds_our_own_classes_only(tmp_path):
+    """A parse round-trips whole; a stream naming any function, or a class of another package,
+    is refused, so nothing a pipe carries could run code."""
     path = sorted(str(p) for p in _migrations(tmp_path, 2).iterdir())[-1]
     parsed = _read(path)
-    again = pickle.loads(pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL))
+    again = _load(pickle.dumps((1, parsed), protocol=pickle.HIGHEST_PROTOCOL))[1]
     assert _seen([again]) == _seen([parsed]) and again.statements[1].op == parsed.statements[1].op
+
+    class Runs:
+        def __reduce__(self):
+            return (os.system, ("true",))
+
+    runs = pickle.dumps(Runs(), protocol=0)  # protocol 0 names globals as text: `cposix\nsystem\n`
+    assert b"cposix\nsystem\n" in runs
+    streams = [
+        runs,
+        pickle.dumps(Counter("ab")),
+        runs.replace(b"cposix\nsystem\n", b"cschemacite.sources.read\nnext_seq\n"),  # a function of ours
+        runs.replace(b"cposix\nsystem\n", b"cschemacite.sources.files\nPath\n"),  # pathlib's class, imported
+    ]
+    for stream in streams:
+        with pytest.raises(pickle.UnpicklingError):
+            _load(stream)

@@ -9,16 +9,20 @@ the child did not plan, could not parse or could not send is parsed here as befo
 answers are the same whichever process parsed a file; only their order in replay
 (`Location.seq`) is given again here, as a cache entry's is.
 
-`Replay` decides when it pays (`read_ahead_pays`); only the CLI asks for it: the language server, the pytest plugin and the frameworks' processes
-run threads or hold connections a fork should not copy. The child reads nothing but the files
-the parent would have read, writes only to the pipe and to the parse cache (whose entries are
-written atomically), and leaves with `os._exit`, running none of the parent's exit handlers.
+`Replay` decides when it pays (`read_ahead_pays`); only the CLI asks for it: the language
+server, the pytest plugin and the frameworks' processes run threads or hold connections a fork
+should not copy. The child reads nothing but the files the parent would have read, writes only to
+the pipe and to the parse cache (whose entries are written atomically), and leaves with
+`os._exit`, running none of the parent's exit handlers. What comes through the pipe is read back
+by an unpickler that builds schemacite's own classes and nothing else, so even a stream our child
+did not write could call no function.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import io
 import mmap
 import os
 import pickle
@@ -105,7 +109,7 @@ class ReadAhead:
     def _receive(self) -> None:
         try:
             head = _read_exactly(self._fd, _HEAD.size)
-            n, parsed = pickle.loads(_read_exactly(self._fd, _HEAD.unpack(head)[0]))  # our child's, never a file's
+            n, parsed = _OwnClasses(io.BytesIO(_read_exactly(self._fd, _HEAD.unpack(head)[0]))).load()
         except (OSError, EOFError, pickle.UnpicklingError):
             self._alive = False  # the child is gone: what is left is parsed here
             return
@@ -119,6 +123,21 @@ class ReadAhead:
         with contextlib.suppress(ChildProcessError, OSError):
             os.waitpid(self.pid, 0)
         self._claims.close()
+
+
+class _OwnClasses(pickle.Unpickler):
+    """An unpickler that finds schemacite's own classes only (the records and enums of a parse)."""
+
+    _allowed: dict[tuple[str, str], type] = {}  # each stream names its classes again: checked once
+
+    def find_class(self, module: str, name: str) -> type:
+        if (known := self._allowed.get((module, name))) is not None:
+            return known
+        found = super().find_class(module, name) if module.startswith("schemacite.") else None
+        if not isinstance(found, type) or not found.__module__.startswith("schemacite."):
+            raise pickle.UnpicklingError(f"{module}.{name} is not a class of schemacite's")
+        self._allowed[(module, name)] = found
+        return found
 
 
 def _read_exactly(fd: int, size: int) -> bytes:

@@ -1758,16 +1758,11 @@ def _update(f: Node, src: Source) -> Op:
 def _nulled_orphans(f: Node) -> tuple[str, ...]:
     """`_anti_join` of an UPDATE that sets the column it tests to NULL."""
     found = _anti_join(f.get("relation"), f.get("whereClause"))
-    targets = [t.get("ResTarget", {}) for t in f.get("targetList") or []]
-    nulled = [
-        t
-        for t in targets
-        if found
-        and t.get("name") == found[0]
-        and not t.get("indirection")
-        and _uncast(t.get("val")).get("A_Const", {}).get("isnull")
-    ]
-    return found if nulled and sum(t.get("name") == found[0] for t in targets) == 1 else ()
+    if not found:
+        return ()
+    setting = [t["ResTarget"] for t in f.get("targetList") or [] if t.get("ResTarget", {}).get("name") == found[0]]
+    nulled = len(setting) == 1 and not setting[0].get("indirection")
+    return found if nulled and _uncast(setting[0].get("val")).get("A_Const", {}).get("isnull") else ()
 
 
 def _anti_join(target: Node | None, where: Node | None) -> tuple[str, ...]:
