@@ -135,10 +135,11 @@ def locks_on_preexisting(impact: LockImpact, schema: Schema, statement: Statemen
     `DROP ... IF EXISTS` of an object the model has never seen is not known to exist either (a
     dump's `DROP TABLE IF EXISTS` preamble, an idempotent migration): it locks nothing we can
     name; nor is an `ALTER TABLE IF EXISTS` of such a table that only drops constraints `IF
-    EXISTS` and defaults (the rest of `pg_dump --clean --if-exists`'s preamble). An `ALTER TABLE IF EXISTS` of a table never seen is judged when nothing else of its schema
-    is known (a file linted alone, a schema the platform owns such as Supabase's `auth`: the table
-    may exist in production); when the history or a snapshot holds other tables of its schema, one
-    it never created is most likely not there, and the server skips the statement.
+    EXISTS` and defaults (the rest of `pg_dump --clean --if-exists`'s preamble). Any other `ALTER
+    TABLE IF EXISTS` of a table never seen is judged when nothing else of its schema is known (a
+    file linted alone, a schema the platform owns such as Supabase's `auth`: the table may exist
+    in production); when the history or a snapshot holds other tables of its schema, one it never
+    created is most likely not there, and the server skips the statement.
     """
     if_exists = statement is not None and statement.if_exists
     drops = statement is not None and (statement.kind.startswith("drop") or _drops_only(statement.op))
