@@ -1,22 +1,22 @@
 """What msgspec would buy the model, the parse cache and the evidence catalogue, measured.
 
-schemacite's model is some 160 `@record` classes (dataclasses made cheaply, model/record.py) read
-back by a hand-written codec (model/codec.py) from the parse cache, snapshots and the evidence
-files. msgspec defines classes and decodes typed JSON in C. Three figures decide whether moving to
-it pays, each the best of N repeats in one process:
+schemacite's model is some 170 `@record` classes (msgspec Structs declared as dataclasses are,
+model/record.py) read back by a hand-written codec (model/codec.py) from the parse cache, snapshots
+and the evidence files. msgspec defines classes and decodes typed JSON in C. Three figures say what
+it buys, each the best of N repeats in one process:
 
-1. defining the classes: the model's record classes made again as `@record`, as plain
-   `@dataclass` and as `msgspec.Struct` (`defstruct`), same names, fields and defaults;
+1. defining the classes: the model's record classes made again as `@record` (a Struct, with what
+   a record adds to one), as plain `@dataclass` and as a bare `msgspec.Struct` (`defstruct`), same
+   names, fields and defaults;
 2. reading a parse-cache entry: a whole cached file (the 448 kB structure.sql of
    bench/vs_squawk.py, or any SQL file given) decoded by the codec, against `json.loads` of the
    same text, which is the floor a C decoder of typed JSON can reach (msgspec itself cannot read
-   today's entries: their unions of dataclasses need Struct tags, i.e. the model rewritten);
+   today's entries: their unions of records would need Struct tags, a new entry format);
 3. the evidence catalogue: its records decoded and checked by the codec, against
-   `msgspec.convert` into the same `Evidence` dataclass (types only: the catalogue's own checks,
+   `msgspec.convert` into the same `Evidence` record (types only: the catalogue's own checks,
    the words in a quote, dates, figures that go together, are Python either way, and are left out
    of msgspec's figure, which flatters it).
 
-    pip install msgspec   # outside the project: a measurement, not a dependency
     python bench/msgspec_model.py [--sql FILE] [--repeat 20]
 """
 
@@ -34,7 +34,7 @@ from pathlib import Path
 
 import msgspec
 
-from schemacite.model.record import record
+from schemacite.model.record import MISSING, fields, is_record, record
 
 MODEL_MODULES = ("schemacite.model.schema", "schemacite.model.statements", "schemacite.model.results")
 
@@ -53,22 +53,22 @@ def model_classes() -> list[type]:
     out = []
     for name in MODEL_MODULES:
         module = importlib.import_module(name)
-        out += [c for c in vars(module).values() if dataclasses.is_dataclass(c) and c.__module__ == name]
+        out += [c for c in vars(module).values() if isinstance(c, type) and is_record(c) and c.__module__ == name]
     return out
 
 
 def _shape(cls: type) -> list[tuple[str, object]]:
     """(name, default or MISSING) of each field, defaults as given (a factory stays a factory)."""
     out = []
-    for f in dataclasses.fields(cls):
-        if f.default is not dataclasses.MISSING:
+    for f in fields(cls):
+        if f.default is not MISSING:
             out.append((f.name, f.default))
-        elif f.default_factory is not dataclasses.MISSING:
+        elif f.default_factory is not MISSING:
             out.append((f.name, f.default_factory))
         else:
-            out.append((f.name, dataclasses.MISSING))
+            out.append((f.name, MISSING))
     # a field with a default cannot come before one without in a plain class body
-    return sorted(out, key=lambda nd: nd[1] is not dataclasses.MISSING)
+    return sorted(out, key=lambda nd: nd[1] is not MISSING)
 
 
 def define(classes: list[type], how: str) -> None:
@@ -77,7 +77,7 @@ def define(classes: list[type], how: str) -> None:
         if how == "msgspec":
             fields = [
                 (n, object)
-                if d is dataclasses.MISSING
+                if d is MISSING
                 else (n, object, msgspec.field(default_factory=d) if callable(d) else d)
                 for n, d in shape
             ]
@@ -85,7 +85,7 @@ def define(classes: list[type], how: str) -> None:
             continue
         body: dict[str, object] = {"__annotations__": {n: "object" for n, _ in shape}}
         for n, d in shape:
-            if d is not dataclasses.MISSING:
+            if d is not MISSING:
                 body[n] = dataclasses.field(default_factory=d) if callable(d) else d
         made = type(cls.__name__, (), body)
         (record if how == "record" else dataclasses.dataclass)(made)

@@ -4,9 +4,9 @@ dropped and created again, rows lost."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 from schemacite.model.fixes import Applicability, Fix
+from schemacite.model.record import replace
 from schemacite.model.statements import CreateTable, DropView, Statement
 from schemacite.model.statements import DropTable as DropTableOp
 from schemacite.rule import Context, Finding

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from schemacite.lint.config import Config
 from schemacite.lint.workload import describe
 from schemacite.model import Table, latest
+from schemacite.model.record import default
 from schemacite.rule import Context, Finding, Option, Rule, Severity
 from schemacite.sources.names import written
 
@@ -89,13 +90,13 @@ class InsertHeavyIndexes(Rule):
     options = {
         "max_secondary_indexes": Option(
             int,
-            Config.max_secondary_indexes,
+            default(Config, "max_secondary_indexes"),
             "secondary indexes allowed on an insert-heavy table",
             setting="max_secondary_indexes",
         ),
         "infer_insert_heavy": Option(
             bool,
-            Config.infer_insert_heavy,
+            default(Config, "infer_insert_heavy"),
             "append-only names count as insert-heavy (info level)",
             setting="infer_insert_heavy",
         ),

@@ -9,8 +9,6 @@ queries a read sends is the same for 50 and for 2,000 tables. Every read runs in
 
 from __future__ import annotations
 
-import dataclasses
-
 import MySQLdb
 import psycopg
 import pytest
@@ -18,6 +16,7 @@ import pytest
 import servers
 from schemacite.live.catalogs import mysql as mysql_catalog
 from schemacite.live.catalogs import postgres as pg_catalog
+from schemacite.model.record import replace
 
 
 class CountingConnection:
@@ -560,7 +559,7 @@ def test_mariadb_privileges(mariadb_server, maria_db, maria_audit):
     assert set(schema.tables) == set(as_root.tables)
 
     def unsized(table):
-        return [dataclasses.replace(i, bytes=None) for i in table.indexes]
+        return [replace(i, bytes=None) for i in table.indexes]
 
     assert unsized(schema.tables["accounts"]) == unsized(as_root.tables["accounts"])
     # index sizes come from mysql.innodb_index_stats, which the schema grant does not open: unknown, no note

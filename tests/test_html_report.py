@@ -15,7 +15,6 @@ opening on its findings. One Chromium serves the module. Screenshots go to tests
 from __future__ import annotations
 
 import base64
-import dataclasses
 import hashlib
 import html
 import io
@@ -37,6 +36,7 @@ from schemacite.locks.duration import human_seconds
 from schemacite.model import Column, Index, Location, Schema, Table, Workload
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.fixes import Applicability, Fix
+from schemacite.model.record import replace
 from schemacite.model.results import LintResult
 from schemacite.report import html as html_report
 from schemacite.report.html import INDEX_BUILD, REWRITE
@@ -174,10 +174,8 @@ def test_a_fix_is_shown_with_its_applicability():
     result = modelled_audit(_reading("postgresql://ro@db1:5432/shop", SHOP))
     template = "ALTER TABLE app.events ADD COLUMN n bigint; -- then <backfill>"
     result.findings = [
-        dataclasses.replace(result.findings[0], fix=Fix("Build the index CONCURRENTLY", Applicability.SAFE)),
-        dataclasses.replace(
-            result.findings[1], fix=Fix("Add, backfill", Applicability.DISPLAY_ONLY, template=template)
-        ),
+        replace(result.findings[0], fix=Fix("Build the index CONCURRENTLY", Applicability.SAFE)),
+        replace(result.findings[1], fix=Fix("Add, backfill", Applicability.DISPLAY_ONLY, template=template)),
     ]
     page = render(result)
     assert "<b>Fix (safe):</b> Build the index CONCURRENTLY" in page

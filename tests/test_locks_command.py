@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from cli import run
+from schemacite.model.record import replace
 
 ROOT = Path(__file__).resolve().parents[1]
 MIGRATIONS = ROOT / "fixtures" / "demo" / "postgres" / "migrations"
@@ -101,7 +102,7 @@ def test_verify_marks_a_disagreement(capsys, pg_server, tmp_path, monkeypatch):
     monkeypatch.setitem(
         postgres_table.ROWS,
         "create_index",
-        tuple(type(r)(**{**r.__dict__, "mode": postgres_table.ACCESS_EXCLUSIVE}) for r in rows),
+        tuple(replace(r, mode=postgres_table.ACCESS_EXCLUSIVE) for r in rows),
     )
     code, out, _ = run(
         capsys,

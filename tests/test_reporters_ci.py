@@ -9,7 +9,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import jsonschema
@@ -21,6 +21,7 @@ from schemacite.lint.baseline import BaselineError, filter_new, write_baseline
 from schemacite.lint.fingerprint import fingerprint
 from schemacite.lint.plugins import plugin_manager
 from schemacite.model import Location
+from schemacite.model.record import replace
 from schemacite.model.results import LintResult
 from schemacite.model.statements import ParseError
 from schemacite.report import github, gitlab, junit, sarif

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import sys
 from collections.abc import Callable
@@ -13,6 +12,7 @@ from typing import Any
 from schemacite.cli.common import emit_report, resolve_project
 from schemacite.errors import UsageError
 from schemacite.live.servers import CONNECT_TIMEOUT, Dsn, DsnError, Reading, mask, parse_dsn, read_target
+from schemacite.model.record import replace
 from schemacite.model.results import Finding, LintResult, RuleInfo, Source
 from schemacite.model.statements import ParseError
 
@@ -142,7 +142,7 @@ def audit_readings(readings: list[Reading], config, pm=None, linter=None) -> Lin
             continue
         key = reading.server_target
         if key not in linters:
-            linters[key] = Linter(dataclasses.replace(config, target=reading.server_target), pm)
+            linters[key] = Linter(replace(config, target=reading.server_target), pm)
         part = linters[key].check_schema(reading.schema, [reading.target.server])
         result.sources.append(
             Source(

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from dataclasses import replace
 
-from schemacite.model.record import record
+from schemacite.model.record import record, replace
 
 UNITS = {  # how a figure's number reads
     "rows/s": lambda n: f"{n:,.0f} rows/s",

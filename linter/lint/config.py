@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Set
-from dataclasses import field, replace
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from schemacite.model.dialects import Dialect, Target, known_targets
-from schemacite.model.record import record
+from schemacite.model.record import default, record, replace
 from schemacite.model.results import Severity
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
 
@@ -242,10 +242,10 @@ def _framework(raw: dict[str, Any], where: Callable[[str], str]) -> str | None:
 
 def _limits(raw: dict[str, Any], where: Callable[[str], str]) -> tuple[int | float, int]:
     """max_lock_seconds and max_secondary_indexes, checked."""
-    mls = raw.get("max_lock_seconds", Config.max_lock_seconds)
+    mls = raw.get("max_lock_seconds", default(Config, "max_lock_seconds"))
     if not isinstance(mls, int | float) or isinstance(mls, bool) or mls <= 0:
         raise ConfigError(f"{where('max_lock_seconds')}: max_lock_seconds must be a number of seconds > 0")
-    msi = raw.get("max_secondary_indexes", Config.max_secondary_indexes)
+    msi = raw.get("max_secondary_indexes", default(Config, "max_secondary_indexes"))
     if not isinstance(msi, int) or isinstance(msi, bool) or msi < 0:
         raise ConfigError(f"{where('max_secondary_indexes')}: max_secondary_indexes must be a whole number >= 0")
     return mls, msi

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from schemacite.errors import closest
@@ -20,6 +19,7 @@ from schemacite.model import Location, Schema, Table
 from schemacite.model.dialects import Dialect, Target
 from schemacite.model.fixes import Applicability
 from schemacite.model.listing import first_of
+from schemacite.model.record import replace
 from schemacite.model.results import Finding, LintResult, RuleInfo, Severity, Source, Suppression
 from schemacite.model.statements import ParseError, Statement, needs_own_transaction
 from schemacite.sources.dialect import sqlite_note

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +45,7 @@ from schemacite.lint.plugins import (
 from schemacite.locks import unmeasured
 from schemacite.model import Schema
 from schemacite.model.dialects import DIALECTS
+from schemacite.model.record import replace
 from schemacite.model.results import LintResult
 from schemacite.sources.dialect import DEFAULT_DIALECT, FILES, HEAD, NAMED, NO_MARKS, detect_dialect
 from schemacite.sources.engines import named_dialect, neutral

@@ -7,8 +7,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import replace
 
+from schemacite.model.record import replace
 from schemacite.model.results import LintResult
 
 # how a message names another statement of its file ("while line 13 does long work")

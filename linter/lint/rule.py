@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from schemacite.lint.config import Config
 from schemacite.model import Location, Schema, Table
 from schemacite.model.dialects import ALL_DIALECTS, Dialect, Target
-from schemacite.model.record import record
+from schemacite.model.record import default, record
 from schemacite.model.results import Finding, RuleInfo, Severity, Suppression
 from schemacite.sources.names import written
 
@@ -93,7 +93,7 @@ class Context:
     # the statement's lock facts, looked up on the first read of `impacts`, `locks` or `work`: a
     # run whose rules read none of them does no lock work
     facts: LockFacts | None = None
-    max_lock_seconds: float = Config.max_lock_seconds  # a lock estimated to last longer is an error
+    max_lock_seconds: float = default(Config, "max_lock_seconds")  # a lock estimated to last longer is an error
     # where the statement deploys, for fixes: the runner, its deploy, how many statements that holds,
     # whether the transaction open is the file's own BEGIN, and the file's text (read when asked)
     framework: Framework | None = None

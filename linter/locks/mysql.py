@@ -16,7 +16,7 @@ not per row and is returned by `general_note(server)` for the command output.
 
 from __future__ import annotations
 
-from dataclasses import field, replace
+from dataclasses import field
 
 from schemacite.locks import Lock, LockImpact
 from schemacite.locks import mysql_table as T
@@ -25,7 +25,7 @@ from schemacite.locks.rows import MysqlRow as Row
 from schemacite.locks.rows import Version, row_at
 from schemacite.model import Column, ForeignKey, Index, Schema, Table
 from schemacite.model.dialects import Dialect
-from schemacite.model.record import record
+from schemacite.model.record import record, replace
 from schemacite.model.statements import (
     Action,
     AddColumn,

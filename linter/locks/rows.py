@@ -65,7 +65,7 @@ class Other:
 
 
 @record(frozen=True, kw_only=True)
-class PostgresRow(Row):
+class PostgresRow(Row, kw_only=True):  # type: ignore[call-arg]  # the Struct made by the class statement needs it too
     """A PostgreSQL lock-table row."""
 
     since: Version = (12,)  # the oldest major the tables cover
@@ -82,7 +82,7 @@ DOCUMENTATION_ONLY = "documentation only"
 
 
 @record(frozen=True, kw_only=True)
-class MysqlRow(Row):
+class MysqlRow(Row, kw_only=True):  # type: ignore[call-arg]  # the Struct made by the class statement needs it too
     """A MySQL or MariaDB lock-table row."""
 
     mode: str  # least restrictive LOCK the server accepts: NONE | SHARED | EXCLUSIVE

@@ -1,4 +1,4 @@
-"""Dataclasses to and from JSON-like data, checked against their annotations, with errors that name
+"""Records to and from JSON-like data, checked against their annotations, with errors that name
 the path to the bad value (`tables[3].columns[2].nullable: expected a boolean, got "yes"`).
 
 Three inputs use it: the parse cache, snapshots and the evidence catalogue. Reading never runs
@@ -8,17 +8,17 @@ the field's annotation before the instance is made. Anything else raises `Decode
 
 What the annotations say (read with `typing.get_type_hints`): str, int (never a bool), float (an
 int too), bool, None, Literal, Enum (by value), Optional and other unions, list, tuple (of one type
-or fixed), set, frozenset, dict (string keys), dataclasses and TypedDicts. `Annotated[T, check]`
+or fixed), set, frozenset, dict (string keys), records (model/record.py) and TypedDicts. `Annotated[T, check]`
 runs `check(value)` after T is read; it returns the value to keep (or raises ValueError with what
-is wrong). A dataclass field's `metadata={"key": "quote"}` names it in the data.
+is wrong). A field's `metadata={"key": "quote"}` names it in the data.
 
 Two forms, as the formats differ:
 
-- plain (snapshots, evidence): JSON's own lists and objects; a dataclass is an object of its
+- plain (snapshots, evidence): JSON's own lists and objects; a record is an object of its
   fields; a field's declared class is the class read.
 - tagged (the parse cache, whose fields hold subclasses and `Any`): a tuple, frozenset or set is
   `{"@": "tuple", "v": [...]}`, a dict `{"@": "dict", "v": {...}}` (or, keyed by anything but
-  strings, `{"@": "dict", "i": [[key, value], ...]}`), a dataclass
+  strings, `{"@": "dict", "i": [[key, value], ...]}`), a record
   `{"@": "ClassName", "f": {field: value}}` without the fields that hold their default, or, for the
   classes named `positional`, `{"@": "ClassName", "v": [every field's value, in order]}` (small
   records stored by the thousand: a place in a file), and one equal to one written before in the
@@ -32,7 +32,6 @@ nothing for it.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import json
 import types
@@ -41,7 +40,7 @@ from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
 from typing import Any
 
-from schemacite.model.record import record
+from schemacite.model.record import MISSING, Field, fields, is_record, record
 
 _SCALARS = (str, int, float, bool, type(None))
 _COLLECTIONS: dict[str, type] = {"tuple": tuple, "frozenset": frozenset, "set": set}
@@ -118,8 +117,8 @@ class Codec:
     ):
         self.classes: dict[str, type] = {}
         for cls in classes:
-            if not dataclasses.is_dataclass(cls):
-                raise TypeError(f"{cls!r} is not a dataclass")
+            if not is_record(cls):
+                raise TypeError(f"{cls!r} is not a record")
             self.classes[cls.__name__] = cls
         self.tagged = tagged
         self.skip = frozenset(skip)  # fields the format neither writes nor reads (ignored when present)
@@ -154,28 +153,28 @@ class Codec:
             values = {k: self._encode(v, written) for k, v in obj.items()}
             return {"@": "dict", "v": values} if self.tagged else values
         cls = type(obj)
-        if not dataclasses.is_dataclass(obj) or self.tagged and self.classes.get(cls.__name__) is not cls:
+        if not is_record(obj) or self.tagged and self.classes.get(cls.__name__) is not cls:
             raise DecodeError(f"{cls.__name__} is not a storable class")
         if cls in self.positional:
-            fields = [self._encode(getattr(obj, f.name), written) for f in dataclasses.fields(obj)]
+            row = [self._encode(getattr(obj, f.name), written) for f in fields(obj)]
             try:
-                key: object = (cls, *fields)
+                key: object = (cls, *row)
                 before = written.get(key)
             except TypeError:  # a value that is a list: written out each time, counted all the same
                 key, before = object(), None
             if before is not None:  # the same place again (a table's columns share their statement's)
                 return {"@": cls.__name__, "r": before}
             written[key] = len(written)  # the reader counts every one written out, in this order
-            return {"@": cls.__name__, "v": fields}
+            return {"@": cls.__name__, "v": row}
         out = {}
-        for f in dataclasses.fields(obj):
+        for f in fields(obj):
             if f.name in self.skip:
                 continue
             value = getattr(obj, f.name)
             if self.tagged and _is_default(f, value):
                 continue  # read back as the default: most fields of a parsed statement hold theirs
             view = self.stored.get((cls, f.name))
-            out[f.metadata.get("key", f.name)] = self._encode(view.write(value) if view else value, written)
+            out[f.key] = self._encode(view.write(value) if view else value, written)
         return {"@": cls.__name__, "f": out} if self.tagged else out
 
     # ---------------------------------------------------------------- reading
@@ -217,7 +216,7 @@ class Codec:
             return self._dict(args)
         if typing.is_typeddict(base):
             return self._typeddict(base)
-        if isinstance(base, type) and dataclasses.is_dataclass(base):
+        if isinstance(base, type) and is_record(base):
             return self._instance(base) if self.tagged else self._fields(base)
         raise TypeError(f"cannot read a value of type {annotation!r}")
 
@@ -342,20 +341,16 @@ class Codec:
         readers: dict[str, Read] = {}
         required: set[str] = set()
         names: dict[str, str] = {}  # key in the data -> field
-        late: set[str] = set()
-        for f in dataclasses.fields(cls):
+        for f in fields(cls):
             if f.name in self.skip:
                 continue
-            key = f.metadata.get("key", f.name)
             view = self.stored.get((cls, f.name))
             read = self.reader(view.annotation if view else hints[f.name])
-            readers[key] = (lambda r, convert: lambda raw: convert(r(raw)))(read, view.read) if view else read
-            names[key] = f.name
-            if not f.init:
-                late.add(key)
-            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                required.add(key)
-        make = _maker(cls, names, late)
+            readers[f.key] = (lambda r, convert: lambda raw: convert(r(raw)))(read, view.read) if view else read
+            names[f.key] = f.name
+            if f.default is MISSING and f.default_factory is MISSING:
+                required.add(f.key)
+        make = _maker(cls, names)
         return _object(cls.__name__, readers, frozenset(required), make, ignored=self.skip)
 
     def _instance(self, declared: type) -> Read:
@@ -378,18 +373,13 @@ class Codec:
 
     def _tagged_fields(self, cls: type) -> Read:
         hints = typing.get_type_hints(cls)
-        fields = [f for f in dataclasses.fields(cls) if f.name not in self.skip]
-        readers = {f.name: (self.reader(hints[f.name]), _as_is(hints[f.name])) for f in fields}
+        kept = [f for f in fields(cls) if f.name not in self.skip]
+        readers = {f.name: (self.reader(hints[f.name]), _as_is(hints[f.name])) for f in kept}
         if cls in self.positional:
-            return self._positional(cls, [(f.name, *readers[f.name]) for f in fields])
-        names = {f.name: f.name for f in fields}
-        make = _maker(cls, names, {f.name for f in fields if not f.init})
+            return self._positional(cls, [(f.name, *readers[f.name]) for f in kept])
+        make = _maker(cls, {f.name: f.name for f in kept})
         tag = cls.__name__
-        required = {
-            f.name
-            for f in fields
-            if f.init and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-        }
+        required = {f.name for f in kept if f.default is MISSING and f.default_factory is MISSING}
 
         def tagged(raw: dict[str, Any]) -> Any:
             values = raw.get("f")
@@ -467,15 +457,12 @@ class Codec:
 
 
 def describe(cls: type) -> str:
-    """A dataclass's or TypedDict's keys as a Markdown list: name, type, whether required, and what
+    """A record's or TypedDict's keys as a Markdown list: name, type, whether required, and what
     it holds (the text given in `Annotated[type, ..., "what it holds"]`)."""
     hints = typing.get_type_hints(cls, include_extras=True)
-    if dataclasses.is_dataclass(cls):
-        fields = dataclasses.fields(cls)
-        keys = {f.name: f.metadata.get("key", f.name) for f in fields}
-        required = {
-            f.name for f in fields if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-        }
+    if is_record(cls):
+        keys = {f.name: f.key for f in fields(cls)}
+        required = {f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}
     else:
         keys = {name: name for name in hints}
         required = set(_required_keys(cls, hints))
@@ -510,7 +497,7 @@ def _spelled(hint: Any) -> str:
         return f"list of {_spelled(args[0])}s" if args else "list"
     if origin is dict:
         return f"table of {_spelled(args[1])}s"
-    if typing.is_typeddict(hint) or dataclasses.is_dataclass(hint):
+    if typing.is_typeddict(hint) or is_record(hint):
         return "table"
     return {str: "string", int: "whole number", float: "number", bool: "boolean"}.get(hint, str(hint))
 
@@ -556,25 +543,20 @@ def _object(
     return an_object
 
 
-def _maker(cls: type, names: dict[str, str], late: set[str]) -> Callable[[dict[str, Any]], Any]:
-    """Build `cls` from decoded values keyed as in the data; a ValueError the class raises (its
-    own checks) is a DecodeError at the object."""
+def _maker(cls: type, names: dict[str, str]) -> Callable[[dict[str, Any]], Any]:
+    """Build `cls` from decoded values keyed as in the data (`names`: key -> field); a ValueError
+    the class raises (its own checks) is a DecodeError at the object."""
     renamed = any(k != v for k, v in names.items())
 
     def make(decoded: dict[str, Any]) -> Any:
         if renamed:
             decoded = {names[k]: v for k, v in decoded.items()}
-        given = {k: v for k, v in decoded.items() if k not in late} if late else decoded
         try:
-            obj = cls(**given)
+            return cls(**decoded)
         except DecodeError:
             raise
         except ValueError as e:
             raise DecodeError(str(e)) from None
-        for name in late:
-            if name in decoded:
-                object.__setattr__(obj, name, decoded[name])
-        return obj
 
     return make
 
@@ -678,13 +660,11 @@ def _required_keys(cls: type, hints: dict[str, Any]) -> frozenset[str]:
     return frozenset(n for n, m in marks.items() if m is typing.Required or (total and m is not typing.NotRequired))
 
 
-def _is_default(f: dataclasses.Field[Any], value: Any) -> bool:
+def _is_default(f: Field, value: Any) -> bool:
     """Whether `value` is what field `f` holds when not given (of the same type: 0 is not False)."""
-    if not f.init:
-        return False  # set after __init__ from the data, or by the class itself: always written
-    if f.default is not dataclasses.MISSING:
+    if f.default is not MISSING:
         default = f.default
-    elif f.default_factory is not dataclasses.MISSING:
+    elif f.default_factory is not MISSING:
         default = f.default_factory()
     else:
         return False

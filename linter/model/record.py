@@ -1,15 +1,22 @@
-"""`@record`: a dataclass that costs less to define.
+"""`@record`: the model's classes, written as dataclasses are and made msgspec Structs.
 
-A record is a dataclass in every way the code relies on (`fields`, `replace`, `asdict`,
-`is_dataclass`, field options, `frozen`, `slots`, `__post_init__`), with the same `__init__`,
-equality, hash and repr. The difference is when and how those are made: `dataclass` writes and
-compiles each as source when the class is defined, and with some 150 classes that compiling was
-about a third of a cold start (`lint` on one small file), though a run builds objects of only a
-few of them. A record's equality, hash and repr are shared functions built from an
-`operator.attrgetter` over the compared fields, and its `__init__`, the same parameters and
-assignments dataclass writes, is compiled the first time the class is called (its speed counts once
-per object built). That `__init__` is made from the fields, so an `InitVar` pseudo-field would be
-lost: none is used, and a record should not.
+A record's body is a dataclass's: annotated fields, defaults, `field(default_factory=...,
+compare=False, repr=False)` from `dataclasses`, options `frozen`, `order`, `kw_only` and `slots`,
+and `__post_init__`. The class made is a `msgspec.Struct`, whose `__init__`, equality, hash, repr,
+copying and pickling are written in C: defining the model's classes costs a third of what
+dataclass's generated source did, and no `__init__` is compiled when a run first builds an object
+(bench/msgspec_model.py measures both). What a dataclass has and a Struct does not, a record adds:
+fields left out of equality, hash, ordering or repr (`compare=False`, `repr=False`), a field's
+name in stored data (`metadata={"key": ...}`, for the codec), and a `__dict__` for an object of a
+class neither frozen nor `slots=True` (code may keep an attribute of its own on one). A record has
+no `init=False` field: every field is given to `__init__` or takes its default.
+
+A subclass of a record is a Struct from its class statement on (the base's metaclass makes it),
+before `@record` sees it: `@record` makes it again with its options, and a subclass whose own
+required fields follow fields with defaults says `kw_only=True` in its class statement as well.
+
+The model reads field lists through `fields` and copies with changes through `replace` below,
+never through `dataclasses`, which does not know a Struct.
 """
 
 from __future__ import annotations
@@ -18,10 +25,35 @@ import dataclasses
 import operator
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, TypeVar, dataclass_transform, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, dataclass_transform, overload
+
+import msgspec
 
 T = TypeVar("T")
-_FACTORY = object()  # a field with a default factory was not given
+
+if TYPE_CHECKING:
+
+    def replace(obj: T, /, **changes: Any) -> T:
+        """A copy of the record `obj` with `changes` made (its `__post_init__` run again)."""
+        ...
+
+else:
+    from msgspec.structs import replace
+
+MISSING = dataclasses.MISSING  # a field with no default (or no default factory)
+_UNCOMPARED = "__record_uncompared__"  # the class attribute naming the fields equality leaves out
+_HIDDEN = "__record_hidden__"  # and those repr leaves out
+
+__all__ = ["MISSING", "Field", "default", "fields", "is_record", "record", "replace"]
+
+
+class Field(NamedTuple):
+    """What the codec and the model's walks read of one field of a record or dataclass."""
+
+    name: str
+    default: Any = MISSING
+    default_factory: Any = MISSING
+    key: str = ""  # its name in the data the codec reads and writes (`field(metadata={"key": ...})`)
 
 
 @overload
@@ -32,34 +64,87 @@ def record(**options: bool) -> Callable[[type[T]], type[T]]: ...
 
 @dataclass_transform(field_specifiers=(dataclasses.field,))
 def record(cls: type[T] | None = None, /, **options: Any) -> Any:
-    """Make `cls` a dataclass (as `@dataclass` or `@dataclass(frozen=True, ...)` would)."""
+    """Make `cls` a record (as `@dataclass` or `@dataclass(frozen=True, ...)` would make it a
+    dataclass)."""
 
     def make(cls: type[T]) -> type[T]:
-        body = dict(cls.__dict__)
-        if not cls.__doc__:  # dataclass would write one from inspect.signature, slow for each class
-            cls.__doc__ = cls.__name__
-        frozen = options.get("frozen", False)
-        # dataclass compiles a __setattr__ and a __delattr__ for each frozen class, and the four
-        # ordering methods of an ordered one: shared ones instead
-        unfrozen = {**options, "frozen": False, "order": False}
-        made: type[T] = dataclasses.dataclass(cls, init=False, repr=False, eq=False, **unfrozen)
-        if frozen:
-            _freeze(made, body)
-        if "__init__" not in body:
-            _init_when_first_called(made, frozen=frozen)
-        _share_methods(made, body, frozen=frozen, order=options.get("order", False))
-        return made
+        return _struct(cls, **options)
 
     return make if cls is None else make(cls)
 
 
-def _share_methods(cls: type, body: dict[str, Any], *, frozen: bool, order: bool) -> None:
-    fields = dataclasses.fields(cls)
-    compared = tuple(f.name for f in fields if f.compare)
-    shown = tuple(f.name for f in fields if f.repr)
-    key: Callable[[Any], Any] = attrgetter(*compared) if compared else (lambda _: ())
+def _struct(
+    cls: type[T], *, frozen: bool = False, order: bool = False, kw_only: bool = False, slots: bool = False
+) -> type[T]:
+    ns: dict[str, Any] = {}
+    uncompared: list[str] = list(getattr(cls, _UNCOMPARED, ()))
+    hidden: list[str] = list(getattr(cls, _HIDDEN, ()))
+    for key, value in _body(cls).items():
+        if isinstance(value, dataclasses.Field):
+            if not value.init:
+                raise TypeError(f"{cls.__name__}.{key}: a record takes every field in __init__ (init=False)")
+            if not value.compare:
+                uncompared.append(key)
+            if not value.repr:
+                hidden.append(key)
+            renamed = value.metadata.get("key")  # the field's name in the data, when not its own
+            if value.default_factory is not MISSING:
+                value = msgspec.field(default_factory=value.default_factory, name=renamed)
+            elif value.default is not MISSING:
+                value = msgspec.field(default=value.default, name=renamed) if renamed else value.default
+            elif renamed:
+                value = msgspec.field(name=renamed)
+            else:
+                continue
+        ns[key] = value
+    if order and (own := {"__lt__", "__le__", "__gt__", "__ge__"} & ns.keys()):
+        raise TypeError(f"{cls.__name__} defines {', '.join(sorted(own))} and asks for order=True")
+    bases = tuple(b for b in cls.__bases__ if b is not object)
+    if not any(issubclass(b, msgspec.Struct) for b in bases):
+        bases = (msgspec.Struct, *bases)
+    if uncompared:
+        ns[_UNCOMPARED] = tuple(uncompared)
+    if hidden:
+        ns[_HIDDEN] = tuple(hidden)
+    if not cls.__doc__:
+        ns["__doc__"] = cls.__name__
+    made: type[T] = msgspec.StructMeta(  # type: ignore[assignment]  # a class, as `cls` is
+        cls.__name__, bases, ns, frozen=frozen, order=order, kw_only=kw_only, dict=not (slots or frozen)
+    )
+    if uncompared:
+        _compare_without(made, ns, frozen=frozen, order=order)
+    if hidden and "__repr__" not in ns:
+        _repr_without(made)
+    return made
 
-    # as dataclass: a method the class body defines is kept
+
+def _body(cls: type) -> dict[str, Any]:
+    """The class body as written. A subclass of a record is a Struct already (the class statement
+    runs its base's metaclass), which has taken the defaults of its fields out of the body."""
+    body = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__", "__slots__")}
+    if not issubclass(cls, msgspec.Struct):
+        return body
+    names: tuple[str, ...] = cls.__struct_fields__
+    defaults: tuple[Any, ...] = cls.__struct_defaults__
+    first = len(names) - len(defaults)
+    for name in cls.__dict__.get("__annotations__", {}):
+        if name not in names:
+            continue  # a ClassVar
+        body.pop(name, None)  # the slot of the Struct made by the class statement
+        at = names.index(name) - first
+        default: Any = defaults[at] if at >= 0 else msgspec.NODEFAULT
+        if type(default).__name__ == "Factory":
+            body[name] = msgspec.field(default_factory=default.factory)
+        elif default is not msgspec.NODEFAULT:
+            body[name] = default
+    return body
+
+
+def _compare_without(cls: type, body: dict[str, Any], *, frozen: bool, order: bool) -> None:
+    """Equality, hash and ordering over the fields compared (a Struct's compare them all)."""
+    left_out = set(getattr(cls, _UNCOMPARED))
+    compared = tuple(name for name in cls.__struct_fields__ if name not in left_out)  # type: ignore[attr-defined]
+    key: Callable[[Any], Any] = attrgetter(*compared) if compared else (lambda _: ())
     if "__eq__" not in body:
 
         def __eq__(self: Any, other: Any) -> Any:
@@ -68,35 +153,20 @@ def _share_methods(cls: type, body: dict[str, Any], *, frozen: bool, order: bool
             return NotImplemented
 
         cls.__eq__ = __eq__  # type: ignore[method-assign,assignment]
-    # a body defining __eq__ gets __hash__ = None from Python, which dataclass does not count as set
-    if "__hash__" not in body or body["__hash__"] is None and "__eq__" in body:
-        # dataclass(eq=True): hashable by value when frozen, not hashable otherwise
+    if "__hash__" not in body:
         cls.__hash__ = _hash_by(key) if frozen else None  # type: ignore[assignment,method-assign]
     if order:
-        _order(cls, body, key)
-    if "__repr__" not in body:
+        for name, compare in (
+            ("__lt__", operator.lt),
+            ("__le__", operator.le),
+            ("__gt__", operator.gt),
+            ("__ge__", operator.ge),
+        ):
+            setattr(cls, name, _compare_by(key, compare, name))
 
-        def __repr__(self: Any) -> str:
-            values = ", ".join(f"{name}={getattr(self, name)!r}" for name in shown)
-            return f"{self.__class__.__qualname__}({values})"
 
-        cls.__repr__ = __repr__  # type: ignore[method-assign,assignment]
-
-
-def _order(cls: type, body: dict[str, Any], key: Callable[[Any], Any]) -> None:
-    """dataclass's `order=True`: two objects of the very same class compare as the tuples of their
-    compared fields."""
-    for name, compare in (
-        ("__lt__", operator.lt),
-        ("__le__", operator.le),
-        ("__gt__", operator.gt),
-        ("__ge__", operator.ge),
-    ):
-        if name in body:
-            raise TypeError(
-                f"Cannot overwrite attribute {name} in class {cls.__name__}. Consider using functools.total_ordering"
-            )
-        setattr(cls, name, _compare_by(key, compare, name))
+def _hash_by(key: Callable[[Any], Any]) -> Callable[[Any], int]:
+    return lambda self: hash(key(self))
 
 
 def _compare_by(key: Callable[[Any], Any], compare: Callable[[Any, Any], Any], name: str) -> Callable[..., Any]:
@@ -109,87 +179,64 @@ def _compare_by(key: Callable[[Any], Any], compare: Callable[[Any, Any], Any], n
     return method
 
 
-def _freeze(cls: type, body: dict[str, Any]) -> None:
-    """dataclass's frozen behaviour: a field of the class, or any attribute of an object of this
-    very class, cannot be assigned or deleted. (Frozen records are made as dataclasses that are not,
-    so dataclass's check that frozen and unfrozen classes do not inherit from each other is not made.)"""
-    names = frozenset(f.name for f in dataclasses.fields(cls))
-    owner: type = cls
-    if "__setattr__" in body or "__delattr__" in body:
-        raise TypeError(f"cannot overwrite attribute __setattr__ or __delattr__ in class {cls.__name__}")
+def _repr_without(cls: type) -> None:
+    left_out = set(getattr(cls, _HIDDEN))
+    shown = tuple(name for name in cls.__struct_fields__ if name not in left_out)  # type: ignore[attr-defined]
 
-    def __setattr__(self: Any, name: str, value: Any) -> None:
-        if type(self) is owner or name in names:
-            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
-        object.__setattr__(self, name, value)
+    def __repr__(self: Any) -> str:
+        values = ", ".join(f"{name}={getattr(self, name)!r}" for name in shown)
+        return f"{self.__class__.__qualname__}({values})"
 
-    def __delattr__(self: Any, name: str) -> None:
-        if type(self) is owner or name in names:
-            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
-        object.__delattr__(self, name)
-
-    cls.__setattr__ = __setattr__  # type: ignore[method-assign,assignment]
-    cls.__delattr__ = __delattr__  # type: ignore[method-assign,assignment]
-    if "__slots__" in cls.__dict__:  # copy and pickle set a slotted object's state by setattr
-        order = [f.name for f in dataclasses.fields(cls)]
-
-        def __getstate__(self: Any) -> list[Any]:
-            return [getattr(self, name) for name in order]
-
-        def __setstate__(self: Any, state: list[Any]) -> None:
-            for name, value in zip(order, state):
-                object.__setattr__(self, name, value)
-
-        cls.__getstate__ = __getstate__  # type: ignore[method-assign,assignment]
-        cls.__setstate__ = __setstate__  # type: ignore[attr-defined]
+    cls.__repr__ = __repr__  # type: ignore[method-assign,assignment]
 
 
-def _init_when_first_called(cls: type, *, frozen: bool) -> None:
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        made = _dataclass_init(cls, frozen=frozen)
-        cls.__init__ = made  # type: ignore[misc]
-        made(self, *args, **kwargs)
-
-    cls.__init__ = __init__  # type: ignore[misc]
+def is_record(obj: Any) -> bool:
+    """Whether `obj` is a record or a dataclass, or an object of one."""
+    cls = obj if isinstance(obj, type) else type(obj)
+    return issubclass(cls, msgspec.Struct) or dataclasses.is_dataclass(cls)
 
 
-def _dataclass_init(cls: type, *, frozen: bool) -> Callable[..., None]:
-    """The `__init__` dataclass would have given `cls` (its fields, bases' included, in order;
-    defaults, factories, keyword-only fields, `init=False` fields, `__post_init__`), written here:
-    dataclass makes it by building a twin class, which also compiles `__setattr__` and `__delattr__`
-    for a frozen one and asks `inspect` for a signature, three times the cost of this one function."""
-    fields = dataclasses.fields(cls)
-    scope: dict[str, Any] = {"__set": object.__setattr__, "__factory": _FACTORY}
-    positional: list[str] = []
-    keywords: list[str] = []
-    body: list[str] = []
-    for f in fields:
-        has_default = f.default is not dataclasses.MISSING
-        has_factory = f.default_factory is not dataclasses.MISSING
-        if has_default:
-            scope[f"__default_{f.name}"] = f.default
-        if has_factory:
-            scope[f"__default_{f.name}"] = f.default_factory
-        if f.init:
-            param = f.name + (f"=__default_{f.name}" if has_default else "=__factory" if has_factory else "")
-            (keywords if f.kw_only else positional).append(param)
-            value = f"__default_{f.name}() if {f.name} is __factory else {f.name}" if has_factory else f.name
-        elif has_default:
-            value = f"__default_{f.name}"
-        elif has_factory:
-            value = f"__default_{f.name}()"
-        else:
-            continue  # as dataclass: a field outside __init__ with no default is left unset
-        body.append(f"__set(self, {f.name!r}, {value})" if frozen else f"self.{f.name} = {value}")
-    if hasattr(cls, "__post_init__"):
-        body.append("self.__post_init__()")
-    params = ", ".join(["self", *positional, *(["*", *keywords] if keywords else [])])
-    source = f"def __init__({params}):\n" + "".join(f"    {line}\n" for line in body or ["pass"])
-    exec(compile(source, f"<record {cls.__qualname__}>", "exec"), scope)
-    init: Callable[..., None] = scope["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    return init
+_FIELDS: dict[type, tuple[Field, ...]] = {}
 
 
-def _hash_by(key: Callable[[Any], Any]) -> Callable[[Any], int]:
-    return lambda self: hash(key(self))
+def fields(obj: Any) -> tuple[Field, ...]:
+    """The fields of a record or dataclass (or of an object of one), in order."""
+    cls = obj if isinstance(obj, type) else type(obj)
+    known = _FIELDS.get(cls)
+    if known is not None:
+        return known
+    if issubclass(cls, msgspec.Struct):
+        names: tuple[str, ...] = cls.__struct_fields__
+        keys: tuple[str, ...] = cls.__struct_encode_fields__
+        defaults: tuple[Any, ...] = cls.__struct_defaults__
+        required = len(names) - len(defaults)
+        out = []
+        for n, name in enumerate(names):
+            default = defaults[n - required] if n >= required else msgspec.NODEFAULT
+            if default is msgspec.NODEFAULT:  # required (keyword-only ones may follow defaults)
+                out.append(Field(name, key=keys[n]))
+            elif type(default).__name__ == "Factory":
+                out.append(Field(name, default_factory=default.factory, key=keys[n]))
+            else:
+                out.append(Field(name, default, key=keys[n]))
+        known = tuple(out)
+    else:
+        known = tuple(
+            Field(f.name, f.default, f.default_factory, f.metadata.get("key", f.name))
+            for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+        )
+    _FIELDS[cls] = known
+    return known
+
+
+def default(cls: type, name: str) -> Any:
+    """The default of field `name` of the record `cls` (a Struct's class attribute is the field's
+    slot, not its default, as a dataclass's is)."""
+    for f in fields(cls):
+        if f.name == name:
+            if f.default_factory is not MISSING:
+                return f.default_factory()
+            if f.default is not MISSING:
+                return f.default
+            break
+    raise AttributeError(f"{cls.__name__}.{name} has no default")

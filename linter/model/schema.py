@@ -10,11 +10,11 @@ and a replayed one are one model.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import field, replace
+from dataclasses import field
 from typing import Any
 
 from schemacite.model.dialects import Dialect
-from schemacite.model.record import record
+from schemacite.model.record import record, replace
 
 
 @record(frozen=True, order=True, slots=True)

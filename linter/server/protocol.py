@@ -13,13 +13,13 @@ import asyncio
 import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from schemacite import __version__
+from schemacite.model.record import replace
 from schemacite.server.actions import KINDS, code_actions
 from schemacite.server.diagnostics import diagnostics
 from schemacite.server.hover import hover

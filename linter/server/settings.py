@@ -9,10 +9,10 @@ what the project's config file says stays in force unless a setting names it.
 from __future__ import annotations
 
 import re
-from dataclasses import field, replace
+from dataclasses import field
 from typing import Any
 
-from schemacite.model.record import record
+from schemacite.model.record import record, replace
 
 DEBOUNCE_MS = 200  # after the last keystroke: long enough to skip the ones in between, short enough to feel live
 SECTION = "schemacite"

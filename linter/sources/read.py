@@ -13,11 +13,11 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
-from dataclasses import field, replace
+from dataclasses import field
 
 from schemacite.model import Location
 from schemacite.model.dialects import MYSQL_FAMILY, Dialect
-from schemacite.model.record import record
+from schemacite.model.record import record, replace
 from schemacite.model.statements import ParseError, RunsUnseen, SetVariable, Statement, UnreadCreateTable
 from schemacite.sources.files import UTF16_BOMS, read_bytes
 from schemacite.sources.frameworks.base import Unit

@@ -14,14 +14,14 @@ import sys
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import field, replace
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from schemacite.errors import reading
 from schemacite.model import Index, Schema, Table, View
 from schemacite.model.casts import family
 from schemacite.model.dialects import LOCK_WAIT, MYSQL_FAMILY, Dialect
-from schemacite.model.record import record
+from schemacite.model.record import record, replace
 from schemacite.model.schema import Column, ForeignKey, constraint_name, owned_sequence
 from schemacite.model.statements import (
     Action,

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import fields, is_dataclass, replace
 
 from schemacite.model import Schema, Table
 from schemacite.model.dialects import Dialect
+from schemacite.model.record import fields, is_record, replace
 from schemacite.model.statements import (
     Action,
     AlterIndex,
@@ -83,7 +83,7 @@ def _created(op: Op) -> str | None:
 
 def _rekey(obj: object, mapping: dict[str, str]) -> None:
     skip = {"names", "name", "partition"} if isinstance(obj, (DropIndex, AlterIndex)) else set()
-    for f in fields(obj):  # type: ignore[arg-type]
+    for f in fields(obj):
         value = getattr(obj, f.name)
         if f.name in skip:
             continue
@@ -91,7 +91,7 @@ def _rekey(obj: object, mapping: dict[str, str]) -> None:
             setattr(obj, f.name, _mapped(value, mapping))
         elif f.name in ("model", "actions", "key", "foreign_keys"):
             for inner in value if isinstance(value, list) else [value]:
-                if is_dataclass(inner):
+                if is_record(inner):
                     _rekey(inner, mapping)
         elif f.name == "pairs":
             setattr(obj, f.name, tuple(tuple(_mapped(n, mapping) for n in pair) for pair in value))

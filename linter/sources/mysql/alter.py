@@ -8,9 +8,8 @@ through sqlglot.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from schemacite.model import Index
+from schemacite.model.record import replace
 from schemacite.model.schema import Check, ForeignKey
 from schemacite.model.statements import (
     PARTITION_MAINTENANCE,

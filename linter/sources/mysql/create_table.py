@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from dataclasses import replace
 from typing import Any
 
 import sqlglot
@@ -21,7 +20,7 @@ from sqlglot.tokens import TokenType
 
 from schemacite.model import Column, Index, Table
 from schemacite.model.dialects import MYSQL_FAMILY, Dialect
-from schemacite.model.record import record
+from schemacite.model.record import record, replace
 from schemacite.model.schema import Check, ForeignKey
 from schemacite.sources.mysql.types import canonical_charset, canonical_collation, parse_type
 from schemacite.sources.names import sqlglot_dialect
