@@ -927,6 +927,29 @@ def test_vendor_folders_for_two_dialects_ask_which_and_each_run_reads_its_own(ca
     }
 
 
+def test_pop_variants_for_two_engines_ask_which_whatever_one_variant_carries(capsys, tmp_path):
+    """ory/keto: a shared file and a `.mysql.up.sql` variant with one backtick, beside `.postgres.`,
+    `.cockroach.` and `.sqlite3.` variants of the same versions: the backtick once chose MySQL."""
+    (tmp_path / "20200101000000000000_tuples.up.sql").write_text("CREATE TABLE tuples (id int PRIMARY KEY);\n")
+    for engine, ddl in {
+        "postgres": "DROP TABLE legacy;\n",
+        "mysql": "DROP TABLE `legacy`;\n",
+        "cockroach": "DROP TABLE legacy;\n",
+        "sqlite3": "DROP TABLE legacy;\n",
+    }.items():
+        (tmp_path / f"20200102000000000000_cleanup.{engine}.up.sql").write_text(ddl)
+    code, _, err = run(capsys, "lint", tmp_path)
+    assert code == 2 and "cannot tell the SQL dialect (files named for" in err
+    assert "cleanup.mysql.up.sql" in err and "cleanup.postgres.up.sql" in err
+    code, out, _ = run(capsys, "lint", tmp_path, "--dialect", "postgres", "--format", "json")
+    assert code in (0, 1) and json.loads(out)["dialect"]["name"] == "postgres"
+    for engine in ("mysql", "cockroach", "sqlite3"):
+        (tmp_path / f"20200102000000000000_cleanup.{engine}.up.sql").unlink()
+    code, out, _ = run(capsys, "lint", tmp_path, "--format", "json")
+    doc = json.loads(out)
+    assert doc["dialect"]["name"] == "postgres" and "files named for PostgreSQL" in doc["dialect"]["why"]
+
+
 def test_flyway_suffixes_from_spring_settings_are_migrations(tmp_path):
     from schemacite.sources.files import expand
 

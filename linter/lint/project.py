@@ -330,6 +330,7 @@ class Project:
                 if _sibling_sql(d, n)
             ]
             seen = {os.path.abspath(f) for f in read}
+            more = neutral(more) if engines else more  # another engine's file says nothing of this run's
             texts += [self._memo.head(f) for f in [m for m in more if os.path.abspath(m) not in seen][:FILES]]
             dialect, why = self._memo.dialect(texts, named)
             why = why if dialect is None else f"{why}, in the files beside them"

@@ -46,6 +46,9 @@ ENGINES: dict[str, tuple[str, Dialect | None]] = {
 # `x.sql.postgres`, `x.postgres.sql`, `postgres.sql`: a name's engine (the folder's is looked up apart)
 _NAMED = re.compile(r"(?:^|\.)(?P<before>\w+)\.sql$|\.sql\.(?P<after>\w+)$", re.I)
 FOLDERS = 4  # folders above a file looked at for an engine's name
+# pop's `x.postgres.up.sql` (ory's popx: `x.postgres.autocommit.up.sql`): pop itself picks the
+# run's files among these (frameworks/go.py); the name tells the dialect of a run that names none
+_RUNNER_NAMED = re.compile(r"\.(?P<engine>\w+)(?:\.autocommit)?\.(?:up|down)\.sql$", re.I)
 
 
 def variant(name: str) -> bool:
@@ -119,7 +122,7 @@ def named_dialect(files: list[str]) -> tuple[str | None, str] | None:
     seen: dict[Dialect, str] = {}
     folders: dict[str, tuple[str, str] | None] = {}
     for f in files:
-        found = engine_of(f, folders)
+        found = _named_for(f, folders)
         if found and (read_as := dialect_of(found[0])) is not None:
             seen.setdefault(read_as, found[1])
     if not seen:
@@ -134,7 +137,15 @@ def named_dialect(files: list[str]) -> tuple[str | None, str] | None:
 def neutral(files: list[str]) -> list[str]:
     """The files named for no engine: any engine runs them."""
     folders: dict[str, tuple[str, str] | None] = {}
-    return [f for f in files if engine_of(f, folders) is None]
+    return [f for f in files if _named_for(f, folders) is None]
+
+
+def _named_for(path: str, folders: dict[str, tuple[str, str] | None]) -> tuple[str, str] | None:
+    """`engine_of`, and a migration runner's name for one engine's file (pop's)."""
+    m = _RUNNER_NAMED.search(os.path.basename(path))
+    if m and m.group("engine").lower() in ENGINES:
+        return m.group("engine").lower(), os.path.basename(path)
+    return engine_of(path, folders)
 
 
 def _title(dialect: Dialect) -> str:
