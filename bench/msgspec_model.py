@@ -76,9 +76,7 @@ def define(classes: list[type], how: str) -> None:
         shape = _shape(cls)
         if how == "msgspec":
             fields = [
-                (n, object)
-                if d is MISSING
-                else (n, object, msgspec.field(default_factory=d) if callable(d) else d)
+                (n, object) if d is MISSING else (n, object, msgspec.field(default_factory=d) if callable(d) else d)
                 for n, d in shape
             ]
             msgspec.defstruct(cls.__name__, fields)
