@@ -43,7 +43,9 @@ class InsertHeavyIndexes(Rule):
     `-- schemacite: insert-heavy` comment precedes its CREATE TABLE, when live
     workload counters in a snapshot or audit show it, or, reported as inferred and
     at info level, when its name says it only grows (`*_log`, `*_logs`, `*_events`,
-    `*_history`, `*_audit`, `audit_*`, `*_journal`, `*_metrics`). Names and the setting's globs
+    `*_history`, `*_audit`, `audit_*`, `*_journal`, `*_metrics`) and no other table's foreign key
+    references it (a table others point to holds things rows are about: `billable_metrics`, a
+    catalogue of the metrics a product bills, not a stream of them). Names and the setting's globs
     are matched without the table's schema and case (`app.Audit_Trail` is an `audit_*`; a setting's
     glob may name the schema too). With no sign of insert-heaviness there is no finding.
 
@@ -104,7 +106,7 @@ class InsertHeavyIndexes(Rule):
 
     def check_table(self, table: Table, ctx: Context) -> Iterator[Finding]:
         limit = self.option_values["max_secondary_indexes"]
-        heavy = table.insert_heavy or self._named(table)
+        heavy = table.insert_heavy or self._named(table, ctx)
         if not heavy or len(table.indexes) <= limit:
             return
         at = latest(table.defined_at, *(i.defined_at for i in table.indexes))
@@ -133,12 +135,14 @@ class InsertHeavyIndexes(Rule):
             suggestion="drop indexes that reads do not need, or merge them into one composite index",
         )
 
-    def _named(self, table: Table) -> str | None:
+    def _named(self, table: Table, ctx: Context) -> str | None:
         """Why a table not marked insert-heavy counts as such here: "name", when it has no counters
-        to go by and its name says it only grows."""
+        to go by, its name says it only grows, and no foreign key points to it."""
         if not self.option_values["infer_insert_heavy"] or table.workload is not None:
             return None
         # the table's own name, without the schema a replayed name holds (`app.audit_trail`), in lower
         # case: the patterns are about what the table holds, not how it is spelled
         bare = table.name.rsplit(".", 1)[-1].lower()
-        return "name" if any(fnmatch.fnmatchcase(bare, pat) for pat in APPEND_ONLY_NAMES) else None
+        if not any(fnmatch.fnmatchcase(bare, pat) for pat in APPEND_ONLY_NAMES):
+            return None
+        return None if ctx.schema.foreign_keys_to_table(table) else "name"
