@@ -2,7 +2,7 @@
 
 schemacite's model is some 170 `@record` classes (msgspec Structs declared as dataclasses are,
 model/record.py) read back by a hand-written codec (model/codec.py) from the parse cache, snapshots
-and the evidence files. msgspec defines classes and decodes typed JSON in C. Three figures say what
+and the evidence files. msgspec defines classes and decodes typed data in C. Four figures say what
 it buys, each the best of N repeats in one process:
 
 1. defining the classes: the model's record classes made again as `@record` (a Struct, with what
@@ -12,7 +12,9 @@ it buys, each the best of N repeats in one process:
    bench/vs_squawk.py, or any SQL file given) decoded by the codec, against `json.loads` of the
    same text, which is the floor a C decoder of typed JSON can reach (msgspec itself cannot read
    today's entries: their unions of records would need Struct tags, a new entry format);
-3. the evidence catalogue: its records decoded and checked by the codec, against
+3. reading a history state (the warm pre-commit run's largest read): the codec's JSON, as the
+   cache kept it before, against msgspec's typed MessagePack, as it keeps it now;
+4. the evidence catalogue: its records decoded and checked by the codec, against
    `msgspec.convert` into the same `Evidence` record (types only: the catalogue's own checks,
    the words in a quote, dates, figures that go together, are Python either way, and are left out
    of msgspec's figure, which flatters it).
@@ -34,7 +36,9 @@ from pathlib import Path
 
 import msgspec
 
+from schemacite.model.codec import Codec
 from schemacite.model.record import MISSING, fields, is_record, record
+from schemacite.model.schema import Location
 
 MODEL_MODULES = ("schemacite.model.schema", "schemacite.model.statements", "schemacite.model.results")
 
@@ -110,6 +114,44 @@ def cache_figures(sql: Path, repeat: int) -> tuple[float, float, int]:
     return codec_ms, best(lambda: json.loads(text), repeat), len(text)
 
 
+def state_figures(repeat: int) -> tuple[float, float, int, int]:
+    """(codec ms from JSON, msgspec ms from MessagePack, JSON bytes, MessagePack bytes) for the
+    history state of bench/vs_squawk.py's 223 goose migrations, the warm pre-commit run's largest
+    read: the same state stored both ways."""
+    import subprocess
+
+    from schemacite.sources import cache
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from vs_squawk import make_goose
+
+    with tempfile.TemporaryDirectory() as folder:
+        goose = Path(folder) / "goose"
+        make_goose(goose, 224)
+        newest = max(str(p) for p in goose.glob("*.sql"))
+        subprocess.run(
+            [sys.executable, "-m", "schemacite.cli", "lint", "--dialect", "postgres", "--exit-zero"]
+            + ["--history", str(goose), newest],
+            env={**os.environ, "SCHEMACITE_CACHE_DIR": str(Path(folder) / "cache")},
+            capture_output=True,
+            check=True,
+        )
+        (entry,) = (Path(folder) / "cache" / "state").rglob("*.msgpack")
+        blob = entry.read_bytes()
+    state = cache._state_decoder().decode(blob).state
+    # the parse cache's codec, with the state's own class, as the cache kept states before
+    codec = Codec(
+        (cache.HistoryState, *cache._codec().classes.values()),
+        tagged=True,
+        skip=("_lookup",),
+        positional=(Location,),
+    )
+    text = json.dumps(codec.encode(state), separators=(",", ":"))
+    codec_ms = best(lambda: codec.decode(json.loads(text), cache.HistoryState), repeat)
+    msgspec_ms = best(lambda: cache._state_decoder().decode(blob), repeat)
+    return codec_ms, msgspec_ms, len(text), len(blob)
+
+
 def evidence_figures(repeat: int) -> tuple[float, float, int]:
     from schemacite import evidence
 
@@ -151,8 +193,12 @@ def main() -> None:
     codec_ms, json_ms, size = cache_figures(sql, args.repeat)
     print(f"2. read one parse-cache entry ({size / 1000:.0f} kB of JSON, {sql.name}):")
     print(f"   codec      {codec_ms:8.2f}\n   json.loads {json_ms:8.2f}  (the floor for any decoder of the text)")
+    codec_ms, msgspec_ms, size, packed = state_figures(args.repeat)
+    print("3. read one history state (223 goose migrations), as the cache keeps it since msgspec:")
+    print(f"   codec      {codec_ms:8.2f}  (JSON, {size / 1000:.0f} kB: what the cache kept before)")
+    print(f"   msgspec    {msgspec_ms:8.2f}  (MessagePack, {packed / 1000:.0f} kB, typed)")
     codec_ms, msgspec_ms, n = evidence_figures(args.repeat)
-    print(f"3. decode the evidence catalogue's {n} records:")
+    print(f"4. decode the evidence catalogue's {n} records:")
     print(f"   codec      {codec_ms:8.2f}  (types and the catalogue's own checks)")
     print(f"   msgspec    {msgspec_ms:8.2f}  (types only)")
 

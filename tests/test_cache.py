@@ -8,6 +8,7 @@ import json
 import pickle
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from schemacite.cli import main
@@ -290,12 +291,14 @@ def test_a_history_read_back_from_its_state_lints_the_change_as_replaying_it_doe
     folder, change = _history_project(tmp_path)
     cold = _lint_json(capsys, folder, change, "--no-cache")
     first = _lint_json(capsys, folder, change)  # replays the history and keeps its state
-    (state,) = (tmp_path / "cache" / "state").rglob("*.json")
+    (state,) = (tmp_path / "cache" / "state").rglob("*.msgpack")
     second = _lint_json(capsys, folder, change)  # reads that state back
     assert cold == first == second
     assert {f["code"] for f in cold["findings"]} >= {"SC104", "SC110", "SC112"}  # the change's findings
     assert any("00006_step.sql:1:41: syntax error" in note for note in cold["notes"])  # the history's error too
-    assert json.loads(state.read_text())["state"]["@"] == "HistoryState"
+    kept = msgspec.msgpack.decode(state.read_bytes())  # plain MessagePack: a map of the state's fields
+    assert kept["format"] == 1 and {"schema", "errors", "units", "next_seq"} <= kept["state"].keys()
+    assert kept["state"]["schema"]["_lookup"] is None  # the index of names is made again when asked
 
 
 def _lint_with(cache: ParseCache, folder: Path, change: Path):
@@ -339,20 +342,28 @@ def test_short_histories_keep_no_state_and_old_states_are_dropped(tmp_path, monk
     for n in range(4):
         folder, change = _history_project(tmp_path / f"h{n}", files=20 + n)
         _lint_with(cache, folder, change)
-    assert len(list(cache.states.glob("*.json"))) == 2
+    assert len(list(cache.states.glob("*.msgpack"))) == 2
 
 
 def test_a_poisoned_state_runs_nothing_and_is_replayed(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("SCHEMACITE_CACHE_DIR", str(tmp_path / "cache"))
     folder, change = _history_project(tmp_path)
     expected = _lint_json(capsys, folder, change)
-    (state,) = (tmp_path / "cache" / "state").rglob("*.json")
+    (state,) = (tmp_path / "cache" / "state").rglob("*.msgpack")
     state.write_bytes(pickle.dumps(_RunsCode()))
     assert _lint_json(capsys, folder, change) == expected
-    doc = json.loads(state.read_text())  # written again
-    doc["state"]["f"]["units"] = "many"
-    state.write_text(json.dumps(doc))
+    doc = msgspec.msgpack.decode(state.read_bytes())  # written again
+    doc["state"]["units"] = "many"  # a value of the wrong type
+    state.write_bytes(msgspec.msgpack.encode(doc))
     assert _lint_json(capsys, folder, change) == expected
+    doc = msgspec.msgpack.decode(state.read_bytes())  # written again
+    doc["state"]["schema"]["tables"]["orders"]["columns"]["note"]["nullable"] = "yes"  # deep inside
+    state.write_bytes(msgspec.msgpack.encode(doc))
+    assert _lint_json(capsys, folder, change) == expected
+    assert (
+        msgspec.msgpack.decode(state.read_bytes())["state"]["schema"]["tables"]["orders"]["columns"]["note"]["nullable"]
+        is True
+    )
     assert not (Path(__file__).parent / "never").exists()
 
 
