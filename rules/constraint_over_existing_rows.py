@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 from schemacite.locks import may_hold_rows
 from schemacite.model import Table
-from schemacite.model.casts import CastRisk, family, labels_may_fail, may_fail, none_longer
-from schemacite.model.dialects import Dialect
+from schemacite.model.casts import CastRisk, family, labels_may_fail, lenient, may_fail, none_longer
+from schemacite.model.dialects import MYSQL_FAMILY, Dialect
 from schemacite.model.record import record
 from schemacite.model.schema import Check, Column, ForeignKey, Index
 from schemacite.model.statements import (
@@ -39,6 +39,17 @@ _REFUSAL = {
     "digits": {Dialect.POSTGRES: "22003", Dialect.MARIADB: "1264", Dialect.MYSQL: ""},
     "members": {Dialect.POSTGRES: "22P02", Dialect.MARIADB: "1265", Dialect.MYSQL: ""},
     "parse": {Dialect.POSTGRES: "22P02", Dialect.MARIADB: "1292", Dialect.MYSQL: ""},
+}
+# what a server whose sql_mode is not strict refuses all the same: the other kinds it stores
+# changed, with a warning of the same number (MariaDB 10.11, tests/test_fails_on_rows.py)
+_REFUSED_ANYWAY = frozenset({"duplicate", "check", "foreign_key", "exclusion"})
+_STORED_INSTEAD = {  # what the row then holds (MariaDB 10.11, tests/test_fails_on_rows.py)
+    "length": "the value cut to fit",
+    "range": "the value clipped to the type's range",
+    "digits": "the value clipped to the type's range",
+    "null": "the type's implicit default in place of NULL",
+    "members": "'' in place of a member the type lacks",
+    "parse": "0 (the type's zero) in place of a value that does not convert",
 }
 # MySQL enforces CHECK constraints from 8.0.16 (parsed and ignored before), MariaDB from 10.2.1: a
 # target names a series, taken to be a current release of it (a mysql-8.0 target enforces them)
@@ -120,6 +131,14 @@ class ConstraintOverExistingRows(Rule):
     MariaDB every DDL statement before it has committed; on PostgreSQL whatever ran outside the
     failing transaction stays.
 
+    Where the session's `sql_mode` is not strict (`SET SESSION sql_mode = ''`, as PrestaShop's
+    upgrade files begin; no `STRICT_TRANS_TABLES`, `STRICT_ALL_TABLES` or `TRADITIONAL`), MySQL and
+    MariaDB do not refuse a value that does not fit: the statement passes with a warning and the row
+    keeps a changed value (cut to fit, clipped to the type's range, the implicit default in place of
+    NULL, `''` in place of an enum member the type lacks; checked on MariaDB). The finding says so:
+    the deploy goes on, and the data is changed without anyone being told. A duplicate key, a
+    missing parent row or a failed CHECK is refused all the same.
+
     How long the statement blocks traffic while it checks is the lock rules' part
     (`access-exclusive-lock`, `write-blocking-lock`): they say how long it blocks, this rule says
     whether the rows let it finish. The two are reported apart because the fixes differ: a
@@ -174,6 +193,12 @@ class ConstraintOverExistingRows(Rule):
         else:
             risks += [_action_risks(a, sql, table, stmt, ctx) for a in stmt.actions]
         for found in risks:
+            if found and ctx.dialect in MYSQL_FAMILY and lenient(stmt.sql_mode):
+                refused = [r for r in found if r.kind in _REFUSED_ANYWAY]
+                if not refused:
+                    yield self._changed(stmt, found, ctx)
+                    continue
+                found = refused
             if found:
                 finding = self._finding(stmt, found, ctx)
                 if found[0].what.startswith("VALIDATE CONSTRAINT"):
@@ -195,6 +220,28 @@ class ConstraintOverExistingRows(Rule):
             server=server,
             code=f" ({codes})" if codes else "",
             suggestion=f"{first}; fix those rows (and the code writing them) before the deploy",
+        )
+
+    def _changed(self, stmt: Statement, risks: list[_Risk], ctx: Context) -> Finding:
+        """The finding where the session's sql_mode is not strict: the statement passes and the
+        rows that do not fit are kept with their values changed."""
+        server = "MariaDB" if ctx.server is Dialect.MARIADB else "MySQL"
+        queries = "; ".join(dict.fromkeys(r.query for r in risks if r.query))
+        first = f"look first: {queries}" if queries else "look for such rows first"
+        bad = " or ".join(dict.fromkeys(r.bad for r in risks))
+        stored = ", or ".join(dict.fromkeys(_STORED_INSTEAD.get(r.kind, "a changed value") for r in risks))
+        return self.finding(
+            stmt.location,
+            table=stmt.table,
+            sql=stmt.sql,
+            dialect=ctx.dialect,
+            message=(
+                f"{risks[0].what} on {written(stmt.table or '', ctx.dialect)} does not fail if {bad}: the "
+                f"session's sql_mode {stmt.sql_mode!r} is not strict, so {server} stores {stored} in such a "
+                "row, with a warning only"
+            ),
+            suggestion=f"{first}; fix those rows before the deploy, or leave sql_mode strict so the "
+            "statement refuses them instead of changing them",
         )
 
 

@@ -270,6 +270,60 @@ def test_postgres_accepts_what_the_rule_leaves_alone(name, pg_server, tmp_path):
     assert _pg_error(pg_server, db, case) is None
 
 
+# without strict mode the server keeps each row, changed: (the statement, what the row then holds)
+LENIENT = {
+    "modify_not_null": "0",
+    "text_to_integer": "0",
+    "shorter_varchar": "ab",
+    "bigint_to_int": "2147483647",
+    "enum_member_dropped": "",
+}
+
+
+@pytest.mark.parametrize("name", [*LENIENT, "add_unique", "add_foreign_key"])
+def test_mariadb_without_strict_mode_changes_the_rows_the_finding_names(name, mariadb_server, tmp_path):
+    """After `SET SESSION sql_mode = ''` (PrestaShop's upgrade files) the statements that cast a
+    value pass and the row holds what the finding says; a duplicate or a missing key is refused
+    all the same, and the finding still says so."""
+    import MySQLdb
+
+    case = MARIADB[name]
+    lenient = Case(case.rule, case.scene, case.rows, "SET SESSION sql_mode = '';\n" + case.statement, case.error)
+    said = _messages(tmp_path, lenient)
+    conn = mariadb_server.connect(mariadb_server.create_database(f"lenient_{name}"))
+    try:
+        cur = conn.cursor()
+        for sql in (*case.scene.split(";\n"), case.rows, "SET SESSION sql_mode = ''"):
+            cur.execute(sql)
+        if name not in LENIENT:
+            assert any("refuses the statement" in m for m in said), said
+            with pytest.raises(MySQLdb.Error) as refused:
+                cur.execute(case.statement)
+            assert refused.value.args[0] == case.error
+            return
+        assert any("is not strict, so MariaDB stores" in m for m in said), said
+        cur.execute(case.statement)  # passes, with a warning of the strict error's number
+        cur.execute("SHOW WARNINGS")
+        assert [w[1] for w in cur.fetchall()] == [case.error]
+        column = case.statement.split()[4]  # ALTER TABLE t MODIFY <column> ...
+        cur.execute(f"SELECT CAST({column} AS CHAR) FROM t")
+        assert cur.fetchone()[0] == LENIENT[name]
+    finally:
+        conn.close()
+
+
+def _messages(tmp_path, case: Case) -> list[str]:
+    change = _write(tmp_path, case.scene, case.statement)
+    result = lint_paths(
+        [str(change)],
+        history=[str(tmp_path / "000_history.sql")],
+        dialect="mariadb",
+        target="mariadb-10.11",
+        select=["fails-on-rows"],
+    )
+    return [f.message for f in result.findings if f.code == "SC112"]
+
+
 def test_mariadb_fills_a_not_null_column_with_the_implicit_default(mariadb_server, tmp_path):
     """Strict mode does not refuse the column: every old row gets the type's implicit default,
     the value the finding names; a zero date is refused only where sql_mode holds NO_ZERO_DATE."""

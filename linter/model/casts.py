@@ -7,6 +7,8 @@ Types are named by their base type as the readers give it (PostgreSQL's internal
 
 from __future__ import annotations
 
+import re
+
 from schemacite.model.dialects import Dialect
 from schemacite.model.record import record
 from schemacite.model.schema import Column
@@ -71,6 +73,25 @@ def implicit_default(column: Column) -> str | None:
     if base == "time":
         return "'00:00:00'"
     return None
+
+
+# the sql_mode words under which MySQL and MariaDB refuse a value that does not fit its column
+# (TRADITIONAL holds both STRICT modes); without any, they store it changed, with a warning
+STRICT_MODES = ("STRICT_TRANS_TABLES", "STRICT_ALL_TABLES", "TRADITIONAL")
+_STRICT_REMOVED = re.compile(r"REPLACE\s*\(.*'STRICT_(?:TRANS|ALL)_TABLES'\s*,\s*''", re.S)
+
+
+def lenient(sql_mode: str | None) -> bool:
+    """Whether a sql_mode a file set is known not to be strict. None (the server's own setting,
+    strict by default since MySQL 5.7 and MariaDB 10.2.4) and a value computed from the current
+    one (`CONCAT(@@sql_mode, ...)`) are taken as strict, unless it removes the strict word
+    (`REPLACE(@@sql_mode, 'STRICT_TRANS_TABLES', '')`)."""
+    if sql_mode is None:
+        return False
+    text = sql_mode.upper()
+    if "@@" in text:
+        return bool(_STRICT_REMOVED.search(text))
+    return not any(mode in text for mode in STRICT_MODES)
 
 
 def zero_date(column: Column) -> bool:

@@ -986,6 +986,7 @@ class Statement:
     annotations: frozenset[str] = frozenset()  # `-- schemacite: insert-heavy` ...
     embedded: bool = False  # DDL found inside another statement (a procedure CALLed, a DO block)
     foreign_key_checks: bool = True  # MySQL: off after SET foreign_key_checks = 0
+    sql_mode: str | None = None  # MySQL: the sql_mode an earlier SET of the session chose (None: the server's)
     transaction: int | None = None  # the transaction it runs in (shared ids: one transaction); None: alone
     time_zone: str | None = None  # PostgreSQL: the TimeZone an earlier SET in the file chose ("" = default)
     unqualified: frozenset[str] = frozenset()  # PostgreSQL: keys of relations named without a schema

@@ -1193,7 +1193,7 @@ _MYSQL_TRANSACTIONAL = frozenset({"insert", "update", "delete", "select", "set",
 @record
 class Session:
     """What earlier statements set for the ones after them: the transaction open (the runner's, or
-    an explicit BEGIN), a lock timeout, MySQL's foreign_key_checks, the TimeZone. `see` records a
+    an explicit BEGIN), a lock timeout, MySQL's foreign_key_checks and sql_mode, the TimeZone. `see` records a
     statement's effect and stamps the statement with it."""
 
     dialect: Dialect = Dialect.POSTGRES
@@ -1209,6 +1209,7 @@ class Session:
     session_lock_timeout: bool = False  # SET (SESSION) gave the session a lock timeout
     local_lock_timeout: bool | None = None  # SET LOCAL said, until the transaction ends
     foreign_key_checks: bool = True
+    sql_mode: str | None = None  # MySQL/MariaDB: after SET [SESSION] sql_mode (None: the server's)
     time_zone: str | None = None
     run: int | None = None  # the transaction a `run` unit joins: shared by the change's files
     default_path: tuple[str, ...] = ("public",)  # the search_path setting the deploy starts with
@@ -1290,11 +1291,14 @@ class Session:
                     self.local_lock_timeout = in_force
             if var == "foreign_key_checks":
                 self.foreign_key_checks = stmt.op.value.upper() not in ("0", "OFF", "FALSE")
+            elif var == "sql_mode" and not _global(stmt.sql):
+                self.sql_mode = None if stmt.op.reset else stmt.op.value
             elif var == "timezone":
                 self.time_zone = stmt.op.value
             elif var == "search_path" and self.dialect is Dialect.POSTGRES:
                 self._set_path(stmt.op)
         stmt.foreign_key_checks = self.foreign_key_checks
+        stmt.sql_mode = self.sql_mode
         stmt.time_zone = self.time_zone
         stmt.transaction = self.transaction
 
@@ -1306,6 +1310,13 @@ class Session:
             )
         else:
             self.session_path, self.local_path = path, None
+
+
+def _global(sql: str) -> bool:
+    """Whether a SET changes the server's setting (`SET GLOBAL`, `SET PERSIST`, `@@GLOBAL.`), which
+    sessions opened later take, rather than the running session's."""
+    words = sql.upper().replace("@@", " ").replace(".", " ").split()
+    return any(w in ("GLOBAL", "PERSIST", "PERSIST_ONLY") for w in words[1:3])
 
 
 @record
