@@ -91,11 +91,11 @@ class ConstraintOverExistingRows(Rule):
       `varchar(n)`, a narrower integer or numeric, enum members removed (on PostgreSQL, a column
       moved to an enum type lacking labels of its old one, or cast from text to an enum: judged
       where the `USING` only casts the column, since one computing values may map the labels
-      that go; a label an UPDATE of the deploy moved every row off, `SET status = 'paused' WHERE
-      status = 'scheduled'`, or a DELETE took those rows, with no write to the column since, is
-      gone already; likewise a shorter `varchar(n)` after `DELETE ... WHERE length(col) > n`,
-      PostgreSQL). A widening
-      cannot fail and is not flagged.
+      that go). A label or MySQL/MariaDB `ENUM` member an UPDATE of the deploy moved every row
+      off, `SET status = 'paused' WHERE status = 'scheduled'`, or a DELETE took those rows, is gone
+      already, while no statement since wrote the column (an UPDATE setting it to another constant
+      can bring back that one alone); likewise a shorter `varchar(n)` after `DELETE ... WHERE
+      length(col) > n` (PostgreSQL). A widening cannot fail and is not flagged.
 
     Each finding gives a query that finds an offending row first. A table a snapshot counts empty
     (0 rows) is not flagged, nor one created earlier in the same deploy; a `SET NOT NULL` that a
@@ -358,7 +358,8 @@ def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statemen
         shown = sql.shown((column.name,))
         if column.nullable and not new.nullable and not column.backfilled:
             out.append(_null_risk(f"{action.op.split('_')[0].upper()} {shown} NOT NULL", sql, column.name))
-        risk = may_fail(column, new.base_type, new.type_args, new.unsigned, dialect=ctx.dialect)
+        cleared = ctx.schema.cleared_values.get((sql.key, column.name))
+        risk = may_fail(column, new.base_type, new.type_args, new.unsigned, dialect=ctx.dialect, cleared=cleared)
         if risk is not None:
             out.append(_cast_risk(risk, sql, column, new.type, ctx, what=f"MODIFY {shown} {new.type}"))
         return out

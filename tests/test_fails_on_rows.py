@@ -270,6 +270,42 @@ def test_postgres_accepts_what_the_rule_leaves_alone(name, pg_server, tmp_path):
     assert _pg_error(pg_server, db, case) is None
 
 
+MARIADB_PASSES = {
+    # PrestaShop 1.7.1.0: the rows moved off the members the ENUM then loses, one UPDATE each
+    "members_moved_off_first": Case(
+        "SC112",
+        "CREATE TABLE t (id int PRIMARY KEY, r enum('301', '302', '301-product', '302-product'))",
+        "INSERT INTO t VALUES (1, '301'), (2, '302')",
+        "UPDATE t SET r = '301-product' WHERE r = '301';\nUPDATE t SET r = '302-product' WHERE r = '302';\n"
+        "ALTER TABLE t MODIFY r enum('301-product', '302-product')",
+        0,
+    ),
+    "members_deleted_first": Case(
+        "SC112",
+        "CREATE TABLE t (id int PRIMARY KEY, k enum('a', 'b', 'c'))",
+        "INSERT INTO t VALUES (1, 'a'), (2, 'c')",
+        "DELETE FROM t WHERE k IN ('c');\nALTER TABLE t MODIFY k enum('a', 'b')",
+        0,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(MARIADB_PASSES))
+def test_mariadb_accepts_what_the_rule_leaves_alone(name, mariadb_server, tmp_path):
+    """Rows moved off (or deleted from) the members an ENUM loses: strict MariaDB changes the type."""
+    case = MARIADB_PASSES[name]
+    assert "SC112" not in _findings(tmp_path, case, "mariadb", "mariadb-10.11")
+    conn = mariadb_server.connect(mariadb_server.create_database(f"passes_{name}"))
+    try:
+        cur = conn.cursor()
+        for sql in (*case.scene.split(";\n"), case.rows, *case.statement.split(";\n")):
+            cur.execute(sql)  # raises if the server refuses any of it
+        cur.execute("SELECT @@sql_mode")
+        assert "STRICT_TRANS_TABLES" in cur.fetchone()[0]
+    finally:
+        conn.close()
+
+
 # without strict mode the server keeps each row, changed: (the statement, what the row then holds)
 LENIENT = {
     "modify_not_null": "0",

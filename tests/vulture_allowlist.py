@@ -67,6 +67,8 @@ _ = (  # vulture takes `_` for a name meant to go unused
     _._begin,
     _._commit,
     _._other,
+    _._update_values,
+    _._delete_values,
     _._drop_database,
     _._drop_routine,
     # the pytest plugin: hooks pytest calls by name, and pytest.Item's interface

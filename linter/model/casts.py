@@ -100,6 +100,11 @@ def zero_date(column: Column) -> bool:
     return column.base_type.lower() in ("date", "datetime", "timestamp")
 
 
+def _text(member: str) -> str:
+    """An enum member as written in the type (`'it''s'`) as the text a row holds (`it's`)."""
+    return member[1:-1].replace("''", "'") if len(member) > 1 and member[0] == member[-1] == "'" else member
+
+
 def _length(base: str, args: str, dialect: Dialect) -> int | None:
     """A string type's length on the dialect; None where it takes any length."""
     if base in _TEXT_LENGTHS and not args and dialect is not Dialect.POSTGRES:
@@ -180,10 +185,19 @@ def labels_may_fail(
     return None
 
 
-def may_fail(old: Column, base: str, args: str = "", unsigned: bool = False, *, dialect: Dialect) -> CastRisk | None:
+def may_fail(
+    old: Column,
+    base: str,
+    args: str = "",
+    unsigned: bool = False,
+    *,
+    dialect: Dialect,
+    cleared: set[str] | None = None,
+) -> CastRisk | None:
     """How casting the column's values to the new type can fail on the dialect (`'abc'` is no
     integer, a 30-character string in varchar(20), in MySQL's `text` one longer than 65535); None
-    when every old value fits the new type, or when the types are not ones this knows."""
+    when every old value fits the new type, or when the types are not ones this knows. `cleared`:
+    the constants no row holds any longer (an enum member the deploy moved every row off)."""
     was, now = old.base_type.lower(), base.lower()
     old_kind, new_kind = family(was), family(now)
     if old_kind == "string" and new_kind == "enum":
@@ -214,7 +228,8 @@ def may_fail(old: Column, base: str, args: str = "", unsigned: bool = False, *, 
         return CastRisk(f"a value outside {now}'s range", "range", low=low, high=high)
     if old_kind == "enum" and new_kind == "enum":
         kept = {m.strip() for m in args.split(",")}
-        gone = [m.strip() for m in old.type_args.split(",") if m.strip() not in kept]
+        left = cleared or set()
+        gone = [m.strip() for m in old.type_args.split(",") if m.strip() not in kept and _text(m.strip()) not in left]
         return (
             CastRisk(f"{', '.join(gone)}, which the new members leave out", "members", members=args) if gone else None
         )

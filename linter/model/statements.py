@@ -935,6 +935,8 @@ class Update(_Dml):
     # `SET slug = id`, `SET id_text = id::text` (a cast to text or varchar keeps distinct values
     # distinct); only with no FROM, where the source can be no other relation's
     copies: tuple[tuple[str, str], ...] = ()
+    # the SET columns given a constant, as (column, its text): what such a column can hold again
+    set_to: tuple[tuple[str, str], ...] = ()
 
 
 @record

@@ -222,9 +222,19 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
     for known in (schema.dropped_keys, schema.dropped_checks):
         for key in written.intersection(known) - {kept_by}:
             del known[key]
+    # a column SET to a constant can hold that one again, and nothing else it did not hold: the
+    # other constants stay cleared (`SET s = '301-product' WHERE s = '301'`, then the same for '302')
+    constants = dict(op.set_to) if isinstance(op, Update) else {}
     for table, column in [k for k in schema.cleared_values if k[0] in written and k[0] != kept_by]:
         if setting is None or column in setting:
-            del schema.cleared_values[(table, column)]
+            left = set()
+            if column in constants:  # a length proof (a NUL-prefixed entry) no longer holds once a value is SET
+                gone = schema.cleared_values[(table, column)]
+                left = {v for v in gone if v != constants[column] and not v.startswith("\0")}
+            if left:
+                schema.cleared_values[(table, column)] = left
+            else:
+                del schema.cleared_values[(table, column)]
     # an UPDATE filling the column again from the same relation's column keeps what is known: every
     # value it holds still came from there (documenso fills a column per kind of parent row)
     refilled = (

@@ -25,6 +25,7 @@ from schemacite.model.statements import (
     CreateTableLike,
     CreateTrigger,
     CreateView,
+    Delete,
     DropIndex,
     DropObjects,
     DropTable,
@@ -37,10 +38,11 @@ from schemacite.model.statements import (
     RenameTable,
     SetVariable,
     Truncate,
+    Update,
 )
 from schemacite.sources.mysql.alter import AlterSyntaxError, parse_actions
 from schemacite.sources.mysql.partition import find_partition_by, parse_partition_by
-from schemacite.sources.names import NAME, QNAME, column_list, prefix_in, table_key, tokenize
+from schemacite.sources.names import NAME, QNAME, column_list, prefix_in, table_key, tokenize, unquote
 from schemacite.sources.patterns import Pattern
 
 
@@ -387,6 +389,57 @@ def _commit(m: re.Match, sql: str, dialect: str) -> Op:
 @handles(r"SET\s+(?:SESSION\s+|LOCAL\s+|GLOBAL\s+|@@(?:session\.)?)?(?P<var>[\w.@]+)\s*(?::?=|TO)\s*(?P<value>.*)")
 def _set(m: re.Match, sql: str, dialect: str) -> Op:
     return SetVariable(variable=m.group("var").lower().lstrip("@"), value=m.group("value").strip().strip("'\" "))
+
+
+# a constant as MySQL writes one: a string (quotes doubled or escaped) or a number
+_CONSTANT = r"'(?:[^'\\]|\\.|'')*'|-?\d+(?:\.\d+)?"
+# `WHERE col = constant` or `WHERE col IN (constants)`, and nothing more
+_ONLY_WHERE = (
+    rf"\s+WHERE\s+(?P<where>{NAME})\s*(?:=\s*(?P<one>{_CONSTANT})|IN\s*\((?P<many>(?:{_CONSTANT})"
+    rf"(?:\s*,\s*(?:{_CONSTANT}))*)\s*\))\s*;?\s*$"
+)
+
+
+@handles(
+    rf"UPDATE\s+(?:LOW_PRIORITY\s+)?(?:IGNORE\s+)?(?P<table>{QNAME})\s+SET\s+(?P<col>{NAME})\s*=\s*"
+    rf"(?P<value>{_CONSTANT}){_ONLY_WHERE}"
+)
+def _update_values(m: re.Match, sql: str, dialect: str) -> Op:
+    """`UPDATE t SET status = 'paused' WHERE status = 'scheduled'` (or `IN (...)`): after it no row
+    holds the constants the WHERE names; any other UPDATE is read as an Other."""
+    column, where = _column(m.group("col")), _column(m.group("where"))
+    held = _constants(m)
+    value = _unquoted(m.group("value"))
+    clears = (column, *held) if column == where and value not in held else ()
+    return Update(
+        into=_key(m.group("table"), dialect),
+        columns=(column,),
+        filtered_on=(where,),
+        clears=clears,
+        set_to=((column, value),),
+    )
+
+
+@handles(rf"DELETE\s+(?:(?:LOW_PRIORITY|QUICK|IGNORE)\s+)*FROM\s+(?P<table>{QNAME}){_ONLY_WHERE}")
+def _delete_values(m: re.Match, sql: str, dialect: str) -> Op:
+    """`DELETE FROM t WHERE status = 'scheduled'`: after it no row holds the constants named."""
+    where = _column(m.group("where"))
+    return Delete(into=_key(m.group("table"), dialect), filtered_on=(where,), clears=(where, *_constants(m)))
+
+
+def _column(name: str) -> str:
+    return unquote(name).lower()  # MySQL's column names are the same in any case: the model keeps them lower
+
+
+def _constants(m: re.Match) -> tuple[str, ...]:
+    listed = m.group("many")
+    return tuple(_unquoted(c) for c in re.findall(_CONSTANT, listed)) if listed else (_unquoted(m.group("one")),)
+
+
+def _unquoted(constant: str) -> str:
+    if not constant.startswith("'"):
+        return constant
+    return re.sub(r"\\(.)|''", lambda c: c.group(1) or "'", constant[1:-1])
 
 
 # statements with no effect on the schema model or on locks of existing tables

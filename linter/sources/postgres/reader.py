@@ -1750,6 +1750,7 @@ def _update(f: Node, src: Source) -> Op:
         joins=_joins(f.get("relation"), where, listed),
         reads_itself=_reads_whole(f.get("fromClause"), into),
         clears=_clears(f.get("targetList"), where) if not f.get("fromClause") else (),
+        set_to=_set_to(f.get("targetList")),
         copies=_copies(f.get("relation"), f.get("targetList")) if not f.get("fromClause") else (),
         unorphaned=_nulled_orphans(f) if not f.get("fromClause") else (),
     )
@@ -1831,6 +1832,17 @@ def _clears(targets: list[Node] | None, where: Node | None) -> tuple[str, ...]:
     if len(set_to) != 1 or set_to[0] in ("…", *values):
         return ()
     return _cleared(held)
+
+
+def _set_to(targets: list[Node] | None) -> tuple[tuple[str, str], ...]:
+    """(column, text) for each column an UPDATE sets to a constant (`SET status = 'paused'`)."""
+    out = []
+    for t in targets or []:
+        target = t.get("ResTarget", {})
+        value = _const(_uncast(target.get("val")))
+        if target.get("name") and not target.get("indirection") and value not in ("…", "NULL"):
+            out.append((target["name"], _cleared(("", value))[1]))
+    return tuple(out)
 
 
 def _cleared(held: tuple[str, ...]) -> tuple[str, ...]:
