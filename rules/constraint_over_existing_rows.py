@@ -99,7 +99,9 @@ class ConstraintOverExistingRows(Rule):
 
     Each finding gives a query that finds an offending row first. A table a snapshot counts empty
     (0 rows) is not flagged, nor one created earlier in the same deploy; a `SET NOT NULL` that a
-    validated `CHECK (col IS NOT NULL)` already proves is not flagged, nor a key over a column the
+    validated `CHECK (col IS NOT NULL)` already proves is not flagged, nor one (or a MySQL `MODIFY
+    ... NOT NULL`) of a column an `UPDATE` without a WHERE gave every row a value since its last
+    write (`SET grp_id = id`, `SET ctx = '{}'`), nor a key over a column the
     same statement adds with nothing to fill it (every row holds NULL there), nor one of a column already
     NOT NULL, nor a statement that does nothing: `ALTER TABLE IF EXISTS` of a table the history
     does not hold, `CREATE UNIQUE INDEX IF NOT EXISTS` of a name taken. Nor is a foreign key the

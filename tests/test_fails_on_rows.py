@@ -280,6 +280,15 @@ MARIADB_PASSES = {
         "ALTER TABLE t MODIFY r enum('301-product', '302-product')",
         0,
     ),
+    # Kill Bill's invoice_group_id: the new column given every row's id, then made NOT NULL
+    "every_row_given_a_value_first": Case(
+        "SC112",
+        "CREATE TABLE t (id varchar(36) NOT NULL PRIMARY KEY)",
+        "INSERT INTO t VALUES ('a'), ('b')",
+        "ALTER TABLE t ADD COLUMN grp_id varchar(36);\nupdate t set grp_id=id;\n"
+        "ALTER TABLE t MODIFY grp_id varchar(36) NOT NULL",
+        0,
+    ),
     "members_deleted_first": Case(
         "SC112",
         "CREATE TABLE t (id int PRIMARY KEY, k enum('a', 'b', 'c'))",

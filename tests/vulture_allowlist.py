@@ -68,6 +68,7 @@ _ = (  # vulture takes `_` for a name meant to go unused
     _._commit,
     _._other,
     _._update_values,
+    _._update_every_row,
     _._delete_values,
     _._drop_database,
     _._drop_routine,

@@ -420,6 +420,23 @@ def _update_values(m: re.Match, sql: str, dialect: str) -> Op:
     )
 
 
+@handles(
+    rf"UPDATE\s+(?:LOW_PRIORITY\s+)?(?:IGNORE\s+)?(?P<table>{QNAME})\s+SET\s+(?P<col>{NAME})\s*=\s*"
+    rf"(?:(?P<value>{_CONSTANT})|(?!(?:NULL|DEFAULT)\b)(?P<source>{NAME}))\s*;?\s*$"
+)
+def _update_every_row(m: re.Match, sql: str, dialect: str) -> Op:
+    """`UPDATE t SET c = 'x'` or `UPDATE t SET c = other_column`, with no WHERE: a backfill of
+    every row (Kill Bill's `update invoices set grp_id=id` before `modify grp_id ... NOT NULL`)."""
+    column = _column(m.group("col"))
+    if m.group("source"):
+        source = _column(m.group("source"))
+        return Update(
+            into=_key(m.group("table"), dialect), columns=(column,), every_row=True, copies=((column, source),)
+        )
+    value = _unquoted(m.group("value"))
+    return Update(into=_key(m.group("table"), dialect), columns=(column,), every_row=True, set_to=((column, value),))
+
+
 @handles(rf"DELETE\s+(?:(?:LOW_PRIORITY|QUICK|IGNORE)\s+)*FROM\s+(?P<table>{QNAME}){_ONLY_WHERE}")
 def _delete_values(m: re.Match, sql: str, dialect: str) -> Op:
     """`DELETE FROM t WHERE status = 'scheduled'`: after it no row holds the constants named."""
