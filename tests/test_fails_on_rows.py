@@ -33,6 +33,10 @@ PG = {
                          "ALTER TABLE t ALTER COLUMN n SET NOT NULL", "23502"),
     "add_unique": Case("SC112", "CREATE TABLE t (id int PRIMARY KEY, s text)", "INSERT INTO t VALUES (1, 'a'), (2, 'a')",
                        "ALTER TABLE t ADD UNIQUE (s)", "23505"),
+    # an UPDATE of every row that sets NULL is no backfill
+    "set_not_null_after_setting_null": Case("SC112", "CREATE TABLE t (id int PRIMARY KEY, n int)",
+                                            "INSERT INTO t VALUES (1, 5)", "ALTER TABLE t ALTER COLUMN n SET NOT NULL",
+                                            "23502", "UPDATE t SET n = NULL"),
     "create_unique_index": Case("SC112", "CREATE TABLE t (id int PRIMARY KEY, s text)",
                                 "INSERT INTO t VALUES (1, 'a'), (2, 'a')", "CREATE UNIQUE INDEX t_s ON t (s)", "23505"),
     "add_primary_key_over_null": Case("SC112", "CREATE TABLE t (id int)", "INSERT INTO t VALUES (NULL)",

@@ -937,6 +937,7 @@ class Update(_Dml):
     copies: tuple[tuple[str, str], ...] = ()
     # the SET columns given a constant, as (column, its text): what such a column can hold again
     set_to: tuple[tuple[str, str], ...] = ()
+    nulled: tuple[str, ...] = ()  # the SET columns given NULL: no backfill of them
 
 
 @record

@@ -1056,8 +1056,8 @@ def _write_rows(schema: Schema, stmt: Statement, new: bool) -> None:
     for column in table.columns.values():
         if not named or column.name in named:
             column.only_null = False
-        if not isinstance(op, Update):
-            column.backfilled = False
+        if not isinstance(op, Update) or column.name in op.nulled:
+            column.backfilled = False  # a row may hold NULL again
         elif column.name in named and (op.every_row or column.name in op.null_tested):
             column.backfilled = True
 

@@ -1751,6 +1751,7 @@ def _update(f: Node, src: Source) -> Op:
         reads_itself=_reads_whole(f.get("fromClause"), into),
         clears=_clears(f.get("targetList"), where) if not f.get("fromClause") else (),
         set_to=_set_to(f.get("targetList")),
+        nulled=_nulled(f.get("targetList")),
         copies=_copies(f.get("relation"), f.get("targetList")) if not f.get("fromClause") else (),
         unorphaned=_nulled_orphans(f) if not f.get("fromClause") else (),
     )
@@ -1842,6 +1843,16 @@ def _set_to(targets: list[Node] | None) -> tuple[tuple[str, str], ...]:
         value = _const(_uncast(target.get("val")))
         if target.get("name") and not target.get("indirection") and value not in ("…", "NULL"):
             out.append((target["name"], _cleared(("", value))[1]))
+    return tuple(out)
+
+
+def _nulled(targets: list[Node] | None) -> tuple[str, ...]:
+    """The columns an UPDATE sets to NULL (`SET c = NULL`, `SET c = NULL::int`)."""
+    out = []
+    for t in targets or []:
+        target = t.get("ResTarget", {})
+        if target.get("name") and not target.get("indirection") and _const(_uncast(target.get("val"))) == "NULL":
+            out.append(target["name"])
     return tuple(out)
 
 
