@@ -348,7 +348,7 @@ class Codec:
             read = self.reader(view.annotation if view else hints[f.name])
             readers[f.key] = (lambda r, convert: lambda raw: convert(r(raw)))(read, view.read) if view else read
             names[f.key] = f.name
-            if f.default is MISSING and f.default_factory is MISSING:
+            if f.required:
                 required.add(f.key)
         make = _maker(cls, names)
         return _object(cls.__name__, readers, frozenset(required), make, ignored=self.skip)
@@ -379,7 +379,7 @@ class Codec:
             return self._positional(cls, [(f.name, *readers[f.name]) for f in kept])
         make = _maker(cls, {f.name: f.name for f in kept})
         tag = cls.__name__
-        required = {f.name for f in kept if f.default is MISSING and f.default_factory is MISSING}
+        required = {f.name for f in kept if f.required}
 
         def tagged(raw: dict[str, Any]) -> Any:
             values = raw.get("f")
@@ -462,7 +462,7 @@ def describe(cls: type) -> str:
     hints = typing.get_type_hints(cls, include_extras=True)
     if is_record(cls):
         keys = {f.name: f.key for f in fields(cls)}
-        required = {f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}
+        required = {f.name for f in fields(cls) if f.required}
     else:
         keys = {name: name for name in hints}
         required = set(_required_keys(cls, hints))

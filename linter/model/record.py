@@ -55,6 +55,10 @@ class Field(NamedTuple):
     default_factory: Any = MISSING
     key: str = ""  # its name in the data the codec reads and writes (`field(metadata={"key": ...})`)
 
+    @property
+    def required(self) -> bool:
+        return self.default is MISSING and self.default_factory is MISSING
+
 
 @overload
 def record(cls: type[T], /) -> type[T]: ...
@@ -124,19 +128,14 @@ def _body(cls: type) -> dict[str, Any]:
     body = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__", "__slots__")}
     if not issubclass(cls, msgspec.Struct):
         return body
-    names: tuple[str, ...] = cls.__struct_fields__
-    defaults: tuple[Any, ...] = cls.__struct_defaults__
-    first = len(names) - len(defaults)
-    for name in cls.__dict__.get("__annotations__", {}):
-        if name not in names:
-            continue  # a ClassVar
-        body.pop(name, None)  # the slot of the Struct made by the class statement
-        at = names.index(name) - first
-        default: Any = defaults[at] if at >= 0 else msgspec.NODEFAULT
-        if type(default).__name__ == "Factory":
-            body[name] = msgspec.field(default_factory=default.factory)
-        elif default is not msgspec.NODEFAULT:
-            body[name] = default
+    own = cls.__dict__.get("__annotations__", {})  # a ClassVar among them is no field
+    for f in _struct_fields(cls):
+        if f.name in own:
+            body.pop(f.name, None)  # the slot of the Struct made by the class statement
+            if f.default_factory is not MISSING:
+                body[f.name] = msgspec.field(default_factory=f.default_factory)
+            elif f.default is not MISSING:
+                body[f.name] = f.default
     return body
 
 
@@ -206,20 +205,7 @@ def fields(obj: Any) -> tuple[Field, ...]:
     if known is not None:
         return known
     if issubclass(cls, msgspec.Struct):
-        names: tuple[str, ...] = cls.__struct_fields__
-        keys: tuple[str, ...] = cls.__struct_encode_fields__
-        defaults: tuple[Any, ...] = cls.__struct_defaults__
-        required = len(names) - len(defaults)
-        out = []
-        for n, name in enumerate(names):
-            default = defaults[n - required] if n >= required else msgspec.NODEFAULT
-            if default is msgspec.NODEFAULT:  # required (keyword-only ones may follow defaults)
-                out.append(Field(name, key=keys[n]))
-            elif type(default).__name__ == "Factory":
-                out.append(Field(name, default_factory=default.factory, key=keys[n]))
-            else:
-                out.append(Field(name, default, key=keys[n]))
-        known = tuple(out)
+        known = _struct_fields(cls)
     else:
         known = tuple(
             Field(f.name, f.default, f.default_factory, f.metadata.get("key", f.name))
@@ -229,14 +215,29 @@ def fields(obj: Any) -> tuple[Field, ...]:
     return known
 
 
+def _struct_fields(cls: type) -> tuple[Field, ...]:
+    """A Struct's fields, read from what msgspec keeps of them: the defaults of the trailing fields
+    (a factory wrapped, a keyword-only field with none marked NODEFAULT)."""
+    names: tuple[str, ...] = cls.__struct_fields__  # type: ignore[attr-defined]
+    keys: tuple[str, ...] = cls.__struct_encode_fields__  # type: ignore[attr-defined]
+    defaults: tuple[Any, ...] = cls.__struct_defaults__  # type: ignore[attr-defined]
+    first = len(names) - len(defaults)
+    out = []
+    for n, name in enumerate(names):
+        default = defaults[n - first] if n >= first else msgspec.NODEFAULT
+        if default is msgspec.NODEFAULT:
+            out.append(Field(name, key=keys[n]))
+        elif type(default).__name__ == "Factory":  # msgspec's wrapper of a default_factory
+            out.append(Field(name, default_factory=default.factory, key=keys[n]))
+        else:
+            out.append(Field(name, default, key=keys[n]))
+    return tuple(out)
+
+
 def default(cls: type, name: str) -> Any:
     """The default of field `name` of the record `cls` (a Struct's class attribute is the field's
     slot, not its default, as a dataclass's is)."""
     for f in fields(cls):
-        if f.name == name:
-            if f.default_factory is not MISSING:
-                return f.default_factory()
-            if f.default is not MISSING:
-                return f.default
-            break
+        if f.name == name and not f.required:
+            return f.default_factory() if f.default_factory is not MISSING else f.default
     raise AttributeError(f"{cls.__name__}.{name} has no default")
