@@ -378,6 +378,7 @@ class SetVariable(Op):
     value: str = ""
     local: bool = False
     reset: bool = False  # SET ... TO DEFAULT, RESET: back to the server's setting
+    server: bool = False  # MySQL's SET GLOBAL: the setting sessions opened later take, not this one's
 
 
 @record

@@ -1301,7 +1301,7 @@ class Session:
                     self.local_lock_timeout = in_force
             if var == "foreign_key_checks":
                 self.foreign_key_checks = stmt.op.value.upper() not in ("0", "OFF", "FALSE")
-            elif var == "sql_mode" and not _global(stmt.sql):
+            elif var == "sql_mode" and not stmt.op.server:
                 self.sql_mode = None if stmt.op.reset else stmt.op.value
             elif var == "timezone":
                 self.time_zone = stmt.op.value
@@ -1320,13 +1320,6 @@ class Session:
             )
         else:
             self.session_path, self.local_path = path, None
-
-
-def _global(sql: str) -> bool:
-    """Whether a SET changes the server's setting (`SET GLOBAL`, `SET PERSIST`, `@@GLOBAL.`), which
-    sessions opened later take, rather than the running session's."""
-    words = sql.upper().replace("@@", " ").replace(".", " ").split()
-    return any(w in ("GLOBAL", "PERSIST", "PERSIST_ONLY") for w in words[1:3])
 
 
 @record

@@ -386,9 +386,15 @@ def _commit(m: re.Match, sql: str, dialect: str) -> Op:
     return Commit(rollback=sql[:8].upper().startswith("ROLLBACK"))
 
 
-@handles(r"SET\s+(?:SESSION\s+|LOCAL\s+|GLOBAL\s+|@@(?:session\.)?)?(?P<var>[\w.@]+)\s*(?::?=|TO)\s*(?P<value>.*)")
+@handles(
+    r"SET\s+(?:SESSION\s+|LOCAL\s+|(?P<server>GLOBAL\s+)|@@(?:session\.)?)?(?P<var>[\w.@]+)\s*(?::?=|TO)\s*(?P<value>.*)"
+)
 def _set(m: re.Match, sql: str, dialect: str) -> Op:
-    return SetVariable(variable=m.group("var").lower().lstrip("@"), value=m.group("value").strip().strip("'\" "))
+    return SetVariable(
+        variable=m.group("var").lower().lstrip("@"),
+        value=m.group("value").strip().strip("'\" "),
+        server=bool(m.group("server")),
+    )
 
 
 # a constant as MySQL writes one: a string (quotes doubled or escaped) or a number
@@ -402,39 +408,25 @@ _ONLY_WHERE = (
 
 @handles(
     rf"UPDATE\s+(?:LOW_PRIORITY\s+)?(?:IGNORE\s+)?(?P<table>{QNAME})\s+SET\s+(?P<col>{NAME})\s*=\s*"
-    rf"(?P<value>{_CONSTANT}){_ONLY_WHERE}"
+    rf"(?:(?P<value>{_CONSTANT})|(?!(?:NULL|DEFAULT)\b)(?P<source>{NAME}))(?:{_ONLY_WHERE}|\s*;?\s*$)"
 )
-def _update_values(m: re.Match, sql: str, dialect: str) -> Op:
-    """`UPDATE t SET status = 'paused' WHERE status = 'scheduled'` (or `IN (...)`): after it no row
-    holds the constants the WHERE names; any other UPDATE is read as an Other."""
-    column, where = _column(m.group("col")), _column(m.group("where"))
-    held = _constants(m)
-    value = _unquoted(m.group("value"))
-    clears = (column, *held) if column == where and value not in held else ()
-    return Update(
-        into=_key(m.group("table"), dialect),
-        columns=(column,),
-        filtered_on=(where,),
-        clears=clears,
-        set_to=((column, value),),
-    )
-
-
-@handles(
-    rf"UPDATE\s+(?:LOW_PRIORITY\s+)?(?:IGNORE\s+)?(?P<table>{QNAME})\s+SET\s+(?P<col>{NAME})\s*=\s*"
-    rf"(?:(?P<value>{_CONSTANT})|(?!(?:NULL|DEFAULT)\b)(?P<source>{NAME}))\s*;?\s*$"
-)
-def _update_every_row(m: re.Match, sql: str, dialect: str) -> Op:
-    """`UPDATE t SET c = 'x'` or `UPDATE t SET c = other_column`, with no WHERE: a backfill of
-    every row (Kill Bill's `update invoices set grp_id=id` before `modify grp_id ... NOT NULL`)."""
-    column = _column(m.group("col"))
+def _update(m: re.Match, sql: str, dialect: str) -> Op:
+    """`UPDATE t SET c = 'x'` or `SET c = other_column` with no WHERE: a backfill of every row
+    (Kill Bill's `update invoices set grp_id=id` before `modify grp_id ... NOT NULL`). `UPDATE t SET
+    status = 'paused' WHERE status = 'scheduled'` (or `IN (...)`): after it no row holds the
+    constants the WHERE names. Any other UPDATE is read as an Other."""
+    into, column = _key(m.group("table"), dialect), _column(m.group("col"))
+    every_row = m.group("where") is None
     if m.group("source"):
-        source = _column(m.group("source"))
-        return Update(
-            into=_key(m.group("table"), dialect), columns=(column,), every_row=True, copies=((column, source),)
-        )
+        if not every_row:
+            return Other(what="UPDATE")
+        return Update(into=into, columns=(column,), every_row=True, copies=((column, _column(m.group("source"))),))
     value = _unquoted(m.group("value"))
-    return Update(into=_key(m.group("table"), dialect), columns=(column,), every_row=True, set_to=((column, value),))
+    if every_row:
+        return Update(into=into, columns=(column,), every_row=True, set_to=((column, value),))
+    where, held = _column(m.group("where")), _constants(m)
+    clears = (column, *held) if column == where and value not in held else ()
+    return Update(into=into, columns=(column,), filtered_on=(where,), clears=clears, set_to=((column, value),))
 
 
 @handles(rf"DELETE\s+(?:(?:LOW_PRIORITY|QUICK|IGNORE)\s+)*FROM\s+(?P<table>{QNAME}){_ONLY_WHERE}")
