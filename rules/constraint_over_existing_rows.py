@@ -210,27 +210,22 @@ class ConstraintOverExistingRows(Rule):
     def _finding(self, stmt: Statement, risks: list[_Risk], ctx: Context) -> Finding:
         server = {Dialect.POSTGRES: "PostgreSQL", Dialect.MARIADB: "MariaDB"}.get(ctx.server, "MySQL")
         codes = ", ".join(dict.fromkeys(c for r in risks if (c := _REFUSAL[r.kind][ctx.server])))
-        queries = "; ".join(dict.fromkeys(r.query for r in risks if r.query))
-        first = f"look first: {queries}" if queries else "look for such rows first"
         return self.finding(
             stmt.location,
             table=stmt.table,
             sql=stmt.sql,
             dialect=ctx.dialect,
             what=risks[0].what,
-            bad=" or ".join(dict.fromkeys(r.bad for r in risks)),
+            bad=_bad(risks),
             server=server,
             code=f" ({codes})" if codes else "",
-            suggestion=f"{first}; fix those rows (and the code writing them) before the deploy",
+            suggestion=f"{_look_first(risks)}; fix those rows (and the code writing them) before the deploy",
         )
 
     def _changed(self, stmt: Statement, risks: list[_Risk], ctx: Context) -> Finding:
         """The finding where the session's sql_mode is not strict: the statement passes and the
         rows that do not fit are kept with their values changed."""
         server = "MariaDB" if ctx.server is Dialect.MARIADB else "MySQL"
-        queries = "; ".join(dict.fromkeys(r.query for r in risks if r.query))
-        first = f"look first: {queries}" if queries else "look for such rows first"
-        bad = " or ".join(dict.fromkeys(r.bad for r in risks))
         stored = ", or ".join(dict.fromkeys(_STORED_INSTEAD.get(r.kind, "a changed value") for r in risks))
         return self.finding(
             stmt.location,
@@ -238,13 +233,24 @@ class ConstraintOverExistingRows(Rule):
             sql=stmt.sql,
             dialect=ctx.dialect,
             message=(
-                f"{risks[0].what} on {written(stmt.table or '', ctx.dialect)} does not fail if {bad}: the "
+                f"{risks[0].what} on {written(stmt.table or '', ctx.dialect)} does not fail if {_bad(risks)}: the "
                 f"session's sql_mode {stmt.sql_mode!r} is not strict, so {server} stores {stored} in such a "
                 "row, with a warning only"
             ),
-            suggestion=f"{first}; fix those rows before the deploy, or leave sql_mode strict so the "
-            "statement refuses them instead of changing them",
+            suggestion=f"{_look_first(risks)}; fix those rows before the deploy, or leave sql_mode strict so "
+            "the statement refuses them instead of changing them",
         )
+
+
+def _bad(risks: list[_Risk]) -> str:
+    """What the rows that do not fit hold, each way once."""
+    return " or ".join(dict.fromkeys(r.bad for r in risks))
+
+
+def _look_first(risks: list[_Risk]) -> str:
+    """The queries that find such rows, each once."""
+    queries = "; ".join(dict.fromkeys(r.query for r in risks if r.query))
+    return f"look first: {queries}" if queries else "look for such rows first"
 
 
 class _Sql:

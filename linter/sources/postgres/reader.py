@@ -1737,6 +1737,7 @@ def _update(f: Node, src: Source) -> Op:
     # a join may leave a row out (or give it several matches): only a FROM list of tables says
     # which row of a relation each row updated meets
     listed = named if all("RangeVar" in item for item in f.get("fromClause") or []) else {}
+    set_to, nulled = _constants_set(f.get("targetList"))
     return Update(
         into=into,
         reads=_others(f, into),
@@ -1750,8 +1751,8 @@ def _update(f: Node, src: Source) -> Op:
         joins=_joins(f.get("relation"), where, listed),
         reads_itself=_reads_whole(f.get("fromClause"), into),
         clears=_clears(f.get("targetList"), where) if not f.get("fromClause") else (),
-        set_to=_set_to(f.get("targetList")),
-        nulled=_nulled(f.get("targetList")),
+        set_to=set_to,
+        nulled=nulled,
         copies=_copies(f.get("relation"), f.get("targetList")) if not f.get("fromClause") else (),
         unorphaned=_nulled_orphans(f) if not f.get("fromClause") else (),
     )
@@ -1835,30 +1836,30 @@ def _clears(targets: list[Node] | None, where: Node | None) -> tuple[str, ...]:
     return _cleared(held)
 
 
-def _set_to(targets: list[Node] | None) -> tuple[tuple[str, str], ...]:
-    """(column, text) for each column an UPDATE sets to a constant (`SET status = 'paused'`)."""
-    out = []
+def _constants_set(targets: list[Node] | None) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """The columns an UPDATE sets to a constant, as (column, its text) (`SET status = 'paused'`),
+    and those it sets to NULL (`SET c = NULL`, `SET c = NULL::int`)."""
+    set_to, nulled = [], []
     for t in targets or []:
         target = t.get("ResTarget", {})
+        if not target.get("name") or target.get("indirection"):
+            continue
         value = _const(_uncast(target.get("val")))
-        if target.get("name") and not target.get("indirection") and value not in ("…", "NULL"):
-            out.append((target["name"], _cleared(("", value))[1]))
-    return tuple(out)
-
-
-def _nulled(targets: list[Node] | None) -> tuple[str, ...]:
-    """The columns an UPDATE sets to NULL (`SET c = NULL`, `SET c = NULL::int`)."""
-    out = []
-    for t in targets or []:
-        target = t.get("ResTarget", {})
-        if target.get("name") and not target.get("indirection") and _const(_uncast(target.get("val"))) == "NULL":
-            out.append(target["name"])
-    return tuple(out)
+        if value == "NULL":
+            nulled.append(target["name"])
+        elif value != "…":
+            set_to.append((target["name"], _text(value)))
+    return tuple(set_to), tuple(nulled)
 
 
 def _cleared(held: tuple[str, ...]) -> tuple[str, ...]:
     """(column, constant, ...) as `_allowed_values` gives it, each constant's text unquoted."""
-    return held[:1] + tuple(v[1:-1].replace("''", "'") if v.startswith("'") else v for v in held[1:])
+    return held[:1] + tuple(_text(v) for v in held[1:])
+
+
+def _text(constant: str) -> str:
+    """A constant as `_const` writes it, as the text a row holds (`'it''s'` is `it's`)."""
+    return constant[1:-1].replace("''", "'") if constant.startswith("'") else constant
 
 
 def _reads_whole(from_clause: list[Node] | None, table: str) -> bool:
