@@ -62,6 +62,13 @@ def test_hash_is_a_comment_only_on_mysql():
     assert len(texts("SELECT '{1}'::jsonb #> '{a}';", "postgres")) == 1
 
 
+def test_mysql_double_dash_without_a_space_is_a_comment_only_before_a_statement():
+    # DolphinScheduler's upgrade scripts: `--DROP ...` on its own line, which their runner skips
+    # and MySQL itself would refuse; inside a statement it is two minus signs
+    sql = "--DROP PROCEDURE IF EXISTS p;\nDROP PROCEDURE IF EXISTS p;\nSELECT 1\n--1;\n"
+    assert texts(sql, "mysql") == [(2, 1, "DROP PROCEDURE IF EXISTS p"), (3, 1, "SELECT 1\n--1")]
+
+
 def test_unterminated_string_is_reported():
     split = split_sql("SELECT 1;\nSELECT 'oops;\n", "postgres")
     assert split.errors == [(2, "unterminated string starting here")]

@@ -316,8 +316,16 @@ class _Splitter:
 
     def line_comment(self, tok: str, pos: int, i: int) -> int:
         """A `--` or `#` comment at `pos`, blanked to the end of its line; returns where the scan goes on."""
-        if tok == "--" and self.mysql and self.text[i : i + 1] not in ("", " ", "\t", "\n", "\r"):
-            return i  # MySQL needs whitespace after "--"; otherwise it is an operator
+        if (
+            tok == "--"
+            and self.mysql
+            and self.text[i : i + 1] not in ("", " ", "\t", "\n", "\r")
+            and self.has_code(pos)
+        ):
+            # MySQL needs whitespace after "--": inside a statement it is an operator. Before one
+            # (`--DROP PROCEDURE ...` on a line of its own) the server would refuse it, so a deploy
+            # that runs passes it through a runner that reads it as a comment, as this does.
+            return i
         eol = self.text.find("\n", pos)
         eol = self.n if eol < 0 else eol
         self.result.comments.append(Comment(self.lines.line(pos), self.lines.line(pos), self.text[pos:eol], pos, eol))
