@@ -101,12 +101,14 @@ class ConstraintOverExistingRows(Rule):
     (0 rows) is not flagged, nor one created earlier in the same deploy; a `SET NOT NULL` that a
     validated `CHECK (col IS NOT NULL)` already proves is not flagged, nor one (or a MySQL `MODIFY
     ... NOT NULL`) of a column an `UPDATE` without a WHERE gave every row a value since its last
-    write (`SET grp_id = id`, `SET ctx = '{}'`), nor a key over a column the
+    write (`SET grp_id = id`, `SET ctx = '{}'`), or whose NOT NULL the same deploy dropped (a
+    MySQL `CHANGE` or `MODIFY` leaving it out) with no write to the table since, nor a key over a column the
     same statement adds with nothing to fill it (every row holds NULL there), nor one of a column already
     NOT NULL, nor a statement that does nothing: `ALTER TABLE IF EXISTS` of a table the history
     does not hold, `CREATE UNIQUE INDEX IF NOT EXISTS` of a name taken. Nor is a foreign key the
     rows already satisfy: the table has it, validated, or the same deploy dropped it (to change
-    its `ON DELETE`, or to widen its integer columns) and no statement since wrote either table.
+    its `ON DELETE`, to widen its integer columns or, on PostgreSQL, a `varchar`) and no statement
+    since wrote either table; renaming a column or a table keeps what is known of its rows.
     On PostgreSQL the same holds for a column an `UPDATE` of the deploy filled from the key it
     references, or from a column whose validated foreign key references that key (`SET account_id
     = posts.account_id FROM posts WHERE posts.id = comments.post_id`); and where that `WHERE` joins
@@ -321,8 +323,8 @@ class _Sql:
 def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statement, ctx: Context) -> list[_Risk]:
     column = model.columns.get(action.column or "") if model is not None and action.column else None
     if action.op == "set_not_null" and action.column:
-        if model is not None and model.proven_not_null(action.column) or column is not None and column.backfilled:
-            return []  # a validated CHECK already proves it, or an UPDATE filled every NULL
+        if model is not None and model.proven_not_null(action.column) or _no_null(column, sql, ctx):
+            return []  # a validated CHECK already proves it, an UPDATE filled every NULL, or it was NOT NULL
         if column is not None and not column.nullable:
             return []  # already NOT NULL: the server reads no row
         return [_null_risk(f"SET NOT NULL {sql.shown((action.column,))}", sql, action.column)]
@@ -364,7 +366,7 @@ def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statemen
         new = action.definition
         out = []
         shown = sql.shown((column.name,))
-        if column.nullable and not new.nullable and not column.backfilled:
+        if column.nullable and not new.nullable and not _no_null(column, sql, ctx):
             out.append(_null_risk(f"{action.op.split('_')[0].upper()} {shown} NOT NULL", sql, column.name))
         cleared = ctx.schema.cleared_values.get((sql.key, column.name))
         risk = may_fail(column, new.base_type, new.type_args, new.unsigned, dialect=ctx.dialect, cleared=cleared)
@@ -388,6 +390,14 @@ def _index_exists(op: CreateIndex, table: Table | None, ctx: Context) -> bool:
 def _checks_enforced(ctx: Context) -> bool:
     since = _CHECKS_ENFORCED.get(ctx.server)
     return since is None or ctx.version >= since
+
+
+def _no_null(column: Column | None, sql: _Sql, ctx: Context) -> bool:
+    """Whether no row holds NULL in the column: an UPDATE filled every NULL, or the deploy dropped
+    its NOT NULL and nothing wrote the table since."""
+    if column is None:
+        return False
+    return column.backfilled or any(c.not_null == column.name for c in ctx.schema.dropped_checks.get(sql.key, ()))
 
 
 def _null_risk(what: str, sql: _Sql, column: str) -> _Risk:

@@ -45,6 +45,20 @@ PG = {
                       "ALTER TABLE t ADD CHECK (id > 1)", "23514"),
     "add_foreign_key": Case("SC112", "CREATE TABLE p (id int PRIMARY KEY);\nCREATE TABLE t (id int, pid int)",
                             "INSERT INTO t VALUES (1, 7)", "ALTER TABLE t ADD FOREIGN KEY (pid) REFERENCES p (id)", "23503"),
+    # a dropped key proves nothing for another column, whatever the renames
+    "foreign_key_dropped_then_added_over_another_column": Case(
+        "SC112", "CREATE TABLE p (id varchar(50) PRIMARY KEY);\n"
+        "CREATE TABLE t (id int, pid varchar(50) REFERENCES p, other varchar(50))",
+        "INSERT INTO p VALUES ('a');\nINSERT INTO t VALUES (1, 'a', 'zzz')",
+        "ALTER TABLE p RENAME COLUMN id TO uid;\nALTER TABLE t DROP CONSTRAINT t_pid_fkey;\n"
+        "ALTER TABLE t RENAME COLUMN pid TO old_pid;\nALTER TABLE t RENAME COLUMN other TO pid;\n"
+        "ALTER TABLE t ADD CONSTRAINT t_pid_fkey FOREIGN KEY (pid) REFERENCES p (uid)", "23503"),
+    # the NOT NULL dropped, then a row written: it may hold NULL
+    "not_null_dropped_then_a_row_written": Case("SC112", "CREATE TABLE t (id int PRIMARY KEY, n int NOT NULL)",
+                                                "INSERT INTO t VALUES (1, 5)",
+                                                "ALTER TABLE t ALTER COLUMN n DROP NOT NULL;\n"
+                                                "INSERT INTO t VALUES (2, NULL);\n"
+                                                "ALTER TABLE t ALTER COLUMN n SET NOT NULL", "23502"),
     "validate_foreign_key": Case("SC112", "CREATE TABLE p (id int PRIMARY KEY);\nCREATE TABLE t (id int, pid int)",
                                  "INSERT INTO t VALUES (1, 7)", "ALTER TABLE t VALIDATE CONSTRAINT fk", "23503",
                                  "ALTER TABLE t ADD CONSTRAINT fk FOREIGN KEY (pid) REFERENCES p (id) NOT VALID"),
@@ -188,6 +202,22 @@ PG_PASSES = {
                                                "ALTER TABLE t ALTER COLUMN pid TYPE bigint;\n"
                                                "ALTER TABLE t ADD CONSTRAINT t_pid_fkey FOREIGN KEY (pid) REFERENCES p (id) "
                                                "ON DELETE CASCADE", ""),
+    # quickwit's add-split-incarnation-id: the key dropped, both columns renamed and widened, added back
+    "foreign_key_added_back_over_renamed_columns": Case("", "CREATE TABLE p (id varchar(50) PRIMARY KEY);\n"
+                                                        "CREATE TABLE t (id int, pid varchar(50) REFERENCES p (id))",
+                                                        "INSERT INTO p VALUES ('a');\nINSERT INTO t VALUES (1, 'a'), (2, NULL)",
+                                                        "ALTER TABLE p RENAME COLUMN id TO uid;\n"
+                                                        "ALTER TABLE p ADD COLUMN id varchar(50) NOT NULL DEFAULT '';\n"
+                                                        "ALTER TABLE p ALTER COLUMN uid TYPE varchar(64);\n"
+                                                        "ALTER TABLE t DROP CONSTRAINT t_pid_fkey;\n"
+                                                        "ALTER TABLE t RENAME COLUMN pid TO puid;\n"
+                                                        "ALTER TABLE t ALTER COLUMN puid TYPE text;\n"
+                                                        "ALTER TABLE t ADD CONSTRAINT t_puid_fkey FOREIGN KEY (puid) REFERENCES p (uid)", ""),
+    "not_null_dropped_and_set_again": Case("", "CREATE TABLE t (id int PRIMARY KEY, n int NOT NULL)",
+                                           "INSERT INTO t VALUES (1, 5)",
+                                           "ALTER TABLE t ALTER COLUMN n DROP NOT NULL;\n"
+                                           "ALTER TABLE t RENAME COLUMN n TO m;\n"
+                                           "ALTER TABLE t ALTER COLUMN m SET NOT NULL", ""),
     "primary_key_replaced_by_a_wider_one": Case("", "CREATE TABLE t (a int, b int, c int NOT NULL, PRIMARY KEY (a, b))",
                                                 "INSERT INTO t VALUES (1, 1, 1), (1, 2, 1), (2, 1, 1)",
                                                 "ALTER TABLE t DROP CONSTRAINT t_pkey;\n"
@@ -291,6 +321,16 @@ MARIADB_PASSES = {
         "INSERT INTO t VALUES ('a'), ('b')",
         "ALTER TABLE t ADD COLUMN grp_id varchar(36);\nupdate t set grp_id=id;\n"
         "ALTER TABLE t MODIFY grp_id varchar(36) NOT NULL",
+        0,
+    ),
+    # DolphinScheduler 3.3.0: CHANGE renames the column and leaves NOT NULL out, MODIFY puts it back
+    "not_null_changed_away_and_back": Case(
+        "SC112",
+        "CREATE TABLE t (id int PRIMARY KEY, code bigint(20) NOT NULL, prio int(11))",
+        "INSERT INTO t VALUES (1, 7, NULL), (2, 8, 1)",
+        "ALTER TABLE t CHANGE code workflow_code bigint(20);\nALTER TABLE t CHANGE prio priority int(11);\n"
+        "RENAME TABLE t TO w;\n"
+        "ALTER TABLE w MODIFY COLUMN workflow_code bigint NOT NULL",
         0,
     ),
     "members_deleted_first": Case(
@@ -519,3 +559,26 @@ def test_an_exclusion_constraint_query_finds_the_conflicting_pair(pg_server, tmp
         conn.execute(case.rows)
         assert bool(conn.execute(query).fetchall()) is refused
     assert _pg_error(pg_server, pg_server.create_database("rows_exclusion"), case) == (case.error or None)
+
+
+def test_a_narrowed_column_loses_what_its_dropped_foreign_key_proved(pg_server, tmp_path):
+    """Widening a column keeps the values its dropped foreign key held (quickwit's varchar(50) to
+    varchar(64)); narrowing it does not: PostgreSQL trims trailing spaces to fit, so the key added
+    back is flagged and refused."""
+    case = Case(
+        "SC112",
+        "CREATE TABLE p (id varchar(50) PRIMARY KEY);\nCREATE TABLE t (id int, pid varchar(50) REFERENCES p)",
+        "INSERT INTO p VALUES ('ab  ');\nINSERT INTO t VALUES (1, 'ab  ')",
+        "ALTER TABLE t DROP CONSTRAINT t_pid_fkey;\nALTER TABLE t ALTER COLUMN pid TYPE varchar(2);\n"
+        "ALTER TABLE t ADD CONSTRAINT t_pid_fkey FOREIGN KEY (pid) REFERENCES p (id)",
+        "23503",
+    )
+    _findings(tmp_path, case, "postgres", "postgres-15")
+    result = lint_paths(
+        [str(tmp_path / "001_change.sql")],
+        history=[str(tmp_path / "000_history.sql")],
+        dialect="postgres",
+        select=["fails-on-rows"],
+    )
+    assert [(f.code, f.location.line) for f in result.findings if "FOREIGN KEY" in f.message] == [("SC112", 3)]
+    assert _pg_error(pg_server, pg_server.create_database("rows_narrowed_key"), case) == "23503"

@@ -54,6 +54,24 @@ def family(base: str) -> str:
     return base
 
 
+# string types whose values a change to another of them keeps as they are: char and bpchar pad and
+# trim spaces, and citext compares another way
+_PLAIN_STRINGS = frozenset({"varchar", "text"})
+
+
+def keeps_values(old: Column, base: str, args: str, dialect: Dialect) -> bool:
+    """Whether changing the column to the type `base`(`args`) leaves equal values equal: an integer
+    type to another (a narrowing the values fit too: the others fail), and on PostgreSQL varchar or
+    text to one at least as long (MySQL's MODIFY may take the table's character set instead)."""
+    was, now = old.base_type.lower(), base.lower()
+    if family(was) == "integer" and family(now) == "integer":
+        return True
+    if dialect is not Dialect.POSTGRES or was not in _PLAIN_STRINGS or now not in _PLAIN_STRINGS:
+        return False
+    before, after = _length(was, old.type_args, dialect), _length(now, args, dialect)
+    return after is None or before is not None and after >= before
+
+
 def implicit_default(column: Column) -> str | None:
     """The value MySQL and MariaDB give existing rows when a NOT NULL column without a DEFAULT is
     added (the type's implicit default), as it reads in a message; None where it is not known."""

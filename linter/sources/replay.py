@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING
 
 from schemacite.errors import reading
 from schemacite.model import Index, Schema, Table, View
-from schemacite.model.casts import family
+from schemacite.model.casts import family, keeps_values
 from schemacite.model.dialects import LOCK_WAIT, MYSQL_FAMILY, Dialect
 from schemacite.model.record import record, replace
-from schemacite.model.schema import Column, ForeignKey, constraint_name, owned_sequence
+from schemacite.model.schema import Check, Column, ForeignKey, constraint_name, owned_sequence
 from schemacite.model.statements import (
     Action,
     AddCheck,
@@ -172,6 +172,8 @@ _KEEPS_VALUES = frozenset(
         "alter_constraint",
         "rename_index",
         "rename_constraint",
+        # a new name for the column: what is known of its values follows it (`_follow_column`)
+        "rename_column",
         "set_not_null",
         "drop_not_null",
         "set_default",
@@ -190,10 +192,10 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
     a write, save an integer type changed to another (a widening, or a narrowing the values fit:
     equal values stay equal)."""
     op = stmt.op
-    if isinstance(op, (CreateIndex, DropIndex, SetVariable, Select)):
-        return
+    if isinstance(op, (CreateIndex, DropIndex, SetVariable, Select, RenameTable)):
+        return  # RENAME TABLE: what is known of the rows follows the name (`_follow_referenced`)
     if isinstance(op, AlterTable) and all(
-        a.op == "drop_column" or _keeps_values(schema, op.name, a) for a in op.actions
+        a.op == "drop_column" or _keeps_values(schema, op.name, a, stmt.dialect) for a in op.actions
     ):
         # dropping columns leaves the others' values as they were: only what was known of the
         # dropped ones goes (documenso drops the old key column beside the one it filled)
@@ -273,16 +275,17 @@ def _remember_dropped(schema: Schema, key: str, indexes: list[Index]) -> None:
         schema.dropped_keys.setdefault(key, []).extend(unique)
 
 
-def _keeps_values(schema: Schema, table: str, a: Action) -> bool:
+def _keeps_values(schema: Schema, table: str, a: Action, dialect: Dialect) -> bool:
     if a.op in _KEEPS_VALUES:
         return True
     column = schema.tables[table].columns.get(a.column or "") if table in schema.tables else None
-    if column is None or family(column.base_type) != "integer":
+    if column is None:
         return False
     if isinstance(a, AlterColumnType):
-        return a.using is None and family(a.base_type) == "integer"
+        return a.using is None and a.collation is None and keeps_values(column, a.base_type, a.type_args, dialect)
     if isinstance(a, AddColumn) and a.op in ("modify_column", "change_column"):
-        return (a.old_name or column.name) == a.definition.name and family(a.definition.base_type) == "integer"
+        # a CHANGE that renames the column too: what is known follows the name (`_follow_column`)
+        return family(column.base_type) == family(a.definition.base_type) == "integer"
     return False
 
 
@@ -727,8 +730,12 @@ def _add_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     if a.if_exists and t.complete and (a.old_name or column.name) not in t.columns:
         return  # MariaDB's MODIFY/CHANGE IF EXISTS of a column the table lacks: a note, no change
     renamed = a.old_name if a.old_name and a.old_name != column.name and a.old_name in t.columns else None
+    was = t.columns.get(a.old_name or column.name) if a.op != "add_column" else None
     if renamed:  # CHANGE old new ...
         _rename_in_keys(t, renamed, column.name)
+        _follow_column(schema, stmt.table or t.name, renamed, column.name)
+    if was is not None and column.nullable:  # MODIFY c ... without NOT NULL: the column takes NULL now
+        _remember_not_null(schema, stmt.table or t.name, replace(was, name=column.name))
     if a.if_not_exists and column.name in t.columns:
         return
     # nothing fills the old rows of a nullable column added without a default; a NOT NULL one
@@ -769,6 +776,47 @@ def _rename_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None
         col.name = a.new_name
         _put_column(t, col, a.column, None, None)
     _rename_in_keys(t, a.column or "", a.new_name)
+    _follow_column(schema, stmt.table or t.name, a.column or "", a.new_name)
+
+
+def _follow_column(schema: Schema, key: str, old: str, new: str) -> None:
+    """A column renamed: the foreign keys that reference it reference it still (the server keeps
+    the column, not its name), and what the deploy knows of its values goes with it; a dropped
+    check, whose expression names it, no longer proves anything."""
+
+    def ren(columns: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(new if c == old else c for c in columns)
+
+    def followed(fk: ForeignKey, own: bool) -> ForeignKey:
+        columns = ren(fk.columns) if own else fk.columns
+        refs = ren(fk.ref_columns) if fk.references == key else fk.ref_columns
+        return fk if (columns, refs) == (fk.columns, fk.ref_columns) else replace(fk, columns=columns, ref_columns=refs)
+
+    for t in schema.tables.values():
+        if any(fk.references == key and old in fk.ref_columns for fk in t.foreign_keys):
+            t.foreign_keys = [followed(fk, False) for fk in t.foreign_keys]
+    for table, keys in schema.dropped_foreign_keys.items():
+        schema.dropped_foreign_keys[table] = [followed(fk, table == key) for fk in keys]
+    if key in schema.dropped_keys:
+        schema.dropped_keys[key] = [replace(i, columns=ren(i.columns)) for i in schema.dropped_keys[key]]
+    # a NOT NULL dropped follows its column; a check's expression names the old name
+    schema.dropped_checks[key] = [
+        replace(c, not_null=new, proves_not_null=new, columns=(new,)) if c.not_null == old else c
+        for c in schema.dropped_checks.get(key, ())
+        if c.not_null or not c.expression
+    ]
+    if not schema.dropped_checks[key]:
+        del schema.dropped_checks[key]
+    if (key, old) in schema.cleared_values:
+        schema.cleared_values[(key, new)] = schema.cleared_values.pop((key, old))
+    for (table, column), (relation, source, guards) in list(schema.filled_from.items()):
+        if (relation, source) == (key, old):
+            schema.filled_from[(table, column)] = (relation, new, guards)
+    if (key, old) in schema.filled_from:
+        schema.filled_from[(key, new)] = schema.filled_from.pop((key, old))
+    if (key, old) in schema.refused_columns:
+        schema.refused_columns.discard((key, old))
+        schema.refused_columns.add((key, new))
 
 
 def _put_column(t: Table, column: Column, old: str | None, position: str | None, after: str | None) -> None:
@@ -806,7 +854,19 @@ def _rename_in_keys(t: Table, old: str, new: str) -> None:
 
 def _set_nullability(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
     if a.column in t.columns:
-        t.columns[a.column].nullable = a.op == "drop_not_null"
+        column = t.columns[a.column]
+        if a.op == "drop_not_null":
+            _remember_not_null(schema, stmt.table or t.name, column)
+        column.nullable = a.op == "drop_not_null"
+
+
+def _remember_not_null(schema: Schema, key: str, column: Column) -> None:
+    """A NOT NULL the deploy drops is a check every row passes (`Schema.dropped_checks`): until a
+    write to the table, no row holds NULL there, and SET NOT NULL again cannot fail."""
+    if not column.nullable:
+        schema.dropped_checks.setdefault(key, []).append(
+            Check(None, not_null=column.name, proves_not_null=column.name, columns=(column.name,))
+        )
 
 
 def _alter_type(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
