@@ -59,6 +59,13 @@ PG = {
                                                 "ALTER TABLE t ALTER COLUMN n DROP NOT NULL;\n"
                                                 "INSERT INTO t VALUES (2, NULL);\n"
                                                 "ALTER TABLE t ALTER COLUMN n SET NOT NULL", "23502"),
+    # a dropped check naming the renamed column proves nothing under the old name
+    "check_dropped_then_its_column_renamed_and_another_given_the_name": Case(
+        "SC112", "CREATE TABLE t (id int PRIMARY KEY, kind text CHECK (kind IN ('a', 'b')), other text)",
+        "INSERT INTO t VALUES (1, 'a', 'z')",
+        "ALTER TABLE t DROP CONSTRAINT t_kind_check;\nALTER TABLE t RENAME COLUMN kind TO old_kind;\n"
+        "ALTER TABLE t RENAME COLUMN other TO kind;\n"
+        "ALTER TABLE t ADD CONSTRAINT t_kind_check CHECK (kind IN ('a', 'b', 'c'))", "23514"),
     "validate_foreign_key": Case("SC112", "CREATE TABLE p (id int PRIMARY KEY);\nCREATE TABLE t (id int, pid int)",
                                  "INSERT INTO t VALUES (1, 7)", "ALTER TABLE t VALIDATE CONSTRAINT fk", "23503",
                                  "ALTER TABLE t ADD CONSTRAINT fk FOREIGN KEY (pid) REFERENCES p (id) NOT VALID"),
@@ -246,6 +253,11 @@ PG_PASSES = {
                                           "ALTER TABLE t DROP CONSTRAINT t_kind_check;\n"
                                           "ALTER TABLE t ADD CONSTRAINT t_kind_check CHECK "
                                           "(((kind)::text = ANY ((ARRAY['a'::varchar, 'b'::varchar, 'c'::varchar])::text[])))", ""),
+    "check_allowing_one_more_value_after_another_column_renamed": Case(
+        "", "CREATE TABLE t (id int PRIMARY KEY, note text, kind text CHECK (kind IN ('a', 'b')))",
+        "INSERT INTO t VALUES (1, 'x', 'a'), (2, NULL, 'b')",
+        "ALTER TABLE t DROP CONSTRAINT t_kind_check;\nALTER TABLE t RENAME COLUMN note TO remark;\n"
+        "ALTER TABLE t ADD CONSTRAINT t_kind_check CHECK (kind IN ('a', 'b', 'c'))", ""),
     "unique_over_a_column_added_serial": Case("", "CREATE TABLE t (id int, env text NOT NULL)",
                                               "INSERT INTO t VALUES (1, 'a'), (2, 'a'), (3, 'a')",
                                               "ALTER TABLE t ADD COLUMN user_id SERIAL NOT NULL, "

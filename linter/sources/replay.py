@@ -189,8 +189,9 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
     """Forget the facts about rows that `stmt` may void: the dropped foreign keys whose table or
     referenced table it writes, and the filled columns it may write or whose source it writes (a
     write the replay cannot place voids them all). An ALTER TABLE that may change values counts as
-    a write, save an integer type changed to another (a widening, or a narrowing the values fit:
-    equal values stay equal)."""
+    a write, save a type change `casts.keeps_values` admits (an integer type to another, a
+    PostgreSQL varchar widened: equal values stay equal); a rename moves what is known to the new
+    name (`_follow_column`, `_follow_referenced`)."""
     op = stmt.op
     if isinstance(op, (CreateIndex, DropIndex, SetVariable, Select, RenameTable)):
         return  # RENAME TABLE: what is known of the rows follows the name (`_follow_referenced`)
@@ -799,11 +800,11 @@ def _follow_column(schema: Schema, key: str, old: str, new: str) -> None:
         schema.dropped_foreign_keys[table] = [followed(fk, table == key) for fk in keys]
     if key in schema.dropped_keys:
         schema.dropped_keys[key] = [replace(i, columns=ren(i.columns)) for i in schema.dropped_keys[key]]
-    # a NOT NULL dropped follows its column; a check's expression names the old name
+    # a NOT NULL dropped follows its column; a check whose expression may name the old name goes
     schema.dropped_checks[key] = [
         replace(c, not_null=new, proves_not_null=new, columns=(new,)) if c.not_null == old else c
         for c in schema.dropped_checks.get(key, ())
-        if c.not_null or not c.expression
+        if c.not_null or c.columns and old not in c.columns
     ]
     if not schema.dropped_checks[key]:
         del schema.dropped_checks[key]
