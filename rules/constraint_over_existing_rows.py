@@ -102,7 +102,8 @@ class ConstraintOverExistingRows(Rule):
     validated `CHECK (col IS NOT NULL)` already proves is not flagged, nor one (or a MySQL `MODIFY
     ... NOT NULL`) of a column an `UPDATE` without a WHERE gave every row a value since its last
     write (`SET grp_id = id`, `SET ctx = '{}'`), or whose NOT NULL the same deploy dropped (a
-    MySQL `CHANGE` or `MODIFY` leaving it out) with no write to the table since, nor a key over a column the
+    MySQL `CHANGE` or `MODIFY` leaving it out) with no write to the table since, or that the deploy
+    added with a constant default (every old row holds it), nor a key over a column the
     same statement adds with nothing to fill it (every row holds NULL there), nor one of a column already
     NOT NULL, nor a statement that does nothing: `ALTER TABLE IF EXISTS` of a table the history
     does not hold, `CREATE UNIQUE INDEX IF NOT EXISTS` of a name taken. Nor is a foreign key the
@@ -121,7 +122,11 @@ class ConstraintOverExistingRows(Rule):
     then NULL or true (`char_length(c) <= 10`, `(a IS NULL AND b IS NULL) OR ...`, in SQL's
     three-valued logic), or implied by a validated check of the table, or by one the deploy dropped
     with no write to the table since (`kind IN ('a', 'b')` dropped, `kind IN ('a', 'b', 'c')`
-    added); and a partial unique index over the columns of a unique index with the very same
+    added), or passed by the one constant every row holds in a column (added by the deploy with
+    `DEFAULT 'DISABLED'`, or set by an `UPDATE` without a WHERE), with no write of the column or
+    new row since: `CHECK (status IN ('DISABLED', 'ENABLED'))`, `CHECK (type = 'STANDARD' OR
+    status = 'DISABLED')` (a PostgreSQL DO block counts as a write only when its body may write
+    rows: INSERT, UPDATE, DELETE, MERGE, COPY, TRUNCATE, PERFORM, CALL); and a partial unique index over the columns of a unique index with the very same
     `WHERE`, and more; and a key over a column the deploy added giving each row a value of its own
     (serial, identity, a random UUID), while no statement since wrote the table. A column added
     NOT NULL without a default holds no row to judge (PostgreSQL adds it only to an empty table:
@@ -332,8 +337,8 @@ def _action_risks(action: Action, sql: _Sql, model: Table | None, stmt: Statemen
         if action.op == "add_not_null" and action.column:
             return [_null_risk(f"ADD NOT NULL {sql.shown((action.column,))}", sql, action.column)]
         if _checks_enforced(ctx) and action.constraint.enforced:
-            if _passes_over_null(model, action.constraint, sql):
-                return []  # NULL on every row, and a CHECK that is NULL passes
+            if _passes_over_null(model, action.constraint, sql) or _held_passes(action.constraint, sql, ctx):
+                return []  # NULL on every row, and a CHECK that is NULL passes; or a constant it allows
             if _implied(action.constraint, model, ctx.schema.dropped_checks.get(sql.key, [])):
                 return []
             return [_check_risk(action.constraint, sql, "ADD CHECK")]
@@ -393,11 +398,22 @@ def _checks_enforced(ctx: Context) -> bool:
 
 
 def _no_null(column: Column | None, sql: _Sql, ctx: Context) -> bool:
-    """Whether no row holds NULL in the column: an UPDATE filled every NULL, or the deploy dropped
-    its NOT NULL and nothing wrote the table since."""
+    """Whether no row holds NULL in the column: an UPDATE filled every NULL, every row holds one
+    constant there, or the deploy dropped its NOT NULL and nothing wrote the table since."""
     if column is None:
         return False
-    return column.backfilled or any(c.not_null == column.name for c in ctx.schema.dropped_checks.get(sql.key, ()))
+    return (
+        column.backfilled
+        or (sql.key, column.name) in ctx.schema.held_values
+        or any(c.not_null == column.name for c in ctx.schema.dropped_checks.get(sql.key, ()))
+    )
+
+
+def _held_passes(check: Check, sql: _Sql, ctx: Context) -> bool:
+    """Whether every row holds, in one column, a constant that makes the check true (a column the
+    deploy added with `DEFAULT 'DISABLED'`, then `CHECK (status IN ('DISABLED', 'ENABLED'))`)."""
+    held = ctx.schema.held_values
+    return any(held.get((sql.key, column)) == value for column, value in check.passes_when)
 
 
 def _null_risk(what: str, sql: _Sql, column: str) -> _Risk:
@@ -600,7 +616,7 @@ def _validate_risks(name: str | None, sql: _Sql, model: Table | None, ctx: Conte
         if check is not None:
             if check.not_null:
                 return [_null_risk(what, sql, check.not_null)]
-            if _passes_over_null(model, check, sql):
+            if _passes_over_null(model, check, sql) or _held_passes(check, sql, ctx):
                 return []
             return [_Risk(what, "a row breaks the check", "check", _check_risk(check, sql, "").query)]
         key = next((k for k in model.foreign_keys if k.name == name), None)

@@ -14,7 +14,7 @@ import pytest
 from schemacite.cli import main
 from schemacite.model.codec import Codec, DecodeError
 from schemacite.model.record import record
-from schemacite.sources.cache import FORMAT, ParseCache, cache_root
+from schemacite.sources.cache import FORMAT, STATE_FORMAT, ParseCache, cache_root
 from schemacite.sources.read import read_sql_file
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -297,7 +297,7 @@ def test_a_history_read_back_from_its_state_lints_the_change_as_replaying_it_doe
     assert {f["code"] for f in cold["findings"]} >= {"SC104", "SC110", "SC112"}  # the change's findings
     assert any("00006_step.sql:1:41: syntax error" in note for note in cold["notes"])  # the history's error too
     kept = msgspec.msgpack.decode(state.read_bytes())  # plain MessagePack: a map of the state's fields
-    assert kept["format"] == 1 and {"schema", "errors", "units", "next_seq"} <= kept["state"].keys()
+    assert kept["format"] == STATE_FORMAT and {"schema", "errors", "units", "next_seq"} <= kept["state"].keys()
     assert kept["state"]["schema"]["_lookup"] is None  # the index of names is made again when asked
 
 

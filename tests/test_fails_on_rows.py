@@ -66,6 +66,23 @@ PG = {
         "ALTER TABLE t DROP CONSTRAINT t_kind_check;\nALTER TABLE t RENAME COLUMN kind TO old_kind;\n"
         "ALTER TABLE t RENAME COLUMN other TO kind;\n"
         "ALTER TABLE t ADD CONSTRAINT t_kind_check CHECK (kind IN ('a', 'b', 'c'))", "23514"),
+    # a constant default proves nothing once rows are written, or for a check it does not pass
+    "check_after_a_row_was_added": Case(
+        "SC112", "CREATE TABLE t (id int PRIMARY KEY)", "INSERT INTO t VALUES (1)",
+        "ALTER TABLE t ADD COLUMN status text DEFAULT 'DISABLED';\nINSERT INTO t VALUES (2, 'X');\n"
+        "ALTER TABLE t ADD CHECK (status = 'DISABLED')", "23514"),
+    "check_after_the_column_was_updated": Case(
+        "SC112", "CREATE TABLE t (id int PRIMARY KEY)", "INSERT INTO t VALUES (1), (2)",
+        "ALTER TABLE t ADD COLUMN status text DEFAULT 'DISABLED';\nUPDATE t SET status = 'X' WHERE id = 1;\n"
+        "ALTER TABLE t ADD CHECK (status = 'DISABLED')", "23514"),
+    "check_after_a_do_block_writing_rows": Case(
+        "SC112", "CREATE TABLE t (id int PRIMARY KEY)", "INSERT INTO t VALUES (1)",
+        "ALTER TABLE t ADD COLUMN status text DEFAULT 'DISABLED';\n"
+        "DO $$\nBEGIN\n  UPDATE t SET status = 'X';\nEND;\n$$;\nALTER TABLE t ADD CHECK (status = 'DISABLED')", "23514"),
+    "check_the_default_does_not_pass": Case(
+        "SC112", "CREATE TABLE t (id int PRIMARY KEY, type text)", "INSERT INTO t VALUES (1, 'ANALYTICS')",
+        "ALTER TABLE t ADD COLUMN status text DEFAULT 'DISABLED';\n"
+        "ALTER TABLE t ADD CHECK (type = 'STANDARD' OR status = 'ENABLED')", "23514"),
     "validate_foreign_key": Case("SC112", "CREATE TABLE p (id int PRIMARY KEY);\nCREATE TABLE t (id int, pid int)",
                                  "INSERT INTO t VALUES (1, 7)", "ALTER TABLE t VALIDATE CONSTRAINT fk", "23503",
                                  "ALTER TABLE t ADD CONSTRAINT fk FOREIGN KEY (pid) REFERENCES p (id) NOT VALID"),
@@ -258,6 +275,26 @@ PG_PASSES = {
         "INSERT INTO t VALUES (1, 'x', 'a'), (2, NULL, 'b')",
         "ALTER TABLE t DROP CONSTRAINT t_kind_check;\nALTER TABLE t RENAME COLUMN note TO remark;\n"
         "ALTER TABLE t ADD CONSTRAINT t_kind_check CHECK (kind IN ('a', 'b', 'c'))", ""),
+    # supabase/storage's object-versioning-core: the column added with a constant default, then
+    # checks that constant passes (one through an OR with another column)
+    "checks_over_a_column_added_with_a_constant_default": Case(
+        "", "CREATE TABLE t (id int PRIMARY KEY, type text)", "INSERT INTO t VALUES (1, 'STANDARD'), (2, 'ANALYTICS')",
+        "ALTER TABLE t ADD COLUMN status text NOT NULL DEFAULT 'DISABLED'::text;\n"
+        "ALTER TABLE t ADD CONSTRAINT t_status CHECK (status IN ('DISABLED', 'ENABLED'));\n"
+        "ALTER TABLE t ADD CONSTRAINT t_standard CHECK (type = 'STANDARD' OR status = 'DISABLED');\n"
+        "ALTER TABLE t RENAME COLUMN status TO state;\n"
+        "ALTER TABLE t ADD CONSTRAINT t_dark CHECK (state = 'DISABLED') NOT VALID;\n"
+        "ALTER TABLE t VALIDATE CONSTRAINT t_dark", ""),
+    # the same with the check inside a DO block that reads the catalog first, as supabase/storage does
+    "check_in_a_do_block_over_a_column_added_with_a_constant_default": Case(
+        "", "CREATE TABLE t (id int PRIMARY KEY)", "INSERT INTO t VALUES (1)",
+        "ALTER TABLE t ADD COLUMN status text NOT NULL DEFAULT 'DISABLED';\n"
+        "DO $$\nBEGIN\n  IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint WHERE conname = 't_status') THEN\n"
+        "    ALTER TABLE t ADD CONSTRAINT t_status CHECK (status IN ('DISABLED', 'ENABLED'));\n  END IF;\nEND;\n$$", ""),
+    "set_not_null_over_a_column_every_row_holds_a_constant_in": Case(
+        "", "CREATE TABLE t (id int PRIMARY KEY)", "INSERT INTO t VALUES (1), (2)",
+        "ALTER TABLE t ADD COLUMN n int DEFAULT 0, ADD COLUMN k text;\nUPDATE t SET k = 'x';\n"
+        "ALTER TABLE t ALTER COLUMN n SET NOT NULL, ALTER COLUMN k SET NOT NULL", ""),
     "unique_over_a_column_added_serial": Case("", "CREATE TABLE t (id int, env text NOT NULL)",
                                               "INSERT INTO t VALUES (1, 'a'), (2, 'a'), (3, 'a')",
                                               "ALTER TABLE t ADD COLUMN user_id SERIAL NOT NULL, "
@@ -594,3 +631,22 @@ def test_a_narrowed_column_loses_what_its_dropped_foreign_key_proved(pg_server, 
     )
     assert [(f.code, f.location.line) for f in result.findings if "FOREIGN KEY" in f.message] == [("SC112", 3)]
     assert _pg_error(pg_server, pg_server.create_database("rows_narrowed_key"), case) == "23503"
+
+
+@pytest.mark.parametrize(
+    "default, held",
+    [
+        ("'DISABLED'::text", "DISABLED"),
+        ("('it''s'::character varying)", "it's"),
+        ("0", "0"),
+        ("TRUE", "true"),
+        ("'{}'::text[]", "{}"),
+        ("now()", None),  # a function: each row's own value
+        ("'a'::text || 'b'::text", None),
+        ("'a\\nb'", None),  # MySQL reads the backslash as an escape
+    ],
+)
+def test_only_a_default_written_as_a_constant_gives_every_old_row_one_value(default, held):
+    from schemacite.model.casts import constant_default
+
+    assert constant_default(default) == held

@@ -54,6 +54,27 @@ def family(base: str) -> str:
     return base
 
 
+# a default written as a constant, casts after it (`'DISABLED'::text`, `0`, `true`): pg_dump's
+# and MySQL's forms
+_CONSTANT_DEFAULT = re.compile(
+    r"""\(?\s*(?:'(?P<text>(?:[^'\\]|'')*)'|(?P<plain>-?\d+(?:\.\d+)?|true|false))\s*\)?"""
+    r"""(?:\s*::\s*[A-Za-z_][\w ."]*(?:\(\s*\d+(?:\s*,\s*\d+)?\s*\))?(?:\[\])?)*\s*\)?""",
+    re.I,
+)
+
+
+def constant_default(default: str | None) -> str | None:
+    """The text every old row holds when a column is added with this default: the constant's,
+    unquoted (`'it''s'::text` holds `it's`); None for an expression, a function call or a string
+    with a backslash (MySQL reads escapes in it)."""
+    m = _CONSTANT_DEFAULT.fullmatch(default.strip()) if default else None
+    if m is None:
+        return None
+    if m["plain"] is not None:
+        return m["plain"].lower()
+    return None if "\\" in m["text"] else m["text"].replace("''", "'")
+
+
 # string types whose values a change to another of them keeps as they are: char and bpchar pad and
 # trim spaces, and citext compares another way
 _PLAIN_STRINGS = frozenset({"varchar", "text"})

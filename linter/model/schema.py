@@ -125,6 +125,9 @@ class Check:
     # (`kind IN ('a', 'b')`, `kind = ANY (ARRAY[...])`), that column, then the constants
     columns: tuple[str, ...] = ()
     allows: tuple[str, ...] = ()
+    # (column, constant) pairs: a row holding one of these constants there passes the check,
+    # whatever else it holds (`kind IN ('a', 'b')`; `type = 'STANDARD' OR status = 'DISABLED'`)
+    passes_when: tuple[tuple[str, str], ...] = ()
 
 
 @record(slots=True)
@@ -365,6 +368,10 @@ class Schema:
     # and the values an UPDATE of it took out of a column, by (table, column): no row holds them
     # (`SET status = 'paused' WHERE status = 'scheduled'` before an enum loses 'scheduled')
     cleared_values: dict[tuple[str, str], set[str]] = field(default_factory=dict, repr=False, compare=False)
+    # and the one constant every row holds in a column, by (table, column): the deploy added the
+    # column with it as its default, or an UPDATE without a WHERE set it, and no statement since
+    # wrote the column or added rows (a check that this constant passes cannot fail)
+    held_values: dict[tuple[str, str], str] = field(default_factory=dict, repr=False, compare=False)
     # and the validated checks it dropped: every row passes them (a check that allows one more
     # value, dropped and added again, cannot fail)
     dropped_checks: dict[str, list[Check]] = field(default_factory=dict, repr=False, compare=False)
@@ -395,6 +402,7 @@ class Schema:
             self.dropped_checks,
             self.filled_from,
             self.cleared_values,
+            self.held_values,
         )
 
     def copy(self) -> Schema:
@@ -418,6 +426,7 @@ class Schema:
             dropped_keys={k: list(v) for k, v in self.dropped_keys.items()},
             dropped_checks={k: list(v) for k, v in self.dropped_checks.items()},
             cleared_values={k: set(v) for k, v in self.cleared_values.items()},
+            held_values=dict(self.held_values),
             filled_from=dict(self.filled_from),
             pending_labels=dict(self.pending_labels),
             types_created_in=dict(self.types_created_in),

@@ -344,6 +344,15 @@ class CreateDomain(Other):
 
 
 @record
+class DoBlock(Other):
+    """A PostgreSQL DO block building no SQL at run time: the DDL in it is read as statements of
+    their own. `writes`: its body may also write rows, which is not read (it names INSERT, UPDATE,
+    DELETE, MERGE, COPY or TRUNCATE, or calls what may: PERFORM, CALL)."""
+
+    writes: bool = True
+
+
+@record
 class RunsUnseen(Other):
     """A statement that runs SQL the reader cannot see: a CALL of a procedure whose body it has not
     read, a DO block whose EXECUTE builds its SQL at run time, MySQL EXECUTE of a statement prepared

@@ -44,8 +44,8 @@ from schemacite.model.statements import STORED, ParseError
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.read import ParsedFile, resequence
 
-FORMAT = 3  # 2: fields holding their default left out, places in files as lists; 3: a place written again refers back
-STATE_FORMAT = 1  # of a history state (MessagePack)
+FORMAT = 4  # 2: fields holding their default left out, places in files as lists; 3: a place written again refers back; 4: Check.passes_when
+STATE_FORMAT = 2  # of a history state (MessagePack); 2: Check.passes_when
 STATES_KEPT = 8  # history states are about 1 MB for 300 tables: the newest few are enough
 # larger files (schema dumps) are not kept: reading a dump's entry back costs about what
 # parsing it does, and history replay, which the cache is for, reads migrations

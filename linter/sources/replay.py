@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from schemacite.errors import reading
 from schemacite.model import Index, Schema, Table, View
-from schemacite.model.casts import family, keeps_values
+from schemacite.model.casts import constant_default, family, keeps_values
 from schemacite.model.dialects import LOCK_WAIT, MYSQL_FAMILY, Dialect
 from schemacite.model.record import record, replace
 from schemacite.model.schema import Check, Column, ForeignKey, constraint_name, owned_sequence
@@ -51,6 +51,7 @@ from schemacite.model.statements import (
     CreateTableLike,
     CreateView,
     Delete,
+    DoBlock,
     DropIndex,
     DropObjects,
     DropSequence,
@@ -145,6 +146,7 @@ def apply(schema: Schema, stmt: Statement, *, new: bool) -> None:
         or schema.dropped_checks
         or schema.filled_from
         or schema.cleared_values
+        or schema.held_values
     ):
         _follow_proofs(schema, stmt)
     handler = _STATEMENTS.get(type(stmt.op))
@@ -203,8 +205,12 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
         gone = {(op.name, a.column) for a in op.actions if a.op == "drop_column"}
         for key in gone.intersection(schema.filled_from):
             del schema.filled_from[key]
+        for key in gone.intersection(schema.held_values):
+            del schema.held_values[key]
         return
     if isinstance(op, Other):
+        if isinstance(op, DoBlock) and not op.writes:
+            return  # its DDL follows as statements of their own, each followed in turn
         if isinstance(op, RunsUnseen) or op.what.split(" ")[0].upper() in (*_UNREAD_WRITES, "CALL", "DO"):
             for facts in schema.row_facts():
                 facts.clear()
@@ -238,6 +244,9 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
                 schema.cleared_values[(table, column)] = left
             else:
                 del schema.cleared_values[(table, column)]
+    for table, column in [k for k in schema.held_values if k[0] in written and k[0] != kept_by]:
+        if setting is None or column in setting:  # set again on every row below (`_write_rows`)
+            del schema.held_values[(table, column)]
     # an UPDATE filling the column again from the same relation's column keeps what is known: every
     # value it holds still came from there (documenso fills a column per kind of parent row)
     refilled = (
@@ -749,6 +758,9 @@ def _add_column(schema: Schema, t: Table, a: Action, stmt: Statement) -> None:
         schema.refused_columns.add((t.name, column.name))
     schema.only_null_columns |= column.only_null
     _put_column(t, column, renamed, a.position, a.after)
+    held = constant_default(column.default) if a.op == "add_column" and not t.new else None
+    if held is not None and not (column.generated or column.identity or column.serial or column.auto_increment):
+        schema.held_values[(stmt.table or t.name, column.name)] = held  # every old row gets it
     if a.op == "add_column" and not t.new and _distinct_values(column):
         # every old row draws its own value: a key over the column cannot meet a duplicate
         schema.dropped_keys.setdefault(stmt.table or t.name, []).append(Index(None, (column.name,), unique=True))
@@ -815,6 +827,8 @@ def _follow_column(schema: Schema, key: str, old: str, new: str) -> None:
             schema.filled_from[(table, column)] = (relation, new, guards)
     if (key, old) in schema.filled_from:
         schema.filled_from[(key, new)] = schema.filled_from.pop((key, old))
+    if (key, old) in schema.held_values:
+        schema.held_values[(key, new)] = schema.held_values.pop((key, old))
     if (key, old) in schema.refused_columns:
         schema.refused_columns.discard((key, old))
         schema.refused_columns.add((key, new))
@@ -1114,6 +1128,8 @@ def _write_rows(schema: Schema, stmt: Statement, new: bool) -> None:
         _follow_copies(schema, stmt, op, table)
     if isinstance(op, Update):
         _follow_unorphaned(schema, op)
+    if isinstance(op, Update) and op.every_row:
+        schema.held_values.update(((op.table or "", name), value) for name, value in op.set_to)
     for column in table.columns.values():
         if not named or column.name in named:
             column.only_null = False

@@ -63,6 +63,7 @@ from schemacite.model.statements import (
     CreateTrigger,
     CreateView,
     Delete,
+    DoBlock,
     DropColumn,
     DropIndex,
     DropObjects,
@@ -654,6 +655,7 @@ def constraint(c: Node, table: str, src: Source, column_name: str | None = None)
             null_passes=_null_passes(c.get("raw_expr")),
             columns=_read_columns(c.get("raw_expr")),
             allows=_allowed_values(c.get("raw_expr")),
+            passes_when=_passes_when(c.get("raw_expr")),
         )
     if kind == "CONSTR_NOTNULL" and cols:
         return "not_null", Check(
@@ -807,6 +809,17 @@ def _allowed_values(expr: Node | None) -> tuple[str, ...]:
     if not values or any(v in ("…", "NULL") for v in values):
         return ()
     return (_strings(column["fields"])[-1], *dict.fromkeys(values))
+
+
+def _passes_when(expr: Node | None) -> tuple[tuple[str, str], ...]:
+    """(column, constant) pairs, each constant's text unquoted, such that a row holding the
+    constant in the column makes the check true: those of `_allowed_values`, and of each side of
+    an OR (`type = 'STANDARD' OR versioning_status = 'DISABLED'`)."""
+    either = _uncast(expr).get("BoolExpr", {})
+    if either.get("boolop") == "OR_EXPR":
+        return tuple(dict.fromkeys(pair for arg in either.get("args") or [] for pair in _passes_when(arg)))
+    held = _cleared(_allowed_values(expr))
+    return tuple((held[0], value) for value in held[1:])
 
 
 def _shape(node: Any) -> str:
@@ -1601,8 +1614,15 @@ def _execute(f: Node, src: Source) -> Op:
     return RunsUnseen(what=f"EXECUTE {f.get('name', '')}", ddl=False)
 
 
+# what in a DO body may write rows the reader does not read (its DDL it reads)
+_BODY_WRITES = Pattern(r"\b(?:INSERT|UPDATE|DELETE|MERGE|COPY|TRUNCATE|PERFORM|CALL)\b", re.I)
+
+
 def _do(f: Node, src: Source) -> Op:
-    return RunsUnseen(what="DO block") if _builds_sql(_body(f.get("args"))) else Other(what="DO")
+    body = _body(f.get("args"))
+    return (
+        RunsUnseen(what="DO block") if _builds_sql(body) else DoBlock(what="DO", writes=bool(_BODY_WRITES.search(body)))
+    )
 
 
 def _function(f: Node, src: Source) -> Op:
