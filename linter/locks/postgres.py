@@ -506,6 +506,7 @@ class _Build:
         self.locks: dict[str, str] = {}
         self.notes: list[str] = []
         self.rewrite = bool(row.rewrite)
+        self.rewrite_when: str | None = None  # the condition of a rewrite the model cannot tell
         self.scan = bool(row.scan)
         self.volatility_unknown: tuple[str, ...] = ()
         self.alternative = row.alternative
@@ -533,6 +534,7 @@ class _Build:
             operation=self.key,
             locks=[Lock(r, m, blocks(m)) for r, m in self.locks.items()],
             rewrite=self.rewrite,
+            rewrite_when=self.rewrite_when if self.rewrite else None,
             scan=self.scan,
             alternative=alternative,
             alternative_outside=self.alternative_outside and alternative is not None,
@@ -760,6 +762,7 @@ def _alter_column_type(b: _Build, ctx: _Ctx) -> None:
     else:
         if col is None or not col.base_type:
             b.rewrite, why = True, "old column type unknown: assumed rewritten"
+            b.rewrite_when = "the change is not binary-coercible (the column's current type is unknown)"
         elif not a.base_type:
             b.rewrite, why = True, "new column type unknown: assumed rewritten"
         else:
