@@ -109,7 +109,9 @@ class ConstraintOverExistingRows(Rule):
     does not hold, `CREATE UNIQUE INDEX IF NOT EXISTS` of a name taken. Nor is a foreign key the
     rows already satisfy: the table has it, validated, or the same deploy dropped it (to change
     its `ON DELETE`, to widen its integer columns or, on PostgreSQL, a `varchar`) and no statement
-    since wrote either table; renaming a column or a table keeps what is known of its rows.
+    since wrote either table; renaming a column or a table keeps what is known of its rows, and an
+    ALTER TABLE changing other columns' values (a type change, MySQL's `CONVERT TO CHARACTER SET`
+    of string columns) or none (a table option, a new column) keeps what is known through the rest.
     On PostgreSQL the same holds for a column an `UPDATE` of the deploy filled from the key it
     references, or from a column whose validated foreign key references that key (`SET account_id
     = posts.account_id FROM posts WHERE posts.id = comments.post_id`); and where that `WHERE` joins

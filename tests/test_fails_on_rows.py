@@ -79,6 +79,12 @@ PG = {
         "SC112", "CREATE TABLE t (id int PRIMARY KEY)", "INSERT INTO t VALUES (1)",
         "ALTER TABLE t ADD COLUMN status text DEFAULT 'DISABLED';\n"
         "DO $$\nBEGIN\n  UPDATE t SET status = 'X';\nEND;\n$$;\nALTER TABLE t ADD CHECK (status = 'DISABLED')", "23514"),
+    # the key's own column given new values between the drop and the add
+    "foreign_key_added_back_after_its_column_changed": Case(
+        "SC112", "CREATE TABLE p (id int PRIMARY KEY);\nCREATE TABLE t (id int, pid int REFERENCES p, note text)",
+        "INSERT INTO p VALUES (1);\nINSERT INTO t VALUES (1, 1, 'abc')",
+        "ALTER TABLE t DROP CONSTRAINT t_pid_fkey;\nALTER TABLE t ALTER COLUMN pid TYPE int USING pid + 1;\n"
+        "ALTER TABLE t ADD FOREIGN KEY (pid) REFERENCES p", "23503"),
     "check_the_default_does_not_pass": Case(
         "SC112", "CREATE TABLE t (id int PRIMARY KEY, type text)", "INSERT INTO t VALUES (1, 'ANALYTICS')",
         "ALTER TABLE t ADD COLUMN status text DEFAULT 'DISABLED';\n"
@@ -242,6 +248,13 @@ PG_PASSES = {
                                            "ALTER TABLE t ALTER COLUMN n DROP NOT NULL;\n"
                                            "ALTER TABLE t RENAME COLUMN n TO m;\n"
                                            "ALTER TABLE t ALTER COLUMN m SET NOT NULL", ""),
+    "foreign_key_added_back_after_other_columns_changed": Case("", "CREATE TABLE p (id int PRIMARY KEY);\n"
+                                                              "CREATE TABLE t (id int, pid int REFERENCES p, note text)",
+                                                              "INSERT INTO p VALUES (1);\nINSERT INTO t VALUES (1, 1, 'abc')",
+                                                              "ALTER TABLE t DROP CONSTRAINT t_pid_fkey;\n"
+                                                              "ALTER TABLE t ALTER COLUMN note TYPE text COLLATE \"C\", "
+                                                              "ADD COLUMN k int DEFAULT 7;\n"
+                                                              "ALTER TABLE t ADD FOREIGN KEY (pid) REFERENCES p", ""),
     "primary_key_replaced_by_a_wider_one": Case("", "CREATE TABLE t (a int, b int, c int NOT NULL, PRIMARY KEY (a, b))",
                                                 "INSERT INTO t VALUES (1, 1, 1), (1, 2, 1), (2, 1, 1)",
                                                 "ALTER TABLE t DROP CONSTRAINT t_pkey;\n"
@@ -380,6 +393,22 @@ MARIADB_PASSES = {
         "ALTER TABLE t CHANGE code workflow_code bigint(20);\nALTER TABLE t CHANGE prio priority int(11);\n"
         "RENAME TABLE t TO w;\n"
         "ALTER TABLE w MODIFY COLUMN workflow_code bigint NOT NULL",
+        0,
+    ),
+    # Roundcube 1.5's utf8mb4 upgrade: the integer foreign keys dropped, the tables stored and
+    # encoded anew, a string column changed, the keys added back
+    "foreign_key_dropped_around_a_charset_conversion": Case(
+        "SC112",
+        "CREATE TABLE users (user_id int PRIMARY KEY, username varchar(64) NOT NULL) CHARACTER SET utf8mb3;\n"
+        "CREATE TABLE cache (id int PRIMARY KEY, user_id int NOT NULL, cache_key varchar(64) NOT NULL, "
+        "CONSTRAINT user_id_fk_cache FOREIGN KEY (user_id) REFERENCES users (user_id)) CHARACTER SET utf8mb3",
+        "INSERT INTO users VALUES (1, 'a');\nINSERT INTO cache VALUES (1, 1, 'k')",
+        "ALTER TABLE `cache` DROP FOREIGN KEY `user_id_fk_cache`;\nALTER TABLE `cache` ROW_FORMAT=DYNAMIC;\n"
+        "ALTER TABLE `users` CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;\n"
+        "ALTER TABLE `cache` CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;\n"
+        "ALTER TABLE `cache` CHANGE `cache_key` `cache_key` varchar(128) BINARY NOT NULL;\n"
+        "ALTER TABLE `cache` ADD CONSTRAINT `user_id_fk_cache` FOREIGN KEY (`user_id`) REFERENCES `users` (`user_id`) "
+        "ON DELETE CASCADE",
         0,
     ),
     "members_deleted_first": Case(

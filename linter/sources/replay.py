@@ -187,6 +187,21 @@ _KEEPS_VALUES = frozenset(
 )
 
 
+# ALTER TABLE options that store the rows another way, or change only what new rows get
+_TABLE_OPTIONS = frozenset(
+    {
+        "engine",
+        "row_format",
+        "key_block_size",
+        "auto_increment",
+        "table_comment",
+        "default_charset",
+        "algorithm",
+        "lock",
+    }
+)
+
+
 def _follow_proofs(schema: Schema, stmt: Statement) -> None:
     """Forget the facts about rows that `stmt` may void: the dropped foreign keys whose table or
     referenced table it writes, and the filled columns it may write or whose source it writes (a
@@ -197,17 +212,20 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
     op = stmt.op
     if isinstance(op, (CreateIndex, DropIndex, SetVariable, Select, RenameTable)):
         return  # RENAME TABLE: what is known of the rows follows the name (`_follow_referenced`)
-    if isinstance(op, AlterTable) and all(
-        a.op == "drop_column" or _keeps_values(schema, op.name, a, stmt.dialect) for a in op.actions
-    ):
-        # dropping columns leaves the others' values as they were: only what was known of the
-        # dropped ones goes (documenso drops the old key column beside the one it filled)
-        gone = {(op.name, a.column) for a in op.actions if a.op == "drop_column"}
-        for key in gone.intersection(schema.filled_from):
-            del schema.filled_from[key]
-        for key in gone.intersection(schema.held_values):
-            del schema.held_values[key]
-        return
+    if isinstance(op, AlterTable):
+        changed = [_changed_columns(schema, op.name, a, stmt.dialect) for a in op.actions]
+        if all(c is not None for c in changed):
+            # dropping columns leaves the others' values as they were: only what was known of the
+            # dropped ones goes (documenso drops the old key column beside the one it filled); a
+            # column whose values may change takes what is known of it along (Roundcube converts
+            # its tables to utf8mb4 between dropping its integer foreign keys and adding them back)
+            gone = {(op.name, a.column) for a in op.actions if a.op == "drop_column"}
+            for key in gone.intersection(schema.filled_from):
+                del schema.filled_from[key]
+            for key in gone.intersection(schema.held_values):
+                del schema.held_values[key]
+            _forget_columns(schema, op.name, frozenset().union(*(c for c in changed if c)))
+            return
     if isinstance(op, Other):
         if isinstance(op, DoBlock) and not op.writes:
             return  # its DDL follows as statements of their own, each followed in turn
@@ -285,18 +303,71 @@ def _remember_dropped(schema: Schema, key: str, indexes: list[Index]) -> None:
         schema.dropped_keys.setdefault(key, []).extend(unique)
 
 
-def _keeps_values(schema: Schema, table: str, a: Action, dialect: Dialect) -> bool:
-    if a.op in _KEEPS_VALUES:
-        return True
-    column = schema.tables[table].columns.get(a.column or "") if table in schema.tables else None
+def _changed_columns(schema: Schema, table: str, a: Action, dialect: Dialect) -> frozenset[str] | None:
+    """The columns of `table` whose values the action may change: none for one that keeps every
+    value (`_KEEPS_VALUES`, a new column, a table option, a type change `casts.keeps_values`
+    admits), the column a type change names, a CONVERT TO's string columns; None when it cannot
+    tell (a write of the whole table)."""
+    if a.op in _KEEPS_VALUES or a.op in _TABLE_OPTIONS or a.op in ("add_column", "drop_column"):
+        return frozenset()
+    t = schema.tables.get(table)
+    if a.op == "convert_charset":
+        return (
+            frozenset(n for n, c in t.columns.items() if family(c.base_type) == "string") if t and t.complete else None
+        )
+    column = t.columns.get(a.column or "") if t is not None else None
     if column is None:
-        return False
+        return None
     if isinstance(a, AlterColumnType):
-        return a.using is None and a.collation is None and keeps_values(column, a.base_type, a.type_args, dialect)
+        keeps = a.using is None and a.collation is None and keeps_values(column, a.base_type, a.type_args, dialect)
+        return frozenset() if keeps else frozenset({column.name})
     if isinstance(a, AddColumn) and a.op in ("modify_column", "change_column"):
         # a CHANGE that renames the column too: what is known follows the name (`_follow_column`)
-        return family(column.base_type) == family(a.definition.base_type) == "integer"
-    return False
+        keeps = family(column.base_type) == family(a.definition.base_type) == "integer"
+        return frozenset() if keeps else frozenset({column.name})
+    return None
+
+
+def _forget_columns(schema: Schema, table: str, columns: frozenset[str]) -> None:
+    """What the deploy knows of rows through these columns of `table`, whose values may change:
+    the dropped foreign keys over them or referencing them, keys and checks over them, the values
+    they hold or were filled from."""
+    if not columns:
+        return
+
+    def referenced(fk: ForeignKey) -> tuple[str, ...]:
+        ref = schema.tables.get(fk.references)
+        return fk.ref_columns or (ref.primary_key.columns if ref is not None and ref.primary_key else ())
+
+    for key, keys in list(schema.dropped_foreign_keys.items()):
+        kept = [
+            fk
+            for fk in keys
+            if not (key == table and columns.intersection(fk.columns))
+            and not (fk.references == table and columns.intersection(referenced(fk) or columns))
+        ]
+        if kept:
+            schema.dropped_foreign_keys[key] = kept
+        else:
+            del schema.dropped_foreign_keys[key]
+    if table in schema.dropped_keys:
+        schema.dropped_keys[table] = [i for i in schema.dropped_keys[table] if not columns.intersection(i.columns)]
+    if table in schema.dropped_checks:
+        schema.dropped_checks[table] = [
+            c
+            for c in schema.dropped_checks[table]
+            if (c.not_null or c.columns) and not columns.intersection(c.columns or (c.not_null,))
+        ]
+    for known in (schema.dropped_keys, schema.dropped_checks):
+        if table in known and not known[table]:
+            del known[table]
+    for name in columns:
+        schema.cleared_values.pop((table, name), None)
+        schema.held_values.pop((table, name), None)
+        schema.filled_from.pop((table, name), None)
+    for key, (relation, source, guards) in list(schema.filled_from.items()):
+        if (relation, source) in {(table, n) for n in columns} or table in guards and relation != table:
+            del schema.filled_from[key]
 
 
 def _touched(stmt: Statement, schema: Schema) -> list[str | None]:
