@@ -1439,7 +1439,7 @@ class Session:
             self._end_transaction()
         elif self.dialect in MYSQL_FAMILY and stmt.kind not in _MYSQL_TRANSACTIONAL:
             self._end_transaction()  # DDL commits first, and itself
-        elif isinstance(stmt.op, SetVariable):
+        elif isinstance(stmt.op, SetVariable) and not stmt.op.server:  # SET GLOBAL: later sessions', not this one's
             var = stmt.op.variable
             if var in LOCK_TIMEOUT_VARIABLES:
                 in_force = stmt.op.value.strip().lower() not in NO_TIMEOUT
@@ -1449,7 +1449,7 @@ class Session:
                     self.local_lock_timeout = in_force
             if var == "foreign_key_checks":
                 self.foreign_key_checks = stmt.op.value.upper() not in ("0", "OFF", "FALSE")
-            elif var == "sql_mode" and not stmt.op.server:
+            elif var == "sql_mode":
                 self.sql_mode = None if stmt.op.reset else stmt.op.value
             elif var == "timezone":
                 self.time_zone = stmt.op.value
