@@ -85,6 +85,16 @@ PG = {
         "INSERT INTO p VALUES (1);\nINSERT INTO t VALUES (1, 1, 'abc')",
         "ALTER TABLE t DROP CONSTRAINT t_pid_fkey;\nALTER TABLE t ALTER COLUMN pid TYPE int USING pid + 1;\n"
         "ALTER TABLE t ADD FOREIGN KEY (pid) REFERENCES p", "23503"),
+    # UPDATEs of every row that still leave NULL somewhere: no backfill
+    "set_not_null_after_a_case_without_else": Case(
+        "SC112", "CREATE TABLE t (id int PRIMARY KEY, k text, n int)", "INSERT INTO t VALUES (1, 'a', NULL), (2, 'b', NULL)",
+        "UPDATE t SET n = CASE WHEN k = 'a' THEN 1 END;\nALTER TABLE t ALTER COLUMN n SET NOT NULL", "23502"),
+    "set_not_null_after_copying_a_nullable_column": Case(
+        "SC112", "CREATE TABLE t (id int PRIMARY KEY, m int, n int)", "INSERT INTO t VALUES (1, 5, NULL), (2, NULL, NULL)",
+        "UPDATE t SET n = m + 1;\nALTER TABLE t ALTER COLUMN n SET NOT NULL", "23502"),
+    "set_not_null_after_nullif": Case(
+        "SC112", "CREATE TABLE t (id int PRIMARY KEY, m int NOT NULL, n int)", "INSERT INTO t VALUES (1, 0, NULL)",
+        "UPDATE t SET n = NULLIF(m, 0);\nALTER TABLE t ALTER COLUMN n SET NOT NULL", "23502"),
     "check_the_default_does_not_pass": Case(
         "SC112", "CREATE TABLE t (id int PRIMARY KEY, type text)", "INSERT INTO t VALUES (1, 'ANALYTICS')",
         "ALTER TABLE t ADD COLUMN status text DEFAULT 'DISABLED';\n"
@@ -117,6 +127,9 @@ PG = {
 }  # fmt: skip
 
 MARIADB = {
+    "modify_not_null_after_copying_a_nullable_column": Case("SC112", "CREATE TABLE t (id int PRIMARY KEY, m int, n int)",
+                                                            "INSERT INTO t VALUES (1, NULL, NULL)",
+                                                            "ALTER TABLE t MODIFY n int NOT NULL", 1265, "UPDATE t SET n = m"),
     "unique_column_filled_with_zero": Case("SC111", "CREATE TABLE t (id int PRIMARY KEY)",
                                            "INSERT INTO t VALUES (1), (2)",
                                            "ALTER TABLE t ADD COLUMN c int NOT NULL UNIQUE", 1062),
@@ -304,6 +317,11 @@ PG_PASSES = {
         "ALTER TABLE t ADD COLUMN status text NOT NULL DEFAULT 'DISABLED';\n"
         "DO $$\nBEGIN\n  IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint WHERE conname = 't_status') THEN\n"
         "    ALTER TABLE t ADD CONSTRAINT t_status CHECK (status IN ('DISABLED', 'ENABLED'));\n  END IF;\nEND;\n$$", ""),
+    "set_not_null_after_values_every_row_gets": Case(
+        "", "CREATE TABLE t (id int PRIMARY KEY, k text NOT NULL, m int, n int, s text)",
+        "INSERT INTO t VALUES (1, 'a', NULL, NULL, NULL), (2, 'b', 3, NULL, NULL)",
+        "UPDATE t SET n = CASE WHEN k = 'a' THEN 1 ELSE length(k) END, s = COALESCE(m::text, 'none') || '-' || k;\n"
+        "ALTER TABLE t ALTER COLUMN n SET NOT NULL, ALTER COLUMN s SET NOT NULL", ""),
     "set_not_null_over_a_column_every_row_holds_a_constant_in": Case(
         "", "CREATE TABLE t (id int PRIMARY KEY)", "INSERT INTO t VALUES (1), (2)",
         "ALTER TABLE t ADD COLUMN n int DEFAULT 0, ADD COLUMN k text;\nUPDATE t SET k = 'x';\n"

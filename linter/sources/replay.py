@@ -1207,7 +1207,17 @@ def _write_rows(schema: Schema, stmt: Statement, new: bool) -> None:
         if not isinstance(op, Update) or column.name in op.nulled:
             column.backfilled = False  # a row may hold NULL again
         elif column.name in named and (op.every_row or column.name in op.null_tested):
-            column.backfilled = True
+            column.backfilled = not _may_be_null(op, column.name, table)
+
+
+def _may_be_null(op: Update, name: str, table: Table) -> bool:
+    """Whether the UPDATE may leave NULL in the column on some row: its value may be NULL, or is NULL
+    where a column of the row it reads (a copy, an expression over it) may be NULL."""
+    if name in op.may_be_null:
+        return True
+    reads = [*dict(op.null_with).get(name, ()), *(source for column, source in op.copies if column == name)]
+    held = [table.columns.get(r) for r in reads]
+    return any(c is None or c.nullable and not c.backfilled for c in held)
 
 
 def _follow_copies(schema: Schema, stmt: Statement, op: Update, table: Table) -> None:

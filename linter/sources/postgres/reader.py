@@ -1775,7 +1775,79 @@ def _update(f: Node, src: Source) -> Op:
         nulled=nulled,
         copies=_copies(f.get("relation"), f.get("targetList")) if not f.get("fromClause") else (),
         unorphaned=_nulled_orphans(f) if not f.get("fromClause") else (),
+        **_nulls_set(f.get("relation"), f.get("targetList"), bool(f.get("fromClause"))),
     )
+
+
+def _nulls_set(target: Node | None, targets: list[Node] | None, joined: bool) -> dict[str, tuple]:
+    """Update.may_be_null and Update.null_with: what each SET column's value is NULL for. Only what
+    surely gives NULL somewhere counts (NULL itself, a CASE with no ELSE, NULLIF), and a column of
+    the row, through the operators and functions that give NULL for a NULL; a subquery, another
+    function or another relation's column (`joined`: an UPDATE ... FROM) are taken to give a value,
+    as a backfill they write means to."""
+    own = {(target or {}).get("relname") or "", ((target or {}).get("alias") or {}).get("aliasname") or ""} - {""}
+
+    def nulls(node: Node | None) -> frozenset[str] | None:
+        """None: NULL on some row; else the row's columns whose NULL makes it NULL."""
+        if not isinstance(node, dict) or len(node) != 1:
+            return frozenset()
+        ((kind, f),) = node.items()
+        if kind == "A_Const":
+            return None if f.get("isnull") else frozenset()
+        if kind == "TypeCast":
+            return nulls(f.get("arg"))
+        if kind == "ColumnRef":
+            parts = _strings(f.get("fields"))
+            mine = parts and (len(parts) == 1 and not joined or len(parts) == 2 and parts[0] in own)
+            return frozenset(parts[-1:]) if mine else frozenset()
+        if kind == "A_Expr" and f.get("kind") == "AEXPR_NULLIF":
+            return None
+        operator = _strings(f.get("name")) if kind == "A_Expr" and f.get("kind") == "AEXPR_OP" else []
+        # `||` is NULL where both sides are (arrays) or either is (text): either, the safe side
+        if len(operator) == 1 and operator[0] in (*_STRICT_OPERATORS, "||"):
+            return _all(nulls(f.get("lexpr")), nulls(f.get("rexpr")))
+        if kind == "FuncCall":
+            name = (_strings(f.get("funcname"))[-1:] or [""])[0].lower()
+            args = [nulls(a) for a in f.get("args") or []]
+            if name == "coalesce":
+                return _coalesced(args)
+            return _all(*args) if name in _STRICT_FUNCTIONS else frozenset()
+        if kind == "CoalesceExpr":
+            return _coalesced([nulls(a) for a in f.get("args") or []])
+        if kind == "CaseExpr":
+            if f.get("defresult") is None:
+                return None  # a row no WHEN matches gets NULL
+            results = [w.get("CaseWhen", {}).get("result") for w in f.get("args") or []]
+            return _all(nulls(f.get("defresult")), *(nulls(r) for r in results))
+        return frozenset()
+
+    may_be_null, null_with = [], []
+    for t in targets or []:
+        rt = t.get("ResTarget", {})
+        if not rt.get("name") or rt.get("indirection"):
+            continue
+        found = nulls(rt.get("val"))
+        if found is None:
+            may_be_null.append(rt["name"])
+        elif found:
+            null_with.append((rt["name"], tuple(sorted(found))))
+    return {"may_be_null": tuple(may_be_null), "null_with": tuple(null_with)}
+
+
+def _all(*parts: frozenset[str] | None) -> frozenset[str] | None:
+    """The columns any of which NULL makes the whole NULL; None when a part is NULL somewhere."""
+    if any(p is None for p in parts):
+        return None
+    return frozenset().union(*parts)  # type: ignore[arg-type]
+
+
+def _coalesced(args: list[frozenset[str] | None]) -> frozenset[str] | None:
+    """COALESCE's: a value where one argument always has one; else NULL where all are, counted as
+    where any is (the safe side)."""
+    if frozenset() in args:
+        return frozenset()
+    known = [a for a in args if a is not None]
+    return frozenset().union(*known) if known else None
 
 
 def _nulled_orphans(f: Node) -> tuple[str, ...]:
