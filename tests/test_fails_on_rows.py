@@ -95,6 +95,9 @@ PG = {
     "set_not_null_after_nullif": Case(
         "SC112", "CREATE TABLE t (id int PRIMARY KEY, m int NOT NULL, n int)", "INSERT INTO t VALUES (1, 0, NULL)",
         "UPDATE t SET n = NULLIF(m, 0);\nALTER TABLE t ALTER COLUMN n SET NOT NULL", "23502"),
+    "set_not_null_after_filling_only_some_nulls": Case(
+        "SC112", "CREATE TABLE t (id int PRIMARY KEY, c int)", "INSERT INTO t VALUES (1, NULL), (200, NULL)",
+        "UPDATE t SET c = 0 WHERE c IS NULL AND id < 100;\nALTER TABLE t ALTER COLUMN c SET NOT NULL", "23502"),
     "check_the_default_does_not_pass": Case(
         "SC112", "CREATE TABLE t (id int PRIMARY KEY, type text)", "INSERT INTO t VALUES (1, 'ANALYTICS')",
         "ALTER TABLE t ADD COLUMN status text DEFAULT 'DISABLED';\n"
@@ -322,6 +325,11 @@ PG_PASSES = {
         "INSERT INTO t VALUES (1, 'a', NULL, NULL, NULL), (2, 'b', 3, NULL, NULL)",
         "UPDATE t SET n = CASE WHEN k = 'a' THEN 1 ELSE length(k) END, s = COALESCE(m::text, 'none') || '-' || k;\n"
         "ALTER TABLE t ALTER COLUMN n SET NOT NULL, ALTER COLUMN s SET NOT NULL", ""),
+    # rallly's make_subscription_user_required: the rows the fill missed deleted, then NOT NULL
+    "set_not_null_after_deleting_the_rows_holding_null": Case(
+        "", "CREATE TABLE t (id int PRIMARY KEY, c text, d text)", "INSERT INTO t VALUES (1, NULL, NULL), (2, 'x', NULL), (3, '', NULL)",
+        "DELETE FROM t WHERE c IS NULL;\nUPDATE t SET d = 'y' WHERE d IS NULL;\n"
+        "ALTER TABLE t ALTER COLUMN c SET NOT NULL, ALTER COLUMN d SET NOT NULL", ""),
     "set_not_null_over_a_column_every_row_holds_a_constant_in": Case(
         "", "CREATE TABLE t (id int PRIMARY KEY)", "INSERT INTO t VALUES (1), (2)",
         "ALTER TABLE t ADD COLUMN n int DEFAULT 0, ADD COLUMN k text;\nUPDATE t SET k = 'x';\n"

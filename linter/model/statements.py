@@ -899,6 +899,9 @@ class _Dml(Op):
     # of those, the ones the WHERE clause uses only in `col IS NULL` tests (an index finds such
     # rows only if its access method searches for NULLs)
     null_tested: tuple[str, ...] = ()
+    # PostgreSQL: the columns every row holding NULL in which the WHERE matches (`c IS NULL`, or an
+    # OR with it): an UPDATE setting the column reaches each such row, a DELETE takes them all away
+    nulls_matched: tuple[str, ...] = ()
     # PostgreSQL UPDATE and DELETE: a column, then the constants no row holds there after it
     # (`SET status = 'paused' WHERE status = 'scheduled'`, `DELETE ... WHERE status = 'scheduled'`)
     clears: tuple[str, ...] = ()

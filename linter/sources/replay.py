@@ -1206,7 +1206,7 @@ def _write_rows(schema: Schema, stmt: Statement, new: bool) -> None:
             column.only_null = False
         if not isinstance(op, Update) or column.name in op.nulled:
             column.backfilled = False  # a row may hold NULL again
-        elif column.name in named and (op.every_row or column.name in op.null_tested):
+        elif column.name in named and (op.every_row or column.name in op.nulls_matched):
             column.backfilled = not _may_be_null(op, column.name, table)
 
 
@@ -1240,6 +1240,10 @@ def _delete_rows(schema: Schema, stmt: Statement, new: bool) -> None:
         _clear_values(schema, stmt.op)
     if isinstance(stmt.op, Delete):
         _follow_unorphaned(schema, stmt.op)
+        table = schema.tables.get(stmt.op.table or "")
+        for name in stmt.op.nulls_matched if table is not None else ():
+            if (column := table.columns.get(name)) is not None:
+                column.backfilled = True  # every row holding NULL there is gone
 
 
 def _follow_unorphaned(schema: Schema, op: Update | Delete) -> None:

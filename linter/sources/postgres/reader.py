@@ -1764,6 +1764,7 @@ def _update(f: Node, src: Source) -> Op:
         every_row=where is None,
         filtered_on=_columns_of(f.get("relation"), where),
         null_tested=_null_tested(f.get("relation"), where),
+        nulls_matched=_nulls_matched(f.get("relation"), where),
         columns=columns,
         repeated=_repeated(f.get("targetList")),
         # a FROM with no WHERE pairs each row with any row of it: no source to speak of
@@ -2047,6 +2048,7 @@ def _delete(f: Node, src: Source) -> Op:
         every_row=where is None,
         filtered_on=_columns_of(f.get("relation"), where),
         null_tested=_null_tested(f.get("relation"), where),
+        nulls_matched=_nulls_matched(f.get("relation"), where),
         clears=(_cleared(_allowed_values(where)) or _too_long(where)) if not f.get("usingClause") else (),
         unorphaned=_anti_join(f.get("relation"), where) if not f.get("usingClause") else (),
     )
@@ -2088,6 +2090,16 @@ def _columns_of(target: Node | None, expr: Node | None) -> tuple[str, ...]:
             if parts and (len(parts) == 1 or parts[-2] in own):
                 used.append((fields.get("location", 0), parts[-1]))
     return tuple(dict.fromkeys(name for _, name in sorted(used)))  # in the order they are written
+
+
+def _nulls_matched(target: Node | None, where: Node | None) -> tuple[str, ...]:
+    """The column of a WHERE that is one `col IS NULL` test: it matches every row holding NULL
+    there. (An OR with it matches them too, but the value such an UPDATE sets, often a subquery,
+    is taken to be one; only the plain backfill counts.)"""
+    test = (where or {}).get("NullTest") or {}
+    if test.get("nulltesttype") != "IS_NULL" or "ColumnRef" not in (test.get("arg") or {}):
+        return ()
+    return _columns_of(target, test["arg"])
 
 
 def _null_tested(target: Node | None, expr: Node | None) -> tuple[str, ...]:
