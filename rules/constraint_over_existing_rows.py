@@ -129,9 +129,12 @@ class ConstraintOverExistingRows(Rule):
     `DEFAULT 'DISABLED'`, or set by an `UPDATE` without a WHERE), with no write of the column or
     new row since: `CHECK (status IN ('DISABLED', 'ENABLED'))`, `CHECK (type = 'STANDARD' OR
     status = 'DISABLED')` (a PostgreSQL DO block counts as a write only when its body may write
-    rows: INSERT, UPDATE, DELETE, MERGE, COPY, TRUNCATE, PERFORM, CALL); and a partial unique index over the columns of a unique index with the very same
-    `WHERE`, and more; and a key over a column the deploy added giving each row a value of its own
-    (serial, identity, a random UUID), while no statement since wrote the table. A column added
+    rows: INSERT, UPDATE, DELETE, MERGE, COPY, TRUNCATE, PERFORM, CALL); and a partial unique
+    index over the columns of a unique index with the very same `WHERE`, and more; and a key over
+    a column the deploy added giving each row a value of its own (serial, identity, a random UUID),
+    or that an `UPDATE` of every row gave one (`SET uuid = gen_random_uuid() WHERE uuid IS NULL` of
+    a column just added), while no statement since wrote the column (an `UPDATE` forgets only what
+    was known through the columns it sets). A column added
     NOT NULL without a default holds no row to judge (PostgreSQL adds it only to an empty table:
     `not-null-without-default` reports the refusal).
 

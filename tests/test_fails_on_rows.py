@@ -98,6 +98,9 @@ PG = {
     "set_not_null_after_filling_only_some_nulls": Case(
         "SC112", "CREATE TABLE t (id int PRIMARY KEY, c int)", "INSERT INTO t VALUES (1, NULL), (200, NULL)",
         "UPDATE t SET c = 0 WHERE c IS NULL AND id < 100;\nALTER TABLE t ALTER COLUMN c SET NOT NULL", "23502"),
+    "unique_over_a_column_given_uuids_only_where_null": Case(
+        "SC112", "CREATE TABLE t (id int PRIMARY KEY, token text)", "INSERT INTO t VALUES (1, 'a'), (2, 'a'), (3, NULL)",
+        "UPDATE t SET token = gen_random_uuid() WHERE token IS NULL;\nCREATE UNIQUE INDEX t_token ON t (token)", "23505"),
     "check_the_default_does_not_pass": Case(
         "SC112", "CREATE TABLE t (id int PRIMARY KEY, type text)", "INSERT INTO t VALUES (1, 'ANALYTICS')",
         "ALTER TABLE t ADD COLUMN status text DEFAULT 'DISABLED';\n"
@@ -330,6 +333,19 @@ PG_PASSES = {
         "", "CREATE TABLE t (id int PRIMARY KEY, c text, d text)", "INSERT INTO t VALUES (1, NULL, NULL), (2, 'x', NULL), (3, '', NULL)",
         "DELETE FROM t WHERE c IS NULL;\nUPDATE t SET d = 'y' WHERE d IS NULL;\n"
         "ALTER TABLE t ALTER COLUMN c SET NOT NULL, ALTER COLUMN d SET NOT NULL", ""),
+    # linkwarden's add_uuid_to_user_model: the column added, each row given a random UUID, then unique
+    "unique_over_a_column_given_random_uuids": Case(
+        "", "CREATE TABLE t (id int PRIMARY KEY)", "INSERT INTO t VALUES (1), (2)",
+        "ALTER TABLE t ADD COLUMN uuid uuid;\nUPDATE t SET uuid = gen_random_uuid() WHERE uuid IS NULL;\n"
+        "ALTER TABLE t ALTER COLUMN uuid SET NOT NULL;\nCREATE UNIQUE INDEX t_uuid ON t (uuid)", ""),
+    # dittofeed's spicy_inertia: unique keys dropped, a column added and filled, keys over both made
+    "unique_keys_widened_after_another_column_was_filled": Case(
+        "", "CREATE TABLE p (id int PRIMARY KEY, child int);\n"
+        "CREATE TABLE w (id int PRIMARY KEY, name text);\nCREATE UNIQUE INDEX w_name_key ON w (name)",
+        "INSERT INTO p VALUES (1, 2);\nINSERT INTO w VALUES (1, 'a'), (2, 'b')",
+        "DROP INDEX w_name_key;\nALTER TABLE w ADD COLUMN parent int;\n"
+        "UPDATE w SET parent = p.id FROM p WHERE w.id = p.child;\n"
+        "CREATE UNIQUE INDEX w_parent_name_key ON w (parent, name)", ""),
     "set_not_null_over_a_column_every_row_holds_a_constant_in": Case(
         "", "CREATE TABLE t (id int PRIMARY KEY)", "INSERT INTO t VALUES (1), (2)",
         "ALTER TABLE t ADD COLUMN n int DEFAULT 0, ADD COLUMN k text;\nUPDATE t SET k = 'x';\n"

@@ -957,6 +957,8 @@ class Update(_Dml):
     # those columns are NOT NULL
     may_be_null: tuple[str, ...] = ()
     null_with: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # PostgreSQL: the SET columns given a value of each row's own (a random UUID, a sequence's next)
+    distinct_set: tuple[str, ...] = ()
 
 
 @record

@@ -240,15 +240,19 @@ def _follow_proofs(schema: Schema, stmt: Statement) -> None:
     # referencing their parents, still off the values cleared; only the rows referencing them lose
     # their parent
     kept_by = op.table if isinstance(op, Delete) else None
-    for key, keys in list(schema.dropped_foreign_keys.items()):
-        kept = [fk for fk in keys if (key not in written or key == kept_by) and fk.references not in written]
-        if kept:
-            schema.dropped_foreign_keys[key] = kept
-        else:
-            del schema.dropped_foreign_keys[key]
-    for known in (schema.dropped_keys, schema.dropped_checks):
-        for key in written.intersection(known) - {kept_by}:
-            del known[key]
+    if isinstance(op, Update) and op.table and op.columns:
+        # the columns it does not SET keep their values: keys, checks and foreign keys over them hold
+        _forget_keys(schema, op.table, frozenset(op.columns))
+    else:
+        for key, keys in list(schema.dropped_foreign_keys.items()):
+            kept = [fk for fk in keys if (key not in written or key == kept_by) and fk.references not in written]
+            if kept:
+                schema.dropped_foreign_keys[key] = kept
+            else:
+                del schema.dropped_foreign_keys[key]
+        for known in (schema.dropped_keys, schema.dropped_checks):
+            for key in written.intersection(known) - {kept_by}:
+                del known[key]
     # a column SET to a constant can hold that one again, and nothing else it did not hold: the
     # other constants stay cleared (`SET s = '301-product' WHERE s = '301'`, then the same for '302')
     constants = dict(op.set_to) if isinstance(op, Update) else {}
@@ -334,6 +338,19 @@ def _forget_columns(schema: Schema, table: str, columns: frozenset[str]) -> None
     they hold or were filled from."""
     if not columns:
         return
+    _forget_keys(schema, table, columns)
+    for name in columns:
+        schema.cleared_values.pop((table, name), None)
+        schema.held_values.pop((table, name), None)
+        schema.filled_from.pop((table, name), None)
+    for key, (relation, source, guards) in list(schema.filled_from.items()):
+        if (relation, source) in {(table, n) for n in columns} or table in guards and relation != table:
+            del schema.filled_from[key]
+
+
+def _forget_keys(schema: Schema, table: str, columns: frozenset[str]) -> None:
+    """The dropped foreign keys over these columns of `table` or referencing them, and the keys and
+    checks over them: the rows may not satisfy them any longer."""
 
     def referenced(fk: ForeignKey) -> tuple[str, ...]:
         ref = schema.tables.get(fk.references)
@@ -361,13 +378,6 @@ def _forget_columns(schema: Schema, table: str, columns: frozenset[str]) -> None
     for known in (schema.dropped_keys, schema.dropped_checks):
         if table in known and not known[table]:
             del known[table]
-    for name in columns:
-        schema.cleared_values.pop((table, name), None)
-        schema.held_values.pop((table, name), None)
-        schema.filled_from.pop((table, name), None)
-    for key, (relation, source, guards) in list(schema.filled_from.items()):
-        if (relation, source) in {(table, n) for n in columns} or table in guards and relation != table:
-            del schema.filled_from[key]
 
 
 def _touched(stmt: Statement, schema: Schema) -> list[str | None]:
@@ -1201,6 +1211,8 @@ def _write_rows(schema: Schema, stmt: Statement, new: bool) -> None:
         _follow_unorphaned(schema, op)
     if isinstance(op, Update) and op.every_row:
         schema.held_values.update(((op.table or "", name), value) for name, value in op.set_to)
+    if isinstance(op, Update):
+        _follow_distinct(schema, op, table)
     for column in table.columns.values():
         if not named or column.name in named:
             column.only_null = False
@@ -1208,6 +1220,15 @@ def _write_rows(schema: Schema, stmt: Statement, new: bool) -> None:
             column.backfilled = False  # a row may hold NULL again
         elif column.name in named and (op.every_row or column.name in op.nulls_matched):
             column.backfilled = not _may_be_null(op, column.name, table)
+
+
+def _follow_distinct(schema: Schema, op: Update, table: Table) -> None:
+    """`SET token = gen_random_uuid()` on every row (no WHERE, or `WHERE token IS NULL` of a column
+    holding only NULL): no two rows share a value, as a key the deploy knows of (`Schema.dropped_keys`)."""
+    for name in op.distinct_set:
+        column = table.columns.get(name)
+        if column is not None and (op.every_row or column.only_null and name in op.nulls_matched):
+            schema.dropped_keys.setdefault(op.table or table.name, []).append(Index(None, (name,), unique=True))
 
 
 def _may_be_null(op: Update, name: str, table: Table) -> bool:

@@ -1777,7 +1777,24 @@ def _update(f: Node, src: Source) -> Op:
         copies=_copies(f.get("relation"), f.get("targetList")) if not f.get("fromClause") else (),
         unorphaned=_nulled_orphans(f) if not f.get("fromClause") else (),
         **_nulls_set(f.get("relation"), f.get("targetList"), bool(f.get("fromClause"))),
+        distinct_set=_distinct_set(f.get("targetList")),
     )
+
+
+# functions giving each row a value of its own: random UUIDs, a sequence's next value
+_DISTINCT_FUNCTIONS = frozenset({"gen_random_uuid", "uuid_generate_v4", "nextval"})
+
+
+def _distinct_set(targets: list[Node] | None) -> tuple[str, ...]:
+    """The SET columns given `gen_random_uuid()`, `uuid_generate_v4()` or `nextval(...)`."""
+    out = []
+    for t in targets or []:
+        rt = t.get("ResTarget", {})
+        call = _uncast(rt.get("val")).get("FuncCall", {})
+        name = (_strings(call.get("funcname"))[-1:] or [""])[0].lower()
+        if rt.get("name") and not rt.get("indirection") and name in _DISTINCT_FUNCTIONS:
+            out.append(rt["name"])
+    return tuple(out)
 
 
 def _nulls_set(target: Node | None, targets: list[Node] | None, joined: bool) -> dict[str, tuple]:
