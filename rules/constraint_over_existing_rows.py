@@ -102,7 +102,8 @@ class ConstraintOverExistingRows(Rule):
     validated `CHECK (col IS NOT NULL)` already proves is not flagged, nor one (or a MySQL `MODIFY
     ... NOT NULL`) of a column an `UPDATE` without a WHERE gave every row a value since its last
     write (`SET grp_id = id`, `SET ctx = '{}'`; not a value that is NULL on some row: a `CASE`
-    with no `ELSE`, `NULLIF`, a copy of a nullable column), or whose NOT NULL the same deploy dropped (a
+    with no `ELSE`, `NULLIF`, a copy of a nullable column, a subquery finding its row by one), or
+    whose NOT NULL the same deploy dropped (a
     MySQL `CHANGE` or `MODIFY` leaving it out) with no write to the table since, or that the deploy
     added with a constant default (every old row holds it), nor a key over a column the
     same statement adds with nothing to fill it (every row holds NULL there), nor one of a column already

@@ -92,6 +92,11 @@ PG = {
     "set_not_null_after_copying_a_nullable_column": Case(
         "SC112", "CREATE TABLE t (id int PRIMARY KEY, m int, n int)", "INSERT INTO t VALUES (1, 5, NULL), (2, NULL, NULL)",
         "UPDATE t SET n = m + 1;\nALTER TABLE t ALTER COLUMN n SET NOT NULL", "23502"),
+    # kratos' identity_recovery_tokens: a subquery finding each row's parent by a nullable column
+    "set_not_null_after_a_subquery_by_a_nullable_column": Case(
+        "SC112", "CREATE TABLE o (id int PRIMARY KEY, y int NOT NULL);\nCREATE TABLE t (id int PRIMARY KEY, o_id int, x int)",
+        "INSERT INTO o VALUES (1, 5);\nINSERT INTO t VALUES (1, 1, NULL), (2, NULL, NULL)",
+        "UPDATE t SET x = (SELECT y FROM o WHERE id = o_id);\nALTER TABLE t ALTER COLUMN x SET NOT NULL", "23502"),
     "set_not_null_after_nullif": Case(
         "SC112", "CREATE TABLE t (id int PRIMARY KEY, m int NOT NULL, n int)", "INSERT INTO t VALUES (1, 0, NULL)",
         "UPDATE t SET n = NULLIF(m, 0);\nALTER TABLE t ALTER COLUMN n SET NOT NULL", "23502"),
@@ -323,6 +328,11 @@ PG_PASSES = {
         "ALTER TABLE t ADD COLUMN status text NOT NULL DEFAULT 'DISABLED';\n"
         "DO $$\nBEGIN\n  IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint WHERE conname = 't_status') THEN\n"
         "    ALTER TABLE t ADD CONSTRAINT t_status CHECK (status IN ('DISABLED', 'ENABLED'));\n  END IF;\nEND;\n$$", ""),
+    "set_not_null_after_a_subquery_by_a_foreign_key": Case(
+        "", "CREATE TABLE o (id int PRIMARY KEY, y int NOT NULL, ref int);\n"
+        "CREATE TABLE t (id int PRIMARY KEY, o_id int NOT NULL REFERENCES o, ref int, x int)",
+        "INSERT INTO o VALUES (1, 5, NULL);\nINSERT INTO t VALUES (1, 1, NULL, NULL)",
+        "UPDATE t SET x = (SELECT y FROM o WHERE o.id = t.o_id AND ref IS NULL);\nALTER TABLE t ALTER COLUMN x SET NOT NULL", ""),
     "set_not_null_after_values_every_row_gets": Case(
         "", "CREATE TABLE t (id int PRIMARY KEY, k text NOT NULL, m int, n int, s text)",
         "INSERT INTO t VALUES (1, 'a', NULL, NULL, NULL), (2, 'b', 3, NULL, NULL)",
@@ -331,7 +341,7 @@ PG_PASSES = {
     # rallly's make_subscription_user_required: the rows the fill missed deleted, then NOT NULL
     "set_not_null_after_deleting_the_rows_holding_null": Case(
         "", "CREATE TABLE t (id int PRIMARY KEY, c text, d text)", "INSERT INTO t VALUES (1, NULL, NULL), (2, 'x', NULL), (3, '', NULL)",
-        "DELETE FROM t WHERE c IS NULL;\nUPDATE t SET d = 'y' WHERE d IS NULL;\n"
+        "DELETE FROM t WHERE c IS NULL;\nUPDATE t SET d = 'y' WHERE d IS NULL OR d = '';\n"
         "ALTER TABLE t ALTER COLUMN c SET NOT NULL, ALTER COLUMN d SET NOT NULL", ""),
     # linkwarden's add_uuid_to_user_model: the column added, each row given a random UUID, then unique
     "unique_over_a_column_given_random_uuids": Case(

@@ -957,6 +957,10 @@ class Update(_Dml):
     # those columns are NOT NULL
     may_be_null: tuple[str, ...] = ()
     null_with: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # PostgreSQL: SET columns given a scalar subquery that finds its row by `= column` of the row
+    # updated, as (column, that name, the subquery's relations): NULL where the row's column is,
+    # when none of those relations has a column of the name (which the name would mean instead)
+    null_with_subquery: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
     # PostgreSQL: the SET columns given a value of each row's own (a random UUID, a sequence's next)
     distinct_set: tuple[str, ...] = ()
 

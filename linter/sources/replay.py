@@ -1219,7 +1219,7 @@ def _write_rows(schema: Schema, stmt: Statement, new: bool) -> None:
         if not isinstance(op, Update) or column.name in op.nulled:
             column.backfilled = False  # a row may hold NULL again
         elif column.name in named and (op.every_row or column.name in op.nulls_matched):
-            column.backfilled = not _may_be_null(op, column.name, table)
+            column.backfilled = not _may_be_null(schema, op, column.name, table)
 
 
 def _follow_distinct(schema: Schema, op: Update, table: Table) -> None:
@@ -1231,14 +1231,25 @@ def _follow_distinct(schema: Schema, op: Update, table: Table) -> None:
             schema.dropped_keys.setdefault(op.table or table.name, []).append(Index(None, (name,), unique=True))
 
 
-def _may_be_null(op: Update, name: str, table: Table) -> bool:
+def _may_be_null(schema: Schema, op: Update, name: str, table: Table) -> bool:
     """Whether the UPDATE may leave NULL in the column on some row: its value may be NULL, or is NULL
     where a column of the row it reads (a copy, an expression over it) may be NULL."""
     if name in op.may_be_null:
         return True
     reads = [*dict(op.null_with).get(name, ()), *(source for column, source in op.copies if column == name)]
     held = [table.columns.get(r) for r in reads]
-    return any(c is None or c.nullable and not c.backfilled for c in held)
+    if any(c is None or c.nullable and not c.backfilled for c in held):
+        return True
+    # a subquery finding its row by a nullable column of this row gives NULL where that column is
+    # NULL; a name the subquery's relations hold means theirs, and an unknown relation may hold it
+    for column, key, inner in op.null_with_subquery:
+        mine = table.columns.get(key)
+        if column != name or mine is None or not mine.nullable or mine.backfilled:
+            continue
+        relations = [schema.tables.get(r) for r in inner]
+        if all(r is not None and r.complete and key not in r.columns for r in relations):
+            return True
+    return False
 
 
 def _follow_copies(schema: Schema, stmt: Statement, op: Update, table: Table) -> None:

@@ -1804,6 +1804,7 @@ def _nulls_set(target: Node | None, targets: list[Node] | None, joined: bool) ->
     function or another relation's column (`joined`: an UPDATE ... FROM) are taken to give a value,
     as a backfill they write means to."""
     own = {(target or {}).get("relname") or "", ((target or {}).get("alias") or {}).get("aliasname") or ""} - {""}
+    correlated: list[tuple[str, tuple[str, ...]]] = []  # the current SET column's subquery keys
 
     def nulls(node: Node | None) -> frozenset[str] | None:
         """None: NULL on some row; else the row's columns whose NULL makes it NULL."""
@@ -1837,19 +1838,54 @@ def _nulls_set(target: Node | None, targets: list[Node] | None, joined: bool) ->
                 return None  # a row no WHEN matches gets NULL
             results = [w.get("CaseWhen", {}).get("result") for w in f.get("args") or []]
             return _all(nulls(f.get("defresult")), *(nulls(r) for r in results))
+        if kind == "SubLink" and f.get("subLinkType") == "EXPR_SUBLINK":
+            correlated.extend(_correlation(f.get("subselect"), own))
         return frozenset()
 
-    may_be_null, null_with = [], []
+    may_be_null, null_with, by_subquery = [], [], []
     for t in targets or []:
         rt = t.get("ResTarget", {})
         if not rt.get("name") or rt.get("indirection"):
             continue
+        correlated.clear()
         found = nulls(rt.get("val"))
+        by_subquery += [(rt["name"], name, inner) for name, inner in correlated]
         if found is None:
             may_be_null.append(rt["name"])
         elif found:
             null_with.append((rt["name"], tuple(sorted(found))))
-    return {"may_be_null": tuple(may_be_null), "null_with": tuple(null_with)}
+    return {"may_be_null": tuple(may_be_null), "null_with": tuple(null_with), "null_with_subquery": tuple(by_subquery)}
+
+
+def _correlation(subselect: Node | None, own: set[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """For a scalar subquery of one SELECT, each `x = name` of its WHERE's top-level ANDs whose
+    `name` may be the updated row's column (qualified by the row's name or alias, or not at all),
+    with the subquery's relations: the row's column if none of them has a column of that name."""
+    query = (subselect or {}).get("SelectStmt", {})
+    if not query or query.get("op", "SETOP_NONE") != "SETOP_NONE":
+        return []
+    inner = tuple(dict.fromkeys(_rel(rv) for kind, rv in walk(query.get("fromClause") or []) if kind == "RangeVar"))
+    names = {
+        n
+        for kind, rv in walk(query.get("fromClause") or [])
+        if kind == "RangeVar"
+        for n in (rv.get("relname"), (rv.get("alias") or {}).get("aliasname"))
+        if n
+    }
+    where = query.get("whereClause") or {}
+    both = where.get("BoolExpr", {})
+    terms = both.get("args") or [] if both.get("boolop") == "AND_EXPR" else [where]
+    out = []
+    for term in terms:
+        test = term.get("A_Expr", {}) if isinstance(term, dict) else {}
+        if test.get("kind") != "AEXPR_OP" or _strings(test.get("name")) != ["="]:
+            continue
+        for side in (test.get("lexpr"), test.get("rexpr")):
+            parts = _strings(_uncast(side).get("ColumnRef", {}).get("fields"))
+            outer = len(parts) == 2 and parts[0] in own and parts[0] not in names
+            if len(parts) == 1 or outer:
+                out.append((parts[-1], () if outer else inner))
+    return out
 
 
 def _all(*parts: frozenset[str] | None) -> frozenset[str] | None:
@@ -2110,13 +2146,21 @@ def _columns_of(target: Node | None, expr: Node | None) -> tuple[str, ...]:
 
 
 def _nulls_matched(target: Node | None, where: Node | None) -> tuple[str, ...]:
-    """The column of a WHERE that is one `col IS NULL` test: it matches every row holding NULL
-    there. (An OR with it matches them too, but the value such an UPDATE sets, often a subquery,
-    is taken to be one; only the plain backfill counts.)"""
-    test = (where or {}).get("NullTest") or {}
-    if test.get("nulltesttype") != "IS_NULL" or "ColumnRef" not in (test.get("arg") or {}):
-        return ()
-    return _columns_of(target, test["arg"])
+    """The columns of `target` whose `IS NULL` implies the WHERE, which so matches every row holding
+    NULL there: a `col IS NULL` test, an OR one side of which is implied, an AND every side of which is."""
+
+    def implied_by(node: Node | None) -> set[str]:
+        if not isinstance(node, dict) or len(node) != 1:
+            return set()
+        ((kind, f),) = node.items()
+        if kind == "NullTest" and f.get("nulltesttype") == "IS_NULL" and "ColumnRef" in (f.get("arg") or {}):
+            return set(_columns_of(target, f["arg"]))
+        if kind == "BoolExpr" and f.get("boolop") in ("OR_EXPR", "AND_EXPR") and f.get("args"):
+            sides = [implied_by(a) for a in f["args"]]
+            return set().union(*sides) if f["boolop"] == "OR_EXPR" else set.intersection(*sides)
+        return set()
+
+    return tuple(sorted(implied_by(where)))
 
 
 def _null_tested(target: Node | None, expr: Node | None) -> tuple[str, ...]:
