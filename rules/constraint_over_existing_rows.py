@@ -542,7 +542,7 @@ def _check_risk(check: Check, sql: _Sql, what: str) -> _Risk:
 
 
 def _foreign_key_risk(key: ForeignKey, sql: _Sql, what: str, ctx: Context) -> _Risk:
-    ref_cols = _referenced(key, ctx)
+    ref_cols = ctx.schema.referenced_columns(key)
     query = ""
     if ref_cols and len(ref_cols) == len(key.columns):
         on = " AND ".join(f"p.{sql.col(r)} = c.{sql.col(c)}" for c, r in zip(key.columns, ref_cols, strict=True))
@@ -566,11 +566,11 @@ def _foreign_key_holds(key: ForeignKey, table: str, model: Table | None, ctx: Co
     referencing the same columns), or this deploy dropped it and no statement since changed the
     rows or the key columns of either table (a key dropped and added back to change ON DELETE)."""
     known = [*(model.foreign_keys if model is not None else ()), *ctx.schema.dropped_foreign_keys.get(table, ())]
-    want = _referenced(key, ctx)
+    want = ctx.schema.referenced_columns(key)
     return _filled_from_key(key, table, want, ctx) or any(
         k.validated and k.enforced and (k.columns, k.references) == (key.columns, key.references)
         for k in known
-        if _referenced(k, ctx) == want
+        if ctx.schema.referenced_columns(k) == want
     )
 
 
@@ -590,14 +590,8 @@ def _filled_from_key(key: ForeignKey, table: str, want: tuple[str, ...], ctx: Co
     return source is not None and any(
         fk.validated and fk.enforced and fk.columns == (column,) and fk.references == key.references
         for fk in source.foreign_keys
-        if _referenced(fk, ctx) == want
+        if ctx.schema.referenced_columns(fk) == want
     )
-
-
-def _referenced(key: ForeignKey, ctx: Context) -> tuple[str, ...]:
-    """The columns a foreign key references: those it names, else the referenced primary key's."""
-    ref = ctx.schema.tables.get(key.references)
-    return key.ref_columns or (ref.primary_key.columns if ref is not None and ref.primary_key else ())
 
 
 def _implied(check: Check, model: Table | None, dropped: list[Check]) -> bool:

@@ -448,6 +448,12 @@ class Schema:
         key = self.index_owner_key(index_name)
         return self.tables.get(key) if key else None
 
+    def referenced_columns(self, fk: ForeignKey) -> tuple[str, ...]:
+        """The columns a foreign key references: those it names, else the referenced table's
+        primary key's (() when that is not known)."""
+        ref = self.tables.get(fk.references)
+        return fk.ref_columns or (ref.primary_key.columns if ref is not None and ref.primary_key else ())
+
     def index_owner_key(self, index_name: str) -> str | None:
         owners = self._fresh().owner
         return owners.get(index_name) or owners.get(index_name.rsplit(".", 1)[-1])

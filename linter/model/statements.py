@@ -951,10 +951,9 @@ class Update(_Dml):
     # the SET columns given a constant, as (column, its text): what such a column can hold again
     set_to: tuple[tuple[str, str], ...] = ()
     nulled: tuple[str, ...] = ()  # the SET columns given NULL: no backfill of them
-    # PostgreSQL: the SET columns whose value may be NULL on a row whatever it holds (a CASE with no
-    # ELSE, a subquery, a function not known to return a value), and those NULL just where a column
-    # of the row is, as (column, the row's columns its value reads): no backfill either, unless
-    # those columns are NOT NULL
+    # PostgreSQL: the SET columns whose value is NULL on some row whatever it holds (NULL, a CASE
+    # with no ELSE, NULLIF), and those NULL just where a column of the row is, as (column, the
+    # row's columns its value reads): no backfill either, unless those columns are NOT NULL
     may_be_null: tuple[str, ...] = ()
     null_with: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # PostgreSQL: SET columns given a scalar subquery that finds its row by `= column` of the row

@@ -351,17 +351,12 @@ def _forget_columns(schema: Schema, table: str, columns: frozenset[str]) -> None
 def _forget_keys(schema: Schema, table: str, columns: frozenset[str]) -> None:
     """The dropped foreign keys over these columns of `table` or referencing them, and the keys and
     checks over them: the rows may not satisfy them any longer."""
-
-    def referenced(fk: ForeignKey) -> tuple[str, ...]:
-        ref = schema.tables.get(fk.references)
-        return fk.ref_columns or (ref.primary_key.columns if ref is not None and ref.primary_key else ())
-
     for key, keys in list(schema.dropped_foreign_keys.items()):
         kept = [
             fk
             for fk in keys
             if not (key == table and columns.intersection(fk.columns))
-            and not (fk.references == table and columns.intersection(referenced(fk) or columns))
+            and not (fk.references == table and columns.intersection(schema.referenced_columns(fk) or columns))
         ]
         if kept:
             schema.dropped_foreign_keys[key] = kept

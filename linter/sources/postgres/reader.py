@@ -1798,12 +1798,13 @@ def _distinct_set(targets: list[Node] | None) -> tuple[str, ...]:
 
 
 def _nulls_set(target: Node | None, targets: list[Node] | None, joined: bool) -> dict[str, tuple]:
-    """Update.may_be_null and Update.null_with: what each SET column's value is NULL for. Only what
-    surely gives NULL somewhere counts (NULL itself, a CASE with no ELSE, NULLIF), and a column of
-    the row, through the operators and functions that give NULL for a NULL; a subquery, another
-    function or another relation's column (`joined`: an UPDATE ... FROM) are taken to give a value,
-    as a backfill they write means to."""
-    own = {(target or {}).get("relname") or "", ((target or {}).get("alias") or {}).get("aliasname") or ""} - {""}
+    """Update.may_be_null, null_with and null_with_subquery: what each SET column's value is NULL
+    for. Only what surely gives NULL somewhere counts (NULL itself, a CASE with no ELSE, NULLIF),
+    and a column of the row, through the operators and functions that give NULL for a NULL, or
+    through the `=` a scalar subquery finds its row by; another subquery, another function or
+    another relation's column (`joined`: an UPDATE ... FROM) are taken to give a value, as a
+    backfill they write means to."""
+    own = _names_of(target)
     correlated: list[tuple[str, tuple[str, ...]]] = []  # the current SET column's subquery keys
 
     def nulls(node: Node | None) -> frozenset[str] | None:
@@ -1864,14 +1865,9 @@ def _correlation(subselect: Node | None, own: set[str]) -> list[tuple[str, tuple
     query = (subselect or {}).get("SelectStmt", {})
     if not query or query.get("op", "SETOP_NONE") != "SETOP_NONE":
         return []
-    inner = tuple(dict.fromkeys(_rel(rv) for kind, rv in walk(query.get("fromClause") or []) if kind == "RangeVar"))
-    names = {
-        n
-        for kind, rv in walk(query.get("fromClause") or [])
-        if kind == "RangeVar"
-        for n in (rv.get("relname"), (rv.get("alias") or {}).get("aliasname"))
-        if n
-    }
+    relations = [rv for kind, rv in walk(query.get("fromClause") or []) if kind == "RangeVar"]
+    inner = tuple(dict.fromkeys(_rel(rv) for rv in relations))
+    names = set().union(*(_names_of(rv) for rv in relations))
     where = query.get("whereClause") or {}
     both = where.get("BoolExpr", {})
     terms = both.get("args") or [] if both.get("boolop") == "AND_EXPR" else [where]
@@ -2134,8 +2130,7 @@ def _too_long(where: Node | None) -> tuple[str, ...]:
 def _columns_of(target: Node | None, expr: Node | None) -> tuple[str, ...]:
     """Lower-case names of the columns of `target` (a RangeVar) that an expression may use: those
     qualified by its name or alias, and the unqualified ones (which may be its own)."""
-    target = target or {}
-    own = {(target.get("relname") or ""), ((target.get("alias") or {}).get("aliasname") or "")} - {""}
+    own = _names_of(target)
     used = []
     for kind, fields in walk(expr):
         if kind == "ColumnRef":
@@ -2161,6 +2156,13 @@ def _nulls_matched(target: Node | None, where: Node | None) -> tuple[str, ...]:
         return set()
 
     return tuple(sorted(implied_by(where)))
+
+
+def _names_of(target: Node | None) -> set[str]:
+    """The names a query's columns may be qualified by to mean `target`'s (a RangeVar): its name
+    and its alias."""
+    target = target or {}
+    return {target.get("relname") or "", (target.get("alias") or {}).get("aliasname") or ""} - {""}
 
 
 def _null_tested(target: Node | None, expr: Node | None) -> tuple[str, ...]:
