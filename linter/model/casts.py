@@ -139,9 +139,10 @@ def zero_date(column: Column) -> bool:
     return column.base_type.lower() in ("date", "datetime", "timestamp")
 
 
-def _text(member: str) -> str:
-    """An enum member as written in the type (`'it''s'`) as the text a row holds (`it's`)."""
-    return member[1:-1].replace("''", "'") if len(member) > 1 and member[0] == member[-1] == "'" else member
+def unquoted(constant: str) -> str:
+    """A constant as SQL writes it (`'it''s'`, an enum member, a number) as the text a row holds
+    (`it's`)."""
+    return constant[1:-1].replace("''", "'") if len(constant) > 1 and constant[0] == constant[-1] == "'" else constant
 
 
 def _length(base: str, args: str, dialect: Dialect) -> int | None:
@@ -268,7 +269,9 @@ def may_fail(
     if old_kind == "enum" and new_kind == "enum":
         kept = {m.strip() for m in args.split(",")}
         left = cleared or set()
-        gone = [m.strip() for m in old.type_args.split(",") if m.strip() not in kept and _text(m.strip()) not in left]
+        gone = [
+            m.strip() for m in old.type_args.split(",") if m.strip() not in kept and unquoted(m.strip()) not in left
+        ]
         return (
             CastRisk(f"{', '.join(gone)}, which the new members leave out", "members", members=args) if gone else None
         )

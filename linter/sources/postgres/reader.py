@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import Any
 
-from schemacite.model.casts import longer_than
+from schemacite.model.casts import longer_than, unquoted
 from schemacite.model.schema import Check, Column, ForeignKey, Index, Partitioning, Table
 from schemacite.model.statements import (
     Action,
@@ -1990,18 +1990,13 @@ def _constants_set(targets: list[Node] | None) -> tuple[tuple[tuple[str, str], .
         if value == "NULL":
             nulled.append(target["name"])
         elif value != "…":
-            set_to.append((target["name"], _text(value)))
+            set_to.append((target["name"], unquoted(value)))
     return tuple(set_to), tuple(nulled)
 
 
 def _cleared(held: tuple[str, ...]) -> tuple[str, ...]:
     """(column, constant, ...) as `_allowed_values` gives it, each constant's text unquoted."""
-    return held[:1] + tuple(_text(v) for v in held[1:])
-
-
-def _text(constant: str) -> str:
-    """A constant as `_const` writes it, as the text a row holds (`'it''s'` is `it's`)."""
-    return constant[1:-1].replace("''", "'") if constant.startswith("'") else constant
+    return held[:1] + tuple(unquoted(v) for v in held[1:])
 
 
 def _reads_whole(from_clause: list[Node] | None, table: str) -> bool:
