@@ -130,6 +130,25 @@ def test_parses_come_back_in_replay_order_whoever_made_them(tmp_path):
     assert order == sorted(order) and len(set(order)) == len(order)  # replay order is the order taken
 
 
+def test_the_child_parses_first_while_this_process_loads_what_it_needs(tmp_path):
+    paths = sorted(str(p) for p in _migrations(tmp_path, 20).iterdir())
+    here = os.getpid()
+
+    def read(path: str):
+        if os.getpid() != here and path == paths[0]:
+            time.sleep(0.3)  # the child loading its parser
+        (tmp_path / f"{Path(path).name}.{os.getpid()}").touch()
+        return _read(path)
+
+    loaded: list[int] = []
+    parsed = _parses(ReadAhead(paths, read, meanwhile=lambda: loaded.append(os.getpid())), paths)
+    assert _seen(parsed) == _seen([_read(p) for p in paths])
+    assert loaded == [here]
+    # this process took no turn before the child's first parse came: it would have loaded the parser too
+    made_here = {m.name.rsplit(".", 1)[0] for m in tmp_path.glob(f"*.{here}")}
+    assert Path(paths[0]).name not in made_here and Path(paths[1]).name not in made_here
+
+
 def test_a_file_the_child_cannot_parse_or_send_is_parsed_here(tmp_path):
     paths = sorted(str(p) for p in _migrations(tmp_path, 20).iterdir())
     fails, unsendable = paths[3], paths[7]

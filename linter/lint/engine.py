@@ -13,7 +13,7 @@ from schemacite.lint.lock_facts import LockFacts
 from schemacite.lint.plugins import loaded, plugin_manager, rule_entries
 from schemacite.lint.rule import Context, LazyRule, Rule
 from schemacite.lint.workload import mark_insert_heavy
-from schemacite.locks import NO_LOCK_KINDS
+from schemacite.locks import NO_LOCK_KINDS, load_tables
 from schemacite.locks.held import Transaction
 from schemacite.model import Location, Schema, Table
 from schemacite.model.dialects import Dialect, Target
@@ -24,6 +24,7 @@ from schemacite.model.results import Finding, LintResult, RuleInfo, Severity, So
 from schemacite.model.statements import ParseError, Statement, needs_own_transaction
 from schemacite.sources.dialect import sqlite_note
 from schemacite.sources.files import path_matches
+from schemacite.sources.names import pg_reserved
 from schemacite.sources.replay import EXCLUDED, Replay
 
 if TYPE_CHECKING:
@@ -184,7 +185,7 @@ class Linter:
             self._excluded,
             overlay,
             change_together=bool(history),
-            read_ahead=read_ahead,
+            read_ahead=self._load_for_checks if read_ahead else False,
         )
         result = LintResult(files=run.reported, errors=run.errors)
         statements = self._check_statements(run, result)
@@ -200,6 +201,19 @@ class Linter:
         result.findings.sort(key=lambda f: (rank.get(os.path.abspath(f.location.file), len(rank)), f.sort_key()))
         result.rules = self.described(result)
         return result
+
+    def _load_for_checks(self) -> None:
+        """Load what the checks load on first use: the lock tables, the evidence catalogue, the words
+        a PostgreSQL name is quoted for. Called while the read-ahead process loads its parser and
+        parses the first file, which this one would otherwise wait for."""
+        dialect = self.config.target.dialect
+        load_tables(dialect)
+        # start-up: the evidence catalogue loads only when something cites it
+        from schemacite.evidence import read_catalogue
+
+        read_catalogue()
+        if dialect is Dialect.POSTGRES:
+            pg_reserved()
 
     def _check_statements(self, run: Replay, result: LintResult) -> dict[tuple[str, int], Statement]:
         """Run the statement rules over the replay, following transactions and deploys; returns the

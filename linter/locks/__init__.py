@@ -107,6 +107,19 @@ def worst_lock_level(impacts: list[LockImpact]) -> str | None:
 PARTITION_KEY_REFUSAL = {Dialect.POSTGRES: "0A000", Dialect.MYSQL: "1503", Dialect.MARIADB: "1503"}
 
 
+def load_tables(dialect: Dialect) -> None:
+    """Load the dialect's lock tables now instead of at the first statement looked up (a run that
+    parses ahead in a second process loads them while that process parses the first file)."""
+    # not at the top: locks.postgres and locks.mysql import this package; a run loads only its dialect's
+    if dialect is Dialect.POSTGRES:
+        import schemacite.locks.postgres  # noqa: F401 (its table loads with it)
+    else:
+        # not at the top: as above
+        from schemacite.locks.mysql_table import tables
+
+        tables()
+
+
 def impacts_for(statement: Statement, schema: Schema, target: Target) -> list[LockImpact]:
     """The lock outcome of `statement` on the server `target` names (`postgres-16`, `mysql-8.0`, ...)."""
     if isinstance(statement.op, RunsUnseen):

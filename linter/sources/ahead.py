@@ -44,9 +44,14 @@ class ReadAhead:
     """The parses of `paths`, made by `read` in a child process that goes through them in order.
     While the child finishes a file this process needs, this one parses the next file nobody has
     claimed: when the checks here are quick (a long history before one change), the two take
-    turns instead of this one waiting."""
+    turns instead of this one waiting. The first file is the child's, and this process parses
+    none before the child's first parse arrives: until then the child is loading its parser,
+    which this process would load too. It runs `meanwhile` instead: what it would load later
+    anyway (the checks' tables)."""
 
-    def __init__(self, paths: list[str], read: Callable[[str], ParsedFile]):
+    def __init__(
+        self, paths: list[str], read: Callable[[str], ParsedFile], meanwhile: Callable[[], object] | None = None
+    ):
         self._paths, self._read = paths, read
         self._index: dict[str, int] = {}
         for n, path in enumerate(paths):
@@ -55,6 +60,10 @@ class ReadAhead:
         self._got: dict[int, ParsedFile | None] = {}  # parses made ahead, by either process
         self._free_from = 0  # no file before this one is left for this process to claim
         self._alive = True
+        self._heard = False  # whether the child has sent a parse yet
+        self._buffer, self._at = b"", 0  # what was read from the pipe, and where its next parse starts
+        if paths:
+            self._claims[0] = _CHILD
         for stream in (sys.stdout, sys.stderr):  # the child must not write a copy of what is buffered
             with contextlib.suppress(Exception):
                 stream.flush()
@@ -67,6 +76,8 @@ class ReadAhead:
             _child(paths, read, w, self._claims)
         os.close(w)
         self._fd = r
+        if meanwhile is not None:
+            meanwhile()
 
     def take(self, path: str) -> ParsedFile | None:
         """The parse of `path` made ahead, or None when this process must parse it itself."""
@@ -79,7 +90,7 @@ class ReadAhead:
                 self._claims[n] = _PARENT
                 return None
             while n not in self._got and self._alive:
-                if self._waiting() and self._parse_later(n):
+                if self._heard and self._waiting() and self._parse_later(n):
                     continue
                 self._receive()
         parsed = self._got.pop(n, None)
@@ -89,7 +100,7 @@ class ReadAhead:
 
     def _waiting(self) -> bool:
         """Whether the child has sent nothing yet that could be read now."""
-        return not select.select([self._fd], [], [], 0)[0]
+        return self._whole() is None and not select.select([self._fd], [], [], 0)[0]
 
     def _parse_later(self, n: int) -> bool:
         """Claim and parse the first file after `n` nobody has claimed; False if none is left."""
@@ -108,12 +119,26 @@ class ReadAhead:
 
     def _receive(self) -> None:
         try:
-            head = _read_exactly(self._fd, _HEAD.size)
-            n, parsed = _OwnClasses(io.BytesIO(_read_exactly(self._fd, _HEAD.unpack(head)[0]))).load()
+            while (end := self._whole()) is None:
+                more = os.read(self._fd, _PIPE_SIZE)  # all the pipe holds: a read for many parses
+                if not more:
+                    raise EOFError
+                self._buffer, self._at = self._buffer[self._at :] + more, 0
+            body, self._at = self._buffer[self._at + _HEAD.size : end], end
+            n, parsed = _OwnClasses(io.BytesIO(body)).load()
         except (OSError, EOFError, pickle.UnpicklingError):
             self._alive = False  # the child is gone: what is left is parsed here
             return
         self._got[n] = parsed
+        self._heard = True
+
+    def _whole(self) -> int | None:
+        """Where the next parse read from the pipe ends, if it was read whole."""
+        start = self._at + _HEAD.size
+        if start > len(self._buffer):
+            return None
+        end = start + _HEAD.unpack_from(self._buffer, self._at)[0]
+        return end if end <= len(self._buffer) else None
 
     def close(self) -> None:
         """Stop the child after the file it is parsing, and reap it."""
@@ -140,17 +165,6 @@ class _OwnClasses(pickle.Unpickler):
         return found
 
 
-def _read_exactly(fd: int, size: int) -> bytes:
-    parts = []
-    while size:
-        part = os.read(fd, min(size, _PIPE_SIZE))
-        if not part:
-            raise EOFError
-        parts.append(part)
-        size -= len(part)
-    return b"".join(parts)
-
-
 def _child(paths: list[str], read: Callable[[str], ParsedFile], w: int, claims: mmap.mmap) -> None:
     code = 0
     try:
@@ -159,7 +173,7 @@ def _child(paths: list[str], read: Callable[[str], ParsedFile], w: int, claims: 
         os.dup2(null, 2)
         with os.fdopen(w, "wb") as out:
             for n, path in enumerate(paths):
-                if claims[n] != _FREE:
+                if claims[n] == _PARENT:
                     continue  # the parent reached it first
                 claims[n] = _CHILD
                 try:

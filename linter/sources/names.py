@@ -76,7 +76,7 @@ _BARE = Pattern(r"[^\x00-\x5e\x60\x7b-\x7f][^\x00-\x23\x25-\x2f\x3a-\x5e\x60\x7b
 
 
 @functools.cache
-def _pg_reserved() -> frozenset[str]:
+def pg_reserved() -> frozenset[str]:
     """The words PostgreSQL accepts as a table, column or constraint name only when quoted."""
     # start-up: pglast loads only when a PostgreSQL name is written (a MySQL run never needs it)
     from schemacite.sources.postgres.parser import RESERVED_WORDS
@@ -87,7 +87,7 @@ def _pg_reserved() -> frozenset[str]:
 def quoted_name(name: str) -> str:
     """A PostgreSQL name as it must be written: bare when it folds to itself and is no reserved
     word, else quoted."""
-    if _BARE.fullmatch(name) and name not in _pg_reserved():
+    if _BARE.fullmatch(name) and name not in pg_reserved():
         return name
     return '"' + name.replace('"', '""') + '"'
 

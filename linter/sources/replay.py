@@ -1578,7 +1578,7 @@ class Replay:
         excluded: Callable[[str], bool] | None = None,
         overlay: dict[str, bytes] | None = None,
         change_together: bool = False,
-        read_ahead: bool = False,
+        read_ahead: bool | Callable[[], object] = False,
     ):
         self.dialect = Dialect(dialect)  # callers of the API may name it as text
         # the change's migrations reach production in one deploy (a commit's, a pull request's):
@@ -1625,8 +1625,10 @@ class Replay:
         self.sqlite: dict[str, Counter[str]] = {}
         self._ids = itertools.count(1)
         self._new: set[str] = set()  # tables the current deploy created
-        # a run over many files parses them in a second process, ahead of the replay (the CLI's)
-        self._read_ahead = read_ahead and not stdin and not self.overlay
+        # a run over many files parses them in a second process, ahead of the replay (the CLI's);
+        # a callable is what this process loads meanwhile (sources.ahead)
+        self._read_ahead = bool(read_ahead) and not stdin and not self.overlay
+        self._meanwhile = read_ahead if callable(read_ahead) else None
         self._ahead: ReadAhead | None = None
 
     def _set_aside(self, past: list[str], later: list[str]) -> tuple[list[str], list[str], list[str]]:
@@ -1704,7 +1706,7 @@ class Replay:
             # start-up: the fork's module loads only for a run over many files
             from schemacite.sources.ahead import ReadAhead
 
-            self._ahead = ReadAhead(paths, self._parse)
+            self._ahead = ReadAhead(paths, self._parse, self._meanwhile)
 
     def _stop_ahead(self) -> None:
         if self._ahead is not None:
