@@ -8,6 +8,7 @@ file's CRLF when it has them) are kept.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -21,17 +22,23 @@ from schemacite.sources.split import Lines
 _NOT_CODE = Pattern(r"--[^\n]*|/\*[\s\S]*?\*/|'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`(?:[^`]|``)*`")
 
 
+@functools.lru_cache(maxsize=256)
 def code_of(sql: str) -> str:
     """`sql` with comments and the inside of quoted text blanked (a quoted name keeps its quotes,
-    so a pattern can still match it), same length."""
+    so a pattern can still match it), same length. Kept for the statements last asked of: each
+    rule offering a fix searches the statement's code again."""
 
     def blank(m: re.Match[str]) -> str:
         text = m.group(0)
         if text[0] in "'\"`":
-            return text[0] + re.sub(r"[^\n]", " ", text[1:-1]) + text[-1]
-        return re.sub(r"[^\n]", " ", text)
+            return text[0] + _blanked(text[1:-1]) + text[-1]
+        return _blanked(text)
 
     return _NOT_CODE.sub(blank, sql)
+
+
+def _blanked(text: str) -> str:
+    return re.sub(r"[^\n]", " ", text) if "\n" in text else " " * len(text)
 
 
 def find(stmt: Statement, pattern: str) -> re.Match[str] | None:

@@ -182,7 +182,14 @@ INIT_FOLDERS = ("docker-entrypoint-initdb.d", "initdb.d", "init-scripts")
 
 def init_folder(path: str) -> str | None:
     """The folder of a script that runs only on a new, empty cluster, else None."""
-    folder = os.path.dirname(os.path.abspath(path))
+    folder = os.path.dirname(path)
+    return _init_folder(folder if os.path.isabs(folder) else os.path.join(os.getcwd(), folder))
+
+
+@functools.lru_cache(maxsize=1024)
+def _init_folder(folder: str) -> str | None:
+    # asked of every file, twice a run: answered once a folder
+    folder = os.path.normpath(folder)
     return folder if os.path.basename(folder).lower() in INIT_FOLDERS else None
 
 
@@ -201,14 +208,9 @@ _SUFFIXES = Pattern(
 )
 
 
-@functools.lru_cache(maxsize=256)
-def migration_suffixes(folder: str) -> tuple[str, ...]:
-    """The file endings a project's Flyway settings name as SQL migrations (`.sql` always)."""
-    return _suffixes(folder, None)
-
-
 def _suffixes(folder: str, present: dict[str, tuple[str, ...]] | None) -> tuple[str, ...]:
-    """`migration_suffixes`; `present` keeps the settings files each folder holds, for a walk whose
+    """The file endings a project's Flyway settings name as SQL migrations (`.sql` always);
+    `present` keeps the settings files each folder holds, for a walk whose
     folders share their parents (a diesel project has a folder a migration)."""
     folder = os.path.abspath(folder)
     nearest_of: dict[str, str] = {}  # each settings file's name -> the nearest one, six folders up at most
@@ -245,37 +247,21 @@ def _settings_in(folder: str, present: dict[str, tuple[str, ...]] | None) -> tup
 RENDERED = "templates the application renders into SQL before it runs them; schemacite reads SQL files"
 
 
-def templates(paths: Iterable[str]) -> list[str]:
-    """The up migrations written as templates (`x.up.tmpl`, `x.sql.tmpl`: Go's text/template,
-    which rudder-server's migrator renders) in the folders named, beside the SQL files `expand`
-    finds there; a folder holding none of those gives none (it has nothing to lint)."""
-    found: list[str] = []
-    for p in paths:
-        if not os.path.isdir(p):
-            continue
-        listed, rendered = [], []
-        for root, dirs, names in os.walk(p):
-            dirs.sort()
-            if any(part.startswith(".") for part in Path(root).parts[1:]):
-                continue
-            listed.append((root, names))
-            rendered += [os.path.join(root, n) for n in names if _template(n.lower())]
-        # a folder's migration endings are looked up only when it holds templates (seldom)
-        if rendered and any(any(n.lower().endswith(migration_suffixes(r)) for n in names) for r, names in listed):
-            found += sorted(rendered, key=natural_key)
-    return found
-
-
 def _template(name: str) -> bool:
     return name.endswith(".tmpl") and not name.removesuffix(".tmpl").removesuffix(".sql").endswith(".down")
 
 
-def expand(paths: Iterable[str], stdin_name: str | None = None) -> tuple[list[str], list[ParseError]]:
+def expand(
+    paths: Iterable[str], stdin_name: str | None = None, rendered: list[str] | None = None
+) -> tuple[list[str], list[ParseError]]:
     """Files named by paths (files, folders, globs): folders give their SQL files, without *.down.sql.
 
     A folder's SQL files are those ending in .sql (or in an ending the project's Flyway settings
     name) and the engine variants named after it (`x.sql.postgres`): which engine's run reads
-    them is the run's to say, and what it leaves out it names.
+    them is the run's to say, and what it leaves out it names. `rendered` gets the up migrations
+    a folder holds as templates (`x.up.tmpl`, `x.sql.tmpl`: Go's text/template, which
+    rudder-server's migrator renders) beside SQL migrations (down ones count): a folder of
+    templates alone has nothing to lint, and says so.
 
     A name that leads nowhere (missing, a broken or looping symlink) and a folder or pattern
     holding no SQL file to lint are errors: checking nothing is not a pass. `stdin_name` is the
@@ -288,7 +274,7 @@ def expand(paths: Iterable[str], stdin_name: str | None = None) -> tuple[list[st
         if p == stdin_name:
             files.append(p)
         elif os.path.isdir(p):
-            found, skipped = [], 0
+            found, skipped, templated = [], 0, []
             for root, dirs, names in os.walk(p):
                 dirs.sort()
                 if any(part.startswith(".") for part in Path(root).parts[1:]):
@@ -300,10 +286,14 @@ def expand(paths: Iterable[str], stdin_name: str | None = None) -> tuple[list[st
                         skipped += 1
                     elif low.endswith(suffixes) or variant(low):  # .sql among the endings
                         found.append(os.path.join(root, f))
+                    elif rendered is not None and _template(low):
+                        templated.append(os.path.join(root, f))
             if not found:
                 why = f"only down migrations ({skipped})" if skipped else "no .sql file"
                 errors.append(ParseError(p, 0, f"nothing to lint in this folder: {why}"))
             files.extend(sorted(found, key=natural_key))
+            if rendered is not None and templated and (found or skipped):
+                rendered.extend(sorted(templated, key=natural_key))
         elif os.path.exists(p):
             files.append(p)
         elif os.path.islink(p):

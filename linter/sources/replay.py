@@ -90,7 +90,6 @@ from schemacite.sources.files import (
     overlaid,
     read_bytes,
     repository_root,
-    templates,
 )
 from schemacite.sources.frameworks import FRAMEWORKS, detect
 from schemacite.sources.frameworks.base import Unit
@@ -1593,7 +1592,8 @@ class Replay:
         self.stdin = stdin
         # files read from memory instead of the disk, by absolute path (fixes made, not yet written)
         self.overlay = overlay or {}
-        self.reported, self.errors = expand(paths, stdin_name=stdin[0] if stdin else None)
+        rendered: list[str] = []  # templates the folders hold beside their SQL
+        self.reported, self.errors = expand(paths, stdin_name=stdin[0] if stdin else None, rendered=rendered)
         past, history_errors = expand(history)
         self.errors += history_errors
         as_given = {os.path.abspath(f): f for f in self.reported}
@@ -1606,7 +1606,7 @@ class Replay:
             self.framework, self.framework_why = detect([f for f in past + later if not stdin or f != stdin[0]])
         self.unlinted: dict[str, list[str]] = {}  # why -> files of the change read but not linted
         past, later, base_files = self._set_aside(past, later)
-        if rendered := templates(paths):
+        if rendered:
             self.skipped[RENDERED] = rendered
         ordered = self.framework.order(past) + self.framework.order(later)
         # an empty cluster's init scripts run before any migration, as one deploy

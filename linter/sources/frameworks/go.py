@@ -3,6 +3,7 @@ Hasura CLI."""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 
@@ -18,6 +19,15 @@ from schemacite.sources.patterns import Pattern
 POP_NAME = Pattern(
     r"^(\d+)_([^.]+)(?:\.(?!autocommit\.)([a-z0-9]+))?(?P<autocommit>\.autocommit)?\.(?P<direction>up|down)\.sql$"
 )
+
+
+@functools.lru_cache(maxsize=4096)
+def _pop_name(name: str) -> re.Match[str] | None:
+    """POP_NAME's match of a file's name: a run asks it of each file several times (detection,
+    order, what is left out, what deploys)."""
+    return POP_NAME.match(name)
+
+
 # pop's dialect names (dialect_*.go Name()) for the dialects schemacite lints
 POP_DIALECT = {"postgres": "postgres", "mysql": "mysql", "mariadb": "mysql"}
 
@@ -30,12 +40,12 @@ class Pop(Framework):
     runs outside any."""
 
     def deployed(self, path: str) -> bool:
-        m = POP_NAME.match(os.path.basename(path))
+        m = _pop_name(os.path.basename(path))
         return bool(m) and m.group("direction") == "up"
 
     def skipped(self, files: list[str], dialect: str) -> dict[str, str]:
         database = POP_DIALECT.get(dialect)
-        named = {f: m for f in files if (m := POP_NAME.match(os.path.basename(f)))}
+        named = {f: m for f in files if (m := _pop_name(os.path.basename(f)))}
         # a version with a file for this database runs that file and records the version, so
         # the shared file of the same version is never run (pop's SortAndFilter)
         own = {
@@ -70,7 +80,7 @@ class Pop(Framework):
 
     def order(self, files: list[str]) -> list[str]:
         def key(f: str) -> tuple:
-            m = POP_NAME.match(os.path.basename(f))
+            m = _pop_name(os.path.basename(f))
             return (0, m.group(1), m.group(3) is None, f) if m else (1, "", False, f)
 
         return sorted(files, key=key)
@@ -78,7 +88,7 @@ class Pop(Framework):
     def units(self, path: str, text: str) -> list[Unit]:
         if not self.deployed(path):
             return [Unit(_stem(path), deploy=False)]
-        m = POP_NAME.match(os.path.basename(path))
+        m = _pop_name(os.path.basename(path))
         if m and m.group("autocommit"):
             return [
                 Unit(_stem(path), transaction="script", why="popx runs an .autocommit. migration outside a transaction")
@@ -112,7 +122,7 @@ POP_DATABASES = ("postgres", "mysql", "sqlite3", "cockroach")
 
 def is_pop_name(name: str) -> bool:
     """Whether only pop gives a file this name (`<version>_<name>.<database>.up.sql`)."""
-    return bool((m := POP_NAME.match(name)) and m.group(3) in POP_DATABASES)
+    return bool((m := _pop_name(name)) and m.group(3) in POP_DATABASES)
 
 
 def pop_named(names: list[str]) -> str | None:
