@@ -291,6 +291,28 @@ class Catalogue(Mapping[str, Evidence]):
 
     def __init__(self, builtin: _Builtin, extra: dict[str, Evidence]):
         self._builtin, self._extra = builtin, extra
+        # what each finding asks again, by (ids, dialect): the records never change once loaded
+        self._holding: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {}
+        self._measuring: dict[tuple[tuple[str, ...], str], bool] = {}
+
+    def holding(self, ids: tuple[str, ...], dialect: str) -> tuple[str, ...]:
+        """The ids whose records hold for `dialect`, an id it does not hold kept (a rule may cite
+        a record a plugin's catalogue adds)."""
+        key = (ids, dialect)
+        found = self._holding.get(key)
+        if found is None:
+            found = self._holding[key] = tuple(i for i in ids if i not in self or self[i].applies(dialect))
+        return found
+
+    def measured_on(self, ids: tuple[str, ...], dialect: str) -> bool:
+        """Whether one of the records `ids` names is a measurement that holds for `dialect`."""
+        key = (ids, dialect)
+        found = self._measuring.get(key)
+        if found is None:
+            found = self._measuring[key] = any(
+                i in self and self[i].kind == "measurement" and self[i].applies(dialect) for i in ids
+            )
+        return found
 
     def __getitem__(self, key: str) -> Evidence:
         found = self._extra.get(key)
@@ -474,8 +496,7 @@ def _measurements(rule: str, dialect: str, target: dialects.Target, files: tuple
 
 def measured_on(ids: Iterable[str], dialect: str) -> bool:
     """Whether one of the records `ids` names is a measurement that holds for `dialect`."""
-    catalogue = read_catalogue()
-    return any(i in catalogue and catalogue[i].kind == "measurement" and catalogue[i].applies(dialect) for i in ids)
+    return read_catalogue().measured_on(tuple(ids), dialect)
 
 
 def rate_for(

@@ -329,8 +329,7 @@ class Rule:
         """A finding of this rule; with `dialect`, only evidence that holds for it is cited."""
         ids = self.evidence if evidence is None else evidence
         if dialect is not None:
-            catalogue = _catalogue()
-            ids = tuple(i for i in ids if i not in catalogue or catalogue[i].applies(dialect))
+            ids = _catalogue().holding(tuple(ids), dialect)
         return Finding(
             rule=self.name,
             code=self.code,
