@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-import pluggy
+import gc
+
+# loading makes many objects and no cycle worth collecting: the collector waits until the package
+# is loaded (a millisecond of a command's start), then runs as the importing program had it
+_threshold = gc.get_threshold()
+gc.set_threshold(50_000, 20, 100)
+
+import pluggy  # noqa: E402 (after the collector's setting)
+
+gc.set_threshold(*_threshold)
 
 __version__ = "0.2.0"
 

@@ -1,10 +1,17 @@
 """The `schemacite` command."""
 
+# ruff: noqa: E402 (the imports follow the collector's setting)
+
 from __future__ import annotations
+
+import gc
+
+# a run builds many small objects and few reference cycles: collecting the youngest generation
+# every 700 allocations cost a sixth of the time on dumps, and 1 ms of loading the modules below
+gc.set_threshold(50_000, 20, 100)
 
 import argparse
 import atexit
-import gc
 import importlib
 import os
 import re
@@ -451,9 +458,6 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    # a run builds many small objects and few reference cycles: collecting the youngest
-    # generation every 700 allocations cost a sixth of the time on dumps
-    gc.set_threshold(50_000, 20, 100)
     words = list(sys.argv[1:] if argv is None else argv)
     args = parser(_command_word(words)).parse_args(words)
     args.argv = words  # what a report says produced it
