@@ -61,7 +61,7 @@ def escapes(path: str | os.PathLike, root: str | None = None, real: dict[str, st
             resolved = os.path.join(_resolved(folder, real), name)
     except (OSError, RuntimeError):
         return None  # a loop: reading it fails with its own error
-    real_root = _resolved(os.path.abspath(root), real)
+    real_root = _resolved(root, real)  # a folder `_root_of` found: absolute already
     if resolved == real_root or resolved.startswith(real_root.rstrip(os.sep) + os.sep):
         return None
     return f"resolves to {resolved}, outside the repository {root}: not read"
@@ -193,9 +193,12 @@ def _init_folder(folder: str) -> str | None:
     return folder if os.path.basename(folder).lower() in INIT_FOLDERS else None
 
 
+_DIGITS = re.compile(r"(\d+)")
+
+
 def natural_key(path: str) -> list:
     """Sort key putting 2 before 10, so golang-migrate, Flyway and numbered files replay in order."""
-    return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", path)]
+    return [int(p) if p.isdigit() else p.lower() for p in _DIGITS.split(path)]
 
 
 # where a project tells Flyway which file endings are SQL migrations besides .sql (Spring Boot's
@@ -279,6 +282,12 @@ def expand(
                 dirs.sort()
                 if any(part.startswith(".") for part in Path(root).parts[1:]):
                     continue
+                if names and (here := os.path.abspath(root)) not in present:  # the walk knows its files
+                    # (compared without case, as a file system may find them, then asked as before)
+                    listed = {n.lower() for n in names}
+                    present[here] = tuple(
+                        n for n in SUFFIX_SETTINGS if n in listed and _side_file_at(os.path.join(here, n))
+                    )
                 suffixes = _suffixes(root, present) if names else ()
                 for f in names:
                     low = f.lower()
@@ -313,7 +322,7 @@ def expand(
         if key in taken:
             continue
         taken.add(key)
-        why = escapes(f, real=real) if f != stdin_name else None
+        why = escapes(key, real=real) if f != stdin_name else None
         if why:
             errors.append(ParseError(f, 0, why))
             continue
