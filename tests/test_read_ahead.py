@@ -18,7 +18,7 @@ import pytest
 
 from schemacite.sources.ahead import ReadAhead, _OwnClasses
 from schemacite.sources.read import read_sql_file
-from schemacite.sources.replay import read_ahead_pays
+from schemacite.sources.replay import Replay, read_ahead_pays
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -214,3 +214,94 @@ def test_what_comes_through_the_pipe_builds_our_own_classes_only(tmp_path):
     for stream in streams:
         with pytest.raises(pickle.UnpicklingError):
             _load(stream)
+
+
+# what planning a replay decides, which a child that plans sends back
+PLANNED = (
+    "order",
+    "reported",
+    "reported_set",
+    "errors",
+    "skipped",
+    "unlinted",
+    "base_set",
+    "framework",
+    "framework_why",
+)
+
+
+def _steps(run: Replay) -> list:
+    return [(s.statement.location.file, s.statement.location.line, s.statement.sql) for s in run.from_change()]
+
+
+def _planners(tmp_path: Path, monkeypatch, fail_in_child: bool = False) -> None:
+    """Each process that plans a replay leaves a file named by its pid."""
+    real = Replay._plan
+    here = os.getpid()
+
+    def plan(self, *args):
+        (tmp_path / f"planned.{os.getpid()}").touch()
+        if fail_in_child and os.getpid() != here:
+            raise RuntimeError("a planning bug in the child")
+        return real(self, *args)
+
+    monkeypatch.setattr(Replay, "_plan", plan)
+
+
+def test_a_run_over_a_folder_is_planned_by_the_child_while_this_process_loads(tmp_path, monkeypatch):
+    folder = str(_migrations(tmp_path, 20))
+    alone = Replay("postgres", [folder])
+    _planners(tmp_path, monkeypatch)
+    loaded: list[int] = []
+    run = Replay("postgres", [folder], read_ahead=lambda: loaded.append(os.getpid()))
+    try:
+        assert loaded == [os.getpid()]
+        planners = [int(p.name.split(".")[1]) for p in tmp_path.glob("planned.*")]
+        assert planners and os.getpid() not in planners  # the child planned; this process did not
+        for name in PLANNED:
+            assert getattr(run, name) == getattr(alone, name), name
+        assert _steps(run) == _steps(alone)
+    finally:
+        run._stop_ahead()
+
+
+def test_a_plan_that_fails_in_the_child_is_made_here(tmp_path, monkeypatch):
+    folder = str(_migrations(tmp_path, 20))
+    alone = Replay("postgres", [folder])
+    _planners(tmp_path, monkeypatch, fail_in_child=True)
+    run = Replay("postgres", [folder], read_ahead=True)
+    try:
+        assert (tmp_path / f"planned.{os.getpid()}").exists()
+        for name in PLANNED:
+            assert getattr(run, name) == getattr(alone, name), name
+        assert _steps(run) == _steps(alone)
+    finally:
+        run._stop_ahead()
+
+
+def test_many_small_files_are_planned_ahead_but_parsed_here(tmp_path, monkeypatch):
+    folder = tmp_path / "small"
+    folder.mkdir()
+    for n in range(1, 21):
+        (folder / f"{n:05d}_t.up.sql").write_text(f"-- +goose Up\nCREATE TABLE t{n} (id bigint PRIMARY KEY);\n")
+    alone = Replay("postgres", [str(folder)])
+    _planners(tmp_path, monkeypatch)
+    run = Replay("postgres", [str(folder)], read_ahead=True)
+    assert run._ahead is None  # the child planned, found too little to parse, and is gone
+    assert [p for p in tmp_path.glob("planned.*") if p.name != f"planned.{os.getpid()}"]
+    assert run.order == alone.order and _steps(run) == _steps(alone)
+
+
+def test_a_plan_comes_back_before_the_parses_it_lists(tmp_path):
+    paths = sorted(str(p) for p in _migrations(tmp_path, 20).iterdir())
+    ahead = ReadAhead(lambda: ({"listed": len(paths)}, paths), _read)
+    try:
+        assert ahead.plan() == {"listed": 20} and ahead.paths == paths
+        assert _seen([ahead.take(p) for p in paths]) == _seen([_read(p) for p in paths])
+    finally:
+        ahead.close()
+    failing = ReadAhead(lambda: 1 / 0, _read)
+    try:
+        assert failing.plan() is None and failing.paths == [] and failing.take(paths[0]) is None
+    finally:
+        failing.close()

@@ -203,16 +203,20 @@ class Linter:
         return result
 
     def _load_for_checks(self) -> None:
-        """Load what the checks load on first use: the lock tables, the evidence catalogue, the words
-        a PostgreSQL name is quoted for. Called while the read-ahead process loads its parser and
-        parses the first file, which this one would otherwise wait for."""
-        dialect = self.config.target.dialect
-        load_tables(dialect)
+        """Load what the checks load on first use: the lock tables, the evidence catalogue and the
+        records the rules cite, the words a PostgreSQL name is quoted for. Called while the
+        read-ahead process plans the run, loads its parser and parses the first file, which this
+        one would otherwise wait for."""
+        dialect, target = self.config.dialect, self.config.target
+        load_tables(target.dialect)
         # start-up: the evidence catalogue loads only when something cites it
-        from schemacite.evidence import read_catalogue
+        from schemacite.evidence import measurements, read_catalogue
 
-        read_catalogue()
-        if dialect is Dialect.POSTGRES:
+        catalogue = read_catalogue()
+        for rule in self.rules:  # as a finding of each asks (`Rule.finding`, `cite_measurements`)
+            catalogue.holding(tuple(rule.evidence), dialect)
+            measurements(rule.name, dialect, target)
+        if target.dialect is Dialect.POSTGRES:
             pg_reserved()
 
     def _check_statements(self, run: Replay, result: LintResult) -> dict[tuple[str, int], Statement]:

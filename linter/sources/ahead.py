@@ -38,6 +38,10 @@ _HEAD = struct.Struct("<Q")
 
 
 _FREE, _PARENT, _CHILD = 0, 1, 2  # who claimed a file: the one that claims it first parses it
+# the files a child planning its own list may claim (only the pages touched take memory); any
+# further file is parsed by this process
+_PLANNED_MOST = 1 << 20
+_PLAN = -1  # the number the child sends its plan under, before any parse
 
 
 class ReadAhead:
@@ -47,23 +51,33 @@ class ReadAhead:
     turns instead of this one waiting. The first file is the child's, and this process parses
     none before the child's first parse arrives: until then the child is loading its parser,
     which this process would load too. It runs `meanwhile` instead: what it would load later
-    anyway (the checks' tables)."""
+    anyway (the checks' tables).
+
+    `paths` may instead be a plan: a function the child runs first, returning what it sends back
+    before any parse (`plan()` here) and the files it then parses. The work of listing and
+    ordering the files is then the child's too, done while this process runs `meanwhile`."""
 
     def __init__(
-        self, paths: list[str], read: Callable[[str], ParsedFile], meanwhile: Callable[[], object] | None = None
+        self,
+        paths: list[str] | Callable[[], tuple[object, list[str]]],
+        read: Callable[[str], ParsedFile],
+        meanwhile: Callable[[], object] | None = None,
     ):
-        self._paths, self._read = paths, read
+        planning = callable(paths)
+        self._read = read
+        self._paths: list[str] = []
         self._index: dict[str, int] = {}
-        for n, path in enumerate(paths):
-            self._index.setdefault(path, n)
-        self._claims = mmap.mmap(-1, len(paths))  # shared with the child: who parses each file
+        if not planning:
+            self._known(paths)
+        # shared with the child: who parses each file
+        self._claims = mmap.mmap(-1, _PLANNED_MOST if planning else max(len(paths), 1))
         self._got: dict[int, ParsedFile | None] = {}  # parses made ahead, by either process
         self._free_from = 0  # no file before this one is left for this process to claim
         self._alive = True
         self._heard = False  # whether the child has sent a parse yet
+        self._planned, self._sent_plan = False, None  # whether the child's plan came, and what it was
         self._buffer, self._at = b"", 0  # what was read from the pipe, and where its next parse starts
-        if paths:
-            self._claims[0] = _CHILD
+        self._claims[0] = _CHILD
         for stream in (sys.stdout, sys.stderr):  # the child must not write a copy of what is buffered
             with contextlib.suppress(Exception):
                 stream.flush()
@@ -78,6 +92,28 @@ class ReadAhead:
         self._fd = r
         if meanwhile is not None:
             meanwhile()
+
+    def _known(self, paths: list[str]) -> None:
+        self._paths = paths
+        for n, path in enumerate(paths):
+            self._index.setdefault(path, n)
+
+    @property
+    def paths(self) -> list[str]:
+        """The files the child parses (those its plan listed, once `plan()` has returned)."""
+        return self._paths
+
+    def plan(self) -> object:
+        """What the child's plan sent back (None if it failed or the child is gone); from now on
+        the child parses the files the plan listed."""
+        while not self._planned and self._alive:
+            self._receive()
+        if not isinstance(self._sent_plan, tuple):
+            return None
+        planned, paths = self._sent_plan
+        self._sent_plan = None
+        self._known(paths[:_PLANNED_MOST])
+        return planned
 
     def take(self, path: str) -> ParsedFile | None:
         """The parse of `path` made ahead, or None when this process must parse it itself."""
@@ -129,8 +165,11 @@ class ReadAhead:
         except (OSError, EOFError, pickle.UnpicklingError):
             self._alive = False  # the child is gone: what is left is parsed here
             return
-        self._got[n] = parsed
-        self._heard = True
+        if n == _PLAN:
+            self._planned, self._sent_plan = True, parsed
+        else:
+            self._got[n] = parsed
+            self._heard = True
 
     def _whole(self) -> int | None:
         """Where the next parse read from the pipe ends, if it was read whole."""
@@ -165,13 +204,28 @@ class _OwnClasses(pickle.Unpickler):
         return found
 
 
-def _child(paths: list[str], read: Callable[[str], ParsedFile], w: int, claims: mmap.mmap) -> None:
+def _child(
+    paths: list[str] | Callable[[], tuple[object, list[str]]],
+    read: Callable[[str], ParsedFile],
+    w: int,
+    claims: mmap.mmap,
+) -> None:
     code = 0
     try:
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, 1)
         os.dup2(null, 2)
         with os.fdopen(w, "wb") as out:
+            if callable(paths):
+                try:
+                    planned, paths = paths()
+                    paths = paths[:_PLANNED_MOST]
+                    body = pickle.dumps((_PLAN, (planned, paths)), protocol=pickle.HIGHEST_PROTOCOL)
+                except Exception:  # this process plans for itself, and meets the same failure there
+                    body, paths = pickle.dumps((_PLAN, None), protocol=pickle.HIGHEST_PROTOCOL), []
+                out.write(_HEAD.pack(len(body)))
+                out.write(body)
+                out.flush()
             for n, path in enumerate(paths):
                 if claims[n] == _PARENT:
                     continue  # the parent reached it first

@@ -135,6 +135,17 @@ def _decode(raw: bytes, path: str) -> str | ParsedFile:
         return ParsedFile(path, errors=[ParseError(path, line, f"not valid UTF-8 (byte 0x{raw[e.start]:02x})")])
 
 
+def load_reader(dialect: str) -> None:
+    """Load the dialect's reader now instead of at the first file (a read-ahead child that plans
+    the run loads it first: the other process waits for the child's first parse, not its plan)."""
+    if Dialect(dialect) is Dialect.POSTGRES:
+        # start-up: a run loads only its own dialect's reader
+        import schemacite.sources.postgres.statements
+    else:
+        # start-up: as above
+        import schemacite.sources.mysql.statements  # noqa: F401
+
+
 def parse_text(text: str, path: str, dialect: str) -> ParsedFile:
     dialect = Dialect(dialect)  # callers of the API may name it as text; its statements carry the enum
     postgres = dialect is Dialect.POSTGRES

@@ -94,7 +94,7 @@ from schemacite.sources.files import (
 from schemacite.sources.frameworks import FRAMEWORKS, detect
 from schemacite.sources.frameworks.base import Unit
 from schemacite.sources.names import relation_key
-from schemacite.sources.read import decode_text, next_seq, read_sql_file, seq_from
+from schemacite.sources.read import decode_text, load_reader, next_seq, read_sql_file, seq_from
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
 from schemacite.sources.search_path import in_database, used_database
 from schemacite.sources.search_path import parse as parse_search_path
@@ -113,18 +113,44 @@ NO_TIMEOUT = {"", "0", "0s", "0ms", "default"}
 EXCLUDED = "exclude; replayed as history"  # why files of the change were read but not linted
 
 
+# what planning a replay sets (`Replay._plan`), sent back by a read-ahead child that plans
+_PLANNED = ("reported", "errors", "reported_set", "framework_why", "unlinted", "skipped", "base_set", "order")
+
 # below these a fork and the pickles cost more than the parse they move (sources.ahead)
 AHEAD_FROM_FILES = 16
 AHEAD_FROM_BYTES = 48_000
 
 
-def read_ahead_pays(paths: list[str]) -> bool:
-    """Whether parsing `paths` in a second process may pay: enough of them, weighing enough, a
-    second CPU, no other thread in this process (a fork copies none), Linux (macOS's system
-    libraries are not safe to use after a fork)."""
-    if len(paths) < AHEAD_FROM_FILES or sys.platform != "linux" or threading.active_count() > 1:
+def fork_may_pay() -> bool:
+    """Whether a second process may work beside this one: a second CPU, no other thread in this
+    process (a fork copies none), Linux (macOS's system libraries are not safe to use after a fork)."""
+    if sys.platform != "linux" or threading.active_count() > 1:
         return False
-    if len(os.sched_getaffinity(0)) < 2:  # the CPUs this process may run on
+    return len(os.sched_getaffinity(0)) >= 2  # the CPUs this process may run on
+
+
+def many_files(paths: list[str], least: int) -> bool:
+    """Whether `paths` name at least `least` files, folders' files counted until there are enough
+    (any file: a guess made before the listing, which the plan checks)."""
+    count = 0
+    for path in paths:
+        if not os.path.isdir(path):
+            count += 1
+        else:
+            for _, dirs, names in os.walk(path):
+                dirs[:] = [d for d in dirs if not d.startswith(".")]
+                count += len(names)
+                if count >= least:
+                    return True
+        if count >= least:
+            return True
+    return False
+
+
+def read_ahead_pays(paths: list[str]) -> bool:
+    """Whether parsing `paths` in a second process may pay: enough of them, weighing enough, and
+    a second process may work beside this one (`fork_may_pay`)."""
+    if len(paths) < AHEAD_FROM_FILES or not fork_may_pay():
         return False
     total = 0
     for path in paths:
@@ -1592,6 +1618,33 @@ class Replay:
         self.stdin = stdin
         # files read from memory instead of the disk, by absolute path (fixes made, not yet written)
         self.overlay = overlay or {}
+        self._base_given = base is not None
+        # a run over many files parses them in a second process, ahead of the replay (the CLI's);
+        # a callable is what this process loads meanwhile (sources.ahead)
+        self._read_ahead = bool(read_ahead) and not stdin and not self.overlay
+        self._meanwhile = read_ahead if callable(read_ahead) else None
+        self._ahead: ReadAhead | None = None
+        paths, history = list(paths), list(history)
+        if not self._plan_ahead(paths, history, framework, excluded):
+            self._plan(paths, history, framework, excluded)
+        self._init: str | None = None  # the init folder whose deploy is under way
+        self._run_transaction: int | None = None  # the change's files' shared transaction (`run` units)
+        self.schema = base.copy() if base is not None else Schema(dialect)
+        self._read_paths: list[str] = []  # every file read, includes too, in order
+        self.file_ignores: dict[str, tuple[frozenset[str], int]] = {}  # ids, line of the comment
+        self.bad_directives: dict[str, list[ParseError]] = {}  # `schemacite:` comments that do not parse
+        self.units = 0  # deploys walked
+        # files of a MySQL-family run holding SQLite syntax its server refuses, with what they hold
+        self.sqlite: dict[str, Counter[str]] = {}
+        self._ids = itertools.count(1)
+        self._new: set[str] = set()  # tables the current deploy created
+
+    def _plan(
+        self, paths: list[str], history: list[str], framework: str | None, excluded: Callable[[str], bool] | None
+    ) -> None:
+        """List the files, find their runner, and order them as it deploys them; set aside those
+        no part of the run. Sets the attributes `_PLANNED` names."""
+        stdin = self.stdin
         rendered: list[str] = []  # templates the folders hold beside their SQL
         self.reported, self.errors = expand(paths, stdin_name=stdin[0] if stdin else None, rendered=rendered)
         past, history_errors = expand(history)
@@ -1611,25 +1664,40 @@ class Replay:
         ordered = self.framework.order(past) + self.framework.order(later)
         # an empty cluster's init scripts run before any migration, as one deploy
         self.order = base_files + sorted(ordered, key=lambda f: init_folder(f) is None)
-        self._init: str | None = None  # the init folder whose deploy is under way
         if excluded is not None:
             self._exclude(excluded)
-        self._run_transaction: int | None = None  # the change's files' shared transaction (`run` units)
-        self.schema = base.copy() if base is not None else Schema(dialect)
-        self._base_given = base is not None
-        self._read_paths: list[str] = []  # every file read, includes too, in order
-        self.file_ignores: dict[str, tuple[frozenset[str], int]] = {}  # ids, line of the comment
-        self.bad_directives: dict[str, list[ParseError]] = {}  # `schemacite:` comments that do not parse
-        self.units = 0  # deploys walked
-        # files of a MySQL-family run holding SQLite syntax its server refuses, with what they hold
-        self.sqlite: dict[str, Counter[str]] = {}
-        self._ids = itertools.count(1)
-        self._new: set[str] = set()  # tables the current deploy created
-        # a run over many files parses them in a second process, ahead of the replay (the CLI's);
-        # a callable is what this process loads meanwhile (sources.ahead)
-        self._read_ahead = bool(read_ahead) and not stdin and not self.overlay
-        self._meanwhile = read_ahead if callable(read_ahead) else None
-        self._ahead: ReadAhead | None = None
+
+    def _plan_ahead(
+        self, paths: list[str], history: list[str], framework: str | None, excluded: Callable[[str], bool] | None
+    ) -> bool:
+        """Plan in the read-ahead child, which then parses the files, when the run names many files
+        and no history (a CI job or an audit over a folder): this process meanwhile loads what its
+        checks need. False when it plans for itself (a run with history forks, if at all, once its
+        state is known: see `from_change`)."""
+        if not self._read_ahead or history or not fork_may_pay() or not many_files(paths, AHEAD_FROM_FILES):
+            return False
+        # start-up: the fork's module loads only for a run over many files
+        from schemacite.sources.ahead import ReadAhead
+
+        def planned() -> tuple[object, list[str]]:
+            load_reader(self.dialect)  # meanwhile the other process loads what its checks need
+            self._plan(paths, history, framework, excluded)
+            plan = {name: getattr(self, name) for name in _PLANNED} | {"framework": self.framework.name}
+            if FRAMEWORKS.get(self.framework.name) is not self.framework:
+                raise ValueError("a runner made for this run: planned here")
+            self._read_count(len(self.order))  # as `from_change`, which starts at the first file
+            return plan, self.order if read_ahead_pays(self.order) else []
+
+        self._ahead = ReadAhead(planned, self._parse, self._meanwhile)
+        load_reader(self.dialect)  # for the files this process parses when it catches up with the child
+        plan = self._ahead.plan()
+        if not isinstance(plan, dict):
+            self._stop_ahead()
+            return False
+        self.__dict__.update(plan, framework=FRAMEWORKS[plan["framework"]])
+        if not self._ahead.paths:
+            self._stop_ahead()  # too few files to be worth the child's parsing
+        return True
 
     def _set_aside(self, past: list[str], later: list[str]) -> tuple[list[str], list[str], list[str]]:
         """Leave out the files no part of this run (another database's migrations), and set apart
