@@ -181,7 +181,9 @@ class ReadAhead:
 
     def close(self) -> None:
         """Stop the child after the file it is parsing, and reap it."""
-        self._claims[:] = bytes([_PARENT]) * len(self._claims)
+        # the files the child may still reach: those listed, or, before its plan came, any
+        claimed = len(self._paths) if self._planned or self._paths else len(self._claims)
+        self._claims[:claimed] = bytes([_PARENT]) * claimed
         with contextlib.suppress(OSError):
             os.close(self._fd)  # a child writing more gets EPIPE and leaves
         with contextlib.suppress(ChildProcessError, OSError):
