@@ -11,7 +11,6 @@ import contextlib
 import itertools
 import os
 import sys
-import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import field
@@ -124,7 +123,8 @@ AHEAD_FROM_BYTES = 48_000
 def fork_may_pay() -> bool:
     """Whether a second process may work beside this one: a second CPU, no other thread in this
     process (a fork copies none), Linux (macOS's system libraries are not safe to use after a fork)."""
-    if sys.platform != "linux" or threading.active_count() > 1:
+    threads = sys.modules.get("threading")  # not loaded: no thread of its making runs
+    if sys.platform != "linux" or threads is not None and threads.active_count() > 1:
         return False
     return len(os.sched_getaffinity(0)) >= 2  # the CPUs this process may run on
 
