@@ -345,10 +345,11 @@ class Linter:
         through: dict[tuple[str, int], Location],
     ) -> None:
         """A deploy ended: the findings of the rules that report once per deploy, combined."""
-        ctx = self._context(schema, held_through=dict(through))
-        for rule, found in deploy.items():
-            if found:
-                result.findings.extend(_run(rule, "combine", found, ctx, result, found[0].location))
+        if any(deploy.values()):  # most deploys leave none
+            ctx = self._context(schema, held_through=dict(through))
+            for rule, found in deploy.items():
+                if found:
+                    result.findings.extend(_run(rule, "combine", found, ctx, result, found[0].location))
         deploy.clear()
         through.clear()
 
