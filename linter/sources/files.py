@@ -68,9 +68,16 @@ def escapes(path: str | os.PathLike, root: str | None = None, real: dict[str, st
 
 
 def _resolved(folder: str, known: dict[str, str]) -> str:
+    """`os.path.realpath` of an absolute, normalized folder; a folder that is no link resolves
+    through its parent's answer, so a walk's folders cost a stat each, not one a component."""
     found = known.get(folder)
     if found is None:
-        found = known[folder] = os.path.realpath(folder)
+        parent, name = os.path.split(folder)
+        if name and parent != folder and not os.path.islink(folder):
+            found = os.path.join(_resolved(parent, known), name)
+        else:
+            found = os.path.realpath(folder)
+        known[folder] = found
     return found
 
 
