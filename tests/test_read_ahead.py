@@ -305,3 +305,13 @@ def test_a_plan_comes_back_before_the_parses_it_lists(tmp_path):
         assert failing.plan() is None and failing.paths == [] and failing.take(paths[0]) is None
     finally:
         failing.close()
+
+
+def test_a_mistake_in_the_rules_settings_stops_a_run_that_forked(tmp_path):
+    folder = _migrations(tmp_path, 20)
+    (tmp_path / ".schemacite.toml").write_text('[rules.no-primary-key]\nseverity = "loud"\n')
+    argv = ["lint", "--dialect", "postgres", "--no-cache", str(folder)]
+    done = subprocess.run([sys.executable, "-c", COUNTING, *argv], capture_output=True, text=True, cwd=tmp_path)
+    # the rules are built while the child plans: their mistake is still the usage error it was
+    assert done.returncode == 2 and "forks=1" in done.stderr, done.stderr
+    assert "rule no-primary-key: unknown severity 'loud'" in done.stderr and not done.stdout

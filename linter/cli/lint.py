@@ -5,31 +5,34 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
+from typing import TypeVar
 
 from schemacite.cli.common import cache, diagnostics, emit_report, resolve_project
 from schemacite.errors import UsageError
+from schemacite.lint.config import SettingsError
 from schemacite.model.listing import first_of
 from schemacite.model.results import LintResult
 from schemacite.model.statements import ParseError
 from schemacite.sources.edits import unified_diff
 from schemacite.sources.files import expand
 
+T = TypeVar("T")
+
 
 def cmd_lint(args: argparse.Namespace) -> int:
     paths = args.paths or ["."]
     parse_cache = cache(args)
     project = resolve_project(args, paths, output=args.format, parse_cache=parse_cache)
-    try:
-        project.linter  # noqa: B018 (built for its checks: the rules' settings, before any file is read whole)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
     if not project.paths:  # --since found no changed file: a pull request without migrations
+        _checked(lambda: project.linter)  # the rules' settings are still checked
         empty = LintResult(notes=[*project.notes, "nothing changed under the given paths: nothing to lint"])
         emit_report(args, project, empty)  # CI steps still find the report they upload
         return 0
 
     def lint(overlay: dict[str, bytes] | None = None):
-        return project.lint(parse_cache, overlay, read_ahead=True)
+        # the rules are built (their settings checked) while a read-ahead child plans the run
+        return _checked(lambda: project.lint(parse_cache, overlay, read_ahead=True))
 
     if args.fix or args.diff:
         if project.stdin is not None and args.fix:
@@ -69,6 +72,14 @@ def cmd_lint(args: argparse.Namespace) -> int:
     emit_report(args, project, result)
     code = result.exit_code(project.config.fail_on)
     return 0 if args.exit_zero and code == 1 else code
+
+
+def _checked(run: Callable[[], T]) -> T:
+    """`run()`, a mistake in the rules' settings a usage error."""
+    try:
+        return run()
+    except SettingsError as e:
+        raise UsageError(str(e)) from None
 
 
 def _committed(project) -> frozenset[str]:

@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Set
+from collections.abc import Callable, Iterable, Set
 from dataclasses import field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from schemacite.model.dialects import Dialect, Target, known_targets
 from schemacite.model.record import default, record, replace
 from schemacite.model.results import Severity
 from schemacite.sources.search_path import DEFAULT as DEFAULT_SEARCH_PATH
 
+if TYPE_CHECKING:
+    from schemacite.model import Schema
+    from schemacite.sources.cache import ParseCache
+    from schemacite.sources.replay import Replay
+
 
 class ConfigError(ValueError):
     pass
+
+
+class SettingsError(ValueError):
+    """Settings the rules refuse (an unknown rule, an option of the wrong type), met when the rules
+    are built."""
 
 
 @record
@@ -63,6 +73,43 @@ class Config:
     @property
     def root(self) -> Path:
         return self.source.parent if self.source else Path.cwd()
+
+    def excluded(self, path: str) -> bool:
+        """Whether `exclude` leaves the file out of what is reported (it is still replayed)."""
+        # start-up: the run's modules load with the run, not with its settings (a rule pack reads these)
+        from schemacite.sources.files import path_matches
+
+        return bool(self.exclude) and path_matches(path, self.exclude, self.root)
+
+    def replay(
+        self,
+        paths: Iterable[str],
+        history: Iterable[str] = (),
+        base: Schema | None = None,
+        cache: ParseCache | None = None,
+        stdin: tuple[str, bytes] | None = None,
+        overlay: dict[str, bytes] | None = None,
+        read_ahead: bool | Callable[[], object] = False,
+    ) -> Replay:
+        """The replay of `paths` after `history` as these settings make it (`sources.replay`)."""
+        # start-up: as above
+        from schemacite.sources.replay import Replay
+
+        return Replay(
+            self.dialect,
+            paths,
+            history,
+            base,
+            cache,
+            self.framework,
+            stdin,
+            self.search_path,
+            self.lock_timeout,
+            self.excluded if self.exclude else None,
+            overlay,
+            change_together=bool(history),
+            read_ahead=read_ahead,
+        )
 
 
 KEYS = {

@@ -7,11 +7,10 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from schemacite.errors import closest
 from schemacite.lint.config import Config
 from schemacite.lint.lock_facts import LockFacts
 from schemacite.lint.plugins import loaded, plugin_manager, rule_entries
-from schemacite.lint.rule import Context, LazyRule, Rule
+from schemacite.lint.rule import Context, LazyRule, Rule, check_rule_names
 from schemacite.lint.workload import mark_insert_heavy
 from schemacite.locks import NO_LOCK_KINDS, load_tables
 from schemacite.locks.held import Transaction
@@ -54,22 +53,6 @@ def build_rules(config: Config, classes: list[type[Rule] | LazyRule]) -> list[Ru
     return rules
 
 
-def check_rule_names(config: Config, classes: list[type[Rule] | LazyRule]) -> None:
-    """Refuse a rule name or code prefix in the configuration that no rule has."""
-    known = {c.name for c in classes} | {c.code.lower() for c in classes} | {c.family for c in classes}
-    for key in ("disable", "select", "rules", "per_file_ignores"):
-        names = getattr(config, key)
-        if key == "per_file_ignores":
-            names = [r for rules in names.values() for r in rules]
-        unknown = [
-            name
-            for name in names
-            if name.lower() not in known and not any(c.code.lower().startswith(name.lower()) for c in classes)
-        ]
-        if unknown:
-            raise ValueError(f"{config.where(key)}: {unknown_rules(unknown, classes)} (see `schemacite rules`)")
-
-
 def _configured(cls: type[Rule], config: Config) -> Rule:
     """The rule with the severity and options its [rules] table sets, and the options the
     configuration's own settings give it."""
@@ -101,18 +84,6 @@ def _of_type(value: Any, wanted: type) -> bool:
     if isinstance(value, bool) and wanted is not bool:
         return False
     return isinstance(value, wanted) or (wanted is float and isinstance(value, int))
-
-
-def unknown_rules(names: list[str], classes: list[type[Rule] | LazyRule]) -> str:
-    """'unknown rule(s) ...', each with the rule it is nearest to, when one is near."""
-    spelled = {c.name: c.name for c in classes} | {c.code.lower(): c.code for c in classes}
-    said = []
-    for name in names:
-        # a letter O typed for a zero names one code, where the closest spelling may be another
-        zeroed = name.lower()[:2] + name.lower()[2:].replace("o", "0")
-        near = zeroed if zeroed in spelled else closest(name.lower(), spelled)
-        said.append(f"{name!r}" + (f" (did you mean {spelled[near]}?)" if near else ""))
-    return f"unknown rule{'s' if len(said) > 1 else ''} " + ", ".join(said)
 
 
 class Linter:
@@ -172,21 +143,12 @@ class Linter:
         """Lint `paths` replayed after `history`; `stdin` is (display name, bytes) of a file read
         from standard input, named among `paths` by that display name. `read_ahead` lets a run
         over many files parse them in a second process (see sources.ahead)."""
-        run = Replay(
-            self.config.dialect,
-            paths,
-            history,
-            base,
-            cache,
-            self.config.framework,
-            stdin,
-            self.config.search_path,
-            self.config.lock_timeout,
-            self._excluded,
-            overlay,
-            change_together=bool(history),
-            read_ahead=self._load_for_checks if read_ahead else False,
-        )
+        ahead = self._load_for_checks if read_ahead else False
+        return self.check(self.config.replay(paths, history, base, cache, stdin, overlay, read_ahead=ahead))
+
+    def check(self, run: Replay) -> LintResult:
+        """Run the rules over a replay (`Config.replay`): its statements as it walks them, then the
+        schema it leaves, then the comments that silence findings."""
         result = LintResult(files=run.reported, errors=run.errors)
         statements = self._check_statements(run, result)
         _history_and_file_notes(
@@ -324,9 +286,6 @@ class Linter:
             for f in result.findings:
                 (result.suppressed if self._ignored_in_file(f) else kept).append(f)
             result.findings = kept
-
-    def _excluded(self, path: str) -> bool:
-        return bool(self.config.exclude) and path_matches(path, self.config.exclude, self.config.root)
 
     def _ignored_in_file(self, f: Finding) -> bool:
         """Whether per_file_ignores silences the finding's rule in its file."""

@@ -33,8 +33,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from schemacite.errors import UsageError
-from schemacite.lint.config import Config, ConfigError, find_config, load_config, told
-from schemacite.lint.engine import Linter, check_rule_names
+from schemacite.lint.config import Config, ConfigError, SettingsError, find_config, load_config, told
 from schemacite.lint.plugins import (
     evidence_paths,
     plugin_manager,
@@ -42,6 +41,7 @@ from schemacite.lint.plugins import (
     rule_entries,
     unknown_format,
 )
+from schemacite.lint.rule import check_rule_names
 from schemacite.locks import unmeasured
 from schemacite.model import Schema
 from schemacite.model.dialects import DIALECTS
@@ -53,6 +53,7 @@ from schemacite.sources.files import expand, head
 from schemacite.sources.frameworks import FRAMEWORKS, Framework, detect, journal_dialect, prisma_provider
 
 if TYPE_CHECKING:
+    from schemacite.lint.engine import Linter
     from schemacite.lint.hookspecs import Reporter
     from schemacite.sources.cache import ParseCache
 
@@ -380,16 +381,26 @@ class Project:
     @property
     def linter(self) -> Linter:
         """The rules the settings turn on for the dialect, built on first use: once a run, once a
-        set of settings in a long-lived door. A ValueError says what is wrong with a rule's settings."""
+        set of settings in a long-lived door. A SettingsError (a ValueError) says what is wrong with
+        a rule's settings."""
         if self._linter is None:
+            # start-up: the engine and the rules load after a read-ahead child is forked to plan the run
+            from schemacite.lint.engine import Linter
+
             key = repr(self.config)  # every setting, the rules' included
             kept = self._memo.linters
             if key not in kept:
                 if len(kept) >= KEPT:
                     kept.clear()
-                kept[key] = Linter(self.config, self.pm)
+                try:
+                    kept[key] = Linter(self.config, self.pm)
+                except ValueError as e:
+                    raise SettingsError(str(e)) from None
             self._linter = kept[key]
         return self._linter
+
+    def _load_for_checks(self) -> None:
+        self.linter._load_for_checks()
 
     def reporter(self, name: str, **options: Any) -> Reporter:
         """A reporter writing the output format `name`."""
@@ -417,15 +428,18 @@ class Project:
         given: the language server replays a document's history apart) and say in the result what
         was resolved: the notes, the dialect and the target and what chose them. `read_ahead`:
         the CLI's runs may parse in a second process (see sources.ahead)."""
-        result = self.linter.lint(
+        # with read-ahead the replay is made first: a child forked to plan it plans while the rules
+        # load here (`Linter._load_for_checks`, the replay's work meanwhile)
+        run = self.config.replay(
             self.paths if paths is None else paths,
             self.history if history is None else history,
             self.base if base is None else base,
-            cache=cache,
-            stdin=self.stdin,
-            overlay=overlay,
-            read_ahead=read_ahead,
+            cache,
+            self.stdin,
+            overlay,
+            read_ahead=self._load_for_checks if read_ahead else False,
         )
+        result = self.linter.check(run)
         result.notes[:0] = self.notes
         result.dialect = (self.config.dialect, self.dialect_why)
         result.dialect_given = not self.detected

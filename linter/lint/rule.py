@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from schemacite.errors import closest
 from schemacite.lint.config import Config
 from schemacite.model import Location, Schema, Table
 from schemacite.model.dialects import ALL_DIALECTS, Dialect, Target
@@ -344,3 +345,31 @@ class Rule:
             sql=sql,
             identity=identity,
         )
+
+
+def check_rule_names(config: Config, classes: list[type[Rule] | LazyRule]) -> None:
+    """Refuse a rule name or code prefix in the configuration that no rule has."""
+    known = {c.name for c in classes} | {c.code.lower() for c in classes} | {c.family for c in classes}
+    for key in ("disable", "select", "rules", "per_file_ignores"):
+        names = getattr(config, key)
+        if key == "per_file_ignores":
+            names = [r for rules in names.values() for r in rules]
+        unknown = [
+            name
+            for name in names
+            if name.lower() not in known and not any(c.code.lower().startswith(name.lower()) for c in classes)
+        ]
+        if unknown:
+            raise ValueError(f"{config.where(key)}: {unknown_rules(unknown, classes)} (see `schemacite rules`)")
+
+
+def unknown_rules(names: list[str], classes: list[type[Rule] | LazyRule]) -> str:
+    """'unknown rule(s) ...', each with the rule it is nearest to, when one is near."""
+    spelled = {c.name: c.name for c in classes} | {c.code.lower(): c.code for c in classes}
+    said = []
+    for name in names:
+        # a letter O typed for a zero names one code, where the closest spelling may be another
+        zeroed = name.lower()[:2] + name.lower()[2:].replace("o", "0")
+        near = zeroed if zeroed in spelled else closest(name.lower(), spelled)
+        said.append(f"{name!r}" + (f" (did you mean {spelled[near]}?)" if near else ""))
+    return f"unknown rule{'s' if len(said) > 1 else ''} " + ", ".join(said)

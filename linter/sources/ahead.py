@@ -91,7 +91,11 @@ class ReadAhead:
         os.close(w)
         self._fd = r
         if meanwhile is not None:
-            meanwhile()
+            try:
+                meanwhile()
+            except BaseException:  # this run stops (a mistake in its settings): so does the child
+                self.close()
+                raise
 
     def _known(self, paths: list[str]) -> None:
         self._paths = paths
