@@ -766,3 +766,21 @@ def test_create_table_of_a_table_the_history_has_is_refused_and_the_table_stays_
     code, _, err = run(capsys, "lint", "--dialect", dialect, tmp_path)
     assert code == 2 and err.count("the table exists") == 1 and "so do 1 more CREATE TABLE in this file (memo)" in err
     assert f"if {tmp_path / '002_again.sql'} or {tmp_path / '001_inbox.sql'} sets up a fresh database" in err
+
+
+def test_a_folder_is_linted_wherever_it_stands_and_hidden_folders_in_it_are_not(capsys, tmp_path, monkeypatch):
+    """A folder named as `../../db/migrations` (a run from a nested folder) or under a hidden folder
+    (a checkout in ~/.cache) is walked; hidden folders inside it (.git, a backup) are not."""
+    migrations = tmp_path / ".checkouts" / "app" / "db" / "migrations"
+    migrations.mkdir(parents=True)
+    (migrations / "001_t.sql").write_text("CREATE TABLE t (v text);\n")
+    (migrations / ".old").mkdir()
+    (migrations / ".old" / "003_gone.sql").write_text("CREATE TABLE gone (v text);\n")
+    nested = tmp_path / ".checkouts" / "app" / "web" / "src"
+    nested.mkdir(parents=True)
+    monkeypatch.chdir(nested)
+    for named in ("../../db/migrations", str(migrations)):
+        code, out, err = run(capsys, "lint", "--dialect", "postgres", "--no-cache", "--format", "json", named)
+        assert code == 1, err  # findings: the folder was linted
+        found = {(os.path.basename(f["file"]), f["rule"]) for f in json.loads(out)["findings"]}
+        assert found == {("001_t.sql", "no-primary-key")}  # .old's table has no key either: not linted

@@ -209,7 +209,7 @@ def test_what_comes_through_the_pipe_builds_our_own_classes_only(tmp_path):
         runs,
         pickle.dumps(Counter("ab")),
         runs.replace(b"cposix\nsystem\n", b"cschemacite.sources.read\nnext_seq\n"),  # a function of ours
-        runs.replace(b"cposix\nsystem\n", b"cschemacite.sources.files\nPath\n"),  # pathlib's class, imported
+        runs.replace(b"cposix\nsystem\n", b"cschemacite.lint.config\nPath\n"),  # pathlib's class, imported
     ]
     for stream in streams:
         with pytest.raises(pickle.UnpicklingError):

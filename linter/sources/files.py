@@ -20,7 +20,6 @@ import glob
 import os
 import re
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 
 from schemacite.model.statements import ParseError
 from schemacite.sources.engines import variant
@@ -286,9 +285,9 @@ def expand(
         elif os.path.isdir(p):
             found, skipped, templated = [], 0, []
             for root, dirs, names in os.walk(p):
-                dirs.sort()
-                if any(part.startswith(".") for part in Path(root).parts[1:]):
-                    continue
+                # a hidden folder inside the one named is not walked (.git, .venv); the folder named
+                # is, wherever it stands (`../../db/migrations`, a checkout under ~/.cache)
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 if names and (here := os.path.abspath(root)) not in present:  # the walk knows its files
                     # (compared without case, as a file system may find them, then asked as before)
                     listed = {n.lower() for n in names}
