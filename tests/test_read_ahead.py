@@ -234,6 +234,13 @@ def _steps(run: Replay) -> list:
     return [(s.statement.location.file, s.statement.location.line, s.statement.sql) for s in run.from_change()]
 
 
+def _alike(run: Replay, alone: Replay) -> None:
+    """The replay planned (and parsed) ahead decides and walks as the one made alone."""
+    for name in PLANNED:
+        assert getattr(run, name) == getattr(alone, name), name
+    assert _steps(run) == _steps(alone)
+
+
 def _planners(tmp_path: Path, monkeypatch, fail_in_child: bool = False) -> None:
     """Each process that plans a replay leaves a file named by its pid."""
     real = Replay._plan
@@ -258,9 +265,7 @@ def test_a_run_over_a_folder_is_planned_by_the_child_while_this_process_loads(tm
         assert loaded == [os.getpid()]
         planners = [int(p.name.split(".")[1]) for p in tmp_path.glob("planned.*")]
         assert planners and os.getpid() not in planners  # the child planned; this process did not
-        for name in PLANNED:
-            assert getattr(run, name) == getattr(alone, name), name
-        assert _steps(run) == _steps(alone)
+        _alike(run, alone)
     finally:
         run._stop_ahead()
 
@@ -272,9 +277,7 @@ def test_a_plan_that_fails_in_the_child_is_made_here(tmp_path, monkeypatch):
     run = Replay("postgres", [folder], read_ahead=True)
     try:
         assert (tmp_path / f"planned.{os.getpid()}").exists()
-        for name in PLANNED:
-            assert getattr(run, name) == getattr(alone, name), name
-        assert _steps(run) == _steps(alone)
+        _alike(run, alone)
     finally:
         run._stop_ahead()
 
@@ -289,7 +292,7 @@ def test_many_small_files_are_planned_ahead_but_parsed_here(tmp_path, monkeypatc
     run = Replay("postgres", [str(folder)], read_ahead=True)
     assert run._ahead is None  # the child planned, found too little to parse, and is gone
     assert [p for p in tmp_path.glob("planned.*") if p.name != f"planned.{os.getpid()}"]
-    assert run.order == alone.order and _steps(run) == _steps(alone)
+    _alike(run, alone)
 
 
 def test_a_plan_comes_back_before_the_parses_it_lists(tmp_path):

@@ -138,13 +138,11 @@ class Linter:
         cache: ParseCache | None = None,
         stdin: tuple[str, bytes] | None = None,
         overlay: dict[str, bytes] | None = None,
-        read_ahead: bool = False,
     ) -> LintResult:
         """Lint `paths` replayed after `history`; `stdin` is (display name, bytes) of a file read
-        from standard input, named among `paths` by that display name. `read_ahead` lets a run
-        over many files parse them in a second process (see sources.ahead)."""
-        ahead = self._load_for_checks if read_ahead else False
-        return self.check(self.config.replay(paths, history, base, cache, stdin, overlay, read_ahead=ahead))
+        from standard input, named among `paths` by that display name. (A run that parses in a
+        second process is the CLI's: `Project.lint`, which builds the rules meanwhile.)"""
+        return self.check(self.config.replay(paths, history, base, cache, stdin, overlay))
 
     def check(self, run: Replay) -> LintResult:
         """Run the rules over a replay (`Config.replay`): its statements as it walks them, then the
@@ -164,7 +162,7 @@ class Linter:
         result.rules = self.described(result)
         return result
 
-    def _load_for_checks(self) -> None:
+    def load_for_checks(self) -> None:
         """Load what the checks load on first use: the lock tables, the evidence catalogue and the
         records the rules cite, the words a PostgreSQL name is quoted for. Called while the
         read-ahead process plans the run, loads its parser and parses the first file, which this

@@ -400,7 +400,7 @@ class Project:
         return self._linter
 
     def _load_for_checks(self) -> None:
-        self.linter._load_for_checks()
+        self.linter.load_for_checks()
 
     def reporter(self, name: str, **options: Any) -> Reporter:
         """A reporter writing the output format `name`."""
@@ -429,7 +429,7 @@ class Project:
         was resolved: the notes, the dialect and the target and what chose them. `read_ahead`:
         the CLI's runs may parse in a second process (see sources.ahead)."""
         # with read-ahead the replay is made first: a child forked to plan it plans while the rules
-        # load here (`Linter._load_for_checks`, the replay's work meanwhile)
+        # load here (`Linter.load_for_checks`, the replay's work meanwhile)
         run = self.config.replay(
             self.paths if paths is None else paths,
             self.history if history is None else history,
