@@ -260,6 +260,15 @@ def _template(name: str) -> bool:
     return name.endswith(".tmpl") and not name.removesuffix(".tmpl").removesuffix(".sql").endswith(".down")
 
 
+def walk(folder: str) -> Iterator[tuple[str, list[str]]]:
+    """(folder, its files) for `folder` and those below it, in name order. A hidden folder inside
+    the one named is not walked (.git, .venv); the folder named is, wherever it stands
+    (`../../db/migrations`, a checkout under ~/.cache)."""
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        yield root, names
+
+
 def expand(
     paths: Iterable[str], stdin_name: str | None = None, rendered: list[str] | None = None
 ) -> tuple[list[str], list[ParseError]]:
@@ -284,10 +293,7 @@ def expand(
             files.append(p)
         elif os.path.isdir(p):
             found, skipped, templated = [], 0, []
-            for root, dirs, names in os.walk(p):
-                # a hidden folder inside the one named is not walked (.git, .venv); the folder named
-                # is, wherever it stands (`../../db/migrations`, a checkout under ~/.cache)
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for root, names in walk(p):
                 if names and (here := os.path.abspath(root)) not in present:  # the walk knows its files
                     # (compared without case, as a file system may find them, then asked as before)
                     listed = {n.lower() for n in names}

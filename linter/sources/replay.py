@@ -89,6 +89,7 @@ from schemacite.sources.files import (
     overlaid,
     read_bytes,
     repository_root,
+    walk,
 )
 from schemacite.sources.frameworks import FRAMEWORKS, detect
 from schemacite.sources.frameworks.base import Unit
@@ -137,8 +138,7 @@ def many_files(paths: list[str], least: int) -> bool:
         if not os.path.isdir(path):
             count += 1
         else:
-            for _, dirs, names in os.walk(path):
-                dirs[:] = [d for d in dirs if not d.startswith(".")]
+            for _, names in walk(path):
                 count += len(names)
                 if count >= least:
                     return True
